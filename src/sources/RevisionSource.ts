@@ -1,0 +1,23 @@
+import type { PageHistory, Window } from '../model.js';
+
+export interface CollectOptions {
+  /**
+   * Pages already stored by an earlier attempt of the same run: a source skips them before
+   * fetching any content, so a resumed run repeats no network call.
+   */
+  isDone?: (pageId: number) => boolean;
+  /** Called with the number of pages the source has found so far, for progress display. */
+  onPagesFound?: (count: number) => void;
+}
+
+/**
+ * A producer of page histories for a window. Every implementation (Action API, XML dump) yields the
+ * same records for the same edits: main-namespace pages changed inside the window, redirects
+ * skipped, each with its in-window revisions plus the last revision before the window.
+ */
+export interface RevisionSource {
+  readonly kind: 'api' | 'dump';
+  /** Human-readable origin, recorded in the run parameters. */
+  readonly origin: string;
+  pagesChangedIn(window: Window, options?: CollectOptions): AsyncIterable<PageHistory>;
+}
