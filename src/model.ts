@@ -37,6 +37,11 @@ export interface PageHistory {
   revisions: Revision[];
   /** Title renames of this page seen by the source, oldest first. */
   moves: PageMove[];
+  /**
+   * Revisions after the window within the revert horizon, metadata only (text null): they tell
+   * whether a late change in the window was reverted. Sources that cannot see past the window omit it.
+   */
+  followers?: Revision[];
 }
 
 export interface PageMove {

@@ -6,6 +6,8 @@ export interface CollectOptions {
    * fetching any content, so a resumed run repeats no network call.
    */
   isDone?: (pageId: number) => boolean;
+  /** Also report revisions up to this many hours after the window as `followers` (revert detection). */
+  followHours?: number;
   /** Called with the number of pages the source has found so far, for progress display. */
   onPagesFound?: (count: number) => void;
 }
