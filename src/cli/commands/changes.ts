@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { addDays, isoSeconds, parseDate } from '../../dates.js';
+import { ChangeStore } from '../../store/changeStore.js';
+import { dateOption, printJsonLines } from '../options.js';
+import { withSession } from '../session.js';
+
+interface ChangesFlags {
+  start: string;
+  end: string;
+  selected?: boolean;
+  all?: boolean;
+}
+
+export function registerChanges(program: Command): void {
+  program
+    .command('changes')
+    .description('infobox changes from START to END inclusive, as JSON lines (after the key/value filters, before selection; reverted_by names the revert that undid a change)')
+    .addOption(dateOption('--start <date>', 'first day (YYYY-MM-DD)').makeOptionMandatory())
+    .addOption(dateOption('--end <date>', 'last day, inclusive (YYYY-MM-DD)').makeOptionMandatory())
+    .option('--selected', 'only the data units the select stage kept, with their week')
+    .option('--all', 'also the changes the key/value filters dropped, with the reason')
+    .action(async (flags: ChangesFlags, command: Command) => {
+      await withSession(command, { write: false }, (session) => {
+        const window = { start: isoSeconds(parseDate(flags.start)), end: isoSeconds(addDays(parseDate(flags.end), 1)) };
+        const store = new ChangeStore(session.db, '');
+        if (flags.selected) {
+          printJsonLines(
+            store.dataUnitsIn(window, { allWikis: true }).map((unit) => ({
+              title: unit.title,
+              page_id: unit.pageId,
+              rev_id: unit.revId,
+              prev_rev_id: unit.prevRevId,
+              timestamp: unit.timestamp,
+              template: unit.template,
+              key: unit.key,
+              old: unit.old,
+              new: unit.new,
+              week: unit.windowStart.slice(0, 10),
+              url: unit.url,
+              wiki: unit.wiki,
+            })),
+          );
+          return;
+        }
+        const changes = store.changesIn(window, { onlyCandidates: !flags.all, allWikis: true });
+        printJsonLines(
+          changes.map((change) => ({
+            title: change.title,
+            page_id: change.pageId,
+            rev_id: change.revId,
+            prev_rev_id: change.prevRevId,
+            timestamp: change.timestamp,
+            template: change.template,
+            key: change.key,
+            kind: change.kind,
+            old: change.old,
+            new: change.new,
+            reverted_by: change.revertedBy,
+            wiki: change.wiki,
+            ...(flags.all ? { filtered: change.filtered } : {}),
+          })),
+        );
+      });
+    });
+}

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
+import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
+import { parseRevision } from '../../parse/parseRevision.js';
+import { DumpRevisionSource } from '../../sources/dumpSource.js';
+import { ChangeStore } from '../../store/changeStore.js';
+import { withSession } from '../session.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const SAMPLE_DUMP = join(repoRoot, 'data/sample/sample-history.xml');
+const DEMO_DB = join(repoRoot, 'data/demo.sqlite');
+/** The sample's revisions fall in these weeks (Mondays, see data/sample/README.md). */
+const FIRST_WEEK = '2025-01-06';
+const WEEKS = 13;
+
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('runs the weekly pipeline over every week of the embedded sample, offline, and prints what it found')
+    .action(async (_flags: unknown, command: Command) => {
+      const explicitDb = command.optsWithGlobals<{ db?: string }>().db;
+      const dbPath = explicitDb ?? process.env.WIKIDELTA_DB ?? DEMO_DB;
+      // The demo starts from an empty store unless told to use another one, so it always shows every stage.
+      if (!explicitDb && !process.env.WIKIDELTA_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+      await withSession(command, { write: true, dbPath }, async (session) => {
+        const wiki = 'sample';
+        const out = (line = '') => process.stdout.write(`${line}\n`);
+        out(`wikidelta demo: the embedded sample (${SAMPLE_DUMP.replace(`${repoRoot}/`, '')}), ${WEEKS} weekly windows from ${FIRST_WEEK}`);
+        out(`store: ${session.dbPath}`);
+        out();
+        for (let week = 0; week < WEEKS; week++) {
+          const start = formatDate(addDays(parseDate(FIRST_WEEK), 7 * week));
+          const window = windowFrom(start, 7);
+          const outcome = await runWeekly({
+            db: session.db,
+            stages: [...WEEKLY_STAGES],
+            reporter: session.reporter,
+            params: { window, days: 7, wiki, seed: session.settings.seed, revertHours: session.settings.revertHours },
+            input: {
+              window,
+              wiki,
+              source: new DumpRevisionSource(SAMPLE_DUMP),
+              seed: session.settings.seed,
+              revertHours: session.settings.revertHours,
+              keepContent: false,
+              articleBaseUrl: 'https://sample.wikidelta.invalid/wiki/',
+              parse: parseRevision,
+            },
+          });
+          const count = (stage: string, key: string) => outcome.run.stages.find((s) => s.stage === stage)?.counts[key] ?? 0;
+          out(
+            `week of ${start}: ${count('collect', 'pages')} pages changed, ${count('diff', 'changes')} infobox key changes ` +
+              `(${count('diff', 'filtered')} filtered, ${count('diff', 'reverted')} reverted), ${count('select', 'data_units')} data units`,
+          );
+        }
+        const end = windowFrom(FIRST_WEEK, 7 * WEEKS);
+        const units = new ChangeStore(session.db, wiki).dataUnitsIn(end);
+        out();
+        out(`${units.length} data units selected (one per page and week, the key drawn with seed ${session.settings.seed}):`);
+        for (const unit of units) {
+          out(`  ${unit.timestamp.slice(0, 10)}  ${unit.title} [${unit.template}] ${unit.key}: ${clip(unit.old) || '∅'} → ${clip(unit.new)}`);
+        }
+        out();
+        out('next: wikidelta changes --db data/demo.sqlite --start 2025-01-06 --end 2025-04-06   (every change as JSON lines)');
+        out('      wikidelta status --db data/demo.sqlite                                      (runs and stages)');
+      });
+    });
+}
+
+function clip(text: string, length = 48): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}

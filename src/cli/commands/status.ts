@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { RunStore, type RunRecord } from '../../runs/runStore.js';
+import { integerOption } from '../options.js';
+import { withSession } from '../session.js';
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('runs, their stages, counts and failures (newest first)')
+    .addOption(integerOption('--limit <n>', 'how many runs to show').default(20))
+    .action(async (flags: { limit: number }, command: Command) => {
+      await withSession(command, { write: false }, (session) => {
+        const runs = new RunStore(session.db).listRuns(flags.limit);
+        if (session.json) {
+          process.stdout.write(`${JSON.stringify({ database: session.dbPath, runs })}\n`);
+          return;
+        }
+        process.stdout.write(`database ${session.dbPath}: ${runs.length === 0 ? 'no runs yet' : `${runs.length} most recent runs`}\n`);
+        for (const run of runs) process.stdout.write(formatRun(run));
+      });
+    });
+}
+
+export function formatRun(run: RunRecord): string {
+  const params = Object.entries(run.params)
+    .map(([key, value]) => `${key}=${typeof value === 'object' ? Object.values(value as object).join('..') : String(value)}`)
+    .join(' ');
+  const lines = [`run ${run.id} ${run.pipeline} ${run.status}  started ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}`];
+  lines.push(`  ${params}`);
+  if (run.error) lines.push(`  error: ${run.error}`);
+  for (const stage of run.stages) {
+    const counts = Object.entries(stage.counts).map(([k, v]) => `${k}=${v}`).join(' ');
+    lines.push(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${stage.seconds.toFixed(2).padStart(7)} s  ${counts}${stage.error ? `  error: ${stage.error}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import { runWeekly, WEEKLY_STAGES, type WeeklyInput } from '../../../pipelines/weekly.js';
+import { windowFrom } from '../../dates.js';
+import { parseRevision } from '../../parse/parseRevision.js';
+import type { PipelineOutcome } from '../../runs/stageRunner.js';
+import { articleBaseUrl, openSource, wikiName, type SourceFlags } from '../../sources/openSource.js';
+import { dateOption, integerOption, listOption } from '../options.js';
+import { withSession, type Session } from '../session.js';
+
+interface WeeklyFlags extends SourceFlags {
+  start: string;
+  days: number;
+  stages?: string[];
+  seed?: number;
+  userAgent?: string;
+  revertHours?: number;
+  keepContent?: boolean;
+}
+
+export function registerWeekly(program: Command): void {
+  program
+    .command('weekly')
+    .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, diff, select')
+    .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
+    .addOption(integerOption('--days <n>', 'window length in days').default(7))
+    .option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php')
+    .option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input)')
+    .addOption(listOption('--stages <list>', `comma-separated stages to run (default: all of ${WEEKLY_STAGES.join(',')})`))
+    .addOption(integerOption('--seed <n>', 'seed for the key choice (default: setting seed, 1)'))
+    .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
+    .addOption(integerOption('--revert-hours <n>', 'changes undone within this many hours are not selected (default 48)'))
+    .option('--keep-content', 'keep revision wikitext in the store after parsing')
+    .action(async (flags: WeeklyFlags, command: Command) => {
+      const outcome = await withSession(
+        command,
+        { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent } },
+        (session) => weekly(session, flags),
+      );
+      printOutcome(outcome, command.optsWithGlobals<{ json?: boolean }>().json ?? false);
+    });
+}
+
+async function weekly(session: Session, flags: WeeklyFlags): Promise<PipelineOutcome> {
+  const { settings } = session;
+  const window = windowFrom(flags.start, flags.days);
+  const stages = flags.stages ?? [...WEEKLY_STAGES];
+  const needsSource = stages.includes('collect');
+  const source = needsSource ? openSource(flags, settings) : null;
+  const wiki = wikiName(flags, settings);
+  const input: WeeklyInput = {
+    window,
+    wiki,
+    source,
+    seed: settings.seed,
+    revertHours: settings.revertHours,
+    keepContent: settings.keepContent,
+    articleBaseUrl: articleBaseUrl(flags, settings),
+    parse: parseRevision,
+  };
+  // The source is part of a run's identity only through the wiki it reads: the same window collected
+  // from a dump and then parsed without a source is one run.
+  const params = { window, days: flags.days, wiki, seed: settings.seed, revertHours: settings.revertHours };
+  return runWeekly({ db: session.db, input, stages, reporter: session.reporter, params });
+}
+
+function printOutcome(outcome: PipelineOutcome, json: boolean): void {
+  const { run } = outcome;
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, stages: run.stages })}\n`);
+    return;
+  }
+  const window = run.params.window as { start: string; end: string };
+  process.stdout.write(`run ${run.id} (${run.status}) weekly ${window.start} .. ${window.end}${outcome.resumed ? ', continued' : ''}\n`);
+  for (const stage of run.stages) {
+    const counts = Object.entries(stage.counts).map(([k, v]) => `${k}=${v}`).join(' ');
+    const note = outcome.skipped.includes(stage.stage) ? ' (already done, skipped)' : '';
+    process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${counts}${note}\n`);
+  }
+}

@@ -1,0 +1,46 @@
+import { Command, CommanderError, Option } from 'commander';
+import { oneLine, UserError } from '../errors.js';
+import { wikideltaVersion } from '../settings.js';
+import { registerChanges } from './commands/changes.js';
+import { registerDemo } from './commands/demo.js';
+import { registerStatus } from './commands/status.js';
+import { registerWeekly } from './commands/weekly.js';
+
+export function buildProgram(): Command {
+  const program = new Command('wikidelta')
+    .description("Turns Wikipedia's changes into time-sensitive question-answering datasets")
+    .version(wikideltaVersion)
+    .addOption(new Option('--db <path>', 'SQLite database (else WIKIDELTA_DB, else data/wikidelta.sqlite)'))
+    .addOption(new Option('--json', 'machine-readable output (and JSON-lines progress)'))
+    .addOption(new Option('--config <path>', 'JSON config file (else WIKIDELTA_CONFIG, else ./wikidelta.config.json if present)'))
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`wikidelta: ${oneLine(text.replace(/^error: /, ''))}\n`) });
+  registerWeekly(program);
+  registerChanges(program);
+  registerStatus(program);
+  registerDemo(program);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are exits with code 0; usage errors were already printed as one line.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof UserError) {
+      process.stderr.write(`wikidelta: ${oneLine(error)}\n`);
+      return 1;
+    }
+    process.stderr.write(`wikidelta: internal error: ${oneLine(error)}\n`);
+    if (process.env.WIKIDELTA_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    return 70;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

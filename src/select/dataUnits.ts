@@ -1,0 +1,40 @@
+import { derivedRandom } from '../random.js';
+
+export interface CandidateChange {
+  pageId: number;
+  revId: number;
+  prevRevId: number;
+  timestamp: string;
+  template: string;
+  key: string;
+  old: string;
+  new: string;
+}
+
+/**
+ * The DailyQA data unit rule: per page, only the last revision in the window that has a candidate
+ * change counts, and when it changed several keys one is drawn with the seeded generator. The draw
+ * depends only on the seed, the page and the revision, so the choice is stable whatever else the
+ * window holds and in whatever order pages arrive.
+ */
+export function selectDataUnits(candidates: readonly CandidateChange[], seed: number | string): CandidateChange[] {
+  const byPage = new Map<number, CandidateChange[]>();
+  for (const change of candidates) {
+    const list = byPage.get(change.pageId);
+    if (list) list.push(change);
+    else byPage.set(change.pageId, [change]);
+  }
+  const units: CandidateChange[] = [];
+  for (const [pageId, changes] of [...byPage].sort(([a], [b]) => a - b)) {
+    const last = changes.reduce((best, c) => (compareRevision(c, best) > 0 ? c : best));
+    const ofLast = changes
+      .filter((c) => c.revId === last.revId)
+      .sort((a, b) => a.template.localeCompare(b.template) || a.key.localeCompare(b.key));
+    units.push(derivedRandom(seed, `${pageId}:${last.revId}`).pick(ofLast));
+  }
+  return units;
+}
+
+function compareRevision(a: CandidateChange, b: CandidateChange): number {
+  return a.timestamp.localeCompare(b.timestamp) || a.revId - b.revId;
+}

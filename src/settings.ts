@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { UserError } from './errors.js';
+
+const VERSION = '0.1.0';
+
+/** Every setting, its type, bounds and default. Flags override the environment, which overrides the file. */
+export const SettingsSchema = z
+  .object({
+    db: z.string().min(1).default('data/wikidelta.sqlite'),
+    userAgent: z
+      .string()
+      .min(10, 'a descriptive User-Agent (tool, version, contact) is required by Wikimedia')
+      .default(`wikidelta/${VERSION} (Wikipedia change datasets; set WIKIDELTA_USER_AGENT to add your contact)`),
+    maxInFlight: z.coerce.number().int().min(1).max(3, 'Wikimedia asks for at most 3 requests in flight').default(3),
+    perMinute: z.coerce.number().int().min(1).max(6000).default(200),
+    maxRetries: z.coerce.number().int().min(0).max(20).default(6),
+    revertHours: z.coerce.number().min(0).max(24 * 60).default(48),
+    seed: z.coerce.number().int().default(1),
+    wiki: z.string().min(1).optional(),
+    articleBaseUrl: z.string().url().optional(),
+    keepContent: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
+  })
+  .strict();
+
+export type Settings = z.infer<typeof SettingsSchema>;
+type SettingName = keyof Settings;
+
+const ENVIRONMENT: Record<SettingName, string> = {
+  db: 'WIKIDELTA_DB',
+  userAgent: 'WIKIDELTA_USER_AGENT',
+  maxInFlight: 'WIKIDELTA_MAX_IN_FLIGHT',
+  perMinute: 'WIKIDELTA_PER_MINUTE',
+  maxRetries: 'WIKIDELTA_MAX_RETRIES',
+  revertHours: 'WIKIDELTA_REVERT_HOURS',
+  seed: 'WIKIDELTA_SEED',
+  wiki: 'WIKIDELTA_WIKI',
+  articleBaseUrl: 'WIKIDELTA_ARTICLE_BASE_URL',
+  keepContent: 'WIKIDELTA_KEEP_CONTENT',
+};
+
+const DEFAULT_CONFIG_FILE = 'wikidelta.config.json';
+
+/**
+ * Merges the config file, the environment and the flags, then validates the result; a bad value is
+ * reported with its name and where it came from.
+ */
+export function loadSettings(options: {
+  flags?: Partial<Record<SettingName, unknown>>;
+  env?: NodeJS.ProcessEnv;
+  configPath?: string;
+  cwd?: string;
+}): Settings {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const origin = new Map<string, string>();
+  const merged: Record<string, unknown> = {};
+
+  const explicitPath = options.configPath ?? env.WIKIDELTA_CONFIG;
+  const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, DEFAULT_CONFIG_FILE);
+  if (explicitPath || existsSync(path)) {
+    for (const [name, value] of Object.entries(readConfigFile(path))) {
+      merged[name] = value;
+      origin.set(name, `config file ${path}`);
+    }
+  }
+  for (const [name, variable] of Object.entries(ENVIRONMENT)) {
+    const value = env[variable];
+    if (value !== undefined && value !== '') {
+      merged[name] = value;
+      origin.set(name, `environment ${variable}`);
+    }
+  }
+  for (const [name, value] of Object.entries(options.flags ?? {})) {
+    if (value === undefined) continue;
+    merged[name] = value;
+    origin.set(name, `flag --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  }
+
+  const parsed = SettingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    const name = String(issue.path[0] ?? '');
+    if (issue.code === 'unrecognized_keys') {
+      throw new UserError(`unknown setting "${issue.keys.join('", "')}" in config file ${path}`);
+    }
+    throw new UserError(`invalid setting ${name}=${JSON.stringify(merged[name])} (from ${origin.get(name) ?? 'default'}): ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UserError(`cannot read config file ${path}`);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    return z.record(z.string(), z.unknown()).parse(value);
+  } catch {
+    throw new UserError(`config file ${path} is not a JSON object`);
+  }
+}
+
+export const wikideltaVersion = VERSION;

@@ -1,0 +1,51 @@
+import { UserError } from '../errors.js';
+import type { Settings } from '../settings.js';
+import { ApiRevisionSource } from './apiSource.js';
+import { DumpRevisionSource } from './dumpSource.js';
+import type { RevisionSource } from './RevisionSource.js';
+
+export interface SourceFlags {
+  api?: string;
+  dump?: string;
+}
+
+/** The revision source named by `--api URL` or `--dump PATH|-` (exactly one of them). */
+export function openSource(flags: SourceFlags, settings: Settings): RevisionSource {
+  if (flags.api && flags.dump) throw new UserError('give either --api URL or --dump PATH, not both');
+  if (flags.api) {
+    let url: URL;
+    try {
+      url = new URL(flags.api);
+    } catch {
+      throw new UserError(`invalid --api URL "${flags.api}"`);
+    }
+    return new ApiRevisionSource({
+      apiUrl: url.toString(),
+      userAgent: settings.userAgent,
+      maxInFlight: settings.maxInFlight,
+      perMinute: settings.perMinute,
+      maxRetries: settings.maxRetries,
+    });
+  }
+  if (flags.dump) return new DumpRevisionSource(flags.dump);
+  throw new UserError('a source is needed: give --api URL or --dump PATH (- for standard input)');
+}
+
+/** The wiki a source's page ids belong to: set explicitly, else the API's host, else "dump". */
+export function wikiName(flags: SourceFlags, settings: Settings): string {
+  if (settings.wiki) return settings.wiki;
+  if (flags.api) return new URL(flags.api).host;
+  return 'dump';
+}
+
+/** Where article links point: set explicitly, else derived from the API URL, else English Wikipedia. */
+export function articleBaseUrl(flags: SourceFlags, settings: Settings): string {
+  if (settings.articleBaseUrl) return settings.articleBaseUrl;
+  if (flags.api) {
+    const url = new URL(flags.api);
+    return url.pathname.endsWith('/w/api.php')
+      ? `${url.origin}${url.pathname.replace(/\/w\/api\.php$/, '/wiki/')}`
+      : `${url.origin}${url.pathname.replace(/api\.php$/, 'index.php')}?title=`;
+  }
+  return 'https://en.wikipedia.org/wiki/';
+}
