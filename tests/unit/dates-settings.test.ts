@@ -1,0 +1,38 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseDate, windowFrom } from '../../src/dates.js';
+import { loadSettings } from '../../src/settings.js';
+
+describe('dates', () => {
+  it('builds the half-open window [start, start + days)', () => {
+    expect(windowFrom('2025-02-03', 7)).toEqual({ start: '2025-02-03T00:00:00Z', end: '2025-02-10T00:00:00Z' });
+  });
+
+  it('rejects malformed and impossible dates by name', () => {
+    expect(() => parseDate('2025-02-30', '--start date')).toThrow('invalid --start date "2025-02-30"');
+    expect(() => parseDate('03/02/2025')).toThrow('expected a real calendar date as YYYY-MM-DD');
+  });
+});
+
+describe('settings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wikidelta-settings-'));
+  const config = join(dir, 'config.json');
+  writeFileSync(config, JSON.stringify({ seed: 5, revertHours: 12, db: 'from-file.sqlite' }));
+
+  it('takes flags over the environment over the config file', () => {
+    const settings = loadSettings({ configPath: config, env: { WIKIDELTA_SEED: '9', WIKIDELTA_DB: 'env.sqlite' }, flags: { db: 'flag.sqlite' }, cwd: dir });
+    expect(settings).toMatchObject({ db: 'flag.sqlite', seed: 9, revertHours: 12, maxInFlight: 3 });
+  });
+
+  it('names the bad setting and where it came from', () => {
+    expect(() => loadSettings({ env: { WIKIDELTA_MAX_IN_FLIGHT: '8' }, cwd: dir })).toThrow(
+      /invalid setting maxInFlight="8" \(from environment WIKIDELTA_MAX_IN_FLIGHT\): Wikimedia asks for at most 3/,
+    );
+    writeFileSync(join(dir, 'bad.json'), '{"sede": 1}');
+    expect(() => loadSettings({ configPath: join(dir, 'bad.json'), env: {}, cwd: dir })).toThrow(/unknown setting "sede"/);
+    writeFileSync(join(dir, 'broken.json'), '{');
+    expect(() => loadSettings({ configPath: join(dir, 'broken.json'), env: {}, cwd: dir })).toThrow(/is not a JSON object/);
+  });
+});
