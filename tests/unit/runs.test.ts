@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireLock } from '../../src/runs/lock.js';
+import { RecordingReporter } from '../../src/runs/progress.js';
+import { RunStore } from '../../src/runs/runStore.js';
+import { runPipeline, type Stage } from '../../src/runs/stageRunner.js';
+import { applyMigrations, openDatabase, schemaVersion } from '../../src/store/database.js';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'wikidelta-runs-'));
+
+describe('database', () => {
+  it('applies migrations once, forward only, and refuses a newer schema', () => {
+    const path = join(tempDir(), 'w.sqlite');
+    const db = openDatabase(path);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const version = schemaVersion(db);
+    expect(version).toBeGreaterThan(0);
+    expect(applyMigrations(db, [{ version: 1, name: 'again', sql: 'CREATE TABLE never (x)' }])).toBe(0);
+    db.prepare('INSERT INTO schema_migrations VALUES (999, ?, ?)').run('future', 'now');
+    db.close();
+    expect(() => openDatabase(path)).toThrow(/schema version 999 is newer than this wikidelta/);
+  });
+
+  it('names a file that is not a database', () => {
+    const path = join(tempDir(), 'not.sqlite');
+    writeFileSync(path, 'hello, this is text and not SQLite at all'.repeat(100));
+    expect(() => openDatabase(path)).toThrow(/not a usable wikidelta store|cannot open database/);
+  });
+});
+
+describe('lock', () => {
+  it('refuses a second holder while the first is alive', () => {
+    const path = join(tempDir(), 'w.sqlite');
+    const lock = acquireLock(path, 'weekly --start 2025-01-06');
+    expect(() => acquireLock(path, 'weekly again')).toThrow(/is locked by another run \(pid \d+ .*"weekly --start 2025-01-06"/);
+    lock.release();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    acquireLock(path, 'second').release();
+  });
+
+  it('detects and replaces a stale lock left by a dead process', () => {
+    const path = join(tempDir(), 'w.sqlite');
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const deadPid = Number(dead.stdout.toString());
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: deadPid, host: hostname(), startedAt: '2025-01-01T00:00:00Z', command: 'weekly' }));
+    const lock = acquireLock(path, 'weekly');
+    expect(lock.replacedStale?.pid).toBe(deadPid);
+    lock.release();
+  });
+});
+
+describe('runPipeline', () => {
+  const params = { window: { start: 'a', end: 'b' } };
+
+  function countingStages(log: string[], failAt?: string): Array<Stage<null>> {
+    return ['one', 'two', 'three'].map((name) => ({
+      name,
+      async run(_input, context) {
+        log.push(`${name}:${context.cursor ?? '-'}`);
+        context.saveProgress({ cursor: `${name}-cursor` });
+        if (name === failAt) throw new Error(`broken input in ${name}\nsecond line`);
+        return { items: name.length };
+      },
+    }));
+  }
+
+  it('records a failure on the stage and the run, then resumes from the saved cursor and skips finished stages', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const reporter = new RecordingReporter();
+    const log: string[] = [];
+    const stages = countingStages(log, 'two');
+    await expect(
+      runPipeline({ db, pipeline: 'weekly', params, stages, selected: ['one', 'two', 'three'], input: null, reporter }),
+    ).rejects.toThrow('broken input in two');
+    const failed = new RunStore(db).listRuns()[0];
+    expect(failed?.status).toBe('failed');
+    expect(failed?.error).toBe('two: broken input in two second line');
+    expect(failed?.stages.map((s) => s.status)).toEqual(['done', 'failed', 'pending']);
+
+    const outcome = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one', 'two', 'three'], input: null, reporter });
+    expect(outcome.resumed).toBe(true);
+    expect(outcome.skipped).toEqual(['one']);
+    expect(log).toEqual(['one:-', 'two:-', 'two:two-cursor', 'three:-']);
+    expect(outcome.run.status).toBe('done');
+    expect(outcome.run.id).toBe(failed?.id);
+  });
+
+  it('keeps a run partial until all its stages ran, and starts a new run for other parameters', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const reporter = new RecordingReporter();
+    const first = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], input: null, reporter });
+    expect(first.run.status).toBe('partial');
+    const other = await runPipeline({ db, pipeline: 'weekly', params: { window: { start: 'c', end: 'd' } }, stages: countingStages([]), selected: ['one'], input: null, reporter });
+    expect(other.run.id).not.toBe(first.run.id);
+  });
+});
