@@ -26,17 +26,19 @@ export function startCli(args: string[], options: { env?: Record<string, string>
 
 export function runCli(args: string[], options: { input?: string | Buffer; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
   const child = startCli(args, options);
-  return collect(child, options.input);
+  const result = collect(child);
+  child.stdin?.end(options.input ?? '');
+  return result;
 }
 
-export function collect(child: ChildProcess, input?: string | Buffer): Promise<CliResult> {
+/** Waits for a started command to end; its standard input is left to the caller. */
+export function collect(child: ChildProcess): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // A command that fails early closes its input; writes after that are not the test's concern.
   child.stdin?.on('error', () => {});
-  if (input !== undefined) child.stdin?.end(input);
-  else child.stdin?.end();
   return new Promise((resolvePromise) => child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr })));
 }
 

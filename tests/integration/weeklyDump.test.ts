@@ -1,0 +1,179 @@
+import Sqlite from 'better-sqlite3';
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { collect, jsonLines, runCli, sharedData, startCli, tempDir } from '../support/cli.js';
+import { snapshotStore } from '../support/storeSnapshot.js';
+
+const sampleXml = join(sharedData, 'enwiki-history-sample.xml');
+const year = ['--start', '2021-01-01', '--days', '365'];
+
+describe('weekly pipeline on a real history dump', () => {
+  const dir = tempDir();
+  const db = join(dir, 'w.sqlite');
+
+  it('collects, parses, diffs and selects, and lists the changes with the promised fields', async () => {
+    const run = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/run 1 \(done\)/);
+
+    const listed = await runCli(['--db', db, 'changes', '--start', '2021-01-01', '--end', '2021-12-31']);
+    expect(listed.code).toBe(0);
+    const changes = jsonLines(listed.stdout);
+    for (const change of changes) {
+      for (const field of ['title', 'page_id', 'rev_id', 'timestamp', 'template', 'key', 'old', 'new']) expect(change).toHaveProperty(field);
+    }
+    const berlin = changes.filter((c) => c.title === 'Berlin' && c.key === 'population_total');
+    expect(berlin.length).toBeGreaterThan(0);
+    expect(berlin[0]).toMatchObject({ template: 'german state' });
+    expect(changes.some((c) => c.title === 'IKEA' && c.key === 'num_locations')).toBe(true);
+    expect(changes.every((c) => !/^(image|image_size|bgcolor|module|embed)$/.test(String(c.key)))).toBe(true);
+
+    const selected = jsonLines((await runCli(['--db', db, 'changes', '--start', '2021-01-01', '--end', '2021-12-31', '--selected'])).stdout);
+    const pages = new Set(selected.map((unit) => unit.page_id));
+    expect(selected.length).toBe(pages.size);
+    expect(selected.every((unit) => unit.week === '2021-01-01')).toBe(true);
+  });
+
+  it('skips every finished stage on a rerun and changes nothing', async () => {
+    const before = snapshotStore(db);
+    const rerun = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout.match(/already done, skipped/g)?.length).toBe(4);
+    expect(snapshotStore(db)).toEqual(before);
+  });
+
+  it('gives the same store from the .bz2 file and from standard input', async () => {
+    const fromBz2 = join(dir, 'bz2.sqlite');
+    expect((await runCli(['--db', fromBz2, 'weekly', ...year, '--dump', `${sampleXml}.bz2`])).code).toBe(0);
+    const fromStdin = join(dir, 'stdin.sqlite');
+    expect((await runCli(['--db', fromStdin, 'weekly', ...year, '--dump', '-'], { input: readFileSync(sampleXml) })).code).toBe(0);
+    expect(snapshotStore(fromBz2)).toEqual(snapshotStore(db));
+    expect(snapshotStore(fromStdin)).toEqual(snapshotStore(db));
+  });
+
+  it('shows runs and stages in status', async () => {
+    const status = await runCli(['--db', db, '--json', 'status']);
+    const { runs } = JSON.parse(status.stdout) as { runs: Array<{ status: string; stages: Array<{ stage: string; status: string }> }> };
+    expect(runs[0]?.status).toBe('done');
+    expect(runs[0]?.stages.map((s) => s.stage)).toEqual(['collect', 'parse', 'diff', 'select']);
+  });
+});
+
+describe('bad input', () => {
+  const xml = readFileSync(sampleXml);
+
+  it.each([
+    ['a truncated dump', xml.subarray(0, Math.floor(xml.length * 0.6)), /truncated/],
+    ['a file that is not XML', Buffer.from('%PDF-1.4 this is not xml at all\n'), /not .*XML|not a MediaWiki/],
+    ['an empty file', Buffer.alloc(0), /empty/],
+  ])('%s: one line naming the problem, the run failed with it, no partial page, a rerun with good input completes', async (_name, content, message) => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    const bad = join(dir, 'dump.xml');
+    writeFileSync(bad, content);
+    const run = await runCli(['--db', db, 'weekly', ...year, '--dump', bad]);
+    expect(run.code).toBe(1);
+    const errorLine = run.stderr.trim().split('\n').at(-1) ?? '';
+    expect(errorLine).toMatch(/^wikidelta: /);
+    expect(errorLine).toMatch(message);
+
+    const store = new Sqlite(db, { readonly: true });
+    const failed = store.prepare('SELECT status, error FROM runs').get() as { status: string; error: string };
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(message);
+    // Every stored page is complete: all its window revisions are there, as in the source.
+    const partial = store
+      .prepare('SELECT COUNT(*) FROM pages p WHERE NOT EXISTS (SELECT 1 FROM window_pages w WHERE w.page_id = p.page_id)')
+      .pluck()
+      .get();
+    expect(partial).toBe(0);
+    store.close();
+
+    const good = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/\(done\)/);
+  });
+
+  it.each([
+    [['weekly', '--start', '2021-01-01', '--dump', sampleXml, '--frobnicate'], /unknown option '--frobnicate'/],
+    [['weekly', '--start', '2021-13-01', '--dump', sampleXml], /invalid --start date|2021-13-01/],
+    [['weekly', '--start', '2021-01-01'], /a source is needed/],
+    [['weekly', '--start', '2021-01-01', '--dump', '/nonexistent/dump.xml'], /\/nonexistent\/dump\.xml/],
+    [['changes', '--start', '2021-01-01', '--end', 'yesterday'], /invalid .*"yesterday"/],
+    [['weekly', '--start', '2021-01-01', '--dump', sampleXml, '--stages', 'collect,frob'], /unknown stage "frob"/],
+  ])('%j is refused with one line', async (args, message) => {
+    const db = join(tempDir(), 'w.sqlite');
+    const result = await runCli(['--db', db, ...args]);
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.at(-1)).toMatch(message);
+    expect(lines.filter((line) => line.startsWith('wikidelta:'))).toHaveLength(1);
+  });
+});
+
+describe('crashes and concurrent runs', () => {
+  it('resumes a run killed with SIGKILL during collect and ends with exactly the data of an uninterrupted run', async () => {
+    const dir = tempDir();
+    const reference = join(dir, 'reference.sqlite');
+    expect((await runCli(['--db', reference, 'weekly', ...year, '--dump', sampleXml])).code).toBe(0);
+
+    const db = join(dir, 'killed.sqlite');
+    const xml = readFileSync(sampleXml);
+    const child = startCli(['--db', db, 'weekly', ...year, '--dump', '-']);
+    const done = collect(child);
+    // Feed part of the dump, wait until some pages are committed, then kill the process mid-stage.
+    child.stdin?.write(xml.subarray(0, Math.floor(xml.length * 0.7)));
+    await waitFor(() => countRows(db, 'window_pages') > 0);
+    child.kill('SIGKILL');
+    const killed = await done;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(existsSync(`${db}.lock`)).toBe(true);
+    const committed = countRows(db, 'window_pages');
+    expect(committed).toBeGreaterThan(0);
+
+    const resumed = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(/stale lock left by dead process/);
+    expect(resumed.stdout).toMatch(/continued/);
+    expect(snapshotStore(db)).toEqual(snapshotStore(reference));
+  });
+
+  it('refuses a second run on a database whose lock is held', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    const holder = startCli(['--db', db, 'weekly', ...year, '--dump', '-']);
+    const holderDone = collect(holder);
+    await waitFor(() => existsSync(`${db}.lock`));
+    const second = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim()).toMatch(/^wikidelta: database .* is locked by another run \(pid \d+/);
+    // The holder then finishes normally with its input.
+    const input = createReadStream(sampleXml);
+    input.pipe(holder.stdin!);
+    expect((await holderDone).code).toBe(0);
+  });
+});
+
+function countRows(path: string, table: string): number {
+  if (!existsSync(path)) return 0;
+  try {
+    const db = new Sqlite(path, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
