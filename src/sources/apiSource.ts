@@ -1,0 +1,626 @@
+/**
+ * The MediaWiki Action API as a revision source (SPEC section 3.1), through `mwn`.
+ *
+ * Which pages changed in a window comes from `list=recentchanges` when the wiki still keeps recent
+ * changes for the whole window, and otherwise from the revision history of every candidate page:
+ * the configured `titles`, or all main-namespace articles (`list=allpages`). The latter is fine for
+ * small wikis only; on Wikipedia an old window needs a `titles` list or an XML dump.
+ *
+ * Requests per page stay low: page facts come 50 page ids per `prop=info` request, one request
+ * per page lists its revision metadata (the in-window revisions and the baseline before, read
+ * backwards from the window's end), and content comes 50 revision ids per request, only for the
+ * revisions yielded.
+ *
+ * Politeness: a descriptive User-Agent, `maxlag=5`, at most 3 requests in flight and an optional
+ * per-minute cap, shared by everything one source does; 429 and maxlag answers pause the whole
+ * source for their Retry-After; 5xx and network errors back off exponentially with jitter. mwn's
+ * own retries are disabled (they ignore Retry-After on 429 and never back off), so each failure is
+ * retried exactly once per attempt, here.
+ */
+import { Mwn, type ApiParams, type MwnOptions } from 'mwn';
+import PQueue from 'p-queue';
+import { z } from 'zod';
+import { isoSeconds, normaliseTimestamp } from '../dates.js';
+import { RemoteError, UserError } from '../errors.js';
+import type { PageHistory, PageMove, PageRef, Revision, Window } from '../model.js';
+import type { CollectOptions, RevisionSource } from './RevisionSource.js';
+
+export interface ApiSourceOptions {
+  /** e.g. https://en.wikipedia.org/w/api.php */
+  apiUrl: string;
+  /** Tool name, version and contact, as Wikimedia's User-Agent policy asks. */
+  userAgent: string;
+  /** Requests in flight at once: 1 to 3, default 3. */
+  maxInFlight?: number;
+  /** Requests started per rolling minute; unlimited by default. */
+  perMinute?: number;
+  /** Retries of one request after 429, maxlag, 5xx or network failures before giving up; default 5. */
+  maxRetries?: number;
+  /** First backoff delay for 5xx and network failures, doubled per retry; default 1000 ms. */
+  retryBaseMs?: number;
+  /** How far back the wiki keeps recent changes ($wgRCMaxAge); default 30 days, as on Wikimedia wikis. */
+  rcMaxAgeDays?: number;
+  /** Candidate pages when the window is older than recent changes reach; default all articles. */
+  titles?: string[];
+}
+
+const MAX_IN_FLIGHT = 3;
+const DEFAULT_MAX_RETRIES = 5;
+const DEFAULT_RETRY_BASE_MS = 1000;
+const DEFAULT_RC_MAX_AGE_DAYS = 30;
+const MAX_BACKOFF_MS = 60_000;
+/** A Retry-After longer than this is a wiki telling us to go away, not to wait. */
+const MAX_RETRY_AFTER_MS = 300_000;
+const REQUEST_TIMEOUT_MS = 120_000;
+/** The most ids (page, revision, title) a client without apihighlimits may send per request. */
+const IDS_PER_REQUEST = 50;
+/** Revisions whose content is held in memory at once before their pages are yielded. */
+const REVISIONS_PER_CONTENT_GROUP = 2 * IDS_PER_REQUEST;
+const RC_LIMIT = 200;
+const LOG_LIMIT = 500;
+const ALLPAGES_LIMIT = 500;
+const REVISION_LIST_LIMIT = 50;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+export class ApiRevisionSource implements RevisionSource {
+  readonly kind = 'api' as const;
+  readonly origin: string;
+  private readonly api: WikiClient;
+  private readonly rcMaxAgeDays: number;
+  private readonly titles: string[] | undefined;
+
+  constructor(options: ApiSourceOptions) {
+    this.origin = options.apiUrl;
+    this.api = new WikiClient(options);
+    this.rcMaxAgeDays = positive(options.rcMaxAgeDays ?? DEFAULT_RC_MAX_AGE_DAYS, 'rcMaxAgeDays');
+    this.titles = options.titles;
+  }
+
+  async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncIterable<PageHistory> {
+    const span = parseWindow(window);
+    const movesByPage = await this.movesIn(span);
+    const reach = await this.recentChangesReach();
+    const candidates =
+      span.start >= reach
+        ? this.recentlyChangedPages(span, movesByPage, options)
+        : this.titles
+          ? this.pagesTitled(this.titles, options)
+          : this.allArticles(options);
+    let found = 0;
+    for await (const pages of candidates) {
+      const histories = await Promise.all(pages.map((page) => this.revisionMetadata(page, span, options.followHours)));
+      const changed = histories.filter((history) => history.inWindow.length > 0);
+      found += changed.length;
+      options.onPagesFound?.(found);
+      for (const group of contentGroups(changed)) {
+        const texts = await this.contentOf(group.flatMap((history) => [...history.baseline, ...history.inWindow]));
+        for (const history of group) yield toPageHistory(history, texts, movesByPage, options.followHours);
+      }
+    }
+  }
+
+  /**
+   * The instant from which recent changes are complete: changes are purged oldest first, so the
+   * oldest kept change and everything after it are all there, and so is everything younger than
+   * the wiki's $wgRCMaxAge.
+   */
+  private async recentChangesReach(): Promise<number> {
+    const reply = await this.api.read(
+      { action: 'query', list: 'recentchanges', rcdir: 'newer', rclimit: 1, rcprop: 'timestamp' },
+      OldestChangeReply,
+    );
+    const maxAgeStart = Date.now() - this.rcMaxAgeDays * DAY_MS;
+    const oldest = reply.query?.recentchanges[0]?.timestamp;
+    return oldest === undefined ? maxAgeStart : Math.min(Date.parse(oldest), maxAgeStart);
+  }
+
+  /** Pages edited or created in the window, then pages only moved in it, 50 at a time. */
+  private async *recentlyChangedPages(
+    span: Span,
+    movesByPage: Map<number, PageMove[]>,
+    options: CollectOptions,
+  ): AsyncIterable<PageRef[]> {
+    const seen = new Set<number>();
+    const pending: number[] = [];
+    const changes = this.api.continued(
+      {
+        action: 'query',
+        list: 'recentchanges',
+        rcnamespace: 0,
+        rctype: 'edit|new',
+        rcstart: isoSeconds(new Date(span.start)),
+        rcend: isoSeconds(new Date(span.end - 1000)),
+        rcdir: 'newer',
+        rcprop: 'title|ids|timestamp|sizes|flags|tags|comment|sha1|redirect',
+        rclimit: RC_LIMIT,
+      },
+      RecentChangesReply,
+    );
+    const movedPageIds = [...movesByPage.keys()];
+    for await (const pageIds of concat(idsOf(changes), [movedPageIds])) {
+      for (const pageId of pageIds) {
+        if (seen.has(pageId)) continue;
+        seen.add(pageId);
+        if (!options.isDone?.(pageId)) pending.push(pageId);
+      }
+      while (pending.length >= IDS_PER_REQUEST) {
+        yield await this.articlesById(pending.splice(0, IDS_PER_REQUEST));
+      }
+    }
+    if (pending.length > 0) yield await this.articlesById(pending);
+  }
+
+  private async *pagesTitled(titles: string[], options: CollectOptions): AsyncIterable<PageRef[]> {
+    // Two spellings of one title resolve to the same page.
+    const seen = new Set<number>();
+    for (let at = 0; at < titles.length; at += IDS_PER_REQUEST) {
+      const reply = await this.api.read(
+        { action: 'query', prop: 'info', titles: titles.slice(at, at + IDS_PER_REQUEST).join('|') },
+        InfoReply,
+      );
+      yield articlesIn(reply).filter((page) => {
+        const fresh = !seen.has(page.pageId);
+        seen.add(page.pageId);
+        return fresh && !options.isDone?.(page.pageId);
+      });
+    }
+  }
+
+  private async *allArticles(options: CollectOptions): AsyncIterable<PageRef[]> {
+    const replies = this.api.continued(
+      { action: 'query', list: 'allpages', apnamespace: 0, apfilterredir: 'nonredirects', aplimit: ALLPAGES_LIMIT },
+      AllPagesReply,
+    );
+    for await (const reply of replies) {
+      const pages = (reply.query?.allpages ?? [])
+        .map((entry) => ({ pageId: entry.pageid, title: entry.title, namespace: entry.ns }))
+        .filter((page) => !options.isDone?.(page.pageId));
+      // Keep the per-page revision requests of one batch within what fits a content group.
+      for (let at = 0; at < pages.length; at += IDS_PER_REQUEST) yield pages.slice(at, at + IDS_PER_REQUEST);
+    }
+  }
+
+  /** Current title, namespace and redirect state of pages: main-namespace articles only. */
+  private async articlesById(pageIds: number[]): Promise<PageRef[]> {
+    const reply = await this.api.read({ action: 'query', prop: 'info', pageids: pageIds.join('|') }, InfoReply);
+    const byId = new Map(articlesIn(reply).map((page) => [page.pageId, page]));
+    return pageIds.flatMap((pageId) => byId.get(pageId) ?? []);
+  }
+
+  /**
+   * One backwards walk from the end of the follow-up horizon (or the window) gives the followers,
+   * the in-window revisions and the baseline before the window, usually in a single request.
+   */
+  private async revisionMetadata(page: PageRef, span: Span, followHours: number | undefined): Promise<MetadataHistory> {
+    const horizon = span.end + (followHours ?? 0) * HOUR_MS;
+    const history: MetadataHistory = { page, baseline: [], inWindow: [], followers: [] };
+    const replies = this.api.continued(
+      {
+        action: 'query',
+        prop: 'revisions',
+        pageids: page.pageId,
+        rvprop: 'ids|timestamp|sha1|comment|user|flags',
+        rvdir: 'older',
+        rvstart: isoSeconds(new Date(horizon - 1000)),
+        rvlimit: REVISION_LIST_LIMIT,
+      },
+      RevisionsReply,
+    );
+    for await (const reply of replies) {
+      for (const entry of revisionsIn(reply)) {
+        const revision = revisionFrom(entry, null);
+        const time = Date.parse(revision.timestamp);
+        if (time >= span.end) history.followers.push(revision);
+        else if (time >= span.start) history.inWindow.push(revision);
+        else {
+          history.baseline.push(revision);
+          break;
+        }
+      }
+      if (history.baseline.length > 0) break;
+    }
+    history.followers.reverse();
+    history.inWindow.reverse();
+    return history;
+  }
+
+  /** Wikitext of the given revisions, 50 revision ids per request. */
+  private async contentOf(revisions: Revision[]): Promise<Map<number, string | null>> {
+    const texts = new Map<number, string | null>();
+    const revIds = revisions.map((revision) => revision.revId);
+    const batches: number[][] = [];
+    for (let at = 0; at < revIds.length; at += IDS_PER_REQUEST) batches.push(revIds.slice(at, at + IDS_PER_REQUEST));
+    await Promise.all(
+      batches.map(async (batch) => {
+        const replies = this.api.continued(
+          { action: 'query', prop: 'revisions', revids: batch.join('|'), rvprop: 'ids|timestamp|sha1|content', rvslots: 'main' },
+          RevisionsReply,
+        );
+        for await (const reply of replies) {
+          for (const entry of revisionsIn(reply)) {
+            // Revisions that did not fit the wiki's result size limit come in a continuation.
+            const main = entry.slots?.main;
+            if (main) texts.set(entry.revid, main.texthidden ? null : (main.content ?? null));
+          }
+        }
+      }),
+    );
+    return texts;
+  }
+
+  /** Move log entries in the window by moved page id, oldest first. */
+  private async movesIn(span: Span): Promise<Map<number, PageMove[]>> {
+    const movesByPage = new Map<number, PageMove[]>();
+    const replies = this.api.continued(
+      {
+        action: 'query',
+        list: 'logevents',
+        letype: 'move',
+        lestart: isoSeconds(new Date(span.start)),
+        leend: isoSeconds(new Date(span.end - 1000)),
+        ledir: 'newer',
+        leprop: 'ids|title|timestamp|details',
+        lelimit: LOG_LIMIT,
+      },
+      LogEventsReply,
+    );
+    for await (const reply of replies) {
+      for (const entry of reply.query?.logevents ?? []) {
+        if (entry.logpage === undefined || entry.logpage === 0 || entry.params?.target_title === undefined) continue;
+        const moves = movesByPage.get(entry.logpage) ?? [];
+        moves.push({ timestamp: normaliseTimestamp(entry.timestamp), from: entry.title, to: entry.params.target_title });
+        movesByPage.set(entry.logpage, moves);
+      }
+    }
+    return movesByPage;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Records
+ * --------------------------------------------------------------------------------------------- */
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** A page's revisions around a window, without content yet; baseline holds at most one. */
+interface MetadataHistory {
+  page: PageRef;
+  baseline: Revision[];
+  inWindow: Revision[];
+  followers: Revision[];
+}
+
+function parseWindow(window: Window): Span {
+  const start = Date.parse(window.start);
+  const end = Date.parse(window.end);
+  if (Number.isNaN(start) || Number.isNaN(end) || start >= end) {
+    throw new UserError(`invalid window [${window.start}, ${window.end}): expected two timestamps, start before end`);
+  }
+  return { start, end };
+}
+
+/** Pages in order, cut into groups whose revisions fit one content group (a bigger page goes alone). */
+function* contentGroups(histories: MetadataHistory[]): Iterable<MetadataHistory[]> {
+  let group: MetadataHistory[] = [];
+  let revisions = 0;
+  for (const history of histories) {
+    const size = history.baseline.length + history.inWindow.length;
+    if (group.length > 0 && revisions + size > REVISIONS_PER_CONTENT_GROUP) {
+      yield group;
+      group = [];
+      revisions = 0;
+    }
+    group.push(history);
+    revisions += size;
+  }
+  if (group.length > 0) yield group;
+}
+
+function toPageHistory(
+  history: MetadataHistory,
+  texts: Map<number, string | null>,
+  movesByPage: Map<number, PageMove[]>,
+  followHours: number | undefined,
+): PageHistory {
+  const withText = (revision: Revision): Revision => ({ ...revision, text: texts.get(revision.revId) ?? null });
+  const result: PageHistory = {
+    page: history.page,
+    revisions: [...history.baseline, ...history.inWindow].map(withText),
+    moves: movesByPage.get(history.page.pageId) ?? [],
+  };
+  if (followHours !== undefined) result.followers = history.followers;
+  return result;
+}
+
+function revisionFrom(entry: RevisionEntry, text: string | null): Revision {
+  return {
+    revId: entry.revid,
+    parentId: entry.parentid ? entry.parentid : null,
+    timestamp: normaliseTimestamp(entry.timestamp),
+    sha1: entry.sha1hidden ? null : (entry.sha1 ?? null),
+    comment: entry.comment ?? '',
+    user: entry.user ?? '',
+    minor: entry.minor ?? false,
+    text,
+  };
+}
+
+function articlesIn(reply: z.infer<typeof InfoReply>): PageRef[] {
+  return (reply.query?.pages ?? []).flatMap((page) =>
+    page.pageid !== undefined && !page.missing && !page.invalid && !page.redirect && page.ns === 0
+      ? [{ pageId: page.pageid, title: page.title, namespace: page.ns }]
+      : [],
+  );
+}
+
+function revisionsIn(reply: z.infer<typeof RevisionsReply>): RevisionEntry[] {
+  return (reply.query?.pages ?? []).flatMap((page) => page.revisions ?? []);
+}
+
+async function* idsOf(replies: AsyncIterable<z.infer<typeof RecentChangesReply>>): AsyncIterable<number[]> {
+  for await (const reply of replies) yield (reply.query?.recentchanges ?? []).map((change) => change.pageid);
+}
+
+async function* concat<T>(first: AsyncIterable<T>, rest: Iterable<T>): AsyncIterable<T> {
+  yield* first;
+  yield* rest;
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) throw new UserError(`invalid ${name} ${value}: expected a positive number`);
+  return value;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Replies (formatversion=2), validated: anything else is a RemoteError naming what was wrong
+ * --------------------------------------------------------------------------------------------- */
+
+const RecentChangesReply = z.object({
+  query: z
+    .object({
+      recentchanges: z.array(
+        z.object({ pageid: z.number().int(), ns: z.number().int(), title: z.string(), timestamp: z.string() }),
+      ),
+    })
+    .optional(),
+});
+
+const OldestChangeReply = z.object({
+  query: z.object({ recentchanges: z.array(z.object({ timestamp: z.string() })) }).optional(),
+});
+
+const InfoReply = z.object({
+  query: z
+    .object({
+      pages: z.array(
+        z.object({
+          pageid: z.number().int().optional(),
+          ns: z.number().int().optional(),
+          title: z.string(),
+          missing: z.boolean().optional(),
+          invalid: z.boolean().optional(),
+          redirect: z.boolean().optional(),
+        }),
+      ),
+    })
+    .optional(),
+});
+
+const AllPagesReply = z.object({
+  query: z
+    .object({ allpages: z.array(z.object({ pageid: z.number().int(), ns: z.number().int(), title: z.string() })) })
+    .optional(),
+});
+
+const RevisionEntrySchema = z.object({
+  revid: z.number().int(),
+  parentid: z.number().int().optional(),
+  timestamp: z.string(),
+  sha1: z.string().optional(),
+  sha1hidden: z.boolean().optional(),
+  comment: z.string().optional(),
+  user: z.string().optional(),
+  minor: z.boolean().optional(),
+  slots: z
+    .object({
+      main: z.object({ content: z.string().optional(), texthidden: z.boolean().optional() }).optional(),
+    })
+    .optional(),
+});
+type RevisionEntry = z.infer<typeof RevisionEntrySchema>;
+
+const RevisionsReply = z.object({
+  query: z
+    .object({
+      pages: z.array(z.object({ pageid: z.number().int().optional(), revisions: z.array(RevisionEntrySchema).optional() })),
+    })
+    .optional(),
+});
+
+const LogEventsReply = z.object({
+  query: z
+    .object({
+      logevents: z.array(
+        z.object({
+          title: z.string(),
+          logpage: z.number().int().optional(),
+          timestamp: z.string(),
+          params: z.object({ target_title: z.string().optional() }).optional(),
+        }),
+      ),
+    })
+    .optional(),
+});
+
+/* ------------------------------------------------------------------------------------------------
+ * The polite client: one queue, Retry-After, backoff, one-line RemoteErrors
+ * --------------------------------------------------------------------------------------------- */
+
+/** Every request mwn makes, continuations included, goes through `send`. */
+class QueuedMwn extends Mwn {
+  constructor(
+    options: MwnOptions,
+    private readonly send: (params: ApiParams, attempt: () => Promise<unknown>) => Promise<unknown>,
+  ) {
+    super(options);
+  }
+
+  override request(params: ApiParams, customRequestOptions?: Parameters<Mwn['request']>[1]): ReturnType<Mwn['request']> {
+    return this.send(params, () => super.request(params, customRequestOptions)) as ReturnType<Mwn['request']>;
+  }
+}
+
+class WikiClient {
+  private readonly apiUrl: string;
+  private readonly bot: QueuedMwn;
+  private readonly queue: PQueue;
+  private readonly maxRetries: number;
+  private readonly retryBaseMs: number;
+  /** Set by a Retry-After: no request of this source starts before then. */
+  private pausedUntil = 0;
+
+  constructor(options: ApiSourceOptions) {
+    if (!options.userAgent?.trim()) {
+      throw new UserError('a descriptive User-Agent is required for the MediaWiki API (tool name/version and a contact)');
+    }
+    const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
+    if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
+      throw new UserError(`invalid maxInFlight ${maxInFlight}: expected 1 to ${MAX_IN_FLIGHT} requests in flight`);
+    }
+    this.apiUrl = options.apiUrl;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
+      throw new UserError(`invalid maxRetries ${this.maxRetries}: expected a whole number ≥ 0`);
+    }
+    this.retryBaseMs = positive(options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS, 'retryBaseMs');
+    this.queue =
+      options.perMinute === undefined
+        ? new PQueue({ concurrency: maxInFlight })
+        : new PQueue({
+            concurrency: maxInFlight,
+            intervalCap: Math.floor(positive(options.perMinute, 'perMinute')),
+            interval: 60_000,
+            strict: true,
+          });
+    this.bot = new QueuedMwn(
+      {
+        apiUrl: options.apiUrl,
+        userAgent: options.userAgent,
+        maxRetries: 0,
+        silent: true,
+        defaultParams: { format: 'json', formatversion: '2', maxlag: 5 },
+      },
+      (params, attempt) => this.send(params, attempt),
+    );
+    this.bot.setRequestOptions({ timeout: REQUEST_TIMEOUT_MS });
+  }
+
+  async read<T>(params: ApiParams, schema: z.ZodType<T>): Promise<T> {
+    return this.validated(params, await this.bot.request(params), schema);
+  }
+
+  /** Every page of a continued query, each validated; the caller may stop early. */
+  async *continued<T>(params: ApiParams, schema: z.ZodType<T>): AsyncIterable<T> {
+    for await (const reply of this.bot.continuedQueryGen(params)) yield this.validated(params, reply, schema);
+  }
+
+  private validated<T>(params: ApiParams, reply: unknown, schema: z.ZodType<T>): T {
+    const result = schema.safeParse(reply);
+    if (result.success) return result.data;
+    const what = result.error.issues.map((issue) => `${issue.path.join('.') || 'reply'}: ${issue.message}`).join('; ');
+    throw new RemoteError(`wiki ${this.apiUrl} sent a malformed reply (${what}) to ${describe(params)}`);
+  }
+
+  private async send(params: ApiParams, attempt: () => Promise<unknown>): Promise<unknown> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.queue.add(async () => {
+          const wait = this.pausedUntil - Date.now();
+          if (wait > 0) await sleep(wait);
+          return attempt();
+        });
+      } catch (error) {
+        const failure = classify(error);
+        if (!failure.retryable || retry >= this.maxRetries) {
+          const tries = retry > 0 ? ` after ${retry} ${retry === 1 ? 'retry' : 'retries'}` : '';
+          throw new RemoteError(`wiki ${this.apiUrl} failed${tries}: ${failure.status} for ${describe(params)}`, {
+            cause: error,
+          });
+        }
+        if (failure.retryAfterMs !== undefined) {
+          this.pausedUntil = Math.max(this.pausedUntil, Date.now() + failure.retryAfterMs);
+          await sleep(failure.retryAfterMs);
+        } else {
+          await sleep(backoff(this.retryBaseMs, retry));
+        }
+      }
+    }
+  }
+}
+
+interface Failure {
+  /** e.g. "HTTP 503", "maxlag (7 s lagged)", "ECONNRESET", "API error badvalue: …" */
+  status: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+}
+
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+
+/** What mwn rejected with (an axios error for HTTP and network failures, an MwnError for API errors). */
+function classify(error: unknown): Failure {
+  const details = error as {
+    code?: string;
+    info?: string;
+    lag?: number;
+    message?: string;
+    response?: { status?: number; headers?: Record<string, unknown> };
+  };
+  const retryAfterMs = parseRetryAfter(details.response?.headers?.['retry-after']);
+  if (details.code === 'maxlag') {
+    const retryable = retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS;
+    return { status: `maxlag (${details.lag ?? '?'} s lagged)`, retryable, retryAfterMs: retryAfterMs ?? undefined };
+  }
+  const httpStatus = details.response?.status;
+  if (httpStatus !== undefined && httpStatus !== 200) {
+    const retryable =
+      RETRYABLE_STATUSES.has(httpStatus) && (retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS);
+    return { status: `HTTP ${httpStatus}`, retryable, retryAfterMs };
+  }
+  // An API error, or mwn's "invalidjson" for a reply that is not JSON.
+  if (details.info !== undefined) return { status: `API error ${details.code ?? ''}: ${details.info}`, retryable: false };
+  // No HTTP answer at all: connection refused or reset, timeout.
+  return { status: details.code ?? details.message ?? String(error), retryable: true };
+}
+
+/** Retry-After is seconds or an HTTP date. */
+function parseRetryAfter(value: unknown): number | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(String(value));
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Exponential backoff with jitter, so that clients failing together do not retry together. */
+function backoff(baseMs: number, retry: number): number {
+  return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** retry) * (0.5 + Math.random() / 2);
+}
+
+/** The request as one short line: its parameters, long id lists shortened. */
+function describe(params: ApiParams): string {
+  return Object.entries(params)
+    .map(([key, value]) => {
+      const text = String(value);
+      return `${key}=${text.length > 60 ? `${text.slice(0, 57)}…` : text}`;
+    })
+    .join('&');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
