@@ -79,6 +79,9 @@ export class ApiRevisionSource implements RevisionSource {
 
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncIterable<PageHistory> {
     const span = parseWindow(window);
+    if (options.followHours !== undefined && !(options.followHours >= 0)) {
+      throw new UserError(`invalid followHours ${options.followHours}: expected a number of hours ≥ 0`);
+    }
     const movesByPage = await this.movesIn(span);
     const reach = await this.recentChangesReach();
     const candidates =
@@ -511,7 +514,9 @@ class WikiClient {
         apiUrl: options.apiUrl,
         userAgent: options.userAgent,
         maxRetries: 0,
+        // mwn logs to standard output, which belongs to the command (JSON lines, progress).
         silent: true,
+        suppressAPIWarnings: true,
         defaultParams: { format: 'json', formatversion: '2', maxlag: 5 },
       },
       (params, attempt) => this.send(params, attempt),
@@ -593,8 +598,9 @@ function classify(error: unknown): Failure {
   }
   // An API error, or mwn's "invalidjson" for a reply that is not JSON.
   if (details.info !== undefined) return { status: `API error ${details.code ?? ''}: ${details.info}`, retryable: false };
-  // No HTTP answer at all: connection refused or reset, timeout.
-  return { status: details.code ?? details.message ?? String(error), retryable: true };
+  // No HTTP answer at all: connection refused or reset, timeout; a host that does not resolve is a
+  // wrong apiUrl, not a passing failure.
+  return { status: details.code ?? details.message ?? String(error), retryable: details.code !== 'ENOTFOUND' };
 }
 
 /** Retry-After is seconds or an HTTP date. */

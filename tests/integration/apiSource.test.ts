@@ -1,0 +1,289 @@
+/**
+ * The Action API source against a real MediaWiki on loopback that imported the sample history
+ * dump, checked against the dump source over the same windows, through a counting fault proxy.
+ */
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Mwn } from 'mwn';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isoSeconds } from '../../src/dates.js';
+import { RemoteError, UserError } from '../../src/errors.js';
+import type { PageHistory, Window } from '../../src/model.js';
+import { ApiRevisionSource, type ApiSourceOptions } from '../../src/sources/apiSource.js';
+import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
+import type { CollectOptions, RevisionSource } from '../../src/sources/RevisionSource.js';
+import { startFaultProxy, type FaultProxy } from '../support/faultProxy.js';
+import { startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SAMPLE = join(repoRoot, '../shared/data/enwiki-history-sample.xml');
+const USER_AGENT = 'wikidelta-tests/0.1 (https://example.org/wikidelta; wikidelta-tests@example.org)';
+
+/**
+ * The sample holds these titles twice, under different page ids: an article and, later, a redirect
+ * left at the same title. MediaWiki's importer files every revision of a title under one page, so
+ * the wiki has one page per title holding both histories, whose latest revision is the redirect:
+ * the API source skips it as a redirect, while the dump source sees two pages without a
+ * `<redirect>` element. They are left out of the comparison and checked on their own.
+ */
+const MERGED_ON_IMPORT = ['The Amazing Spider-Man (2012 film)', "`Abdu'l-Bahá"];
+
+const WEEK: Window = { start: '2021-01-18T00:00:00Z', end: '2021-01-25T00:00:00Z' };
+const YEAR: Window = { start: '2020-01-01T00:00:00Z', end: '2021-01-01T00:00:00Z' };
+/** Starts before the wiki's oldest recent change (2018-02-03), so the source reads page histories. */
+const WHOLE_RANGE: Window = { start: '2018-01-01T00:00:00Z', end: '2022-01-01T00:00:00Z' };
+
+async function collect(source: RevisionSource, window: Window, options?: CollectOptions): Promise<PageHistory[]> {
+  const histories: PageHistory[] = [];
+  for await (const history of source.pagesChangedIn(window, options)) histories.push(history);
+  return histories;
+}
+
+/** Dumps give SHA-1 in base 36, the API in hex. */
+function sha1Hex(sha1: string | null): string | null {
+  if (sha1 === null || /^[0-9a-f]{40}$/.test(sha1)) return sha1;
+  let value = 0n;
+  for (const digit of sha1) value = value * 36n + BigInt(parseInt(digit, 36));
+  return value.toString(16).padStart(40, '0');
+}
+
+/** Title → its revisions as "timestamp sha1", oldest first: what two sources must agree on. */
+function comparable(histories: PageHistory[]): Record<string, string[]> {
+  const byTitle: Record<string, string[]> = {};
+  for (const history of histories) {
+    if (MERGED_ON_IMPORT.includes(history.page.title)) continue;
+    byTitle[history.page.title] = history.revisions.map((revision) => `${revision.timestamp} ${sha1Hex(revision.sha1)}`);
+  }
+  return byTitle;
+}
+
+function revisionCount(histories: PageHistory[]): number {
+  return histories.reduce((sum, history) => sum + history.revisions.length, 0);
+}
+
+function idsIn(value: string | null): number[] {
+  return value ? value.split('|').map(Number) : [];
+}
+
+describe('ApiRevisionSource against a real MediaWiki', () => {
+  let wiki: MediaWikiServer;
+  let proxy: FaultProxy;
+  const dump = new DumpRevisionSource(SAMPLE);
+  const sourceFor = (options: Partial<ApiSourceOptions> = {}): ApiRevisionSource =>
+    new ApiRevisionSource({ apiUrl: `${proxy.baseUrl}/api.php`, userAgent: USER_AGENT, ...options });
+
+  beforeAll(async () => {
+    wiki = await startMediaWiki({ dumps: [SAMPLE] });
+    proxy = await startFaultProxy(wiki.baseUrl);
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await wiki?.stop();
+  });
+
+  it.each([
+    { name: 'a week', window: WEEK, path: 'list=recentchanges' },
+    { name: 'a year', window: YEAR, path: 'list=recentchanges' },
+    { name: 'the whole range', window: WHOLE_RANGE, path: 'list=allpages' },
+  ])('yields the pages and revisions the dump source yields over $name (via $path)', async ({ window, path }) => {
+    proxy.resetCounts();
+    let found = 0;
+    const fromApi = await collect(sourceFor(), window, { onPagesFound: (count) => (found = count) });
+    const fromDump = await collect(dump, window);
+
+    expect(proxy.counts().byKind[path]).toBeGreaterThan(0);
+    expect(fromApi.length).toBeGreaterThan(0);
+    expect(found).toBe(fromApi.length);
+    expect(comparable(fromApi)).toEqual(comparable(fromDump));
+    for (const history of fromApi) {
+      expect(history.page.namespace).toBe(0);
+      expect(history.moves).toEqual([]);
+      const inWindow = history.revisions.filter((revision) => revision.timestamp >= window.start);
+      expect(inWindow.length).toBeGreaterThan(0);
+      expect(history.revisions.length - inWindow.length).toBeLessThanOrEqual(1);
+      for (const revision of history.revisions) {
+        // The text is the revision's own: its hash is the one the wiki reports.
+        expect(revision.text).not.toBeNull();
+        expect(createHash('sha1').update(revision.text ?? '').digest('hex')).toBe(revision.sha1);
+      }
+    }
+  });
+
+  it('skips the pages MediaWiki merged on import: one title, both histories, a redirect now', async () => {
+    const merged = await collect(sourceFor(), WHOLE_RANGE);
+    expect(merged.map((history) => history.page.title)).not.toEqual(expect.arrayContaining([MERGED_ON_IMPORT[0]]));
+    expect(merged.map((history) => history.page.title)).not.toEqual(expect.arrayContaining([MERGED_ON_IMPORT[1]]));
+
+    const reply = await fetch(
+      `${wiki.apiUrl}?action=query&format=json&formatversion=2&prop=info|revisions&rvprop=timestamp&rvlimit=max&titles=${encodeURIComponent(MERGED_ON_IMPORT[0] ?? '')}`,
+    );
+    const body = (await reply.json()) as { query: { pages: Array<{ redirect?: boolean; revisions: unknown[] }> } };
+    expect(body.query.pages).toHaveLength(1);
+    expect(body.query.pages[0]?.redirect).toBe(true);
+    // 7 article revisions of dump page 25862453 and 2 redirect revisions of dump page 30871310.
+    expect(body.query.pages[0]?.revisions).toHaveLength(9);
+  });
+
+  it('reads the histories of the given titles when the window is older than recent changes', async () => {
+    const titles = ['Berlin', 'IKEA', 'No such page', MERGED_ON_IMPORT[0] ?? '', 'Category:Pininfarina', 'berlin'];
+    proxy.resetCounts();
+    const fromApi = await collect(sourceFor({ titles }), WHOLE_RANGE);
+    const fromDump = (await collect(dump, WHOLE_RANGE)).filter((history) => ['Berlin', 'IKEA'].includes(history.page.title));
+
+    expect(proxy.counts().byKind['list=allpages']).toBeUndefined();
+    expect(fromApi.map((history) => history.page.title)).toEqual(['Berlin', 'IKEA']);
+    expect(comparable(fromApi)).toEqual(comparable(fromDump));
+  });
+
+  it('reports the revisions after the window as metadata-only followers when asked', async () => {
+    const followHours = 24 * 365;
+    const fromApi = await collect(sourceFor(), YEAR, { followHours });
+    const after = { start: YEAR.end, end: isoSeconds(new Date(Date.parse(YEAR.end) + followHours * 3_600_000)) };
+    const laterRevisions = new Map(
+      (await collect(dump, after)).map((history) => [
+        history.page.title,
+        history.revisions.filter((revision) => revision.timestamp >= after.start),
+      ]),
+    );
+
+    for (const history of fromApi) {
+      const followers = history.followers ?? [];
+      expect(followers.every((revision) => revision.text === null)).toBe(true);
+      expect(followers.map((revision) => `${revision.timestamp} ${revision.sha1}`)).toEqual(
+        (laterRevisions.get(history.page.title) ?? []).map((revision) => `${revision.timestamp} ${sha1Hex(revision.sha1)}`),
+      );
+    }
+    expect(fromApi.some((history) => (history.followers ?? []).length > 0)).toBe(true);
+    expect((await collect(sourceFor(), WEEK)).every((history) => history.followers === undefined)).toBe(true);
+  });
+
+  it('asks for content only for the revisions it yields, 50 revision ids at most per request', async () => {
+    proxy.resetCounts();
+    const histories = await collect(sourceFor(), YEAR);
+    const counts = proxy.counts();
+    const requests = proxy.requests();
+    const revisions = revisionCount(histories);
+
+    const contentRequests = requests.filter((request) => request.kind === 'prop=revisions+content');
+    const requestedRevIds = contentRequests.flatMap((request) => idsIn(request.params.get('revids')));
+    const yieldedRevIds = histories.flatMap((history) => history.revisions.map((revision) => revision.revId));
+    expect(contentRequests.every((request) => idsIn(request.params.get('revids')).length <= 50)).toBe(true);
+    expect(requestedRevIds.sort((a, b) => a - b)).toEqual(yieldedRevIds.sort((a, b) => a - b));
+    expect(contentRequests.length).toBeLessThanOrEqual(Math.ceil(revisions / 25));
+    // Page facts in one batch; one metadata request per page; nothing else but the listings.
+    expect(counts.byKind['prop=info']).toBe(Math.ceil(histories.length / 50));
+    expect(counts.byKind['prop=revisions']).toBe(histories.length);
+    expect(counts.total / histories.length).toBeLessThan(1.5);
+    expect(counts.maxInFlight).toBeLessThanOrEqual(3);
+    expect(requests.every((request) => request.params.get('maxlag') === '5')).toBe(true);
+  });
+
+  it('skips pages already done without fetching their revisions or content', async () => {
+    const all = await collect(sourceFor(), YEAR);
+    const done = new Set(all.filter((_, index) => index % 2 === 0).map((history) => history.page.pageId));
+    const doneRevIds = new Set(
+      all.filter((history) => done.has(history.page.pageId)).flatMap((history) => history.revisions.map((r) => r.revId)),
+    );
+    proxy.resetCounts();
+    const rest = await collect(sourceFor(), YEAR, { isDone: (pageId) => done.has(pageId) });
+
+    expect(rest).toEqual(all.filter((history) => !done.has(history.page.pageId)));
+    for (const request of proxy.requests()) {
+      expect(idsIn(request.params.get('pageids')).some((pageId) => done.has(pageId))).toBe(false);
+      expect(idsIn(request.params.get('revids')).some((revId) => doneRevIds.has(revId))).toBe(false);
+    }
+  });
+
+  it('waits out 429 with Retry-After, maxlag and a run of 500s, and yields the same records', async () => {
+    const expected = await collect(sourceFor(), WEEK);
+    proxy.resetCounts();
+    proxy.failNext(1, { status: 429, retryAfterSeconds: 1 });
+    proxy.failNext(1, { maxlagSeconds: 7, retryAfterSeconds: 1 });
+    proxy.failNext(3, { status: 500 });
+    proxy.failNext(1, { status: 503 });
+
+    const histories = await collect(sourceFor({ retryBaseMs: 20, maxRetries: 8 }), WEEK);
+
+    expect(histories).toEqual(expected);
+    const requests = proxy.requests();
+    expect(proxy.counts().faulted).toBe(6);
+    // Nothing reached the wiki within the Retry-After second of the 429 and of the maxlag answer.
+    const [tooMany, lagged] = [requests[0], requests[1]];
+    expect(tooMany?.faulted && lagged?.faulted).toBe(true);
+    expect((lagged?.at ?? 0) - (tooMany?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect((requests[2]?.at ?? 0) - (lagged?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('gives up on a wiki that keeps failing with a one-line RemoteError naming the wiki, the status and the request', async () => {
+    proxy.failNext(Infinity, { status: 503 });
+    try {
+      const failure = await collect(sourceFor({ retryBaseMs: 10, maxRetries: 2 }), WEEK).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(RemoteError);
+      const message = (failure as Error).message;
+      expect(message).not.toContain('\n');
+      expect(message).toContain(`${proxy.baseUrl}/api.php`);
+      expect(message).toContain('HTTP 503');
+      expect(message).toContain('after 2 retries');
+      expect(message).toMatch(/action=query&list=logevents/);
+    } finally {
+      proxy.heal();
+    }
+  });
+
+  it('rejects a reply of the wrong shape with a RemoteError naming the field', async () => {
+    proxy.failNext(1, { reply: { query: { logevents: [{ title: 42 }] } } });
+    const failure = await collect(sourceFor(), WEEK).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RemoteError);
+    expect((failure as Error).message).toMatch(/malformed reply \(query\.logevents\.0\.title: .*\) to action=query/);
+  });
+
+  it('refuses to run without a User-Agent or with more than 3 requests in flight', () => {
+    expect(() => sourceFor({ userAgent: ' ' })).toThrow(UserError);
+    expect(() => sourceFor({ maxInFlight: 4 })).toThrow(/maxInFlight 4/);
+  });
+});
+
+describe('ApiRevisionSource on a wiki edited during the test', () => {
+  let wiki: MediaWikiServer;
+
+  beforeAll(async () => {
+    wiki = await startMediaWiki({ dumps: [SAMPLE] });
+  });
+
+  afterAll(async () => {
+    await wiki?.stop();
+  });
+
+  it('follows a page moved through the API and skips redirects', async () => {
+    const admin = new Mwn({
+      apiUrl: wiki.apiUrl,
+      username: wiki.adminUser,
+      password: wiki.adminPassword,
+      userAgent: USER_AGENT,
+      silent: true,
+      suppressAPIWarnings: true,
+    });
+    await admin.login();
+    // Main Page was created by install.php, seconds before: the window starts after it.
+    const start = isoSeconds(new Date());
+    await admin.move('IKEA', 'IKEA (company)', 'disambiguate');
+    await admin.create('Swedish furniture', '#REDIRECT [[IKEA (company)]]', 'a new redirect');
+    await admin.edit('Berlin', (page) => ({ text: `${page.content}\n[[Category:Capitals]]`, summary: 'add category' }));
+    const window = { start, end: isoSeconds(new Date(Date.now() + 60_000)) };
+
+    const source = new ApiRevisionSource({ apiUrl: wiki.apiUrl, userAgent: USER_AGENT });
+    const histories = await collect(source, window);
+
+    expect(histories.map((history) => history.page.title).sort()).toEqual(['Berlin', 'IKEA (company)']);
+    const moved = histories.find((history) => history.page.title === 'IKEA (company)');
+    expect(moved?.moves).toEqual([{ timestamp: expect.any(String), from: 'IKEA', to: 'IKEA (company)' }]);
+    // The baseline (the last imported revision) and the null revision the move made.
+    expect(moved?.revisions.map((revision) => revision.timestamp < start)).toEqual([true, false]);
+    expect(moved?.revisions[1]?.comment).toContain('moved page [[IKEA]] to [[IKEA (company)]]');
+    const berlin = histories.find((history) => history.page.title === 'Berlin');
+    expect(berlin?.revisions.map((revision) => revision.comment)).toEqual([expect.any(String), 'add category']);
+    expect(berlin?.revisions[1]?.text).toContain('[[Category:Capitals]]');
+  });
+});
