@@ -24,8 +24,9 @@ export type RevisionMeta = Omit<Revision, 'text'>;
 
 export interface ReadDumpOptions {
   /**
-   * Asked once per revision, after the whole revision was read (`<sha1>` follows `<text>` in
-   * recent schemas): false leaves `text` null and the text parts are dropped without being joined.
+   * Asked once per revision that has text, after the whole revision was read (`<sha1>` follows
+   * `<text>` in recent schemas) and after the consumer handled every earlier event, so that its
+   * answer can depend on them: false leaves `text` null and the parts are dropped unjoined.
    */
   wantText?: (page: DumpPageHeader, meta: RevisionMeta) => boolean;
 }
@@ -46,6 +47,9 @@ interface PageState {
   header: DumpPageHeader | null;
 }
 
+/** A revision read but not yet yielded: its text is joined only if the consumer wants it. */
+type ParsedEvent = { kind: 'revision'; page: DumpPageHeader; meta: RevisionMeta; textParts: string[] | null } | { kind: 'pageEnd'; page: DumpPageHeader };
+
 interface RevisionState {
   fields: Map<string, string>;
   minor: boolean;
@@ -59,23 +63,30 @@ export async function* readDump(
   input: NodeJS.ReadableStream | AsyncIterable<Buffer | string>,
   options: ReadDumpOptions = {},
 ): AsyncGenerator<DumpEvent> {
-  const reader = new ExportReader(options.wantText ?? (() => true));
+  const wantText = options.wantText ?? (() => true);
+  const reader = new ExportReader();
   const decoder = new TextDecoder('utf-8');
+  const complete = (event: ParsedEvent): DumpEvent => {
+    if (event.kind === 'pageEnd') return event;
+    const { page, meta, textParts } = event;
+    const text = textParts !== null && wantText(page, meta) ? textParts.join('') : null;
+    return { kind: 'revision', page, revision: { ...meta, text } };
+  };
   for await (const chunk of input as AsyncIterable<Buffer | string>) {
     // The streaming decoder keeps a multi-byte character split across chunks for the next call.
     reader.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    yield* reader.takeEvents();
+    for (const event of reader.takeEvents()) yield complete(event);
   }
   reader.write(decoder.decode());
   reader.finish();
-  yield* reader.takeEvents();
+  for (const event of reader.takeEvents()) yield complete(event);
 }
 
 class ExportReader {
   private readonly parser = new SaxesParser({ xmlns: false });
   private readonly path: string[] = [];
   private readonly namespaces = new Map<string, number>();
-  private events: DumpEvent[] = [];
+  private events: ParsedEvent[] = [];
   private start = '';
   private rootSeen = false;
   private rootClosed = false;
@@ -85,7 +96,7 @@ class ExportReader {
   /** The leaf element being read and its character data so far. */
   private field: { name: string; parts: string[]; attributes: Record<string, string> } | null = null;
 
-  constructor(private readonly wantText: (page: DumpPageHeader, meta: RevisionMeta) => boolean) {
+  constructor() {
     this.parser.on('opentag', (tag) => this.open(tag));
     this.parser.on('closetag', (tag) => this.close(tag));
     this.parser.on('text', (text) => this.field?.parts.push(text));
@@ -102,7 +113,7 @@ class ExportReader {
     this.parser.write(text);
   }
 
-  takeEvents(): DumpEvent[] {
+  takeEvents(): ParsedEvent[] {
     const events = this.events;
     this.events = [];
     return events;
@@ -201,9 +212,7 @@ class ExportReader {
     if (!page || !state) return;
     this.revision = null;
     const meta = this.revisionMeta(page, state);
-    const parts = state.textOmitted ? null : state.textParts;
-    const text = parts !== null && this.wantText(page, meta) ? parts.join('') : null;
-    this.events.push({ kind: 'revision', page, revision: { ...meta, text } });
+    this.events.push({ kind: 'revision', page, meta, textParts: state.textOmitted ? null : state.textParts });
   }
 
   private revisionMeta(page: DumpPageHeader, state: RevisionState): RevisionMeta {

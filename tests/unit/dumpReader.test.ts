@@ -142,6 +142,19 @@ describe('readDump on the English history sample (schema 0.10)', () => {
     const withText = revisions(events).map((event) => ({ ...event.revision, text: null }));
     expect(revisions(berlinOnly).map((event) => ({ ...event.revision, text: null }))).toEqual(withText);
   });
+  it('asks wantText only after the consumer handled every earlier event, even when one chunk holds the whole dump', async () => {
+    const whole = await readFile(enwikiXml);
+    let handled = 0;
+    const handledWhenAsked: number[] = [];
+    const events: DumpEvent[] = [];
+    for await (const event of readDump(Readable.from([whole]), { wantText: () => (handledWhenAsked.push(handled), true) })) {
+      if (event.kind === 'revision') expect(handledWhenAsked.at(-1)).toBe(handled);
+      events.push(event);
+      handled++;
+    }
+    expect(handledWhenAsked).toHaveLength(209);
+    expect(events).toEqual(await collect(enwikiXml));
+  });
 });
 
 describe('readDump on other real dumps', () => {
