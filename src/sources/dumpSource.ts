@@ -1,0 +1,144 @@
+/**
+ * Revision source over a MediaWiki XML history dump (`pages-meta-history`): one streaming pass
+ * yields, per main-namespace article changed inside a window, its in-window revisions and the
+ * last revision before the window, with text kept only for those.
+ */
+import { resolve } from 'node:path';
+import { normaliseTimestamp } from '../dates.js';
+import { UserError } from '../errors.js';
+import type { PageHistory, PageMove, Revision, Window } from '../model.js';
+import { openDumpInput, STDIN_SOURCE, type DumpInputOptions, type DumpStream } from './dumpInput.js';
+import { readDump, type DumpPageHeader, type RevisionMeta } from './dumpReader.js';
+import type { CollectOptions, RevisionSource } from './RevisionSource.js';
+
+/**
+ * English move summaries, old and new: `moved [[A]] to [[B]]` and `User moved page [[A]] to
+ * [[B]]`, optionally `over redirect` / `without leaving a redirect`, then an optional `: reason`.
+ */
+const MOVE_COMMENT =
+  /^(?:(?:\[\[[^\]]*\]\]|[^[\]]+?) )?moved (?:page )?\[\[:?([^\]|]+)(?:\|[^\]]*)?\]\] to \[\[:?([^\]|]+)(?:\|[^\]]*)?\]\](?: over (?:a )?redirect)?(?: without leaving a redirect)?(?:\s*:.*)?$/s;
+
+export function parseMoveComment(comment: string): { from: string; to: string } | null {
+  const match = MOVE_COMMENT.exec(comment.trim());
+  if (!match?.[1] || !match[2]) return null;
+  return { from: match[1].trim(), to: match[2].trim() };
+}
+
+export interface DumpSourceOptions extends DumpInputOptions {
+  /** Overrides the origin recorded in run parameters (a stream has no path to name). */
+  origin?: string;
+}
+
+export class DumpRevisionSource implements RevisionSource {
+  readonly kind = 'dump' as const;
+  readonly origin: string;
+  private readonly source: string;
+  private readonly inputOptions: DumpInputOptions;
+  private readOnce = false;
+
+  /** `source` is a dump file (plain, .gz or .bz2) or `-` for standard input. */
+  constructor(source: string, options: DumpSourceOptions = {}) {
+    const { origin, ...inputOptions } = options;
+    this.source = source;
+    this.inputOptions = inputOptions;
+    this.origin = origin ?? (source === STDIN_SOURCE ? 'dump:standard input' : `dump:${resolve(source)}`);
+  }
+
+  /** A source over an already open stream (plain or compressed), e.g. in tests. */
+  static fromStream(stream: DumpStream, origin = 'dump:stream'): DumpRevisionSource {
+    return new DumpRevisionSource(STDIN_SOURCE, { stdin: stream, origin });
+  }
+
+  async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistory> {
+    if (this.source === STDIN_SOURCE) {
+      // A stream cannot be rewound: a second pass would silently see an empty dump.
+      if (this.readOnce) throw new UserError(`${this.origin} can be read only once`);
+      this.readOnce = true;
+    }
+    const bounds = { start: normaliseTimestamp(window.start), end: normaliseTimestamp(window.end) };
+    const isDone = options.isDone ?? (() => false);
+    let current: PageCollector | null = null;
+    let skippedPageId: number | null = null;
+    let found = 0;
+
+    const collectorFor = (page: DumpPageHeader): PageCollector | null => {
+      if (current?.page === page) return current;
+      if (skippedPageId === page.pageId) return null;
+      if (page.namespace !== 0 || page.redirect || isDone(page.pageId)) {
+        skippedPageId = page.pageId;
+        current = null;
+        return null;
+      }
+      skippedPageId = null;
+      current = new PageCollector(page, bounds);
+      return current;
+    };
+
+    const wantText = (page: DumpPageHeader, meta: RevisionMeta): boolean => collectorFor(page)?.needsText(meta) ?? false;
+
+    for await (const event of readDump(openDumpInput(this.source, this.inputOptions), { wantText })) {
+      const collector = collectorFor(event.page);
+      if (event.kind === 'revision') {
+        collector?.add(event.revision);
+        continue;
+      }
+      current = null;
+      skippedPageId = null;
+      const history = collector?.history();
+      if (history) {
+        found++;
+        options.onPagesFound?.(found);
+        yield history;
+      }
+    }
+  }
+}
+
+/** What one page contributes to a window, gathered while its revisions stream past. */
+class PageCollector {
+  private readonly inWindow: Revision[] = [];
+  private latestBefore: Revision | null = null;
+  private readonly moves: PageMove[] = [];
+
+  constructor(
+    readonly page: DumpPageHeader,
+    private readonly window: Window,
+  ) {}
+
+  /** In-window revisions, and a pre-window one that is the latest seen so far (dumps are usually in order). */
+  needsText(meta: RevisionMeta): boolean {
+    if (meta.timestamp >= this.window.end) return false;
+    if (meta.timestamp >= this.window.start) return true;
+    return this.latestBefore === null || isLater(meta, this.latestBefore);
+  }
+
+  add(revision: Revision): void {
+    if (revision.timestamp >= this.window.end) return;
+    const move = parseMoveComment(revision.comment);
+    if (move) this.moves.push({ timestamp: revision.timestamp, ...move });
+    if (revision.timestamp >= this.window.start) this.inWindow.push(revision);
+    else if (this.latestBefore === null || isLater(revision, this.latestBefore)) this.latestBefore = revision;
+  }
+
+  /** Null when the page has no revision inside the window. */
+  history(): PageHistory | null {
+    if (this.inWindow.length === 0) return null;
+    const revisions = this.latestBefore ? [this.latestBefore, ...this.inWindow] : [...this.inWindow];
+    revisions.sort(compareRevisions);
+    const moves = [...this.moves].sort((a, b) => compareStrings(a.timestamp, b.timestamp));
+    const { pageId, title, namespace } = this.page;
+    return { page: { pageId, title, namespace }, revisions, moves };
+  }
+}
+
+function isLater(a: RevisionMeta, b: RevisionMeta): boolean {
+  return compareRevisions(a, b) > 0;
+}
+
+function compareRevisions(a: RevisionMeta, b: RevisionMeta): number {
+  return compareStrings(a.timestamp, b.timestamp) || a.revId - b.revId;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
