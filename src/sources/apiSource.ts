@@ -252,7 +252,10 @@ export class ApiRevisionSource implements RevisionSource {
     return texts;
   }
 
-  /** Move log entries in the window by moved page id, oldest first. */
+  /**
+   * Moves into or out of the main namespace in the window, by moved page id, oldest first. Moves
+   * elsewhere (user pages, talk pages) would only cost page-info requests for pages skipped anyway.
+   */
   private async movesIn(span: Span): Promise<Map<number, PageMove[]>> {
     const movesByPage = new Map<number, PageMove[]>();
     const replies = this.api.continued(
@@ -270,9 +273,12 @@ export class ApiRevisionSource implements RevisionSource {
     );
     for await (const reply of replies) {
       for (const entry of reply.query?.logevents ?? []) {
-        if (entry.logpage === undefined || entry.logpage === 0 || entry.params?.target_title === undefined) continue;
+        // Suppressed entries (actionhidden) name neither the page nor the target.
+        const target = entry.params;
+        if (!entry.logpage || entry.title === undefined || target?.target_title === undefined) continue;
+        if (entry.ns !== 0 && target.target_ns !== 0) continue;
         const moves = movesByPage.get(entry.logpage) ?? [];
-        moves.push({ timestamp: normaliseTimestamp(entry.timestamp), from: entry.title, to: entry.params.target_title });
+        moves.push({ timestamp: normaliseTimestamp(entry.timestamp), from: entry.title, to: target.target_title });
         movesByPage.set(entry.logpage, moves);
       }
     }
@@ -385,9 +391,7 @@ function positive(value: number, name: string): number {
 const RecentChangesReply = z.object({
   query: z
     .object({
-      recentchanges: z.array(
-        z.object({ pageid: z.number().int(), ns: z.number().int(), title: z.string(), timestamp: z.string() }),
-      ),
+      recentchanges: z.array(z.object({ pageid: z.number().int() })),
     })
     .optional(),
 });
@@ -449,10 +453,11 @@ const LogEventsReply = z.object({
     .object({
       logevents: z.array(
         z.object({
-          title: z.string(),
+          ns: z.number().int().optional(),
+          title: z.string().optional(),
           logpage: z.number().int().optional(),
           timestamp: z.string(),
-          params: z.object({ target_title: z.string().optional() }).optional(),
+          params: z.object({ target_ns: z.number().int().optional(), target_title: z.string().optional() }).optional(),
         }),
       ),
     })
