@@ -1,0 +1,494 @@
+/**
+ * Infobox extraction without a full wtf_wikipedia parse of the article (about 46 revisions/s):
+ * the infobox templates are found in the raw text with a balanced `{{ }}` scan, their
+ * parameters are split here (so keys, order, duplicates and empty values follow MediaWiki),
+ * and only the parameter values are rendered to text by wtf, all values of one infobox in one call.
+ */
+import wtf from 'wtf_wikipedia';
+import type { Infobox } from '../model.js';
+
+/** The part of wtf_wikipedia's API used here (its bundled types declare `Infobox.data` as a method, which it is not). */
+interface WtfText {
+  text(): string;
+}
+interface WtfInfobox {
+  type(): string;
+  readonly data: Readonly<Record<string, WtfText | undefined>>;
+}
+export interface WtfDocument {
+  infoboxes(): WtfInfobox[];
+  paragraphs(): WtfText[];
+}
+export const parseWithWtf = wtf as unknown as (wikitext: string) => WtfDocument;
+
+// ---------------------------------------------------------------------------------------------
+// Which templates are infoboxes: what wtf_wikipedia 10 recognises (src/infobox/_infoboxes.js,
+// src/_data/infoboxes.js, src/template/parse/_infobox.js), copied because the package does not
+// export them, plus chembox (listed by wtf with a stray trailing space, so never matched), its
+// section templates (`Chembox Identifiers`, … hold the compound's data) and drugbox.
+
+const KNOWN_INFOBOXES = new Set([
+  'gnf protein box', 'automatic taxobox', 'chembox', 'drugbox', 'editnotice', 'geobox', 'hybridbox',
+  'ichnobox', 'infraspeciesbox', 'mycomorphbox', 'oobox', 'paraphyletic group', 'speciesbox',
+  'subspeciesbox', 'starbox short', 'taxobox', 'nhlteamseason', 'asian games bid',
+  'canadian federal election results', 'dc thomson comic strip', 'daytona 24 races', 'edencharacter',
+  'moldova national football team results', 'samurai', 'protein', 'sheet authority', 'order-of-approx',
+  'bacterial labs', 'medical resources', 'ordination', 'hockey team coach', 'hockey team gm',
+  'pro hockey team', 'hockey team player', 'hockey team start', 'mlbbioret',
+]);
+
+/** Localised names of "infobox" that wtf accepts as a name prefix. */
+const LOCALISED_INFOBOX_PREFIXES = [
+  'infobox', 'amatl', 'anfo', 'anuāmapa', 'bilgi kutusu', 'bilgi', 'bilgiquti', 'boaty fampahalalana',
+  'boaty', 'boestkelaouiñ', 'bosca', 'capsa', 'diehtokássa', 'faktamall', 'ficha', 'generalni',
+  'gwybodlen3', 'hộp thông tin', 'info', 'infoboesse 2', 'infobokis', 'infoboks', 'infochascha',
+  'infokašćik', 'infokast', 'infokutija', 'infolentelė', 'infookvir', 'infopolje', 'informkesto',
+  'infoschede', 'infoskreine', 'infotaula', 'inligtingskas', 'inligtingskas3', 'inligtingskas4',
+  'kishtey fys', 'kotak info', 'kotak', 'məlumat qutusu', 'simple box', 'tertcita tanxe', 'tertcita',
+  'tiätuloová', 'tietolaatikko', 'wd bosca sonraí', 'yerleşim bilgi kutusu', 'ynfoboks generyk',
+  'ynfoboks', 'πλαίσιο πληροφοριών', 'πλαίσιο', 'акарточка', 'аҥа', 'инфобокс', 'инфокутија',
+  'инфокутия', 'інфобокс', 'канадский', 'картка', 'карточка', 'карточка2', 'карточкарус', 'картуш',
+  'қуттӣ', 'ინფოდაფა', 'տեղեկաքարտ', 'תבנית', 'بطاقة', 'ڄاڻخانو', 'خانہ', 'لغة', 'معلوٗمات ڈَبہٕ',
+  'ज्ञानसन्दूक', 'তথ্যছক', 'ਜਾਣਕਾਰੀਡੱਬਾ', 'సమాచారపెట్టె', 'තොරතුරුකොටුව', 'กล่องข้อมูล', 'ກ່ອງຂໍ້ມູນ',
+  'ប្រអប់ព័ត៌មាន', '정보상자', '明細',
+];
+const LOCALISED_INFOBOX = new RegExp(`^(?:${LOCALISED_INFOBOX_PREFIXES.join('|')})(?=:| |$)`);
+const INFOBOX_SUFFIX = / infobox$/;
+const CHEMBOX_SECTION = /^chembox /;
+/** wtf treats "Year in Belarus"-style boxes as infoboxes too. */
+const YEAR_IN_PLACE = /^year in \S/;
+
+function isInfoboxName(name: string): boolean {
+  return (
+    KNOWN_INFOBOXES.has(name) ||
+    LOCALISED_INFOBOX.test(name) ||
+    INFOBOX_SUFFIX.test(name) ||
+    CHEMBOX_SECTION.test(name) ||
+    YEAR_IN_PLACE.test(name)
+  );
+}
+
+/** Lowercase, underscores as spaces, collapsed whitespace, without `subst:`/`Template:` prefixes. */
+function normaliseTemplateName(raw: string): string {
+  // Runs for every template of an article, hence the cheap tests before each rewrite.
+  let name = raw.toLowerCase();
+  if (/[_\s]/.test(name)) name = name.replace(/[_\s]+/g, ' ').trim();
+  return name.includes(':') ? name.replace(/^(?:safesubst|subst|template):\s*/, '') : name;
+}
+
+function normaliseKey(raw: string): string {
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_')
+    .replace(/_+/g, '_');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text that must not be read as markup. Control characters stand in for literal characters
+// (from <nowiki>, <pre> and {{!}}) and for list-item boundaries: wtf keeps them untouched
+// (it drops private-use characters), and wikitext never needs them, so input copies are removed.
+
+const LITERALS = ['{', '}', '[', ']', '|', '<', '>', "'", '&', '='] as const;
+const MASK_OF = new Map<string, string>(LITERALS.map((c, i) => [c, String.fromCharCode(0x10 + i)]));
+const LITERAL_OF = new Map<string, string>(LITERALS.map((c, i) => [String.fromCharCode(0x10 + i), c]));
+const MASKED_CHAR = /[\u0010-\u0019]/g;
+const MASKABLE_CHAR = /[{}[\]|<>'&=]/g;
+/** Separates the items of a list (list templates, bullets, `<br>`) until they are joined with ", ". */
+const ITEM_BREAK = '\u001e';
+const RESERVED_CHARS = /[\u0010-\u001e]/g;
+
+function maskLiterals(text: string): string {
+  return text.replace(MASKABLE_CHAR, (c) => MASK_OF.get(c) ?? c);
+}
+
+function unmaskLiterals(text: string): string {
+  return text.replace(MASKED_CHAR, (c) => LITERAL_OF.get(c) ?? c);
+}
+
+/** A comment, or an unclosed one, which hides the rest of the text. */
+const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+
+/** Removes comments and turns the content of <nowiki> and <pre> into literal characters. */
+function hideNonMarkup(wikitext: string): string {
+  let text = wikitext.replace(RESERVED_CHARS, '');
+  if (text.includes('<!--')) text = text.replace(COMMENT, '');
+  if (/<(?:nowiki|pre)\b/i.test(text)) {
+    text = text
+      .replace(/<nowiki\s*\/>/gi, '')
+      .replace(/<(nowiki|pre)\b[^>]*>([\s\S]*?)<\/\1\s*>/gi, (_whole, _tag: string, inner: string) => maskLiterals(inner));
+  }
+  return text;
+}
+
+/**
+ * Removes `<ref/>`, `<ref>…</ref>` and `<references/>`. A `<ref>` never closed loses the rest of
+ * its line, where citations almost always end, rather than swallowing the next parameters.
+ */
+function removeReferences(text: string): string {
+  if (!/<\/?ref/i.test(text)) return text;
+  return text
+    .replace(/<ref\b[^>]*\/>/gi, '')
+    .replace(/<ref\b[^>]*>(?:(?!<ref\b)[\s\S])*?<\/ref\s*>/gi, '')
+    .replace(/<ref\b[^>]*>[^\n]*/gi, '')
+    .replace(/<\/ref\s*>|<references\b[^>]*\/?>/gi, '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Template scanning.
+
+export interface TemplateSpan {
+  start: number;
+  /** Index just past the template's closing `}}` (or where an unclosed infobox is taken to end). */
+  end: number;
+  /** Index where the template's own text ends, before its closing `}}` if it has one. */
+  innerEnd: number;
+  name: string;
+}
+
+const SCAN_TOKENS = /\{\{|\}\}|<!--|<(?:nowiki|pre)\b[^>]*>/gi;
+const CLOSING_TAG: Readonly<Record<string, RegExp>> = { nowiki: /<\/nowiki\s*>/gi, pre: /<\/pre\s*>/gi };
+const TEMPLATE_NAME = /\{\{([^{}|\n]*)/y;
+
+function templateNameAt(text: string, start: number): string {
+  TEMPLATE_NAME.lastIndex = start;
+  const raw = TEMPLATE_NAME.exec(text)?.[1] ?? '';
+  return normaliseTemplateName(raw.includes('<!--') ? raw.replace(COMMENT, '') : raw);
+}
+
+/** Index just past the end of the comment, <nowiki> or <pre> opened by `token` at `index` (nothing in them is markup). */
+function skipOpaque(text: string, token: string, index: number): number {
+  const afterToken = index + token.length;
+  if (token === '<!--') {
+    const close = text.indexOf('-->', afterToken);
+    return close === -1 ? text.length : close + 3;
+  }
+  if (token.endsWith('/>')) return afterToken;
+  const closing = CLOSING_TAG[token.slice(1, 4).toLowerCase() === 'pre' ? 'pre' : 'nowiki'];
+  if (closing === undefined) return afterToken;
+  closing.lastIndex = afterToken;
+  // An unclosed tag is literal text, as in MediaWiki.
+  return closing.exec(text) === null ? afterToken : closing.lastIndex;
+}
+
+/**
+ * Where an infobox whose `}}` is missing (or taken by an unclosed template inside it) most likely
+ * ends: at the first line starting with `}}` that is not followed by a `|` parameter line (those
+ * close nested templates), else at the next heading, else at the end of the text.
+ */
+function likelyInfoboxEnd(text: string, start: number): { end: number; innerEnd: number } {
+  const heading = /\n=[^\n]*=[ \t]*(?:\n|$)/g;
+  heading.lastIndex = start;
+  const regionEnd = heading.exec(text)?.index ?? text.length;
+  const closingLine = /\n[ \t]*\}\}(?![^\n]*\n[ \t]*\|)/g;
+  closingLine.lastIndex = start;
+  const closing = closingLine.exec(text);
+  if (closing !== null && closingLine.lastIndex <= regionEnd) return { end: closingLine.lastIndex, innerEnd: closing.index };
+  return { end: regionEnd, innerEnd: regionEnd };
+}
+
+/**
+ * Every template of the text at any depth, by start, in one pass: each `}}` closes the innermost
+ * open `{{`, so an unclosed `{{` (literal text in MediaWiki) takes no `}}` from the templates
+ * around it. Comments, <nowiki> and <pre> are skipped. Unclosed infoboxes are kept (they are
+ * what we came for), ending where `likelyInfoboxEnd` says.
+ */
+export function templateSpans(text: string): TemplateSpan[] {
+  const spans: TemplateSpan[] = [];
+  const openAt: number[] = [];
+  SCAN_TOKENS.lastIndex = 0;
+  for (let token = SCAN_TOKENS.exec(text); token !== null; token = SCAN_TOKENS.exec(text)) {
+    if (token[0] === '{{') {
+      openAt.push(token.index);
+    } else if (token[0] === '}}') {
+      const start = openAt.pop();
+      if (start !== undefined) spans.push({ start, end: SCAN_TOKENS.lastIndex, innerEnd: token.index, name: templateNameAt(text, start) });
+    } else {
+      SCAN_TOKENS.lastIndex = skipOpaque(text, token[0], token.index);
+    }
+  }
+  for (const start of openAt) {
+    const name = templateNameAt(text, start);
+    if (isInfoboxName(name)) spans.push({ start, ...likelyInfoboxEnd(text, start), name });
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+/** The templates of the text that are not inside another one. */
+export function outermostTemplates(text: string): TemplateSpan[] {
+  const outermost: TemplateSpan[] = [];
+  let coveredUpTo = 0;
+  for (const span of templateSpans(text)) {
+    if (span.start < coveredUpTo) continue;
+    outermost.push(span);
+    coveredUpTo = span.end;
+  }
+  return outermost;
+}
+
+interface TemplatePart {
+  text: string;
+  /** Index in `text` of the first `=` outside nested templates and links, -1 when none. */
+  equalsAt: number;
+}
+
+const PART_TOKENS = /\{\{|\}\}|\[\[|\]\]|\||=|\n/g;
+
+/**
+ * Splits a template's text (without its outer braces) at the `|` that are not inside nested
+ * templates or links. Links cannot span lines, so a newline closes them. With `linesEndNesting`,
+ * a line starting with `|` also closes nested templates: the recovery used when a nested template
+ * never closes, so that the parameters after it are not all swallowed into one value.
+ */
+function splitTemplateParts(inner: string, linesEndNesting = false): { parts: TemplatePart[]; balanced: boolean } {
+  const parts: TemplatePart[] = [];
+  let braceDepth = 0;
+  let linkDepth = 0;
+  let partStart = 0;
+  let equalsAt = -1;
+  PART_TOKENS.lastIndex = 0;
+  for (let match = PART_TOKENS.exec(inner); match !== null; match = PART_TOKENS.exec(inner)) {
+    switch (match[0]) {
+      case '{{':
+        braceDepth += 1;
+        break;
+      case '}}':
+        braceDepth = Math.max(0, braceDepth - 1);
+        break;
+      case '[[':
+        linkDepth += 1;
+        break;
+      case ']]':
+        linkDepth = Math.max(0, linkDepth - 1);
+        break;
+      case '\n':
+        linkDepth = 0;
+        if (linesEndNesting && /^[ \t]*\|/.test(inner.slice(match.index + 1, match.index + 80))) braceDepth = 0;
+        break;
+      case '=':
+        if (braceDepth === 0 && linkDepth === 0 && equalsAt === -1) equalsAt = match.index - partStart;
+        break;
+      default:
+        if (braceDepth === 0 && linkDepth === 0) {
+          parts.push({ text: inner.slice(partStart, match.index), equalsAt });
+          partStart = match.index + 1;
+          equalsAt = -1;
+        }
+    }
+  }
+  parts.push({ text: inner.slice(partStart), equalsAt });
+  return { parts, balanced: braceDepth === 0 };
+}
+
+function templateParts(inner: string): TemplatePart[] {
+  const strict = splitTemplateParts(inner);
+  return strict.balanced ? strict.parts : splitTemplateParts(inner, true).parts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values: prepared here (lists, line breaks, literals), rendered by wtf, finished here.
+
+/**
+ * Templates whose unnamed parameters (and `title`, the visible head of a collapsible list) are
+ * list items; wtf joins some with " · " or blank lines, some with nothing.
+ */
+const LIST_TEMPLATES = new Set([
+  'hlist', 'flatlist', 'plainlist', 'plain list', 'ubl', 'ublist', 'ubt', 'unbullet', 'unbulleted',
+  'unbulleted list', 'unbulletedlist', 'nblist', 'nonbulleted list', 'vunblist', 'bulleted list',
+  'bulleted', 'blist', 'bullet list', 'collapsible list', 'flowlist', 'comma separated entries',
+  'br separated entries', 'columns-list', 'cmn', 'col-list',
+]);
+
+/** Replaces list templates, at any depth, by their items separated with ITEM_BREAK. */
+function expandListTemplates(text: string): string {
+  let expanded = '';
+  let copiedUpTo = 0;
+  for (const span of outermostTemplates(text)) {
+    const inner = text.slice(span.start + 2, span.innerEnd);
+    expanded += text.slice(copiedUpTo, span.start);
+    if (LIST_TEMPLATES.has(span.name)) {
+      const items = templateParts(inner)
+        .slice(1)
+        .filter((part) => part.equalsAt === -1 || /^\s*(?:\d+|title)\s*$/.test(part.text.slice(0, part.equalsAt)))
+        .map((part) => expandListTemplates(part.equalsAt === -1 ? part.text : part.text.slice(part.equalsAt + 1)));
+      expanded += items.join(ITEM_BREAK);
+    } else {
+      expanded += `{{${expandListTemplates(inner)}${text.slice(span.innerEnd, span.end)}`;
+    }
+    copiedUpTo = span.end;
+  }
+  return expanded + text.slice(copiedUpTo);
+}
+
+/** Templates that stand for markup characters (`{{!}}` is a literal `|`): their output must stay text. */
+const LITERAL_OF_TEMPLATE: Readonly<Record<string, string>> = {
+  '!': '|', '=': '=', '((': '{{', '))': '}}', '!((': '[[', '))!': ']]', '(': '{', ')': '}', '(!': '{|', '!)': '|}',
+};
+const LITERAL_TEMPLATE = /\{\{\s*(!\(\(|\)\)!|\(\(|\)\)|\(!|!\)|!|=|\(|\))\s*\}\}/g;
+
+const FILE_LINK_OPENING =
+  /\[\[\s*(?:file|image|datei|bild|fichier|archivo|imagen|immagine|ficheiro|plik|файл|изображение|文件|檔案|ファイル|画像)\s*:/gi;
+const LINK_BRACKETS = /\[\[|\]\]/g;
+
+/**
+ * Removes `[[File:…]]` links (images, audio), whose captions may hold links of their own:
+ * wtf renders them as text inside infobox values.
+ */
+function removeFileLinks(text: string): string {
+  let kept = '';
+  let copiedUpTo = 0;
+  FILE_LINK_OPENING.lastIndex = 0;
+  for (let opening = FILE_LINK_OPENING.exec(text); opening !== null; opening = FILE_LINK_OPENING.exec(text)) {
+    LINK_BRACKETS.lastIndex = opening.index;
+    let depth = 0;
+    for (let bracket = LINK_BRACKETS.exec(text); bracket !== null; bracket = LINK_BRACKETS.exec(text)) {
+      depth += bracket[0] === '[[' ? 1 : -1;
+      if (depth === 0) {
+        kept += text.slice(copiedUpTo, opening.index);
+        copiedUpTo = LINK_BRACKETS.lastIndex;
+        FILE_LINK_OPENING.lastIndex = copiedUpTo;
+        break;
+      }
+    }
+  }
+  return kept + text.slice(copiedUpTo);
+}
+
+function countOf(text: string, token: string): number {
+  return text.split(token).length - 1;
+}
+
+/**
+ * A value ready to be one line of wtf input. One whose braces or link brackets do not balance
+ * would make wtf read into the next values, so its markup is kept as literal text instead.
+ */
+function prepareValue(raw: string): string {
+  let value = raw.replace(LITERAL_TEMPLATE, (_whole, name: string) => maskLiterals(LITERAL_OF_TEMPLATE[name] ?? ''));
+  if (value.includes('{{')) value = expandListTemplates(value);
+  if (value.includes('[[')) value = removeFileLinks(value);
+  value = value
+    .replace(/<wbr\s*\/?>/gi, '')
+    .replace(/<\/?br\b[^>]*>/gi, ITEM_BREAK)
+    .replace(/^[ \t]*[*#:]+[ \t]*/gm, ITEM_BREAK)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+  const balanced =
+    countOf(value, '{') === countOf(value, '}') && countOf(value, '[[') === countOf(value, ']]');
+  return balanced ? value : maskLiterals(value);
+}
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', minus: '−',
+  times: '×', thinsp: ' ', ensp: ' ', emsp: ' ', hellip: '…', deg: '°', middot: '·',
+};
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, body: string) => {
+    if (body.startsWith('#')) {
+      const codePoint = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return codePoint > 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : entity;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
+  });
+}
+
+/** wtf gives some templates (e.g. `{{legend}}`) back as wikitext: not text, so dropped. */
+const TEMPLATE_LEFT_BY_WTF = /\{\{[^{}]*\}\}/g;
+
+/** Zero-width space, word joiner, byte-order mark, soft hyphen: invisible, and would make equal values differ. */
+const INVISIBLE_CHARS = /[\u00ad\u200b\u2060\ufeff]/g;
+
+/** Rendered text to the stored value: list items joined with ", ", whitespace collapsed. */
+function finishValue(rendered: string): string {
+  return decodeEntities(unmaskLiterals(rendered.replace(TEMPLATE_LEFT_BY_WTF, '')))
+    .replace(INVISIBLE_CHARS, '')
+    .split(ITEM_BREAK)
+    .map((item) => item.replace(/\s+/g, ' ').trim())
+    .filter((item) => item !== '')
+    .join(', ');
+}
+
+const SYNTHETIC_INFOBOX = 'wikidelta values';
+const SYNTHETIC_KEY = 'wdk';
+/** A synthetic key in rendered text: a template's output ran one value into the next. */
+const SYNTHETIC_KEY_LEAK = new RegExp(`${SYNTHETIC_KEY}\\d+=`);
+
+/** Characters that wtf could turn into something else; values without them are text already. */
+const MARKUP = /[[\]{}<>'&~]|--|\u3002/;
+
+/**
+ * Renders prepared values with one wtf parse, as the parameters of a made-up infobox; null when a
+ * value leaked into the next one (a template rendered to unbalanced brackets).
+ */
+function renderWithOneParse(prepared: readonly string[]): string[] | null {
+  const parameters = prepared.map((value, i) => (MARKUP.test(value) ? `|${SYNTHETIC_KEY}${i}=${value}\n` : ''));
+  const data = parameters.some((parameter) => parameter !== '')
+    ? parseWithWtf(`{{Infobox ${SYNTHETIC_INFOBOX}\n${parameters.join('')}}}`)
+        .infoboxes()
+        .find((candidate) => candidate.type() === SYNTHETIC_INFOBOX)?.data
+    : undefined;
+  const rendered = prepared.map((value, i) => (parameters[i] === '' ? value : (data?.[`${SYNTHETIC_KEY}${i}`]?.text() ?? '')));
+  return rendered.some((text) => SYNTHETIC_KEY_LEAK.test(text)) ? null : rendered.map(finishValue);
+}
+
+function renderAlone(value: string): string {
+  try {
+    return renderWithOneParse([value])?.[0] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Renders values together, or one by one when the batch fails, so that one bad value costs only itself. */
+function renderValues(prepared: readonly string[]): string[] {
+  try {
+    const rendered = renderWithOneParse(prepared);
+    if (rendered !== null) return rendered;
+  } catch {
+    // fall through to one value at a time
+  }
+  return prepared.map(renderAlone);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The infobox, or null for a `subbox`: a piece of its parent's layout, which wtf skips too. */
+function parseInfobox(name: string, inner: string): Infobox | null {
+  const [, ...parameters] = templateParts(removeReferences(hideNonMarkup(inner)));
+  const rawValues = new Map<string, string>();
+  let unnamedIndex = 0;
+  for (const part of parameters) {
+    const named = part.equalsAt !== -1;
+    const key = named ? normaliseKey(part.text.slice(0, part.equalsAt)) : String(++unnamedIndex);
+    // Blank unnamed parameters are stray pipes (`|}}`, `||`), not data; they still take a position.
+    if (key === '' || (!named && part.text.trim() === '')) continue;
+    // Map.set keeps the first position of a repeated key and takes the last value, as MediaWiki does.
+    rawValues.set(key, named ? part.text.slice(part.equalsAt + 1) : part.text);
+  }
+  if (rawValues.get('subbox')?.trim().toLowerCase() === 'yes') return null;
+  const keys = [...rawValues.keys()];
+  const rendered = renderValues([...rawValues.values()].map(prepareValue));
+  return {
+    template: name.replace(/^infobox /, ''),
+    fields: keys.map((key, i) => [key, rendered[i] ?? '']),
+  };
+}
+
+/** Every infobox of an article's wikitext, in document order. Never throws: malformed markup gives partial results. */
+export function extractInfoboxes(wikitext: string): Infobox[] {
+  const infoboxes: Infobox[] = [];
+  try {
+    for (const span of templateSpans(wikitext)) {
+      if (!isInfoboxName(span.name)) continue;
+      try {
+        const infobox = parseInfobox(span.name, wikitext.slice(span.start + 2, span.innerEnd));
+        if (infobox !== null) infoboxes.push(infobox);
+      } catch {
+        // A template that defeats the parser is left out; the article's other infoboxes still count.
+      }
+    }
+  } catch {
+    // Only reachable on pathological input (e.g. exhausted stack): keep what was parsed.
+  }
+  return infoboxes;
+}
