@@ -29,6 +29,10 @@ export const STDIN_SOURCE = '-';
 /** `source` is a file path or `-` for standard input; yields uncompressed XML bytes. */
 export async function* openDumpInput(source: string, options: DumpInputOptions = {}): AsyncGenerator<Buffer> {
   const name = source === STDIN_SOURCE ? 'standard input' : source;
+  if (source === STDIN_SOURCE && !options.stdin && process.stdin.isTTY) {
+    // Reading a terminal would wait for typed XML: almost surely a forgotten pipe.
+    throw new UserError('dump "-" reads standard input, which is a terminal: pipe a dump into it');
+  }
   const raw = source === STDIN_SOURCE ? (options.stdin ?? process.stdin) : await openFile(source);
   const chunks = (raw as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
   try {
@@ -104,9 +108,10 @@ async function* bunzip2(compressed: AsyncIterable<Buffer>, name: string, command
   child.stderr.setEncoding('utf8').on('data', (text: string) => {
     if (stderr.length < 2000) stderr += text;
   });
-  // bzip2 stops reading when the data is corrupt: its exit status reports that, not the broken pipe.
-  child.stdin.on('error', () => {});
-  Readable.from(compressed).pipe(child.stdin);
+  let feedError: NodeJS.ErrnoException | null = null;
+  pipeline(Readable.from(compressed), child.stdin, (error) => {
+    feedError = error ?? null;
+  });
   try {
     yield* child.stdout as AsyncIterable<Buffer>;
     const { code, error } = await exited;
@@ -114,6 +119,9 @@ async function* bunzip2(compressed: AsyncIterable<Buffer>, name: string, command
       throw new InputError(`cannot read bzip2 dump ${name}: the ${command} program is not installed (install the bzip2 package)`);
     }
     if (error) throw new InputError(`cannot read bzip2 dump ${name}: ${command} failed to start (${error.message})`);
+    // bzip2 stops reading when the data is corrupt: its exit status reports that, not the broken pipe it leaves.
+    const readError = feedError as NodeJS.ErrnoException | null;
+    if (readError && readError.code !== 'EPIPE') throw new InputError(`cannot read dump ${name}: ${readError.message}`, { cause: readError });
     if (code !== 0) {
       const reason = stderr.split('\n').find((line) => line.trim() !== '') ?? `exit status ${code}`;
       throw new InputError(`dump ${name} is not valid bzip2 data or is truncated (${reason.trim()})`);

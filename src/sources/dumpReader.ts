@@ -32,12 +32,12 @@ export interface ReadDumpOptions {
 }
 
 /** Leaf elements whose character data the reader keeps, by the name of their parent element. */
-const FIELDS_BY_PARENT: Record<string, ReadonlySet<string>> = {
-  namespaces: new Set(['namespace']),
-  page: new Set(['title', 'ns', 'id']),
-  revision: new Set(['id', 'parentid', 'timestamp', 'comment', 'sha1', 'text']),
-  contributor: new Set(['username', 'ip']),
-};
+const FIELDS_BY_PARENT = new Map<string, ReadonlySet<string>>([
+  ['namespaces', new Set(['namespace'])],
+  ['page', new Set(['title', 'ns', 'id'])],
+  ['revision', new Set(['id', 'parentid', 'timestamp', 'comment', 'sha1', 'text'])],
+  ['contributor', new Set(['username', 'ip'])],
+]);
 
 interface PageState {
   title: string | null;
@@ -139,7 +139,7 @@ class ExportReader {
       return;
     }
     if (this.field) throw new InputError(`dump has an unexpected <${tag.name}> inside <${this.field.name}>${this.where()}`);
-    if (FIELDS_BY_PARENT[parent]?.has(tag.name) && this.isRecordedField(parent)) {
+    if (FIELDS_BY_PARENT.get(parent)?.has(tag.name) && this.isRecordedField(parent)) {
       this.field = { name: tag.name, parts: [], attributes: tag.attributes };
       return;
     }
