@@ -234,6 +234,16 @@ describe('ApiRevisionSource against a real MediaWiki', () => {
     }
   });
 
+  it('retries a wiki that does not answer at all, then names the network error', async () => {
+    const closed = await startFaultProxy(wiki.baseUrl);
+    const apiUrl = `${closed.baseUrl}/api.php`;
+    await closed.close();
+    const source = new ApiRevisionSource({ apiUrl, userAgent: USER_AGENT, retryBaseMs: 10, maxRetries: 1 });
+    const failure = await collect(source, WEEK).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RemoteError);
+    expect((failure as Error).message).toMatch(/^wiki \S+ failed after 1 retry: ECONNREFUSED for action=query/);
+  });
+
   it('rejects a reply of the wrong shape with a RemoteError naming the field', async () => {
     proxy.failNext(1, { reply: { query: { logevents: [{ title: 42 }] } } });
     const failure = await collect(sourceFor(), WEEK).catch((error: unknown) => error);
