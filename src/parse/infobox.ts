@@ -379,7 +379,7 @@ function prepareValue(raw: string): string {
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', minus: '−',
-  times: '×', thinsp: ' ', ensp: ' ', emsp: ' ', hellip: '…', deg: '°', middot: '·',
+  times: '×', thinsp: ' ', ensp: ' ', emsp: ' ', hellip: '…', deg: '°', middot: '·', lrm: '\u200e', rlm: '\u200f',
 };
 
 function decodeEntities(text: string): string {
@@ -392,20 +392,27 @@ function decodeEntities(text: string): string {
   });
 }
 
-/** wtf gives some templates (e.g. `{{legend}}`) back as wikitext: not text, so dropped. */
-const TEMPLATE_LEFT_BY_WTF = /\{\{[^{}]*\}\}/g;
+/**
+ * Markup wtf leaves in its output: some templates given back as wikitext (e.g. `{{legend}}`), and
+ * bold/italic quotes it could not pair (MediaWiki closes those at the end of the line).
+ */
+const MARKUP_LEFT_BY_WTF = /\{\{[^{}]*\}\}|'{2,}/g;
 
-/** Zero-width space, word joiner, byte-order mark, soft hyphen: invisible, and would make equal values differ. */
-const INVISIBLE_CHARS = /[\u00ad\u200b\u2060\ufeff]/g;
+/** Zero-width space, direction marks, word joiner, byte-order mark, soft hyphen: invisible, and would make equal values differ. */
+const INVISIBLE_CHARS = /[\u00ad\u200b\u200e\u200f\u2060\ufeff]/g;
 
-/** Rendered text to the stored value: list items joined with ", ", whitespace collapsed. */
-function finishValue(rendered: string): string {
-  return decodeEntities(unmaskLiterals(rendered.replace(TEMPLATE_LEFT_BY_WTF, '')))
+/**
+ * Text rendered by wtf to the text stored: list items joined with ", " (except a parenthesis on
+ * its own line, `Name<br>(CEO)`, which qualifies the item before it), entities decoded,
+ * whitespace collapsed.
+ */
+export function toCleanText(rendered: string): string {
+  return decodeEntities(unmaskLiterals(rendered.replace(MARKUP_LEFT_BY_WTF, '')))
     .replace(INVISIBLE_CHARS, '')
     .split(ITEM_BREAK)
     .map((item) => item.replace(/\s+/g, ' ').trim())
     .filter((item) => item !== '')
-    .join(', ');
+    .reduce((joined, item, i) => (i === 0 ? item : `${joined}${item.startsWith('(') ? ' ' : ', '}${item}`), '');
 }
 
 const SYNTHETIC_INFOBOX = 'wikidelta values';
@@ -428,7 +435,7 @@ function renderWithOneParse(prepared: readonly string[]): string[] | null {
         .find((candidate) => candidate.type() === SYNTHETIC_INFOBOX)?.data
     : undefined;
   const rendered = prepared.map((value, i) => (parameters[i] === '' ? value : (data?.[`${SYNTHETIC_KEY}${i}`]?.text() ?? '')));
-  return rendered.some((text) => SYNTHETIC_KEY_LEAK.test(text)) ? null : rendered.map(finishValue);
+  return rendered.some((text) => SYNTHETIC_KEY_LEAK.test(text)) ? null : rendered.map(toCleanText);
 }
 
 function renderAlone(value: string): string {

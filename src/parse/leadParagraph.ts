@@ -3,7 +3,7 @@
  * section without its standalone templates (infobox, hatnotes, short description, maintenance
  * tags) is handed over: rendering a whole article costs about 20 ms.
  */
-import { outermostTemplates, parseWithWtf, type TemplateSpan } from './infobox.js';
+import { outermostTemplates, parseWithWtf, toCleanText, type TemplateSpan } from './infobox.js';
 
 const HEADING = /^=[^\n]*=[ \t]*$/gm;
 /** An indented line before the text (`:''For other uses, see …''`) is a hatnote written by hand. */
@@ -61,7 +61,7 @@ export function firstParagraph(wikitext: string): string {
   try {
     const lead = withoutStandaloneTemplates(leadSection(wikitext)).replace(INDENTED_LINE, '');
     for (const paragraph of parseWithWtf(lead).paragraphs()) {
-      const text = paragraph.text().replace(/\s+/g, ' ').trim();
+      const text = toCleanText(paragraph.text());
       if (LETTER.test(text)) return text;
     }
   } catch {

@@ -174,7 +174,7 @@ describe('extractInfoboxes on written cases', () => {
     expect(fields).toEqual({
       revenue: 'US$79.6 billion (2019)',
       founded: 'June 16, 1911',
-      key_people: 'Arvind Krishna (CEO), Ginni Rometty, (Chairman)',
+      key_people: 'Arvind Krishna (CEO), Ginni Rometty (Chairman)',
       products: 'Cloud, AI, Hardware',
       services: 'Consulting, Hosting',
       industry: 'Computer hardware, Software',
@@ -188,14 +188,14 @@ describe('extractInfoboxes on written cases', () => {
   it('does not split at the | of links, nested templates, {{!}}, references or <nowiki>', () => {
     const fields = parseOne(
       '{{Infobox person|name=[[Angela Merkel|Merkel]]|spouse={{marriage|[[Joachim Sauer]]|1998}}|motto=a{{!}}b' +
-        '|note=x<ref>a | b</ref>|code=<nowiki>{{x|y}}</nowiki>|died={{death date and age|2010|1|2|1920|3|4}}}}',
+        "|note=x<ref>a | b</ref>|code=<nowiki>{{x|y}} '''b''' [[c]] a=b &amp;</nowiki>|died={{death date and age|2010|1|2|1920|3|4}}}}",
     );
     expect(fields).toEqual({
       name: 'Merkel',
       spouse: 'Joachim Sauer (m. 1998)',
       motto: 'a|b',
       note: 'x',
-      code: '{{x|y}}',
+      code: "{{x|y}} '''b''' [[c]] a=b &",
       died: 'January 2, 2010',
     });
   });
