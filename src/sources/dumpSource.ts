@@ -4,7 +4,7 @@
  * last revision before the window, with text kept only for those.
  */
 import { resolve } from 'node:path';
-import { normaliseTimestamp } from '../dates.js';
+import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { UserError } from '../errors.js';
 import type { PageHistory, PageMove, Revision, Window } from '../model.js';
 import { openDumpInput, STDIN_SOURCE, type DumpInputOptions, type DumpStream } from './dumpInput.js';
@@ -17,6 +17,8 @@ import type { CollectOptions, RevisionSource } from './RevisionSource.js';
  */
 const MOVE_COMMENT =
   /^(?:(?:\[\[[^\]]*\]\]|[^[\]]+?) )?moved (?:page )?\[\[:?([^\]|]+)(?:\|[^\]]*)?\]\] to \[\[:?([^\]|]+)(?:\|[^\]]*)?\]\](?: over (?:a )?redirect)?(?: without leaving a redirect)?(?:\s*:.*)?$/s;
+
+const HOUR_MS = 3_600_000;
 
 export function parseMoveComment(comment: string): { from: string; to: string } | null {
   const match = MOVE_COMMENT.exec(comment.trim());
@@ -56,6 +58,8 @@ export class DumpRevisionSource implements RevisionSource {
       this.readOnce = true;
     }
     const bounds = { start: normaliseTimestamp(window.start), end: normaliseTimestamp(window.end) };
+    const followUntil =
+      options.followHours === undefined ? null : isoSeconds(new Date(Date.parse(bounds.end) + options.followHours * HOUR_MS));
     const isDone = options.isDone ?? (() => false);
     let current: PageCollector | null = null;
     let skippedPageId: number | null = null;
@@ -70,7 +74,7 @@ export class DumpRevisionSource implements RevisionSource {
         return null;
       }
       skippedPageId = null;
-      current = new PageCollector(page, bounds);
+      current = new PageCollector(page, bounds, followUntil);
       return current;
     };
 
@@ -99,10 +103,13 @@ class PageCollector {
   private readonly inWindow: Revision[] = [];
   private latestBefore: Revision | null = null;
   private readonly moves: PageMove[] = [];
+  private readonly followers: Revision[] = [];
 
   constructor(
     readonly page: DumpPageHeader,
     private readonly window: Window,
+    /** Revisions from the window's end up to here are kept as metadata-only followers (revert detection). */
+    private readonly followUntil: string | null,
   ) {}
 
   /** In-window revisions, and a pre-window one that is the latest seen so far (dumps are usually in order). */
@@ -113,7 +120,10 @@ class PageCollector {
   }
 
   add(revision: Revision): void {
-    if (revision.timestamp >= this.window.end) return;
+    if (revision.timestamp >= this.window.end) {
+      if (this.followUntil !== null && revision.timestamp <= this.followUntil) this.followers.push({ ...revision, text: null });
+      return;
+    }
     const move = parseMoveComment(revision.comment);
     if (move) this.moves.push({ timestamp: revision.timestamp, ...move });
     if (revision.timestamp >= this.window.start) this.inWindow.push(revision);
@@ -127,7 +137,8 @@ class PageCollector {
     revisions.sort(compareRevisions);
     const moves = [...this.moves].sort((a, b) => compareStrings(a.timestamp, b.timestamp));
     const { pageId, title, namespace } = this.page;
-    return { page: { pageId, title, namespace }, revisions, moves };
+    const followers = [...this.followers].sort(compareRevisions);
+    return { page: { pageId, title, namespace }, revisions, moves, ...(followers.length > 0 ? { followers } : {}) };
   }
 }
 

@@ -26,7 +26,7 @@ describe('weekly pipeline on a real history dump', () => {
     }
     const berlin = changes.filter((c) => c.title === 'Berlin' && c.key === 'population_total');
     expect(berlin.length).toBeGreaterThan(0);
-    expect(berlin[0]).toMatchObject({ template: 'german state' });
+    expect(berlin[0]).toMatchObject({ template: 'settlement' });
     expect(changes.some((c) => c.title === 'IKEA' && c.key === 'num_locations')).toBe(true);
     expect(changes.every((c) => !/^(image|image_size|bgcolor|module|embed)$/.test(String(c.key)))).toBe(true);
 

@@ -209,3 +209,17 @@ describe('moves', () => {
     ]);
   });
 });
+
+describe('DumpRevisionSource followers', () => {
+  const sampleXml = join(repoRoot, 'data/sample/sample-history.xml');
+
+  it('reports revisions within the follow horizon after the window, without text, so a late vandal edit can be seen reverted', async () => {
+    const window = windowFrom('2025-02-03', 7);
+    const withFollowers = await collect(new DumpRevisionSource(sampleXml), window, { followHours: 48 });
+    const portAldwin = withFollowers.find((history) => history.page.title === 'Port Aldwin');
+    expect(portAldwin?.followers?.map((r) => r.timestamp)).toContain('2025-02-10T01:14:10Z');
+    expect(portAldwin?.followers?.every((r) => r.text === null && r.timestamp >= window.end)).toBe(true);
+    const without = await collect(new DumpRevisionSource(sampleXml), window);
+    expect(without.every((history) => history.followers === undefined)).toBe(true);
+  });
+});
