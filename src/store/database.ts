@@ -40,10 +40,11 @@ export function applyMigrations(db: Database, list: readonly Migration[]): numbe
   if (current > latest) {
     throw new UserError(`database schema version ${current} is newer than this wikidelta (${latest}): upgrade wikidelta`);
   }
+  const done = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   let applied = 0;
   for (const migration of list) {
-    if (migration.version <= current) continue;
+    if (done.has(migration.version)) continue;
     db.transaction(() => {
       db.exec(migration.sql);
       record.run(migration.version, migration.name, new Date().toISOString());
