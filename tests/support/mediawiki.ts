@@ -180,7 +180,8 @@ async function waitUntilAnswering(url: string, server: ChildProcess, log: Server
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`MediaWiki did not answer ${url} within ${STARTUP_TIMEOUT_MS} ms:\n${log.tail.join('\n')}`);
+  const why = server.exitCode !== null ? `php -S exited with code ${server.exitCode}` : `no answer within ${STARTUP_TIMEOUT_MS} ms`;
+  throw new Error(`MediaWiki did not start (${why}) at ${url}:\n${log.tail.join('\n')}`);
 }
 
 function stopper(server: ChildProcess, dir: string): () => Promise<void> {
