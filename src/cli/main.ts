@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { oneLine, UserError } from '../errors.js';
 import { wikideltaVersion } from '../settings.js';
 import { registerChanges } from './commands/changes.js';
+import { addGroups } from './commands/groups.js';
 import { registerDemo } from './commands/demo.js';
 import { registerStatus } from './commands/status.js';
 import { registerWeekly } from './commands/weekly.js';
@@ -20,8 +21,17 @@ export function buildProgram(): Command {
   registerChanges(program);
   registerStatus(program);
   registerDemo(program);
-  for (const command of program.commands) command.exitOverride();
+  const { exportGroup, importGroup } = addGroups(program);
+  void exportGroup;
+  void importGroup;
+  exitOverrideEverywhere(program);
   return program;
+}
+
+/** Usage errors anywhere in the command tree end in one line and exit code 2, never process.exit. */
+function exitOverrideEverywhere(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) exitOverrideEverywhere(sub);
 }
 
 export async function main(argv: string[]): Promise<number> {
