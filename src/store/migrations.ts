@@ -1,4 +1,5 @@
 import { weeklyCollection } from './schema/001-weekly-collection.js';
+import { timelinesAndQueries } from './schema/002-timelines-queries.js';
 
 /**
  * Forward-only schema versions, one file each in `schema/`. A migration is never edited once
@@ -11,4 +12,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [weeklyCollection].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries].sort((a, b) => a.version - b.version);
