@@ -8,6 +8,7 @@ import { collectStage } from './weekly/collect.js';
 import { diffStage } from './weekly/diff.js';
 import { parseStage } from './weekly/parse.js';
 import { selectStage } from './weekly/select.js';
+import { timelineStage } from './weekly/timeline.js';
 
 export interface WeeklyInput {
   window: Window;
@@ -22,7 +23,7 @@ export interface WeeklyInput {
 }
 
 /** The weekly pipeline's stages, in the order they run. */
-export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [collectStage, parseStage, diffStage, selectStage];
+export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [collectStage, parseStage, diffStage, selectStage, timelineStage];
 
 export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stage.name);
 

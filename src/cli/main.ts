@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { oneLine, UserError } from '../errors.js';
 import { wikideltaVersion } from '../settings.js';
+import { registerAnswer } from './commands/answer.js';
 import { registerChanges } from './commands/changes.js';
 import { addGroups } from './commands/groups.js';
 import { registerDemo } from './commands/demo.js';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(`wikidelta: ${oneLine(text.replace(/^error: /, ''))}\n`) });
   registerWeekly(program);
   registerChanges(program);
+  registerAnswer(program);
   registerStatus(program);
   registerDemo(program);
   const { exportGroup, importGroup } = addGroups(program);

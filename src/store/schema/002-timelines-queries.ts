@@ -27,6 +27,8 @@ export const timelinesAndQueries: Migration = {
         page_id INTEGER NOT NULL,
         created_at TEXT,
         deleted_at TEXT,
+        -- the earliest revision the timelines know: before it, and after created_at, values are unknown
+        known_from TEXT,
         -- the last revision the timelines of this page were built from
         synced_rev_id INTEGER,
         synced_until TEXT,

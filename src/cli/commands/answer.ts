@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { UserError } from '../../errors.js';
+import { answerInstant, answerQuery, answerSubject, type Answer } from '../../timeline/answers.js';
+import { findPageByTitle } from '../../timeline/pageLookup.js';
+import { dateOption } from '../options.js';
+import { withSession } from '../session.js';
+
+interface AnswerFlags {
+  query?: string;
+  title?: string;
+  key?: string;
+  template?: string;
+  date: string;
+  wiki?: string;
+}
+
+export function registerAnswer(program: Command): void {
+  program
+    .command('answer')
+    .description('the answer in effect at DATE 00:00 UTC, for a query or for a page title and infobox key')
+    .option('--query <id>', 'a query id (generated or imported)')
+    .option('--title <title>', 'a page title (current, or a title it had before a move)')
+    .option('--key <key>', 'an infobox key, e.g. population_total')
+    .option('--template <name>', 'prefer the infobox with this template, e.g. settlement')
+    .option('--wiki <name>', 'the wiki the title belongs to, when the store holds several')
+    .addOption(dateOption('--date <date>', 'the date (YYYY-MM-DD)').makeOptionMandatory())
+    .action(async (flags: AnswerFlags, command: Command) => {
+      await withSession(command, { write: false }, (session) => {
+        const answer = lookUp(session.db, flags);
+        if (session.json) process.stdout.write(`${JSON.stringify(answer)}\n`);
+        else process.stdout.write(`${formatAnswer(answer)}\n`);
+      });
+    });
+}
+
+function lookUp(db: Parameters<typeof answerQuery>[0], flags: AnswerFlags): Answer {
+  if (flags.query !== undefined) {
+    if (flags.title !== undefined || flags.key !== undefined) throw new UserError('give either --query ID or --title T --key K, not both');
+    return answerQuery(db, flags.query, flags.date);
+  }
+  if (flags.title === undefined || flags.key === undefined) throw new UserError('give --query ID, or --title T with --key K');
+  const page = findPageByTitle(db, flags.title, flags.wiki);
+  return answerSubject(db, { ...page, key: flags.key, template: flags.template }, answerInstant(flags.date));
+}
+
+function formatAnswer(answer: Answer): string {
+  if (answer.status !== 'ok') return `(${answer.status.replace('_', ' ')})`;
+  return `${answer.answer}\n  from revision ${answer.rev_id}, valid ${answer.valid_from} .. ${answer.valid_to ?? 'now'}`;
+}

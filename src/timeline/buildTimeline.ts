@@ -1,0 +1,107 @@
+import { pairInfoboxes, templateLabels } from '../diff/infoboxDiff.js';
+import { findReverts } from '../diff/reverts.js';
+import type { Infobox } from '../model.js';
+
+export interface TimelineRevision {
+  revId: number;
+  parentId: number | null;
+  timestamp: string;
+  sha1: string | null;
+  /** Null for metadata-only revisions (known to exist, content not fetched). */
+  infoboxes: Infobox[] | null;
+}
+
+export interface ValueInterval {
+  /** The infobox's identity across revisions: its label when first seen, kept through template replacements. */
+  slot: string;
+  key: string;
+  template: string;
+  value: string;
+  validFrom: string;
+  /** Null: still in effect at the last revision known. */
+  validTo: string | null;
+  revId: number;
+}
+
+export interface PageTimeline {
+  intervals: ValueInterval[];
+  /** The page's first revision, when it is among the known ones. */
+  createdAt: string | null;
+  /** The earliest revision with content: before it (unless createdAt says the page did not exist) nothing is known. */
+  knownFrom: string | null;
+  /** The latest revision with content: the timelines are synced up to it. */
+  lastRevId: number | null;
+  lastTimestamp: string | null;
+}
+
+/**
+ * The value intervals of every infobox key of one page, from its revisions oldest first. Revisions
+ * undone by an identity revert within `revertHours` never enter the timeline (the vandal value never
+ * appears); the revert itself restores the earlier values, which then continue unbroken. Infoboxes
+ * are followed across revisions by the same pairing as the diff stage, so a replaced template keeps
+ * its slot and a key that survives the replacement keeps its history.
+ */
+export function buildTimeline(revisions: readonly TimelineRevision[], revertHours: number): PageTimeline {
+  const revertedBy = findReverts(revisions, revertHours);
+  const effective = revisions.filter((r) => r.infoboxes !== null && (revertedBy.get(r.revId) ?? r.revId) === r.revId);
+  const open = new Map<string, ValueInterval>();
+  const closed: ValueInterval[] = [];
+  let previous: { infoboxes: Infobox[]; slots: string[] } | null = null;
+
+  for (const revision of effective) {
+    const infoboxes = revision.infoboxes as Infobox[];
+    const slots = assignSlots(previous, infoboxes);
+    const labels = templateLabels(infoboxes);
+    const present = new Set<string>();
+    infoboxes.forEach((box, index) => {
+      const slot = slots[index] as string;
+      const template = labels[index] as string;
+      for (const [key, value] of new Map(box.fields)) {
+        const id = `${slot}\u0000${key}`;
+        present.add(id);
+        const current = open.get(id);
+        if (current && current.value === value && current.template === template) continue;
+        if (current) closed.push({ ...current, validTo: revision.timestamp });
+        open.set(id, { slot, key, template, value, validFrom: revision.timestamp, validTo: null, revId: revision.revId });
+      }
+    });
+    for (const [id, interval] of open) {
+      if (present.has(id)) continue;
+      closed.push({ ...interval, validTo: revision.timestamp });
+      open.delete(id);
+    }
+    previous = { infoboxes, slots };
+  }
+
+  const intervals = [...closed, ...open.values()]
+    // A revision and its instant replacement (same timestamp) leave zero-length intervals: no date sees them.
+    .filter((interval) => interval.validTo === null || interval.validTo > interval.validFrom)
+    .sort((a, b) => a.slot.localeCompare(b.slot) || a.key.localeCompare(b.key) || a.validFrom.localeCompare(b.validFrom));
+  const first = revisions.find((r) => r.infoboxes !== null);
+  const last = revisions.findLast((r) => r.infoboxes !== null);
+  return {
+    intervals,
+    createdAt: revisions.find((r) => r.parentId === null || r.parentId === 0)?.timestamp ?? null,
+    knownFrom: first?.timestamp ?? null,
+    lastRevId: last?.revId ?? null,
+    lastTimestamp: last?.timestamp ?? null,
+  };
+}
+
+/** Slots of a revision's infoboxes: inherited from the paired infobox of the previous revision, else new. */
+function assignSlots(previous: { infoboxes: Infobox[]; slots: string[] } | null, infoboxes: Infobox[]): string[] {
+  const labels = templateLabels(infoboxes);
+  if (!previous) return labels;
+  const slots: Array<string | null> = infoboxes.map(() => null);
+  for (const pair of pairInfoboxes(previous.infoboxes, infoboxes)) {
+    if (pair.oldIndex !== null && pair.newIndex !== null) slots[pair.newIndex] = previous.slots[pair.oldIndex] as string;
+  }
+  const taken = new Set(slots.filter((slot): slot is string => slot !== null));
+  return slots.map((slot, index) => {
+    if (slot !== null) return slot;
+    let label = labels[index] as string;
+    for (let n = 2; taken.has(label); n++) label = `${labels[index]}~${n}`;
+    taken.add(label);
+    return label;
+  });
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Infobox } from '../../src/model.js';
+import { buildTimeline, type TimelineRevision } from '../../src/timeline/buildTimeline.js';
+
+const box = (template: string, fields: Record<string, string>): Infobox => ({ template, fields: Object.entries(fields) });
+let nextId = 1;
+const rev = (timestamp: string, infoboxes: Infobox[] | null, sha1: string | null = `h${nextId}`, parentId: number | null = 1): TimelineRevision => ({
+  revId: nextId++,
+  parentId,
+  timestamp,
+  sha1,
+  infoboxes,
+});
+
+describe('buildTimeline', () => {
+  it('gives one interval per value, closed where the value changes or the key disappears', () => {
+    const revisions = [
+      rev('2025-01-01T10:00:00Z', [box('settlement', { population: '100', mayor: 'A' })], 's1', null),
+      rev('2025-01-05T10:00:00Z', [box('settlement', { population: '100', mayor: 'B' })]),
+      rev('2025-01-09T10:00:00Z', [box('settlement', { population: '120' })]),
+    ];
+    const timeline = buildTimeline(revisions, 48);
+    expect(timeline.createdAt).toBe('2025-01-01T10:00:00Z');
+    expect(timeline.intervals.map((i) => [i.key, i.value, i.validFrom, i.validTo])).toEqual([
+      ['mayor', 'A', '2025-01-01T10:00:00Z', '2025-01-05T10:00:00Z'],
+      ['mayor', 'B', '2025-01-05T10:00:00Z', '2025-01-09T10:00:00Z'],
+      ['population', '100', '2025-01-01T10:00:00Z', '2025-01-09T10:00:00Z'],
+      ['population', '120', '2025-01-09T10:00:00Z', null],
+    ]);
+  });
+
+  it('keeps a reverted vandal value out entirely, the restored value unbroken', () => {
+    const revisions = [
+      rev('2025-01-01T00:00:00Z', [box('settlement', { population: '100' })], 'good'),
+      rev('2025-01-02T22:00:00Z', [box('settlement', { population: '999 lol' })], 'vandal'),
+      rev('2025-01-03T01:00:00Z', [box('settlement', { population: '100' })], 'good'),
+    ];
+    const timeline = buildTimeline(revisions, 48);
+    expect(timeline.intervals.map((i) => [i.value, i.validFrom, i.validTo])).toEqual([['100', '2025-01-01T00:00:00Z', null]]);
+    expect(timeline.createdAt).toBeNull();
+    expect(timeline.knownFrom).toBe('2025-01-01T00:00:00Z');
+  });
+
+  it('follows a replaced template in the same slot, the key history continuing', () => {
+    const revisions = [
+      rev('2025-01-01T00:00:00Z', [box('person', { name: 'E', party: 'Independent', born: '1970' })]),
+      rev('2025-02-05T18:20:00Z', [box('officeholder', { name: 'E', party: 'Civic', born: '1970', office: 'Mayor' })]),
+    ];
+    const { intervals } = buildTimeline(revisions, 48);
+    const party = intervals.filter((i) => i.key === 'party');
+    expect(party.map((i) => [i.slot, i.template, i.value])).toEqual([
+      ['person', 'person', 'Independent'],
+      ['person', 'officeholder', 'Civic'],
+    ]);
+    expect(intervals.filter((i) => i.key === 'born').map((i) => [i.template, i.validTo])).toEqual([
+      ['person', '2025-02-05T18:20:00Z'],
+      ['officeholder', null],
+    ]);
+  });
+
+  it('ignores metadata-only revisions for values but uses them to see reverts', () => {
+    const revisions = [
+      rev('2025-01-01T00:00:00Z', [box('film', { gross: '$1' })], 'a'),
+      rev('2025-01-07T23:00:00Z', [box('film', { gross: '$999' })], 'b'),
+      rev('2025-01-08T01:00:00Z', null, 'a'),
+    ];
+    const timeline = buildTimeline(revisions, 48);
+    expect(timeline.intervals.map((i) => i.value)).toEqual(['$1']);
+    expect(timeline.lastTimestamp).toBe('2025-01-07T23:00:00Z');
+  });
+});
