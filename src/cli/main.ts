@@ -3,6 +3,7 @@ import { oneLine, UserError } from '../errors.js';
 import { wikideltaVersion } from '../settings.js';
 import { registerAnswer } from './commands/answer.js';
 import { registerChanges } from './commands/changes.js';
+import { registerDailyQa } from './commands/dailyqa.js';
 import { addGroups } from './commands/groups.js';
 import { registerDemo } from './commands/demo.js';
 import { registerStatus } from './commands/status.js';
@@ -23,9 +24,8 @@ export function buildProgram(): Command {
   registerAnswer(program);
   registerStatus(program);
   registerDemo(program);
-  const { exportGroup, importGroup } = addGroups(program);
-  void exportGroup;
-  void importGroup;
+  const groups = addGroups(program);
+  registerDailyQa(groups);
   exitOverrideEverywhere(program);
   return program;
 }
@@ -55,4 +55,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`| head`) is not an error of ours.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 process.exitCode = await main(process.argv.slice(2));

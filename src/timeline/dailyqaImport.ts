@@ -1,0 +1,165 @@
+import type { Database } from 'better-sqlite3';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { z } from 'zod';
+import { addDays, formatDate, parseDate } from '../dates.js';
+import { InputError } from '../errors.js';
+
+const DailyQaLine = z.object({ id: z.string().min(1), query: z.string(), answer: z.string().nullable() }).strict();
+const FILE_NAME = /^qa_(\d{2})(\d{2})(\d{2})\.jsonl(\.gz)?$/;
+
+export interface DailyQaDay {
+  date: string;
+  rows: Array<z.infer<typeof DailyQaLine>>;
+}
+
+/** The date a published per-day file is for, from its name (qa_YYMMDD.jsonl[.gz]). */
+export function dailyQaFileDate(path: string): string {
+  const match = FILE_NAME.exec(basename(path));
+  if (!match) throw new InputError(`${path}: not a DailyQA per-day file name (expected qa_YYMMDD.jsonl or qa_YYMMDD.jsonl.gz)`);
+  const date = `20${match[1]}-${match[2]}-${match[3]}`;
+  parseDate(date, `date in file name ${basename(path)}`);
+  return date;
+}
+
+/** Reads and validates one per-day file (plain or gzip, by its magic bytes); a bad line is named by number. */
+export async function readDailyQaFile(path: string): Promise<DailyQaDay> {
+  const date = dailyQaFileDate(path);
+  const rows: DailyQaDay['rows'] = [];
+  const gzip = await startsWithGzipMagic(path);
+  const input = createReadStream(path);
+  const stream = gzip ? input.pipe(createGunzip()) : input;
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let number = 0;
+  try {
+    for await (const line of lines) {
+      number++;
+      if (line.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        throw new InputError(`${path} line ${number}: not JSON`);
+      }
+      const parsed = DailyQaLine.safeParse(value);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new InputError(`${path} line ${number}: ${issue?.path.join('.') || 'line'}: ${issue?.message ?? 'invalid'}`);
+      }
+      rows.push(parsed.data);
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`${path}: cannot read (${(error as Error).message})`);
+  }
+  return { date, rows };
+}
+
+async function startsWithGzipMagic(path: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    throw new InputError(`cannot open ${path}`);
+  }
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface AnswerInterval {
+  validFrom: string;
+  validTo: string;
+  answer: string | null;
+}
+
+/**
+ * Per-day answers → intervals of equal answers over consecutive days. A day without a file is a
+ * gap, never assumed: the interval before it ends, the one after starts anew.
+ */
+export function compressDays(days: ReadonlyMap<string, string | null>): AnswerInterval[] {
+  const dates = [...days.keys()].sort();
+  const intervals: AnswerInterval[] = [];
+  for (const date of dates) {
+    const answer = days.get(date) as string | null;
+    const next = formatDate(addDays(parseDate(date), 1));
+    const last = intervals.at(-1);
+    if (last && last.validTo === date && last.answer === answer) last.validTo = next;
+    else intervals.push({ validFrom: date, validTo: next, answer });
+  }
+  return intervals;
+}
+
+/** Intervals back to per-day answers (for merging a new import into what is stored). */
+export function expandIntervals(intervals: readonly AnswerInterval[]): Map<string, string | null> {
+  const days = new Map<string, string | null>();
+  for (const interval of intervals) {
+    for (let day = parseDate(interval.validFrom); formatDate(day) < interval.validTo; day = addDays(day, 1)) {
+      days.set(formatDate(day), interval.answer);
+    }
+  }
+  return days;
+}
+
+/**
+ * Loads published per-day files into the store as answer intervals, merged with whatever earlier
+ * imports stored for the same ids. Every file is read and validated before anything is written, and
+ * everything is written in one transaction: a bad file leaves the store as it was.
+ */
+export async function importDailyQa(db: Database, paths: readonly string[], now: Date = new Date()): Promise<{ files: number; queries: number; days: number; intervals: number }> {
+  const byId = new Map<string, { query: string; days: Map<string, string | null> }>();
+  let dayRows = 0;
+  for (const path of paths) {
+    const day = await readDailyQaFile(path);
+    for (const row of day.rows) {
+      const entry = byId.get(row.id) ?? { query: row.query, days: new Map<string, string | null>() };
+      entry.query = row.query;
+      entry.days.set(day.date, row.answer);
+      byId.set(row.id, entry);
+      dayRows++;
+    }
+  }
+  const selectIntervals = db.prepare(
+    `SELECT substr(valid_from, 1, 10) AS validFrom, substr(valid_to, 1, 10) AS validTo, answer
+     FROM query_answer_intervals WHERE query_id = ? ORDER BY valid_from`,
+  );
+  const upsertQuery = db.prepare(
+    `INSERT INTO queries (id, text, origin, window_start, created_at) VALUES (?, ?, 'imported', ?, ?)
+     ON CONFLICT (id) DO UPDATE SET text = excluded.text`,
+  );
+  const deleteIntervals = db.prepare('DELETE FROM query_answer_intervals WHERE query_id = ?');
+  const insertInterval = db.prepare('INSERT INTO query_answer_intervals (query_id, valid_from, valid_to, answer) VALUES (?, ?, ?, ?)');
+  let intervals = 0;
+  db.transaction(() => {
+    for (const [id, entry] of byId) {
+      const stored = expandIntervals(selectIntervals.all(id) as AnswerInterval[]);
+      for (const [date, answer] of entry.days) stored.set(date, answer);
+      upsertQuery.run(id, entry.query, weekFromId(id), now.toISOString());
+      deleteIntervals.run(id);
+      for (const interval of compressDays(stored)) {
+        insertInterval.run(id, `${interval.validFrom}T00:00:00Z`, `${interval.validTo}T00:00:00Z`, interval.answer);
+        intervals++;
+      }
+    }
+  })();
+  return { files: paths.length, queries: byId.size, days: dayRows, intervals };
+}
+
+/** DailyQA ids begin with the creation time as YYMMDDHH: the week the query was made. */
+function weekFromId(id: string): string | null {
+  const match = /^(\d{2})(\d{2})(\d{2})\d{2}-/.exec(id);
+  if (!match) return null;
+  const date = `20${match[1]}-${match[2]}-${match[3]}`;
+  try {
+    parseDate(date);
+    return `${date}T00:00:00Z`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,102 @@
+import Sqlite from 'better-sqlite3';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.js';
+import { answerQuery } from '../../src/timeline/answers.js';
+import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
+import { compressDays, importDailyQa, readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
+import { jsonLines, runCli, sharedData, tempDir } from '../support/cli.js';
+
+const releaseDir = join(sharedData, 'dailyqa-release');
+const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));
+
+describe('DailyQA import and export round trip on the published release', () => {
+  const dir = tempDir();
+  const db = join(dir, 'dailyqa.sqlite');
+
+  beforeAll(async () => {
+    const imported = await runCli(['--db', db, '--json', 'import', 'dailyqa', ...files]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const counts = JSON.parse(imported.stdout) as { files: number; queries: number; days: number; intervals: number };
+    expect(counts).toMatchObject({ files: 29, queries: 8360, days: 242_440 });
+    // Intervals, not daily rows: reported here, and far fewer than the days they cover.
+    console.log(`DailyQA release: ${counts.days} daily answers stored as ${counts.intervals} intervals`);
+    expect(counts.intervals).toBeLessThan(counts.days / 5);
+  }, 120_000);
+
+  it('gives back, for all 29 dates and every id, exactly the answer of that day\'s file, nulls included', async () => {
+    expect(files).toHaveLength(29);
+    const store = new Sqlite(db, { readonly: true });
+    try {
+      for (const file of files) {
+        const day = await readDailyQaFile(file);
+        const exported = new Map(jsonLines(dailyQaLines(store, day.date)).map((row) => [row.id, row]));
+        expect(exported.size).toBe(day.rows.length);
+        for (const row of day.rows) expect(exported.get(row.id), `${row.id} on ${day.date}`).toEqual(row);
+      }
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+
+  it('writes a date through the command line into a qa_YYMMDD.jsonl file', async () => {
+    const result = await runCli(['--db', db, 'export', 'dailyqa', '--date', '2025-01-20', '--out', dir]);
+    expect(result.code, result.stderr).toBe(0);
+    const day = await readDailyQaFile(join(releaseDir, 'qa_250120.jsonl.gz'));
+    const written = await readDailyQaFile(join(dir, 'qa_250120.jsonl'));
+    expect(written.rows).toEqual([...day.rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  });
+
+  it('answers an imported query on a date, and says unknown outside the imported days', () => {
+    const store = new Sqlite(db, { readonly: true });
+    try {
+      const id = '25011200-100-0';
+      expect(answerQuery(store, id, '2025-01-20')).toMatchObject({ status: 'ok', answer: '12' });
+      expect(answerQuery(store, id, '2024-12-01').status).toBe('unknown');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('merges imports made file by file into the same intervals as one import of all', async () => {
+    const piecewise = openDatabase(join(dir, 'piecewise.sqlite'));
+    for (const file of [...files].reverse().slice(0, 10)) await importDailyQa(piecewise, [file]);
+    await importDailyQa(piecewise, [...files].reverse().slice(10));
+    const whole = new Sqlite(db, { readonly: true });
+    const dump = (store: Sqlite.Database) => store.prepare('SELECT * FROM query_answer_intervals ORDER BY query_id, valid_from').all();
+    expect(dump(piecewise)).toEqual(dump(whole));
+    piecewise.close();
+    whole.close();
+  });
+
+  it('refuses a bad file with its name and line, writing nothing', async () => {
+    const bad = join(dir, 'qa_250301.jsonl');
+    writeFileSync(bad, '{"id": "x-1", "query": "q?", "answer": "a"}\n{"id": "x-2", "query": 5}\n');
+    const result = await runCli(['--db', db, 'import', 'dailyqa', bad]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^wikidelta: .*qa_250301\.jsonl line 2: query: /);
+    const store = new Sqlite(db, { readonly: true });
+    expect(store.prepare("SELECT COUNT(*) FROM queries WHERE id LIKE 'x-%'").pluck().get()).toBe(0);
+    store.close();
+    const misnamed = join(dir, 'answers.jsonl');
+    writeFileSync(misnamed, '');
+    expect((await runCli(['--db', db, 'import', 'dailyqa', misnamed])).stderr).toMatch(/not a DailyQA per-day file name/);
+  });
+});
+
+describe('compressDays', () => {
+  it('merges equal answers on consecutive days only, never across a missing day', () => {
+    const days = new Map<string, string | null>([
+      ['2025-01-01', 'a'],
+      ['2025-01-02', 'a'],
+      ['2025-01-04', 'a'],
+      ['2025-01-05', null],
+    ]);
+    expect(compressDays(days)).toEqual([
+      { validFrom: '2025-01-01', validTo: '2025-01-03', answer: 'a' },
+      { validFrom: '2025-01-04', validTo: '2025-01-05', answer: 'a' },
+      { validFrom: '2025-01-05', validTo: '2025-01-06', answer: null },
+    ]);
+  });
+});
