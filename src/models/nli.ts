@@ -1,0 +1,26 @@
+/** Natural language inference behind one small interface (SPEC 11). */
+
+export interface NliPair {
+  premise: string;
+  hypothesis: string;
+}
+
+/** Probabilities (or heuristic scores) of the three classes; they sum to 1. */
+export interface NliScores {
+  entailment: number;
+  neutral: number;
+  contradiction: number;
+}
+
+export type NliLabel = keyof NliScores;
+
+export interface NliModel {
+  /** Names the backend and model, recorded with every label it decided, e.g. "heuristic-nli". */
+  readonly id: string;
+  classify(pairs: readonly NliPair[]): Promise<NliScores[]>;
+}
+
+export function nliLabel(scores: NliScores): NliLabel {
+  if (scores.entailment >= scores.neutral && scores.entailment >= scores.contradiction) return 'entailment';
+  return scores.contradiction > scores.neutral ? 'contradiction' : 'neutral';
+}

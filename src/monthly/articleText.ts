@@ -1,0 +1,59 @@
+/**
+ * An article's wikitext as plain-text paragraphs of sentences (SPEC 7.2). wtf_wikipedia renders
+ * the prose (references, templates, tables, infoboxes and images removed, links as their label);
+ * each paragraph's prose is cut by the one splitter, and each list becomes its own paragraph of
+ * one "sentence" per item, since list items are statements but not prose sentences.
+ */
+import wtf from 'wtf_wikipedia';
+import { splitSentences } from './sentences.js';
+
+export interface ArticleSentence {
+  /** Position of the sentence in the whole article, from 0: the index used everywhere. */
+  index: number;
+  /** Position of its paragraph in the article, from 0. */
+  paragraph: number;
+  text: string;
+}
+
+interface WtfText {
+  text(): string;
+}
+interface WtfParagraph {
+  sentences(): WtfText[];
+  lists(): Array<{ lines(): WtfText[] }>;
+}
+interface WtfSection {
+  title(): string;
+  paragraphs(): WtfParagraph[];
+}
+const parse = wtf as unknown as (wikitext: string) => { sections(): WtfSection[] };
+
+/** Back matter: citations and links, not statements about the subject. */
+const BACK_MATTER = /^(references|notes|footnotes|citations|sources|bibliography|further reading|external links|see also|notes and references)$/i;
+const REDIRECT = /^\s*#redirect\b/i;
+const LETTER = /\p{L}/u;
+
+export function isRedirectText(wikitext: string): boolean {
+  return REDIRECT.test(wikitext);
+}
+
+export function articleSentences(wikitext: string): ArticleSentence[] {
+  const paragraphs: string[][] = [];
+  for (const section of parse(wikitext).sections()) {
+    if (BACK_MATTER.test(section.title().trim())) continue;
+    for (const paragraph of section.paragraphs()) {
+      // wtf's own sentences only delimit the prose (lists excluded); the cut is ours.
+      const prose = paragraph.sentences().map((sentence) => sentence.text()).join(' ');
+      paragraphs.push(splitSentences(prose));
+      for (const list of paragraph.lists()) paragraphs.push(list.lines().map((line) => line.text().replace(/\s+/g, ' ').trim()));
+    }
+  }
+  const sentences: ArticleSentence[] = [];
+  for (const paragraph of paragraphs) {
+    const kept = paragraph.filter((text) => LETTER.test(text));
+    if (kept.length === 0) continue;
+    const number = sentences.length === 0 ? 0 : (sentences.at(-1) as ArticleSentence).paragraph + 1;
+    for (const text of kept) sentences.push({ index: sentences.length, paragraph: number, text });
+  }
+  return sentences;
+}

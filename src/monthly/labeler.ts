@@ -1,0 +1,397 @@
+/**
+ * Labels every sentence of a new article version against the old one (SPEC 7.3):
+ *
+ * 1. exact anchors: equal normalised hashes aligned in order; then sentences whose text moved
+ *    elsewhere in the article (equal hash, out of order). No model call.
+ * 2. in each gap between anchors: same content words (model-free), then embedding near-duplicates
+ *    (cosine ≥ the embedder's "same" threshold, mutual best match, same numbers), then spans of up to 5
+ *    sentences on either side (splits and merges) around each sentence's best match, so the work
+ *    stays linear in the gap size × 5 × 5 instead of GrowOVER's power sets.
+ * 3. NLI on what remains of the gap (premise old, hypothesis new): entailed by any → unchanged;
+ *    contradicted (both directions) by one with similarity above 0.6 → changed, confirmed by the
+ *    optional contradiction check; all neutral and max similarity below 0.7 → new; else undecided.
+ * 4. new sentences of gaps with no old sentence (the far side of a moved paragraph) go through 2
+ *    and 3 against every old sentence still unclaimed; old sentences left over → deleted.
+ *
+ * Similarities are never rounded and texts are never truncated here (SPEC 12).
+ */
+import type { Embedder } from '../models/embedder.js';
+import { cosine } from '../models/embedder.js';
+import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
+import { alignInOrder } from './align.js';
+import { sentenceHash } from './normalise.js';
+import { contentKey, numbersOf } from './tokens.js';
+
+export type SentenceLabelName = 'unchanged' | 'changed' | 'new' | 'undecided';
+export type LabelName = SentenceLabelName | 'deleted';
+
+/** How a label was reached, for auditing. */
+export type LabelStep = 'exact' | 'moved' | 'lexical' | 'near-duplicate' | 'span' | 'nli' | 'no-counterpart' | 'new-article';
+
+export interface SentenceLabel {
+  newIndex: number;
+  label: SentenceLabelName;
+  /** The old sentence(s) it corresponds to: one, or a span for splits and merges; empty for new ones. */
+  oldIndices: number[];
+  /** Cosine of the deciding comparison (1 for equal text), null when no model compared it. */
+  similarity: number | null;
+  /** NLI scores of the deciding pair (premise old, hypothesis new), when NLI decided. */
+  nli: NliScores | null;
+  step: LabelStep;
+  /** The backends that decided, joined with "+", e.g. "hash", "use-lite+heuristic-nli". */
+  backend: string;
+}
+
+export interface ArticleLabels {
+  sentences: SentenceLabel[];
+  /** Old sentence indices that nothing in the new version corresponds to. */
+  deleted: number[];
+  /** Model work spent on this article: texts sent to the embedder and pairs sent to NLI. */
+  work: { embedded: number; nliPairs: number };
+}
+
+export interface LabelThresholds {
+  /** Overrides the embedder's own "same" threshold (rarely wanted: it is calibrated per embedder). */
+  same?: number;
+  /** A contradiction counts only above this similarity (GrowOVER's τ = 0.6). */
+  changedMinSimilarity: number;
+  /** A sentence is new only when every old one is below this similarity (GrowOVER's τ = 0.7). */
+  newMaxSimilarity: number;
+  /** Longest span of sentences compared as one text on either side. */
+  maxSpan: number;
+  /**
+   * Pairs less similar than this are taken as neutral without an NLI call: a sentence that shares
+   * this little with another neither restates nor updates it.
+   */
+  nliMinSimilarity: number;
+}
+
+export const DEFAULT_THRESHOLDS: LabelThresholds = {
+  changedMinSimilarity: 0.6,
+  newMaxSimilarity: 0.7,
+  maxSpan: 5,
+  nliMinSimilarity: 0.5,
+};
+
+/** An optional final say on a changed candidate (an LLM contradiction check); null when it could not decide. */
+export type ContradictionCheck = ((oldText: string, newText: string) => Promise<boolean | null>) & { id?: string };
+
+export interface LabelerModels {
+  /** Should cache per text (CachingEmbedder): `embedded` is read from it to report work. */
+  embedder: Embedder & { embedded?: number };
+  nli: NliModel;
+  contradicts?: ContradictionCheck;
+  thresholds?: Partial<LabelThresholds>;
+}
+
+export async function labelArticle(oldSentences: readonly string[], newSentences: readonly string[], models: LabelerModels): Promise<ArticleLabels> {
+  const labeler = new ArticleLabeler(oldSentences, newSentences, models);
+  return labeler.run();
+}
+
+/** Every sentence of an article that did not exist before is new; no comparison is needed. */
+export function labelNewArticle(newSentences: readonly string[]): ArticleLabels {
+  return {
+    sentences: newSentences.map((_, newIndex) => ({
+      newIndex,
+      label: 'new',
+      oldIndices: [],
+      similarity: null,
+      nli: null,
+      step: 'new-article',
+      backend: 'none',
+    })),
+    deleted: [],
+    work: { embedded: 0, nliPairs: 0 },
+  };
+}
+
+interface Gap {
+  old: number[];
+  new: number[];
+}
+
+class ArticleLabeler {
+  private readonly labels = new Map<number, SentenceLabel>();
+  private readonly usedOld = new Set<number>();
+  private readonly thresholds: LabelThresholds;
+  private readonly same: number;
+  private nliPairs = 0;
+  private readonly embeddedBefore: number;
+  private readonly embedder: LabelerModels['embedder'];
+
+  constructor(
+    private readonly oldSentences: readonly string[],
+    private readonly newSentences: readonly string[],
+    private readonly models: LabelerModels,
+  ) {
+    this.thresholds = { ...DEFAULT_THRESHOLDS, ...models.thresholds };
+    this.embedder = models.embedder;
+    this.same = this.thresholds.same ?? models.embedder.sameThreshold;
+    this.embeddedBefore = models.embedder.embedded ?? 0;
+  }
+
+  async run(): Promise<ArticleLabels> {
+    const oldHashes = this.oldSentences.map(sentenceHash);
+    const newHashes = this.newSentences.map(sentenceHash);
+    const anchors = alignInOrder(oldHashes, newHashes);
+    for (const [i, j] of anchors) this.resolve(j, 'unchanged', [i], { similarity: 1, step: 'exact', backend: 'hash' });
+    this.matchMoved(oldHashes, newHashes);
+    // A gap with nothing on the old side is usually the far end of a moved block: its new sentences
+    // are compared, in one last gap, with every old sentence still unclaimed anywhere.
+    const deferred: number[] = [];
+    for (const gap of this.gaps(anchors)) {
+      if (gap.old.length === 0) deferred.push(...gap.new);
+      else await this.labelGap(gap);
+    }
+    await this.labelGap({ old: this.oldSentences.map((_, i) => i).filter((i) => !this.usedOld.has(i)), new: deferred });
+    const deleted = this.oldSentences.map((_, i) => i).filter((i) => !this.usedOld.has(i));
+    const sentences = this.newSentences.map((_, j) => this.labels.get(j) as SentenceLabel);
+    const embedded = (this.embedder.embedded ?? 0) - this.embeddedBefore;
+    return { sentences, deleted, work: { embedded, nliPairs: this.nliPairs } };
+  }
+
+  /** A paragraph moved elsewhere keeps its text: equal hashes out of order, each old sentence used once. */
+  private matchMoved(oldHashes: string[], newHashes: string[]): void {
+    const unusedOldByHash = new Map<string, number[]>();
+    oldHashes.forEach((hash, i) => {
+      if (!this.usedOld.has(i)) unusedOldByHash.set(hash, [...(unusedOldByHash.get(hash) ?? []), i]);
+    });
+    newHashes.forEach((hash, j) => {
+      if (this.labels.has(j)) return;
+      const i = unusedOldByHash.get(hash)?.shift();
+      if (i !== undefined) this.resolve(j, 'unchanged', [i], { similarity: 1, step: 'moved', backend: 'hash' });
+    });
+  }
+
+  /** The unresolved sentences between consecutive in-order anchors (and before the first, after the last). */
+  private gaps(anchors: Array<[number, number]>): Gap[] {
+    const bounds: Array<[number, number]> = [[-1, -1], ...anchors, [this.oldSentences.length, this.newSentences.length]];
+    const gaps: Gap[] = [];
+    for (let k = 1; k < bounds.length; k++) {
+      const [oldFrom, newFrom] = bounds[k - 1] as [number, number];
+      const [oldTo, newTo] = bounds[k] as [number, number];
+      gaps.push({
+        old: range(oldFrom + 1, oldTo).filter((i) => !this.usedOld.has(i)),
+        new: range(newFrom + 1, newTo).filter((j) => !this.labels.has(j)),
+      });
+    }
+    return gaps.filter((gap) => gap.new.length > 0 || gap.old.length > 0);
+  }
+
+  private async labelGap(gap: Gap): Promise<void> {
+    if (gap.new.length === 0) return;
+    if (gap.old.length === 0) {
+      for (const j of gap.new) this.resolve(j, 'new', [], { similarity: null, step: 'no-counterpart', backend: 'hash' });
+      return;
+    }
+    this.matchSameContent(gap);
+    if (this.pendingNew(gap).length === 0) return;
+    const similarity = await this.similarities(gap);
+    this.matchNearDuplicates(gap, similarity);
+    await this.matchSpans(gap, similarity);
+    await this.inferRest(gap, similarity);
+  }
+
+  /** Same content words in the same order, singly or as spans: re-punctuated or split text, no model needed. */
+  private matchSameContent(gap: Gap): void {
+    const oldSpansByKey = new Map<string, number[]>();
+    for (const oldSpan of runsIn(this.freeOld(gap), this.thresholds.maxSpan)) {
+      const key = contentKey(this.oldText(oldSpan));
+      if (key !== null && !oldSpansByKey.has(key)) oldSpansByKey.set(key, oldSpan);
+    }
+    for (const j of gap.new) {
+      if (this.labels.has(j)) continue;
+      for (const newSpan of runsFrom(this.pendingNew(gap), j, this.thresholds.maxSpan)) {
+        const key = contentKey(this.newText(newSpan));
+        const oldSpan = key === null ? undefined : oldSpansByKey.get(key);
+        if (oldSpan && oldSpan.every((i) => !this.usedOld.has(i))) {
+          this.resolveSpan(newSpan, oldSpan, { similarity: null, step: 'lexical', backend: 'lexical' });
+          break;
+        }
+      }
+    }
+  }
+
+  /** Cosine of every remaining new sentence of the gap with every remaining old one. */
+  private async similarities(gap: Gap): Promise<Map<number, Map<number, number>>> {
+    const olds = this.freeOld(gap);
+    const news = this.pendingNew(gap);
+    const vectors = await this.embedder.embed([...olds.map((i) => this.oldSentences[i] as string), ...news.map((j) => this.newSentences[j] as string)]);
+    const matrix = new Map<number, Map<number, number>>();
+    news.forEach((j, b) => {
+      const row = new Map<number, number>();
+      olds.forEach((i, a) => row.set(i, cosine(vectors[a] as Float32Array, vectors[olds.length + b] as Float32Array)));
+      matrix.set(j, row);
+    });
+    return matrix;
+  }
+
+  private matchNearDuplicates(gap: Gap, similarity: Map<number, Map<number, number>>): void {
+    const bestOldFor = (j: number) => argMax(similarity.get(j) as Map<number, number>);
+    const bestNewFor = (i: number) => argMax(new Map([...similarity].map(([j, row]) => [j, row.get(i) ?? -1])));
+    for (const j of this.pendingNew(gap)) {
+      const best = bestOldFor(j);
+      if (!best || best.value < this.same || this.usedOld.has(best.key) || bestNewFor(best.key)?.key !== j) continue;
+      if (numbersOf(this.oldSentences[best.key] as string) !== numbersOf(this.newSentences[j] as string)) continue;
+      this.resolve(j, 'unchanged', [best.key], { similarity: best.value, step: 'near-duplicate', backend: this.embedder.id });
+    }
+  }
+
+  /**
+   * Splits and merges: spans starting at the new sentence against old spans containing its best
+   * single match, at most maxSpan × (maxSpan·(maxSpan+1)/2) comparisons per new sentence.
+   */
+  private async matchSpans(gap: Gap, similarity: Map<number, Map<number, number>>): Promise<void> {
+    for (const j of this.pendingNew(gap)) {
+      if (this.labels.has(j)) continue;
+      const free = this.freeOld(gap);
+      const best = argMax(new Map([...(similarity.get(j) as Map<number, number>)].filter(([i]) => !this.usedOld.has(i))));
+      if (!best) continue;
+      const pairs = this.spanPairs(gap, j, free, best.key).filter((pair) => pair.oldSpan.length > 1 || pair.newSpan.length > 1);
+      if (pairs.length === 0) continue;
+      const texts = pairs.flatMap((pair) => [this.oldText(pair.oldSpan), this.newText(pair.newSpan)]);
+      const vectors = await this.embedder.embed(texts);
+      let chosen: { pair: (typeof pairs)[number]; value: number } | null = null;
+      pairs.forEach((pair, k) => {
+        const value = cosine(vectors[2 * k] as Float32Array, vectors[2 * k + 1] as Float32Array);
+        const sameNumbers = numbersOf(texts[2 * k] as string) === numbersOf(texts[2 * k + 1] as string);
+        if (value >= this.same && sameNumbers && (!chosen || value > chosen.value)) chosen = { pair, value };
+      });
+      const match = chosen as { pair: (typeof pairs)[number]; value: number } | null;
+      if (match) this.resolveSpan(match.pair.newSpan, match.pair.oldSpan, { similarity: match.value, step: 'span', backend: this.embedder.id });
+    }
+  }
+
+  private async inferRest(gap: Gap, similarity: Map<number, Map<number, number>>): Promise<void> {
+    const news = this.pendingNew(gap);
+    const olds = this.freeOld(gap);
+    if (news.length === 0) return;
+    const candidates = news.flatMap((j) =>
+      olds.filter((i) => (similarity.get(j)?.get(i) ?? 0) >= this.thresholds.nliMinSimilarity).map((i) => ({ i, j })),
+    );
+    const forward = await this.classify(candidates.map(({ i, j }) => ({ premise: this.oldSentences[i] as string, hypothesis: this.newSentences[j] as string })));
+    const scoresOf = new Map(candidates.map((pair, k) => [`${pair.i}:${pair.j}`, forward[k] as NliScores]));
+    const nliBackend = `${this.embedder.id}+${this.models.nli.id}`;
+    for (const j of news) {
+      const row = similarity.get(j) as Map<number, number>;
+      const judged = olds
+        .filter((i) => scoresOf.has(`${i}:${j}`))
+        .map((i) => ({ i, scores: scoresOf.get(`${i}:${j}`) as NliScores, similarity: row.get(i) ?? 0 }));
+      const entailing = judged.filter((x) => nliLabel(x.scores) === 'entailment').sort((a, b) => b.scores.entailment - a.scores.entailment)[0];
+      if (entailing) {
+        this.resolve(j, 'unchanged', [entailing.i], { similarity: entailing.similarity, nli: entailing.scores, step: 'nli', backend: nliBackend });
+        continue;
+      }
+      const contradicting = judged.filter((x) => nliLabel(x.scores) === 'contradiction');
+      const candidate = contradicting
+        .filter((x) => x.similarity > this.thresholds.changedMinSimilarity)
+        .sort((a, b) => b.scores.contradiction - a.scores.contradiction)[0];
+      if (candidate && (await this.contradictsBackwards(candidate.i, j))) {
+        const verdict = this.models.contradicts ? await this.models.contradicts(this.oldSentences[candidate.i] as string, this.newSentences[j] as string) : true;
+        const backend = this.models.contradicts ? `${nliBackend}+${this.models.contradicts.id ?? 'contradiction-check'}` : nliBackend;
+        this.resolve(j, verdict === true ? 'changed' : 'undecided', [candidate.i], { similarity: candidate.similarity, nli: candidate.scores, step: 'nli', backend });
+        continue;
+      }
+      const maxSimilarity = Math.max(-1, ...row.values());
+      const allNeutral = contradicting.length === 0;
+      const closest = argMax(row);
+      this.resolve(j, allNeutral && maxSimilarity < this.thresholds.newMaxSimilarity ? 'new' : 'undecided', allNeutral && maxSimilarity < this.thresholds.newMaxSimilarity ? [] : closest ? [closest.key] : [], {
+        similarity: closest?.value ?? null,
+        nli: (closest && scoresOf.get(`${closest.key}:${j}`)) ?? null,
+        step: 'nli',
+        backend: nliBackend,
+        keepOldFree: true,
+      });
+    }
+  }
+
+  /** GrowOVER checks contradiction one way; the reverse pair must agree, so an NLI asymmetry alone changes nothing. */
+  private async contradictsBackwards(i: number, j: number): Promise<boolean> {
+    const [scores] = await this.classify([{ premise: this.newSentences[j] as string, hypothesis: this.oldSentences[i] as string }]);
+    return scores !== undefined && nliLabel(scores) === 'contradiction';
+  }
+
+  private async classify(pairs: Array<{ premise: string; hypothesis: string }>): Promise<NliScores[]> {
+    if (pairs.length === 0) return [];
+    this.nliPairs += pairs.length;
+    return this.models.nli.classify(pairs);
+  }
+
+  /**
+   * Span pairs for new sentence j: new spans starting at j over consecutive pending sentences, old
+   * spans over consecutive free sentences containing `around`, up to maxSpan long.
+   */
+  private spanPairs(gap: Gap, j: number, freeOld: number[], around: number): Array<{ oldSpan: number[]; newSpan: number[] }> {
+    const max = this.thresholds.maxSpan;
+    const newSpans = runsFrom(this.pendingNew(gap), j, max);
+    const oldSpans = runsAround(freeOld, around, max);
+    return newSpans.flatMap((newSpan) => oldSpans.map((oldSpan) => ({ oldSpan, newSpan })));
+  }
+
+  private resolveSpan(newSpan: number[], oldSpan: number[], how: { similarity: number | null; step: LabelStep; backend: string }): void {
+    for (const j of newSpan) this.resolve(j, 'unchanged', oldSpan, how);
+  }
+
+  private resolve(
+    j: number,
+    label: SentenceLabelName,
+    oldIndices: number[],
+    how: { similarity: number | null; nli?: NliScores | null; step: LabelStep; backend: string; keepOldFree?: boolean },
+  ): void {
+    this.labels.set(j, { newIndex: j, label, oldIndices, similarity: how.similarity, nli: how.nli ?? null, step: how.step, backend: how.backend });
+    // An undecided sentence points at its closest old one for the annotator, but does not claim it.
+    if (!how.keepOldFree) for (const i of oldIndices) this.usedOld.add(i);
+  }
+
+  private freeOld(gap: Gap): number[] {
+    return gap.old.filter((i) => !this.usedOld.has(i));
+  }
+
+  private pendingNew(gap: Gap): number[] {
+    return gap.new.filter((j) => !this.labels.has(j));
+  }
+
+  private oldText(span: number[]): string {
+    return span.map((i) => this.oldSentences[i]).join(' ');
+  }
+
+  private newText(span: number[]): string {
+    return span.map((j) => this.newSentences[j]).join(' ');
+  }
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from) }, (_, k) => from + k);
+}
+
+/** Runs of consecutive indices in `indices` starting at `start`, lengths 1..max. */
+function runsFrom(indices: number[], start: number, max: number): number[][] {
+  const at = indices.indexOf(start);
+  if (at === -1) return [];
+  const runs: number[][] = [];
+  for (let length = 1; length <= max && at + length <= indices.length; length++) {
+    const run = indices.slice(at, at + length);
+    if ((run.at(-1) as number) - start !== length - 1) break;
+    runs.push(run);
+  }
+  return runs;
+}
+
+/** Runs of consecutive indices, lengths 1..max, that contain `point`. */
+function runsAround(indices: number[], point: number, max: number): number[][] {
+  const runs: number[][] = [];
+  for (let first = point - max + 1; first <= point; first++) runs.push(...runsFrom(indices, first, max).filter((run) => run.includes(point)));
+  return runs;
+}
+
+/** Every run of consecutive indices of lengths 1..max. */
+function runsIn(indices: number[], max: number): number[][] {
+  return indices.flatMap((start) => runsFrom(indices, start, max));
+}
+
+function argMax(values: Map<number, number>): { key: number; value: number } | null {
+  let best: { key: number; value: number } | null = null;
+  for (const [key, value] of values) if (!best || value > best.value) best = { key, value };
+  return best;
+}

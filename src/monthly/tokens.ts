@@ -1,0 +1,55 @@
+/**
+ * Word tokens of a sentence for the model-free comparisons: content words (function words dropped),
+ * each marked as a number (any digit), a name (capitalised, not sentence-initial) or a plain word.
+ */
+import { normaliseSentence } from './normalise.js';
+
+export type TokenKind = 'number' | 'name' | 'word';
+
+export interface Token {
+  norm: string;
+  kind: TokenKind;
+}
+
+const FUNCTION_WORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'as', 'is', 'are',
+  'was', 'were', 'be', 'been', 'being', 'it', 'its', 'this', 'that', 'these', 'those', 'which', 'who', 'whom', 'also',
+  'has', 'have', 'had', 'he', 'she', 'they', 'his', 'her', 'their', 'there', 'then', 'than', 'into', 'about', 'after',
+  'while', 'so', 'such', 's', 'where', 'when', 'since', 'both', 'can', 'will', 'would', 'not', 'no',
+]);
+
+/** Negations change what a sentence says without changing its other words: never dropped. */
+const NEGATIONS = new Set(['not', 'no', 'never', 'nor']);
+
+export function contentTokens(text: string): Token[] {
+  const words = text.normalize('NFKC').match(/[\p{L}\p{N}][\p{L}\p{N}.,'’-]*/gu) ?? [];
+  const tokens: Token[] = [];
+  words.forEach((word, position) => {
+    const norm = normaliseSentence(word.replace(/[.,'’-]+$/, ''));
+    if (norm === '' || (FUNCTION_WORDS.has(norm) && !NEGATIONS.has(norm))) return;
+    const kind: TokenKind = /\p{N}/u.test(norm) ? 'number' : position > 0 && /^\p{Lu}/u.test(word) ? 'name' : 'word';
+    tokens.push({ norm, kind });
+  });
+  return tokens;
+}
+
+/**
+ * A key equal for texts that say the same words in the same order, function words aside (a sentence
+ * split or merged and re-punctuated); null for a text without content words.
+ */
+export function contentKey(text: string): string | null {
+  const tokens = contentTokens(text);
+  return tokens.length === 0 ? null : tokens.map((token) => token.norm).join(' ');
+}
+
+/**
+ * The numbers of a text, sorted: embedders barely see digits (USE Lite scores "grossed 6.8 million"
+ * against "grossed 9.4 million" at 0.995), so a similarity match also requires the same numbers.
+ */
+export function numbersOf(text: string): string {
+  return contentTokens(text)
+    .filter((token) => token.kind === 'number')
+    .map((token) => token.norm)
+    .sort()
+    .join(' ');
+}
