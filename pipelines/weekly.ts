@@ -20,6 +20,8 @@ export interface WeeklyInput {
   keepContent: boolean;
   articleBaseUrl: string;
   parse: (wikitext: string, options: { firstParagraph: boolean }) => ParsedRevision;
+  /** Collect only these pages (sync: the tracked ones); every changed page when absent. */
+  onlyPages?: ReadonlySet<number>;
 }
 
 /** The weekly pipeline's stages, in the order they run. */

@@ -12,6 +12,7 @@ export const collectStage: Stage<WeeklyInput> = {
     const counts = { pages: 0, revisions: 0, skipped_pages: 0 };
     const histories = input.source.pagesChangedIn(input.window, {
       isDone: (pageId) => {
+        if (input.onlyPages && !input.onlyPages.has(pageId)) return true;
         const done = store.isPageDone(input.window, pageId);
         if (done) counts.skipped_pages++;
         return done;

@@ -7,6 +7,7 @@ import { registerDailyQa } from './commands/dailyqa.js';
 import { addGroups } from './commands/groups.js';
 import { registerDemo } from './commands/demo.js';
 import { registerStatus } from './commands/status.js';
+import { registerSync } from './commands/sync.js';
 import { registerWeekly } from './commands/weekly.js';
 
 export function buildProgram(): Command {
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerWeekly(program);
   registerChanges(program);
   registerAnswer(program);
+  registerSync(program);
   registerStatus(program);
   registerDemo(program);
   const groups = addGroups(program);

@@ -22,4 +22,13 @@ export interface RevisionSource {
   /** Human-readable origin, recorded in the run parameters. */
   readonly origin: string;
   pagesChangedIn(window: Window, options?: CollectOptions): AsyncIterable<PageHistory>;
+  /** Main-namespace pages deleted in the window, where the source can tell (a dump cannot). */
+  deletionsIn?(window: Window): Promise<PageDeletion[]>;
+}
+
+export interface PageDeletion {
+  /** The deleted page's id, when the log names it. */
+  pageId: number | null;
+  title: string;
+  timestamp: string;
 }

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { UserError } from '../errors.js';
 import type { PageHistory, PageMove, PageRef, Revision, Window } from '../model.js';
-import type { CollectOptions, RevisionSource } from './RevisionSource.js';
+import type { CollectOptions, PageDeletion, RevisionSource } from './RevisionSource.js';
 import { positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
 
 export interface ApiSourceOptions extends WikiClientOptions {
@@ -238,31 +238,43 @@ export class ApiRevisionSource implements RevisionSource {
    */
   private async movesIn(span: Span): Promise<Map<number, PageMove[]>> {
     const movesByPage = new Map<number, PageMove[]>();
+    for await (const entry of this.logEvents('move', span)) {
+      // Suppressed entries (actionhidden) name neither the page nor the target.
+      const target = entry.params;
+      if (!entry.logpage || entry.title === undefined || target?.target_title === undefined) continue;
+      if (entry.ns !== 0 && target.target_ns !== 0) continue;
+      const moves = movesByPage.get(entry.logpage) ?? [];
+      moves.push({ timestamp: normaliseTimestamp(entry.timestamp), from: entry.title, to: target.target_title });
+      movesByPage.set(entry.logpage, moves);
+    }
+    return movesByPage;
+  }
+
+  /** Main-namespace pages deleted in the window (the deletion log; restorations are not deletions). */
+  async deletionsIn(window: Window): Promise<PageDeletion[]> {
+    const deletions: PageDeletion[] = [];
+    for await (const entry of this.logEvents('delete', parseWindow(window))) {
+      if (entry.action !== 'delete' || entry.ns !== 0 || entry.title === undefined) continue;
+      deletions.push({ pageId: entry.logpage || null, title: entry.title, timestamp: normaliseTimestamp(entry.timestamp) });
+    }
+    return deletions;
+  }
+
+  private async *logEvents(type: 'move' | 'delete', span: Span): AsyncGenerator<LogEvent> {
     const replies = this.api.continued(
       {
         action: 'query',
         list: 'logevents',
-        letype: 'move',
+        letype: type,
         lestart: isoSeconds(new Date(span.start)),
         leend: isoSeconds(new Date(span.end - 1000)),
         ledir: 'newer',
-        leprop: 'ids|title|timestamp|details',
+        leprop: 'ids|title|type|timestamp|details',
         lelimit: LOG_LIMIT,
       },
       LogEventsReply,
     );
-    for await (const reply of replies) {
-      for (const entry of reply.query?.logevents ?? []) {
-        // Suppressed entries (actionhidden) name neither the page nor the target.
-        const target = entry.params;
-        if (!entry.logpage || entry.title === undefined || target?.target_title === undefined) continue;
-        if (entry.ns !== 0 && target.target_ns !== 0) continue;
-        const moves = movesByPage.get(entry.logpage) ?? [];
-        moves.push({ timestamp: normaliseTimestamp(entry.timestamp), from: entry.title, to: target.target_title });
-        movesByPage.set(entry.logpage, moves);
-      }
-    }
-    return movesByPage;
+    for await (const reply of replies) yield* reply.query?.logevents ?? [];
   }
 }
 
@@ -430,6 +442,7 @@ const LogEventsReply = z.object({
         z.object({
           ns: z.number().int().optional(),
           title: z.string().optional(),
+          action: z.string().optional(),
           logpage: z.number().int().optional(),
           timestamp: z.string(),
           params: z.object({ target_ns: z.number().int().optional(), target_title: z.string().optional() }).optional(),
@@ -438,3 +451,5 @@ const LogEventsReply = z.object({
     })
     .optional(),
 });
+
+type LogEvent = NonNullable<z.infer<typeof LogEventsReply>['query']>['logevents'][number];

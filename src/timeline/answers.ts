@@ -7,7 +7,9 @@ import { UserError } from '../errors.js';
  * - no_key: the page existed but had no such key (or the imported answer was null);
  * - no_page: the page did not exist yet;
  * - deleted: the page had been deleted;
- * - unknown: the date lies outside the history the store holds for this page or query.
+ * - unknown: the date lies outside the history the store holds for this page or query (before the
+ *   first known revision of a page whose creation is not known, or at or after its sync mark:
+ *   run `sync` to extend it).
  */
 export type AnswerStatus = 'ok' | 'no_key' | 'no_page' | 'deleted' | 'unknown';
 
@@ -39,7 +41,10 @@ const statements = new WeakMap<Database, AnswerStatements>();
 
 function prepare(db: Database): AnswerStatements {
   return {
-    lifetime: db.prepare('SELECT created_at AS createdAt, deleted_at AS deletedAt, known_from AS knownFrom FROM page_lifetimes WHERE wiki = ? AND page_id = ?'),
+    lifetime: db.prepare(
+      `SELECT created_at AS createdAt, deleted_at AS deletedAt, known_from AS knownFrom, synced_until AS syncedUntil
+       FROM page_lifetimes WHERE wiki = ? AND page_id = ?`,
+    ),
     slot: db.prepare(
       `SELECT slot FROM infobox_intervals WHERE wiki = ? AND page_id = ? AND key = ?
        ORDER BY (template = ?) DESC, (slot = ?) DESC, valid_from DESC LIMIT 1`,
@@ -69,8 +74,11 @@ function statementsFor(db: Database): AnswerStatements {
 export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string): Answer {
   const sql = statementsFor(db);
   const none = (status: AnswerStatus): Answer => ({ answer: null, status, rev_id: null, valid_from: null, valid_to: null });
-  const life = sql.lifetime.get(subject.wiki, subject.pageId) as { createdAt: string | null; deletedAt: string | null; knownFrom: string | null } | undefined;
-  if (!life) return none('unknown');
+  const life = sql.lifetime.get(subject.wiki, subject.pageId) as
+    | { createdAt: string | null; deletedAt: string | null; knownFrom: string | null; syncedUntil: string | null }
+    | undefined;
+  // Revisions at or after the sync mark are not in the store yet: the value there is not known.
+  if (!life || life.syncedUntil === null || instant >= life.syncedUntil) return none('unknown');
   if (life.deletedAt !== null && instant >= life.deletedAt) return none('deleted');
   if (life.createdAt !== null && instant < life.createdAt) return none('no_page');
   if (life.createdAt === null && (life.knownFrom === null || instant < life.knownFrom)) return none('unknown');
@@ -122,6 +130,7 @@ export function answersOnDate(db: Database, date: string, options: { windowStart
        )
        SELECT k.id, k.text AS query,
               CASE WHEN k.origin = 'imported' THEN a.answer
+                   WHEN l.synced_until IS NULL OR l.synced_until <= @instant THEN NULL
                    WHEN l.deleted_at IS NOT NULL AND l.deleted_at <= @instant THEN NULL
                    ELSE v.value END AS answer
        FROM kept k

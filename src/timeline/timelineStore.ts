@@ -32,13 +32,12 @@ export class TimelineStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.upsertLifetime = db.prepare(
-      `INSERT INTO page_lifetimes (wiki, page_id, created_at, known_from, synced_rev_id, synced_until)
-       VALUES (@wiki, @pageId, @createdAt, @knownFrom, @lastRevId, @lastTimestamp)
+      `INSERT INTO page_lifetimes (wiki, page_id, created_at, known_from, synced_rev_id)
+       VALUES (@wiki, @pageId, @createdAt, @knownFrom, @lastRevId)
        ON CONFLICT (wiki, page_id) DO UPDATE SET
          created_at = COALESCE(excluded.created_at, page_lifetimes.created_at),
          known_from = excluded.known_from,
-         synced_rev_id = excluded.synced_rev_id,
-         synced_until = excluded.synced_until`,
+         synced_rev_id = excluded.synced_rev_id`,
     );
   }
 
@@ -53,6 +52,37 @@ export class TimelineStore {
       }
     })();
     return intervals;
+  }
+
+  /**
+   * Records that these pages' stored histories are complete from their first known revision up to
+   * `window.end`. A page whose history stopped before `window.start` keeps its mark: the revisions
+   * in between are missing, and the next sync starts from there to fill the gap.
+   */
+  markSyncedUntil(pageIds: readonly number[], window: { start: string; end: string }): void {
+    const update = this.db.prepare(
+      `UPDATE page_lifetimes SET synced_until = MAX(COALESCE(synced_until, ''), @end)
+       WHERE wiki = @wiki AND page_id = @pageId AND (synced_until IS NULL OR synced_until >= @start)`,
+    );
+    this.db.transaction(() => {
+      for (const pageId of pageIds) update.run({ ...window, wiki: this.wiki, pageId });
+    })();
+  }
+
+  /** Pages behind kept generated queries, and behind data units that have no query yet. */
+  trackedPages(): Array<{ pageId: number; syncedUntil: string | null }> {
+    return this.db
+      .prepare(
+        `WITH tracked AS (
+           SELECT page_id FROM queries WHERE origin = 'generated' AND kept = 1 AND wiki = @wiki
+           UNION
+           SELECT d.page_id FROM data_units d WHERE d.wiki = @wiki AND NOT EXISTS (
+             SELECT 1 FROM queries q WHERE q.origin = 'generated' AND q.wiki = d.wiki AND q.page_id = d.page_id AND q.window_start = d.window_start)
+         )
+         SELECT t.page_id AS pageId, l.synced_until AS syncedUntil FROM tracked t
+         LEFT JOIN page_lifetimes l ON l.wiki = @wiki AND l.page_id = t.page_id ORDER BY t.page_id`,
+      )
+      .all({ wiki: this.wiki }) as Array<{ pageId: number; syncedUntil: string | null }>;
   }
 
   markDeleted(pageId: number, deletedAt: string): void {
@@ -96,7 +126,6 @@ export class TimelineStore {
       createdAt: timeline.createdAt,
       knownFrom: timeline.knownFrom,
       lastRevId: timeline.lastRevId,
-      lastTimestamp: timeline.lastTimestamp,
     });
   }
 }

@@ -1,0 +1,68 @@
+import type { Database } from 'better-sqlite3';
+import type { Reporter } from '../src/runs/progress.js';
+import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
+import { TimelineStore } from '../src/timeline/timelineStore.js';
+import type { WeeklyInput } from './weekly.js';
+import { collectStage } from './weekly/collect.js';
+import { parseStage } from './weekly/parse.js';
+import { timelineStage } from './weekly/timeline.js';
+
+/** Sync works on the weekly records: its window runs from the oldest tracked page's sync mark to the date. */
+export type SyncInput = WeeklyInput & { onlyPages: ReadonlySet<number> };
+
+/** deletions: tracked pages the source saw deleted in the window (the API's deletion log). */
+const deletionsStage: Stage<SyncInput> = {
+  name: 'deletions',
+  async run(input, context) {
+    if (!input.source?.deletionsIn) return { deleted: 0 };
+    const timelines = new TimelineStore(context.db, input.wiki);
+    const titles = context.db.prepare('SELECT page_id AS pageId, title FROM pages WHERE wiki = ?').all(input.wiki) as Array<{ pageId: number; title: string }>;
+    const byTitle = new Map(titles.map((row) => [row.title, row.pageId]));
+    let deleted = 0;
+    for (const deletion of await input.source.deletionsIn(input.window)) {
+      const pageId = deletion.pageId && input.onlyPages.has(deletion.pageId) ? deletion.pageId : byTitle.get(deletion.title);
+      if (pageId === undefined || !input.onlyPages.has(pageId)) continue;
+      timelines.markDeleted(pageId, deletion.timestamp);
+      deleted++;
+    }
+    return { deleted };
+  },
+};
+
+/** advance: every tracked page's history is now complete up to the sync date. */
+const advanceStage: Stage<SyncInput> = {
+  name: 'advance',
+  async run(input, context) {
+    new TimelineStore(context.db, input.wiki).markSyncedUntil([...input.onlyPages], input.window);
+    return { pages: input.onlyPages.size };
+  },
+};
+
+export const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, timelineStage, deletionsStage, advanceStage];
+
+/**
+ * Extends the timelines of every tracked page up to `until`: only pages changed since their sync
+ * mark are fetched (the source skips the others before asking for any revision), their new
+ * revisions parsed, and their timelines rebuilt.
+ */
+export async function runSync(options: {
+  db: Database;
+  input: Omit<SyncInput, 'window' | 'onlyPages'>;
+  until: string;
+  reporter: Reporter;
+}): Promise<PipelineOutcome | { upToDate: true; tracked: number }> {
+  const tracked = new TimelineStore(options.db, options.input.wiki).trackedPages();
+  const marks = tracked.map((page) => page.syncedUntil).filter((mark): mark is string => mark !== null && mark !== '');
+  const since = marks.length > 0 ? marks.reduce((a, b) => (a < b ? a : b)) : null;
+  if (since === null || since >= options.until) return { upToDate: true, tracked: tracked.length };
+  const window = { start: since, end: options.until };
+  return runPipeline({
+    db: options.db,
+    pipeline: 'sync',
+    params: { wiki: options.input.wiki, since, until: options.until },
+    stages: syncStages,
+    selected: syncStages.map((stage) => stage.name),
+    input: { ...options.input, window, onlyPages: new Set(tracked.map((page) => page.pageId)) },
+    reporter: options.reporter,
+  });
+}

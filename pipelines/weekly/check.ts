@@ -1,0 +1,69 @@
+import { subsetMatch } from '../../src/check/answerMatch.js';
+import type { Assistant } from '../../src/llm/assistant.js';
+import type { Stage } from '../../src/runs/stageRunner.js';
+import { LocalSearchIndex } from '../../src/search/localIndex.js';
+import { sameTitle, type SearchBackend } from '../../src/search/searchBackend.js';
+import { QuestionStore, type CheckResult, type Question } from '../../src/store/questionStore.js';
+import type { WeeklyInput } from '../weekly.js';
+import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
+
+/** DailyQA looks at the first page of search results. */
+export const SEARCH_DEPTH = 10;
+
+/**
+ * check: correctness (the assistant answers from title, first paragraph and infobox; the gold value
+ * must occur in the normalised answer) and descriptiveness (a search for the question alone finds
+ * the source page in the top 10). Results and reasons are stored; a failed question stays, not kept.
+ * A search backend that fails past its retries fails the stage, which a rerun resumes.
+ */
+export const checkStage: Stage<WeeklyInput> = {
+  name: 'check',
+  async run(input, context) {
+    const assistant = assistantFor(input);
+    const store = new QuestionStore(context.db, input.wiki);
+    const checked = store.checkedIds(input.window);
+    const questions = store.questions(input.window).filter((question) => !checked.has(question.id));
+    const search = input.search ?? LocalSearchIndex.fromStore(context.db, input.wiki);
+    const counts = { questions: questions.length + checked.size, already_done: checked.size, correct: 0, descriptive: 0 };
+    await withUsage(input, assistant, context, async () => {
+      for (const batch of batches(questions, LLM_BATCH)) {
+        const results = (
+          await Promise.all(batch.map(async (question) => [await correctness(assistant, question), await descriptiveness(search, question)]))
+        ).flat();
+        store.saveChecks(results);
+        counts.correct += results.filter((r) => r.check === 'correctness' && r.passed).length;
+        counts.descriptive += results.filter((r) => r.check === 'descriptiveness' && r.passed).length;
+        context.saveProgress({ counts });
+        context.reporter.progress(counts.correct + counts.descriptive);
+      }
+    });
+    return { ...counts, kept: store.refreshKept(input.window) };
+  },
+};
+
+async function correctness(assistant: Assistant, question: Question): Promise<CheckResult> {
+  const result = await assistant.answerQuestion(articleOf(question.unit), question.text);
+  const base = { queryId: question.id, check: 'correctness' as const, backend: `${assistant.provider}:${assistant.model}`, prompt: result.prompt };
+  if (!result.ok) return { ...base, passed: false, reason: `no answer: ${result.reason}`, detail: null };
+  const passed = subsetMatch(question.unit.new, result.value.answer);
+  return {
+    ...base,
+    passed,
+    reason: passed ? 'the gold value occurs in the answer' : 'the gold value does not occur in the answer',
+    detail: result.value.answer,
+  };
+}
+
+async function descriptiveness(search: SearchBackend, question: Question): Promise<CheckResult> {
+  const titles = await search.topTitles(question.text, SEARCH_DEPTH);
+  const rank = titles.findIndex((title) => sameTitle(title, question.unit.title)) + 1;
+  return {
+    queryId: question.id,
+    check: 'descriptiveness',
+    passed: rank > 0,
+    reason: rank > 0 ? `the source page is result ${rank} of ${titles.length}` : `the source page is not among the ${titles.length} results`,
+    detail: JSON.stringify(titles),
+    backend: search.name,
+    prompt: null,
+  };
+}

@@ -1,0 +1,62 @@
+import type { Stage } from '../../src/runs/stageRunner.js';
+import { derivedRandom } from '../../src/random.js';
+import { QuestionStore, type DomainResult } from '../../src/store/questionStore.js';
+import type { WeeklyInput } from '../weekly.js';
+import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
+
+export const DEFAULT_DOMAIN_CAP = 750;
+
+/**
+ * classify: a domain for every generated question (by the assistant; a failed call falls back to
+ * Others with the reason), then a cap per domain over the questions that passed the checks, drawn
+ * by seeded sampling without replacement. Those left out get kept = 0 with the reason.
+ */
+export const classifyStage: Stage<WeeklyInput> = {
+  name: 'classify',
+  async run(input, context) {
+    const assistant = assistantFor(input);
+    const store = new QuestionStore(context.db, input.wiki);
+    const questions = store.questions(input.window);
+    const domains: DomainResult[] = [];
+    await withUsage(input, assistant, context, async () => {
+      for (const batch of batches(questions, LLM_BATCH)) {
+        const results = await Promise.all(batch.map((question) => assistant.classifyDomain(articleOf(question.unit), question.text)));
+        results.forEach((result, i) => {
+          domains.push({
+            queryId: (batch[i] as (typeof batch)[number]).id,
+            domain: result.ok ? result.value.domain : 'Others',
+            provider: assistant.provider,
+            model: assistant.model,
+            prompt: result.prompt,
+            reason: result.ok ? null : `classification failed, Others by default: ${result.reason}`,
+          });
+        });
+        context.reporter.progress(domains.length);
+      }
+    });
+    const cap = input.domainCap ?? DEFAULT_DOMAIN_CAP;
+    const capped = capPerDomain(store.passedIds(input.window), domains, cap, `${input.seed}`, input.window.start);
+    store.saveDomains(input.window, domains, capped);
+    const counts: Record<string, number> = { classified: domains.length, capped: capped.size, kept: store.refreshKept(input.window) };
+    for (const { domain } of domains) counts[`domain:${domain}`] = (counts[`domain:${domain}`] ?? 0) + 1;
+    return counts;
+  },
+};
+
+/** The passed questions each domain's cap leaves out, with the reason; the same inputs and seed leave out the same ones. */
+export function capPerDomain(passedIds: readonly string[], domains: readonly DomainResult[], cap: number, seed: string, windowStart: string): Map<string, string> {
+  const domainOf = new Map(domains.map((d) => [d.queryId, d.domain]));
+  const byDomain = new Map<string, string[]>();
+  for (const id of [...passedIds].sort()) {
+    const domain = domainOf.get(id);
+    if (domain === undefined) continue;
+    byDomain.set(domain, [...(byDomain.get(domain) ?? []), id]);
+  }
+  const capped = new Map<string, string>();
+  for (const [domain, ids] of byDomain) {
+    if (ids.length <= cap) continue;
+    const chosen = new Set(derivedRandom(seed, `domain-cap:${windowStart}:${domain}`).sample(ids, cap));
+    for (const id of ids) if (!chosen.has(id)) capped.set(id, `left out by the cap of ${cap} questions per domain and week`);
+  }
+  return capped;
+}

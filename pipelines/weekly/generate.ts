@@ -1,0 +1,50 @@
+import type { Stage } from '../../src/runs/stageRunner.js';
+import { ChangeStore } from '../../src/store/changeStore.js';
+import { QuestionStore, queryIdFor, type Generation } from '../../src/store/questionStore.js';
+import type { WeeklyInput } from '../weekly.js';
+import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
+
+/**
+ * generate: one question per data unit of the window, whose answer is the unit's new value. A unit
+ * whose question is already stored for the same revision and key is skipped, so a resumed run goes
+ * on where it stopped; a failed generation is stored with its reason and makes no query.
+ */
+export const generateStage: Stage<WeeklyInput> = {
+  name: 'generate',
+  async run(input, context) {
+    const assistant = assistantFor(input);
+    const store = new QuestionStore(context.db, input.wiki);
+    const units = new ChangeStore(context.db, input.wiki)
+      .dataUnitsIn(input.window)
+      .filter((unit) => unit.windowStart === input.window.start && unit.windowEnd === input.window.end);
+    const done = store.generatedFrom(input.window);
+    const todo = units.filter((unit) => done.get(queryIdFor(input.window, unit.pageId)) !== `${unit.revId}|${unit.key}`);
+    const counts = { data_units: units.length, already_done: units.length - todo.length, generated: 0, failed: 0 };
+    await withUsage(input, assistant, context, async () => {
+      for (const batch of batches(todo, LLM_BATCH)) {
+        const generations = await Promise.all(
+          batch.map(async (unit): Promise<Generation> => {
+            const result = await assistant.generateQuestion(articleOf(unit), { key: unit.key, value: unit.new });
+            const provenance = {
+              prompt: result.prompt.name,
+              promptVersion: result.prompt.version,
+              provider: assistant.provider,
+              model: assistant.model,
+              seed: String(input.seed),
+            };
+            const queryId = queryIdFor(input.window, unit.pageId);
+            return result.ok
+              ? { unit, queryId, provenance, ok: true, question: result.value.question.replace(/\s+/g, ' ').trim() }
+              : { unit, queryId, provenance, ok: false, reason: result.reason };
+          }),
+        );
+        store.saveGenerations(generations);
+        counts.generated += generations.filter((g) => g.ok).length;
+        counts.failed += generations.filter((g) => !g.ok).length;
+        context.saveProgress({ counts });
+        context.reporter.progress(counts.generated + counts.failed);
+      }
+    });
+    return counts;
+  },
+};
