@@ -9,6 +9,12 @@ import { diffStage } from './weekly/diff.js';
 import { parseStage } from './weekly/parse.js';
 import { selectStage } from './weekly/select.js';
 import { timelineStage } from './weekly/timeline.js';
+import { generateStage } from './weekly/generate.js';
+import { checkStage } from './weekly/check.js';
+import { classifyStage } from './weekly/classify.js';
+import type { Assistant } from '../src/llm/assistant.js';
+import type { Prices } from '../src/llm/usage.js';
+import type { SearchBackend } from '../src/search/searchBackend.js';
 
 export interface WeeklyInput {
   window: Window;
@@ -22,10 +28,20 @@ export interface WeeklyInput {
   parse: (wikitext: string, options: { firstParagraph: boolean }) => ParsedRevision;
   /** Collect only these pages (sync: the tracked ones); every changed page when absent. */
   onlyPages?: ReadonlySet<number>;
+  /** generate, check, classify: the LLM provider; the offline rules when absent. */
+  assistant?: Assistant;
+  /** Prices per 1,000 tokens, for the cost recorded with the run's LLM usage. */
+  prices?: Prices;
+  /** check: where descriptiveness searches; a local BM25 index over the store's pages when absent. */
+  search?: SearchBackend;
+  /** classify: questions kept per domain (750 when absent). */
+  domainCap?: number;
 }
 
 /** The weekly pipeline's stages, in the order they run. */
-export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [collectStage, parseStage, diffStage, selectStage, timelineStage];
+export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [
+  collectStage, parseStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage,
+];
 
 export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stage.name);
 

@@ -21,6 +21,24 @@ export const SettingsSchema = z
     wiki: z.string().min(1).optional(),
     articleBaseUrl: z.string().url().optional(),
     keepContent: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
+    /** Unset: openai when OPENAI_API_KEY is set, else offline (decided where the LLM is opened). */
+    llm: z.enum(['offline', 'openai']).optional(),
+    llmModel: z.string().min(1).default('gpt-4o-mini'),
+    llmConcurrency: z.coerce.number().int().min(1).max(64).default(4),
+    llmPerMinute: z.coerce.number().int().min(1).max(100_000).default(500),
+    /** Retries of one request after 429, 5xx, timeouts and network errors. */
+    llmMaxRetries: z.coerce.number().int().min(0).max(20).default(5),
+    /** Further attempts when a reply fails validation, before the item is marked with the reason. */
+    llmInvalidRetries: z.coerce.number().int().min(0).max(10).default(2),
+    llmTimeoutSeconds: z.coerce.number().min(1).max(3600).default(60),
+    llmTemperature: z.coerce.number().min(0).max(2).default(0),
+    /** Price per 1,000 tokens, for the cost `status` shows; no cost is reported without them. */
+    llmPricePer1kInput: z.coerce.number().min(0).optional(),
+    llmPricePer1kOutput: z.coerce.number().min(0).optional(),
+    /** Queries kept per domain and week, drawn by seeded sampling without replacement. */
+    domainCap: z.coerce.number().int().min(1).default(750),
+    /** Descriptiveness search: auto (the wiki's search when --api is given, else the local index), wiki, local. */
+    search: z.enum(['auto', 'wiki', 'local']).default('auto'),
   })
   .strict();
 
@@ -38,6 +56,18 @@ const ENVIRONMENT: Record<SettingName, string> = {
   wiki: 'WIKIDELTA_WIKI',
   articleBaseUrl: 'WIKIDELTA_ARTICLE_BASE_URL',
   keepContent: 'WIKIDELTA_KEEP_CONTENT',
+  llm: 'WIKIDELTA_LLM',
+  llmModel: 'WIKIDELTA_LLM_MODEL',
+  llmConcurrency: 'WIKIDELTA_LLM_CONCURRENCY',
+  llmPerMinute: 'WIKIDELTA_LLM_PER_MINUTE',
+  llmMaxRetries: 'WIKIDELTA_LLM_MAX_RETRIES',
+  llmInvalidRetries: 'WIKIDELTA_LLM_INVALID_RETRIES',
+  llmTimeoutSeconds: 'WIKIDELTA_LLM_TIMEOUT_SECONDS',
+  llmTemperature: 'WIKIDELTA_LLM_TEMPERATURE',
+  llmPricePer1kInput: 'WIKIDELTA_LLM_PRICE_PER_1K_INPUT',
+  llmPricePer1kOutput: 'WIKIDELTA_LLM_PRICE_PER_1K_OUTPUT',
+  domainCap: 'WIKIDELTA_DOMAIN_CAP',
+  search: 'WIKIDELTA_SEARCH',
 };
 
 const DEFAULT_CONFIG_FILE = 'wikidelta.config.json';

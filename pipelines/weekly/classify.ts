@@ -20,17 +20,20 @@ export const classifyStage: Stage<WeeklyInput> = {
     const domains: DomainResult[] = [];
     await withUsage(input, assistant, context, async () => {
       for (const batch of batches(questions, LLM_BATCH)) {
-        const results = await Promise.all(batch.map((question) => assistant.classifyDomain(articleOf(question.unit), question.text)));
-        results.forEach((result, i) => {
-          domains.push({
-            queryId: (batch[i] as (typeof batch)[number]).id,
-            domain: result.ok ? result.value.domain : 'Others',
-            provider: assistant.provider,
-            model: assistant.model,
-            prompt: result.prompt,
-            reason: result.ok ? null : `classification failed, Others by default: ${result.reason}`,
-          });
-        });
+        const results = await Promise.all(
+          batch.map(async (question): Promise<DomainResult> => {
+            const result = await assistant.classifyDomain(articleOf(question.unit), question.text);
+            return {
+              queryId: question.id,
+              domain: result.ok ? result.value.domain : 'Others',
+              provider: assistant.provider,
+              model: assistant.model,
+              prompt: result.prompt,
+              reason: result.ok ? null : `classification failed, Others by default: ${result.reason}`,
+            };
+          }),
+        );
+        domains.push(...results);
         context.reporter.progress(domains.length);
       }
     });

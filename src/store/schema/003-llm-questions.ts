@@ -14,6 +14,8 @@ export const llmQuestions: Migration = {
         page_id INTEGER NOT NULL,
         rev_id INTEGER NOT NULL,
         prev_rev_id INTEGER NOT NULL,
+        -- the data unit's infobox key
+        target_key TEXT NOT NULL,
         -- the data unit's new value: the answer the question was made for
         gold TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),

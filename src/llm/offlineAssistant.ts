@@ -1,0 +1,47 @@
+/**
+ * The offline provider (SPEC section 6): no network, no model, the same output for the same input.
+ * Questions come from one template, answers from looking the asked key up in the infobox, domains
+ * from the reviewed template mapping. Everything it makes is stored with provider "offline", so
+ * nobody takes it for model output.
+ */
+import type { ArticleContext, Assistant, PromptRef, TaskResult } from './assistant.js';
+import { domainOfTemplate, type Domain } from './domains.js';
+import { keyLabel } from './keyLabels.js';
+import { UsageMeter, type Usage } from './usage.js';
+
+const RULES: PromptRef = { name: 'offline-rules', version: '1' };
+
+export class OfflineAssistant implements Assistant {
+  readonly provider = 'offline';
+  readonly model = 'rules-v1';
+  private readonly usage = new UsageMeter(this.provider, this.model);
+
+  async generateQuestion(article: ArticleContext, target: { key: string }): Promise<TaskResult<{ question: string }>> {
+    return { ok: true, value: { question: templateQuestion(article.title, target.key) }, prompt: RULES };
+  }
+
+  async answerQuestion(article: ArticleContext, question: string): Promise<TaskResult<{ answer: string }>> {
+    // The key whose template question this is; failing that, the longest key label the question names
+    // ("total population" over "population").
+    const entries = Object.entries(article.infobox);
+    const found =
+      entries.find(([key]) => question === templateQuestion(article.title, key)) ??
+      entries
+        .filter(([key]) => question.includes(`the ${keyLabel(key)} of`))
+        .sort(([a], [b]) => keyLabel(b).length - keyLabel(a).length)[0];
+    if (found === undefined) return { ok: false, reason: 'no infobox key is named in the question', prompt: RULES };
+    return { ok: true, value: { answer: found[1] }, prompt: RULES };
+  }
+
+  async classifyDomain(article: ArticleContext): Promise<TaskResult<{ domain: Domain }>> {
+    return { ok: true, value: { domain: domainOfTemplate(article.template) }, prompt: RULES };
+  }
+
+  takeUsage(): Usage {
+    return this.usage.take();
+  }
+}
+
+export function templateQuestion(title: string, key: string): string {
+  return `What is the ${keyLabel(key)} of ${title}?`;
+}

@@ -1,0 +1,79 @@
+/**
+ * Versioned prompt templates from `prompts/NAME.txt`: a header of `field: value` lines (name,
+ * version, description), a line `---`, then the text with `{{placeholders}}`. A template is part of
+ * every cache key and every item's provenance, so a changed wording must come with a new version.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+
+export const PROMPTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../prompts');
+
+export interface PromptTemplate {
+  name: string;
+  version: string;
+  description: string;
+  text: string;
+  placeholders: string[];
+}
+
+const PromptHeader = z
+  .object({
+    name: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes'),
+    version: z.string().regex(/^\d+$/, 'a whole number'),
+    description: z.string().min(1),
+  })
+  .strict();
+
+const PLACEHOLDER = /\{\{([a-z_]+)\}\}/g;
+
+const loaded = new Map<string, PromptTemplate>();
+
+/** The template `prompts/NAME.txt`, read and checked once per process. */
+export function loadPrompt(name: string, dir = PROMPTS_DIR): PromptTemplate {
+  const path = join(dir, `${name}.txt`);
+  const known = loaded.get(path);
+  if (known) return known;
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch {
+    throw new InputError(`prompt template ${path} cannot be read`);
+  }
+  const template = parsePrompt(source, path);
+  if (template.name !== name) throw new InputError(`prompt template ${path} names itself "${template.name}", expected "${name}"`);
+  loaded.set(path, template);
+  return template;
+}
+
+export function parsePrompt(source: string, where: string): PromptTemplate {
+  const separator = source.indexOf('\n---\n');
+  if (separator < 0) throw new InputError(`prompt template ${where} has no "---" line after its header`);
+  const fields: Record<string, string> = {};
+  for (const line of source.slice(0, separator).split('\n')) {
+    if (line.trim() === '') continue;
+    const match = /^([a-z_]+):\s*(.*)$/.exec(line);
+    if (!match) throw new InputError(`prompt template ${where}: header line "${line}" is not "field: value"`);
+    fields[match[1] as string] = (match[2] as string).trim();
+  }
+  const header = PromptHeader.safeParse(fields);
+  if (!header.success) {
+    const issue = header.error.issues[0] as z.core.$ZodIssue;
+    throw new InputError(`prompt template ${where}: header ${issue.path.join('.') || 'fields'}: ${issue.message}`);
+  }
+  const text = source.slice(separator + 5).trim();
+  const placeholders = [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string))];
+  return { ...header.data, text, placeholders };
+}
+
+/** The template with every placeholder filled; a missing or unexpected variable is a programming error. */
+export function renderPrompt(template: PromptTemplate, variables: Record<string, string>): string {
+  const missing = template.placeholders.filter((name) => !(name in variables));
+  const extra = Object.keys(variables).filter((name) => !template.placeholders.includes(name));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(`prompt ${template.name}@${template.version}: missing {${missing.join(', ')}}, unexpected {${extra.join(', ')}}`);
+  }
+  return template.text.replace(PLACEHOLDER, (_, name: string) => variables[name] as string);
+}

@@ -1,0 +1,49 @@
+/**
+ * The SQLite cache of LLM calls, keyed by everything that determines a reply: model, prompt name
+ * and version, the rendered input and the parameters. A rerun finds every call it made before and
+ * sends nothing. Stored are validated replies and the verdict that a server's replies stayed
+ * invalid (the item was marked; asking again would give the same), never transport failures.
+ */
+import { createHash } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
+
+export type CachedOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
+
+const CachedOutcomeJson = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+
+export interface CacheKeyParts {
+  model: string;
+  prompt: string;
+  promptVersion: string;
+  input: string;
+  parameters: Record<string, unknown>;
+}
+
+export function cacheKey(parts: CacheKeyParts): string {
+  return createHash('sha256').update(JSON.stringify([parts.model, parts.prompt, parts.promptVersion, parts.input, parts.parameters])).digest('hex');
+}
+
+export class ResponseCache {
+  constructor(private readonly db: Database) {}
+
+  get(key: string): CachedOutcome | undefined {
+    const row = this.db.prepare('SELECT outcome FROM llm_cache WHERE key = ?').pluck().get(key);
+    if (typeof row !== 'string') return undefined;
+    const parsed = CachedOutcomeJson.safeParse(JSON.parse(row));
+    // An unreadable entry is a miss: the call is made again and the entry replaced.
+    return parsed.success ? (parsed.data as CachedOutcome) : undefined;
+  }
+
+  put(key: string, parts: CacheKeyParts, outcome: CachedOutcome, tokens: { prompt: number; completion: number }): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO llm_cache (key, model, prompt, prompt_version, outcome, prompt_tokens, completion_tokens, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(key, parts.model, parts.prompt, parts.promptVersion, JSON.stringify(outcome), tokens.prompt, tokens.completion, new Date().toISOString());
+  }
+}

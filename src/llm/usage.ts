@@ -1,0 +1,87 @@
+/** Calls and tokens spent through one LLM provider, and their record per run (what `status` shows). */
+import type { Database } from 'better-sqlite3';
+
+export interface Usage {
+  provider: string;
+  model: string;
+  /** HTTP requests sent (retries included). */
+  requests: number;
+  cacheHits: number;
+  /** Items that ended marked with a reason instead of a valid reply. */
+  failures: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface Prices {
+  perThousandInput?: number;
+  perThousandOutput?: number;
+}
+
+/** Counts as they happen; `take` hands over what accumulated since the last take. */
+export class UsageMeter {
+  private current: Usage;
+
+  constructor(readonly provider: string, readonly model: string) {
+    this.current = emptyUsage(provider, model);
+  }
+
+  add(delta: Partial<Omit<Usage, 'provider' | 'model'>>): void {
+    for (const [field, value] of Object.entries(delta) as Array<[keyof typeof delta, number]>) this.current[field] += value;
+  }
+
+  take(): Usage {
+    const taken = this.current;
+    this.current = emptyUsage(this.provider, this.model);
+    return taken;
+  }
+}
+
+function emptyUsage(provider: string, model: string): Usage {
+  return { provider, model, requests: 0, cacheHits: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
+}
+
+export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, prices: Prices): number | null {
+  if (prices.perThousandInput === undefined && prices.perThousandOutput === undefined) return null;
+  return (usage.promptTokens / 1000) * (prices.perThousandInput ?? 0) + (usage.completionTokens / 1000) * (prices.perThousandOutput ?? 0);
+}
+
+/** Adds a stage's usage to its run's totals. */
+export function recordUsage(db: Database, runId: number, usage: Usage, prices: Prices): void {
+  if (usage.requests + usage.cacheHits + usage.failures === 0) return;
+  const cost = costOf(usage, prices);
+  db.prepare(
+    `INSERT INTO llm_usage (run_id, provider, model, requests, cache_hits, failures, prompt_tokens, completion_tokens, cost)
+     VALUES (@runId, @provider, @model, @requests, @cacheHits, @failures, @promptTokens, @completionTokens, @cost)
+     ON CONFLICT (run_id, provider, model) DO UPDATE SET
+       requests = requests + excluded.requests, cache_hits = cache_hits + excluded.cache_hits,
+       failures = failures + excluded.failures, prompt_tokens = prompt_tokens + excluded.prompt_tokens,
+       completion_tokens = completion_tokens + excluded.completion_tokens,
+       cost = CASE WHEN excluded.cost IS NULL THEN cost ELSE COALESCE(cost, 0) + excluded.cost END`,
+  ).run({ runId, ...usage, cost });
+}
+
+export interface RunUsage extends Usage {
+  cost: number | null;
+}
+
+export function runUsage(db: Database, runId: number): RunUsage[] {
+  return db
+    .prepare(
+      `SELECT provider, model, requests, cache_hits AS cacheHits, failures, prompt_tokens AS promptTokens,
+              completion_tokens AS completionTokens, cost
+       FROM llm_usage WHERE run_id = ? ORDER BY provider, model`,
+    )
+    .all(runId) as RunUsage[];
+}
+
+/** One line per provider and model, for `status`. */
+export function formatRunUsage(usages: RunUsage[]): string {
+  return usages
+    .map(
+      (u) =>
+        `  llm      ${u.provider}:${u.model} requests=${u.requests} cache_hits=${u.cacheHits} failures=${u.failures} ` +
+        `prompt_tokens=${u.promptTokens} completion_tokens=${u.completionTokens}${u.cost === null ? '' : ` cost=${u.cost.toFixed(4)}`}\n`,
+    )
+    .join('');
+}
