@@ -98,27 +98,13 @@ const MASKABLE_CHAR = /[{}[\]|<>'&=]/g;
 const ITEM_BREAK = '\u001e';
 const RESERVED_CHARS = /[\u0010-\u001e]/g;
 
-function maskLiterals(text: string): string {
+/** Text that wtf must show as it is, not read as markup; `toCleanText` turns it back. */
+export function maskLiterals(text: string): string {
   return text.replace(MASKABLE_CHAR, (c) => MASK_OF.get(c) ?? c);
 }
 
 function unmaskLiterals(text: string): string {
   return text.replace(MASKED_CHAR, (c) => LITERAL_OF.get(c) ?? c);
-}
-
-/** A comment, or an unclosed one, which hides the rest of the text. */
-const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-
-/** Removes comments and turns the content of <nowiki> and <pre> into literal characters. */
-function hideNonMarkup(wikitext: string): string {
-  let text = wikitext.replace(RESERVED_CHARS, '');
-  if (text.includes('<!--')) text = text.replace(COMMENT, '');
-  if (/<(?:nowiki|pre)\b/i.test(text)) {
-    text = text
-      .replace(/<nowiki\s*\/>/gi, '')
-      .replace(/<(nowiki|pre)\b[^>]*>([\s\S]*?)<\/\1\s*>/gi, (_whole, _tag: string, inner: string) => maskLiterals(inner));
-  }
-  return text;
 }
 
 /**
@@ -146,8 +132,11 @@ export interface TemplateSpan {
   name: string;
 }
 
+const OPAQUE_OPENING = /<!--|<(?:nowiki|pre)\b[^>]*>/gi;
 const SCAN_TOKENS = /\{\{|\}\}|<!--|<(?:nowiki|pre)\b[^>]*>/gi;
 const CLOSING_TAG: Readonly<Record<string, RegExp>> = { nowiki: /<\/nowiki\s*>/gi, pre: /<\/pre\s*>/gi };
+/** A comment, or an unclosed one, which hides the rest of the text. */
+const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const TEMPLATE_NAME = /\{\{([^{}|\n]*)/y;
 
 function templateNameAt(text: string, start: number): string {
@@ -156,35 +145,79 @@ function templateNameAt(text: string, start: number): string {
   return normaliseTemplateName(raw.includes('<!--') ? raw.replace(COMMENT, '') : raw);
 }
 
-/** Index just past the end of the comment, <nowiki> or <pre> opened by `token` at `index` (nothing in them is markup). */
-function skipOpaque(text: string, token: string, index: number): number {
-  const afterToken = index + token.length;
-  if (token === '<!--') {
-    const close = text.indexOf('-->', afterToken);
-    return close === -1 ? text.length : close + 3;
-  }
-  if (token.endsWith('/>')) return afterToken;
-  const closing = CLOSING_TAG[token.slice(1, 4).toLowerCase() === 'pre' ? 'pre' : 'nowiki'];
-  if (closing === undefined) return afterToken;
-  closing.lastIndex = afterToken;
-  // An unclosed tag is literal text, as in MediaWiki.
-  return closing.exec(text) === null ? afterToken : closing.lastIndex;
+interface OpaqueRegion {
+  /** Where the content starts (after the opening tag) and ends (before the closing one). */
+  contentStart: number;
+  contentEnd: number;
+  /** Index just past the region; the opening token's end when the tag is unclosed (then literal text, as in MediaWiki). */
+  end: number;
+  kind: 'comment' | 'literal' | 'unclosed tag' | 'empty tag';
 }
 
 /**
- * Where an infobox whose `}}` is missing (or taken by an unclosed template inside it) most likely
- * ends: at the first line starting with `}}` that is not followed by a `|` parameter line (those
- * close nested templates), else at the next heading, else at the end of the text.
+ * A finder of the regions opened by comment, <nowiki> and <pre> tokens, in which nothing is
+ * markup. It remembers from where a tag has no closing tag, so that many unclosed tags cost one
+ * search and not one each.
  */
-function likelyInfoboxEnd(text: string, start: number): { end: number; innerEnd: number } {
-  const heading = /\n=[^\n]*=[ \t]*(?:\n|$)/g;
-  heading.lastIndex = start;
-  const regionEnd = heading.exec(text)?.index ?? text.length;
-  const closingLine = /\n[ \t]*\}\}(?![^\n]*\n[ \t]*\|)/g;
-  closingLine.lastIndex = start;
-  const closing = closingLine.exec(text);
-  if (closing !== null && closingLine.lastIndex <= regionEnd) return { end: closingLine.lastIndex, innerEnd: closing.index };
-  return { end: regionEnd, innerEnd: regionEnd };
+function opaqueRegionFinder(text: string): (token: string, index: number) => OpaqueRegion {
+  const unclosedFrom = new Map<string, number>();
+  return (token, index) => {
+    const afterToken = index + token.length;
+    if (token === '<!--') {
+      const close = text.indexOf('-->', afterToken);
+      const contentEnd = close === -1 ? text.length : close;
+      return { contentStart: afterToken, contentEnd, end: close === -1 ? text.length : close + 3, kind: 'comment' };
+    }
+    const unclosed: OpaqueRegion = { contentStart: afterToken, contentEnd: afterToken, end: afterToken, kind: 'unclosed tag' };
+    if (token.endsWith('/>')) return { ...unclosed, kind: 'empty tag' };
+    const tag = token.slice(1, 4).toLowerCase() === 'pre' ? 'pre' : 'nowiki';
+    const closing = CLOSING_TAG[tag];
+    if (closing === undefined || afterToken >= (unclosedFrom.get(tag) ?? Infinity)) return unclosed;
+    closing.lastIndex = afterToken;
+    const close = closing.exec(text);
+    if (close === null) {
+      unclosedFrom.set(tag, afterToken);
+      return unclosed;
+    }
+    return { contentStart: afterToken, contentEnd: close.index, end: closing.lastIndex, kind: 'literal' };
+  };
+}
+
+/** Removes comments and turns the content of <nowiki> and <pre> into literal characters. */
+export function hideNonMarkup(wikitext: string): string {
+  const text = wikitext.replace(RESERVED_CHARS, '');
+  const regionAt = opaqueRegionFinder(text);
+  let hidden = '';
+  let copiedUpTo = 0;
+  OPAQUE_OPENING.lastIndex = 0;
+  for (let token = OPAQUE_OPENING.exec(text); token !== null; token = OPAQUE_OPENING.exec(text)) {
+    const region = regionAt(token[0], token.index);
+    if (region.kind === 'unclosed tag') continue;
+    hidden += text.slice(copiedUpTo, token.index);
+    if (region.kind === 'literal') hidden += maskLiterals(text.slice(region.contentStart, region.contentEnd));
+    copiedUpTo = region.end;
+    OPAQUE_OPENING.lastIndex = region.end;
+  }
+  return hidden + text.slice(copiedUpTo);
+}
+
+const HEADING_LINE = /\n=[^\n]*=[ \t]*(?:\n|$)/;
+/** A line starting with `}}` that is not followed by a `|` parameter line (those close nested templates). */
+const CLOSING_LINE = /\n[ \t]*\}\}(?![^\n]*\n[ \t]*\|)/;
+
+/**
+ * Where an infobox whose `}}` is missing (or taken by an unclosed template inside it) most likely
+ * ends, before `limit`: at its closing line, else at the next heading, else at `limit`.
+ */
+function likelyInfoboxEnd(text: string, start: number, limit: number): { end: number; innerEnd: number } {
+  const region = text.slice(start, limit);
+  const headingAt = region.search(HEADING_LINE);
+  const regionEnd = headingAt === -1 ? region.length : headingAt;
+  const closing = CLOSING_LINE.exec(region);
+  if (closing !== null && closing.index + closing[0].length <= regionEnd) {
+    return { end: start + closing.index + closing[0].length, innerEnd: start + closing.index };
+  }
+  return { end: start + regionEnd, innerEnd: start + regionEnd };
 }
 
 /**
@@ -196,6 +229,7 @@ function likelyInfoboxEnd(text: string, start: number): { end: number; innerEnd:
 export function templateSpans(text: string): TemplateSpan[] {
   const spans: TemplateSpan[] = [];
   const openAt: number[] = [];
+  const regionAt = opaqueRegionFinder(text);
   SCAN_TOKENS.lastIndex = 0;
   for (let token = SCAN_TOKENS.exec(text); token !== null; token = SCAN_TOKENS.exec(text)) {
     if (token[0] === '{{') {
@@ -204,13 +238,17 @@ export function templateSpans(text: string): TemplateSpan[] {
       const start = openAt.pop();
       if (start !== undefined) spans.push({ start, end: SCAN_TOKENS.lastIndex, innerEnd: token.index, name: templateNameAt(text, start) });
     } else {
-      SCAN_TOKENS.lastIndex = skipOpaque(text, token[0], token.index);
+      SCAN_TOKENS.lastIndex = regionAt(token[0], token.index).end;
     }
   }
-  for (const start of openAt) {
-    const name = templateNameAt(text, start);
-    if (isInfoboxName(name)) spans.push({ start, ...likelyInfoboxEnd(text, start), name });
-  }
+  // An unclosed infobox ends at the latest where the next one starts: this bounds the work on
+  // text full of them to one pass.
+  const unclosedInfoboxes = openAt
+    .map((start) => ({ start, name: templateNameAt(text, start) }))
+    .filter((open) => isInfoboxName(open.name));
+  unclosedInfoboxes.forEach(({ start, name }, i) => {
+    spans.push({ start, ...likelyInfoboxEnd(text, start, unclosedInfoboxes[i + 1]?.start ?? text.length), name });
+  });
   return spans.sort((a, b) => a.start - b.start);
 }
 
@@ -330,6 +368,17 @@ const FILE_LINK_OPENING =
   /\[\[\s*(?:file|image|datei|bild|fichier|archivo|imagen|immagine|ficheiro|plik|файл|изображение|文件|檔案|ファイル|画像)\s*:/gi;
 const LINK_BRACKETS = /\[\[|\]\]/g;
 
+/** Index just past the `]]` closing the `[[` at `start`, or -1. */
+function closingBracketsEnd(text: string, start: number): number {
+  LINK_BRACKETS.lastIndex = start;
+  let depth = 0;
+  for (let bracket = LINK_BRACKETS.exec(text); bracket !== null; bracket = LINK_BRACKETS.exec(text)) {
+    depth += bracket[0] === '[[' ? 1 : -1;
+    if (depth === 0) return LINK_BRACKETS.lastIndex;
+  }
+  return -1;
+}
+
 /**
  * Removes `[[File:…]]` links (images, audio), whose captions may hold links of their own:
  * wtf renders them as text inside infobox values.
@@ -339,17 +388,12 @@ function removeFileLinks(text: string): string {
   let copiedUpTo = 0;
   FILE_LINK_OPENING.lastIndex = 0;
   for (let opening = FILE_LINK_OPENING.exec(text); opening !== null; opening = FILE_LINK_OPENING.exec(text)) {
-    LINK_BRACKETS.lastIndex = opening.index;
-    let depth = 0;
-    for (let bracket = LINK_BRACKETS.exec(text); bracket !== null; bracket = LINK_BRACKETS.exec(text)) {
-      depth += bracket[0] === '[[' ? 1 : -1;
-      if (depth === 0) {
-        kept += text.slice(copiedUpTo, opening.index);
-        copiedUpTo = LINK_BRACKETS.lastIndex;
-        FILE_LINK_OPENING.lastIndex = copiedUpTo;
-        break;
-      }
-    }
+    const end = closingBracketsEnd(text, opening.index);
+    // The value will not balance and will be kept as literal text: the rest need not be searched.
+    if (end === -1) break;
+    kept += text.slice(copiedUpTo, opening.index);
+    copiedUpTo = end;
+    FILE_LINK_OPENING.lastIndex = end;
   }
   return kept + text.slice(copiedUpTo);
 }
@@ -359,10 +403,29 @@ function countOf(text: string, token: string): number {
 }
 
 /**
+ * Real values nest a handful of templates; a value nested deeper (vandalism, a test) is kept as
+ * literal text, because rendering nested templates costs wtf the square of their depth.
+ */
+const MAX_TEMPLATE_DEPTH = 40;
+const BRACE_PAIRS = /\{\{|\}\}/g;
+
+function templateDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  BRACE_PAIRS.lastIndex = 0;
+  for (let brace = BRACE_PAIRS.exec(text); brace !== null; brace = BRACE_PAIRS.exec(text)) {
+    depth = brace[0] === '{{' ? depth + 1 : Math.max(0, depth - 1);
+    deepest = Math.max(deepest, depth);
+  }
+  return deepest;
+}
+
+/**
  * A value ready to be one line of wtf input. One whose braces or link brackets do not balance
  * would make wtf read into the next values, so its markup is kept as literal text instead.
  */
 function prepareValue(raw: string): string {
+  if (templateDepth(raw) > MAX_TEMPLATE_DEPTH) return maskLiterals(raw.replace(/\s+/g, ' ').trim());
   let value = raw.replace(LITERAL_TEMPLATE, (_whole, name: string) => maskLiterals(LITERAL_OF_TEMPLATE[name] ?? ''));
   if (value.includes('{{')) value = expandListTemplates(value);
   if (value.includes('[[')) value = removeFileLinks(value);
@@ -481,19 +544,38 @@ function parseInfobox(name: string, inner: string): Infobox | null {
   };
 }
 
+/**
+ * The text of infobox `spans[index]` without the infoboxes nested in it, which are extracted on
+ * their own (wtf would render them as ""): rendering them again inside each parent would make
+ * nested infoboxes cost the square of their depth.
+ */
+function innerTextWithoutNested(wikitext: string, spans: readonly TemplateSpan[], index: number): string {
+  const span = spans[index] as TemplateSpan;
+  let inner = '';
+  let copiedUpTo = span.start + 2;
+  for (let i = index + 1; i < spans.length; i++) {
+    const nested = spans[i] as TemplateSpan;
+    if (nested.start >= span.innerEnd) break;
+    if (nested.start < copiedUpTo || nested.end > span.innerEnd) continue;
+    inner += wikitext.slice(copiedUpTo, nested.start);
+    copiedUpTo = nested.end;
+  }
+  return inner + wikitext.slice(copiedUpTo, span.innerEnd);
+}
+
 /** Every infobox of an article's wikitext, in document order. Never throws: malformed markup gives partial results. */
 export function extractInfoboxes(wikitext: string): Infobox[] {
   const infoboxes: Infobox[] = [];
   try {
-    for (const span of templateSpans(wikitext)) {
-      if (!isInfoboxName(span.name)) continue;
+    const spans = templateSpans(wikitext).filter((span) => isInfoboxName(span.name));
+    spans.forEach((span, i) => {
       try {
-        const infobox = parseInfobox(span.name, wikitext.slice(span.start + 2, span.innerEnd));
+        const infobox = parseInfobox(span.name, innerTextWithoutNested(wikitext, spans, i));
         if (infobox !== null) infoboxes.push(infobox);
       } catch {
         // A template that defeats the parser is left out; the article's other infoboxes still count.
       }
-    }
+    });
   } catch {
     // Only reachable on pathological input (e.g. exhausted stack): keep what was parsed.
   }

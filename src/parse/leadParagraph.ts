@@ -3,27 +3,25 @@
  * section without its standalone templates (infobox, hatnotes, short description, maintenance
  * tags) is handed over: rendering a whole article costs about 20 ms.
  */
-import { outermostTemplates, parseWithWtf, toCleanText, type TemplateSpan } from './infobox.js';
+import { hideNonMarkup, maskLiterals, outermostTemplates, parseWithWtf, toCleanText, type TemplateSpan } from './infobox.js';
 
-const HEADING = /^=[^\n]*=[ \t]*$/gm;
+const HEADING = /^=[^\n]*=[ \t]*$/m;
 /** An indented line before the text (`:''For other uses, see …''`) is a hatnote written by hand. */
 const INDENTED_LINE = /^:[^\n]*$/gm;
 const LETTER = /\p{L}/u;
+/**
+ * How much of the lead (once its standalone templates are gone) wtf gets: real first paragraphs
+ * are a few thousand characters, and wtf slows down badly on long runs of unusual text.
+ */
+const RENDERED_LEAD_LIMIT = 10_000;
 
-function isInComment(text: string, index: number): boolean {
-  return text.lastIndexOf('<!--', index) > text.lastIndexOf('-->', index);
+/** The text before the first heading. */
+function leadSection(text: string): string {
+  const heading = HEADING.exec(text);
+  return heading === null ? text : text.slice(0, heading.index);
 }
 
-/** The text before the first heading (headings commented out do not count). */
-function leadSection(wikitext: string): string {
-  HEADING.lastIndex = 0;
-  for (let heading = HEADING.exec(wikitext); heading !== null; heading = HEADING.exec(wikitext)) {
-    if (!isInComment(wikitext, heading.index)) return wikitext.slice(0, heading.index);
-  }
-  return wikitext;
-}
-
-/** Index of the end of the line at `from`, past any whitespace and the templates of `spans` from `next` on. */
+/** Index just past the templates of `spans` (from `next` on) that follow `from` with only spaces between them. */
 function endOfTemplatesRun(lead: string, spans: readonly TemplateSpan[], next: number, from: number): number {
   let position = from;
   for (let i = next; i < spans.length; i++) {
@@ -32,6 +30,11 @@ function endOfTemplatesRun(lead: string, spans: readonly TemplateSpan[], next: n
     position = span.end;
   }
   return position;
+}
+
+/** Braces outside every template are literal text (unclosed `{{`, stray `}}`); wtf must not look for templates in them. */
+function literalBraces(text: string): string {
+  return text.replace(/\{\{|\}\}/g, maskLiterals);
 }
 
 /**
@@ -43,23 +46,28 @@ function withoutStandaloneTemplates(lead: string): string {
   const spans = outermostTemplates(lead);
   let kept = '';
   let copiedUpTo = 0;
+  let removedUpTo = 0;
   spans.forEach((span, i) => {
+    kept += literalBraces(lead.slice(copiedUpTo, span.start));
+    copiedUpTo = span.end;
     const lineStart = lead.lastIndexOf('\n', span.start - 1) + 1;
-    const startsLine = /^\s*$/.test(lead.slice(Math.max(copiedUpTo, lineStart), span.start));
+    const startsLine = /^\s*$/.test(lead.slice(Math.max(removedUpTo, lineStart), span.start));
     const runEnd = endOfTemplatesRun(lead, spans, i + 1, span.end);
-    const endsLine = /^[ \t]*(?:\n|$)/.test(lead.slice(runEnd, runEnd + 200));
-    if (startsLine && endsLine) {
-      kept += lead.slice(copiedUpTo, span.start);
-      copiedUpTo = span.end;
+    if (startsLine && /^[ \t]*(?:\n|$)/.test(lead.slice(runEnd, runEnd + 200))) {
+      removedUpTo = span.end;
+    } else {
+      kept += lead.slice(span.start, span.end);
     }
   });
-  return kept + lead.slice(copiedUpTo);
+  return kept + literalBraces(lead.slice(copiedUpTo));
 }
 
 /** Plain text of the article's first paragraph, or "" when it has none. Never throws. */
 export function firstParagraph(wikitext: string): string {
   try {
-    const lead = withoutStandaloneTemplates(leadSection(wikitext)).replace(INDENTED_LINE, '');
+    const lead = withoutStandaloneTemplates(leadSection(hideNonMarkup(wikitext)))
+      .replace(INDENTED_LINE, '')
+      .slice(0, RENDERED_LEAD_LIMIT);
     for (const paragraph of parseWithWtf(lead).paragraphs()) {
       const text = toCleanText(paragraph.text());
       if (LETTER.test(text)) return text;

@@ -238,6 +238,20 @@ describe('extractInfoboxes on written cases', () => {
     }
   });
 
+  it('stays linear on text made of thousands of broken or nested infoboxes', () => {
+    const unclosed = extractInfoboxes('{{Infobox x\n| a = b\n'.repeat(2000));
+    expect(unclosed).toHaveLength(2000);
+    expect(unclosed.every((infobox) => infobox.fields.length === 1 && infobox.fields[0]?.[1] === 'b')).toBe(true);
+    const nested = extractInfoboxes('{{Infobox x|a=1|b='.repeat(500) + '}}'.repeat(500));
+    expect(nested).toHaveLength(500);
+    expect(nested[0]?.fields).toEqual([['a', '1'], ['b', '']]);
+    const deepValue = extractInfoboxes(`{{Infobox x|a=${'{{nowrap|'.repeat(1000)}x${'}}'.repeat(1000)}|b=c}}`);
+    expect(fieldsOf(deepValue[0] as Infobox).b).toBe('c');
+    for (const text of ['{{'.repeat(50_000), '}}'.repeat(50_000), '<nowiki>'.repeat(20_000), '<!--'.repeat(20_000), 'a b. '.repeat(30_000)]) {
+      expect(parseRevision(text, { firstParagraph: true }).infoboxes).toEqual([]);
+    }
+  });
+
   it('keeps unnamed parameters under their position', () => {
     expect(extractInfoboxes('{{Infobox x|first|a=1|second}}').map(fieldsOf)).toEqual([{ 1: 'first', a: '1', 2: 'second' }]);
   });
