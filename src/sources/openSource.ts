@@ -25,6 +25,7 @@ export function openSource(flags: SourceFlags, settings: Settings): RevisionSour
       maxInFlight: settings.maxInFlight,
       perMinute: settings.perMinute,
       maxRetries: settings.maxRetries,
+      retryBaseMs: settings.retryBaseMs,
     });
   }
   if (flags.dump) return new DumpRevisionSource(flags.dump);

@@ -1,0 +1,168 @@
+import Sqlite from 'better-sqlite3';
+import { Mwn } from 'mwn';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repoRoot, runCli, sharedData, tempDir } from '../support/cli.js';
+import { startFaultProxy, type FaultProxy } from '../support/faultProxy.js';
+import { startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+import { writeDumpPart } from '../support/splitDump.js';
+
+const USER_AGENT = 'wikidelta-tests/0.1 (integration tests; wikidelta@example.org)';
+const env = { WIKIDELTA_USER_AGENT: USER_AGENT, WIKIDELTA_WIKI: 'testwiki' };
+/** MediaWiki merges the two histories these titles have in the dump into one (redirect) page. */
+const MERGED_ON_IMPORT = new Set(['The Amazing Spider-Man (2012 film)', "`Abdu'l-Bahá"]);
+
+type Change = Record<string, unknown>;
+const comparable = (changes: Change[]) =>
+  changes
+    .filter((change) => !MERGED_ON_IMPORT.has(String(change.title)))
+    .map((change) => [change.title, change.timestamp, change.template, change.key, change.old, change.new].join(' | '))
+    .sort();
+
+async function changesOf(db: string, start: string, end: string): Promise<Change[]> {
+  const listed = await runCli(['--db', db, 'changes', '--start', start, '--end', end], { env });
+  expect(listed.code, listed.stderr).toBe(0);
+  return jsonLines(listed.stdout);
+}
+
+describe('weekly pipeline through the API of a real MediaWiki', () => {
+  const dumpXml = join(sharedData, 'enwiki-history-sample.xml');
+  let wiki: MediaWikiServer;
+  let proxy: FaultProxy;
+  const dir = tempDir();
+
+  beforeAll(async () => {
+    wiki = await startMediaWiki({ dumps: [dumpXml] });
+    proxy = await startFaultProxy(wiki.baseUrl);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await wiki?.stop();
+  });
+
+  it.each([
+    ['2021-01-01', '365', '2021-12-31'],
+    ['2020-03-30', '7', '2020-04-05'],
+  ])('yields the same changes as the dump for the window from %s (%s days)', async (start, days, end) => {
+    const fromApi = join(dir, `api-${start}.sqlite`);
+    const fromDump = join(dir, `dump-${start}.sqlite`);
+    const api = await runCli(['--db', fromApi, 'weekly', '--start', start, '--days', days, '--api', wiki.apiUrl], { env });
+    expect(api.code, api.stderr).toBe(0);
+    const dump = await runCli(['--db', fromDump, 'weekly', '--start', start, '--days', days, '--dump', dumpXml], { env });
+    expect(dump.code, dump.stderr).toBe(0);
+    const apiChanges = await changesOf(fromApi, start, end);
+    expect(apiChanges.length).toBeGreaterThan(0);
+    expect(comparable(apiChanges)).toEqual(comparable(await changesOf(fromDump, start, end)));
+  });
+
+  it('waits out a wiki that answers 429 and 500 for a while, losing nothing', async () => {
+    const clean = join(dir, 'api-2021-01-01.sqlite');
+    const db = join(dir, 'faulty.sqlite');
+    proxy.resetCounts();
+    proxy.failNext(2, { status: 429, retryAfterSeconds: 1 });
+    proxy.failNext(3, { status: 500 });
+    proxy.failNext(1, { status: 503 });
+    const run = await runCli(['--db', db, 'weekly', '--start', '2021-01-01', '--days', '365', '--api', `${proxy.baseUrl}/api.php`], {
+      env: { ...env, WIKIDELTA_MAX_RETRIES: '8', WIKIDELTA_RETRY_BASE_MS: '100' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(proxy.counts().faulted).toBe(6);
+    expect(comparable(await changesOf(db, '2021-01-01', '2021-12-31'))).toEqual(comparable(await changesOf(clean, '2021-01-01', '2021-12-31')));
+  });
+
+  it('fails with one line naming the wiki when it keeps failing, and the rerun completes', async () => {
+    const db = join(dir, 'down.sqlite');
+    proxy.failNext(Infinity, { status: 503 });
+    const run = await runCli(['--db', db, 'weekly', '--start', '2021-01-01', '--days', '365', '--api', `${proxy.baseUrl}/api.php`], {
+      env: { ...env, WIKIDELTA_MAX_RETRIES: '1', WIKIDELTA_RETRY_BASE_MS: '100' },
+    });
+    proxy.heal();
+    expect(run.code).toBe(1);
+    const line = run.stderr.trim().split('\n').at(-1) ?? '';
+    expect(line).toMatch(/^wikidelta: wiki .*api\.php .*503/);
+    const again = await runCli(['--db', db, 'weekly', '--start', '2021-01-01', '--days', '365', '--api', `${proxy.baseUrl}/api.php`], { env });
+    expect(again.code, again.stderr).toBe(0);
+  });
+});
+
+describe('sync against a real MediaWiki that received more edits', () => {
+  const sample = join(repoRoot, 'data/sample/sample-history.xml');
+  const dir = tempDir();
+  const split = '2025-02-17T00:00:00Z';
+  const first = join(dir, 'first.xml');
+  const second = join(dir, 'second.xml');
+  const db = join(dir, 'sync.sqlite');
+  let wiki: MediaWikiServer;
+  let proxy: FaultProxy;
+  const answer = async (title: string, key: string, date: string) => {
+    const result = await runCli(['--db', db, '--json', 'answer', '--title', title, '--key', key, '--date', date], { env });
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout) as { answer: string | null; status: string };
+  };
+
+  beforeAll(async () => {
+    writeDumpPart(sample, first, { before: split });
+    writeDumpPart(sample, second, { from: split });
+    wiki = await startMediaWiki({ dumps: [first] });
+    proxy = await startFaultProxy(wiki.baseUrl);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await wiki?.stop();
+  });
+
+  it('fetches only the tracked pages that changed, and extends their answers', async () => {
+    const api = `${proxy.baseUrl}/api.php`;
+    const weekly = await runCli(['--db', db, 'weekly', '--start', '2025-01-27', '--api', api], { env });
+    expect(weekly.code, weekly.stderr).toBe(0);
+    expect((await answer('The Saltmarsh Lantern', 'gross', '2025-02-02')).answer).toBe('CRN 6.8 million');
+    expect((await answer('The Saltmarsh Lantern', 'gross', '2025-03-30')).status).toBe('unknown');
+
+    await wiki.importDump(second);
+    proxy.resetCounts();
+    const sync = await runCli(['--db', db, '--json', 'sync', '--until', '2025-04-01', '--api', api], { env });
+    expect(sync.code, sync.stderr).toBe(0);
+
+    const store = new Sqlite(db, { readonly: true });
+    const tracked = new Set(store.prepare('SELECT DISTINCT page_id FROM data_units').pluck().all() as number[]);
+    const changedSince = (since: string) =>
+      new Set(store.prepare('SELECT DISTINCT page_id FROM revisions WHERE timestamp >= ? AND metadata_only = 0').pluck().all(since) as number[]);
+    const changedTracked = [...changedSince('2025-02-03T00:00:00Z')].filter((pageId) => tracked.has(pageId));
+    store.close();
+    const { stages } = JSON.parse(sync.stdout) as { stages: { collect: { pages: number } } };
+    expect(stages.collect.pages).toBe(changedTracked.length);
+    // Only tracked pages were asked about (page facts, revision lists): the wiki changed many more.
+    const asked = new Set(
+      proxy
+        .requests()
+        .flatMap((request) => (request.params.get('pageids') ?? '').split('|').filter(Boolean).map(Number)),
+    );
+    expect([...asked].every((pageId) => tracked.has(pageId))).toBe(true);
+    const recentlyChanged = proxy.requests().filter((request) => request.kind === 'list=recentchanges').length;
+    expect(recentlyChanged).toBeGreaterThan(0);
+    const counts = proxy.counts();
+    console.log(`sync: ${counts.total} requests for ${changedTracked.length} changed of ${tracked.size} tracked pages`, counts.byKind);
+    expect(counts.total).toBeLessThan(6 + 2 * changedTracked.length);
+
+    expect((await answer('The Saltmarsh Lantern', 'gross', '2025-03-30')).answer).toBe('CRN 14.6 million');
+    expect((await answer('The Saltmarsh Lantern', 'gross', '2025-02-02')).answer).toBe('CRN 6.8 million');
+  });
+
+  it('follows a move and records a deletion made through the API', async () => {
+    const admin = new Mwn({ apiUrl: wiki.apiUrl, username: wiki.adminUser, password: wiki.adminPassword, userAgent: USER_AGENT, silent: true });
+    await admin.login();
+    const before = await answer('Quillstone', 'latest_release_version', '2025-03-30');
+    expect(before.status).toBe('ok');
+    await admin.move('The Saltmarsh Lantern', 'The Saltmarsh Lantern (film)', 'disambiguation');
+    await admin.delete('Quillstone', 'test deletion');
+    const until = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const sync = await runCli(['--db', db, 'sync', '--until', until, '--api', `${proxy.baseUrl}/api.php`], { env });
+    expect(sync.code, sync.stderr).toBe(0);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(await answer('Quillstone', 'latest_release_version', '2025-03-30')).toEqual(before);
+    expect((await answer('Quillstone', 'latest_release_version', tomorrow)).status).toBe('deleted');
+    const renamed = await answer('The Saltmarsh Lantern (film)', 'gross', tomorrow);
+    expect(renamed).toMatchObject({ status: 'ok', answer: 'CRN 14.6 million' });
+    expect(await answer('The Saltmarsh Lantern', 'gross', tomorrow)).toEqual(renamed);
+  });
+});
