@@ -21,15 +21,14 @@ function leadSection(text: string): string {
   return heading === null ? text : text.slice(0, heading.index);
 }
 
-/** Index just past the templates of `spans` (from `next` on) that follow `from` with only spaces between them. */
-function endOfTemplatesRun(lead: string, spans: readonly TemplateSpan[], next: number, from: number): number {
-  let position = from;
-  for (let i = next; i < spans.length; i++) {
-    const span = spans[i];
-    if (span === undefined || !/^[ \t]*$/.test(lead.slice(position, span.start))) break;
-    position = span.end;
+/** For each span, the index just past the run of templates it starts, separated by spaces only. */
+function templateRunEnds(lead: string, spans: readonly TemplateSpan[]): number[] {
+  const runEnds = spans.map((span) => span.end);
+  for (let i = spans.length - 2; i >= 0; i--) {
+    const next = spans[i + 1] as TemplateSpan;
+    if (/^[ \t]*$/.test(lead.slice(spans[i]?.end, next.start))) runEnds[i] = runEnds[i + 1] as number;
   }
-  return position;
+  return runEnds;
 }
 
 /** Braces outside every template are literal text (unclosed `{{`, stray `}}`); wtf must not look for templates in them. */
@@ -44,15 +43,22 @@ function literalBraces(text: string): string {
  */
 function withoutStandaloneTemplates(lead: string): string {
   const spans = outermostTemplates(lead);
+  const runEnds = templateRunEnds(lead, spans);
   let kept = '';
   let copiedUpTo = 0;
   let removedUpTo = 0;
+  // Line starts are found going forward (not with lastIndexOf) to stay linear on one long line.
+  let lineStart = 0;
+  let nextNewline = lead.indexOf('\n');
   spans.forEach((span, i) => {
     kept += literalBraces(lead.slice(copiedUpTo, span.start));
     copiedUpTo = span.end;
-    const lineStart = lead.lastIndexOf('\n', span.start - 1) + 1;
+    while (nextNewline !== -1 && nextNewline < span.start) {
+      lineStart = nextNewline + 1;
+      nextNewline = lead.indexOf('\n', lineStart);
+    }
     const startsLine = /^\s*$/.test(lead.slice(Math.max(removedUpTo, lineStart), span.start));
-    const runEnd = endOfTemplatesRun(lead, spans, i + 1, span.end);
+    const runEnd = runEnds[i] ?? span.end;
     if (startsLine && /^[ \t]*(?:\n|$)/.test(lead.slice(runEnd, runEnd + 200))) {
       removedUpTo = span.end;
     } else {

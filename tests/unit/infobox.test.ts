@@ -247,9 +247,10 @@ describe('extractInfoboxes on written cases', () => {
     expect(nested[0]?.fields).toEqual([['a', '1'], ['b', '']]);
     const deepValue = extractInfoboxes(`{{Infobox x|a=${'{{nowrap|'.repeat(1000)}x${'}}'.repeat(1000)}|b=c}}`);
     expect(fieldsOf(deepValue[0] as Infobox).b).toBe('c');
-    for (const text of ['{{'.repeat(50_000), '}}'.repeat(50_000), '<nowiki>'.repeat(20_000), '<!--'.repeat(20_000), 'a b. '.repeat(30_000)]) {
+    for (const text of ['{{'.repeat(50_000), '}}'.repeat(50_000), '{{a}}'.repeat(50_000), '<nowiki>'.repeat(20_000), '<!--'.repeat(20_000), 'a b. '.repeat(30_000)]) {
       expect(parseRevision(text, { firstParagraph: true }).infoboxes).toEqual([]);
     }
+    expect(firstParagraph(`'''X''' is${' {{convert|1|km}}'.repeat(20_000)}`)).toMatch(/^X is 1 km 1 km/);
   });
 
   it('keeps unnamed parameters under their position', () => {
