@@ -15,6 +15,8 @@ export interface StageContext {
 
 export interface Stage<Input> {
   readonly name: string;
+  /** Runs again even when done: its result depends on data that keeps arriving (e.g. later syncs). */
+  readonly repeatable?: boolean;
   run(input: Input, context: StageContext): Promise<Counts>;
 }
 
@@ -50,7 +52,7 @@ export async function runPipeline<Input>(options: {
   for (const stage of options.stages) {
     if (!options.selected.includes(stage.name)) continue;
     const record = run.stages.find((s) => s.stage === stage.name);
-    if (record?.status === 'done') {
+    if (record?.status === 'done' && !stage.repeatable) {
       skipped.push(stage.name);
       reporter.stageFinished(stage.name, { status: 'skipped', counts: record.counts, seconds: 0 });
       continue;
