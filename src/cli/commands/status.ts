@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { formatRunUsage, runUsage } from '../../llm/usage.js';
 import { RunStore, type RunRecord } from '../../runs/runStore.js';
 import { integerOption } from '../options.js';
 import { withSession } from '../session.js';
@@ -12,11 +13,12 @@ export function registerStatus(program: Command): void {
       await withSession(command, { write: false }, (session) => {
         const runs = new RunStore(session.db).listRuns(flags.limit);
         if (session.json) {
-          process.stdout.write(`${JSON.stringify({ database: session.dbPath, runs })}\n`);
+          const withUsage = runs.map((run) => ({ ...run, llm_usage: runUsage(session.db, run.id) }));
+          process.stdout.write(`${JSON.stringify({ database: session.dbPath, runs: withUsage })}\n`);
           return;
         }
         process.stdout.write(`database ${session.dbPath}: ${runs.length === 0 ? 'no runs yet' : `${runs.length} most recent runs`}\n`);
-        for (const run of runs) process.stdout.write(formatRun(run));
+        for (const run of runs) process.stdout.write(formatRun(run) + formatRunUsage(runUsage(session.db, run.id)));
       });
     });
 }

@@ -1,7 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { runWeekly, WEEKLY_STAGES, type WeeklyInput } from '../../../pipelines/weekly.js';
 import { windowFrom } from '../../dates.js';
 import { parseRevision } from '../../parse/parseRevision.js';
+import { llmRunParams, llmStageInputs } from '../../llm/stageInputs.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
 import { articleBaseUrl, openSource, wikiName, type SourceFlags } from '../../sources/openSource.js';
 import { dateOption, integerOption, listOption } from '../options.js';
@@ -15,12 +16,14 @@ interface WeeklyFlags extends SourceFlags {
   userAgent?: string;
   revertHours?: number;
   keepContent?: boolean;
+  llm?: string;
+  out?: string;
 }
 
 export function registerWeekly(program: Command): void {
   program
     .command('weekly')
-    .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, diff, select')
+    .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, diff, select, timeline, generate, check, classify, export')
     .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
     .addOption(integerOption('--days <n>', 'window length in days').default(7))
     .option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php')
@@ -30,10 +33,12 @@ export function registerWeekly(program: Command): void {
     .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
     .addOption(integerOption('--revert-hours <n>', 'changes undone within this many hours are not selected (default 48)'))
     .option('--keep-content', 'keep revision wikitext in the store after parsing')
+    .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai']))
+    .option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)')
     .action(async (flags: WeeklyFlags, command: Command) => {
       const outcome = await withSession(
         command,
-        { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent } },
+        { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
         (session) => weekly(session, flags),
       );
       printOutcome(outcome, command.optsWithGlobals<{ json?: boolean }>().json ?? false);
@@ -56,10 +61,11 @@ async function weekly(session: Session, flags: WeeklyFlags): Promise<PipelineOut
     keepContent: settings.keepContent,
     articleBaseUrl: articleBaseUrl(flags, settings),
     parse: parseRevision,
+    ...llmStageInputs(session.db, settings, flags),
   };
   // The source is part of a run's identity only through the wiki it reads: the same window collected
   // from a dump and then parsed without a source is one run.
-  const params = { window, days: flags.days, wiki, seed: settings.seed, revertHours: settings.revertHours };
+  const params = { window, days: flags.days, wiki, seed: settings.seed, revertHours: settings.revertHours, ...llmRunParams(settings) };
   return runWeekly({ db: session.db, input, stages, reporter: session.reporter, params });
 }
 

@@ -1,0 +1,23 @@
+import { dirname, join, resolve } from 'node:path';
+import type { Stage } from '../../src/runs/stageRunner.js';
+import { writeFilesAtomically } from '../../src/release/atomicFiles.js';
+import { renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
+import type { WeeklyInput } from '../weekly.js';
+
+/** export: the week's release files (queries, per-date DailyQA files, native JSONL, dataset card). */
+export const exportStage: Stage<WeeklyInput> = {
+  name: 'export',
+  async run(input, context) {
+    const dir = input.releaseDir ?? defaultReleaseDir(context.db.name, input.window.start);
+    const { files, counts } = renderWeeklyRelease(context.db, input.wiki, input.window);
+    writeFilesAtomically(dir, files);
+    context.reporter.event('release written', { dir, files: files.size });
+    return { files: files.size, ...counts };
+  },
+};
+
+/** `releases/weekly-YYYY-MM-DD/` beside the database: data/releases/… for the default data/wikidelta.sqlite. */
+export function defaultReleaseDir(databasePath: string, windowStart: string): string {
+  const base = databasePath === ':memory:' ? process.cwd() : dirname(resolve(databasePath));
+  return join(base, 'releases', `weekly-${windowStart.slice(0, 10)}`);
+}

@@ -1,0 +1,274 @@
+/**
+ * The files of a week's release (SPEC section 8): the kept queries with their metadata, DailyQA's
+ * per-date answer files for each day of the week, the native JSONL with full provenance of every
+ * generated item (kept or not, and why), and a dataset card. Rendering only: the same store gives
+ * byte-identical files (no wall-clock times in them).
+ */
+import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
+import { addDays, formatDate } from '../dates.js';
+import type { Window } from '../model.js';
+import { answerQuery, answersOnDate } from '../timeline/answers.js';
+
+const InfoboxJson = z.record(z.string(), z.string());
+const TitlesJson = z.array(z.string());
+
+interface ItemRow {
+  id: string;
+  status: 'ok' | 'failed';
+  reason: string | null;
+  text: string | null;
+  kept: number | null;
+  updateFrequency: string | null;
+  wiki: string;
+  windowStart: string;
+  windowEnd: string;
+  pageId: number;
+  revId: number;
+  prevRevId: number;
+  gold: string;
+  prompt: string;
+  promptVersion: string;
+  provider: string;
+  model: string;
+  seed: string;
+  title: string;
+  url: string;
+  timestamp: string;
+  template: string;
+  key: string;
+  old: string;
+  infobox: string;
+  firstParagraph: string;
+  domain: string | null;
+  domainProvider: string | null;
+  domainModel: string | null;
+  domainPrompt: string | null;
+  domainPromptVersion: string | null;
+  domainReason: string | null;
+  capped: number | null;
+}
+
+interface CheckRow {
+  queryId: string;
+  check: string;
+  passed: number;
+  reason: string;
+  detail: string | null;
+  backend: string;
+  prompt: string | null;
+  promptVersion: string | null;
+}
+
+export interface ReleaseCounts {
+  data_units: number;
+  generated: number;
+  generation_failed: number;
+  correct: number;
+  descriptive: number;
+  capped: number;
+  kept: number;
+}
+
+/** The release's files by name, and the counts its card reports. */
+export function renderWeeklyRelease(db: Database, wiki: string, window: Window): { files: Map<string, string>; counts: ReleaseCounts } {
+  const items = itemRows(db, wiki, window);
+  const checks = checksByQuery(db, wiki, window);
+  const dates = daysOf(window);
+  const kept = items.filter((item) => item.kept === 1);
+
+  const files = new Map<string, string>();
+  files.set('queries.jsonl', jsonLines(kept.map((item) => queryRecord(item))));
+  for (const date of dates) {
+    files.set(`qa_${date.slice(2).replace(/-/g, '')}.jsonl`, jsonLines(answersOnDate(db, date, { windowStart: window.start })));
+  }
+  files.set(
+    'native.jsonl',
+    jsonLines(items.map((item) => nativeRecord(db, item, checks.get(item.id) ?? [], item.kept === 1 ? dates : []))),
+  );
+  const counts: ReleaseCounts = {
+    data_units: unitCount(db, wiki, window),
+    generated: items.filter((i) => i.status === 'ok').length,
+    generation_failed: items.filter((i) => i.status === 'failed').length,
+    correct: countPassed(checks, 'correctness'),
+    descriptive: countPassed(checks, 'descriptiveness'),
+    capped: items.filter((i) => i.capped === 1).length,
+    kept: kept.length,
+  };
+  files.set('README.md', datasetCard(window, dates, counts, items));
+  return { files, counts };
+}
+
+function queryRecord(item: ItemRow): Record<string, unknown> {
+  return {
+    id: item.id,
+    query: item.text,
+    answer: item.gold,
+    domain: item.domain,
+    update_frequency: item.updateFrequency,
+    title: item.title,
+    url: item.url,
+    wiki: item.wiki,
+    page_id: item.pageId,
+    template: item.template,
+    key: item.key,
+    first_paragraph: item.firstParagraph,
+    infobox: InfoboxJson.parse(JSON.parse(item.infobox)),
+    window_start: item.windowStart,
+    window_end: item.windowEnd,
+    changed_at: item.timestamp,
+  };
+}
+
+function nativeRecord(db: Database, item: ItemRow, checks: CheckRow[], dates: string[]): Record<string, unknown> {
+  return {
+    id: item.id,
+    query: item.text,
+    kept: item.kept === 1,
+    generation: { status: item.status, reason: item.reason },
+    gold: item.gold,
+    source: {
+      wiki: item.wiki,
+      page_id: item.pageId,
+      title: item.title,
+      url: item.url,
+      rev_id: item.revId,
+      prev_rev_id: item.prevRevId,
+      timestamp: item.timestamp,
+      template: item.template,
+      key: item.key,
+      old: item.old,
+      new: item.gold,
+      first_paragraph: item.firstParagraph,
+      infobox: InfoboxJson.parse(JSON.parse(item.infobox)),
+    },
+    provenance: { prompt: item.prompt, prompt_version: item.promptVersion, provider: item.provider, model: item.model, seed: item.seed },
+    checks: checks.map((c) => ({
+      check: c.check,
+      passed: c.passed === 1,
+      reason: c.reason,
+      detail: c.check === 'descriptiveness' && c.detail !== null ? TitlesJson.parse(JSON.parse(c.detail)) : c.detail,
+      backend: c.backend,
+      prompt: c.prompt === null ? null : { name: c.prompt, version: c.promptVersion },
+    })),
+    domain:
+      item.domain === null
+        ? null
+        : {
+            name: item.domain,
+            provider: item.domainProvider,
+            model: item.domainModel,
+            prompt: { name: item.domainPrompt, version: item.domainPromptVersion },
+            capped: item.capped === 1,
+            reason: item.domainReason,
+          },
+    update_frequency: item.updateFrequency,
+    answers: dates.map((date) => ({ date, ...answerQuery(db, item.id, date) })),
+  };
+}
+
+function datasetCard(window: Window, dates: string[], counts: ReleaseCounts, items: ItemRow[]): string {
+  const first = dates[0] as string;
+  const last = dates.at(-1) as string;
+  const makers = [...new Set(items.map((i) => `${i.provider}:${i.model}`))].sort();
+  const domainMakers = [...new Set(items.flatMap((i) => (i.domainProvider ? [`${i.domainProvider}:${i.domainModel}`] : [])))].sort();
+  const prompts = [...new Set(items.map((i) => `${i.prompt}@${i.promptVersion}`))].sort();
+  const byDomain = new Map<string, number>();
+  for (const item of items) if (item.kept === 1 && item.domain) byDomain.set(item.domain, (byDomain.get(item.domain) ?? 0) + 1);
+  const offline = makers.some((m) => m.startsWith('offline:'));
+  return `# wikidelta weekly release ${first}
+
+Time-sensitive questions made from the Wikipedia infobox values that changed in the week
+${window.start} .. ${window.end} (UTC, end excluded), in DailyQA's format, with the answer on every
+day of the week, ${first} .. ${last}.
+
+## Files
+
+| file | content |
+|---|---|
+| \`queries.jsonl\` | the kept queries with their metadata: id, query, answer when made, domain, update frequency, title, URL, template, key, first paragraph, infobox |
+${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: the value in effect on ${d} 00:00 UTC (null: no value then) |`).join('\n')}
+| \`native.jsonl\` | every generated item, kept or not: source revision, provenance (prompt and version, provider, model, seed), check results with reasons, domain, answers with revision and validity interval |
+
+## Counts
+
+| | count |
+|---|---|
+| data units (selected infobox changes) | ${counts.data_units} |
+| questions generated | ${counts.generated} |
+| generation failed | ${counts.generation_failed} |
+| passed correctness (subset match) | ${counts.correct} |
+| passed descriptiveness (source page in the top 10) | ${counts.descriptive} |
+| left out by the domain cap | ${counts.capped} |
+| **kept** | **${counts.kept}** |
+
+| domain | kept |
+|---|---|
+${[...byDomain].sort(([a], [b]) => a.localeCompare(b)).map(([d, n]) => `| ${d} | ${n} |`).join('\n') || '| (none) | 0 |'}
+
+## How it was made
+
+- questions: ${makers.join(', ') || 'none'} (prompts: ${prompts.join(', ') || 'none'})
+- domains: ${domainMakers.join(', ') || 'none'}
+${offline ? '- provider `offline` means the deterministic template rules of wikidelta, not a language model.\n' : ''}
+## Licence
+
+The text of this release is derived from Wikipedia (infobox values, titles, first paragraphs) and is
+available under the Creative Commons Attribution-ShareAlike licence (CC BY-SA 4.0); the authors
+are the contributors named in each page's history, linked from the URLs in the files.
+`;
+}
+
+function itemRows(db: Database, wiki: string, window: Window): ItemRow[] {
+  return db
+    .prepare(
+      `SELECT g.query_id AS id, g.status, g.reason, q.text, q.kept, q.update_frequency AS updateFrequency, g.wiki, g.window_start AS windowStart,
+              g.window_end AS windowEnd, g.page_id AS pageId,
+              g.rev_id AS revId, g.prev_rev_id AS prevRevId, g.gold, g.prompt, g.prompt_version AS promptVersion, g.provider, g.model,
+              g.seed, u.title, u.url, u.timestamp, u.template, u.key, u.old, u.infobox, u.first_paragraph AS firstParagraph,
+              d.domain, d.provider AS domainProvider, d.model AS domainModel, d.prompt AS domainPrompt,
+              d.prompt_version AS domainPromptVersion, d.reason AS domainReason, d.capped
+       FROM question_generations g
+       JOIN data_units u ON u.wiki = g.wiki AND u.window_start = g.window_start AND u.window_end = g.window_end AND u.page_id = g.page_id
+       LEFT JOIN queries q ON q.id = g.query_id
+       LEFT JOIN question_domains d ON d.query_id = g.query_id
+       WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ?
+       ORDER BY g.query_id`,
+    )
+    .all(wiki, window.start, window.end) as ItemRow[];
+}
+
+function checksByQuery(db: Database, wiki: string, window: Window): Map<string, CheckRow[]> {
+  const rows = db
+    .prepare(
+      `SELECT c.query_id AS queryId, c.check_name AS "check", c.passed, c.reason, c.detail, c.backend, c.prompt, c.prompt_version AS promptVersion
+       FROM question_checks c JOIN question_generations g ON g.query_id = c.query_id
+       WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? ORDER BY c.query_id, c.check_name`,
+    )
+    .all(wiki, window.start, window.end) as CheckRow[];
+  const byQuery = new Map<string, CheckRow[]>();
+  for (const row of rows) byQuery.set(row.queryId, [...(byQuery.get(row.queryId) ?? []), row]);
+  return byQuery;
+}
+
+function unitCount(db: Database, wiki: string, window: Window): number {
+  return db
+    .prepare('SELECT COUNT(*) FROM data_units WHERE wiki = ? AND window_start = ? AND window_end = ?')
+    .pluck()
+    .get(wiki, window.start, window.end) as number;
+}
+
+function countPassed(checks: Map<string, CheckRow[]>, name: string): number {
+  return [...checks.values()].flat().filter((c) => c.check === name && c.passed === 1).length;
+}
+
+/** Every day of the window, as YYYY-MM-DD. */
+export function daysOf(window: Window): string[] {
+  const days: string[] = [];
+  for (let day = new Date(window.start); day.getTime() < Date.parse(window.end); day = addDays(day, 1)) days.push(formatDate(day));
+  return days;
+}
+
+function jsonLines(records: unknown[]): string {
+  return records.map((record) => `${JSON.stringify(record)}\n`).join('');
+}

@@ -1,0 +1,171 @@
+/**
+ * The LLM layer through the real `openai` client against a local OpenAI-compatible server:
+ * structured replies, reply-format fallback, invalid replies, 429 with Retry-After, 500s, timeouts,
+ * and the response cache.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openDatabase } from '../../src/store/database.js';
+import { loadPrompt } from '../../src/llm/prompts.js';
+import { OpenAiClient, type OpenAiClientOptions } from '../../src/llm/openaiClient.js';
+import { ResponseCache } from '../../src/llm/responseCache.js';
+import { ModelAssistant } from '../../src/llm/modelAssistant.js';
+import { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from '../support/openaiServer.js';
+
+const article = {
+  title: 'Port Aldwin',
+  url: 'https://sample.wikidelta.invalid/wiki/Port_Aldwin',
+  template: 'settlement',
+  infobox: { population_total: '418,950', leader_name: 'Edda Marrow' },
+  firstParagraph: 'Port Aldwin is the largest port city of Caldrossa.',
+};
+
+let servers: OpenAiServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+  servers = [];
+});
+
+async function setUp(serverOptions: OpenAiServerOptions = {}, clientOptions: Partial<OpenAiClientOptions> = {}) {
+  const server = await startOpenAiServer(serverOptions);
+  servers.push(server);
+  const db = openDatabase(':memory:');
+  const client = new OpenAiClient({
+    baseURL: server.baseURL,
+    apiKey: 'test-key',
+    model: 'test-model',
+    concurrency: 4,
+    perMinute: 10_000,
+    maxRetries: 3,
+    invalidRetries: 2,
+    timeoutMs: 2000,
+    temperature: 0,
+    seed: 1,
+    cache: new ResponseCache(db),
+    retryBaseMs: 20,
+    ...clientOptions,
+  });
+  return { server, db, client, assistant: new ModelAssistant(client) };
+}
+
+const question = 'What is the total population of Port Aldwin?';
+
+describe('LLM layer against a local OpenAI-compatible server', () => {
+  it('asks for structured output and validates the reply; tokens are counted', async () => {
+    const { server, assistant } = await setUp();
+    const result = await assistant.answerQuestion(article, question);
+    expect(result).toMatchObject({ ok: true, value: { answer: '418,950' }, prompt: { name: 'correctness-answer', version: '1' } });
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.mode).toBe('json_schema');
+    expect(server.requests[0]?.body.response_format?.json_schema?.name).toBe('correctness-answer');
+    const usage = assistant.takeUsage();
+    expect(usage).toMatchObject({ provider: 'openai', model: 'test-model', requests: 1, cacheHits: 0, failures: 0 });
+    expect(usage.promptTokens).toBeGreaterThan(0);
+    expect(usage.completionTokens).toBeGreaterThan(0);
+  });
+
+  it('falls back to JSON mode with the schema in the prompt when structured output is refused, and remembers it', async () => {
+    const { server, assistant } = await setUp({ jsonSchema: false });
+    const first = await assistant.answerQuestion(article, question);
+    const second = await assistant.generateQuestion(article, { key: 'leader_name', value: 'Edda Marrow' });
+    expect(first).toMatchObject({ ok: true, value: { answer: '418,950' } });
+    expect(second.ok).toBe(true);
+    expect(server.requests.map((r) => r.mode)).toEqual(['json_schema', 'json_object', 'json_object']);
+    expect(server.requests[1]?.body.messages[0]?.content).toContain('JSON Schema');
+  });
+
+  it('falls back to FIELD: value lines when the server has neither structured output nor JSON mode', async () => {
+    const { server, assistant } = await setUp({ jsonSchema: false, jsonObject: false });
+    const result = await assistant.classifyDomain(article, question);
+    expect(result).toMatchObject({ ok: true, value: { domain: 'Others' } });
+    expect(server.requests.map((r) => r.mode)).toEqual(['json_schema', 'json_object', 'text']);
+    expect(server.requests[2]?.body.messages[0]?.content).toMatch(/DOMAIN: <one of: Science and Technology \|/);
+  });
+
+  it('retries a reply that is not JSON, telling the model what was wrong', async () => {
+    const { server, assistant } = await setUp({ faults: ['invalid-json'] });
+    const result = await assistant.answerQuestion(article, question);
+    expect(result).toMatchObject({ ok: true, value: { answer: '418,950' } });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]?.body.messages.at(-1)?.content).toMatch(/cannot be used: reply is not JSON/);
+  });
+
+  it('marks the item with the reason after the bounded retries of schema violations, and the other items go on', async () => {
+    const { server, assistant } = await setUp({ alwaysFault: 'schema-violation', alwaysFaultWhen: 'total population' });
+    const [bad, good] = await Promise.all([
+      assistant.answerQuestion(article, question),
+      assistant.answerQuestion(article, 'What is the leader of Port Aldwin?'),
+    ]);
+    expect(bad.ok).toBe(false);
+    expect(bad.ok ? '' : bad.reason).toMatch(/^invalid reply after 3 attempts: reply does not match the schema \(answer: /);
+    expect(good).toMatchObject({ ok: true, value: { answer: 'Edda Marrow' } });
+    expect(server.requests).toHaveLength(4);
+    expect(assistant.takeUsage().failures).toBe(1);
+  });
+
+  it('marks an item whose replies are never valid JSON, without throwing', async () => {
+    const { server, assistant } = await setUp({ alwaysFault: 'invalid-json' }, { invalidRetries: 1 });
+    const result = await assistant.generateQuestion(article, { key: 'population_total', value: '418,950' });
+    expect(result.ok).toBe(false);
+    expect(result.ok ? '' : result.reason).toMatch(/^invalid reply after 2 attempts: reply is not JSON/);
+    expect(server.requests).toHaveLength(2);
+    // The verdict is cached: asking again sends nothing and gives the same reason.
+    const again = await assistant.generateQuestion(article, { key: 'population_total', value: '418,950' });
+    expect(again).toEqual(result);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('waits for Retry-After on 429, then succeeds', async () => {
+    const { server, assistant } = await setUp({ faults: ['rate-limit'], retryAfterSeconds: 1 });
+    const started = Date.now();
+    const result = await assistant.answerQuestion(article, question);
+    expect(result.ok).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries a 500 with backoff, and reports the failure once the retries are spent', async () => {
+    const { server, assistant } = await setUp({ faults: ['server-error', 'server-error'] });
+    expect((await assistant.answerQuestion(article, question)).ok).toBe(true);
+    expect(server.requests).toHaveLength(3);
+
+    const failing = await setUp({ alwaysFault: 'server-error' }, { maxRetries: 2 });
+    const result = await failing.assistant.answerQuestion(article, question);
+    expect(result.ok ? '' : result.reason).toMatch(/failed after 2 retries: HTTP 500/);
+    expect(failing.server.requests).toHaveLength(3);
+  });
+
+  it('gives up on a request after its timeout and retries it', async () => {
+    const { server, assistant } = await setUp({ faults: ['hang'], hangMs: 5000 }, { timeoutMs: 300 });
+    const started = Date.now();
+    expect((await assistant.answerQuestion(article, question)).ok).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(server.requests).toHaveLength(2);
+
+    const stuck = await setUp({ alwaysFault: 'hang', hangMs: 5000 }, { timeoutMs: 300, maxRetries: 0 });
+    const result = await stuck.assistant.answerQuestion(article, question);
+    expect(result.ok ? '' : result.reason).toMatch(/no reply within 0.3 s/);
+  });
+
+  it('answers a repeated call from the cache, valid replies and invalid-reply verdicts alike', async () => {
+    const { server, db, assistant } = await setUp();
+    await assistant.answerQuestion(article, question);
+    const again = await assistant.answerQuestion(article, question);
+    expect(again).toMatchObject({ ok: true, value: { answer: '418,950' } });
+    expect(server.requests).toHaveLength(1);
+    expect(assistant.takeUsage()).toMatchObject({ requests: 1, cacheHits: 1 });
+    // A different prompt version is a different call.
+    const prompt = { ...loadPrompt('correctness-answer'), version: '999' };
+    const client = new OpenAiClient({
+      baseURL: server.baseURL, apiKey: 'k', model: 'test-model', concurrency: 1, perMinute: 100, maxRetries: 0,
+      invalidRetries: 0, timeoutMs: 2000, temperature: 0, seed: 1, cache: new ResponseCache(db),
+    });
+    await client.call({
+      prompt,
+      variables: { title: 'Port Aldwin', first_paragraph: '', infobox: 'population_total: 418,950', question },
+      schema: z.object({ answer: z.string() }),
+    });
+    expect(server.requests).toHaveLength(2);
+    db.close();
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * The weekly pipeline end to end on the embedded sample: questions, checks, domains and the release,
+ * offline (deterministic, the default without an API key) and through the real `openai` client
+ * against a local OpenAI-compatible server (faults marked per item, a rerun sends nothing).
+ */
+import Sqlite from 'better-sqlite3';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repoRoot, runCli, tempDir } from '../support/cli.js';
+import { startOpenAiServer, type OpenAiServer } from '../support/openaiServer.js';
+
+const sample = join(repoRoot, 'data/sample/sample-history.xml');
+const week = ['--start', '2025-02-03', '--dump', sample];
+const qaFiles = ['qa_250203.jsonl', 'qa_250204.jsonl', 'qa_250205.jsonl', 'qa_250206.jsonl', 'qa_250207.jsonl', 'qa_250208.jsonl', 'qa_250209.jsonl'];
+
+function rows<T>(db: string, sql: string): T[] {
+  const handle = new Sqlite(db, { readonly: true });
+  try {
+    return handle.prepare(sql).all() as T[];
+  } finally {
+    handle.close();
+  }
+}
+
+function releaseFiles(dir: string): Record<string, string> {
+  return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+}
+
+describe('weekly pipeline with the offline provider', () => {
+  const dir = tempDir();
+
+  it('makes questions with check results and domains, and the release with a file per day', async () => {
+    const db = join(dir, 'a.sqlite');
+    const run = await runCli(['--db', db, 'weekly', ...week]);
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/generate +done +data_units=11 already_done=0 generated=11 failed=0/);
+
+    const queries = rows<{ id: string; text: string; kept: number; slot: string }>(db, "SELECT id, text, kept, slot FROM queries ORDER BY id");
+    expect(queries).toHaveLength(11);
+    expect(queries.map((q) => q.id)).toContain('25020300-101-0');
+    expect(queries.find((q) => q.id === '25020300-103-0')?.text).toBe('What is the number of employees of Brightwater Logistics?');
+    const provenance = rows<{ provider: string; prompt: string; rev_id: number }>(db, 'SELECT provider, prompt, rev_id FROM question_generations');
+    expect(new Set(provenance.map((p) => p.provider))).toEqual(new Set(['offline']));
+    const checks = rows<{ check_name: string; passed: number; reason: string; backend: string }>(db, 'SELECT * FROM question_checks');
+    expect(checks).toHaveLength(22);
+    expect(checks.filter((c) => c.check_name === 'descriptiveness').every((c) => c.backend === 'local-bm25' && /result \d+ of/.test(c.reason))).toBe(true);
+    const domains = rows<{ query_id: string; domain: string }>(db, 'SELECT query_id, domain FROM question_domains');
+    expect(Object.fromEntries(domains.map((d) => [d.query_id, d.domain]))).toMatchObject({
+      '25020300-101-0': 'Geography and Environment',
+      '25020300-102-0': 'Sports and Entertainment',
+      '25020300-103-0': 'Business and Economics',
+      '25020300-104-0': 'Politics and Law',
+    });
+
+    const release = join(dir, 'releases', 'weekly-2025-02-03');
+    for (const name of ['README.md', 'queries.jsonl', 'native.jsonl', ...qaFiles]) expect(existsSync(join(release, name))).toBe(true);
+    const kept = queries.filter((q) => q.kept === 1).length;
+    for (const name of qaFiles) {
+      const lines = jsonLines(readFileSync(join(release, name), 'utf8'));
+      expect(lines).toHaveLength(kept);
+      for (const line of lines) expect(Object.keys(line)).toEqual(['id', 'query', 'answer']);
+    }
+    const native = jsonLines(readFileSync(join(release, 'native.jsonl'), 'utf8'));
+    expect(native[0]).toMatchObject({ provenance: { provider: 'offline', prompt: 'offline-rules' }, source: { rev_id: expect.any(Number) } });
+    const card = readFileSync(join(release, 'README.md'), 'utf8');
+    expect(card).toMatch(/\| data units \(selected infobox changes\) \| 11 \|/);
+    expect(card).toMatch(/CC BY-SA/);
+    expect(readdirSync(release).some((name) => name.includes('.tmp-'))).toBe(false);
+  });
+
+  it('gives byte-identical releases for the same week and seed in two fresh stores', async () => {
+    const first = join(dir, 'b.sqlite');
+    const second = join(dir, 'c.sqlite');
+    const out1 = join(dir, 'out1');
+    const out2 = join(dir, 'out2');
+    expect((await runCli(['--db', first, 'weekly', ...week, '--seed', '7', '--out', out1])).code).toBe(0);
+    expect((await runCli(['--db', second, 'weekly', ...week, '--seed', '7', '--out', out2])).code).toBe(0);
+    expect(releaseFiles(out2)).toEqual(releaseFiles(out1));
+    const ids = (db: string) => rows<{ id: string; key: string }>(db, 'SELECT id, key FROM queries ORDER BY id');
+    expect(ids(second)).toEqual(ids(first));
+  });
+
+  it('caps each domain by seeded sampling and marks the ones left out', async () => {
+    const db = join(dir, 'd.sqlite');
+    const run = await runCli(['--db', db, 'weekly', ...week], { env: { WIKIDELTA_DOMAIN_CAP: '1' } });
+    expect(run.code).toBe(0);
+    const perDomain = rows<{ domain: string; total: number; kept: number }>(
+      db,
+      `SELECT d.domain, COUNT(*) AS total, SUM(q.kept) AS kept FROM question_domains d JOIN queries q ON q.id = d.query_id GROUP BY d.domain`,
+    );
+    expect(perDomain.length).toBeGreaterThan(3);
+    for (const domain of perDomain) expect(domain.kept).toBe(1);
+    const capped = rows<{ reason: string }>(db, 'SELECT reason FROM question_domains WHERE capped = 1');
+    expect(capped.length).toBe(perDomain.reduce((sum, d) => sum + d.total - 1, 0));
+    expect(capped.every((c) => /cap of 1 questions per domain/.test(c.reason))).toBe(true);
+  });
+});
+
+describe('weekly pipeline through the openai provider against a local server', () => {
+  let server: OpenAiServer;
+  const dir = tempDir();
+  const db = join(dir, 'llm.sqlite');
+  const env = () => ({ OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key', WIKIDELTA_LLM_MODEL: 'local-test', WIKIDELTA_LLM_MAX_RETRIES: '1' });
+
+  beforeAll(async () => {
+    // The film's question never comes back valid; everything else is answered.
+    server = await startOpenAiServer({ alwaysFault: 'schema-violation', alwaysFaultWhen: 'Target field: gross' });
+  });
+  afterAll(async () => server.stop());
+
+  it('generates, checks and classifies through the model, marking the item whose replies stay invalid', async () => {
+    const run = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() });
+    expect(run.stderr).not.toMatch(/"level":"error"/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/generate +done +data_units=11 already_done=0 generated=10 failed=1/);
+    const failed = rows<{ query_id: string; reason: string; provider: string; model: string }>(db, "SELECT * FROM question_generations WHERE status = 'failed'");
+    expect(failed).toEqual([
+      expect.objectContaining({ query_id: '25020300-106-0', provider: 'openai', model: 'local-test', reason: expect.stringMatching(/^invalid reply after 3 attempts: reply does not match the schema/) }),
+    ]);
+    const made = rows<{ text: string }>(db, 'SELECT text FROM queries');
+    expect(made).toHaveLength(10);
+    expect(made.every((q) => q.text.startsWith('According to its article, what is the'))).toBe(true);
+    expect(rows(db, 'SELECT * FROM question_checks')).toHaveLength(20);
+    expect(rows(db, "SELECT * FROM question_domains WHERE provider = 'openai' AND prompt = 'domain-classification'")).toHaveLength(10);
+    expect(server.requests.length).toBeGreaterThan(30);
+
+    const status = await runCli(['--db', db, '--json', 'status']);
+    const usage = (JSON.parse(status.stdout) as { runs: Array<{ llm_usage: Array<Record<string, number | string>> }> }).runs[0]?.llm_usage;
+    expect(usage).toEqual([expect.objectContaining({ provider: 'openai', model: 'local-test', requests: server.requests.length, failures: 1 })]);
+    expect(Number(usage?.[0]?.promptTokens)).toBeGreaterThan(0);
+    expect((await runCli(['--db', db, 'status'])).stdout).toMatch(/llm +openai:local-test requests=\d+ cache_hits=0 failures=1 prompt_tokens=\d+/);
+  });
+
+  it('sends no request when the same week is run again, even with every stage forced to run', async () => {
+    const sent = server.requests.length;
+    const before = rows(db, 'SELECT id, text, kept FROM queries ORDER BY id');
+    expect((await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() })).code).toBe(0);
+    expect(server.requests.length).toBe(sent);
+
+    const handle = new Sqlite(db);
+    handle.exec('DELETE FROM llm_usage; DELETE FROM run_stages; DELETE FROM runs;');
+    handle.close();
+    const rerun = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() });
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toMatch(/generate +done/);
+    expect(server.requests.length).toBe(sent);
+    expect(rows(db, 'SELECT id, text, kept FROM queries ORDER BY id')).toEqual(before);
+    const status = JSON.parse((await runCli(['--db', db, '--json', 'status'])).stdout) as { runs: Array<{ llm_usage: Array<Record<string, number>> }> };
+    expect(status.runs[0]?.llm_usage[0]).toMatchObject({ requests: 0, promptTokens: 0 });
+    expect(Number(status.runs[0]?.llm_usage[0]?.cacheHits)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * A local OpenAI-compatible chat-completions server for tests and benchmarks (node:http on
+ * 127.0.0.1). It answers the pipeline's three prompts sensibly (a question naming the target key,
+ * the infobox value the question names, a domain), in whichever reply format the request asks for,
+ * and plays scripted faults on the first requests: 429 with Retry-After, 500, a hang past the
+ * client's timeout, invalid JSON, a reply that breaks the schema. It can also refuse structured
+ * outputs or JSON mode the way servers without them do (HTTP 400).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Fault = 'rate-limit' | 'server-error' | 'hang' | 'invalid-json' | 'schema-violation';
+
+export interface OpenAiServerOptions {
+  /** Faults played on the first requests, in order; later requests are answered normally. */
+  faults?: Fault[];
+  /** Every request's reply is broken this way (for "never valid" cases)... */
+  alwaysFault?: Fault;
+  /** ...or only the replies to prompts containing this text. */
+  alwaysFaultWhen?: string;
+  jsonSchema?: boolean;
+  jsonObject?: boolean;
+  /** Delay before every answer, simulating a model's latency. */
+  latencyMs?: number;
+  retryAfterSeconds?: number;
+  hangMs?: number;
+}
+
+export interface RecordedRequest {
+  body: ChatRequest;
+  /** Which reply format the request asked for. */
+  mode: 'json_schema' | 'json_object' | 'text';
+}
+
+interface ChatRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+  response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
+}
+
+export interface OpenAiServer {
+  baseURL: string;
+  requests: RecordedRequest[];
+  stop(): Promise<void>;
+}
+
+export async function startOpenAiServer(options: OpenAiServerOptions = {}): Promise<OpenAiServer> {
+  const faults = [...(options.faults ?? [])];
+  const requests: RecordedRequest[] = [];
+  const hangs = new Set<NodeJS.Timeout>();
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return send(res, 404, { error: { message: 'not found' } });
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
+    const type = body.response_format?.type;
+    const mode = type === 'json_schema' ? 'json_schema' : type === 'json_object' ? 'json_object' : 'text';
+    requests.push({ body, mode });
+    if (options.latencyMs) await delay(options.latencyMs);
+    if ((mode === 'json_schema' && options.jsonSchema === false) || (mode === 'json_object' && options.jsonObject === false)) {
+      return send(res, 400, { error: { message: `response_format type ${type} is not supported by this server`, type: 'invalid_request_error' } });
+    }
+    const targeted = options.alwaysFaultWhen === undefined || (body.messages[0]?.content ?? '').includes(options.alwaysFaultWhen);
+    const fault = faults.shift() ?? (targeted ? options.alwaysFault : undefined);
+    if (fault === 'rate-limit') {
+      return send(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': String(options.retryAfterSeconds ?? 1) });
+    }
+    if (fault === 'server-error') return send(res, 500, { error: { message: 'internal error' } });
+    if (fault === 'hang') {
+      const timer = setTimeout(() => send(res, 200, completion(body, reply(body, mode))), options.hangMs ?? 5000);
+      hangs.add(timer);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    const content = fault === 'invalid-json' ? 'Sure! Here is the thing you asked for: {"question": ' : fault === 'schema-violation' ? '{"unexpected": 42}' : reply(body, mode);
+    send(res, 200, completion(body, content));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    stop: async () => {
+      for (const timer of hangs) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function completion(body: ChatRequest, content: string): unknown {
+  const prompt = body.messages.map((m) => m.content).join('\n');
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    created: 0,
+    model: body.model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: 0 },
+  };
+}
+
+/** A plausible answer to whichever of the pipeline's prompts this is, in the requested format. */
+function reply(body: ChatRequest, mode: RecordedRequest['mode']): string {
+  const prompt = body.messages[0]?.content ?? '';
+  let fields: Record<string, string>;
+  if (prompt.includes('Target field:')) {
+    const title = /Source article: "(.*)"/.exec(prompt)?.[1] ?? 'the subject';
+    const key = /Target field: (.*)/.exec(prompt)?.[1]?.trim() ?? 'value';
+    fields = { question: `According to its article, what is the ${key.replace(/_/g, ' ')} of ${title}?` };
+  } else if (prompt.includes('Question: ')) {
+    const question = /Question: (.*)/.exec(prompt)?.[1] ?? '';
+    if (prompt.includes('subject domain')) {
+      fields = { domain: /football|club|season|goals|caps/i.test(prompt) ? 'Sports and Entertainment' : 'Others' };
+    } else {
+      const infobox = prompt.split('Reference infobox, one field per line as key: value:\n')[1]?.split('\n\nQuestion:')[0] ?? '';
+      fields = { answer: lookUp(infobox, question) ?? 'unknown' };
+    }
+  } else {
+    fields = { answer: 'unknown' };
+  }
+  if (mode === 'text') return Object.entries(fields).map(([k, v]) => `${k.toUpperCase()}: ${v}`).join('\n');
+  return JSON.stringify(fields);
+}
+
+/** The value of the infobox line whose key shares the most words with the question. */
+function lookUp(infobox: string, question: string): string | undefined {
+  const words = new Set(question.toLowerCase().split(/[^a-z0-9]+/));
+  let best: { overlap: number; value: string } | undefined;
+  for (const line of infobox.split('\n')) {
+    const at = line.indexOf(':');
+    if (at < 0) continue;
+    const overlap = line.slice(0, at).toLowerCase().split(/[^a-z0-9]+/).filter((word) => words.has(word)).length;
+    if (overlap > 0 && overlap > (best?.overlap ?? 0)) best = { overlap, value: line.slice(at + 1).trim() };
+  }
+  return best?.value;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
