@@ -12,6 +12,7 @@ import { timelineStage } from './weekly/timeline.js';
 import { generateStage } from './weekly/generate.js';
 import { checkStage } from './weekly/check.js';
 import { classifyStage } from './weekly/classify.js';
+import { exportStage } from './weekly/export.js';
 import type { Assistant } from '../src/llm/assistant.js';
 import type { Prices } from '../src/llm/usage.js';
 import type { SearchBackend } from '../src/search/searchBackend.js';
@@ -36,11 +37,13 @@ export interface WeeklyInput {
   search?: SearchBackend;
   /** classify: questions kept per domain (750 when absent). */
   domainCap?: number;
+  /** export: where the week's release goes; releases/weekly-START beside the database when absent. */
+  releaseDir?: string;
 }
 
 /** The weekly pipeline's stages, in the order they run. */
 export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [
-  collectStage, parseStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage,
+  collectStage, parseStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage, exportStage,
 ];
 
 export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stage.name);
