@@ -8,6 +8,7 @@ import { parseRevision } from '../../parse/parseRevision.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import { ChangeStore } from '../../store/changeStore.js';
 import { withSession } from '../session.js';
+import { printQuestionsAndAnswers } from './demoQuestions.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SAMPLE_DUMP = join(repoRoot, 'data/sample/sample-history.xml');
@@ -63,6 +64,8 @@ export function registerDemo(program: Command): void {
         for (const unit of units) {
           out(`  ${unit.timestamp.slice(0, 10)}  ${unit.title} [${unit.template}] ${unit.key}: ${clip(unit.old) || '∅'} → ${clip(unit.new)}`);
         }
+        out();
+        printQuestionsAndAnswers(session.db, wiki, out);
         out();
         out('next: wikidelta changes --db data/demo.sqlite --start 2025-01-06 --end 2025-04-06   (every change as JSON lines)');
         out('      wikidelta status --db data/demo.sqlite                                      (runs and stages)');
