@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { answerQuery } from '../../src/timeline/answers.js';
 import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
 import { compressDays, importDailyQa, readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
+import { classifyUpdateFrequency, finalizeUpdateFrequency } from '../../src/timeline/updateFrequency.js';
 import { jsonLines, runCli, sharedData, tempDir } from '../support/cli.js';
 
 const releaseDir = join(sharedData, 'dailyqa-release');
@@ -98,5 +99,39 @@ describe('compressDays', () => {
       { validFrom: '2025-01-04', validTo: '2025-01-05', answer: 'a' },
       { validFrom: '2025-01-05', validTo: '2025-01-06', answer: null },
     ]);
+  });
+});
+
+describe('update frequency and answer-change statistics on the published release', () => {
+  it('labels queries whose 21 days are covered, leaves the others pending, and reports daily changes', async () => {
+    const dir = tempDir();
+    const db = openDatabase(join(dir, 'frequency.sqlite'));
+    await importDailyQa(db, files);
+    const counts = finalizeUpdateFrequency(db);
+    // Queries made 2025-01-12 are observed through day 21 (2025-02-01): they get a class.
+    const labels = db.prepare("SELECT update_frequency AS label, COUNT(*) AS n FROM queries WHERE id LIKE '25011200-%' GROUP BY label").all() as Array<{ label: string; n: number }>;
+    expect(labels.map((row) => row.label).sort()).toEqual(['frequent_update', 'infrequent_update']);
+    // Queries made later are not observed that far: pending, never guessed.
+    expect(db.prepare("SELECT COUNT(*) FROM queries WHERE id LIKE '25011800-%' AND update_frequency != 'pending'").pluck().get()).toBe(0);
+    expect(counts.pending).toBeGreaterThan(0);
+    db.close();
+
+    const stats = await runCli(['--db', join(dir, 'frequency.sqlite'), '--json', 'stats']);
+    expect(stats.code, stats.stderr).toBe(0);
+    const { weeks } = JSON.parse(stats.stdout) as { weeks: Array<{ week: string; queries: number; daily_changes: Array<{ changed: number }>; changes_per_query: Record<string, number> }> };
+    expect(weeks[0]?.week).toBe('2025-01-12');
+    expect(weeks[0]?.daily_changes).toHaveLength(28);
+    const histogramTotal = Object.values(weeks[0]?.changes_per_query ?? {}).reduce((a, b) => a + b, 0);
+    expect(histogramTotal).toBe(weeks[0]?.queries);
+  }, 120_000);
+});
+
+describe('classifyUpdateFrequency', () => {
+  const known = (answer: string | null) => ({ answer, known: true });
+  it('is frequent when the answer changes from day 8 on, infrequent otherwise, pending while unknown', () => {
+    expect(classifyUpdateFrequency(['a', 'a', 'b'].map(known))).toBe('frequent_update');
+    expect(classifyUpdateFrequency(['a', 'a', 'a'].map(known))).toBe('infrequent_update');
+    expect(classifyUpdateFrequency(['a', null].map(known))).toBe('frequent_update');
+    expect(classifyUpdateFrequency([known('a'), { answer: null, known: false }])).toBe('pending');
   });
 });

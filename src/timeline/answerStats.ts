@@ -1,0 +1,50 @@
+import type { Database } from 'better-sqlite3';
+import { addDays, formatDate, parseDate } from '../dates.js';
+import { answersOnDate } from './answers.js';
+
+/** Days observed around a week's start: the week before, the week itself and two after (29 days, as in DailyQA's release). */
+const DAYS_BEFORE = 8;
+const DAYS_AFTER = 20;
+/** "Three weeks around its creation": the week before the query's week, its week, and the week after. */
+const CHANGE_SPAN_BEFORE = 7;
+const CHANGE_SPAN_AFTER = 13;
+
+export interface WeekStats {
+  week: string;
+  queries: number;
+  /** Per day from the second observed one: how many answers differ from the day before. */
+  daily_changes: Array<{ date: string; changed: number }>;
+  /** How many queries changed answer 0, 1, 2, … times over the three weeks around their creation. */
+  changes_per_query: Record<string, number>;
+}
+
+/**
+ * Per week of kept queries: daily answer changes over 29 days around the week, and a histogram of
+ * how often each query's answer changed in the three weeks around its creation. Each day's answers
+ * for a week are one statement (answersOnDate), so this reads 30 statements per week.
+ */
+export function answerChangeStats(db: Database): WeekStats[] {
+  const weeks = db
+    .prepare("SELECT DISTINCT window_start FROM queries WHERE kept = 1 AND window_start IS NOT NULL ORDER BY window_start")
+    .pluck()
+    .all() as string[];
+  return weeks.map((windowStart) => {
+    const start = parseDate(windowStart.slice(0, 10));
+    const dates = Array.from({ length: DAYS_BEFORE + DAYS_AFTER + 1 }, (_, i) => formatDate(addDays(start, i - DAYS_BEFORE)));
+    const answers = dates.map((date) => new Map(answersOnDate(db, date, { windowStart }).map((row) => [row.id, row.answer])));
+    const ids = [...(answers[0]?.keys() ?? [])];
+    const daily_changes = dates.slice(1).map((date, i) => ({
+      date,
+      changed: ids.filter((id) => answers[i + 1]?.get(id) !== answers[i]?.get(id)).length,
+    }));
+    const changes_per_query: Record<string, number> = {};
+    const spanStart = dates.indexOf(formatDate(addDays(start, -CHANGE_SPAN_BEFORE)));
+    const spanEnd = dates.indexOf(formatDate(addDays(start, CHANGE_SPAN_AFTER)));
+    for (const id of ids) {
+      let changes = 0;
+      for (let i = spanStart + 1; i <= spanEnd; i++) if (answers[i]?.get(id) !== answers[i - 1]?.get(id)) changes++;
+      changes_per_query[changes] = (changes_per_query[changes] ?? 0) + 1;
+    }
+    return { week: windowStart.slice(0, 10), queries: ids.length, daily_changes, changes_per_query };
+  });
+}
