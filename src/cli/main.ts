@@ -6,6 +6,7 @@ import { registerChanges } from './commands/changes.js';
 import { registerDailyQa } from './commands/dailyqa.js';
 import { addGroups } from './commands/groups.js';
 import { registerDemo } from './commands/demo.js';
+import { registerStats } from './commands/stats.js';
 import { registerStatus } from './commands/status.js';
 import { registerSync } from './commands/sync.js';
 import { registerWeekly } from './commands/weekly.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerChanges(program);
   registerAnswer(program);
   registerSync(program);
+  registerStats(program);
   registerStatus(program);
   registerDemo(program);
   const groups = addGroups(program);
