@@ -29,13 +29,19 @@ export interface Subject {
   template?: string;
 }
 
+const checkedDates = new Set<string>();
+
 /** The instant whose value is the answer on a date: D 00:00:00 UTC (DailyQA's convention). */
 export function answerInstant(date: string): string {
-  parseDate(date, 'answer date');
+  // Lookups come by the hundred thousand for a handful of dates: validate each date once.
+  if (!checkedDates.has(date)) {
+    parseDate(date, 'answer date');
+    checkedDates.add(date);
+  }
   return `${date}T00:00:00Z`;
 }
 
-type AnswerStatements = Record<'lifetime' | 'slot' | 'interval' | 'query' | 'imported', Statement<unknown[]>>;
+type AnswerStatements = Record<'lifetime' | 'slot' | 'interval' | 'query', Statement<unknown[]>>;
 
 const statements = new WeakMap<Database, AnswerStatements>();
 
@@ -53,10 +59,13 @@ function prepare(db: Database): AnswerStatements {
       `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo FROM infobox_intervals
        WHERE wiki = ? AND page_id = ? AND slot = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
     ),
-    query: db.prepare('SELECT origin, wiki, page_id AS pageId, template, key, slot FROM queries WHERE id = ?'),
-    imported: db.prepare(
-      `SELECT answer, valid_from AS validFrom, valid_to AS validTo FROM query_answer_intervals
-       WHERE query_id = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
+    // One round trip per lookup: the query and, for an imported one, its interval at the instant.
+    query: db.prepare(
+      `SELECT q.origin, q.wiki, q.page_id AS pageId, q.template, q.key, q.slot, a.answer, a.valid_from AS validFrom, a.valid_to AS validTo
+       FROM queries q
+       LEFT JOIN query_answer_intervals a ON q.origin = 'imported' AND a.query_id = q.id
+         AND a.valid_from = (SELECT MAX(valid_from) FROM query_answer_intervals WHERE query_id = q.id AND valid_from <= @instant)
+       WHERE q.id = @id`,
     ),
   };
 }
@@ -95,16 +104,18 @@ export function answerSubject(db: Database, subject: Subject & { slot?: string |
 export function answerQuery(db: Database, queryId: string, date: string): Answer {
   const sql = statementsFor(db);
   const instant = answerInstant(date);
-  const query = sql.query.get(queryId) as
-    | { origin: string; wiki: string | null; pageId: number | null; template: string | null; key: string | null; slot: string | null }
+  const query = sql.query.get({ id: queryId, instant }) as
+    | {
+        origin: string; wiki: string | null; pageId: number | null; template: string | null; key: string | null; slot: string | null;
+        answer: string | null; validFrom: string | null; validTo: string | null;
+      }
     | undefined;
   if (!query) throw new UserError(`no query with id "${queryId}" in the store`);
   if (query.origin === 'imported') {
-    const row = sql.imported.get(queryId, instant) as { answer: string | null; validFrom: string; validTo: string | null } | undefined;
-    if (!row || (row.validTo !== null && row.validTo <= instant)) {
+    if (query.validFrom === null || (query.validTo !== null && query.validTo <= instant)) {
       return { answer: null, status: 'unknown', rev_id: null, valid_from: null, valid_to: null };
     }
-    return { answer: row.answer, status: row.answer === null ? 'no_key' : 'ok', rev_id: null, valid_from: row.validFrom, valid_to: row.validTo };
+    return { answer: query.answer, status: query.answer === null ? 'no_key' : 'ok', rev_id: null, valid_from: query.validFrom, valid_to: query.validTo };
   }
   return answerSubject(
     db,
