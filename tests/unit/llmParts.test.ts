@@ -1,0 +1,148 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { capPerDomain } from '../../pipelines/weekly/classify.js';
+import { normaliseAnswer, subsetMatch } from '../../src/check/answerMatch.js';
+import { domainOfTemplate } from '../../src/llm/domains.js';
+import { keyLabel } from '../../src/llm/keyLabels.js';
+import { OfflineAssistant, templateQuestion } from '../../src/llm/offlineAssistant.js';
+import { formatInstructions, parseReply } from '../../src/llm/outputModes.js';
+import { loadPrompt, parsePrompt, PROMPTS_DIR, renderPrompt } from '../../src/llm/prompts.js';
+import { queryIdFor } from '../../src/store/questionStore.js';
+
+describe('answer normalisation and subset match', () => {
+  it.each([
+    ['3,644,826', 'The population was 3644826 in the census.', true],
+    ['3 644 826', 'about 3,644,826 people', true],
+    ['CRN 4.47 billion', 'Revenue: crn 4.47 billion.', true],
+    ['4', 'He scored 14 goals.', false],
+    ['4', 'a rating of 4.5', false],
+    ['4', 'He has scored 4.', true],
+    ['The Beatles', 'beatles', true],
+    ['Pašalić', 'Mario Pasalic', true],
+    ['Dr. Leona Fairweather (CEO)', 'The CEO is Dr Leona Fairweather (CEO).', true],
+    ['', 'anything', false],
+  ])('gold %j in %j → %s', (gold, prediction, expected) => {
+    expect(subsetMatch(gold, prediction)).toBe(expected);
+  });
+
+  it('drops case, accents, punctuation, articles and thousands separators, keeping decimal points', () => {
+    expect(normaliseAnswer('  The  Population: 1,234,567 (an estimate), 2.5%!')).toBe('population 1234567 estimate 2.5');
+  });
+});
+
+describe('prompt templates', () => {
+  const names = readdirSync(PROMPTS_DIR).map((file) => file.replace(/\.txt$/, ''));
+
+  it('has every task of the weekly and monthly pipelines, each with a valid header', () => {
+    expect(names.sort()).toEqual([
+      'contradiction-check', 'correctness-answer', 'dialogue', 'domain-classification', 'growover-qa-changed',
+      'growover-qa-initial', 'growover-qa-new', 'question-generation',
+    ]);
+    for (const name of names) expect(loadPrompt(name)).toMatchObject({ name, version: expect.stringMatching(/^\d+$/) });
+    expect(loadPrompt('question-generation').placeholders).toEqual(['title', 'url', 'first_paragraph', 'template', 'infobox', 'key', 'value']);
+  });
+
+  it('rejects a bad header and a render with missing or unexpected variables', () => {
+    expect(() => parsePrompt('name: x\nversion: one\ndescription: d\n---\ntext', 'p')).toThrow(/header version: a whole number/);
+    expect(() => parsePrompt('name: x\nversion: 1\n---\ntext', 'p')).toThrow(/header description/);
+    expect(() => parsePrompt('just text', 'p')).toThrow(/no "---" line/);
+    const template = parsePrompt('name: x\nversion: 2\ndescription: d\n---\nHello {{who}} and {{who}}', 'p');
+    expect(renderPrompt(template, { who: 'you' })).toBe('Hello you and you');
+    expect(() => renderPrompt(template, {})).toThrow(/missing \{who\}/);
+    expect(() => renderPrompt(template, { who: 'a', extra: 'b' })).toThrow(/unexpected \{extra\}/);
+  });
+});
+
+describe('reply formats', () => {
+  const schema = z.object({ answer: z.string().min(1), domain: z.enum(['Others', 'Politics and Law']) });
+  const fields = ['answer', 'domain'];
+
+  it('reads JSON, JSON in a code fence, and FIELD: value lines into the same validated object', () => {
+    const expected = { ok: true, value: { answer: '418,950', domain: 'Others' } };
+    expect(parseReply('json_schema', '{"answer":"418,950","domain":"Others"}', schema, fields)).toEqual(expected);
+    expect(parseReply('json_object', '```json\n{"answer":"418,950","domain":"Others"}\n```', schema, fields)).toEqual(expected);
+    expect(parseReply('text', 'Here you go.\nANSWER: 418,950\n**Domain**: Others\n', schema, fields)).toEqual(expected);
+  });
+
+  it('reports what is wrong instead of throwing, and never evaluates the reply', () => {
+    expect(parseReply('json_object', '{answer: process.exit(1)}', schema, fields)).toMatchObject({ ok: false, reason: /^reply is not JSON/ });
+    expect(parseReply('json_schema', '{"answer":"x","domain":"Sports"}', schema, fields)).toMatchObject({ ok: false, reason: /does not match the schema \(domain: / });
+    expect(parseReply('text', 'ANSWER: x', schema, fields)).toMatchObject({ ok: false, reason: /domain/ });
+    expect(parseReply('json_schema', '', schema, fields)).toEqual({ ok: false, reason: 'empty reply' });
+  });
+
+  it('spells the schema out in the prompt for the modes the server does not enforce', () => {
+    expect(formatInstructions('json_schema', schema)).toBe('');
+    expect(formatInstructions('json_object', schema)).toContain('"required":["answer","domain"]');
+    expect(formatInstructions('text', schema)).toContain('DOMAIN: <one of: Others | Politics and Law>');
+  });
+});
+
+describe('offline provider', () => {
+  const article = {
+    title: 'Brightwater Logistics',
+    url: 'https://x.invalid/wiki/Brightwater_Logistics',
+    template: 'company',
+    infobox: { num_employees: '12,350 (2024)', revenue: 'CRN 4.47 billion', caps3: '4' },
+    firstParagraph: '',
+  };
+
+  it('asks template questions with readable key labels, answers them by lookup and classifies by template', async () => {
+    const assistant = new OfflineAssistant();
+    const question = await assistant.generateQuestion(article, { key: 'num_employees', value: '12,350 (2024)' });
+    expect(question).toEqual({ ok: true, value: { question: 'What is the number of employees of Brightwater Logistics?' }, prompt: { name: 'offline-rules', version: '1' } });
+    expect(await assistant.answerQuestion(article, 'What is the number of employees of Brightwater Logistics?')).toMatchObject({ ok: true, value: { answer: '12,350 (2024)' } });
+    expect(await assistant.answerQuestion(article, templateQuestion(article.title, 'caps3'))).toMatchObject({ value: { answer: '4' } });
+    expect(await assistant.answerQuestion(article, 'Who founded it?')).toMatchObject({ ok: false });
+    expect(await assistant.classifyDomain(article)).toMatchObject({ value: { domain: 'Business and Economics' } });
+    expect(assistant.provider).toBe('offline');
+  });
+
+  it('labels keys readably', () => {
+    expect(keyLabel('population_total')).toBe('total population');
+    expect(keyLabel('caps3')).toBe('caps 3');
+    expect(keyLabel('leader_name2')).toBe('leader 2');
+    expect(keyLabel('Opening-Date')).toBe('opening date');
+  });
+
+  it.each([
+    ['football biography', 'Sports and Entertainment'],
+    ['settlement', 'Geography and Environment'],
+    ['company', 'Business and Economics'],
+    ['officeholder', 'Politics and Law'],
+    ['film', 'Culture and Arts'],
+    ['film#2', 'Culture and Arts'],
+    ['software', 'Science and Technology'],
+    ['football club season', 'Sports and Entertainment'],
+    ['u.s. state', 'Geography and Environment'],
+    ['some unknown box', 'Others'],
+  ])('maps template %j to %s', (template, domain) => {
+    expect(domainOfTemplate(template)).toBe(domain);
+  });
+});
+
+describe('domain cap and ids', () => {
+  const domains = Array.from({ length: 10 }, (_, i) => ({
+    queryId: `q${i}`,
+    domain: i < 7 ? 'Others' : 'Politics and Law',
+    provider: 'offline',
+    model: 'rules-v1',
+    prompt: { name: 'offline-rules', version: '1' },
+    reason: null,
+  }));
+  const passed = domains.map((d) => d.queryId).filter((id) => id !== 'q0');
+
+  it('keeps at most the cap per domain among the questions that passed, the same ones for the same seed', () => {
+    const capped = capPerDomain(passed, domains, 3, '1', '2025-02-03T00:00:00Z');
+    expect(capped.size).toBe(3);
+    expect([...capped.keys()].every((id) => ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'].includes(id))).toBe(true);
+    expect(capPerDomain([...passed].reverse(), domains, 3, '1', '2025-02-03T00:00:00Z')).toEqual(capped);
+    const draws = new Set(['2', '3', '4', '5', '6'].map((seed) => [...capPerDomain(passed, domains, 3, seed, '2025-02-03T00:00:00Z').keys()].sort().join()));
+    expect(draws.size).toBeGreaterThan(1);
+  });
+
+  it("makes DailyQA's ids from the window start and the page", () => {
+    expect(queryIdFor({ start: '2025-02-03T00:00:00Z', end: '2025-02-10T00:00:00Z' }, 101)).toBe('25020300-101-0');
+  });
+});
