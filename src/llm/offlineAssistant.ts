@@ -16,7 +16,7 @@ export class OfflineAssistant implements Assistant {
   readonly model = 'rules-v1';
   private readonly usage = new UsageMeter(this.provider, this.model);
 
-  async generateQuestion(article: ArticleContext, target: { key: string }): Promise<TaskResult<{ question: string }>> {
+  async generateQuestion(article: ArticleContext, target: { key: string; value: string }): Promise<TaskResult<{ question: string }>> {
     return { ok: true, value: { question: templateQuestion(article.title, target.key) }, prompt: RULES };
   }
 
