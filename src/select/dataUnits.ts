@@ -1,15 +1,8 @@
+import type { InfoboxChange } from '../model.js';
 import { derivedRandom } from '../random.js';
 
-export interface CandidateChange {
-  pageId: number;
-  revId: number;
-  prevRevId: number;
-  timestamp: string;
-  template: string;
-  key: string;
-  old: string;
-  new: string;
-}
+/** What the rule looks at; candidates carry whatever else their caller needs through it. */
+export type CandidateChange = Pick<InfoboxChange, 'pageId' | 'revId' | 'timestamp' | 'template' | 'key'>;
 
 /**
  * The DailyQA data unit rule: per page, only the last revision in the window that has a candidate
@@ -17,14 +10,14 @@ export interface CandidateChange {
  * depends only on the seed, the page and the revision, so the choice is stable whatever else the
  * window holds and in whatever order pages arrive.
  */
-export function selectDataUnits(candidates: readonly CandidateChange[], seed: number | string): CandidateChange[] {
-  const byPage = new Map<number, CandidateChange[]>();
+export function selectDataUnits<Change extends CandidateChange>(candidates: readonly Change[], seed: number | string): Change[] {
+  const byPage = new Map<number, Change[]>();
   for (const change of candidates) {
     const list = byPage.get(change.pageId);
     if (list) list.push(change);
     else byPage.set(change.pageId, [change]);
   }
-  const units: CandidateChange[] = [];
+  const units: Change[] = [];
   for (const [pageId, changes] of [...byPage].sort(([a], [b]) => a - b)) {
     const last = changes.reduce((best, c) => (compareRevision(c, best) > 0 ? c : best));
     const ofLast = changes

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import type { Infobox, Window } from '../model.js';
+import type { Infobox, InfoboxChange, Window } from '../model.js';
 import type { KeyChange } from '../diff/infoboxDiff.js';
 import type { FilterReason } from '../select/changeFilters.js';
 
@@ -13,18 +13,9 @@ export interface PageRevisionRow {
   firstParagraph: string | null;
 }
 
-export interface StoredChange {
+export interface StoredChange extends InfoboxChange {
   wiki: string;
   title: string;
-  pageId: number;
-  revId: number;
-  prevRevId: number;
-  timestamp: string;
-  template: string;
-  key: string;
-  kind: string;
-  old: string;
-  new: string;
   filtered: FilterReason | null;
   revertedBy: number | null;
 }

@@ -28,9 +28,7 @@ describe('change filters', () => {
 });
 
 describe('selectDataUnits', () => {
-  const change = (pageId: number, revId: number, timestamp: string, key: string): CandidateChange => ({
-    pageId, revId, prevRevId: revId - 1, timestamp, template: 't', key, old: 'a', new: 'b',
-  });
+  const change = (pageId: number, revId: number, timestamp: string, key: string): CandidateChange => ({ pageId, revId, timestamp, template: 't', key });
 
   it('keeps one change per page, from the last revision with a change', () => {
     const units = selectDataUnits(
