@@ -6,6 +6,9 @@ import { registerChanges } from './commands/changes.js';
 import { registerDailyQa } from './commands/dailyqa.js';
 import { addGroups } from './commands/groups.js';
 import { registerDemo } from './commands/demo.js';
+import { registerExportLabels } from './commands/exportLabels.js';
+import { registerLabel } from './commands/label.js';
+import { registerSnapshot } from './commands/snapshot.js';
 import { registerStats } from './commands/stats.js';
 import { registerStatus } from './commands/status.js';
 import { registerSync } from './commands/sync.js';
@@ -26,10 +29,13 @@ export function buildProgram(): Command {
   registerAnswer(program);
   registerSync(program);
   registerStats(program);
+  registerSnapshot(program);
+  registerLabel(program);
   registerStatus(program);
   registerDemo(program);
   const groups = addGroups(program);
   registerDailyQa(groups);
+  registerExportLabels(groups.exportGroup);
   exitOverrideEverywhere(program);
   return program;
 }

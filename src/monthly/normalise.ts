@@ -9,6 +9,7 @@ export function normaliseSentence(text: string): string {
   return text
     .normalize('NFKC')
     .toLowerCase()
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
     .replace(/(\d)[.](?=\d)/g, '$1\u0001')
     .replace(/[^\p{L}\p{N}\u0001\s]+/gu, ' ')
     .replace(/\u0001/g, '.')

@@ -1,0 +1,149 @@
+/**
+ * Where a snapshot's articles come from (SPEC 7.1): each main-namespace page's latest revision at
+ * or before an instant, redirects skipped, from a streamed XML dump or through the Action API.
+ */
+import { z } from 'zod';
+import { isoSeconds, normaliseTimestamp } from '../dates.js';
+import { openDumpInput } from '../sources/dumpInput.js';
+import { readDump, type DumpPageHeader } from '../sources/dumpReader.js';
+import { WikiClient, type WikiClientOptions } from '../sources/wikiClient.js';
+import { isRedirectText } from './articleText.js';
+
+export interface SnapshotArticle {
+  pageId: number;
+  title: string;
+  revId: number;
+  timestamp: string;
+  wikitext: string;
+}
+
+/**
+ * Streams a dump once, holding one page's best revision at a time: the text of a revision is
+ * joined only while it is the latest one seen at or before `asOf` (null: the latest of all).
+ */
+export async function* dumpSnapshotArticles(path: string, asOf: string | null): AsyncIterable<SnapshotArticle> {
+  const limit = asOf === null ? Infinity : Date.parse(asOf);
+  let best: SnapshotArticle | null = null;
+  let bestPage: DumpPageHeader | null = null;
+  const isCandidate = (page: DumpPageHeader, timestamp: string) =>
+    page.namespace === 0 && Date.parse(timestamp) <= limit && (bestPage !== page || best === null || timestamp >= best.timestamp);
+  const events = readDump(openDumpInput(path), { wantText: (page, meta) => isCandidate(page, meta.timestamp) });
+  for await (const event of events) {
+    if (event.kind === 'revision') {
+      const { page, revision } = event;
+      if (revision.text === null || !isCandidate(page, revision.timestamp)) continue;
+      best = { pageId: page.pageId, title: page.title, revId: revision.revId, timestamp: revision.timestamp, wikitext: revision.text };
+      bestPage = page;
+    } else {
+      if (best !== null && bestPage === event.page && !isRedirectText(best.wikitext)) yield best;
+      best = null;
+      bestPage = null;
+    }
+  }
+}
+
+/** The most titles (or revision ids) one request may name without apihighlimits. */
+const PER_REQUEST = 50;
+
+/**
+ * The Action API path: title lists (given, or the links of given pages) resolved 50 per request,
+ * one small request per page for the revision in effect at the date, then content 50 revisions
+ * per request, all through the shared polite client.
+ */
+export class ApiSnapshotSource {
+  private readonly api: WikiClient;
+
+  constructor(options: WikiClientOptions) {
+    this.api = new WikiClient(options);
+  }
+
+  /** Main-namespace titles linked from the given pages (e.g. daily "Portal:Current events" pages), in order, once each. */
+  async titlesLinkedFrom(pages: readonly string[]): Promise<string[]> {
+    const titles = new Set<string>();
+    for (const page of pages) {
+      const replies = this.api.continued({ action: 'query', prop: 'links', titles: page, plnamespace: 0, pllimit: 'max' }, LinksReply);
+      for await (const reply of replies) {
+        for (const entry of reply.query?.pages ?? []) for (const link of entry.links ?? []) titles.add(link.title);
+      }
+    }
+    return [...titles];
+  }
+
+  async *articlesAsOf(titles: readonly string[], asOf: string, isDone: (pageId: number) => boolean = () => false): AsyncIterable<SnapshotArticle> {
+    const seen = new Set<number>();
+    for (let at = 0; at < titles.length; at += PER_REQUEST) {
+      const reply = await this.api.read({ action: 'query', prop: 'info', titles: titles.slice(at, at + PER_REQUEST).join('|') }, InfoReply);
+      const pages = (reply.query?.pages ?? []).flatMap((page) =>
+        page.pageid !== undefined && page.ns === 0 && !page.missing && !seen.has(page.pageid) ? [{ pageId: page.pageid, title: page.title }] : [],
+      );
+      for (const page of pages) seen.add(page.pageId);
+      const revisions = await Promise.all(pages.filter((page) => !isDone(page.pageId)).map((page) => this.revisionAsOf(page, asOf)));
+      const found = revisions.filter((revision): revision is Omit<SnapshotArticle, 'wikitext'> => revision !== null);
+      const texts = await this.contentOf(found.map((revision) => revision.revId));
+      for (const revision of found) {
+        const wikitext = texts.get(revision.revId);
+        if (wikitext !== undefined && !isRedirectText(wikitext)) yield { ...revision, wikitext };
+      }
+    }
+  }
+
+  private async revisionAsOf(page: { pageId: number; title: string }, asOf: string): Promise<Omit<SnapshotArticle, 'wikitext'> | null> {
+    const reply = await this.api.read(
+      { action: 'query', prop: 'revisions', pageids: page.pageId, rvprop: 'ids|timestamp', rvdir: 'older', rvstart: isoSeconds(new Date(asOf)), rvlimit: 1 },
+      RevisionsReply,
+    );
+    const revision = reply.query?.pages[0]?.revisions?.[0];
+    return revision ? { ...page, revId: revision.revid, timestamp: normaliseTimestamp(revision.timestamp) } : null;
+  }
+
+  private async contentOf(revIds: number[]): Promise<Map<number, string>> {
+    const texts = new Map<number, string>();
+    for (let at = 0; at < revIds.length; at += PER_REQUEST) {
+      const batch = revIds.slice(at, at + PER_REQUEST);
+      const replies = this.api.continued({ action: 'query', prop: 'revisions', revids: batch.join('|'), rvprop: 'ids|content', rvslots: 'main' }, RevisionsReply);
+      for await (const reply of replies) {
+        for (const page of reply.query?.pages ?? []) {
+          for (const revision of page.revisions ?? []) {
+            const content = revision.slots?.main?.content;
+            if (content !== undefined && !revision.slots?.main?.texthidden) texts.set(revision.revid, content);
+          }
+        }
+      }
+    }
+    return texts;
+  }
+}
+
+const LinksReply = z.object({
+  query: z.object({ pages: z.array(z.object({ links: z.array(z.object({ title: z.string() })).optional() })) }).optional(),
+});
+
+const InfoReply = z.object({
+  query: z
+    .object({
+      pages: z.array(
+        z.object({ pageid: z.number().int().optional(), ns: z.number().int().optional(), title: z.string(), missing: z.boolean().optional() }),
+      ),
+    })
+    .optional(),
+});
+
+const RevisionsReply = z.object({
+  query: z
+    .object({
+      pages: z.array(
+        z.object({
+          revisions: z
+            .array(
+              z.object({
+                revid: z.number().int(),
+                timestamp: z.string().optional().default(''),
+                slots: z.object({ main: z.object({ content: z.string().optional(), texthidden: z.boolean().optional() }).optional() }).optional(),
+              }),
+            )
+            .optional(),
+        }),
+      ),
+    })
+    .optional(),
+});
