@@ -6,6 +6,7 @@ import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stage
 import type { RevisionSource } from '../src/sources/RevisionSource.js';
 import { collectStage } from './weekly/collect.js';
 import { diffStage } from './weekly/diff.js';
+import { finalizeStage } from './weekly/finalize.js';
 import { parseStage } from './weekly/parse.js';
 import { selectStage } from './weekly/select.js';
 import { timelineStage } from './weekly/timeline.js';
@@ -43,7 +44,7 @@ export interface WeeklyInput {
 
 /** The weekly pipeline's stages, in the order they run. */
 export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [
-  collectStage, parseStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage, exportStage,
+  collectStage, parseStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage, exportStage, finalizeStage,
 ];
 
 export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stage.name);
