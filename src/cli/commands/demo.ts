@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
+import { demoMonthly } from '../../monthly/demo.js';
 import { parseRevision } from '../../parse/parseRevision.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import { ChangeStore } from '../../store/changeStore.js';
@@ -67,7 +68,10 @@ export function registerDemo(program: Command): void {
         out();
         printQuestionsAndAnswers(session.db, wiki, out);
         out();
+        await demoMonthly({ db: session.db, reporter: session.reporter, dump: SAMPLE_DUMP, wiki, out });
+        out();
         out('next: wikidelta changes --db data/demo.sqlite --start 2025-01-06 --end 2025-04-06   (every change as JSON lines)');
+        out('      wikidelta export labels --db data/demo.sqlite --old 2025-03-01 --new 2025-04-01   (sentence labels as JSON lines)');
         out('      wikidelta status --db data/demo.sqlite                                      (runs and stages)');
       });
     });
