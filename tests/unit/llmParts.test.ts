@@ -9,6 +9,10 @@ import { OfflineAssistant, templateQuestion } from '../../src/llm/offlineAssista
 import { formatInstructions, parseReply } from '../../src/llm/outputModes.js';
 import { loadPrompt, parsePrompt, PROMPTS_DIR, renderPrompt } from '../../src/llm/prompts.js';
 import { queryIdFor } from '../../src/store/questionStore.js';
+import { openDatabase } from '../../src/store/database.js';
+import { chosenProvider } from '../../src/llm/openAssistant.js';
+import { costOf, formatRunUsage, recordUsage, runUsage } from '../../src/llm/usage.js';
+import { loadSettings } from '../../src/settings.js';
 
 describe('answer normalisation and subset match', () => {
   it.each([
@@ -144,5 +148,35 @@ describe('domain cap and ids', () => {
 
   it("makes DailyQA's ids from the window start and the page", () => {
     expect(queryIdFor({ start: '2025-02-03T00:00:00Z', end: '2025-02-10T00:00:00Z' }, 101)).toBe('25020300-101-0');
+  });
+});
+
+describe('provider choice, settings and usage per run', () => {
+  it('uses openai when an API key is set unless told otherwise', () => {
+    expect(chosenProvider({}, { OPENAI_API_KEY: 'sk-test' })).toBe('openai');
+    expect(chosenProvider({}, {})).toBe('offline');
+    expect(chosenProvider({ llm: 'offline' }, { OPENAI_API_KEY: 'sk-test' })).toBe('offline');
+    expect(chosenProvider({ llm: 'openai' }, {})).toBe('openai');
+  });
+
+  it('reads the LLM settings from the environment and names a bad one', () => {
+    const settings = loadSettings({ env: { WIKIDELTA_LLM: 'openai', WIKIDELTA_LLM_MODEL: 'qwen', WIKIDELTA_DOMAIN_CAP: '10' }, cwd: '/nonexistent' });
+    expect(settings).toMatchObject({ llm: 'openai', llmModel: 'qwen', domainCap: 10, llmConcurrency: 4, search: 'auto' });
+    expect(() => loadSettings({ env: { WIKIDELTA_LLM: 'gpt' }, cwd: '/nonexistent' })).toThrow(/invalid setting llm="gpt" \(from environment WIKIDELTA_LLM\)/);
+  });
+
+  it("adds up each stage's requests and tokens per run, with the cost where prices are set", () => {
+    const db = openDatabase(':memory:');
+    db.prepare("INSERT INTO runs (id, pipeline, params_key, params, status, started_at) VALUES (1, 'weekly', 'k', '{}', 'done', 't')").run();
+    const prices = { perThousandInput: 0.5, perThousandOutput: 2 };
+    const base = { provider: 'openai', model: 'm', requests: 0, cacheHits: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
+    recordUsage(db, 1, { ...base, requests: 3, cacheHits: 1, promptTokens: 1000, completionTokens: 500 }, prices);
+    recordUsage(db, 1, { ...base, requests: 1, failures: 1, promptTokens: 1000 }, prices);
+    recordUsage(db, 1, base, prices);
+    const usage = runUsage(db, 1);
+    expect(usage).toEqual([{ ...base, requests: 4, cacheHits: 1, failures: 1, promptTokens: 2000, completionTokens: 500, cost: 2 }]);
+    expect(formatRunUsage(usage)).toMatch(/openai:m requests=4 cache_hits=1 failures=1 prompt_tokens=2000 completion_tokens=500 cost=2\.0000/);
+    expect(costOf({ promptTokens: 10, completionTokens: 10 }, {})).toBeNull();
+    db.close();
   });
 });
