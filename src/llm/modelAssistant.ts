@@ -7,7 +7,18 @@ import type { ReplySchema } from './outputModes.js';
 import { loadPrompt } from './prompts.js';
 import type { Usage } from './usage.js';
 
-const QuestionReply = z.object({ question: z.string().trim().min(5).describe('the question, one sentence ending with "?"') });
+/** "as of 2024", "in January", "on 5 February 2025", "2024-05-01": the date is set apart from the question. */
+const DATE_RESTRICTION =
+  /\b(as of|since|until|by|in|on|during)\s+(early |late |mid-?)?(\d{4}\b(?![–-]\d)|(january|february|march|april|may|june|july|august|september|october|november|december)\b)|\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b|\b\d{4}-\d{2}-\d{2}\b/i;
+
+const QuestionReply = z.object({
+  question: z
+    .string()
+    .trim()
+    .min(5)
+    .refine((question) => !DATE_RESTRICTION.test(question), 'the question must not contain a date restriction')
+    .describe('the question, one sentence ending with "?"'),
+});
 const AnswerReply = z.object({ answer: z.string().trim().min(1).describe('the answer, as short as possible') });
 const DomainReply = z.object({ domain: z.enum(DOMAINS) });
 

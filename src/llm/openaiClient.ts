@@ -7,8 +7,8 @@
  * `maxRetries` times. Every request passes one p-queue (concurrency and a per-minute cap) and has a
  * timeout. Replies are validated with zod; an invalid one is answered with what was wrong and asked
  * again, `invalidRetries` times, then the call ends with the reason (the item is marked, the run
- * goes on). A server that refuses a reply format (a 400 while asking for it) is asked in the next
- * one, and that choice is remembered for the server and model for the rest of the process.
+ * goes on). A server that refuses a reply format (a 400 about it) is asked in the next one, and
+ * that choice is remembered for the server and model for the rest of the process.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -50,6 +50,8 @@ export type CallOutcome<T> = { ok: true; value: T; cached: boolean } | { ok: fal
 /** A Retry-After longer than this means the server will not serve us soon: fail instead of waiting. */
 const MAX_RETRY_AFTER_MS = 600_000;
 const RETRYABLE_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
+/** A 400 about the reply format (not, say, an over-long prompt) means: ask in the next format. */
+const FORMAT_COMPLAINT = /response_format|json_schema|json_object|structured|schema|grammar|guided/i;
 /** The reply format that worked last, per server and model (shared by every client of the process). */
 const workingModes = new Map<string, OutputMode>();
 
@@ -207,7 +209,7 @@ function classify(error: unknown, timeoutMs: number): Failure {
   if (error instanceof APIError && error.status !== undefined) {
     const retryAfterMs = retryAfter(error.headers);
     const status = `HTTP ${error.status}: ${oneLine(error.message)}`;
-    if (error.status === 400 || error.status === 422) return { status, retryable: false, refusedFormat: true };
+    if (error.status === 400 || error.status === 422) return { status, retryable: false, refusedFormat: FORMAT_COMPLAINT.test(error.message) };
     const retryable = RETRYABLE_STATUSES.has(error.status) && (retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS);
     return retryAfterMs === undefined ? { status, retryable, refusedFormat: false } : { status, retryable, refusedFormat: false, retryAfterMs };
   }

@@ -48,9 +48,17 @@ export function parseReply<T>(mode: OutputMode, content: string | null | undefin
   return { ok: false, reason: `reply does not match the schema (${issues}): ${clip(content)}` };
 }
 
-/** The reply's JSON Schema without `$schema`, which strict structured-output servers refuse. */
+/**
+ * The reply's JSON Schema as strict structured-output servers accept it: without `$schema` and
+ * without length bounds (zod still checks those on the reply).
+ */
 export function jsonSchemaOf(schema: ReplySchema): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;
+  const properties = rest.properties as Record<string, Record<string, unknown>>;
+  for (const property of Object.values(properties)) {
+    delete property.minLength;
+    delete property.maxLength;
+  }
   return rest;
 }
 

@@ -115,6 +115,21 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('fails an item on a 400 that is not about the reply format, without changing the format', async () => {
+    const { server, assistant } = await setUp({ faults: ['bad-request'] });
+    const result = await assistant.answerQuestion(article, question);
+    expect(result.ok ? '' : result.reason).toMatch(/HTTP 400: .*context window/);
+    expect((await assistant.answerQuestion(article, 'What is the leader of Port Aldwin?')).ok).toBe(true);
+    expect(server.requests.map((r) => r.mode)).toEqual(['json_schema', 'json_schema']);
+  });
+
+  it('asks again when a generated question restricts the date', async () => {
+    const { server, assistant } = await setUp({ faults: ['dated-question'] });
+    const result = await assistant.generateQuestion(article, { key: 'population_total', value: '418,950' });
+    expect(result).toMatchObject({ ok: true, value: { question: 'According to its article, what is the population total of Port Aldwin?' } });
+    expect(server.requests[1]?.body.messages.at(-1)?.content).toMatch(/must not contain a date restriction/);
+  });
+
   it('waits for Retry-After on 429, then succeeds', async () => {
     const { server, assistant } = await setUp({ faults: ['rate-limit'], retryAfterSeconds: 1 });
     const started = Date.now();

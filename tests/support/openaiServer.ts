@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = 'rate-limit' | 'server-error' | 'hang' | 'invalid-json' | 'schema-violation';
+export type Fault = 'rate-limit' | 'server-error' | 'bad-request' | 'hang' | 'invalid-json' | 'schema-violation' | 'dated-question';
 
 export interface OpenAiServerOptions {
   /** Faults played on the first requests, in order; later requests are answered normally. */
@@ -70,13 +70,21 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       return send(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': String(options.retryAfterSeconds ?? 1) });
     }
     if (fault === 'server-error') return send(res, 500, { error: { message: 'internal error' } });
+    if (fault === 'bad-request') return send(res, 400, { error: { message: 'the prompt is longer than the context window', type: 'invalid_request_error' } });
     if (fault === 'hang') {
       const timer = setTimeout(() => send(res, 200, completion(body, reply(body, mode))), options.hangMs ?? 5000);
       hangs.add(timer);
       res.on('close', () => clearTimeout(timer));
       return;
     }
-    const content = fault === 'invalid-json' ? 'Sure! Here is the thing you asked for: {"question": ' : fault === 'schema-violation' ? '{"unexpected": 42}' : reply(body, mode);
+    const content =
+      fault === 'invalid-json'
+        ? 'Sure! Here is the thing you asked for: {"question": '
+        : fault === 'schema-violation'
+          ? '{"unexpected": 42}'
+          : fault === 'dated-question'
+            ? '{"question": "What was the population of Port Aldwin as of 2024?"}'
+            : reply(body, mode);
     send(res, 200, completion(body, content));
   }
 
