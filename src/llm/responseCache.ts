@@ -33,8 +33,14 @@ export class ResponseCache {
   get(key: string): CachedOutcome | undefined {
     const row = this.db.prepare('SELECT outcome FROM llm_cache WHERE key = ?').pluck().get(key);
     if (typeof row !== 'string') return undefined;
-    const parsed = CachedOutcomeJson.safeParse(JSON.parse(row));
     // An unreadable entry is a miss: the call is made again and the entry replaced.
+    let stored: unknown;
+    try {
+      stored = JSON.parse(row);
+    } catch {
+      return undefined;
+    }
+    const parsed = CachedOutcomeJson.safeParse(stored);
     return parsed.success ? (parsed.data as CachedOutcome) : undefined;
   }
 

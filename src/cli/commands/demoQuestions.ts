@@ -1,5 +1,7 @@
 /** The demo's view of the weekly release: generated questions, how many were kept, and answers by date. */
 import type { Database } from 'better-sqlite3';
+import { dirname } from 'node:path';
+import { defaultReleaseDir } from '../../../pipelines/weekly/export.js';
 import { addDays, formatDate } from '../../dates.js';
 import { answerQuery } from '../../timeline/answers.js';
 
@@ -26,6 +28,7 @@ export function printQuestionsAndAnswers(db: Database, wiki: string, out: (line?
   const kept = queries.filter((q) => q.kept === 1);
   const providers = [...new Set(queries.map((q) => q.provider))].join(', ');
   out(`${queries.length} questions generated (provider: ${providers || 'none'}), ${kept.length} kept after the checks and the domain cap.`);
+  out(`Weekly releases (queries.jsonl, qa_YYMMDD.jsonl for each day, native.jsonl, README.md) in ${dirname(defaultReleaseDir(db.name, 'x'))}/`);
   // Spread the examples over the weeks rather than showing the first week only.
   const step = Math.max(1, Math.floor(kept.length / shown));
   for (const query of kept.filter((_, i) => i % step === 0).slice(0, shown)) {

@@ -1,0 +1,20 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+
+describe('demo: the weekly half on the embedded sample', () => {
+  it('makes offline questions with checks and domains, prints answers by date, and writes a release per week', async () => {
+    const dir = tempDir();
+    const run = await runCli(['--db', join(dir, 'demo.sqlite'), 'demo']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/35 questions generated \(provider: offline\), 35 kept after the checks and the domain cap\./);
+    expect(run.stdout).toMatch(/ {2}\d{8}-\d+-0 {2}\[(Science and Technology|Culture and Arts|Geography and Environment|Politics and Law|Business and Economics|Sports and Entertainment|Others)\] What is the /);
+    expect(run.stdout).toMatch(/\d{4}-\d{2}-\d{2}: ("[^"]*"|\((ok|no_key|no_page|deleted|unknown)\)) {3}\d{4}-\d{2}-\d{2}: /);
+    const releases = readdirSync(join(dir, 'releases')).sort();
+    expect(releases).toHaveLength(13);
+    expect(releases[0]).toBe('weekly-2025-01-06');
+    const week = join(dir, 'releases', 'weekly-2025-02-03');
+    for (const day of ['03', '04', '05', '06', '07', '08', '09']) expect(existsSync(join(week, `qa_2502${day}.jsonl`))).toBe(true);
+  });
+});
