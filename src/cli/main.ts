@@ -7,6 +7,7 @@ import { registerDailyQa } from './commands/dailyqa.js';
 import { addGroups } from './commands/groups.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExportLabels } from './commands/exportLabels.js';
+import { registerExportWeekly } from './commands/exportWeekly.js';
 import { registerLabel } from './commands/label.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerStats } from './commands/stats.js';
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   const groups = addGroups(program);
   registerDailyQa(groups);
   registerExportLabels(groups.exportGroup);
+  registerExportWeekly(groups.exportGroup);
   exitOverrideEverywhere(program);
   return program;
 }

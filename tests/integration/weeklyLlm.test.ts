@@ -70,6 +70,18 @@ describe('weekly pipeline with the offline provider', () => {
     expect(readdirSync(release).some((name) => name.includes('.tmp-'))).toBe(false);
   });
 
+  it('writes the same release again from the store with export weekly, and refuses a week without questions', async () => {
+    const db = join(dir, 'a.sqlite');
+    const again = join(dir, 'again');
+    const exported = await runCli(['--db', db, 'export', 'weekly', '--start', '2025-02-03', '--out', again]);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/^wrote 10 files to .*again \(\d+ kept queries\)/);
+    expect(releaseFiles(again)).toEqual(releaseFiles(join(dir, 'releases', 'weekly-2025-02-03')));
+    const none = await runCli(['--db', db, 'export', 'weekly', '--start', '2024-02-05']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^wikidelta: no questions for the window 2024-02-05T00:00:00Z .. 2024-02-12T00:00:00Z: run wikidelta weekly first\n$/);
+  });
+
   it('gives byte-identical releases for the same week and seed in two fresh stores', async () => {
     const first = join(dir, 'b.sqlite');
     const second = join(dir, 'c.sqlite');

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { defaultReleaseDir } from '../../../pipelines/weekly/export.js';
+import { windowFrom } from '../../dates.js';
+import { UserError } from '../../errors.js';
+import { writeFilesAtomically } from '../../release/atomicFiles.js';
+import { renderWeeklyRelease } from '../../release/weeklyRelease.js';
+import { dateOption, integerOption } from '../options.js';
+import { withSession } from '../session.js';
+
+interface ExportWeeklyFlags {
+  start: string;
+  days: number;
+  wiki?: string;
+  out?: string;
+}
+
+/**
+ * `export weekly`: the week's release written again from the store, as the export stage writes it,
+ * e.g. once `finalize` has labelled the update frequencies or later syncs extended the answers.
+ */
+export function registerExportWeekly(exportGroup: Command): void {
+  exportGroup
+    .command('weekly')
+    .description("a week's release (queries, qa_YYMMDD.jsonl per day, native JSONL, dataset card) from the store")
+    .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
+    .addOption(integerOption('--days <n>', 'window length in days').default(7))
+    .option('--wiki <name>', 'the wiki the week was collected from (default: the only one with questions in that window)')
+    .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database)')
+    .action(async (flags: ExportWeeklyFlags, command: Command) => {
+      await withSession(command, { write: false }, (session) => {
+        const window = windowFrom(flags.start, flags.days);
+        const wikis = session.db
+          .prepare('SELECT DISTINCT wiki FROM question_generations WHERE window_start = ? AND window_end = ? ORDER BY wiki')
+          .pluck()
+          .all(window.start, window.end) as string[];
+        const wiki = flags.wiki ?? wikis[0];
+        if (wiki === undefined || !wikis.includes(wiki)) {
+          throw new UserError(`no questions for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
+        }
+        if (!flags.wiki && wikis.length > 1) throw new UserError(`several wikis have questions in this window (${wikis.join(', ')}): name one with --wiki`);
+        const dir = flags.out ?? defaultReleaseDir(session.dbPath, window.start);
+        const { files, counts } = renderWeeklyRelease(session.db, wiki, window);
+        writeFilesAtomically(dir, files);
+        process.stdout.write(session.json ? `${JSON.stringify({ dir, files: [...files.keys()], counts })}\n` : `wrote ${files.size} files to ${dir} (${counts.kept} kept queries)\n`);
+      });
+    });
+}
