@@ -28,7 +28,8 @@ const TEMPLATE_DOMAINS: ReadonlyArray<[Domain, readonly string[]]> = [
     ['film', 'book', 'album', 'song', 'single', 'musical artist', 'artist', 'writer', 'poet', 'painting', 'artwork',
       'museum', 'television', 'television season', 'television episode', 'anime', 'comic', 'magazine', 'newspaper',
       'musical', 'opera', 'play', 'language', 'religion', 'religious building', 'church', 'monument', 'ethnic group',
-      'award', 'film festival', 'architect', 'royalty', 'noble', 'saint', 'character'],
+      'award', 'film festival', 'architect', 'philosopher', 'animanga/header', 'animanga/video', 'animanga/print', 'animanga/game',
+      'royalty', 'noble', 'saint', 'character'],
   ],
   [
     'Geography and Environment',

@@ -12,6 +12,7 @@ const KEY_LABELS: Readonly<Record<string, string>> = {
   num_employees: 'number of employees',
   num_locations: 'number of locations',
   key_people: 'key people',
+  subsid: 'subsidiaries',
   currentclub: 'current club',
   clubnumber: 'shirt number',
   club_update: 'date of the last club statistics update',

@@ -117,6 +117,7 @@ describe('offline provider', () => {
     ['officeholder', 'Politics and Law'],
     ['film', 'Culture and Arts'],
     ['film#2', 'Culture and Arts'],
+    ['animanga/video#8', 'Culture and Arts'],
     ['software', 'Science and Technology'],
     ['football club season', 'Sports and Entertainment'],
     ['u.s. state', 'Geography and Environment'],
