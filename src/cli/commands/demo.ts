@@ -5,10 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
 import { demoMonthly } from '../../monthly/demo.js';
-import { parseRevision } from '../../parse/parseRevision.js';
+import { runSync } from '../../../pipelines/sync.js';
+import { finalizeUpdateFrequency } from '../../timeline/updateFrequency.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import { ChangeStore } from '../../store/changeStore.js';
 import { withSession } from '../session.js';
+import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 import { printQuestionsAndAnswers } from './demoQuestions.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -27,8 +29,10 @@ export function registerDemo(program: Command): void {
       const dbPath = explicitDb ?? process.env.WIKIDELTA_DB ?? DEMO_DB;
       // The demo starts from an empty store unless told to use another one, so it always shows every stage.
       if (!explicitDb && !process.env.WIKIDELTA_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
-      await withSession(command, { write: true, dbPath }, async (session) => {
+      // The demo is offline whatever the environment says: no API key turns it into paid calls.
+      await withSession(command, { write: true, dbPath, flags: { llm: 'offline' } }, async (session) => {
         const wiki = 'sample';
+        const sampleWiki = { wiki, articleBaseUrl: 'https://sample.wikidelta.invalid/wiki/' };
         const out = (line = '') => process.stdout.write(`${line}\n`);
         out(`wikidelta demo: the embedded sample (${SAMPLE_DUMP.replace(`${repoRoot}/`, '')}), ${WEEKS} weekly windows from ${FIRST_WEEK}`);
         out(`store: ${session.dbPath}`);
@@ -36,21 +40,13 @@ export function registerDemo(program: Command): void {
         for (let week = 0; week < WEEKS; week++) {
           const start = formatDate(addDays(parseDate(FIRST_WEEK), 7 * week));
           const window = windowFrom(start, 7);
+          const input = { ...weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki), window };
           const outcome = await runWeekly({
             db: session.db,
             stages: [...WEEKLY_STAGES],
             reporter: session.reporter,
-            params: { window, days: 7, wiki, seed: session.settings.seed, revertHours: session.settings.revertHours },
-            input: {
-              window,
-              wiki,
-              source: new DumpRevisionSource(SAMPLE_DUMP),
-              seed: session.settings.seed,
-              revertHours: session.settings.revertHours,
-              keepContent: false,
-              articleBaseUrl: 'https://sample.wikidelta.invalid/wiki/',
-              parse: parseRevision,
-            },
+            params: weeklyRunParams(session, input, 7),
+            input,
           });
           const count = (stage: string, key: string) => outcome.run.stages.find((s) => s.stage === stage)?.counts[key] ?? 0;
           out(
@@ -59,12 +55,18 @@ export function registerDemo(program: Command): void {
           );
         }
         const end = windowFrom(FIRST_WEEK, 7 * WEEKS);
+        // Each week's run knows its pages up to the week's end; sync brings every tracked page to the
+        // sample's end, and finalize can then class the weeks observed for 21 days.
+        await runSync({ db: session.db, until: end.end, reporter: session.reporter, input: weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki) });
+        const frequency = finalizeUpdateFrequency(session.db);
         const units = new ChangeStore(session.db, wiki).dataUnitsIn(end);
         out();
         out(`${units.length} data units selected (one per page and week, the key drawn with seed ${session.settings.seed}):`);
         for (const unit of units) {
           out(`  ${unit.timestamp.slice(0, 10)}  ${unit.title} [${unit.template}] ${unit.key}: ${clip(unit.old) || '∅'} → ${clip(unit.new)}`);
         }
+        out();
+        out(`synced every tracked page to ${end.end.slice(0, 10)}; update frequency: ${frequency.frequent_update} frequent, ${frequency.infrequent_update} infrequent, ${frequency.pending} pending (fewer than 21 days observed)`);
         out();
         printQuestionsAndAnswers(session.db, wiki, out);
         out();

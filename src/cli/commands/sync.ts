@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { runSync } from '../../../pipelines/sync.js';
 import { parseDate, isoSeconds } from '../../dates.js';
-import { parseRevision } from '../../parse/parseRevision.js';
-import { articleBaseUrl, openSource, wikiName, type SourceFlags } from '../../sources/openSource.js';
+import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import { dateOption } from '../options.js';
 import { withSession } from '../session.js';
+import { weeklyRunInput } from '../weeklyRunInput.js';
 
 export function registerSync(program: Command): void {
   program
@@ -22,15 +22,7 @@ export function registerSync(program: Command): void {
           db: session.db,
           until: isoSeconds(parseDate(flags.until, '--until date')),
           reporter: session.reporter,
-          input: {
-            wiki: wikiName(flags, settings),
-            source,
-            seed: settings.seed,
-            revertHours: settings.revertHours,
-            keepContent: settings.keepContent,
-            articleBaseUrl: articleBaseUrl(flags, settings),
-            parse: parseRevision,
-          },
+          input: weeklyRunInput(session, flags, source),
         });
         if ('upToDate' in outcome) {
           const message = outcome.tracked === 0 ? 'no tracked pages: run the weekly pipeline first' : `all ${outcome.tracked} tracked pages are synced up to ${flags.until}`;

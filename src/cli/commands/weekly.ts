@@ -1,12 +1,11 @@
 import { Option, type Command } from 'commander';
-import { runWeekly, WEEKLY_STAGES, type WeeklyInput } from '../../../pipelines/weekly.js';
+import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { windowFrom } from '../../dates.js';
-import { parseRevision } from '../../parse/parseRevision.js';
-import { llmRunParams, llmStageInputs } from '../../llm/stageInputs.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
-import { articleBaseUrl, openSource, wikiName, type SourceFlags } from '../../sources/openSource.js';
+import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import { dateOption, integerOption, listOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
+import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 
 interface WeeklyFlags extends SourceFlags {
   start: string;
@@ -46,27 +45,11 @@ export function registerWeekly(program: Command): void {
 }
 
 async function weekly(session: Session, flags: WeeklyFlags): Promise<PipelineOutcome> {
-  const { settings } = session;
   const window = windowFrom(flags.start, flags.days);
   const stages = flags.stages ?? [...WEEKLY_STAGES];
-  const needsSource = stages.includes('collect');
-  const source = needsSource ? openSource(flags, settings) : null;
-  const wiki = wikiName(flags, settings);
-  const input: WeeklyInput = {
-    window,
-    wiki,
-    source,
-    seed: settings.seed,
-    revertHours: settings.revertHours,
-    keepContent: settings.keepContent,
-    articleBaseUrl: articleBaseUrl(flags, settings),
-    parse: parseRevision,
-    ...llmStageInputs(session.db, settings, flags),
-  };
-  // The source is part of a run's identity only through the wiki it reads: the same window collected
-  // from a dump and then parsed without a source is one run.
-  const params = { window, days: flags.days, wiki, seed: settings.seed, revertHours: settings.revertHours, ...llmRunParams(settings) };
-  return runWeekly({ db: session.db, input, stages, reporter: session.reporter, params });
+  const source = stages.includes('collect') ? openSource(flags, session.settings) : null;
+  const input = { ...weeklyRunInput(session, flags, source), window };
+  return runWeekly({ db: session.db, input, stages, reporter: session.reporter, params: weeklyRunParams(session, input, flags.days) });
 }
 
 function printOutcome(outcome: PipelineOutcome, json: boolean): void {
