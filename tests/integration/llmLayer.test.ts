@@ -54,7 +54,7 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
   it('asks for structured output and validates the reply; tokens are counted', async () => {
     const { server, assistant } = await setUp();
     const result = await assistant.answerQuestion(article, question);
-    expect(result).toMatchObject({ ok: true, value: { answer: '418,950' }, prompt: { name: 'correctness-answer', version: '1' } });
+    expect(result).toMatchObject({ ok: true, value: { answer: '418,950' }, prompt: { name: 'correctness-answer', version: '2' } });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.mode).toBe('json_schema');
     expect(server.requests[0]?.body.response_format?.json_schema?.name).toBe('correctness-answer');
