@@ -6,10 +6,13 @@
  * the configured `titles`, or all main-namespace articles (`list=allpages`). The latter is fine for
  * small wikis only; on Wikipedia an old window needs a `titles` list or an XML dump.
  *
- * Requests per page stay low: page facts come 50 page ids per `prop=info` request, one request
- * per page lists its revision metadata (the in-window revisions and the baseline before, read
- * backwards from the window's end), and content comes 50 revision ids per request, only for the
- * revisions yielded.
+ * Requests per page stay low. With recent changes, one listing from the window's start to the end
+ * of the follow-up horizon describes every in-window edit and every follower, and the first
+ * in-window edit's `old_revid` names the baseline (the last revision before the window). Page
+ * facts come 50 page ids per `prop=info` request, and content (with the baseline's metadata) 50
+ * revision ids per request, only for the revisions yielded. Only pages whose recent changes may
+ * miss a revision (moved in the window, or whose edits do not chain) and windows older than recent
+ * changes cost one request per page, listing its history backwards from the horizon.
  *
  * Politeness: a descriptive User-Agent, `maxlag=5`, at most 3 requests in flight and an optional
  * per-minute cap, shared by everything one source does; 429 and maxlag answers pause the whole
@@ -63,50 +66,93 @@ export class ApiRevisionSource implements RevisionSource {
       throw new UserError(`invalid followHours ${options.followHours}: expected a number of hours ≥ 0`);
     }
     const movesByPage = await this.movesIn(span);
-    const reach = await this.recentChangesReach();
-    const candidates =
-      span.start >= reach
+    const batches =
+      (await this.recentChangesCover(span))
         ? this.recentlyChangedPages(span, movesByPage, options)
-        : this.titles
-          ? this.pagesTitled(this.titles, options)
-          : this.allArticles(options);
+        : this.pageHistories(this.titles ? this.pagesTitled(this.titles, options) : this.allArticles(options), span, options.followHours);
     let found = 0;
-    for await (const pages of candidates) {
-      const histories = await Promise.all(pages.map((page) => this.revisionMetadata(page, span, options.followHours)));
+    for await (const histories of batches) {
       const changed = histories.filter((history) => history.inWindow.length > 0);
       found += changed.length;
       options.onPagesFound?.(found);
       for (const group of contentGroups(changed)) {
-        const texts = await this.contentOf(group.flatMap((history) => [...history.baseline, ...history.inWindow]));
-        for (const history of group) yield toPageHistory(history, texts, movesByPage, options.followHours);
+        const fetched = await this.revisionsWithContent(group.flatMap(revIdsToFetch));
+        for (const history of group) yield toPageHistory(history, fetched, movesByPage, options.followHours);
       }
     }
   }
 
   /**
-   * The instant from which recent changes are complete: changes are purged oldest first, so the
-   * oldest kept change and everything after it are all there, and so is everything younger than
-   * the wiki's $wgRCMaxAge.
+   * Whether recent changes are complete from the window's start: everything younger than the
+   * wiki's $wgRCMaxAge is kept, and changes are purged oldest first, so the oldest kept change and
+   * everything after it are all there too (asked only when the window is older than $wgRCMaxAge).
    */
-  private async recentChangesReach(): Promise<number> {
+  private async recentChangesCover(span: Span): Promise<boolean> {
+    if (span.start >= Date.now() - this.rcMaxAgeDays * DAY_MS) return true;
     const reply = await this.api.read(
       { action: 'query', list: 'recentchanges', rcdir: 'newer', rclimit: 1, rcprop: 'timestamp' },
       OldestChangeReply,
     );
-    const maxAgeStart = Date.now() - this.rcMaxAgeDays * DAY_MS;
     const oldest = reply.query?.recentchanges[0]?.timestamp;
-    return oldest === undefined ? maxAgeStart : Math.min(Date.parse(oldest), maxAgeStart);
+    return oldest !== undefined && span.start >= Date.parse(oldest);
   }
 
-  /** Pages edited or created in the window, then pages only moved in it, 50 at a time. */
+  /**
+   * Pages edited or created in the window, then pages only moved in it, 50 at a time, their
+   * revisions read from recent changes where those are complete for the page.
+   */
   private async *recentlyChangedPages(
     span: Span,
     movesByPage: Map<number, PageMove[]>,
     options: CollectOptions,
-  ): AsyncIterable<PageRef[]> {
-    const seen = new Set<number>();
-    const pending: number[] = [];
-    const changes = this.api.continued(
+  ): AsyncIterable<MetadataHistory[]> {
+    const isDone = remembered(options.isDone);
+    const changesByPage = await this.changesByPage(span, options.followHours ?? 0, isDone);
+    const onlyMoved = [...movesByPage.keys()].filter((pageId) => !changesByPage.has(pageId) && !isDone(pageId));
+    const pageIds = [...changesByPage.keys(), ...onlyMoved];
+    for (let at = 0; at < pageIds.length; at += IDS_PER_REQUEST) {
+      const pages = await this.articlesById(pageIds.slice(at, at + IDS_PER_REQUEST));
+      yield await Promise.all(
+        pages.map((page) => {
+          const changes = changesByPage.get(page.pageId);
+          return changes && !movesByPage.has(page.pageId) && chained(changes)
+            ? historyFromChanges(page, changes)
+            : this.revisionMetadata(page, span, options.followHours);
+        }),
+      );
+    }
+  }
+
+  /**
+   * The edits of every page changed in the window and not done yet, by page in order of first
+   * edit, oldest first: those in the window, then those up to `followHours` after it, from one
+   * listing whose rows come in time order.
+   */
+  private async changesByPage(
+    span: Span,
+    followHours: number,
+    isDone: (pageId: number) => boolean,
+  ): Promise<Map<number, PageChanges>> {
+    const changesByPage = new Map<number, PageChanges>();
+    for await (const change of this.recentChanges({ start: span.start, end: span.end + followHours * HOUR_MS })) {
+      const revision = revisionFromChange(change);
+      if (Date.parse(revision.timestamp) >= span.end) {
+        changesByPage.get(change.pageid)?.followers.push(revision);
+      } else if (!isDone(change.pageid)) {
+        const changes = changesByPage.get(change.pageid) ?? { inWindow: [], followers: [] };
+        changes.inWindow.push(revision);
+        changesByPage.set(change.pageid, changes);
+      }
+    }
+    for (const changes of changesByPage.values()) {
+      changes.inWindow.sort(byTimeThenId);
+      changes.followers.sort(byTimeThenId);
+    }
+    return changesByPage;
+  }
+
+  private async *recentChanges(span: Span): AsyncIterable<RecentChange> {
+    const replies = this.api.continued(
       {
         action: 'query',
         list: 'recentchanges',
@@ -115,23 +161,20 @@ export class ApiRevisionSource implements RevisionSource {
         rcstart: isoSeconds(new Date(span.start)),
         rcend: isoSeconds(new Date(span.end - 1000)),
         rcdir: 'newer',
-        rcprop: 'title|ids|timestamp|sizes|flags|tags|comment|sha1|redirect',
+        rcprop: 'ids|timestamp|sha1|comment|user|flags',
         rclimit: RC_LIMIT,
       },
       RecentChangesReply,
     );
-    const movedPageIds = [...movesByPage.keys()];
-    for await (const pageIds of concat(idsOf(changes), [movedPageIds])) {
-      for (const pageId of pageIds) {
-        if (seen.has(pageId)) continue;
-        seen.add(pageId);
-        if (!options.isDone?.(pageId)) pending.push(pageId);
-      }
-      while (pending.length >= IDS_PER_REQUEST) {
-        yield await this.articlesById(pending.splice(0, IDS_PER_REQUEST));
-      }
-    }
-    if (pending.length > 0) yield await this.articlesById(pending);
+    for await (const reply of replies) yield* reply.query?.recentchanges ?? [];
+  }
+
+  private async *pageHistories(
+    pages: AsyncIterable<PageRef[]>,
+    span: Span,
+    followHours: number | undefined,
+  ): AsyncIterable<MetadataHistory[]> {
+    for await (const batch of pages) yield await Promise.all(batch.map((page) => this.revisionMetadata(page, span, followHours)));
   }
 
   private async *pagesTitled(titles: string[], options: CollectOptions): AsyncIterable<PageRef[]> {
@@ -173,11 +216,11 @@ export class ApiRevisionSource implements RevisionSource {
 
   /**
    * One backwards walk from the end of the follow-up horizon (or the window) gives the followers,
-   * the in-window revisions and the baseline before the window, usually in a single request.
+   * the in-window revisions and the baseline's id, usually in a single request.
    */
   private async revisionMetadata(page: PageRef, span: Span, followHours: number | undefined): Promise<MetadataHistory> {
     const horizon = span.end + (followHours ?? 0) * HOUR_MS;
-    const history: MetadataHistory = { page, baseline: [], inWindow: [], followers: [] };
+    const history: MetadataHistory = { page, baselineRevId: null, inWindow: [], followers: [] };
     const replies = this.api.continued(
       {
         action: 'query',
@@ -197,39 +240,44 @@ export class ApiRevisionSource implements RevisionSource {
         if (time >= span.end) history.followers.push(revision);
         else if (time >= span.start) history.inWindow.push(revision);
         else {
-          history.baseline.push(revision);
+          history.baselineRevId = revision.revId;
           break;
         }
       }
-      if (history.baseline.length > 0) break;
+      if (history.baselineRevId !== null) break;
     }
     history.followers.reverse();
     history.inWindow.reverse();
     return history;
   }
 
-  /** Wikitext of the given revisions, 50 revision ids per request. */
-  private async contentOf(revisions: Revision[]): Promise<Map<number, string | null>> {
-    const texts = new Map<number, string | null>();
-    const revIds = revisions.map((revision) => revision.revId);
+  /** The given revisions with their wikitext, 50 revision ids per request. */
+  private async revisionsWithContent(revIds: number[]): Promise<Map<number, Revision>> {
+    const fetched = new Map<number, Revision>();
     const batches: number[][] = [];
     for (let at = 0; at < revIds.length; at += IDS_PER_REQUEST) batches.push(revIds.slice(at, at + IDS_PER_REQUEST));
     await Promise.all(
       batches.map(async (batch) => {
         const replies = this.api.continued(
-          { action: 'query', prop: 'revisions', revids: batch.join('|'), rvprop: 'ids|timestamp|sha1|content', rvslots: 'main' },
+          {
+            action: 'query',
+            prop: 'revisions',
+            revids: batch.join('|'),
+            rvprop: 'ids|timestamp|sha1|comment|user|flags|content',
+            rvslots: 'main',
+          },
           RevisionsReply,
         );
         for await (const reply of replies) {
           for (const entry of revisionsIn(reply)) {
             // Revisions that did not fit the wiki's result size limit come in a continuation.
             const main = entry.slots?.main;
-            if (main) texts.set(entry.revid, main.texthidden ? null : (main.content ?? null));
+            if (main) fetched.set(entry.revid, revisionFrom(entry, main.texthidden ? null : (main.content ?? null)));
           }
         }
       }),
     );
-    return texts;
+    return fetched;
   }
 
   /**
@@ -287,10 +335,19 @@ interface Span {
   end: number;
 }
 
-/** A page's revisions around a window, without content yet; baseline holds at most one. */
+/**
+ * A page's revisions around a window, without content yet. The baseline's metadata comes with its
+ * content, so only its id is known here (null for a page created in the window).
+ */
 interface MetadataHistory {
   page: PageRef;
-  baseline: Revision[];
+  baselineRevId: number | null;
+  inWindow: Revision[];
+  followers: Revision[];
+}
+
+/** One page's recent changes: the window's edits and those after it, oldest first. */
+interface PageChanges {
   inWindow: Revision[];
   followers: Revision[];
 }
@@ -309,7 +366,7 @@ function* contentGroups(histories: MetadataHistory[]): Iterable<MetadataHistory[
   let group: MetadataHistory[] = [];
   let revisions = 0;
   for (const history of histories) {
-    const size = history.baseline.length + history.inWindow.length;
+    const size = revIdsToFetch(history).length;
     if (group.length > 0 && revisions + size > REVISIONS_PER_CONTENT_GROUP) {
       yield group;
       group = [];
@@ -321,16 +378,37 @@ function* contentGroups(histories: MetadataHistory[]): Iterable<MetadataHistory[
   if (group.length > 0) yield group;
 }
 
+function revIdsToFetch(history: MetadataHistory): number[] {
+  const inWindow = history.inWindow.map((revision) => revision.revId);
+  return history.baselineRevId === null ? inWindow : [history.baselineRevId, ...inWindow];
+}
+
+/**
+ * Recent changes list a page's revisions completely when each edit's `old_revid` is the edit
+ * before it: a revision with no edit row of its own (the null revision of a protection, revisions
+ * brought back by an undeletion) breaks the chain. A move's null revision has no edit row either,
+ * but may come last, where no chain shows it missing: moved pages are always read from their history.
+ */
+function chained(changes: PageChanges): boolean {
+  const revisions = [...changes.inWindow, ...changes.followers];
+  return revisions.every((revision, index) => index === 0 || revision.parentId === revisions[index - 1]?.revId);
+}
+
+function historyFromChanges(page: PageRef, changes: PageChanges): MetadataHistory {
+  return { page, baselineRevId: changes.inWindow[0]?.parentId ?? null, ...changes };
+}
+
 function toPageHistory(
   history: MetadataHistory,
-  texts: Map<number, string | null>,
+  fetched: Map<number, Revision>,
   movesByPage: Map<number, PageMove[]>,
   followHours: number | undefined,
 ): PageHistory {
-  const withText = (revision: Revision): Revision => ({ ...revision, text: texts.get(revision.revId) ?? null });
+  const baseline = history.baselineRevId === null ? undefined : fetched.get(history.baselineRevId);
+  const withText = (revision: Revision): Revision => ({ ...revision, text: fetched.get(revision.revId)?.text ?? null });
   const result: PageHistory = {
     page: history.page,
-    revisions: [...history.baseline, ...history.inWindow].map(withText),
+    revisions: [...(baseline ? [baseline] : []), ...history.inWindow.map(withText)],
     moves: movesByPage.get(history.page.pageId) ?? [],
   };
   if (followHours !== undefined) result.followers = history.followers;
@@ -350,6 +428,28 @@ function revisionFrom(entry: RevisionEntry, text: string | null): Revision {
   };
 }
 
+function revisionFromChange(change: RecentChange): Revision {
+  return revisionFrom({ ...change, parentid: change.old_revid }, null);
+}
+
+/** The order a page history lists revisions in, oldest first. */
+function byTimeThenId(a: Revision, b: Revision): number {
+  return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.revId - b.revId;
+}
+
+/** isDone asked once per page: recent changes name a busy page many times. */
+function remembered(isDone: ((pageId: number) => boolean) | undefined): (pageId: number) => boolean {
+  const answers = new Map<number, boolean>();
+  return (pageId) => {
+    let answer = answers.get(pageId);
+    if (answer === undefined) {
+      answer = isDone?.(pageId) ?? false;
+      answers.set(pageId, answer);
+    }
+    return answer;
+  };
+}
+
 function articlesIn(reply: z.infer<typeof InfoReply>): PageRef[] {
   return (reply.query?.pages ?? []).flatMap((page) =>
     page.pageid !== undefined && !page.missing && !page.invalid && !page.redirect && page.ns === 0
@@ -362,25 +462,25 @@ function revisionsIn(reply: z.infer<typeof RevisionsReply>): RevisionEntry[] {
   return (reply.query?.pages ?? []).flatMap((page) => page.revisions ?? []);
 }
 
-async function* idsOf(replies: AsyncIterable<z.infer<typeof RecentChangesReply>>): AsyncIterable<number[]> {
-  for await (const reply of replies) yield (reply.query?.recentchanges ?? []).map((change) => change.pageid);
-}
-
-async function* concat<T>(first: AsyncIterable<T>, rest: Iterable<T>): AsyncIterable<T> {
-  yield* first;
-  yield* rest;
-}
-
 /* ------------------------------------------------------------------------------------------------
  * Replies (formatversion=2), validated: anything else is a RemoteError naming what was wrong
  * --------------------------------------------------------------------------------------------- */
 
+const RecentChangeSchema = z.object({
+  pageid: z.number().int(),
+  revid: z.number().int(),
+  old_revid: z.number().int(),
+  timestamp: z.string(),
+  sha1: z.string().optional(),
+  sha1hidden: z.boolean().optional(),
+  comment: z.string().optional(),
+  user: z.string().optional(),
+  minor: z.boolean().optional(),
+});
+type RecentChange = z.infer<typeof RecentChangeSchema>;
+
 const RecentChangesReply = z.object({
-  query: z
-    .object({
-      recentchanges: z.array(z.object({ pageid: z.number().int() })),
-    })
-    .optional(),
+  query: z.object({ recentchanges: z.array(RecentChangeSchema) }).optional(),
 });
 
 const OldestChangeReply = z.object({
