@@ -3,8 +3,9 @@
  * timelines against the published DailyQA method, both counted at a proxy in front of one real
  * MediaWiki on loopback that imported the embedded sample history.
  *
- * Timelines: the real command collects a week (`weekly`) and extends its tracked pages' timelines
- * to the 29th day (`sync`); every request the server received counts. Published method: for every
+ * Timelines: the real command collects a week (`weekly`, its answering stages: the question stages'
+ * searches make questions, not answers) and extends its tracked pages' timelines to the 29th day
+ * (`sync`); every request the server received counts. Published method: for every
  * (tracked page, day), one request finding the page's revision as of that day and one downloading
  * its text, sent through the same polite client so both methods pay the same per-request costs.
  */
@@ -60,7 +61,8 @@ async function timelineRequests(proxy: FaultProxy, db: string, days: string[]): 
   const api = `${proxy.baseUrl}/api.php`;
   const until = formatDate(addDays(parseDate(days.at(-1) ?? WEEK_START), 1));
   proxy.resetCounts();
-  await cli(['--db', db, 'weekly', '--start', WEEK_START, '--api', api]);
+  // Only what answering needs: the question stages' descriptiveness searches make questions, not answers.
+  await cli(['--db', db, 'weekly', '--start', WEEK_START, '--api', api, '--stages', 'collect,parse,diff,select,timeline']);
   await cli(['--db', db, 'sync', '--until', until, '--api', api]);
   return proxy.counts().byKind;
 }
