@@ -18,7 +18,7 @@ export function articleOf(unit: DataUnit): ArticleContext {
 }
 
 /** Runs a stage body and adds whatever the assistant spent to the run's usage, also when the body fails. */
-export async function withUsage<T>(input: WeeklyInput, assistant: Assistant, context: StageContext, body: () => Promise<T>): Promise<T> {
+export async function withUsage<T>(input: Pick<WeeklyInput, 'prices'>, assistant: Assistant, context: StageContext, body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } finally {

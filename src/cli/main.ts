@@ -9,6 +9,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerExportLabels } from './commands/exportLabels.js';
 import { registerExportWeekly } from './commands/exportWeekly.js';
 import { registerLabel } from './commands/label.js';
+import { registerMonthly } from './commands/monthly.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerStats } from './commands/stats.js';
 import { registerStatus } from './commands/status.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerStats(program);
   registerSnapshot(program);
   registerLabel(program);
+  registerMonthly(program);
   registerStatus(program);
   registerDemo(program);
   const groups = addGroups(program);

@@ -2,6 +2,7 @@ import { weeklyCollection } from './schema/001-weekly-collection.js';
 import { timelinesAndQueries } from './schema/002-timelines-queries.js';
 import { llmQuestions } from './schema/003-llm-questions.js';
 import { snapshotsAndLabels } from './schema/004-snapshots-labels.js';
+import { growoverItems } from './schema/005-growover-items.js';
 
 /**
  * Forward-only schema versions, one file each in `schema/`. A migration is never edited once
@@ -14,4 +15,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems].sort((a, b) => a.version - b.version);

@@ -1,0 +1,54 @@
+import { Option, type Command } from 'commander';
+import { runMonthly } from '../../../pipelines/monthly/growover.js';
+import { llmRunParams } from '../../llm/stageInputs.js';
+import { openAssistant, pricesOf } from '../../llm/openAssistant.js';
+import { chooseModels } from '../../models/choose.js';
+import { integerOption } from '../options.js';
+import { withSession } from '../session.js';
+
+interface MonthlyFlags {
+  old?: string;
+  new: string;
+  seed?: number;
+  llm?: string;
+}
+
+/** `monthly`: label (when not yet done), maintain and generate GrowOVER items for a new snapshot. */
+export function registerMonthly(program: Command): void {
+  program
+    .command('monthly')
+    .description('the monthly (GrowOVER) pipeline: label the new snapshot against the old one, keep items whose evidence is unchanged, generate new ones; without --old, initial generation for a first snapshot')
+    .option('--old <name>', 'the previous snapshot (omit for the first one)')
+    .requiredOption('--new <name>', 'the new snapshot')
+    .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
+    .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai']))
+    .action(async (flags: MonthlyFlags, command: Command) => {
+      const outcome = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
+        const { embedder, nli } = chooseModels({});
+        return runMonthly({
+          db: session.db,
+          reporter: session.reporter,
+          llm: llmRunParams(session.settings).llm,
+          input: {
+            ...(flags.old !== undefined ? { oldName: flags.old } : {}),
+            newName: flags.new,
+            assistant: openAssistant(session.db, session.settings),
+            prices: pricesOf(session.settings),
+            embedder,
+            nli,
+            seed: session.settings.seed,
+          },
+        });
+      });
+      const { run } = outcome;
+      if (command.optsWithGlobals<{ json?: boolean }>().json) {
+        process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, stages: run.stages })}\n`);
+        return;
+      }
+      process.stdout.write(`run ${run.id} (${run.status}) monthly ${flags.old ? `${flags.old} → ` : ''}${flags.new}${outcome.resumed ? ', continued' : ''}\n`);
+      for (const stage of run.stages) {
+        const counts = Object.entries(stage.counts).map(([key, value]) => `${key}=${value}`).join(' ');
+        process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${counts}${outcome.skipped.includes(stage.stage) ? ' (already done, skipped)' : ''}\n`);
+      }
+    });
+}

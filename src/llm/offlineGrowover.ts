@@ -1,0 +1,80 @@
+/**
+ * The offline provider's GrowOVER jobs: deterministic rules, no model. A QA item is a cloze
+ * question over one evidence sentence with a number (preferred: dates and counts are what changes)
+ * or a name blanked out; a changed QA blanks the words that differ between the old and the new
+ * wording; a dialogue walks consecutive sentences, the expert quoting each. Plain, but grounded
+ * and checkable, and marked provider "offline" wherever it is stored.
+ */
+import type { ChangedQa, ChangedQaRequest, Dialogue, DialogueRequest, GroundedQa, GroundedQaRequest, NumberedSentence } from './assistant.js';
+
+type Rule<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const NUMBER = /(?<![\p{L}\p{N}])\p{N}[\p{N},.]*(?<=\p{N})(?![\p{L}\p{N}])/gu;
+/** Runs of capitalised words, allowing "of"/"the"/"de" inside ("University of Nevada"). */
+const NAME = /\p{Lu}[\p{L}\p{M}'’-]*(?:\s+(?:(?:of|the|de|del|da|von|van|du|la|le)\s+)?\p{Lu}[\p{L}\p{M}'’-]*)*/gu;
+/** Longest difference between two wordings still taken as a short answer. */
+const MAX_ANSWER_WORDS = 6;
+const FOLLOW_UPS = ['What else is there to know?', 'And what happened next?', 'Is there anything more about that?'];
+
+export function clozeQa(request: GroundedQaRequest): Rule<GroundedQa> {
+  for (const pattern of [NUMBER, NAME]) {
+    for (const sentence of request.sentences) {
+      const answer = firstEntity(sentence.text, pattern, request.title);
+      if (answer) return { ok: true, value: { question: cloze(request.title, sentence.text, [answer]), answer, start: sentence.index, end: sentence.index } };
+    }
+  }
+  return { ok: false, reason: 'no number or name in the sentences to ask about' };
+}
+
+export function changedClozeQa(request: ChangedQaRequest): Rule<ChangedQa> {
+  const oldWords = request.oldSentence.split(/\s+/);
+  const newWords = request.newSentence.split(/\s+/);
+  // Words compare without their trailing punctuation: "c." at the end and "c" before an addition are the same word.
+  const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && trimPunctuation(a) === trimPunctuation(b);
+  let head = 0;
+  while (head < oldWords.length && head < newWords.length && same(oldWords[head], newWords[head])) head++;
+  let tail = 0;
+  while (tail < oldWords.length - head && tail < newWords.length - head && same(oldWords.at(-1 - tail), newWords.at(-1 - tail))) tail++;
+  const oldAnswer = trimPunctuation(oldWords.slice(head, oldWords.length - tail).join(' '));
+  const newAnswer = trimPunctuation(newWords.slice(head, newWords.length - tail).join(' '));
+  if (oldAnswer === '' || newAnswer === '') return { ok: false, reason: 'the new wording only adds or removes words: no answer replaced another' };
+  if (newAnswer.split(' ').length > MAX_ANSWER_WORDS || oldAnswer.split(' ').length > MAX_ANSWER_WORDS) {
+    return { ok: false, reason: 'the wordings differ in more than a short answer' };
+  }
+  return { ok: true, value: { question: cloze(request.title, request.newSentence, [newAnswer, oldAnswer]), oldAnswer, newAnswer } };
+}
+
+export function consecutiveDialogue(request: DialogueRequest): Rule<Dialogue> {
+  const used: NumberedSentence[] = request.sentences.slice(0, request.turns);
+  if (used.length < request.turns) return { ok: false, reason: `${request.turns} turns asked for, ${used.length} sentences given` };
+  return {
+    ok: true,
+    value: {
+      turns: used.map((sentence, turn) => ({
+        user: turn === 0 ? `What can you tell me about ${request.title}?` : (FOLLOW_UPS[(turn - 1) % FOLLOW_UPS.length] as string),
+        expert: sentence.text,
+        sentence: sentence.index,
+      })),
+    },
+  };
+}
+
+/** The first match that is worth asking for: not the sentence's capitalised opening, not part of the title the question names. */
+function firstEntity(text: string, pattern: RegExp, title: string): string | null {
+  for (const match of text.matchAll(pattern)) {
+    if (pattern === NAME && match.index === 0) continue;
+    if (title.toLowerCase().includes(match[0].toLowerCase())) continue;
+    return match[0];
+  }
+  return null;
+}
+
+function cloze(title: string, sentence: string, answers: string[]): string {
+  let blanked = sentence;
+  for (const answer of answers) blanked = blanked.split(answer).join('___');
+  return `In the article "${title}", what fills the blank: "${blanked.replace(/[.!?]+$/, '')}"?`;
+}
+
+function trimPunctuation(text: string): string {
+  return text.replace(/^[\s"'“‘(,;:]+|[\s"'”’),;:.]+$/gu, '');
+}

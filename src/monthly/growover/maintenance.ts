@@ -1,0 +1,43 @@
+/**
+ * Maintenance of items across two snapshots (SPEC 7.4): an item or turn lives on only when every
+ * one of its evidence sentences is unchanged, and its evidence moves to where those sentences are
+ * in the new version (the labels' old indices say where each unchanged sentence came from; a
+ * sentence split in two continues as both halves, two merged into one as the one).
+ */
+import type { SentenceLabelName } from '../labeler.js';
+
+/** A sentence of the new version as labeled against the old one. */
+export interface LabeledSentence {
+  index: number;
+  label: SentenceLabelName;
+  oldIndices: number[];
+}
+
+/** Old sentence index → the new indices of the unchanged sentences that continue it. */
+export function unchangedContinuations(labels: readonly LabeledSentence[]): Map<number, number[]> {
+  const map = new Map<number, number[]>();
+  for (const sentence of labels) {
+    if (sentence.label !== 'unchanged') continue;
+    for (const old of sentence.oldIndices) map.set(old, [...(map.get(old) ?? []), sentence.index]);
+  }
+  return map;
+}
+
+/** The evidence in the new version, sorted, or null when any of it did not stay unchanged. */
+export function carriedEvidence(oldEvidence: readonly number[], continuations: ReadonlyMap<number, number[]>): number[] | null {
+  const moved = new Set<number>();
+  for (const old of oldEvidence) {
+    const next = continuations.get(old);
+    if (!next) return null;
+    for (const index of next) moved.add(index);
+  }
+  return [...moved].sort((a, b) => a - b);
+}
+
+/** Why an item cannot be kept: what became of each evidence sentence that did not stay unchanged. */
+export function retirementReason(oldEvidence: readonly number[], labels: readonly LabeledSentence[], continuations: ReadonlyMap<number, number[]>): string {
+  const fates = oldEvidence
+    .filter((old) => !continuations.has(old))
+    .map((old) => `${old} ${labels.find((sentence) => sentence.oldIndices.includes(old))?.label ?? 'deleted'}`);
+  return `evidence sentence ${fates.join(', ')}`;
+}

@@ -1,0 +1,87 @@
+/**
+ * Every generated item is checked here before it is stored (SPEC 7.5): its shape, its evidence
+ * indices (inside the article and among the sentences it was allowed to use) and its answer (found
+ * in the evidence once both are normalised). A failure is a reason, stored with the reject.
+ */
+import { z } from 'zod';
+import { normaliseSentence } from '../normalise.js';
+
+const Text = z.string().trim().min(1);
+const Index = z.number().int();
+
+export const GeneratedQaSchema = z.object({ question: Text.min(5), answer: Text.max(120), start: Index, end: Index });
+export const GeneratedChangedQaSchema = z.object({ question: Text.min(5), oldAnswer: Text.max(120), newAnswer: Text.max(120) });
+export const GeneratedTurnSchema = z.object({ user: Text, expert: Text, sentence: Index });
+export const GeneratedDialogueSchema = z.object({ turns: z.array(GeneratedTurnSchema).min(3).max(4) });
+
+export type GeneratedQa = z.infer<typeof GeneratedQaSchema>;
+export type GeneratedChangedQa = z.infer<typeof GeneratedChangedQaSchema>;
+export type GeneratedDialogue = z.infer<typeof GeneratedDialogueSchema>;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** The article's sentences and the indices this item may cite as evidence. */
+export interface EvidenceScope {
+  sentences: readonly string[];
+  allowed: ReadonlySet<number>;
+}
+
+export function validateQa(reply: unknown, scope: EvidenceScope): Checked<GeneratedQa & { evidence: number[] }> {
+  const parsed = shape(GeneratedQaSchema, reply);
+  if (!parsed.ok) return parsed;
+  const { start, end, answer, question } = parsed.value;
+  if (start > end) return { ok: false, reason: `evidence range ${start}..${end} is reversed` };
+  const evidence = range(start, end);
+  const outside = checkIndices(evidence, scope);
+  if (outside) return { ok: false, reason: outside };
+  const text = evidence.map((index) => scope.sentences[index] as string).join(' ');
+  if (!contains(text, answer)) return { ok: false, reason: `answer "${answer}" is not in the evidence sentences ${start}..${end}` };
+  if (contains(question, answer)) return { ok: false, reason: `the question gives its answer "${answer}" away` };
+  return { ok: true, value: { ...parsed.value, evidence } };
+}
+
+export function validateChangedQa(reply: unknown, texts: { oldText: string; newText: string }): Checked<GeneratedChangedQa> {
+  const parsed = shape(GeneratedChangedQaSchema, reply);
+  if (!parsed.ok) return parsed;
+  const { oldAnswer, newAnswer, question } = parsed.value;
+  if (!contains(texts.oldText, oldAnswer)) return { ok: false, reason: `old answer "${oldAnswer}" is not in the old sentence` };
+  if (!contains(texts.newText, newAnswer)) return { ok: false, reason: `new answer "${newAnswer}" is not in the new sentence` };
+  if (normaliseSentence(oldAnswer) === normaliseSentence(newAnswer)) return { ok: false, reason: `old and new answers are the same ("${newAnswer}")` };
+  if (contains(question, newAnswer)) return { ok: false, reason: `the question gives its answer "${newAnswer}" away` };
+  return parsed;
+}
+
+export function validateDialogue(reply: unknown, scope: EvidenceScope): Checked<GeneratedDialogue> {
+  const parsed = shape(GeneratedDialogueSchema, reply);
+  if (!parsed.ok) return parsed;
+  const cited = parsed.value.turns.map((turn) => turn.sentence);
+  const outside = checkIndices(cited, scope);
+  if (outside) return { ok: false, reason: outside };
+  if (new Set(cited).size !== cited.length) return { ok: false, reason: `turns cite the same sentence twice (${cited.join(', ')})` };
+  return parsed;
+}
+
+/** Whether `needle` occurs in `text` as whole words, once both are normalised (case, punctuation, spacing). */
+export function contains(text: string, needle: string): boolean {
+  const target = normaliseSentence(needle);
+  return target !== '' && ` ${normaliseSentence(text)} `.includes(` ${target} `);
+}
+
+function checkIndices(indices: readonly number[], scope: EvidenceScope): string | null {
+  const count = scope.sentences.length;
+  const outOfArticle = indices.filter((index) => index < 0 || index >= count);
+  if (outOfArticle.length > 0) return `evidence sentence ${outOfArticle.join(', ')} is outside the article (sentences 0..${count - 1})`;
+  const notGiven = indices.filter((index) => !scope.allowed.has(index));
+  if (notGiven.length > 0) return `evidence sentence ${notGiven.join(', ')} is not among the sentences it was made from`;
+  return null;
+}
+
+function shape<T>(schema: z.ZodType<T>, reply: unknown): Checked<T> {
+  const result = schema.safeParse(reply);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, reason: `format: ${result.error.issues.map((issue) => `${issue.path.join('.') || 'item'}: ${issue.message}`).join('; ')}` };
+}
+
+function range(start: number, end: number): number[] {
+  return Array.from({ length: end - start + 1 }, (_, i) => start + i);
+}
