@@ -3,8 +3,9 @@
  *
  * 1. exact anchors: equal normalised hashes aligned in order; then sentences whose text moved
  *    elsewhere in the article (equal hash, out of order). No model call.
- * 2. in each gap between anchors: same content words (model-free), then embedding near-duplicates
- *    (cosine ≥ the embedder's "same" threshold, mutual best match, same numbers), then spans of up to 5
+ * 2. in each gap between anchors: same content words (model-free); new sentences sharing almost no
+ *    word with any old one of the gap are new without a model call; then embedding near-duplicates
+ *    (cosine ≥ the embedder's "same" threshold, mutual best match, same numbers and names), then spans of up to 5
  *    sentences on either side (splits and merges) around each sentence's best match, so the work
  *    stays linear in the gap size (at most 20 span comparisons per sentence) instead of GrowOVER's
  *    power sets.
@@ -20,7 +21,7 @@ import { CachingEmbedder, cosine, type Embedder } from '../models/embedder.js';
 import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
 import { alignInOrder } from './align.js';
 import { sentenceHash } from './normalise.js';
-import { contentKey, numbersOf } from './tokens.js';
+import { contentKey, contentTokens, specificsOf } from './tokens.js';
 
 export type SentenceLabelName = 'unchanged' | 'changed' | 'new' | 'undecided';
 export type LabelName = SentenceLabelName | 'deleted';
@@ -64,6 +65,11 @@ export interface LabelThresholds {
    * this little with another neither restates nor updates it.
    */
   nliMinSimilarity: number;
+  /**
+   * A new sentence goes to the models only if it shares at least this share of content words (of
+   * the shorter sentence) with some old sentence of its gap; below it, it is new without a model call.
+   */
+  lexicalMinOverlap: number;
 }
 
 export const DEFAULT_THRESHOLDS: LabelThresholds = {
@@ -71,6 +77,7 @@ export const DEFAULT_THRESHOLDS: LabelThresholds = {
   newMaxSimilarity: 0.7,
   maxSpan: 5,
   nliMinSimilarity: 0.5,
+  lexicalMinOverlap: 0.25,
 };
 
 /** An optional final say on a changed candidate (an LLM contradiction check); null when it could not decide. */
@@ -194,7 +201,7 @@ class ArticleLabeler {
       if (gap.old.length === 0) for (const j of gap.new) this.resolve(j, 'new', [], { similarity: null, step: 'no-counterpart', backend: 'hash' });
       else this.matchSameContent(gap);
     }
-    const open = gaps.filter((gap) => this.pendingNew(gap).length > 0);
+    const open = gaps.map((gap) => this.lexicalCandidates(gap)).filter((gap) => this.pendingNew(gap).length > 0);
     if (open.length === 0) return;
     await this.embedder.embed(
       open.flatMap((gap) => [...this.freeOld(gap).map((i) => this.oldSentences[i] as string), ...this.pendingNew(gap).map((j) => this.newSentences[j] as string)]),
@@ -204,6 +211,30 @@ class ArticleLabeler {
     await this.embedder.embed(open.flatMap((gap, k) => this.spanCandidates(gap, similarities[k] as Similarity).flatMap((pair) => [this.oldText(pair.oldSpan), this.newText(pair.newSpan)])));
     for (const [k, gap] of open.entries()) await this.matchSpans(gap, similarities[k] as Similarity);
     for (const [k, gap] of open.entries()) await this.inferRest(gap, similarities[k] as Similarity);
+  }
+
+  /**
+   * The part of a gap worth a model: new sentences sharing at least `lexicalMinOverlap` of their
+   * content words with some old sentence of the gap, and those old sentences. A new sentence that
+   * shares (almost) no word with any old one is new without asking a model; an old one that no new
+   * sentence resembles is left to be deleted.
+   */
+  private lexicalCandidates(gap: Gap): Gap {
+    const wordsOf = (text: string) => new Set(contentTokens(text).map((token) => token.norm));
+    const olds = this.freeOld(gap).map((i) => ({ i, words: wordsOf(this.oldSentences[i] as string) }));
+    const keptOld = new Set<number>();
+    const keptNew: number[] = [];
+    for (const j of this.pendingNew(gap)) {
+      const words = wordsOf(this.newSentences[j] as string);
+      const close = olds.filter((old) => overlap(words, old.words) >= this.thresholds.lexicalMinOverlap);
+      if (close.length === 0) {
+        this.resolve(j, 'new', [], { similarity: null, step: 'no-counterpart', backend: 'lexical' });
+        continue;
+      }
+      keptNew.push(j);
+      for (const old of close) keptOld.add(old.i);
+    }
+    return { old: gap.old.filter((i) => keptOld.has(i)), new: keptNew };
   }
 
   /** Same content words in the same order, singly or as spans: re-punctuated or split text, no model needed. */
@@ -246,7 +277,7 @@ class ArticleLabeler {
     for (const j of this.pendingNew(gap)) {
       const best = bestOldFor(j);
       if (!best || best.value < this.same || this.usedOld.has(best.key) || bestNewFor(best.key)?.key !== j) continue;
-      if (numbersOf(this.oldSentences[best.key] as string) !== numbersOf(this.newSentences[j] as string)) continue;
+      if (specificsOf([this.oldSentences[best.key] as string]) !== specificsOf([this.newSentences[j] as string])) continue;
       this.resolve(j, 'unchanged', [best.key], { similarity: best.value, step: 'near-duplicate', backend: this.embedder.id });
     }
   }
@@ -267,8 +298,8 @@ class ArticleLabeler {
       let chosen: { pair: SpanPair; value: number } | null = null;
       pairs.forEach((pair, k) => {
         const value = cosine(vectors[2 * k] as Float32Array, vectors[2 * k + 1] as Float32Array);
-        const sameNumbers = numbersOf(texts[2 * k] as string) === numbersOf(texts[2 * k + 1] as string);
-        if (value >= this.same && sameNumbers && (!chosen || value > chosen.value)) chosen = { pair, value };
+        const sameSpecifics = specificsOf(pair.oldSpan.map((i) => this.oldSentences[i] as string)) === specificsOf(pair.newSpan.map((i) => this.newSentences[i] as string));
+        if (value >= this.same && sameSpecifics && (!chosen || value > chosen.value)) chosen = { pair, value };
       });
       const match = chosen as { pair: SpanPair; value: number } | null;
       if (match) this.resolveSpan(match.pair.newSpan, match.pair.oldSpan, { similarity: match.value, step: 'span', backend: this.embedder.id });
@@ -412,6 +443,14 @@ function runsAround(indices: number[], point: number, max: number): number[][] {
 /** Every run of consecutive indices of lengths 1..max. */
 function runsIn(indices: number[], max: number): number[][] {
   return indices.flatMap((start) => runsFrom(indices, start, max));
+}
+
+/** Shared words as a share of the smaller set: a split half fully inside its old sentence scores 1. */
+function overlap(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / Math.min(a.size, b.size);
 }
 
 function argMax(values: Map<number, number>): { key: number; value: number } | null {
