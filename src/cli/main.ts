@@ -6,6 +6,7 @@ import { registerChanges } from './commands/changes.js';
 import { registerDailyQa } from './commands/dailyqa.js';
 import { addGroups } from './commands/groups.js';
 import { registerDemo } from './commands/demo.js';
+import { registerExportGrowover } from './commands/exportGrowover.js';
 import { registerExportLabels } from './commands/exportLabels.js';
 import { registerExportWeekly } from './commands/exportWeekly.js';
 import { registerLabel } from './commands/label.js';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerDailyQa(groups);
   registerExportLabels(groups.exportGroup);
   registerExportWeekly(groups.exportGroup);
+  registerExportGrowover(groups.exportGroup);
   exitOverrideEverywhere(program);
   return program;
 }

@@ -1,8 +1,8 @@
 /**
  * The offline provider's GrowOVER jobs: deterministic rules, no model. A QA item is a cloze
  * question over one evidence sentence with a number (preferred: dates and counts are what changes)
- * or a name blanked out; a changed QA blanks the words that differ between the old and the new
- * wording; a dialogue walks consecutive sentences, the expert quoting each. Plain, but grounded
+ * or a name blanked out; a changed QA blanks the number (else the words) that differ between the
+ * old and the new wording; a dialogue walks consecutive sentences, the expert quoting each. Plain, but grounded
  * and checkable, and marked provider "offline" wherever it is stored.
  */
 import type { ChangedQa, ChangedQaRequest, Dialogue, DialogueRequest, GroundedQa, GroundedQaRequest, NumberedSentence } from './assistant.js';
@@ -27,8 +27,25 @@ export function clozeQa(request: GroundedQaRequest): Rule<GroundedQa> {
 }
 
 export function changedClozeQa(request: ChangedQaRequest): Rule<ChangedQa> {
-  const oldWords = request.oldSentence.split(/\s+/);
-  const newWords = request.newSentence.split(/\s+/);
+  const answers = changedNumber(request.oldSentence, request.newSentence) ?? changedWords(request.oldSentence, request.newSentence);
+  if (!answers.ok) return answers;
+  const { oldAnswer, newAnswer } = answers.value;
+  return { ok: true, value: { question: cloze(request.title, request.newSentence, [newAnswer, oldAnswer]), oldAnswer, newAnswer } };
+}
+
+/** The first number that differs where both wordings have the same count of numbers (the usual update: a figure or a year). */
+function changedNumber(oldSentence: string, newSentence: string): Rule<{ oldAnswer: string; newAnswer: string }> | null {
+  const olds = [...oldSentence.matchAll(NUMBER)].map((match) => match[0]);
+  const news = [...newSentence.matchAll(NUMBER)].map((match) => match[0]);
+  if (olds.length !== news.length) return null;
+  const at = news.findIndex((number, i) => number !== olds[i] && !oldSentence.includes(number));
+  return at < 0 ? null : { ok: true, value: { oldAnswer: olds[at] as string, newAnswer: news[at] as string } };
+}
+
+/** The stretch of words between the longest common beginning and end of the two wordings. */
+function changedWords(oldSentence: string, newSentence: string): Rule<{ oldAnswer: string; newAnswer: string }> {
+  const oldWords = oldSentence.split(/\s+/);
+  const newWords = newSentence.split(/\s+/);
   // Words compare without their trailing punctuation: "c." at the end and "c" before an addition are the same word.
   const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && trimPunctuation(a) === trimPunctuation(b);
   let head = 0;
@@ -41,7 +58,7 @@ export function changedClozeQa(request: ChangedQaRequest): Rule<ChangedQa> {
   if (newAnswer.split(' ').length > MAX_ANSWER_WORDS || oldAnswer.split(' ').length > MAX_ANSWER_WORDS) {
     return { ok: false, reason: 'the wordings differ in more than a short answer' };
   }
-  return { ok: true, value: { question: cloze(request.title, request.newSentence, [newAnswer, oldAnswer]), oldAnswer, newAnswer } };
+  return { ok: true, value: { oldAnswer, newAnswer } };
 }
 
 export function consecutiveDialogue(request: DialogueRequest): Rule<Dialogue> {

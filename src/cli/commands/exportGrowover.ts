@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { UserError } from '../../errors.js';
+import { SnapshotStore } from '../../monthly/snapshotStore.js';
+import { writeFilesAtomically } from '../../release/atomicFiles.js';
+import { renderGrowoverRelease } from '../../release/growoverRelease.js';
+import { withSession } from '../session.js';
+
+interface ExportGrowoverFlags {
+  snapshot: string;
+  out: string;
+}
+
+/** `export growover`: a snapshot's monthly release, GrowOVER's formats plus the native one and a dataset card. */
+export function registerExportGrowover(exportGroup: Command): void {
+  exportGroup
+    .command('growover')
+    .description("a snapshot's GrowOVER QA and dialogue release: qa.jsonl, article_dialogue.jsonl, dialogue.jsonl, turn.jsonl, native.jsonl, README.md")
+    .requiredOption('--snapshot <name>', 'the snapshot whose items to release')
+    .requiredOption('--out <dir>', 'the release directory')
+    .action(async (flags: ExportGrowoverFlags, command: Command) => {
+      const months = await withSession(command, { write: false }, (session) => {
+        new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
+        const { files, months } = renderGrowoverRelease(session.db, flags.snapshot);
+        if (!months.some((month) => month.snapshot === flags.snapshot)) {
+          throw new UserError(`no GrowOVER items in snapshot "${flags.snapshot}": run wikidelta monthly --new ${flags.snapshot} first`);
+        }
+        writeFilesAtomically(flags.out, files);
+        return months;
+      });
+      const current = months.find((month) => month.snapshot === flags.snapshot);
+      if (command.optsWithGlobals<{ json?: boolean }>().json) {
+        process.stdout.write(`${JSON.stringify({ snapshot: flags.snapshot, out: flags.out, counts: current })}\n`);
+        return;
+      }
+      const describe = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${v} ${k}`).join(', ');
+      process.stdout.write(`release ${flags.snapshot} written to ${flags.out}\n  QA: ${describe(current?.qa ?? {})}\n  turns: ${describe(current?.turns ?? {})}\n`);
+    });
+}
