@@ -1,6 +1,6 @@
 /**
  * Sentence labeling on the shared 30-page sample's consecutive monthly snapshots (first of each
- * month, 2020-01 .. 2021-12, from the dump), with the offline default models (USE Lite, heuristic
+ * month, 2021-01 .. 2022-01, from the dump), with the offline default models (USE Lite, heuristic
  * NLI). Figures:
  * - label_article_pairs: article pairs labeled per second (every article present in both months);
  * - label_model_work_ratio: texts sent to the embedder plus pairs sent to NLI, over what an
@@ -20,7 +20,8 @@ import { peakRssMb, report } from './report.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dump = resolve(repoRoot, '../shared/data/enwiki-history-sample.xml');
-const MONTHS = Array.from({ length: 24 }, (_, k) => `${2020 + Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}-01`);
+/** The first of each month of 2021 and 2022-01-01: 2021 holds about half of the sample's revisions. */
+const MONTHS = [...Array.from({ length: 12 }, (_, k) => `2021-${String(k + 1).padStart(2, '0')}-01`), '2022-01-01'];
 
 /** Page id → sentences, as of each month (parsing is the snapshot stage's cost, not labeling's). */
 async function snapshot(date: string): Promise<Map<number, string[]>> {

@@ -345,13 +345,18 @@ class ArticleLabeler {
       if (candidate && (await this.contradictsBackwards(candidate.i, j))) {
         const verdict = this.models.contradicts ? await this.models.contradicts(this.oldSentences[candidate.i] as string, this.newSentences[j] as string) : true;
         const backend = this.models.contradicts ? `${nliBackend}+${this.models.contradicts.id ?? 'contradiction-check'}` : nliBackend;
-        this.resolve(j, verdict === true ? 'changed' : 'undecided', [candidate.i], { similarity: candidate.similarity, nli: candidate.scores, step: 'nli', backend });
+        this.resolve(j, verdict === true ? 'changed' : 'undecided', [candidate.i], {
+          similarity: candidate.similarity,
+          nli: candidate.scores,
+          step: 'nli',
+          backend,
+          keepOldFree: verdict !== true,
+        });
         continue;
       }
-      const maxSimilarity = Math.max(-1, ...row.values());
-      const allNeutral = contradicting.length === 0;
       const closest = argMax(row);
-      this.resolve(j, allNeutral && maxSimilarity < this.thresholds.newMaxSimilarity ? 'new' : 'undecided', allNeutral && maxSimilarity < this.thresholds.newMaxSimilarity ? [] : closest ? [closest.key] : [], {
+      const isNew = contradicting.length === 0 && (closest?.value ?? -1) < this.thresholds.newMaxSimilarity;
+      this.resolve(j, isNew ? 'new' : 'undecided', isNew || !closest ? [] : [closest.key], {
         similarity: closest?.value ?? null,
         nli: (closest && scoresOf.get(`${closest.key}:${j}`)) ?? null,
         step: 'nli',
