@@ -17,7 +17,8 @@ class BagOfWords implements Embedder {
         const vector = new Float32Array(256);
         for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
           if (!this.vocabulary.has(word)) this.vocabulary.set(word, this.vocabulary.size);
-          vector[(this.vocabulary.get(word) as number) % 256] += 1;
+          const slot = (this.vocabulary.get(word) as number) % 256;
+          vector[slot] = (vector[slot] as number) + 1;
         }
         return vector;
       }),
