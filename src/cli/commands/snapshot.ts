@@ -27,7 +27,7 @@ export function registerSnapshot(program: Command): void {
     .command('snapshot')
     .description('materialise a named snapshot: each article as of a date, as paragraphs and sentences')
     .requiredOption('--name <name>', 'name of the snapshot, e.g. 2025-03')
-    .option('--dump <path>', 'MediaWiki XML dump (.xml, .gz, .bz2): each page\'s latest revision at or before --as-of')
+    .option('--dump <path>', 'MediaWiki XML dump (.xml, .gz, .bz2, or - for standard input): each page\'s latest revision at or before --as-of')
     .option('--api <url>', 'MediaWiki Action API endpoint: the revision in effect at --as-of for each title')
     .addOption(dateOption('--as-of <date>', 'the snapshot instant, DATE 00:00 UTC (with --dump: default the latest revision)'))
     .option('--titles <file>', 'with --api: a file of article titles, one per line')
@@ -43,7 +43,7 @@ export function registerSnapshot(program: Command): void {
           return runSnapshot({
             db: session.db,
             reporter: session.reporter,
-            input: { snapshot: { name: flags.name, wiki, source: resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf) },
+            input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf) },
           });
         }
         if (asOf === null) throw new UserError('--api needs --as-of DATE');
