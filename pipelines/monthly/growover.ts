@@ -13,7 +13,7 @@ import { CachingEmbedder, type Embedder } from '../../src/models/embedder.js';
 import type { NliModel } from '../../src/models/nli.js';
 import { generateFromChange, generateInitial, type Generated } from '../../src/monthly/growover/generator.js';
 import { GrowoverStore, type ArticleRef, type EvidenceState, type ItemKind } from '../../src/monthly/growover/itemStore.js';
-import { carriedEvidence, retirementReason, unchangedContinuations } from '../../src/monthly/growover/maintenance.js';
+import { fateOf, unchangedContinuations } from '../../src/monthly/growover/maintenance.js';
 import { SnapshotStore } from '../../src/monthly/snapshotStore.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
@@ -53,12 +53,13 @@ const maintainStage: Stage<MonthlyInput> = {
       const earlier = article.oldPageId === null ? [] : store.evidenceIn(oldName, article.oldPageId);
       const labels = article.gone ? [] : store.labels(oldName, input.newName, article.pageId);
       const continuations = unchangedContinuations(labels);
+      const sentences = article.gone ? [] : new SnapshotStore(context.db).sentences(input.newName, article.pageId);
       const kept: EvidenceState[] = [];
       const retired: Array<{ itemId: string; kind: ItemKind; reason: string }> = [];
       for (const item of earlier) {
-        const indices = carriedEvidence(item.indices, continuations);
-        if (indices) kept.push({ ...item, indices });
-        else retired.push({ ...item, reason: article.gone ? `article not in snapshot ${input.newName}` : retirementReason(item.indices, labels, continuations) });
+        const fate = article.gone ? { kept: false as const, reason: `article not in snapshot ${input.newName}` } : fateOf(item, labels, continuations, sentences);
+        if (fate.kept) kept.push({ itemId: item.itemId, kind: item.kind, indices: fate.indices });
+        else retired.push({ itemId: item.itemId, kind: item.kind, reason: fate.reason });
       }
       store.saveMaintenance(ref, kept, retired);
       counts.kept_qa += kept.filter((item) => item.kind === 'qa').length;

@@ -147,7 +147,7 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
   files.set('dialogue.jsonl', jsonLines(dialogueLines, DialogueLine));
   files.set('turn.jsonl', jsonLines(turnLines, TurnLine));
   files.set('native.jsonl', nativeLines(db, snapshot, qa, turns, dialogues, text, title));
-  const months = monthlyCounts(db, record.as_of ?? record.name);
+  const months = monthlyCounts(db, snapshot);
   files.set('README.md', datasetCard(snapshot, months, qa, [...dialogues.values()]));
   return { files, months };
 }
@@ -216,8 +216,9 @@ function nativeLines(
   return records.map((r) => `${JSON.stringify(r)}\n`).join('');
 }
 
-/** The counts of every snapshot with items, up to the release's own, in date order. */
-export function monthlyCounts(db: Database, until: string): MonthCounts[] {
+/** The counts of every snapshot with items, up to the given one, in date order. */
+export function monthlyCounts(db: Database, lastSnapshot: string): MonthCounts[] {
+  const last = db.prepare('SELECT COALESCE(as_of, name) FROM snapshots WHERE name = ?').pluck().get(lastSnapshot) as string | undefined;
   const snapshots = db
     .prepare(
       `SELECT s.name FROM snapshots s
@@ -227,7 +228,7 @@ export function monthlyCounts(db: Database, until: string): MonthCounts[] {
        ORDER BY COALESCE(s.as_of, s.name), s.name`,
     )
     .pluck()
-    .all(until) as string[];
+    .all(last ?? lastSnapshot) as string[];
   const byType = db.prepare('SELECT type, COUNT(*) AS n FROM growover_evidence WHERE snapshot = ? AND kind = ? GROUP BY type');
   const retiredQa = db.prepare('SELECT COUNT(*) FROM growover_qa WHERE retired_snapshot = ?').pluck();
   const retiredTurns = db.prepare('SELECT COUNT(*) FROM growover_turns WHERE retired_snapshot = ?').pluck();

@@ -24,6 +24,12 @@ export interface OpenAiServerOptions {
   latencyMs?: number;
   retryAfterSeconds?: number;
   hangMs?: number;
+  /**
+   * Replies for prompts the built-in answers do not cover (e.g. the monthly pipeline's): the reply's
+   * fields (sent in the requested format), raw content (a string, sent as is), or undefined for the
+   * built-in answer.
+   */
+  script?: (prompt: string) => Record<string, string> | string | undefined;
 }
 
 export interface RecordedRequest {
@@ -77,8 +83,13 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       res.on('close', () => clearTimeout(timer));
       return;
     }
+    const scripted = fault === undefined ? options.script?.(body.messages[0]?.content ?? '') : undefined;
     const content =
-      fault === 'invalid-json'
+      typeof scripted === 'string'
+        ? scripted
+        : scripted !== undefined
+          ? format(scripted, mode)
+          : fault === 'invalid-json'
         ? 'Sure! Here is the thing you asked for: {"question": '
         : fault === 'schema-violation'
           ? '{"unexpected": 42}'
@@ -138,6 +149,10 @@ function reply(body: ChatRequest, mode: RecordedRequest['mode']): string {
   } else {
     fields = { answer: 'unknown' };
   }
+  return format(fields, mode);
+}
+
+function format(fields: Record<string, string>, mode: RecordedRequest['mode']): string {
   if (mode === 'text') return Object.entries(fields).map(([k, v]) => `${k.toUpperCase()}: ${v}`).join('\n');
   return JSON.stringify(fields);
 }

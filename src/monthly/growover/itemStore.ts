@@ -58,6 +58,11 @@ export interface EvidenceState {
   indices: number[];
 }
 
+/** An active item as maintenance sees it: with its answer when it is a QA item. */
+export interface ActiveItem extends EvidenceState {
+  answer: string | null;
+}
+
 export interface ArticleRef {
   snapshot: string;
   month: string;
@@ -109,10 +114,13 @@ export class GrowoverStore {
   }
 
   /** Items active in the snapshot for the article, with their evidence there. */
-  evidenceIn(snapshot: string, pageId: number): EvidenceState[] {
+  evidenceIn(snapshot: string, pageId: number): ActiveItem[] {
     const rows = this.db
-      .prepare('SELECT item_id AS itemId, kind, indices FROM growover_evidence WHERE snapshot = ? AND page_id = ? ORDER BY item_id')
-      .all(snapshot, pageId) as Array<{ itemId: string; kind: ItemKind; indices: string }>;
+      .prepare(
+        `SELECT e.item_id AS itemId, e.kind, e.indices, q.answer FROM growover_evidence e LEFT JOIN growover_qa q ON q.id = e.item_id
+         WHERE e.snapshot = ? AND e.page_id = ? ORDER BY e.item_id`,
+      )
+      .all(snapshot, pageId) as Array<{ itemId: string; kind: ItemKind; indices: string; answer: string | null }>;
     return rows.map((row) => ({ ...row, indices: Indices.parse(JSON.parse(row.indices)) }));
   }
 

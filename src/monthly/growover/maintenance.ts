@@ -2,9 +2,12 @@
  * Maintenance of items across two snapshots (SPEC 7.4): an item or turn lives on only when every
  * one of its evidence sentences is unchanged, and its evidence moves to where those sentences are
  * in the new version (the labels' old indices say where each unchanged sentence came from; a
- * sentence split in two continues as both halves, two merged into one as the one).
+ * sentence split in two continues as both halves, two merged into one as the one). A QA item's
+ * answer must still be found in its moved evidence: a sentence can count as unchanged in meaning
+ * while its wording no longer holds the answer, and an item is only valid with its answer in sight.
  */
 import type { SentenceLabelName } from '../labeler.js';
+import { contains } from './validation.js';
 
 /** A sentence of the new version as labeled against the old one. */
 export interface LabeledSentence {
@@ -40,4 +43,21 @@ export function retirementReason(oldEvidence: readonly number[], labels: readonl
     .filter((old) => !continuations.has(old))
     .map((old) => `${old} ${labels.find((sentence) => sentence.oldIndices.includes(old))?.label ?? 'deleted'}`);
   return `evidence sentence ${fates.join(', ')}`;
+}
+
+export type Fate = { kept: true; indices: number[] } | { kept: false; reason: string };
+
+/** What becomes of an item (or turn) with this evidence, and answer for QA, in the new version. */
+export function fateOf(
+  item: { indices: readonly number[]; answer: string | null },
+  labels: readonly LabeledSentence[],
+  continuations: ReadonlyMap<number, number[]>,
+  newSentences: readonly string[],
+): Fate {
+  const indices = carriedEvidence(item.indices, continuations);
+  if (!indices) return { kept: false, reason: retirementReason(item.indices, labels, continuations) };
+  if (item.answer !== null && !contains(indices.map((index) => newSentences[index] ?? '').join(' '), item.answer)) {
+    return { kept: false, reason: `answer "${item.answer}" is no longer in its unchanged evidence sentence ${indices.join(', ')}` };
+  }
+  return { kept: true, indices };
 }

@@ -3,7 +3,7 @@ import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../../src/llm/o
 import type { ArticleSentence } from '../../../src/monthly/articleText.js';
 import { changedPairs, newSentenceGroups } from '../../../src/monthly/growover/changeTargets.js';
 import { kMeans, onePerCluster } from '../../../src/monthly/growover/kmeans.js';
-import { carriedEvidence, retirementReason, unchangedContinuations, type LabeledSentence } from '../../../src/monthly/growover/maintenance.js';
+import { carriedEvidence, fateOf, retirementReason, unchangedContinuations, type LabeledSentence } from '../../../src/monthly/growover/maintenance.js';
 import { paragraphsOf, qualifies } from '../../../src/monthly/growover/paragraphs.js';
 import { contains, validateChangedQa, validateDialogue, validateQa } from '../../../src/monthly/growover/validation.js';
 import { SeededRandom } from '../../../src/random.js';
@@ -78,6 +78,16 @@ describe('maintenance mapping', () => {
     expect(retirementReason([1, 2], labels, continuations)).toBe('evidence sentence 2 changed');
     expect(carriedEvidence([7], continuations)).toBeNull();
     expect(retirementReason([7], labels, continuations)).toBe('evidence sentence 7 deleted');
+  });
+
+  it('keeps a QA item only while its answer is still in the moved evidence', () => {
+    const newSentences = ['Zero.', 'New.', 'It has 3,769,495 inhabitants.', 'Changed.', 'Merged.', 'Undecided.'];
+    expect(fateOf({ indices: [1], answer: '3,769,495' }, labels, continuations, newSentences)).toEqual({ kept: true, indices: [2] });
+    expect(fateOf({ indices: [1], answer: '3,645,000' }, labels, continuations, newSentences)).toEqual({
+      kept: false,
+      reason: 'answer "3,645,000" is no longer in its unchanged evidence sentence 2',
+    });
+    expect(fateOf({ indices: [2], answer: null }, labels, continuations, newSentences)).toEqual({ kept: false, reason: 'evidence sentence 2 changed' });
   });
 });
 
