@@ -8,6 +8,7 @@ import { CachingEmbedder } from '../models/embedder.js';
 import { HeuristicNli } from '../models/heuristicNli.js';
 import { UseLiteEmbedder } from '../models/useEmbedder.js';
 import type { Reporter } from '../runs/progress.js';
+import { demoGrowover } from './growoverDemo.js';
 import { dumpSnapshotArticles } from './snapshotSources.js';
 import { SnapshotStore } from './snapshotStore.js';
 
@@ -37,6 +38,7 @@ export async function demoMonthly(options: { db: Database; reporter: Reporter; d
     const changed = [...store.labels(oldName, newName)].filter((label) => label.label === 'changed').slice(0, EXAMPLES_PER_PAIR);
     for (const label of changed) out(`  changed in ${label.title}: "${clip(label.oldText ?? '')}" → "${clip(label.text)}"`);
   }
+  await demoGrowover({ db, reporter, snapshots: SNAPSHOT_DATES, embedder, nli, out });
 }
 
 function clip(text: string, length = 70): string {

@@ -1,0 +1,21 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+
+describe('demo: the GrowOVER half on the embedded sample', () => {
+  it("follows one article's QA items across the three monthly snapshots", async () => {
+    const dir = tempDir();
+    const run = await runCli(['--db', join(dir, 'demo.sqlite'), 'demo']);
+    expect(run.code, run.stderr).toBe(0);
+    const growover = run.stdout.slice(run.stdout.indexOf('GrowOVER items per snapshot'));
+    for (const date of ['2025-02-01', '2025-03-01', '2025-04-01']) expect(growover).toMatch(new RegExp(`^ {2}${date}: QA \\d+/\\d+/\\d+/\\d+, turns \\d+/\\d+/\\d+/\\d+$`, 'm'));
+    const story = growover.slice(growover.indexOf('one article across the snapshots:'));
+    const headings = [...story.matchAll(/^ {2}(\d{4}-\d{2}-\d{2})$/gm)].map((m) => m[1]);
+    expect(headings).toEqual(['2025-02-01', '2025-03-01', '2025-04-01']);
+    expect(story).toMatch(/^ {4}initial {3}.+ answer: .+ evidence: sentence \d+$/m);
+    expect(story).toMatch(/^ {4}unchanged .+ evidence: sentence \d+$/m);
+    // A retired item and the CHANGED item that replaces it, with the old and the new answer.
+    expect(story).toMatch(/^ {4}retired {3}.+\(evidence sentence \d+ changed\)$/m);
+    expect(story).toMatch(/^ {4}changed {3}.+ answer: .+ → .+ evidence: sentence \d+$/m);
+  }, 300_000);
+});
