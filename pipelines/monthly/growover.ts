@@ -36,7 +36,7 @@ const maintainStage: Stage<MonthlyInput> = {
   async run(input, context) {
     const oldName = input.oldName as string;
     const store = new GrowoverStore(context.db);
-    const month = monthOf(context.db, input.newName);
+    const month = store.month(input.newName);
     const counts = { articles: 0, kept_qa: 0, retired_qa: 0, kept_turns: 0, retired_turns: 0 };
     const pairs = store.labeledPairs(oldName, input.newName);
     const continued = new Set(pairs.map((pair) => pair.oldPageId));
@@ -77,7 +77,7 @@ const generateStage: Stage<MonthlyInput> = {
   async run(input, context) {
     const store = new GrowoverStore(context.db);
     const snapshots = new SnapshotStore(context.db);
-    const month = monthOf(context.db, input.newName);
+    const month = store.month(input.newName);
     const embedder = new CachingEmbedder(input.embedder);
     const pairs = new Map(input.oldName ? store.labeledPairs(input.oldName, input.newName).map((pair) => [pair.newPageId, pair]) : []);
     const articles = snapshots.articles(input.newName);
@@ -130,10 +130,4 @@ export async function runMonthly(options: { db: Database; reporter: Reporter; in
     input,
     reporter,
   });
-}
-
-/** The snapshot's month (YYYY-MM of its date; its name when it has none). */
-export function monthOf(db: Database, snapshot: string): string {
-  const record = new SnapshotStore(db).requireSnapshot(snapshot);
-  return record.asOf?.slice(0, 7) ?? snapshot;
 }

@@ -8,7 +8,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import type { TurnType } from '../monthly/growover/itemStore.js';
+import { GrowoverStore, type TurnType } from '../monthly/growover/itemStore.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
 
 const Indices = z.array(z.number().int());
@@ -77,6 +77,7 @@ const PUBLISHED_TURN_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CONTRADICT'> = { i
 export function renderGrowoverRelease(db: Database, snapshot: string): { files: Map<string, string>; months: MonthCounts[] } {
   const record = db.prepare('SELECT name, as_of FROM snapshots WHERE name = ?').get(snapshot) as { name: string; as_of: string | null } | undefined;
   if (!record) throw new UserError(`no snapshot named "${snapshot}"`);
+  const items = new GrowoverStore(db);
   const text = sentenceLookup(db, snapshot);
   const title = titleLookup(db, snapshot);
   const qa = qaRows(db, snapshot);
@@ -108,11 +109,13 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
   for (const turn of activeTurns) turnsByDialogue.set(turn.dialogue_id, [...(turnsByDialogue.get(turn.dialogue_id) ?? []), turn]);
   const dialoguesByArticle = new Map<number, string[]>();
   const dialogueLines: unknown[] = [];
+  const retirements = db.prepare('SELECT DISTINCT retired_snapshot FROM growover_turns WHERE dialogue_id = ? AND retired_snapshot IS NOT NULL').pluck();
   for (const [id, kept] of turnsByDialogue) {
     const dialogue = dialogues.get(id) as DialogueRow;
     const page = kept[0]?.now_page as number;
     dialoguesByArticle.set(page, [...(dialoguesByArticle.get(page) ?? []), id]);
-    const retiredMonths = turns.filter((t) => t.dialogue_id === id && t.retired_snapshot !== null).map((t) => monthOfSnapshot(db, t.retired_snapshot as string));
+    // Turns retired in this snapshot or an earlier one modified the dialogue; later retirements are not this release's.
+    const retiredMonths = (retirements.all(id) as string[]).map((name) => items.month(name)).filter((month) => month <= items.month(snapshot));
     dialogueLines.push({
       [id]: {
         article_id: String(page),
@@ -322,11 +325,6 @@ function sentenceLookup(db: Database, snapshot: string): (page: number, index: n
 function titleLookup(db: Database, snapshot: string): (page: number) => string {
   const statement = db.prepare('SELECT title FROM snapshot_articles WHERE snapshot = ? AND page_id = ?').pluck();
   return (page) => (statement.get(snapshot, page) as string | undefined) ?? '';
-}
-
-function monthOfSnapshot(db: Database, snapshot: string): string {
-  const asOf = db.prepare('SELECT as_of FROM snapshots WHERE name = ?').pluck().get(snapshot) as string | null | undefined;
-  return asOf?.slice(0, 7) ?? snapshot;
 }
 
 function monthNumber(month: string): number {

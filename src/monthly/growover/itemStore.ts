@@ -85,6 +85,14 @@ export function turnItemId(dialogueId: string, turn: number): string {
 export class GrowoverStore {
   constructor(private readonly db: Database) {}
 
+  /** The snapshot's month (YYYY-MM): of its date, or for a snapshot of latest revisions, of its newest revision. */
+  month(snapshot: string): string {
+    const row = this.db
+      .prepare('SELECT s.as_of AS asOf, (SELECT MAX(timestamp) FROM snapshot_articles a WHERE a.snapshot = s.name) AS newest FROM snapshots s WHERE s.name = ?')
+      .get(snapshot) as { asOf: string | null; newest: string | null } | undefined;
+    return (row?.asOf ?? row?.newest ?? '').slice(0, 7);
+  }
+
   /** The article's sentences with their paragraph numbers, in index order. */
   sentences(snapshot: string, pageId: number): ArticleSentence[] {
     return this.db
