@@ -36,12 +36,13 @@ const maintainStage: Stage<MonthlyInput> = {
   async run(input, context) {
     const oldName = input.oldName as string;
     const store = new GrowoverStore(context.db);
+    const snapshots = new SnapshotStore(context.db);
     const month = store.month(input.newName);
     const counts = { articles: 0, kept_qa: 0, retired_qa: 0, kept_turns: 0, retired_turns: 0 };
     const pairs = store.labeledPairs(oldName, input.newName);
     const continued = new Set(pairs.map((pair) => pair.oldPageId));
     // Articles gone from the new snapshot take all their items with them.
-    const gone = new SnapshotStore(context.db).articles(oldName).filter((article) => !continued.has(article.pageId));
+    const gone = snapshots.articles(oldName).filter((article) => !continued.has(article.pageId));
     const work = [
       ...pairs.map((pair) => ({ pageId: pair.newPageId, oldPageId: pair.oldPageId, title: pair.title, gone: false })),
       ...gone.map((article) => ({ pageId: article.pageId, oldPageId: article.pageId, title: article.title, gone: true })),
@@ -53,7 +54,7 @@ const maintainStage: Stage<MonthlyInput> = {
       const earlier = article.oldPageId === null ? [] : store.evidenceIn(oldName, article.oldPageId);
       const labels = article.gone ? [] : store.labels(oldName, input.newName, article.pageId);
       const continuations = unchangedContinuations(labels);
-      const sentences = article.gone ? [] : new SnapshotStore(context.db).sentences(input.newName, article.pageId);
+      const sentences = article.gone ? [] : snapshots.sentences(input.newName, article.pageId);
       const kept: EvidenceState[] = [];
       const retired: Array<{ itemId: string; kind: ItemKind; reason: string }> = [];
       for (const item of earlier) {

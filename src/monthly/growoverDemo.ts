@@ -6,13 +6,12 @@
 import type { Database } from 'better-sqlite3';
 import { runMonthly } from '../../pipelines/monthly/growover.js';
 import { OfflineAssistant } from '../llm/offlineAssistant.js';
+import { EvidenceIndices } from './growover/itemStore.js';
 import type { Embedder } from '../models/embedder.js';
 import type { NliModel } from '../models/nli.js';
 import { monthlyCounts } from '../release/growoverRelease.js';
 import type { Reporter } from '../runs/progress.js';
-import { z } from 'zod';
 
-const Indices = z.array(z.number().int());
 const DEMO_SEED = 1;
 
 interface ItemAt {
@@ -64,7 +63,7 @@ export async function demoGrowover(options: {
         out(`    ${'retired'.padEnd(10)}${clip(item.question)}  (${item.retired_reason})`);
         continue;
       }
-      const indices = Indices.parse(JSON.parse(item.indices));
+      const indices = EvidenceIndices.parse(JSON.parse(item.indices));
       const answer = item.old_answer === null ? item.answer : `${item.old_answer} → ${item.answer}`;
       out(`    ${item.type.padEnd(10)}${clip(item.question)}  answer: ${answer}  evidence: sentence ${indices.join(', ')}`);
     }

@@ -6,12 +6,10 @@
  * byte-identical files.
  */
 import type { Database } from 'better-sqlite3';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { UserError } from '../errors.js';
-import { GrowoverStore, type TurnType } from '../monthly/growover/itemStore.js';
+import { EvidenceIndices, GrowoverStore, turnItemId, type TurnType } from '../monthly/growover/itemStore.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
-
-const Indices = z.array(z.number().int());
 
 interface QaRow {
   id: string;
@@ -87,7 +85,7 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
 
   const qaByArticle = new Map<number, unknown[]>();
   for (const row of active(qa)) {
-    const indices = Indices.parse(JSON.parse(row.indices as string));
+    const indices = EvidenceIndices.parse(JSON.parse(row.indices as string));
     const page = row.now_page as number;
     qaByArticle.set(page, [
       ...(qaByArticle.get(page) ?? []),
@@ -122,15 +120,15 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
         created_month: monthNumber(dialogue.month),
         last_modified_month: monthNumber([dialogue.month, ...retiredMonths].sort().at(-1) as string),
         dialogue_type: dialogue.snapshot === snapshot ? 'NEW' : 'SAME',
-        turn: Object.fromEntries(kept.map((t) => [String(t.turn), turnId(t)])),
+        turn: Object.fromEntries(kept.map((t) => [String(t.turn), turnItemId(t.dialogue_id, t.turn)])),
       },
     });
   }
   const turnLines = activeTurns.map((t) => {
     const dialogue = dialogues.get(t.dialogue_id) as DialogueRow;
-    const index = Indices.parse(JSON.parse(t.indices as string))[0] as number;
+    const index = EvidenceIndices.parse(JSON.parse(t.indices as string))[0] as number;
     return {
-      [turnId(t)]: {
+      [turnItemId(t.dialogue_id, t.turn)]: {
         dialogue_id: t.dialogue_id,
         turn_number: String(t.turn),
         user: t.user_text,
@@ -167,7 +165,7 @@ function nativeLines(
   const provenance = (row: QaRow | DialogueRow) => ({ prompt: row.prompt, prompt_version: row.prompt_version, provider: row.provider, model: row.model, seed: row.seed });
   const evidence = (page: number | null, indices: string | null) => {
     if (page === null || indices === null) return null;
-    const list = Indices.parse(JSON.parse(indices));
+    const list = EvidenceIndices.parse(JSON.parse(indices));
     return { indices: list, text: list.map((index) => text(page, index)).join(' ') };
   };
   const status = (row: { now_type: TurnType | null; retired_snapshot: string | null; retired_reason: string | null }) =>
@@ -329,10 +327,6 @@ function titleLookup(db: Database, snapshot: string): (page: number) => string {
 
 function monthNumber(month: string): number {
   return Number(month.slice(5, 7));
-}
-
-function turnId(turn: { dialogue_id: string; turn: number }): string {
-  return `${turn.dialogue_id}#${turn.turn}`;
 }
 
 /** Each record checked against its published schema on the way out. */

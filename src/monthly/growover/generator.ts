@@ -5,7 +5,7 @@
  * that hold new or changed sentences. Every reply is validated; what fails becomes a reject with
  * its reason. Ids are natural keys (snapshot, page, kind, position), so a replay stores nothing twice.
  */
-import type { Assistant, NumberedSentence, PromptRef, TaskResult } from '../../llm/assistant.js';
+import type { Assistant, NumberedSentence, PromptRef } from '../../llm/assistant.js';
 import type { Embedder } from '../../models/embedder.js';
 import { derivedRandom } from '../../random.js';
 import type { ArticleSentence } from '../articleText.js';
@@ -115,7 +115,7 @@ async function dialogue(
   const id = itemId(context, `dialogue/p${paragraph.number}`);
   // GrowOVER's dialogues have 3 or 4 turns; which one is drawn per dialogue, within what the paragraph can carry.
   const turns = Math.min(sentences.length, MIN_TURNS + Math.floor(derivedRandom(context.seed, `turns:${id}`).next() * (MAX_TURNS - MIN_TURNS + 1)));
-  const result: TaskResult<{ turns: Array<{ user: string; expert: string; sentence: number }> }> = await context.assistant.generateDialogue({
+  const result = await context.assistant.generateDialogue({
     title: context.article.title,
     sentences: numbered(sentences),
     turns,

@@ -76,7 +76,8 @@ export interface LabeledPair {
   title: string;
 }
 
-const Indices = z.array(z.number().int());
+/** Evidence as stored: a JSON array of sentence indices. */
+export const EvidenceIndices = z.array(z.number().int());
 
 export function turnItemId(dialogueId: string, turn: number): string {
   return `${dialogueId}#${turn}`;
@@ -114,7 +115,7 @@ export class GrowoverStore {
         "SELECT idx, label, old_indices FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? AND side = 'new' ORDER BY idx",
       )
       .all(oldName, newName, newPageId) as Array<{ idx: number; label: SentenceLabelName; old_indices: string }>;
-    return rows.map((row) => ({ index: row.idx, label: row.label, oldIndices: Indices.parse(JSON.parse(row.old_indices)) }));
+    return rows.map((row) => ({ index: row.idx, label: row.label, oldIndices: EvidenceIndices.parse(JSON.parse(row.old_indices)) }));
   }
 
   isDone(snapshot: string, pageId: number, stage: GrowoverStage): boolean {
@@ -129,7 +130,7 @@ export class GrowoverStore {
          WHERE e.snapshot = ? AND e.page_id = ? ORDER BY e.item_id`,
       )
       .all(snapshot, pageId) as Array<{ itemId: string; kind: ItemKind; indices: string; answer: string | null }>;
-    return rows.map((row) => ({ ...row, indices: Indices.parse(JSON.parse(row.indices)) }));
+    return rows.map((row) => ({ ...row, indices: EvidenceIndices.parse(JSON.parse(row.indices)) }));
   }
 
   /** Records an article's maintenance: kept items get their evidence in the new snapshot, the others retire there. */

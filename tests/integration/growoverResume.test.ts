@@ -1,0 +1,99 @@
+/**
+ * A monthly run that fails part-way (the LLM provider gives out) records the failure, and its rerun
+ * continues the same run: the articles already stored are skipped and the end state equals that of
+ * an uninterrupted run.
+ */
+import { describe, expect, it } from 'vitest';
+import { runSnapshot } from '../../pipelines/monthly.js';
+import { runMonthly } from '../../pipelines/monthly/growover.js';
+import { SAMPLE_DUMP } from '../../src/cli/commands/demo.js';
+import type { Assistant, GroundedQaRequest } from '../../src/llm/assistant.js';
+import { OfflineAssistant } from '../../src/llm/offlineAssistant.js';
+import type { Embedder } from '../../src/models/embedder.js';
+import { HeuristicNli } from '../../src/models/heuristicNli.js';
+import { dumpSnapshotArticles } from '../../src/monthly/snapshotSources.js';
+import { RecordingReporter } from '../../src/runs/progress.js';
+import { openDatabase, type Database } from '../../src/store/database.js';
+
+const [OLD, NEW] = ['2025-02-01', '2025-03-01'];
+
+/** Letter counts: a deterministic stand-in for a sentence embedder. */
+const letterEmbedder: Embedder = {
+  id: 'letters',
+  sameThreshold: 0.999,
+  async embed(texts) {
+    return texts.map((text) => {
+      const vector = new Float32Array(26);
+      for (const char of text.toLowerCase()) {
+        const code = char.charCodeAt(0) - 97;
+        if (code >= 0 && code < 26) vector[code] = (vector[code] as number) + 1;
+      }
+      return vector;
+    });
+  },
+};
+
+/** The offline provider until its nth grounded QA, then an outage. */
+class FailingAssistant extends OfflineAssistant {
+  private calls = 0;
+  constructor(private readonly failAt: number) {
+    super();
+  }
+  override async generateGroundedQa(request: GroundedQaRequest) {
+    if (++this.calls >= this.failAt) throw new Error('LLM server gone');
+    return super.generateGroundedQa(request);
+  }
+}
+
+async function storeWithSnapshots(): Promise<Database> {
+  const db = openDatabase(':memory:');
+  for (const date of [OLD, NEW]) {
+    const asOf = `${date}T00:00:00Z`;
+    await runSnapshot({
+      db,
+      reporter: new RecordingReporter(),
+      input: { snapshot: { name: date, wiki: 'sample', source: SAMPLE_DUMP, asOf }, articles: () => dumpSnapshotArticles(SAMPLE_DUMP, asOf) },
+    });
+  }
+  return db;
+}
+
+function months(db: Database, assistant: Assistant) {
+  const input = { assistant, embedder: letterEmbedder, nli: new HeuristicNli(), seed: 1 };
+  return {
+    first: () => runMonthly({ db, reporter: new RecordingReporter(), llm: 'offline', input: { ...input, newName: OLD } }),
+    second: () => runMonthly({ db, reporter: new RecordingReporter(), llm: 'offline', input: { ...input, oldName: OLD, newName: NEW } }),
+  };
+}
+
+function state(db: Database) {
+  return {
+    qa: db.prepare('SELECT id, status, retired_snapshot, question, answer FROM growover_qa ORDER BY id').all(),
+    evidence: db.prepare('SELECT * FROM growover_evidence ORDER BY item_id, snapshot').all(),
+    turns: db.prepare('SELECT * FROM growover_turns ORDER BY dialogue_id, turn').all(),
+    rejects: db.prepare('SELECT id, reason FROM growover_rejects ORDER BY id').all(),
+  };
+}
+
+describe('a monthly run that fails part-way', () => {
+  it('records the failure and its rerun finishes the same run with the state of an uninterrupted one', async () => {
+    const reference = await storeWithSnapshots();
+    await months(reference, new OfflineAssistant()).first();
+    await months(reference, new OfflineAssistant()).second();
+
+    const db = await storeWithSnapshots();
+    await months(db, new OfflineAssistant()).first();
+    await expect(months(db, new FailingAssistant(2)).second()).rejects.toThrow('LLM server gone');
+    const failed = db.prepare("SELECT status, error FROM runs WHERE pipeline = 'monthly' ORDER BY id DESC LIMIT 1").get() as { status: string; error: string };
+    expect(failed).toEqual({ status: 'failed', error: 'generate: LLM server gone' });
+    const partly = (db.prepare("SELECT COUNT(*) FROM growover_done WHERE snapshot = ? AND stage = 'generate'").pluck().get(NEW) as number);
+    expect(partly).toBeGreaterThan(0);
+
+    const outcome = await months(db, new OfflineAssistant()).second();
+    expect(outcome.resumed).toBe(true);
+    expect(outcome.skipped).toEqual(['maintain']);
+    expect(outcome.run.status).toBe('done');
+    expect(state(db)).toEqual(state(reference));
+    expect(state(db).qa.length).toBeGreaterThan(0);
+  }, 120_000);
+});
