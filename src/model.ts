@@ -80,3 +80,12 @@ export interface InfoboxChange {
   /** Empty string when the key was removed. */
   new: string;
 }
+
+/** Where a generated item came from (SPEC section 2): the prompt and its version, the provider, model and seed. */
+export interface Provenance {
+  prompt: string;
+  promptVersion: string;
+  provider: string;
+  model: string;
+  seed: string;
+}

@@ -5,16 +5,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Window } from '../model.js';
+import type { Provenance, Window } from '../model.js';
 import type { DataUnit } from './changeStore.js';
-
-export interface Provenance {
-  prompt: string;
-  promptVersion: string;
-  provider: string;
-  model: string;
-  seed: string;
-}
 
 export type Generation = { unit: DataUnit; queryId: string; provenance: Provenance } & (
   | { ok: true; question: string }

@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import type { Provenance } from '../../model.js';
 import type { ArticleSentence } from '../articleText.js';
 import type { SentenceLabelName } from '../labeler.js';
 import type { LabeledSentence } from './maintenance.js';
@@ -13,14 +14,6 @@ export type QaType = 'initial' | 'new' | 'changed';
 export type TurnType = 'initial' | 'unchanged' | 'new' | 'changed';
 export type ItemKind = 'qa' | 'turn';
 export type GrowoverStage = 'maintain' | 'generate';
-
-export interface Provenance {
-  prompt: string;
-  promptVersion: string;
-  provider: string;
-  model: string;
-  seed: string;
-}
 
 export interface QaItem {
   id: string;
