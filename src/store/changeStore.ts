@@ -106,23 +106,9 @@ export class ChangeStore {
     return written;
   }
 
-  /** Changes with a timestamp in [start, end), oldest first, optionally only those that pass the filters. */
-  changesIn(window: Window, options: { onlyCandidates?: boolean; allWikis?: boolean } = {}): StoredChange[] {
-    const conditions = ['c.timestamp >= ?', 'c.timestamp < ?'];
-    const params: unknown[] = [window.start, window.end];
-    if (!options.allWikis) {
-      conditions.push('c.wiki = ?');
-      params.push(this.wiki);
-    }
-    if (options.onlyCandidates) conditions.push('c.filtered IS NULL');
-    return this.db
-      .prepare(
-        `SELECT c.wiki, p.title, c.page_id AS pageId, c.rev_id AS revId, c.prev_rev_id AS prevRevId, c.timestamp, c.template, c.key,
-                c.kind, c.old, c.new, c.filtered, c.reverted_by AS revertedBy
-         FROM infobox_changes c JOIN pages p ON p.wiki = c.wiki AND p.page_id = c.page_id
-         WHERE ${conditions.join(' AND ')} ORDER BY c.timestamp, c.rev_id, c.template, c.key`,
-      )
-      .all(...params) as StoredChange[];
+  /** This wiki's changes with a timestamp in [start, end); see listChanges. */
+  changesIn(window: Window, options: { onlyCandidates?: boolean } = {}): StoredChange[] {
+    return listChanges(this.db, window, { ...options, wiki: this.wiki });
   }
 
   /** Replaces a window's data units in one transaction. */
@@ -140,23 +126,40 @@ export class ChangeStore {
     })();
   }
 
-  /** Data units whose change falls in [start, end), from every window that selected them. */
-  dataUnitsIn(window: Window, options: { allWikis?: boolean } = {}): DataUnit[] {
-    const rows = this.db
-      .prepare(
-        `SELECT wiki, window_start AS windowStart, window_end AS windowEnd, page_id AS pageId, title, url, rev_id AS revId,
-                prev_rev_id AS prevRevId, timestamp, template, key, old, new, infobox, first_paragraph AS firstParagraph, seed
-         FROM data_units WHERE timestamp >= ? AND timestamp < ? ${options.allWikis ? '' : 'AND wiki = ?'}
-         ORDER BY window_start, timestamp, page_id`,
-      )
-      .all(...(options.allWikis ? [window.start, window.end] : [window.start, window.end, this.wiki])) as Array<
-      Omit<DataUnit, 'infobox'> & { infobox: string }
-    >;
-    return rows.map((row) => ({ ...row, infobox: InfoboxJson.parse(JSON.parse(row.infobox)) }));
+  /** This wiki's data units whose change falls in [start, end); see listDataUnits. */
+  dataUnitsIn(window: Window): DataUnit[] {
+    return listDataUnits(this.db, window, { wiki: this.wiki });
   }
 
   pageTitle(pageId: number): string {
     const title = this.db.prepare('SELECT title FROM pages WHERE wiki = ? AND page_id = ?').pluck().get(this.wiki, pageId);
     return typeof title === 'string' ? title : String(pageId);
   }
+}
+
+/** Changes with a timestamp in [start, end), oldest first, of one wiki or all; optionally only those that pass the filters. */
+export function listChanges(db: Database, window: Window, options: { onlyCandidates?: boolean; wiki?: string } = {}): StoredChange[] {
+  return db
+    .prepare(
+      `SELECT c.wiki, p.title, c.page_id AS pageId, c.rev_id AS revId, c.prev_rev_id AS prevRevId, c.timestamp, c.template, c.key,
+              c.kind, c.old, c.new, c.filtered, c.reverted_by AS revertedBy
+       FROM infobox_changes c JOIN pages p ON p.wiki = c.wiki AND p.page_id = c.page_id
+       WHERE c.timestamp >= @start AND c.timestamp < @end AND (@wiki IS NULL OR c.wiki = @wiki)
+         AND (@onlyCandidates = 0 OR c.filtered IS NULL)
+       ORDER BY c.timestamp, c.rev_id, c.template, c.key`,
+    )
+    .all({ ...window, wiki: options.wiki ?? null, onlyCandidates: options.onlyCandidates ? 1 : 0 }) as StoredChange[];
+}
+
+/** Data units whose change falls in [start, end), of one wiki or all, from every window that selected them. */
+export function listDataUnits(db: Database, window: Window, options: { wiki?: string } = {}): DataUnit[] {
+  const rows = db
+    .prepare(
+      `SELECT wiki, window_start AS windowStart, window_end AS windowEnd, page_id AS pageId, title, url, rev_id AS revId,
+              prev_rev_id AS prevRevId, timestamp, template, key, old, new, infobox, first_paragraph AS firstParagraph, seed
+       FROM data_units WHERE timestamp >= @start AND timestamp < @end AND (@wiki IS NULL OR wiki = @wiki)
+       ORDER BY window_start, timestamp, page_id`,
+    )
+    .all({ ...window, wiki: options.wiki ?? null }) as Array<Omit<DataUnit, 'infobox'> & { infobox: string }>;
+  return rows.map((row) => ({ ...row, infobox: InfoboxJson.parse(JSON.parse(row.infobox)) }));
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addDays, isoSeconds, parseDate } from '../../dates.js';
-import { ChangeStore } from '../../store/changeStore.js';
+import { listChanges, listDataUnits } from '../../store/changeStore.js';
 import { dateOption, printJsonLines } from '../options.js';
 import { withSession } from '../session.js';
 
@@ -9,6 +9,7 @@ interface ChangesFlags {
   end: string;
   selected?: boolean;
   all?: boolean;
+  wiki?: string;
 }
 
 export function registerChanges(program: Command): void {
@@ -19,13 +20,13 @@ export function registerChanges(program: Command): void {
     .addOption(dateOption('--end <date>', 'last day, inclusive (YYYY-MM-DD)').makeOptionMandatory())
     .option('--selected', 'only the data units the select stage kept, with their week')
     .option('--all', 'also the changes the key/value filters dropped, with the reason')
+    .option('--wiki <name>', 'only this wiki (default: every wiki in the store)')
     .action(async (flags: ChangesFlags, command: Command) => {
       await withSession(command, { write: false }, (session) => {
         const window = { start: isoSeconds(parseDate(flags.start)), end: isoSeconds(addDays(parseDate(flags.end), 1)) };
-        const store = new ChangeStore(session.db, '');
         if (flags.selected) {
           printJsonLines(
-            store.dataUnitsIn(window, { allWikis: true }).map((unit) => ({
+            listDataUnits(session.db, window, { wiki: flags.wiki }).map((unit) => ({
               title: unit.title,
               page_id: unit.pageId,
               rev_id: unit.revId,
@@ -42,7 +43,7 @@ export function registerChanges(program: Command): void {
           );
           return;
         }
-        const changes = store.changesIn(window, { onlyCandidates: !flags.all, allWikis: true });
+        const changes = listChanges(session.db, window, { onlyCandidates: !flags.all, wiki: flags.wiki });
         printJsonLines(
           changes.map((change) => ({
             title: change.title,
