@@ -158,9 +158,7 @@ export class ApiRevisionSource implements RevisionSource {
         list: 'recentchanges',
         rcnamespace: 0,
         rctype: 'edit|new',
-        rcstart: isoSeconds(new Date(span.start)),
-        rcend: isoSeconds(new Date(span.end - 1000)),
-        rcdir: 'newer',
+        ...listBounds('rc', span),
         rcprop: 'ids|timestamp|sha1|comment|user|flags',
         rclimit: RC_LIMIT,
       },
@@ -314,9 +312,7 @@ export class ApiRevisionSource implements RevisionSource {
         action: 'query',
         list: 'logevents',
         letype: type,
-        lestart: isoSeconds(new Date(span.start)),
-        leend: isoSeconds(new Date(span.end - 1000)),
-        ledir: 'newer',
+        ...listBounds('le', span),
         leprop: 'ids|title|type|timestamp|details',
         lelimit: LOG_LIMIT,
       },
@@ -350,6 +346,15 @@ interface MetadataHistory {
 interface PageChanges {
   inWindow: Revision[];
   followers: Revision[];
+}
+
+/** A list module's bounds over a span, oldest first: the API's end is inclusive, the span's is not. */
+function listBounds(prefix: 'rc' | 'le', span: Span): Record<string, string> {
+  return {
+    [`${prefix}start`]: isoSeconds(new Date(span.start)),
+    [`${prefix}end`]: isoSeconds(new Date(span.end - 1000)),
+    [`${prefix}dir`]: 'newer',
+  };
 }
 
 function parseWindow(window: Window): Span {
