@@ -160,7 +160,7 @@ describe('ApiRevisionSource against a real MediaWiki', () => {
 
   it('asks for content only for the revisions it yields, 50 revision ids at most per request', async () => {
     proxy.resetCounts();
-    const answeredBefore = wiki.requestCount();
+    const answeredBefore = await wiki.settledRequestCount();
     const histories = await collect(sourceFor(), YEAR);
     const counts = proxy.counts();
     // The wiki's own log agrees with the proxy's count.

@@ -28,12 +28,12 @@ describe('search backends', () => {
   it("finds pages through the wiki's list=search with the question's content words", async () => {
     expect(searchTerms("What is the leader's party of 2024–25 Port Aldwin Rovers F.C. season?")).toBe("leader's party 2024 25 Port Aldwin Rovers F.C season");
     const search = new WikiSearch({ apiUrl: wiki.apiUrl, userAgent });
-    const before = wiki.requestCount();
+    const before = await wiki.settledRequestCount();
     expect(await search.topTitles('What is the total population of Port Aldwin?', 10)).toEqual(['Port Aldwin']);
     expect(await search.topTitles('What is the end of term of Oren Blake?', 10)).toContain('Oren Blake');
     // Every word must occur in a page for MediaWiki's basic backend: "number" is nowhere in the company's text.
     expect(await search.topTitles('What is the number of employees of Brightwater Logistics?', 10)).toEqual([]);
-    expect(wiki.requestCount() - before).toBe(3);
+    expect((await wiki.settledRequestCount()) - before).toBe(3);
   });
 
   it('runs the check stage of a week read from the API against that wiki search, storing rank or absence', async () => {

@@ -36,6 +36,11 @@ export interface MediaWikiServer {
   importDump(file: string): Promise<void>;
   /** Requests the server has answered so far (every request, including the startup probe). */
   requestCount(): number;
+  /**
+   * The count once the server's log has gone quiet: php -S writes a request's log line after the
+   * answer, so a count read right after a reply can still miss that request, or an earlier one.
+   */
+  settledRequestCount(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -102,6 +107,13 @@ export async function startMediaWiki(options: StartOptions): Promise<MediaWikiSe
       adminPassword: ADMIN_PASSWORD,
       importDump,
       requestCount: () => log.answered,
+      settledRequestCount: async () => {
+        for (let last = -1; last !== log.answered; ) {
+          last = log.answered;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        return log.answered;
+      },
       stop: stopServer,
     };
   } catch (error) {
