@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Mwn } from 'mwn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoSeconds } from '../../src/dates.js';
 import { RemoteError, UserError } from '../../src/errors.js';
@@ -14,7 +13,7 @@ import { ApiRevisionSource, type ApiSourceOptions } from '../../src/sources/apiS
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import type { CollectOptions, RevisionSource } from '../../src/sources/RevisionSource.js';
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy.js';
-import { startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+import { adminClient, startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = join(repoRoot, '../shared/data/enwiki-history-sample.xml');
@@ -270,15 +269,7 @@ describe('ApiRevisionSource on a wiki edited during the test', () => {
   });
 
   it('follows a page moved through the API and skips redirects', async () => {
-    const admin = new Mwn({
-      apiUrl: wiki.apiUrl,
-      username: wiki.adminUser,
-      password: wiki.adminPassword,
-      userAgent: USER_AGENT,
-      silent: true,
-      suppressAPIWarnings: true,
-    });
-    await admin.login();
+    const admin = await adminClient(wiki, USER_AGENT);
     // Main Page was created by install.php, seconds before: the window starts after it.
     const start = isoSeconds(new Date());
     await admin.move('IKEA', 'IKEA (company)', 'disambiguate');
@@ -301,15 +292,7 @@ describe('ApiRevisionSource on a wiki edited during the test', () => {
   });
 
   it('reads a page from its history when recent changes lack one of its revisions (a protection)', async () => {
-    const admin = new Mwn({
-      apiUrl: wiki.apiUrl,
-      username: wiki.adminUser,
-      password: wiki.adminPassword,
-      userAgent: USER_AGENT,
-      silent: true,
-      suppressAPIWarnings: true,
-    });
-    await admin.login();
+    const admin = await adminClient(wiki, USER_AGENT);
     // Revision timestamps have whole seconds: start after the previous test's edits.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const start = isoSeconds(new Date());

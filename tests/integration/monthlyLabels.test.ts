@@ -4,12 +4,11 @@
  * and therefore the same labels.
  */
 import Sqlite from 'better-sqlite3';
-import { Mwn } from 'mwn';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, runCli, sharedData, tempDir } from '../support/cli.js';
-import { startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+import { adminClient, startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 const USER_AGENT = 'wikidelta-tests/0.1 (https://example.org/wikidelta; wikidelta-tests@example.org)';
@@ -97,8 +96,7 @@ describe('monthly snapshots and labels of the shared sample, from the dump and t
   });
 
   it('takes the title list from the links of given pages (as from the daily Portal:Current events pages)', async () => {
-    const admin = new Mwn({ apiUrl: wiki.apiUrl, username: wiki.adminUser, password: wiki.adminPassword, userAgent: USER_AGENT, silent: true, suppressAPIWarnings: true });
-    await admin.login();
+    const admin = await adminClient(wiki, USER_AGENT);
     await admin.create('Portal:Current events/2021 January 5', '* [[Berlin]] announces a new budget.\n* [[IBM]] reports results; see also [[Talk:IBM]].', 'test portal page');
     await admin.create('Portal:Current events/2021 January 6', '* [[Angela Merkel]] meets [[IBM]] executives in [[Nowhere Land]].', 'test portal page');
     const result = await cli([

@@ -1,11 +1,10 @@
 import Sqlite from 'better-sqlite3';
-import { Mwn } from 'mwn';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, repoRoot, runCli, sharedData, tempDir } from '../support/cli.js';
 import { embeddedSampleAnswerCases } from '../support/answerCases.js';
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy.js';
-import { startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+import { adminClient, startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
 import { writeDumpPart } from '../support/splitDump.js';
 
 const USER_AGENT = 'wikidelta-tests/0.1 (integration tests; wikidelta@example.org)';
@@ -181,8 +180,7 @@ describe('sync against a real MediaWiki that received more edits', () => {
   });
 
   it('follows a move and records a deletion made through the API', async () => {
-    const admin = new Mwn({ apiUrl: wiki.apiUrl, username: wiki.adminUser, password: wiki.adminPassword, userAgent: USER_AGENT, silent: true });
-    await admin.login();
+    const admin = await adminClient(wiki, USER_AGENT);
     const before = await answer('Quillstone', 'latest_release_version', '2025-03-30');
     expect(before.status).toBe('ok');
     await admin.move('The Saltmarsh Lantern', 'The Saltmarsh Lantern (film)', 'disambiguation');

@@ -2,6 +2,7 @@
  * A real MediaWiki (Debian's package, PHP's built-in server, SQLite) on loopback for integration
  * tests and benchmarks, set up with the recipe of SPEC section 10 in a fresh temporary directory.
  */
+import { Mwn } from 'mwn';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
@@ -221,4 +222,11 @@ function stopper(server: ChildProcess, dir: string): () => Promise<void> {
     })();
     return stopped;
   };
+}
+
+/** A logged-in administrator of a test wiki, for tests that edit, move or delete through the API. */
+export async function adminClient(wiki: MediaWikiServer, userAgent: string): Promise<Mwn> {
+  const admin = new Mwn({ apiUrl: wiki.apiUrl, username: wiki.adminUser, password: wiki.adminPassword, userAgent, silent: true, suppressAPIWarnings: true });
+  await admin.login();
+  return admin;
 }
