@@ -1,6 +1,7 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from '../weekly.js';
 import { diffInfoboxes } from '../../src/diff/infoboxDiff.js';
+import type { Infobox } from '../../src/model.js';
 import { findReverts } from '../../src/diff/reverts.js';
 import { filterReason } from '../../src/select/changeFilters.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
@@ -21,11 +22,19 @@ export const diffStage: Stage<WeeklyInput> = {
         const revertedBy = findReverts(revisions, input.revertHours);
         const withText = revisions.filter((revision) => !revision.metadataOnly);
         const diffs = [];
+        // Each revision's infoboxes are read once: as the current one, then kept as the next one's previous.
+        let previousInfoboxes: Infobox[] | null = null;
         for (let i = 1; i < withText.length; i++) {
           const previous = withText[i - 1]!;
           const current = withText[i]!;
-          if (current.timestamp < input.window.start || current.timestamp >= input.window.end) continue;
-          const changes = diffInfoboxes(store.infoboxes(previous.revId), store.infoboxes(current.revId)).map((change) => ({
+          if (current.timestamp < input.window.start || current.timestamp >= input.window.end) {
+            previousInfoboxes = null;
+            continue;
+          }
+          const currentInfoboxes = store.infoboxes(current.revId);
+          const before = previousInfoboxes ?? store.infoboxes(previous.revId);
+          previousInfoboxes = currentInfoboxes;
+          const changes = diffInfoboxes(before, currentInfoboxes).map((change) => ({
             ...change,
             filtered: filterReason(change),
             revertedBy: revertedBy.get(current.revId) ?? null,
