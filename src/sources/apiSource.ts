@@ -471,16 +471,21 @@ function revisionsIn(reply: z.infer<typeof RevisionsReply>): RevisionEntry[] {
  * Replies (formatversion=2), validated: anything else is a RemoteError naming what was wrong
  * --------------------------------------------------------------------------------------------- */
 
-const RecentChangeSchema = z.object({
-  pageid: z.number().int(),
+/** What recent-changes rows and revision entries both say of a revision. */
+const revisionMetadataFields = {
   revid: z.number().int(),
-  old_revid: z.number().int(),
   timestamp: z.string(),
   sha1: z.string().optional(),
   sha1hidden: z.boolean().optional(),
   comment: z.string().optional(),
   user: z.string().optional(),
   minor: z.boolean().optional(),
+};
+
+const RecentChangeSchema = z.object({
+  ...revisionMetadataFields,
+  pageid: z.number().int(),
+  old_revid: z.number().int(),
 });
 type RecentChange = z.infer<typeof RecentChangeSchema>;
 
@@ -516,14 +521,8 @@ const AllPagesReply = z.object({
 });
 
 const RevisionEntrySchema = z.object({
-  revid: z.number().int(),
+  ...revisionMetadataFields,
   parentid: z.number().int().optional(),
-  timestamp: z.string(),
-  sha1: z.string().optional(),
-  sha1hidden: z.boolean().optional(),
-  comment: z.string().optional(),
-  user: z.string().optional(),
-  minor: z.boolean().optional(),
   slots: z
     .object({
       main: z.object({ content: z.string().optional(), texthidden: z.boolean().optional() }).optional(),
