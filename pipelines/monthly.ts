@@ -1,104 +1,134 @@
 /**
- * The monthly (GrowOVER) pipeline's first stages as resumable runs: `snapshot` materialises a named
- * set of articles as sentences; `label` (pipeline `monthly-label`) labels every article pair of two
- * snapshots. Each article is written in its own transaction and skipped when already written, so a
- * killed run continues where it stopped and a rerun duplicates nothing.
+ * The monthly pipeline proper (pipeline `monthly`): after the labels between two snapshots,
+ * `maintain` carries the items whose evidence is unchanged into the new snapshot and retires the
+ * others, and `generate` makes new items (initial ones for articles without earlier items, the
+ * others from new and changed sentences). Without an old snapshot only `generate` runs, initially
+ * for every article. Each article's work is one transaction with its done marker: a killed run
+ * resumes at the next article, a rerun changes nothing.
  */
 import type { Database } from 'better-sqlite3';
+import type { Assistant } from '../src/llm/assistant.js';
+import type { Prices } from '../src/llm/usage.js';
 import { CachingEmbedder, type Embedder } from '../src/models/embedder.js';
 import type { NliModel } from '../src/models/nli.js';
-import { articleSentences } from '../src/monthly/articleText.js';
-import { labelArticle, labelNewArticle, type ContradictionCheck, type LabelThresholds } from '../src/monthly/labeler.js';
-import type { SnapshotArticle } from '../src/monthly/snapshotSources.js';
-import { SnapshotStore, type SnapshotRecord } from '../src/monthly/snapshotStore.js';
+import { generateFromChange, generateInitial, type Generated } from '../src/growover/generator.js';
+import { GrowoverStore, type ArticleRef, type EvidenceState, type ItemKind } from '../src/store/growoverStore.js';
+import { fateOf, unchangedContinuations } from '../src/growover/maintenance.js';
+import { SnapshotStore } from '../src/store/snapshotStore.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
+import { withUsage } from './weekly/llmStageSupport.js';
+import { runLabel } from './labels.js';
 
-export interface SnapshotInput {
-  snapshot: SnapshotRecord;
-  /** The articles as of the snapshot's date; `isDone` names pages an earlier attempt stored. */
-  articles: (isDone: (pageId: number) => boolean) => AsyncIterable<SnapshotArticle>;
-}
-
-const snapshotStage: Stage<SnapshotInput> = {
-  name: 'snapshot',
-  async run(input, context) {
-    const store = new SnapshotStore(context.db);
-    store.openSnapshot(input.snapshot);
-    const name = input.snapshot.name;
-    let articles = 0;
-    let sentences = 0;
-    for await (const article of input.articles((pageId) => store.hasArticle(name, pageId))) {
-      if (store.hasArticle(name, article.pageId)) continue;
-      const cut = articleSentences(article.wikitext);
-      store.storeArticle(name, article, cut);
-      articles++;
-      sentences += cut.length;
-      context.reporter.progress(articles);
-    }
-    return { articles: store.articles(name).length, stored_now: articles, sentences_now: sentences };
-  },
-};
-
-export function runSnapshot(options: { db: Database; reporter: Reporter; input: SnapshotInput }): Promise<PipelineOutcome> {
-  const { snapshot } = options.input;
-  return runPipeline({
-    db: options.db,
-    pipeline: 'monthly-snapshot',
-    params: { name: snapshot.name, wiki: snapshot.wiki, source: snapshot.source, asOf: snapshot.asOf },
-    stages: [snapshotStage],
-    selected: ['snapshot'],
-    input: options.input,
-    reporter: options.reporter,
-  });
-}
-
-export interface LabelInput {
-  oldName: string;
+export interface MonthlyInput {
+  /** Absent: the new snapshot is the first, and every article gets initial generation. */
+  oldName?: string;
   newName: string;
+  assistant: Assistant;
+  prices?: Prices;
   embedder: Embedder;
   nli: NliModel;
-  contradicts?: ContradictionCheck;
-  thresholds?: Partial<LabelThresholds>;
+  seed: number;
 }
 
-const labelStage: Stage<LabelInput> = {
-  name: 'label',
+const maintainStage: Stage<MonthlyInput> = {
+  name: 'maintain',
   async run(input, context) {
-    const store = new SnapshotStore(context.db);
-    // One cache for the whole run: a sentence that recurs across articles is embedded once.
-    const embedder = new CachingEmbedder(input.embedder);
-    const pairs = store.pairs(input.oldName, input.newName);
-    let done = 0;
-    for (const pair of pairs) {
-      done++;
-      if (store.isLabeled(input.oldName, input.newName, pair.newArticle.pageId)) continue;
-      const newSentences = store.sentences(input.newName, pair.newArticle.pageId);
-      const labels = pair.oldArticle
-        ? await labelArticle(store.sentences(input.oldName, pair.oldArticle.pageId), newSentences, {
-            embedder,
-            nli: input.nli,
-            ...(input.contradicts ? { contradicts: input.contradicts } : {}),
-            ...(input.thresholds ? { thresholds: input.thresholds } : {}),
-          })
-        : labelNewArticle(newSentences);
-      store.storeLabels(input.oldName, input.newName, pair, labels);
-      context.reporter.progress(done, pairs.length);
+    const oldName = input.oldName as string;
+    const store = new GrowoverStore(context.db);
+    const snapshots = new SnapshotStore(context.db);
+    const month = store.month(input.newName);
+    const counts = { articles: 0, kept_qa: 0, retired_qa: 0, kept_turns: 0, retired_turns: 0 };
+    const pairs = store.labeledPairs(oldName, input.newName);
+    const continued = new Set(pairs.map((pair) => pair.oldPageId));
+    // Articles gone from the new snapshot take all their items with them.
+    const gone = snapshots.articles(oldName).filter((article) => !continued.has(article.pageId));
+    const work = [
+      ...pairs.map((pair) => ({ pageId: pair.newPageId, oldPageId: pair.oldPageId, title: pair.title, gone: false })),
+      ...gone.map((article) => ({ pageId: article.pageId, oldPageId: article.pageId, title: article.title, gone: true })),
+    ];
+    for (const article of work) {
+      counts.articles++;
+      const ref: ArticleRef = { snapshot: input.newName, month, pageId: article.pageId, title: article.title };
+      if (store.isDone(input.newName, article.pageId, 'maintain')) continue;
+      const earlier = article.oldPageId === null ? [] : store.evidenceIn(oldName, article.oldPageId);
+      const labels = article.gone ? [] : store.labels(oldName, input.newName, article.pageId);
+      const continuations = unchangedContinuations(labels);
+      const sentences = article.gone ? [] : snapshots.sentences(input.newName, article.pageId);
+      const kept: EvidenceState[] = [];
+      const retired: Array<{ itemId: string; kind: ItemKind; reason: string }> = [];
+      for (const item of earlier) {
+        const fate = article.gone ? { kept: false as const, reason: `article not in snapshot ${input.newName}` } : fateOf(item, labels, continuations, sentences);
+        if (fate.kept) kept.push({ itemId: item.itemId, kind: item.kind, indices: fate.indices });
+        else retired.push({ itemId: item.itemId, kind: item.kind, reason: fate.reason });
+      }
+      store.saveMaintenance(ref, kept, retired);
+      counts.kept_qa += kept.filter((item) => item.kind === 'qa').length;
+      counts.kept_turns += kept.filter((item) => item.kind === 'turn').length;
+      counts.retired_qa += retired.filter((item) => item.kind === 'qa').length;
+      counts.retired_turns += retired.filter((item) => item.kind === 'turn').length;
+      context.reporter.progress(counts.articles, work.length);
     }
-    const counts = store.labelCounts(input.oldName, input.newName);
-    return { articles: pairs.length, new_articles: pairs.filter((pair) => !pair.oldArticle).length, ...counts };
+    return counts;
   },
 };
 
-export function runLabel(options: { db: Database; reporter: Reporter; input: LabelInput }): Promise<PipelineOutcome> {
-  const { input } = options;
+const generateStage: Stage<MonthlyInput> = {
+  name: 'generate',
+  async run(input, context) {
+    const store = new GrowoverStore(context.db);
+    const snapshots = new SnapshotStore(context.db);
+    const month = store.month(input.newName);
+    const embedder = new CachingEmbedder(input.embedder);
+    const pairs = new Map(input.oldName ? store.labeledPairs(input.oldName, input.newName).map((pair) => [pair.newPageId, pair]) : []);
+    const articles = snapshots.articles(input.newName);
+    const counts = { articles: articles.length, initial_articles: 0, changed_articles: 0, qa: 0, dialogues: 0, turns: 0, rejects: 0 };
+    await withUsage(input, input.assistant, context, async () => {
+      for (const [position, article] of articles.entries()) {
+        if (store.isDone(input.newName, article.pageId, 'generate')) continue;
+        const ref: ArticleRef = { snapshot: input.newName, month, pageId: article.pageId, title: article.title };
+        const generation = { assistant: input.assistant, embedder, seed: input.seed, article: ref, sentences: store.sentences(input.newName, article.pageId) };
+        const oldPageId = pairs.get(article.pageId)?.oldPageId ?? null;
+        const hadItems = input.oldName !== undefined && oldPageId !== null && store.evidenceIn(input.oldName, oldPageId).length > 0;
+        let generated: Generated;
+        if (hadItems) {
+          const oldName = input.oldName as string;
+          generated = await generateFromChange(generation, store.labels(oldName, input.newName, article.pageId), snapshots.sentences(oldName, oldPageId as number));
+          counts.changed_articles++;
+        } else {
+          generated = await generateInitial(generation);
+          counts.initial_articles++;
+        }
+        store.saveGenerated(ref, generated);
+        counts.qa += generated.qa.length;
+        counts.dialogues += generated.dialogues.length;
+        counts.turns += generated.dialogues.reduce((sum, dialogue) => sum + dialogue.turns.length, 0);
+        counts.rejects += generated.rejects.length;
+        context.saveProgress({ counts });
+        context.reporter.progress(position + 1, articles.length);
+      }
+    });
+    return counts;
+  },
+};
+
+/** Labels the pair first when they are not yet (the label pipeline skips what it already did). */
+export async function runMonthly(options: { db: Database; reporter: Reporter; input: MonthlyInput; llm: string }): Promise<PipelineOutcome> {
+  const { db, reporter, input } = options;
+  const snapshots = new SnapshotStore(db);
+  snapshots.requireSnapshot(input.newName);
+  if (input.oldName !== undefined) {
+    snapshots.requireSnapshot(input.oldName);
+    await runLabel({ db, reporter, input: { oldName: input.oldName, newName: input.newName, embedder: input.embedder, nli: input.nli } });
+  }
+  const stages = input.oldName === undefined ? [generateStage] : [maintainStage, generateStage];
   return runPipeline({
-    db: options.db,
-    pipeline: 'monthly-label',
-    params: { old: input.oldName, new: input.newName, embedder: input.embedder.id, nli: input.nli.id, thresholds: input.thresholds ?? {} },
-    stages: [labelStage],
-    selected: ['label'],
+    db,
+    pipeline: 'monthly',
+    params: { old: input.oldName ?? null, new: input.newName, llm: options.llm, seed: input.seed, embedder: input.embedder.id },
+    stages,
+    selected: stages.map((stage) => stage.name),
     input,
-    reporter: options.reporter,
+    reporter,
   });
 }

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
-import { TimelineStore } from '../src/timeline/timelineStore.js';
+import { TimelineStore } from '../src/store/timelineStore.js';
 import type { WeeklyInput } from './weekly.js';
 import { collectStage } from './weekly/collect.js';
 import { parseStage } from './weekly/parse.js';

@@ -1,5 +1,5 @@
 /**
- * Calibrates an embedder's "same" threshold (SPEC 7.3.2: it belongs to the embedder) on real
+ * Calibrates an embedder's "same" threshold (docs/ARCHITECTURE.md §7.3.2: it belongs to the embedder) on real
  * sentences: the embedded sample's articles and ../shared/data/versions-sample. Each sentence is
  * paired with (a) trivial edits that survive normalisation (an article swapped, British/American
  * spelling, a one-letter typo, "also" added) and (b) different statements: the same sentence with
@@ -16,11 +16,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cosine } from '../src/models/embedder.js';
 import { UseLiteEmbedder } from '../src/models/useEmbedder.js';
-import { articleSentences } from '../src/monthly/articleText.js';
-import { normaliseSentence } from '../src/monthly/normalise.js';
-import { splitSentences } from '../src/monthly/sentences.js';
-import { specificsOf } from '../src/monthly/tokens.js';
-import { dumpSnapshotArticles } from '../src/monthly/snapshotSources.js';
+import { articleSentences } from '../src/text/articleText.js';
+import { normaliseSentence } from '../src/text/normalise.js';
+import { splitSentences } from '../src/text/sentences.js';
+import { specificsOf } from '../src/text/tokens.js';
+import { dumpSnapshotArticles } from '../src/sources/snapshotSources.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PER_SOURCE = 80;

@@ -81,7 +81,7 @@ export interface InfoboxChange {
   new: string;
 }
 
-/** Where a generated item came from (SPEC section 2): the prompt and its version, the provider, model and seed. */
+/** Where a generated item came from (docs/ARCHITECTURE.md §2): the prompt and its version, the provider, model and seed. */
 export interface Provenance {
   prompt: string;
   promptVersion: string;

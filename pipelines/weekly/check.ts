@@ -1,4 +1,4 @@
-import { subsetMatch } from '../../src/check/answerMatch.js';
+import { subsetMatch } from '../../src/text/answerMatch.js';
 import type { Assistant } from '../../src/llm/assistant.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { LocalSearchIndex } from '../../src/search/localIndex.js';

@@ -1,7 +1,6 @@
-import { dirname, join, resolve } from 'node:path';
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { writeFilesAtomically } from '../../src/release/atomicFiles.js';
-import { renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
+import { defaultReleaseDir, renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
 import type { WeeklyInput } from '../weekly.js';
 
 /** export: the week's release files (queries, per-date DailyQA files, native JSONL, dataset card). */
@@ -15,9 +14,3 @@ export const exportStage: Stage<WeeklyInput> = {
     return { files: files.size, ...counts };
   },
 };
-
-/** `releases/weekly-YYYY-MM-DD/` beside the database: data/releases/… for the default data/wikidelta.sqlite. */
-export function defaultReleaseDir(databasePath: string, windowStart: string): string {
-  const base = databasePath === ':memory:' ? process.cwd() : dirname(resolve(databasePath));
-  return join(base, 'releases', `weekly-${windowStart.slice(0, 10)}`);
-}

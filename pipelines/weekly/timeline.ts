@@ -1,6 +1,6 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
-import { TimelineStore } from '../../src/timeline/timelineStore.js';
+import { TimelineStore } from '../../src/store/timelineStore.js';
 import type { WeeklyInput } from '../weekly.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 

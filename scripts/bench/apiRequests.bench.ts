@@ -7,8 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Window } from '../../src/model.js';
 import { ApiRevisionSource } from '../../src/sources/apiSource.js';
-import { startFaultProxy } from '../../tests/support/faultProxy.js';
-import { startMediaWiki } from '../../tests/support/mediawiki.js';
+import { startFaultProxy } from '../../testkit/faultProxy.js';
+import { startMediaWiki } from '../../testkit/mediawiki.js';
 import { report } from './report.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

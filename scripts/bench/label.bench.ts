@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { CachingEmbedder } from '../../src/models/embedder.js';
 import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
-import { articleSentences } from '../../src/monthly/articleText.js';
-import { labelArticle } from '../../src/monthly/labeler.js';
-import { dumpSnapshotArticles } from '../../src/monthly/snapshotSources.js';
+import { articleSentences } from '../../src/text/articleText.js';
+import { labelArticle } from '../../src/labels/labeler.js';
+import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
 import { peakRssMb, report } from './report.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

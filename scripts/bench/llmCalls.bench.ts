@@ -5,9 +5,9 @@
  */
 import { ModelAssistant } from '../../src/llm/modelAssistant.js';
 import { OpenAiClient } from '../../src/llm/openaiClient.js';
-import { ResponseCache } from '../../src/llm/responseCache.js';
+import { ResponseCache } from '../../src/store/llmCache.js';
 import { openDatabase } from '../../src/store/database.js';
-import { startOpenAiServer } from '../../tests/support/openaiServer.js';
+import { startOpenAiServer } from '../../testkit/openaiServer.js';
 import { report } from './report.js';
 
 const LATENCY_MS = 50;

@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { addDays, formatDate, parseDate } from '../../src/dates.js';
 import { WikiClient } from '../../src/sources/wikiClient.js';
-import { repoRoot, runCli, tempDir } from '../../tests/support/cli.js';
-import { startFaultProxy, type FaultProxy } from '../../tests/support/faultProxy.js';
-import { startMediaWiki } from '../../tests/support/mediawiki.js';
+import { repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { startFaultProxy, type FaultProxy } from '../../testkit/faultProxy.js';
+import { startMediaWiki } from '../../testkit/mediawiki.js';
 import { report } from './report.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { openDatabase, type Database } from '../store/database.js';
 import { acquireLock, type HeldLock } from '../runs/lock.js';
 import { createReporter, type Reporter } from '../runs/progress.js';
-import { RunStore } from '../runs/runStore.js';
+import { RunStore } from '../store/runStore.js';
 import { loadSettings, type Settings } from '../settings.js';
 import { UserError } from '../errors.js';
 import { existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The offline provider (SPEC section 6): no network, no model, the same output for the same input.
+ * The offline provider (docs/ARCHITECTURE.md §6): no network, no model, the same output for the same input.
  * Questions come from one template, answers from looking the asked key up in the infobox, domains
  * from the reviewed template mapping; GrowOVER items from the cloze and dialogue rules. Everything it makes is stored with provider "offline", so
  * nobody takes it for model output.

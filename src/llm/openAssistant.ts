@@ -9,7 +9,7 @@ import type { Assistant } from './assistant.js';
 import { ModelAssistant } from './modelAssistant.js';
 import { OfflineAssistant } from './offlineAssistant.js';
 import { OpenAiClient } from './openaiClient.js';
-import { ResponseCache } from './responseCache.js';
+import { ResponseCache } from '../store/llmCache.js';
 import type { Prices } from './usage.js';
 
 export type LlmSettings = Pick<

@@ -18,7 +18,7 @@ import { oneLine, RemoteError } from '../errors.js';
 import { backoff, parseRetryAfter, sleep } from '../net/retry.js';
 import { formatInstructions, jsonSchemaOf, OUTPUT_MODES, parseReply, responseFormat, type OutputMode, type ReplySchema } from './outputModes.js';
 import { renderPrompt, type PromptTemplate } from './prompts.js';
-import { cacheKey, type CachedOutcome, type ResponseCache } from './responseCache.js';
+import { cacheKey, type CachedOutcome, type ResponseCache } from '../store/llmCache.js';
 import { UsageMeter } from './usage.js';
 
 export interface OpenAiClientOptions {

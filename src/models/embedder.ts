@@ -1,4 +1,4 @@
-/** Sentence embeddings behind one small interface (SPEC 11), so backends can be swapped and compared. */
+/** Sentence embeddings behind one small interface (docs/ARCHITECTURE.md §11), so backends can be swapped and compared. */
 export interface Embedder {
   /** Names the backend and model, recorded with every label it decided, e.g. "use-lite/en". */
   readonly id: string;

@@ -1,11 +1,11 @@
 /**
- * The offline NLI fallback (SPEC 11), transparent about what it does: it reads only word overlap.
+ * The offline NLI fallback (docs/ARCHITECTURE.md §11), transparent about what it does: it reads only word overlap.
  * It recognises the common Wikipedia update, the same sentence with a number, date or name
  * substituted (contradiction), and a hypothesis whose content words the premise already holds
  * (entailment); everything else is neutral. Its scores are overlap fractions, not probabilities
  * of a trained model, and every label it decides is recorded with backend `heuristic-nli`.
  */
-import { contentTokens, type Token } from '../monthly/tokens.js';
+import { contentTokens, type Token } from '../text/tokens.js';
 import type { NliModel, NliPair, NliScores } from './nli.js';
 
 /** Share of the hypothesis's content words that must be in the premise for entailment. */

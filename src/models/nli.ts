@@ -1,4 +1,4 @@
-/** Natural language inference behind one small interface (SPEC 11). */
+/** Natural language inference behind one small interface (docs/ARCHITECTURE.md §11). */
 
 export interface NliPair {
   premise: string;

@@ -1,5 +1,5 @@
 /**
- * The files of a monthly GrowOVER release for one snapshot (SPEC section 8): GrowOVER's published
+ * The files of a monthly GrowOVER release for one snapshot (docs/ARCHITECTURE.md §8): GrowOVER's published
  * formats (qa.jsonl, article_dialogue.jsonl, dialogue.jsonl, turn.jsonl) with the items active in
  * the snapshot, the native JSONL (every item active or retired there and every reject, with
  * provenance) and a dataset card with the monthly counts. Rendering only: the same store gives
@@ -8,7 +8,7 @@
 import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
 import { UserError } from '../errors.js';
-import { EvidenceIndices, GrowoverStore, turnItemId, type TurnType } from '../monthly/growover/itemStore.js';
+import { EvidenceIndices, GrowoverStore, turnItemId, type TurnType } from '../store/growoverStore.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
 
 interface QaRow {

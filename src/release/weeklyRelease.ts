@@ -1,10 +1,11 @@
 /**
- * The files of a week's release (SPEC section 8): the kept queries with their metadata, DailyQA's
+ * The files of a week's release (docs/ARCHITECTURE.md §8): the kept queries with their metadata, DailyQA's
  * per-date answer files for each day of the week, the native JSONL with full provenance of every
  * generated item (kept or not, and why), and a dataset card. Rendering only: the same store gives
  * byte-identical files (no wall-clock times in them).
  */
 import type { Database } from 'better-sqlite3';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { addDays, formatDate } from '../dates.js';
 import type { Window } from '../model.js';
@@ -271,4 +272,10 @@ export function daysOf(window: Window): string[] {
 
 function jsonLines(records: unknown[]): string {
   return records.map((record) => `${JSON.stringify(record)}\n`).join('');
+}
+
+/** `releases/weekly-YYYY-MM-DD/` beside the database: data/releases/… for the default data/wikidelta.sqlite. */
+export function defaultReleaseDir(databasePath: string, windowStart: string): string {
+  const base = databasePath === ':memory:' ? process.cwd() : dirname(resolve(databasePath));
+  return join(base, 'releases', `weekly-${windowStart.slice(0, 10)}`);
 }

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { Counts } from './runStore.js';
+import type { Counts } from '../store/runStore.js';
 
 /**
  * Where a run tells what it is doing: a progress bar for a person at a terminal, one JSON object per

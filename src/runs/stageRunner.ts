@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { oneLine } from '../errors.js';
 import type { Reporter } from './progress.js';
-import { RunStore, type Counts, type RunRecord } from './runStore.js';
+import { RunStore, type Counts, type RunRecord } from '../store/runStore.js';
 
 /** What a stage gets while it runs: the store, a way to record its cursor and counts, and the reporter. */
 export interface StageContext {

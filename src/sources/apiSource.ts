@@ -1,5 +1,5 @@
 /**
- * The MediaWiki Action API as a revision source (SPEC section 3.1), through `mwn`.
+ * The MediaWiki Action API as a revision source (docs/ARCHITECTURE.md §3.1), through `mwn`.
  *
  * Which pages changed in a window comes from `list=recentchanges` when the wiki still keeps recent
  * changes for the whole window, and otherwise from the revision history of every candidate page:

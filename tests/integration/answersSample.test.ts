@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { embeddedSampleAnswerCases } from '../support/answerCases.js';
-import { repoRoot, runCli, tempDir } from '../support/cli.js';
+import { repoRoot, runCli, tempDir } from '../../testkit/cli.js';
 
 const sample = join(repoRoot, 'data/sample/sample-history.xml');
 

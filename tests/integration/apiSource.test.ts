@@ -12,8 +12,8 @@ import type { PageHistory, Window } from '../../src/model.js';
 import { ApiRevisionSource, type ApiSourceOptions } from '../../src/sources/apiSource.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import type { CollectOptions, RevisionSource } from '../../src/sources/RevisionSource.js';
-import { startFaultProxy, type FaultProxy } from '../support/faultProxy.js';
-import { adminClient, startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+import { startFaultProxy, type FaultProxy } from '../../testkit/faultProxy.js';
+import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SAMPLE = join(repoRoot, '../shared/data/enwiki-history-sample.xml');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir } from '../../testkit/cli.js';
 
 describe('demo: the GrowOVER half on the embedded sample', () => {
   it("follows one article's QA items across the three monthly snapshots", async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir } from '../../testkit/cli.js';
 
 describe('demo: the weekly half on the embedded sample', () => {
   it('makes offline questions with checks and domains, prints answers by date, and writes a release per week', async () => {

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../src/llm/offlineGrowover.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from '../../src/release/growoverFormats.js';
-import { jsonLines, runCli, sharedData, tempDir } from '../support/cli.js';
-import { startOpenAiServer, type OpenAiServer } from '../support/openaiServer.js';
+import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 /** 16, 23 and 26 articles; the second pair holds 56 changed sentences (IBM patents, IKEA forests, …). */

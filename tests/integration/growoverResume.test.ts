@@ -4,14 +4,14 @@
  * an uninterrupted run.
  */
 import { describe, expect, it } from 'vitest';
-import { runSnapshot } from '../../pipelines/monthly.js';
-import { runMonthly } from '../../pipelines/monthly/growover.js';
+import { runSnapshot } from '../../pipelines/labels.js';
+import { runMonthly } from '../../pipelines/monthly.js';
 import { SAMPLE_DUMP } from '../../src/cli/commands/demo.js';
 import type { Assistant, GroundedQaRequest } from '../../src/llm/assistant.js';
 import { OfflineAssistant } from '../../src/llm/offlineAssistant.js';
 import type { Embedder } from '../../src/models/embedder.js';
 import { HeuristicNli } from '../../src/models/heuristicNli.js';
-import { dumpSnapshotArticles } from '../../src/monthly/snapshotSources.js';
+import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
 import { RecordingReporter } from '../../src/runs/progress.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { openDatabase } from '../../src/store/database.js';
 import { loadPrompt } from '../../src/llm/prompts.js';
 import { OpenAiClient, type OpenAiClientOptions } from '../../src/llm/openaiClient.js';
-import { ResponseCache } from '../../src/llm/responseCache.js';
+import { ResponseCache } from '../../src/store/llmCache.js';
 import { ModelAssistant } from '../../src/llm/modelAssistant.js';
-import { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from '../support/openaiServer.js';
+import { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from '../../testkit/openaiServer.js';
 
 const article = {
   title: 'Port Aldwin',

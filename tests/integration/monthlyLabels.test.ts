@@ -7,8 +7,8 @@ import Sqlite from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runCli, sharedData, tempDir } from '../support/cli.js';
-import { adminClient, startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 const USER_AGENT = 'wikidelta-tests/0.1 (https://example.org/wikidelta; wikidelta-tests@example.org)';

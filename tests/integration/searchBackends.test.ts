@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalSearchIndex } from '../../src/search/localIndex.js';
 import { searchTerms, WikiSearch } from '../../src/search/wikiSearch.js';
 import { openDatabase } from '../../src/store/database.js';
-import { repoRoot, runCli, tempDir } from '../support/cli.js';
-import { startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+import { repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 
 const sample = join(repoRoot, 'data/sample/sample-history.xml');
 const userAgent = 'wikidelta-tests/0.1 (loopback search tests)';

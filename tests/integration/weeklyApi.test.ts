@@ -1,10 +1,10 @@
 import Sqlite from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, sharedData, tempDir } from '../support/cli.js';
+import { jsonLines, repoRoot, runCli, sharedData, tempDir } from '../../testkit/cli.js';
 import { embeddedSampleAnswerCases } from '../support/answerCases.js';
-import { startFaultProxy, type FaultProxy } from '../support/faultProxy.js';
-import { adminClient, startMediaWiki, type MediaWikiServer } from '../support/mediawiki.js';
+import { startFaultProxy, type FaultProxy } from '../../testkit/faultProxy.js';
+import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 import { writeDumpPart } from '../support/splitDump.js';
 
 const USER_AGENT = 'wikidelta-tests/0.1 (integration tests; wikidelta@example.org)';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { WEEKLY_STAGES, weeklyStages } from '../../pipelines/weekly.js';
 import { windowFrom } from '../../src/dates.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
-import { collect, jsonLines, runCli, sharedData, startCli, tempDir } from '../support/cli.js';
+import { collect, jsonLines, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
 import { snapshotStore } from '../support/storeSnapshot.js';
 
 const sampleXml = join(sharedData, 'enwiki-history-sample.xml');

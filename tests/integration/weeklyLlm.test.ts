@@ -7,8 +7,8 @@ import Sqlite from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, tempDir } from '../support/cli.js';
-import { startOpenAiServer, type OpenAiServer } from '../support/openaiServer.js';
+import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const sample = join(repoRoot, 'data/sample/sample-history.xml');
 const week = ['--start', '2025-02-03', '--dump', sample];

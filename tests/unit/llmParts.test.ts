@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { capPerDomain } from '../../pipelines/weekly/classify.js';
-import { normaliseAnswer, subsetMatch } from '../../src/check/answerMatch.js';
+import { normaliseAnswer, subsetMatch } from '../../src/text/answerMatch.js';
 import { domainOfTemplate } from '../../src/llm/domains.js';
 import { keyLabel } from '../../src/llm/keyLabels.js';
 import { OfflineAssistant, templateQuestion } from '../../src/llm/offlineAssistant.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/runs/lock.js';
 import { RecordingReporter } from '../../src/runs/progress.js';
-import { RunStore } from '../../src/runs/runStore.js';
+import { RunStore } from '../../src/store/runStore.js';
 import { runPipeline, type Stage } from '../../src/runs/stageRunner.js';
 import { applyMigrations, openDatabase, schemaVersion } from '../../src/store/database.js';
 import { migrations } from '../../src/store/migrations.js';

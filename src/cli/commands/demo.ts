@@ -4,14 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
-import { demoMonthly } from '../../monthly/demo.js';
+import { demoMonthly } from '../demo/monthlyDemo.js';
 import { runSync } from '../../../pipelines/sync.js';
 import { finalizeUpdateFrequency } from '../../timeline/updateFrequency.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import { ChangeStore } from '../../store/changeStore.js';
 import { withSession } from '../session.js';
 import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
-import { printQuestionsAndAnswers } from './demoQuestions.js';
+import { printQuestionsAndAnswers } from '../demo/demoQuestions.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SAMPLE_DUMP = join(repoRoot, 'data/sample/sample-history.xml');

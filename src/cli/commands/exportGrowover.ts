@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
-import { SnapshotStore } from '../../monthly/snapshotStore.js';
+import { SnapshotStore } from '../../store/snapshotStore.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { renderGrowoverRelease } from '../../release/growoverRelease.js';
 import { withSession } from '../session.js';

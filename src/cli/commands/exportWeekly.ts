@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { defaultReleaseDir } from '../../../pipelines/weekly/export.js';
 import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { renderWeeklyRelease } from '../../release/weeklyRelease.js';
+import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
 import { dateOption, integerOption } from '../options.js';
 import { withSession } from '../session.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { runLabel } from '../../../pipelines/monthly.js';
+import { runLabel } from '../../../pipelines/labels.js';
 import { chooseModels } from '../../models/choose.js';
-import { SnapshotStore } from '../../monthly/snapshotStore.js';
+import { SnapshotStore } from '../../store/snapshotStore.js';
 import { withSession } from '../session.js';
 
 interface LabelFlags {

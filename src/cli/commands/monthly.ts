@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { runMonthly } from '../../../pipelines/monthly/growover.js';
+import { runMonthly } from '../../../pipelines/monthly.js';
 import { llmRunParams } from '../../llm/stageInputs.js';
 import { openAssistant, pricesOf } from '../../llm/openAssistant.js';
 import { chooseModels } from '../../models/choose.js';

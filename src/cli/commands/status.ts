@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { formatRunUsage, runUsage } from '../../llm/usage.js';
-import { RunStore, type RunRecord } from '../../runs/runStore.js';
+import { RunStore, type RunRecord } from '../../store/runStore.js';
 import { integerOption } from '../options.js';
 import { withSession } from '../session.js';
 

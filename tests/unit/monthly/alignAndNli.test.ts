@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import { nliLabel } from '../../../src/models/nli.js';
-import { alignInOrder } from '../../../src/monthly/align.js';
-import { normaliseSentence, sentenceHash } from '../../../src/monthly/normalise.js';
+import { alignInOrder } from '../../../src/labels/align.js';
+import { normaliseSentence, sentenceHash } from '../../../src/text/normalise.js';
 
 describe('alignInOrder', () => {
   it('finds a longest common subsequence of equal hashes, in order', () => {

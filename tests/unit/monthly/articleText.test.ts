@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { articleSentences, isRedirectText } from '../../../src/monthly/articleText.js';
+import { articleSentences, isRedirectText } from '../../../src/text/articleText.js';
 
 const WIKITEXT = `{{Short description|Port city}}
 {{Infobox settlement|name=Port Aldwin|population_total=418,950<ref>Census 2024</ref>}}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, tempDir } from '../../support/cli.js';
+import { jsonLines, repoRoot, runCli, tempDir } from '../../../testkit/cli.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 let db: string;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../../src/llm/offlineGrowover.js';
-import type { ArticleSentence } from '../../../src/monthly/articleText.js';
-import { changedPairs, newSentenceGroups } from '../../../src/monthly/growover/changeTargets.js';
-import { kMeans, onePerCluster } from '../../../src/monthly/growover/kmeans.js';
-import { carriedEvidence, fateOf, retirementReason, unchangedContinuations, type LabeledSentence } from '../../../src/monthly/growover/maintenance.js';
-import { paragraphsOf, qualifies } from '../../../src/monthly/growover/paragraphs.js';
-import { contains, validateChangedQa, validateDialogue, validateQa } from '../../../src/monthly/growover/validation.js';
+import type { ArticleSentence } from '../../../src/text/articleText.js';
+import { changedPairs, newSentenceGroups } from '../../../src/growover/changeTargets.js';
+import { kMeans, onePerCluster } from '../../../src/growover/kmeans.js';
+import { carriedEvidence, fateOf, retirementReason, unchangedContinuations, type LabeledSentence } from '../../../src/growover/maintenance.js';
+import { paragraphsOf, qualifies } from '../../../src/growover/paragraphs.js';
+import { contains, validateChangedQa, validateDialogue, validateQa } from '../../../src/growover/validation.js';
 import { SeededRandom } from '../../../src/random.js';
 
 const filler = (n: number) => 'x'.repeat(n);

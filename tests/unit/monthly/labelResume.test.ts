@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLabel, runSnapshot } from '../../../pipelines/monthly.js';
+import { runLabel, runSnapshot } from '../../../pipelines/labels.js';
 import type { Embedder } from '../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import type { NliModel, NliPair } from '../../../src/models/nli.js';
-import { dumpSnapshotArticles } from '../../../src/monthly/snapshotSources.js';
-import { SnapshotStore } from '../../../src/monthly/snapshotStore.js';
+import { dumpSnapshotArticles } from '../../../src/sources/snapshotSources.js';
+import { SnapshotStore } from '../../../src/store/snapshotStore.js';
 import { JsonLinesReporter } from '../../../src/runs/progress.js';
-import { RunStore } from '../../../src/runs/runStore.js';
+import { RunStore } from '../../../src/store/runStore.js';
 import { openDatabase } from '../../../src/store/database.js';
-import { repoRoot } from '../../support/cli.js';
+import { repoRoot } from '../../../testkit/cli.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const reporter = new JsonLinesReporter({ write: () => true } as unknown as NodeJS.WritableStream);

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CachingEmbedder } from '../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../../src/models/useEmbedder.js';
-import { articleSentences } from '../../../src/monthly/articleText.js';
-import { labelArticle, type ArticleLabels, type LabelerModels } from '../../../src/monthly/labeler.js';
+import { articleSentences } from '../../../src/text/articleText.js';
+import { labelArticle, type ArticleLabels, type LabelerModels } from '../../../src/labels/labeler.js';
 
 const OLD = `'''Port Aldwin''' is a port city on the western coast of [[Caldrossa]]. It is the country's largest harbour.
 

@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runLabel, runSnapshot } from '../../../pipelines/monthly.js';
+import { runLabel, runSnapshot } from '../../../pipelines/labels.js';
 import { CachingEmbedder } from '../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../../src/models/useEmbedder.js';
-import { dumpSnapshotArticles } from '../../../src/monthly/snapshotSources.js';
-import { SnapshotStore, type StoredLabel } from '../../../src/monthly/snapshotStore.js';
+import { dumpSnapshotArticles } from '../../../src/sources/snapshotSources.js';
+import { SnapshotStore, type StoredLabel } from '../../../src/store/snapshotStore.js';
 import { JsonLinesReporter } from '../../../src/runs/progress.js';
 import { openDatabase, type Database } from '../../../src/store/database.js';
-import { repoRoot } from '../../support/cli.js';
+import { repoRoot } from '../../../testkit/cli.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const reporter = new JsonLinesReporter({ write: () => true } as unknown as NodeJS.WritableStream);

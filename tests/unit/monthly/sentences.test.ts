@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitSentences } from '../../../src/monthly/sentences.js';
+import { splitSentences } from '../../../src/text/sentences.js';
 
 describe('splitSentences', () => {
   it.each([

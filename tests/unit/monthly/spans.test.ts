@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
-import { labelArticle } from '../../../src/monthly/labeler.js';
+import { labelArticle } from '../../../src/labels/labeler.js';
 
 /** Bag-of-words vectors: cosine is word overlap, so the test knows which spans match and why. */
 class BagOfWords implements Embedder {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine } from '../../../src/models/embedder.js';
 import { TransformersEmbedder } from '../../../src/models/transformersEmbedder.js';
 import { TransformersNli } from '../../../src/models/transformersNli.js';
-import { labelArticle } from '../../../src/monthly/labeler.js';
+import { labelArticle } from '../../../src/labels/labeler.js';
 import { writeTinyModel } from './tinyModel.js';
 
 let root: string;

@@ -3,7 +3,7 @@
  * GrowOVER choice of one paragraph per cluster: semantically different paragraphs, so the questions
  * of an article do not repeat one another. The same vectors and seed give the same clusters.
  */
-import { derivedRandom, type SeededRandom } from '../../random.js';
+import { derivedRandom, type SeededRandom } from '../random.js';
 
 const MAX_ITERATIONS = 50;
 

@@ -1,5 +1,5 @@
 /**
- * The one sentence splitter of wikidelta (SPEC 7.2): labeling, generation and export all cut text
+ * The one sentence splitter of wikidelta (docs/ARCHITECTURE.md §7.2): labeling, generation and export all cut text
  * here, so a sentence index means the same thing everywhere.
  *
  * A boundary is a terminator (`.`, `!`, `?`, `…`, `...`), optionally followed by closing quotes or

@@ -1,12 +1,12 @@
 /**
- * Maintenance of items across two snapshots (SPEC 7.4): an item or turn lives on only when every
+ * Maintenance of items across two snapshots (docs/ARCHITECTURE.md §7.4): an item or turn lives on only when every
  * one of its evidence sentences is unchanged, and its evidence moves to where those sentences are
  * in the new version (the labels' old indices say where each unchanged sentence came from; a
  * sentence split in two continues as both halves, two merged into one as the one). A QA item's
  * answer must still be found in its moved evidence: a sentence can count as unchanged in meaning
  * while its wording no longer holds the answer, and an item is only valid with its answer in sight.
  */
-import type { SentenceLabelName } from '../labeler.js';
+import type { SentenceLabelName } from '../labels/labeler.js';
 import { contains } from './validation.js';
 
 /** A sentence of the new version as labeled against the old one. */

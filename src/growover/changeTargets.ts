@@ -1,5 +1,5 @@
 /**
- * What a new snapshot offers for generation from change (SPEC 7.5): runs of consecutive new
+ * What a new snapshot offers for generation from change (docs/ARCHITECTURE.md §7.5): runs of consecutive new
  * sentences (cut into groups of at most six, as GrowOVER does, so one question covers a readable
  * stretch) and changed sentences with the old wording they replace. Undecided sentences are never
  * evidence: they end a run like any other label.

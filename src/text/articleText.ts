@@ -1,5 +1,5 @@
 /**
- * An article's wikitext as plain-text paragraphs of sentences (SPEC 7.2). wtf_wikipedia renders
+ * An article's wikitext as plain-text paragraphs of sentences (docs/ARCHITECTURE.md §7.2). wtf_wikipedia renders
  * the prose (references, templates, tables, infoboxes and images removed, links as their label);
  * each paragraph's prose is cut by the one splitter, and each list becomes its own paragraph of
  * one "sentence" per item, since list items are statements but not prose sentences.

@@ -2,10 +2,10 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import type { ArticleSentence } from './articleText.js';
-import type { ArticleLabels, LabelName, LabelStep } from './labeler.js';
-import { sentenceHash } from './normalise.js';
-import type { SnapshotArticle } from './snapshotSources.js';
+import type { ArticleSentence } from '../text/articleText.js';
+import type { ArticleLabels, LabelName, LabelStep } from '../labels/labeler.js';
+import { sentenceHash } from '../text/normalise.js';
+import type { SnapshotArticle } from '../sources/snapshotSources.js';
 
 export interface SnapshotRecord {
   name: string;

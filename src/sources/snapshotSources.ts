@@ -1,13 +1,13 @@
 /**
- * Where a snapshot's articles come from (SPEC 7.1): each main-namespace page's latest revision at
+ * Where a snapshot's articles come from (docs/ARCHITECTURE.md §7.1): each main-namespace page's latest revision at
  * or before an instant, redirects skipped, from a streamed XML dump or through the Action API.
  */
 import { z } from 'zod';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
-import { openDumpInput } from '../sources/dumpInput.js';
-import { readDump, type DumpPageHeader } from '../sources/dumpReader.js';
-import { WikiClient, type WikiClientOptions } from '../sources/wikiClient.js';
-import { isRedirectText } from './articleText.js';
+import { openDumpInput } from './dumpInput.js';
+import { readDump, type DumpPageHeader } from './dumpReader.js';
+import { WikiClient, type WikiClientOptions } from './wikiClient.js';
+import { isRedirectText } from '../text/articleText.js';
 
 export interface SnapshotArticle {
   pageId: number;

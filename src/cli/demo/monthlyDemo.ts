@@ -3,14 +3,14 @@
  * months, each consecutive pair labeled with the offline models, counts and a few examples printed.
  */
 import type { Database } from 'better-sqlite3';
-import { runLabel, runSnapshot } from '../../pipelines/monthly.js';
-import { CachingEmbedder } from '../models/embedder.js';
-import { HeuristicNli } from '../models/heuristicNli.js';
-import { UseLiteEmbedder } from '../models/useEmbedder.js';
-import type { Reporter } from '../runs/progress.js';
+import { runLabel, runSnapshot } from '../../../pipelines/labels.js';
+import { CachingEmbedder } from '../../models/embedder.js';
+import { HeuristicNli } from '../../models/heuristicNli.js';
+import { UseLiteEmbedder } from '../../models/useEmbedder.js';
+import type { Reporter } from '../../runs/progress.js';
 import { demoGrowover } from './growoverDemo.js';
-import { dumpSnapshotArticles } from './snapshotSources.js';
-import { SnapshotStore } from './snapshotStore.js';
+import { dumpSnapshotArticles } from '../../sources/snapshotSources.js';
+import { SnapshotStore } from '../../store/snapshotStore.js';
 
 /** The sample's suggested snapshot dates (data/sample/README.md). */
 const SNAPSHOT_DATES = ['2025-02-01', '2025-03-01', '2025-04-01'];

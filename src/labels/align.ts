@@ -2,7 +2,7 @@
  * In-order alignment of two sequences of sentence hashes: a longest common subsequence found the
  * patience way (hashes unique on both sides anchor the alignment, recursively between anchors,
  * equal prefixes and suffixes taken first), with an exact dynamic program only for small
- * stretches that have no unique common hash. Pure and model-free (SPEC 7.3.1).
+ * stretches that have no unique common hash. Pure and model-free (docs/ARCHITECTURE.md §7.3.1).
  */
 
 /** Pairs [oldIndex, newIndex] of equal hashes, increasing in both. */

@@ -1,17 +1,17 @@
 /**
- * Generation of an article's GrowOVER items through the assistant (SPEC 7.5): for an article new
+ * Generation of an article's GrowOVER items through the assistant (docs/ARCHITECTURE.md §7.5): for an article new
  * to the dataset, one QA and one dialogue per chosen paragraph; for a changed article, NEW QA from
  * groups of new sentences, CHANGED QA from changed sentences and dialogues from chosen paragraphs
  * that hold new or changed sentences. Every reply is validated; what fails becomes a reject with
  * its reason. Ids are natural keys (snapshot, page, kind, position), so a replay stores nothing twice.
  */
-import type { Assistant, NumberedSentence, PromptRef } from '../../llm/assistant.js';
-import type { Embedder } from '../../models/embedder.js';
-import { derivedRandom } from '../../random.js';
-import type { ArticleSentence } from '../articleText.js';
+import type { Assistant, NumberedSentence, PromptRef } from '../llm/assistant.js';
+import type { Embedder } from '../models/embedder.js';
+import { derivedRandom } from '../random.js';
+import type { ArticleSentence } from '../text/articleText.js';
 import { changedPairs, newSentenceGroups, type ChangedPair } from './changeTargets.js';
-import type { Provenance } from '../../model.js';
-import type { ArticleRef, DialogueItem, QaItem, Reject, TurnType } from './itemStore.js';
+import type { Provenance } from '../model.js';
+import type { ArticleRef, DialogueItem, QaItem, Reject, TurnType } from '../store/growoverStore.js';
 import { mean, onePerCluster } from './kmeans.js';
 import type { LabeledSentence } from './maintenance.js';
 import { paragraphsOf, qualifies, type Paragraph } from './paragraphs.js';

@@ -4,13 +4,13 @@
  * (made, kept with their evidence moved, retired, replaced).
  */
 import type { Database } from 'better-sqlite3';
-import { runMonthly } from '../../pipelines/monthly/growover.js';
-import { OfflineAssistant } from '../llm/offlineAssistant.js';
-import { EvidenceIndices } from './growover/itemStore.js';
-import type { Embedder } from '../models/embedder.js';
-import type { NliModel } from '../models/nli.js';
-import { monthlyCounts } from '../release/growoverRelease.js';
-import type { Reporter } from '../runs/progress.js';
+import { runMonthly } from '../../../pipelines/monthly.js';
+import { OfflineAssistant } from '../../llm/offlineAssistant.js';
+import { EvidenceIndices } from '../../store/growoverStore.js';
+import type { Embedder } from '../../models/embedder.js';
+import type { NliModel } from '../../models/nli.js';
+import { monthlyCounts } from '../../release/growoverRelease.js';
+import type { Reporter } from '../../runs/progress.js';
 
 const DEMO_SEED = 1;
 

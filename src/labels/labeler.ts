@@ -1,5 +1,5 @@
 /**
- * Labels every sentence of a new article version against the old one (SPEC 7.3):
+ * Labels every sentence of a new article version against the old one (docs/ARCHITECTURE.md §7.3):
  *
  * 1. exact anchors: equal normalised hashes aligned in order; then sentences whose text moved
  *    elsewhere in the article (equal hash, out of order). No model call.
@@ -15,13 +15,13 @@
  * 4. new sentences of gaps with no old sentence (the far side of a moved paragraph) go through 2
  *    and 3 against every old sentence still unclaimed; old sentences left over → deleted.
  *
- * Similarities are never rounded and texts are never truncated here (SPEC 12).
+ * Similarities are never rounded and texts are never truncated here (docs/ARCHITECTURE.md §12).
  */
 import { CachingEmbedder, cosine, type Embedder } from '../models/embedder.js';
 import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
 import { alignInOrder } from './align.js';
-import { sentenceHash } from './normalise.js';
-import { contentKey, contentTokens, specificsOf } from './tokens.js';
+import { sentenceHash } from '../text/normalise.js';
+import { contentKey, contentTokens, specificsOf } from '../text/tokens.js';
 
 export type SentenceLabelName = 'unchanged' | 'changed' | 'new' | 'undecided';
 export type LabelName = SentenceLabelName | 'deleted';

@@ -1,6 +1,6 @@
 /**
  * A real MediaWiki (Debian's package, PHP's built-in server, SQLite) on loopback for integration
- * tests and benchmarks, set up with the recipe of SPEC section 10 in a fresh temporary directory.
+ * tests and benchmarks, set up with the recipe of docs/ARCHITECTURE.md §10 in a fresh temporary directory.
  */
 import { Mwn } from 'mwn';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';

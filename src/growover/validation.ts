@@ -1,10 +1,10 @@
 /**
- * Every generated item is checked here before it is stored (SPEC 7.5): its shape, its evidence
+ * Every generated item is checked here before it is stored (docs/ARCHITECTURE.md §7.5): its shape, its evidence
  * indices (inside the article and among the sentences it was allowed to use) and its answer (found
  * in the evidence once both are normalised). A failure is a reason, stored with the reject.
  */
 import { z } from 'zod';
-import { normaliseSentence } from '../normalise.js';
+import { normaliseSentence } from '../text/normalise.js';
 
 const Text = z.string().trim().min(1);
 const Index = z.number().int();

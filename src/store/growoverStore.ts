@@ -5,10 +5,10 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Provenance } from '../../model.js';
-import type { ArticleSentence } from '../articleText.js';
-import type { SentenceLabelName } from '../labeler.js';
-import type { LabeledSentence } from './maintenance.js';
+import type { Provenance } from '../model.js';
+import type { ArticleSentence } from '../text/articleText.js';
+import type { SentenceLabelName } from '../labels/labeler.js';
+import type { LabeledSentence } from '../growover/maintenance.js';
 
 export type QaType = 'initial' | 'new' | 'changed';
 export type TurnType = 'initial' | 'unchanged' | 'new' | 'changed';

@@ -1,7 +1,7 @@
 /** The demo's view of the weekly release: generated questions, how many were kept, and answers by date. */
 import type { Database } from 'better-sqlite3';
 import { dirname } from 'node:path';
-import { defaultReleaseDir } from '../../../pipelines/weekly/export.js';
+import { defaultReleaseDir } from '../../release/weeklyRelease.js';
 import { addDays, formatDate } from '../../dates.js';
 import { answerQuery } from '../../timeline/answers.js';
 

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox } from '../model.js';
-import { buildTimeline, type PageTimeline, type TimelineRevision } from './buildTimeline.js';
+import { buildTimeline, type PageTimeline, type TimelineRevision } from '../timeline/buildTimeline.js';
 
 const FieldsJson = z.array(z.tuple([z.string(), z.string()]));
 
