@@ -18,7 +18,8 @@ describe('alignInOrder', () => {
     expect(alignInOrder([], ['a'])).toEqual([]);
     const many = Array.from({ length: 3000 }, (_, k) => `s${k % 50}`);
     const shuffled = [...many].reverse();
-    expect(() => alignInOrder(many, shuffled)).not.toThrow();
+    // No hash is unique and the stretch is too large for the exact program: left unaligned, at once.
+    expect(alignInOrder(many, shuffled)).toEqual([]);
   });
 });
 
