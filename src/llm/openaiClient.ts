@@ -1,21 +1,20 @@
 /**
  * Structured calls to any OpenAI-compatible chat-completions server through the `openai` SDK.
  *
- * One retry policy, here: the SDK's own retries are off (`maxRetries: 0`), so a request is retried
- * only by this loop: after 429 (waiting for Retry-After, which also pauses every other request of
- * this client), 408/409/5xx, timeouts and connection errors, with exponential backoff, up to
- * `maxRetries` times. Every request passes one p-queue (concurrency and a per-minute cap) and has a
- * timeout. Replies are validated with zod; an invalid one is answered with what was wrong and asked
+ * Requests are retried under the one policy of src/net/retry.ts, which the wiki client shares: the
+ * SDK's own retries are off (`maxRetries: 0`), so a request is retried only there, after 429
+ * (waiting for Retry-After, which also pauses every other request of this client), 408/409/5xx,
+ * timeouts and connection errors, up to `maxRetries` times. Every request passes one queue
+ * (concurrency and a per-minute cap) and has a timeout. Replies are validated with zod; an invalid one is answered with what was wrong and asked
  * again, `invalidRetries` times, then the call ends with the reason (the item is marked, the run
  * goes on). A server that refuses a reply format (a 400 about it) is asked in the next one, and
  * that choice is remembered for the server and model for the rest of the process.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import PQueue from 'p-queue';
 import type { z } from 'zod';
-import { oneLine, RemoteError } from '../errors.js';
-import { backoff, parseRetryAfter, sleep } from '../net/retry.js';
+import { oneLine } from '../errors.js';
+import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
 import { formatInstructions, jsonSchemaOf, OUTPUT_MODES, parseReply, responseFormat, type OutputMode, type ReplySchema } from './outputModes.js';
 import { renderPrompt, type PromptTemplate } from './prompts.js';
 import { cacheKey, type CachedOutcome, type ResponseCache } from '../store/llmCache.js';
@@ -47,9 +46,6 @@ export interface StructuredCall<S extends ReplySchema> {
 
 export type CallOutcome<T> = { ok: true; value: T; cached: boolean } | { ok: false; reason: string; cached: boolean };
 
-/** A Retry-After longer than this means the server will not serve us soon: fail instead of waiting. */
-const MAX_RETRY_AFTER_MS = 600_000;
-const RETRYABLE_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
 /** A 400 about the reply format (not, say, an over-long prompt) means: ask in the next format. */
 const FORMAT_COMPLAINT = /response_format|json_schema|json_object|structured|schema|grammar|guided/i;
 /** The reply format that worked last, per server and model (shared by every client of the process). */
@@ -60,9 +56,8 @@ export class OpenAiClient {
   readonly model: string;
   readonly usage: UsageMeter;
   private readonly sdk: OpenAI;
-  private readonly queue: PQueue;
+  private readonly requests: RequestQueue;
   private readonly serverKey: string;
-  private pausedUntil = 0;
 
   constructor(private readonly options: OpenAiClientOptions) {
     this.model = options.model;
@@ -74,7 +69,13 @@ export class OpenAiClient {
       timeout: options.timeoutMs,
     });
     this.serverKey = `${this.sdk.baseURL}|${options.model}`;
-    this.queue = new PQueue({ concurrency: options.concurrency, intervalCap: options.perMinute, interval: 60_000, strict: true });
+    this.requests = new RequestQueue({
+      service: `LLM server ${this.sdk.baseURL}`,
+      maxInFlight: options.concurrency,
+      perMinute: options.perMinute,
+      maxRetries: options.maxRetries,
+      retryBaseMs: options.retryBaseMs ?? 1000,
+    });
   }
 
   /** The reply format this client currently asks for. */
@@ -168,52 +169,34 @@ export class OpenAiClient {
 
   /** One request, retried under the policy above; a refused reply format is reported as FormatRefused. */
   private async send(body: ChatCompletionCreateParamsNonStreaming): Promise<ChatCompletion> {
-    for (let retry = 0; ; retry++) {
+    return this.requests.run(async () => {
+      this.usage.add({ requests: 1 });
       try {
-        return await this.queue.add(async () => {
-          const wait = this.pausedUntil - Date.now();
-          if (wait > 0) await sleep(wait);
-          this.usage.add({ requests: 1 });
-          return this.sdk.chat.completions.create(body, { maxRetries: 0, timeout: this.options.timeoutMs });
-        });
+        return await this.sdk.chat.completions.create(body, { maxRetries: 0, timeout: this.options.timeoutMs });
       } catch (error) {
-        const failure = classify(error, this.options.timeoutMs);
-        if (failure.refusedFormat && body.response_format !== undefined) throw new FormatRefused(failure.status);
-        if (!failure.retryable || retry >= this.options.maxRetries) {
-          const tries = retry > 0 ? ` after ${retry} ${retry === 1 ? 'retry' : 'retries'}` : '';
-          throw new RemoteError(`LLM server ${this.sdk.baseURL} failed${tries}: ${failure.status}`, { cause: error });
-        }
-        if (failure.retryAfterMs !== undefined) {
-          this.pausedUntil = Math.max(this.pausedUntil, Date.now() + failure.retryAfterMs);
-          await sleep(failure.retryAfterMs);
-        } else {
-          await sleep(backoff(this.options.retryBaseMs ?? 1000, retry));
-        }
+        if (body.response_format !== undefined && refusesFormat(error)) throw new FormatRefused(oneLine(error));
+        throw error;
       }
-    }
+    }, (error) => (error instanceof FormatRefused ? undefined : readFailure(error, this.options.timeoutMs)));
   }
 }
 
 class FormatRefused extends Error {}
 
-interface Failure {
-  status: string;
-  retryable: boolean;
-  refusedFormat: boolean;
-  retryAfterMs?: number;
+/** A 400 (or 422) about the reply format, not about, say, an over-long prompt. */
+function refusesFormat(error: unknown): boolean {
+  return error instanceof APIError && (error.status === 400 || error.status === 422) && FORMAT_COMPLAINT.test(error.message);
 }
 
-function classify(error: unknown, timeoutMs: number): Failure {
-  if (error instanceof APIConnectionTimeoutError) return { status: `no reply within ${timeoutMs / 1000} s`, retryable: true, refusedFormat: false };
-  if (error instanceof APIConnectionError) return { status: `connection failed: ${oneLine(error.cause ?? error)}`, retryable: true, refusedFormat: false };
+function readFailure(error: unknown, timeoutMs: number): Failure {
+  if (error instanceof APIConnectionTimeoutError) return { status: `no reply within ${timeoutMs / 1000} s`, transient: true };
+  if (error instanceof APIConnectionError) return { status: `connection failed: ${oneLine(error.cause ?? error)}`, transient: true };
   if (error instanceof APIError && error.status !== undefined) {
     const retryAfterMs = retryAfter(error.headers);
     const status = `HTTP ${error.status}: ${oneLine(error.message)}`;
-    if (error.status === 400 || error.status === 422) return { status, retryable: false, refusedFormat: FORMAT_COMPLAINT.test(error.message) };
-    const retryable = RETRYABLE_STATUSES.has(error.status) && (retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS);
-    return retryAfterMs === undefined ? { status, retryable, refusedFormat: false } : { status, retryable, refusedFormat: false, retryAfterMs };
+    return retryAfterMs === undefined ? { status, httpStatus: error.status } : { status, httpStatus: error.status, retryAfterMs };
   }
-  return { status: oneLine(error), retryable: false, refusedFormat: false };
+  return { status: oneLine(error), transient: false };
 }
 
 /** OpenAI's servers send `retry-after-ms` besides the standard `retry-after`. */

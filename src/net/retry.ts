@@ -1,6 +1,95 @@
-/** Waiting between attempts at a remote service: Retry-After and exponential backoff, shared by every client. */
+/**
+ * How every client talks to a remote service (the wiki, the LLM server): its requests pass one
+ * queue (requests in flight, an optional per-minute cap) and a failed attempt is retried under one
+ * policy. A client says only how to read a failure from its own error type; which failures are
+ * retried, how long a Retry-After may ask us to wait and how the backoff grows are decided here.
+ */
+import PQueue from 'p-queue';
+import { RemoteError } from '../errors.js';
 
+/** 408 timeout, 409 conflict (a lock that timed out), 429 too many requests, and the server errors that pass. */
+const RETRYABLE_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
+/** A Retry-After longer than this is a service telling us to go away, not to wait: a refusal. */
+export const MAX_RETRY_AFTER_MS = 300_000;
 const MAX_BACKOFF_MS = 60_000;
+
+/** One failed attempt, as its client reads it. */
+export interface Failure {
+  /** One line for the error message, e.g. "HTTP 503", "maxlag (7 s lagged)", "ECONNRESET". */
+  status: string;
+  /** The HTTP status when the service answered with one; whether it is retried is decided here. */
+  httpStatus?: number;
+  /** Without an HTTP status: whether the failure passes (a timeout, a dropped connection, maxlag). */
+  transient?: boolean;
+  /** What the service asked us to wait before the next request. */
+  retryAfterMs?: number;
+}
+
+/** A failure as its client reads it; `undefined` for an error that is not the service's (rethrown as it is). */
+export type FailureReader = (error: unknown) => Failure | undefined;
+
+export interface RequestQueueOptions {
+  /** The service as errors name it, e.g. "wiki https://en.wikipedia.org/w/api.php". */
+  service: string;
+  maxInFlight: number;
+  /** Requests started per rolling minute; unlimited when absent. */
+  perMinute?: number;
+  /** Retries of one request after a retryable failure before giving up. */
+  maxRetries: number;
+  /** First backoff delay in ms, doubled per retry. */
+  retryBaseMs: number;
+}
+
+export class RequestQueue {
+  private readonly queue: PQueue;
+  /** Set by a Retry-After: no request of this queue starts before then. */
+  private pausedUntil = 0;
+
+  constructor(private readonly options: RequestQueueOptions) {
+    this.queue =
+      options.perMinute === undefined
+        ? new PQueue({ concurrency: options.maxInFlight })
+        : new PQueue({ concurrency: options.maxInFlight, intervalCap: options.perMinute, interval: 60_000, strict: true });
+  }
+
+  /**
+   * `attempt` until it succeeds, its failure is not retryable or the retries are spent; then a
+   * one-line RemoteError naming the service, the retries, the last failure and `request` if given.
+   */
+  async run<T>(attempt: () => Promise<T>, read: FailureReader, request?: string): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.queue.add(async () => {
+          const wait = this.pausedUntil - Date.now();
+          if (wait > 0) await sleep(wait);
+          return attempt();
+        });
+      } catch (error) {
+        const failure = read(error);
+        if (failure === undefined) throw error;
+        const refusal = failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_AFTER_MS;
+        if (!retryable(failure) || refusal || retry >= this.options.maxRetries) {
+          const tries = retry > 0 ? ` after ${retry} ${retry === 1 ? 'retry' : 'retries'}` : '';
+          const why = refusal
+            ? ` (asked to wait ${Math.round((failure.retryAfterMs as number) / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a client waits)`
+            : '';
+          const what = request === undefined ? '' : ` for ${request}`;
+          throw new RemoteError(`${this.options.service} failed${tries}: ${failure.status}${why}${what}`, { cause: error });
+        }
+        if (failure.retryAfterMs !== undefined) {
+          this.pausedUntil = Math.max(this.pausedUntil, Date.now() + failure.retryAfterMs);
+          await sleep(failure.retryAfterMs);
+        } else {
+          await sleep(backoff(this.options.retryBaseMs, retry));
+        }
+      }
+    }
+  }
+}
+
+function retryable(failure: Failure): boolean {
+  return failure.httpStatus !== undefined ? RETRYABLE_STATUSES.has(failure.httpStatus) : failure.transient === true;
+}
 
 /** Retry-After is seconds or an HTTP date. */
 export function parseRetryAfter(value: unknown): number | undefined {
@@ -12,10 +101,10 @@ export function parseRetryAfter(value: unknown): number | undefined {
 }
 
 /** Exponential backoff with jitter, so that clients failing together do not retry together. */
-export function backoff(baseMs: number, retry: number): number {
+function backoff(baseMs: number, retry: number): number {
   return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** retry) * (0.5 + Math.random() / 2);
 }
 
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

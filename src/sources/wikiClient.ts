@@ -1,16 +1,16 @@
 /**
  * The polite MediaWiki Action API client shared by everything that talks to a wiki (the revision
- * source, the search backend): a descriptive User-Agent, `maxlag=5`, at most 3 requests in flight
- * and an optional per-minute cap, 429 and maxlag answers pausing every request for their
- * Retry-After, 5xx and network errors backed off exponentially with jitter, zod-validated replies
- * and one-line RemoteErrors. mwn's own retries are disabled (they ignore Retry-After on 429 and
- * never back off), so each failure is retried exactly once per attempt, here.
+ * source, the snapshot source, the search backend): a descriptive User-Agent, `maxlag=5`, at most 3
+ * requests in flight and an optional per-minute cap, failures retried under the one policy of
+ * src/net/retry.ts (429 and maxlag pause every request for their Retry-After), zod-validated
+ * replies and one-line RemoteErrors. mwn's own retries are disabled (they ignore Retry-After on 429
+ * and never back off), so each failure is retried exactly once per attempt, there.
  */
 import { Mwn, type ApiParams, type MwnOptions } from 'mwn';
-import PQueue from 'p-queue';
 import { z } from 'zod';
 import { RemoteError, UserError } from '../errors.js';
-import { backoff, parseRetryAfter, sleep } from '../net/retry.js';
+import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
+import type { Settings } from '../settings.js';
 
 export interface WikiClientOptions {
   /** e.g. https://en.wikipedia.org/w/api.php */
@@ -27,11 +27,24 @@ export interface WikiClientOptions {
   retryBaseMs?: number;
 }
 
+/** The client options the settings give for the wiki at `apiUrl`: the one place they are read. */
+export function wikiClientOptions(
+  settings: Pick<Settings, 'userAgent' | 'maxInFlight' | 'perMinute' | 'maxRetries' | 'retryBaseMs'>,
+  apiUrl: string,
+): WikiClientOptions {
+  return {
+    apiUrl,
+    userAgent: settings.userAgent,
+    maxInFlight: settings.maxInFlight,
+    perMinute: settings.perMinute,
+    maxRetries: settings.maxRetries,
+    retryBaseMs: settings.retryBaseMs,
+  };
+}
+
 const MAX_IN_FLIGHT = 3;
 const DEFAULT_MAX_RETRIES = 5;
 const DEFAULT_RETRY_BASE_MS = 1000;
-/** A Retry-After longer than this is a wiki telling us to go away, not to wait. */
-const MAX_RETRY_AFTER_MS = 300_000;
 const REQUEST_TIMEOUT_MS = 120_000;
 
 /** Every request mwn makes, continuations included, goes through `send`. */
@@ -51,11 +64,7 @@ class QueuedMwn extends Mwn {
 export class WikiClient {
   private readonly apiUrl: string;
   private readonly bot: QueuedMwn;
-  private readonly queue: PQueue;
-  private readonly maxRetries: number;
-  private readonly retryBaseMs: number;
-  /** Set by a Retry-After: no request of this source starts before then. */
-  private pausedUntil = 0;
+  private readonly requests: RequestQueue;
 
   constructor(options: WikiClientOptions) {
     if (!options.userAgent?.trim()) {
@@ -66,20 +75,17 @@ export class WikiClient {
       throw new UserError(`invalid maxInFlight ${maxInFlight}: expected 1 to ${MAX_IN_FLIGHT} requests in flight`);
     }
     this.apiUrl = options.apiUrl;
-    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
-      throw new UserError(`invalid maxRetries ${this.maxRetries}: expected a whole number ≥ 0`);
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new UserError(`invalid maxRetries ${maxRetries}: expected a whole number ≥ 0`);
     }
-    this.retryBaseMs = positive(options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS, 'retryBaseMs');
-    this.queue =
-      options.perMinute === undefined
-        ? new PQueue({ concurrency: maxInFlight })
-        : new PQueue({
-            concurrency: maxInFlight,
-            intervalCap: Math.floor(positive(options.perMinute, 'perMinute')),
-            interval: 60_000,
-            strict: true,
-          });
+    this.requests = new RequestQueue({
+      service: `wiki ${options.apiUrl}`,
+      maxInFlight,
+      ...(options.perMinute === undefined ? {} : { perMinute: Math.floor(positive(options.perMinute, 'perMinute')) }),
+      maxRetries,
+      retryBaseMs: positive(options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS, 'retryBaseMs'),
+    });
     this.bot = new QueuedMwn(
       {
         apiUrl: options.apiUrl,
@@ -90,7 +96,7 @@ export class WikiClient {
         suppressAPIWarnings: true,
         defaultParams: { format: 'json', formatversion: '2', maxlag: 5 },
       },
-      (params, attempt) => this.send(params, attempt),
+      (params, attempt) => this.requests.run(attempt, readFailure, describe(params)),
     );
     this.bot.setRequestOptions({ timeout: REQUEST_TIMEOUT_MS });
   }
@@ -110,45 +116,10 @@ export class WikiClient {
     const what = result.error.issues.map((issue) => `${issue.path.join('.') || 'reply'}: ${issue.message}`).join('; ');
     throw new RemoteError(`wiki ${this.apiUrl} sent a malformed reply (${what}) to ${describe(params)}`);
   }
-
-  private async send(params: ApiParams, attempt: () => Promise<unknown>): Promise<unknown> {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await this.queue.add(async () => {
-          const wait = this.pausedUntil - Date.now();
-          if (wait > 0) await sleep(wait);
-          return attempt();
-        });
-      } catch (error) {
-        const failure = classify(error);
-        if (!failure.retryable || retry >= this.maxRetries) {
-          const tries = retry > 0 ? ` after ${retry} ${retry === 1 ? 'retry' : 'retries'}` : '';
-          throw new RemoteError(`wiki ${this.apiUrl} failed${tries}: ${failure.status} for ${describe(params)}`, {
-            cause: error,
-          });
-        }
-        if (failure.retryAfterMs !== undefined) {
-          this.pausedUntil = Math.max(this.pausedUntil, Date.now() + failure.retryAfterMs);
-          await sleep(failure.retryAfterMs);
-        } else {
-          await sleep(backoff(this.retryBaseMs, retry));
-        }
-      }
-    }
-  }
 }
-
-interface Failure {
-  /** e.g. "HTTP 503", "maxlag (7 s lagged)", "ECONNRESET", "API error badvalue: …" */
-  status: string;
-  retryable: boolean;
-  retryAfterMs?: number;
-}
-
-const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /** What mwn rejected with (an axios error for HTTP and network failures, an MwnError for API errors). */
-function classify(error: unknown): Failure {
+function readFailure(error: unknown): Failure {
   const details = error as {
     code?: string;
     info?: string;
@@ -157,21 +128,15 @@ function classify(error: unknown): Failure {
     response?: { status?: number; headers?: Record<string, unknown> };
   };
   const retryAfterMs = parseRetryAfter(details.response?.headers?.['retry-after']);
-  if (details.code === 'maxlag') {
-    const retryable = retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS;
-    return { status: `maxlag (${details.lag ?? '?'} s lagged)`, retryable, retryAfterMs: retryAfterMs ?? undefined };
-  }
+  const waits = retryAfterMs === undefined ? {} : { retryAfterMs };
+  if (details.code === 'maxlag') return { status: `maxlag (${details.lag ?? '?'} s lagged)`, transient: true, ...waits };
   const httpStatus = details.response?.status;
-  if (httpStatus !== undefined && httpStatus !== 200) {
-    const retryable =
-      RETRYABLE_STATUSES.has(httpStatus) && (retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS);
-    return { status: `HTTP ${httpStatus}`, retryable, retryAfterMs };
-  }
+  if (httpStatus !== undefined && httpStatus !== 200) return { status: `HTTP ${httpStatus}`, httpStatus, ...waits };
   // An API error, or mwn's "invalidjson" for a reply that is not JSON.
-  if (details.info !== undefined) return { status: `API error ${details.code ?? ''}: ${details.info}`, retryable: false };
+  if (details.info !== undefined) return { status: `API error ${details.code ?? ''}: ${details.info}`, transient: false };
   // No HTTP answer at all: connection refused or reset, timeout; a host that does not resolve is a
   // wrong apiUrl, not a passing failure.
-  return { status: details.code ?? details.message ?? String(error), retryable: details.code !== 'ENOTFOUND' };
+  return { status: details.code ?? details.message ?? String(error), transient: details.code !== 'ENOTFOUND' };
 }
 
 /** The request as one short line: its parameters, long id lists shortened. */
