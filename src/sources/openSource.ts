@@ -3,6 +3,7 @@ import type { Settings } from '../settings.js';
 import { ApiRevisionSource } from './apiSource.js';
 import { DumpRevisionSource } from './dumpSource.js';
 import type { RevisionSource } from './RevisionSource.js';
+import { wikiClientOptions } from './wikiClient.js';
 
 export interface SourceFlags {
   api?: string;
@@ -19,14 +20,7 @@ export function openSource(flags: SourceFlags, settings: Settings): RevisionSour
     } catch {
       throw new UserError(`invalid --api URL "${flags.api}"`);
     }
-    return new ApiRevisionSource({
-      apiUrl: url.toString(),
-      userAgent: settings.userAgent,
-      maxInFlight: settings.maxInFlight,
-      perMinute: settings.perMinute,
-      maxRetries: settings.maxRetries,
-      retryBaseMs: settings.retryBaseMs,
-    });
+    return new ApiRevisionSource(wikiClientOptions(settings, url.toString()));
   }
   if (flags.dump) return new DumpRevisionSource(flags.dump);
   throw new UserError('a source is needed: give --api URL or --dump PATH (- for standard input)');

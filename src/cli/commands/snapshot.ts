@@ -7,6 +7,7 @@ import { isoSeconds, parseDate } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { ApiSnapshotSource, dumpSnapshotArticles } from '../../sources/snapshotSources.js';
 import { wikiName } from '../../sources/openSource.js';
+import { wikiClientOptions } from '../../sources/wikiClient.js';
 import { dateOption } from '../options.js';
 import { withSession } from '../session.js';
 
@@ -48,13 +49,7 @@ export function registerSnapshot(program: Command): void {
         }
         if (asOf === null) throw new UserError('--api needs --as-of DATE');
         if (!flags.titles && !flags.titlesFromLinks) throw new UserError('--api needs --titles FILE or --titles-from-links PAGE...');
-        const source = new ApiSnapshotSource({
-          apiUrl: flags.api as string,
-          userAgent: session.settings.userAgent,
-          maxInFlight: session.settings.maxInFlight,
-          perMinute: session.settings.perMinute,
-          maxRetries: session.settings.maxRetries,
-        });
+        const source = new ApiSnapshotSource(wikiClientOptions(session.settings, flags.api as string));
         const titles = [...(flags.titles ? readTitles(flags.titles) : []), ...(flags.titlesFromLinks ? await source.titlesLinkedFrom(flags.titlesFromLinks) : [])];
         return runSnapshot({
           db: session.db,
