@@ -23,7 +23,7 @@ export const collectStage: Stage<WeeklyInput> = {
       store.savePageHistory(input.window, history);
       counts.pages++;
       counts.revisions += history.revisions.length;
-      context.saveProgress({ cursor: String(history.page.pageId), counts });
+      context.saveProgress({ counts });
       context.reporter.progress(counts.pages);
     }
     return counts;

@@ -12,6 +12,7 @@ const DIFF_BATCH_PAGES = 100;
 /** diff: key-level changes of every in-window revision against its predecessor, with filter and revert marks. */
 export const diffStage: Stage<WeeklyInput> = {
   name: 'diff',
+  after: ['parse'],
   async run(input, context) {
     const store = new ChangeStore(context.db, input.wiki);
     const pageIds = store.windowPageIds(input.window);

@@ -6,6 +6,7 @@ import type { WeeklyInput } from '../weekly.js';
 /** export: the week's release files (queries, per-date DailyQA files, native JSONL, dataset card). */
 export const exportStage: Stage<WeeklyInput> = {
   name: 'export',
+  after: ['classify', 'timeline'],
   async run(input, context) {
     const dir = input.releaseDir ?? defaultReleaseDir(context.db.name, input.window.start);
     const { files, counts } = renderWeeklyRelease(context.db, input.wiki, input.window);

@@ -8,6 +8,7 @@ import type { WeeklyInput } from '../weekly.js';
  */
 export const finalizeStage: Stage<WeeklyInput> = {
   name: 'finalize',
+  after: ['classify', 'timeline'],
   repeatable: true,
   async run(input, context) {
     return finalizeUpdateFrequency(context.db, { windowStart: input.window.start });

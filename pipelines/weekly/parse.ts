@@ -8,6 +8,7 @@ const PARSE_BATCH = 200;
 /** parse: stored wikitext → infoboxes (and first paragraphs inside the window), in batched transactions. */
 export const parseStage: Stage<WeeklyInput> = {
   name: 'parse',
+  after: ['collect'],
   async run(input, context) {
     const store = new RevisionStore(context.db, input.wiki);
     const counts = { revisions: 0, infoboxes: 0 };

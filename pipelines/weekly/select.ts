@@ -7,6 +7,7 @@ import { ChangeStore, type DataUnit } from '../../src/store/changeStore.js';
 /** select: the week's DailyQA data units, replaced as a whole so a rerun gives the same set. */
 export const selectStage: Stage<WeeklyInput> = {
   name: 'select',
+  after: ['diff'],
   async run(input, context) {
     const store = new ChangeStore(context.db, input.wiki);
     const candidates = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);

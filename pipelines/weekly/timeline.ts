@@ -9,6 +9,7 @@ const TIMELINE_BATCH_PAGES = 200;
 /** timeline: the value intervals of every page changed in the window, rebuilt from all its stored revisions. */
 export const timelineStage: Stage<WeeklyInput> = {
   name: 'timeline',
+  after: ['parse', 'diff'],
   async run(input, context) {
     const pageIds = new ChangeStore(context.db, input.wiki).windowPageIds(input.window);
     const timelines = new TimelineStore(context.db, input.wiki);

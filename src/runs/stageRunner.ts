@@ -1,20 +1,24 @@
 import type { Database } from 'better-sqlite3';
-import { oneLine } from '../errors.js';
+import { oneLine, UserError } from '../errors.js';
 import type { Reporter } from './progress.js';
-import { RunStore, type Counts, type RunRecord } from '../store/runStore.js';
+import { RunStore, type Counts, type RunRecord, type StageRecord } from '../store/runStore.js';
 
-/** What a stage gets while it runs: the store, a way to record its cursor and counts, and the reporter. */
+/** What a stage gets while it runs: the store, a way to record its counts so far, and the reporter. */
 export interface StageContext {
   db: Database;
   runId: number;
   reporter: Reporter;
-  /** The cursor the stage saved in an earlier, interrupted attempt (null on a first attempt). */
-  cursor: string | null;
-  saveProgress(update: { cursor?: string | null; counts?: Counts }): void;
+  saveProgress(update: { counts: Counts }): void;
 }
 
 export interface Stage<Input> {
   readonly name: string;
+  /**
+   * The stages whose output this one reads. A stage runs only once they are done (in this run, or
+   * earlier in this invocation), and runs again when one of them completed after it did. A name the
+   * pipeline does not hold is ignored: that pipeline provides the input otherwise (sync has no select).
+   */
+  readonly after?: readonly string[];
   /** Runs again even when done: its result depends on data that keeps arriving (e.g. later syncs). */
   readonly repeatable?: boolean;
   run(input: Input, context: StageContext): Promise<Counts>;
@@ -29,9 +33,11 @@ export interface PipelineOutcome {
 
 /**
  * Runs the chosen stages of a pipeline in order under one run record. A stage already done in this
- * run is skipped; a failed or interrupted one runs again from its saved cursor (stages write through
- * natural keys, so replaying part of one duplicates nothing). The first failure stops the run and is
- * recorded on the stage and the run before it propagates.
+ * run is skipped unless asked to be redone or its inputs were made again after it ran (see
+ * `Stage.after`); a failed or interrupted one runs again from the start (stages write through natural
+ * keys and skip what is stored, so replaying part of one duplicates nothing). A chosen stage whose
+ * inputs are neither done nor chosen is refused before anything runs. The first failure stops the
+ * run and is recorded on the stage and the run before it propagates. docs/ARCHITECTURE.md §9
  */
 export async function runPipeline<Input>(options: {
   db: Database;
@@ -39,24 +45,36 @@ export async function runPipeline<Input>(options: {
   params: Record<string, unknown>;
   stages: ReadonlyArray<Stage<Input>>;
   selected: readonly string[];
+  /** Stages to run again even though done (each must be among `selected`). */
+  redo?: readonly string[];
   input: Input;
   reporter: Reporter;
 }): Promise<PipelineOutcome> {
   const { db, reporter } = options;
+  const redo = options.redo ?? [];
   const runs = new RunStore(db);
   const allNames = options.stages.map((stage) => stage.name);
+  const notChosen = redo.filter((name) => !options.selected.includes(name));
+  if (notChosen.length > 0) {
+    const chosen = allNames.filter((name) => options.selected.includes(name));
+    throw new UserError(`--redo ${notChosen.join(',')}: the stage is not among the stages to run (${chosen.join(',')})`);
+  }
+  refuseMissingInputs(options.stages, options.selected, runs.findRun(options.pipeline, options.params)?.stages ?? []);
   const { run, resumed } = runs.openRun(options.pipeline, options.params, allNames);
   if (resumed) reporter.event('continuing run', { run: run.id });
   const executed: string[] = [];
   const skipped: string[] = [];
   for (const stage of options.stages) {
     if (!options.selected.includes(stage.name)) continue;
-    const record = run.stages.find((s) => s.stage === stage.name);
-    if (record?.status === 'done' && !stage.repeatable) {
+    const records = (runs.getRun(run.id) as RunRecord).stages;
+    const record = records.find((s) => s.stage === stage.name);
+    const changedInputs = record?.status === 'done' ? inputsMadeSince(stage, record, records) : [];
+    if (record?.status === 'done' && !stage.repeatable && !redo.includes(stage.name) && changedInputs.length === 0) {
       skipped.push(stage.name);
       reporter.stageFinished(stage.name, { status: 'skipped', counts: record.counts, seconds: 0 });
       continue;
     }
+    if (changedInputs.length > 0) reporter.event('running again: its inputs were made again since it ran', { stage: stage.name, inputs: changedInputs.join(',') });
     runs.startStage(run.id, stage.name);
     reporter.stageStarted(stage.name);
     const started = performance.now();
@@ -64,8 +82,7 @@ export async function runPipeline<Input>(options: {
       db,
       runId: run.id,
       reporter,
-      cursor: record?.cursor ?? null,
-      saveProgress: (update) => runs.updateStage(run.id, stage.name, update),
+      saveProgress: (update) => runs.saveCounts(run.id, stage.name, update.counts),
     };
     try {
       const counts = await stage.run(options.input, context);
@@ -86,4 +103,38 @@ export async function runPipeline<Input>(options: {
   // A run asked for only some of its stages is 'partial' until a later invocation finishes the rest.
   runs.finishRun(run.id, { status: latest.stages.every((stage) => stage.status === 'done') ? 'done' : 'partial' });
   return { run: runs.getRun(run.id) as RunRecord, resumed, executed, skipped };
+}
+
+/** The prerequisites of a done stage that completed after it: what it read has been made again. */
+function inputsMadeSince(stage: Stage<unknown>, record: StageRecord, records: readonly StageRecord[]): string[] {
+  return (stage.after ?? []).filter((name) => {
+    const input = records.find((s) => s.stage === name);
+    return input?.doneOrder != null && (record.doneOrder == null || input.doneOrder > record.doneOrder);
+  });
+}
+
+/**
+ * Refuses when a chosen stage reads the output of a stage that will not be there: neither chosen
+ * now nor done with inputs that are still current. Checked before anything runs, so a refused
+ * invocation changes nothing.
+ */
+function refuseMissingInputs<Input>(stages: ReadonlyArray<Stage<Input>>, selected: readonly string[], records: readonly StageRecord[]): void {
+  const available = new Set<string>();
+  const inPipeline = new Set(stages.map((stage) => stage.name));
+  for (const stage of stages) {
+    const inputs = (stage.after ?? []).filter((name) => inPipeline.has(name));
+    const missing = inputs.find((name) => !available.has(name));
+    if (selected.includes(stage.name)) {
+      if (missing !== undefined) {
+        const done = records.find((s) => s.stage === missing)?.status === 'done';
+        throw new UserError(
+          `stage "${stage.name}" needs stage "${missing}" ${done ? 'redone (its own inputs changed since it ran)' : 'done'} first: add ${missing} to --stages`,
+        );
+      }
+      available.add(stage.name);
+      continue;
+    }
+    const record = records.find((s) => s.stage === stage.name);
+    if (record?.status === 'done' && missing === undefined && inputsMadeSince(stage, record, records).length === 0) available.add(stage.name);
+  }
 }

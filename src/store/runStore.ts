@@ -9,7 +9,8 @@ export interface StageRecord {
   stage: string;
   position: number;
   status: StageStatus;
-  cursor: string | null;
+  /** The order in which this run's stages last completed (1, 2, ...); null while never done. */
+  doneOrder: number | null;
   counts: Counts;
   startedAt: string | null;
   finishedAt: string | null;
@@ -27,6 +28,15 @@ export interface RunRecord {
   startedAt: string;
   finishedAt: string | null;
   stages: StageRecord[];
+  /** Every failure of the run, oldest first (`error` holds only the newest). */
+  failures: RunFailure[];
+}
+
+export interface RunFailure {
+  /** null: the run as a whole (e.g. its process died). */
+  stage: string | null;
+  error: string;
+  failedAt: string;
 }
 
 const CountsJson = z.record(z.string(), z.number());
@@ -36,15 +46,21 @@ const ParamsJson = z.record(z.string(), z.unknown());
 export class RunStore {
   constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {}
 
+  /** The latest run of a pipeline with these parameters, if any: the one `openRun` continues. */
+  findRun(pipeline: string, params: Record<string, unknown>): RunRecord | undefined {
+    const existing = this.db
+      .prepare('SELECT id FROM runs WHERE pipeline = ? AND params_key = ? ORDER BY id DESC LIMIT 1')
+      .get(pipeline, canonicalJson(params)) as { id: number } | undefined;
+    return existing && this.getRun(existing.id);
+  }
+
   /**
    * The run to continue for these parameters: the latest one with the same pipeline and parameters
    * (whatever its state, so a finished run's stages are skipped), or a new one.
    */
   openRun(pipeline: string, params: Record<string, unknown>, stages: readonly string[]): { run: RunRecord; resumed: boolean } {
     const paramsKey = canonicalJson(params);
-    const existing = this.db
-      .prepare('SELECT id FROM runs WHERE pipeline = ? AND params_key = ? ORDER BY id DESC LIMIT 1')
-      .get(pipeline, paramsKey) as { id: number } | undefined;
+    const existing = this.findRun(pipeline, params);
     const time = this.now().toISOString();
     const id = this.db.transaction(() => {
       let runId = existing?.id;
@@ -72,37 +88,43 @@ export class RunStore {
       .run(this.now().toISOString(), runId, stage);
   }
 
-  /** Records progress inside a stage; called in the same transaction as the data it describes where possible. */
-  updateStage(runId: number, stage: string, update: { cursor?: string | null; counts?: Counts }): void {
-    if (update.cursor !== undefined) {
-      this.db.prepare('UPDATE run_stages SET cursor = ? WHERE run_id = ? AND stage = ?').run(update.cursor, runId, stage);
-    }
-    if (update.counts) {
-      this.db.prepare('UPDATE run_stages SET counts = ? WHERE run_id = ? AND stage = ?').run(JSON.stringify(update.counts), runId, stage);
-    }
+  /** Records a stage's counts so far, so status shows how far a long stage got. */
+  saveCounts(runId: number, stage: string, counts: Counts): void {
+    this.db.prepare('UPDATE run_stages SET counts = ? WHERE run_id = ? AND stage = ?').run(JSON.stringify(counts), runId, stage);
   }
 
+  /** A done stage takes the next completion order of its run; a failed one is also kept among the run's failures. */
   finishStage(runId: number, stage: string, outcome: { status: 'done' | 'failed'; seconds: number; counts?: Counts; error?: string }): void {
-    this.db
-      .prepare(
-        `UPDATE run_stages SET status = ?, seconds = seconds + ?, finished_at = ?, error = ?, counts = COALESCE(?, counts)
-         WHERE run_id = ? AND stage = ?`,
-      )
-      .run(
-        outcome.status,
-        outcome.seconds,
-        this.now().toISOString(),
-        outcome.error ?? null,
-        outcome.counts ? JSON.stringify(outcome.counts) : null,
-        runId,
-        stage,
-      );
+    const time = this.now().toISOString();
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE run_stages SET status = @status, seconds = seconds + @seconds, finished_at = @time, error = @error, counts = COALESCE(@counts, counts),
+             done_order = CASE WHEN @status = 'done'
+               THEN (SELECT COALESCE(MAX(done_order), 0) + 1 FROM run_stages WHERE run_id = @runId) ELSE done_order END
+           WHERE run_id = @runId AND stage = @stage`,
+        )
+        .run({
+          status: outcome.status,
+          seconds: outcome.seconds,
+          time,
+          error: outcome.error ?? null,
+          counts: outcome.counts ? JSON.stringify(outcome.counts) : null,
+          runId,
+          stage,
+        });
+      if (outcome.status === 'failed') this.recordFailure(runId, stage, outcome.error ?? 'failed', time);
+    })();
   }
 
   finishRun(runId: number, outcome: { status: Exclude<RunStatus, 'running'>; error?: string }): void {
     this.db
       .prepare('UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ?')
       .run(outcome.status, outcome.error ?? null, this.now().toISOString(), runId);
+  }
+
+  private recordFailure(runId: number, stage: string | null, error: string, time: string): void {
+    this.db.prepare('INSERT INTO run_failures (run_id, stage, error, failed_at) VALUES (?, ?, ?, ?)').run(runId, stage, error, time);
   }
 
   /**
@@ -113,6 +135,8 @@ export class RunStore {
     const condition = whose === 'mine' ? 'pid = ?' : 'pid IS NOT ?';
     const time = this.now().toISOString();
     return this.db.transaction(() => {
+      const runIds = this.db.prepare(`SELECT id FROM runs WHERE status = 'running' AND ${condition}`).pluck().all(process.pid) as number[];
+      for (const runId of runIds) this.recordFailure(runId, null, reason, time);
       this.db
         .prepare(`UPDATE run_stages SET status = 'failed', error = ? WHERE status = 'running' AND run_id IN (SELECT id FROM runs WHERE status = 'running' AND ${condition})`)
         .run(reason, process.pid);
@@ -134,6 +158,9 @@ export class RunStore {
 
   private toRecord(row: RunRow): RunRecord {
     const stages = this.db.prepare('SELECT * FROM run_stages WHERE run_id = ? ORDER BY position').all(row.id) as StageRow[];
+    const failures = this.db
+      .prepare('SELECT stage, error, failed_at AS failedAt FROM run_failures WHERE run_id = ? ORDER BY id')
+      .all(row.id) as RunFailure[];
     return {
       id: row.id,
       pipeline: row.pipeline,
@@ -147,13 +174,14 @@ export class RunStore {
         stage: stage.stage,
         position: stage.position,
         status: stage.status,
-        cursor: stage.cursor,
+        doneOrder: stage.done_order,
         counts: CountsJson.parse(JSON.parse(stage.counts)),
         startedAt: stage.started_at,
         finishedAt: stage.finished_at,
         seconds: stage.seconds,
         error: stage.error,
       })),
+      failures,
     };
   }
 }
@@ -173,7 +201,7 @@ interface StageRow {
   stage: string;
   position: number;
   status: StageStatus;
-  cursor: string | null;
+  done_order: number | null;
   counts: string;
   started_at: string | null;
   finished_at: string | null;

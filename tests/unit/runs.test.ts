@@ -57,36 +57,48 @@ describe('runPipeline', () => {
   const params = { window: { start: 'a', end: 'b' } };
 
   function countingStages(log: string[], failAt?: string): Array<Stage<null>> {
-    return ['one', 'two', 'three'].map((name) => ({
+    return ['one', 'two', 'three'].map((name, index, names) => ({
       name,
-      async run(_input, context) {
-        log.push(`${name}:${context.cursor ?? '-'}`);
-        context.saveProgress({ cursor: `${name}-cursor` });
+      ...(index > 0 ? { after: [names[index - 1] as string] } : {}),
+      async run() {
+        log.push(name);
         if (name === failAt) throw new Error(`broken input in ${name}\nsecond line`);
         return { items: name.length };
       },
     }));
   }
+  const all = ['one', 'two', 'three'];
 
-  it('records a failure on the stage and the run, then resumes from the saved cursor and skips finished stages', async () => {
+  it('records a failure on the stage and the run, then reruns the failed stage and skips finished ones', async () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const reporter = new RecordingReporter();
     const log: string[] = [];
-    const stages = countingStages(log, 'two');
     await expect(
-      runPipeline({ db, pipeline: 'weekly', params, stages, selected: ['one', 'two', 'three'], input: null, reporter }),
+      runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log, 'two'), selected: all, input: null, reporter }),
     ).rejects.toThrow('broken input in two');
     const failed = new RunStore(db).listRuns()[0];
     expect(failed?.status).toBe('failed');
     expect(failed?.error).toBe('two: broken input in two second line');
     expect(failed?.stages.map((s) => s.status)).toEqual(['done', 'failed', 'pending']);
 
-    const outcome = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one', 'two', 'three'], input: null, reporter });
+    const outcome = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
     expect(outcome.resumed).toBe(true);
     expect(outcome.skipped).toEqual(['one']);
-    expect(log).toEqual(['one:-', 'two:-', 'two:two-cursor', 'three:-']);
+    expect(log).toEqual(['one', 'two', 'two', 'three']);
     expect(outcome.run.status).toBe('done');
     expect(outcome.run.id).toBe(failed?.id);
+  });
+
+  it('keeps every failure of a run, not only the newest', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const reporter = new RecordingReporter();
+    await expect(runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([], 'two'), selected: all, input: null, reporter })).rejects.toThrow();
+    await expect(runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([], 'three'), selected: all, input: null, reporter })).rejects.toThrow();
+    const run = new RunStore(db).listRuns()[0];
+    expect(run?.failures.map((failure) => [failure.stage, failure.error])).toEqual([
+      ['two', 'broken input in two second line'],
+      ['three', 'broken input in three second line'],
+    ]);
   });
 
   it('keeps a run partial until all its stages ran, and starts a new run for other parameters', async () => {
@@ -96,5 +108,52 @@ describe('runPipeline', () => {
     expect(first.run.status).toBe('partial');
     const other = await runPipeline({ db, pipeline: 'weekly', params: { window: { start: 'c', end: 'd' } }, stages: countingStages([]), selected: ['one'], input: null, reporter });
     expect(other.run.id).not.toBe(first.run.id);
+  });
+
+  it('refuses, before running anything, a stage whose prerequisite is neither done nor chosen, naming it', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const log: string[] = [];
+    const attempt = runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['two', 'three'], input: null, reporter: new RecordingReporter() });
+    await expect(attempt).rejects.toThrow(/^stage "two" needs stage "one" done first: add one to --stages$/);
+    expect(log).toEqual([]);
+    expect(new RunStore(db).listRuns()).toEqual([]);
+  });
+
+  it('runs a stage whose prerequisite is chosen in the same invocation, or done earlier', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const log: string[] = [];
+    const reporter = new RecordingReporter();
+    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one', 'two'], input: null, reporter });
+    const rest = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['three'], input: null, reporter });
+    expect(log).toEqual(['one', 'two', 'three']);
+    expect(rest.run.status).toBe('done');
+  });
+
+  it('redoes a stage asked for with redo, and then every done stage that reads what it made', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const log: string[] = [];
+    const reporter = new RecordingReporter();
+    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    const redone = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, redo: ['two'], input: null, reporter });
+    expect(log).toEqual(['one', 'two', 'three', 'two', 'three']);
+    expect(redone.skipped).toEqual(['one']);
+    expect(redone.executed).toEqual(['two', 'three']);
+  });
+
+  it('redoes, on a later invocation, a done stage whose input was made again after it ran', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const log: string[] = [];
+    const reporter = new RecordingReporter();
+    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one'], redo: ['one'], input: null, reporter });
+    const later = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    expect(log).toEqual(['one', 'two', 'three', 'one', 'two', 'three']);
+    expect(later.skipped).toEqual(['one']);
+  });
+
+  it('refuses to redo a stage that is not chosen', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const attempt = runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], redo: ['two'], input: null, reporter: new RecordingReporter() });
+    await expect(attempt).rejects.toThrow(/--redo two: the stage is not among the stages to run \(one\)/);
   });
 });
