@@ -44,6 +44,7 @@ describe('@huggingface/transformers backends on a tiny local ONNX model (random 
       ['The port city has a mayor.', 'The council has 33 members.', 'The old railway line opened in 2024.'],
       { embedder: new TransformersEmbedder({ model: join(root, 'tiny-embedder'), sameThreshold: 0.99 }), nli: new TransformersNli({ model: join(root, 'tiny-nli') }) },
     );
+    expect(labels.sentences).toHaveLength(3);
     expect(labels.sentences[0]).toMatchObject({ label: 'unchanged', backend: 'hash' });
     expect(labels.sentences.slice(1).every((label) => label.backend.includes('transformers:tiny'))).toBe(true);
   });
