@@ -73,6 +73,7 @@ describe('readDump on the English history sample (schema 0.10)', () => {
   });
 
   it('yields each page end after all of its revisions, each revision with its own page', () => {
+    expect(events).toHaveLength(209 + 30);
     let open: number | null = null;
     for (const event of events) {
       if (open === null) open = event.page.pageId;
@@ -146,13 +147,16 @@ describe('readDump on the English history sample (schema 0.10)', () => {
     const whole = await readFile(enwikiXml);
     let handled = 0;
     const handledWhenAsked: number[] = [];
+    const revisionPositions: number[] = [];
     const events: DumpEvent[] = [];
     for await (const event of readDump(Readable.from([whole]), { wantText: () => (handledWhenAsked.push(handled), true) })) {
-      if (event.kind === 'revision') expect(handledWhenAsked.at(-1)).toBe(handled);
+      if (event.kind === 'revision') revisionPositions.push(handled);
       events.push(event);
       handled++;
     }
     expect(handledWhenAsked).toHaveLength(209);
+    // Each revision was asked about just before it arrived, when every event ahead of it was handled.
+    expect(handledWhenAsked).toEqual(revisionPositions);
     expect(events).toEqual(await collect(enwikiXml));
   });
 });
