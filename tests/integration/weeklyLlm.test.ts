@@ -45,7 +45,9 @@ describe('weekly pipeline with the offline provider', () => {
     expect(new Set(provenance.map((p) => p.provider))).toEqual(new Set(['offline']));
     const checks = rows<{ check_name: string; passed: number; reason: string; backend: string }>(db, 'SELECT * FROM question_checks');
     expect(checks).toHaveLength(22);
-    expect(checks.filter((c) => c.check_name === 'descriptiveness').every((c) => c.backend === 'local-bm25' && /result \d+ of/.test(c.reason))).toBe(true);
+    const descriptiveness = checks.filter((c) => c.check_name === 'descriptiveness');
+    expect(descriptiveness).toHaveLength(11);
+    expect(descriptiveness.every((c) => c.backend === 'local-bm25' && /result \d+ of/.test(c.reason))).toBe(true);
     const domains = rows<{ query_id: string; domain: string }>(db, 'SELECT query_id, domain FROM question_domains');
     expect(Object.fromEntries(domains.map((d) => [d.query_id, d.domain]))).toMatchObject({
       '25020300-101-0': 'Geography and Environment',
@@ -57,6 +59,7 @@ describe('weekly pipeline with the offline provider', () => {
     const release = join(dir, 'releases', 'weekly-2025-02-03');
     for (const name of ['README.md', 'queries.jsonl', 'native.jsonl', ...qaFiles]) expect(existsSync(join(release, name))).toBe(true);
     const kept = queries.filter((q) => q.kept === 1).length;
+    expect(kept).toBeGreaterThan(0);
     for (const name of qaFiles) {
       const lines = jsonLines(readFileSync(join(release, name), 'utf8'));
       expect(lines).toHaveLength(kept);
