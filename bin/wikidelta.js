@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The sources are TypeScript run through tsx's loader, so the checkout works without a build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled command from dist/ (built by `npm ci` through `prepare`, or `npm run build`):
+// compiling the TypeScript on every call would cost each call seconds of start-up.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const main = new URL('../dist/src/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write('wikidelta: the command is not built: run `npm run build`\n');
+  process.exit(70);
+}
+await import(main.href);

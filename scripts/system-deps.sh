@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
-# Installs the Debian packages wikidelta's tests and benchmarks need on a fresh machine (as root):
-# bzip2 and xz for compressed dumps, python3-onnx to write the tiny test models, and MediaWiki with
-# PHP and SQLite for the integration tests.
-# Fast no-op when everything is there.
+# The Debian packages wikidelta's tests and benchmarks need, in one list: bzip2, xz-utils and
+# p7zip-full for compressed dumps, python3-onnx to write the tiny test models, and MediaWiki with
+# PHP and SQLite for the integration tests' real wiki. `npm test` installs them through this script
+# when run as root; `--missing` only lists the absent ones, one a line.
+# Idempotent: when everything is present it says so without touching apt.
 set -euo pipefail
+
+packages=(bzip2 xz-utils p7zip-full python3-onnx mediawiki php-cli php-sqlite3 php-mbstring php-xml php-intl)
+
 missing=()
-for pkg in bzip2 xz-utils python3-onnx; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+if [ "${1:-}" = --missing ]; then
+  [ ${#missing[@]} -eq 0 ] || printf '%s\n' "${missing[@]}"
+  exit 0
 fi
-bash "$(dirname "$0")/mediawiki/install.sh"
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "system packages: all ${#packages[@]} installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "system packages: missing ${missing[*]}: run sudo bash $0" >&2
+  exit 1
+fi
+
+echo "system packages: installing ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "system packages: installed ${missing[*]}"

@@ -138,7 +138,7 @@ $wgShowExceptionDetails = true;
 function assertInstalled(): void {
   if (!existsSync(join(MAINTENANCE, 'install.php'))) {
     throw new Error(
-      `MediaWiki is not installed (${MAINTENANCE}/install.php is missing): run scripts/mediawiki/install.sh as root`,
+      `MediaWiki is not installed (${MAINTENANCE}/install.php is missing): run sudo bash scripts/system-deps.sh`,
     );
   }
 }

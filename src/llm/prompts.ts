@@ -4,12 +4,12 @@
  * every cache key and every item's provenance, so a changed wording must come with a new version.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
+import { packageRoot } from '../packageRoot.js';
 
-export const PROMPTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../prompts');
+export const PROMPTS_DIR = join(packageRoot(), 'prompts');
 
 export interface PromptTemplate {
   name: string;

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
 import { demoMonthly } from '../demo/monthlyDemo.js';
@@ -12,8 +11,9 @@ import { ChangeStore } from '../../store/changeStore.js';
 import { withSession } from '../session.js';
 import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 import { printQuestionsAndAnswers } from '../demo/demoQuestions.js';
+import { packageRoot } from '../../packageRoot.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = packageRoot();
 export const SAMPLE_DUMP = join(repoRoot, 'data/sample/sample-history.xml');
 const DEMO_DB = join(repoRoot, 'data/demo.sqlite');
 /** The sample's revisions fall in these weeks (Mondays, see data/sample/README.md). */

@@ -1,0 +1,66 @@
+/**
+ * The layers of docs/ARCHITECTURE.md §1, checked on every CI run so a wrong import fails the build:
+ * src/cli (the shell) → pipelines/ → the library folders of src/; testkit/ holds the test servers
+ * that tests/ and scripts/ share. Folder-level cycles: .dependency-cruiser-folders.cjs.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'library-imports-no-application-or-tests',
+      comment: 'library folders of src/ (all but src/cli) never import pipelines/, scripts/, tests/ or testkit/',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^(pipelines|scripts|tests|testkit)/' },
+    },
+    {
+      name: 'pipelines-import-no-shell',
+      comment: 'pipelines/ use the library, never the command line shell that runs them',
+      severity: 'error',
+      from: { path: '^pipelines/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'product-imports-no-tests-or-scripts',
+      comment: 'the shipped code (src/, pipelines/) never imports scripts/, tests/ or testkit/',
+      severity: 'error',
+      from: { path: '^(src|pipelines)/' },
+      to: { path: '^(scripts|tests|testkit)/' },
+    },
+    {
+      name: 'nothing-imports-tests',
+      comment: 'tests/ is imported by nothing; tests share tests/support among themselves',
+      severity: 'error',
+      from: {},
+      to: { path: '^tests/', pathNot: '^tests/support/' },
+    },
+    {
+      name: 'only-tests-import-test-support',
+      comment: 'tests/support is for tests; benchmarks share test servers through testkit/',
+      severity: 'error',
+      from: { pathNot: '^tests/' },
+      to: { path: '^tests/support/' },
+    },
+    {
+      name: 'testkit-imports-no-tests-or-scripts',
+      comment: 'testkit/ serves tests/ and scripts/ and depends on neither',
+      severity: 'error',
+      from: { path: '^testkit/' },
+      to: { path: '^(tests|scripts)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'modules never import each other in a circle, type-only imports included',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
