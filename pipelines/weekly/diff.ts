@@ -32,8 +32,8 @@ export const diffStage: Stage<WeeklyInput> = {
             previousInfoboxes = null;
             continue;
           }
-          const currentInfoboxes = store.infoboxes(current.revId);
-          const before = previousInfoboxes ?? store.infoboxes(previous.revId);
+          const currentInfoboxes = store.infoboxes(pageId, current.revId);
+          const before = previousInfoboxes ?? store.infoboxes(pageId, previous.revId);
           previousInfoboxes = currentInfoboxes;
           const changes = diffInfoboxes(before, currentInfoboxes).map((change) => ({
             ...change,

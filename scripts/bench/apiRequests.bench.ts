@@ -29,9 +29,9 @@ try {
     const started = performance.now();
     let pages = 0;
     let revisions = 0;
-    for await (const history of source.pagesChangedIn(window)) {
-      pages++;
-      revisions += history.revisions.length;
+    for await (const part of source.pagesChangedIn(window)) {
+      if (part.kind === 'end') pages++;
+      else revisions += part.revisions.length;
     }
     const seconds = (performance.now() - started) / 1000;
     const { total, byKind } = proxy.counts();

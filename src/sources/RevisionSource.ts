@@ -1,4 +1,4 @@
-import type { PageHistory, Window } from '../model.js';
+import type { PageMove, PageRef, Revision, Window } from '../model.js';
 
 export interface CollectOptions {
   /**
@@ -13,6 +13,33 @@ export interface CollectOptions {
 }
 
 /**
+ * A slice of one page's history as a source streams it. A page changed in the window comes as one
+ * or more `revisions` parts, then one `end`: together its in-window revisions plus the last
+ * revision before the window, in no particular order, each part holding few enough texts to keep
+ * in memory whatever the window (a page's whole history can exceed the heap). Parts of different
+ * pages never interleave.
+ */
+export type PageHistoryPart =
+  | { kind: 'revisions'; page: PageRef; revisions: Revision[] }
+  | {
+      kind: 'end';
+      page: PageRef;
+      /** Title renames of this page seen by the source, oldest first. */
+      moves: PageMove[];
+      /**
+       * Revisions after the window within the revert horizon, metadata only (text null): they tell
+       * whether a late change in the window was reverted. Sources that cannot see past the window omit it.
+       */
+      followers?: Revision[];
+      /** Invalid UTF-8 sequences the source replaced with U+FFFD in this page, where it can tell (a dump). */
+      invalidUtf8?: number;
+    };
+
+/** At most this many revision texts, or this many characters of them, travel in one part. */
+export const PART_REVISIONS = 100;
+export const PART_TEXT_CHARS = 16 << 20;
+
+/**
  * A producer of page histories for a window. Every implementation (Action API, XML dump) yields the
  * same records for the same edits: main-namespace pages changed inside the window, redirects
  * skipped, each with its in-window revisions plus the last revision before the window.
@@ -21,7 +48,7 @@ export interface RevisionSource {
   readonly kind: 'api' | 'dump';
   /** Human-readable origin, recorded in the run parameters. */
   readonly origin: string;
-  pagesChangedIn(window: Window, options?: CollectOptions): AsyncIterable<PageHistory>;
+  pagesChangedIn(window: Window, options?: CollectOptions): AsyncIterable<PageHistoryPart>;
   /** Main-namespace pages deleted in the window, where the source can tell (a dump cannot). */
   deletionsIn?(window: Window): Promise<PageDeletion[]>;
 }
@@ -31,4 +58,9 @@ export interface PageDeletion {
   pageId: number | null;
   title: string;
   timestamp: string;
+}
+
+/** Whether a part holding `revisions` of `chars` characters of text has reached its size. */
+export function partIsFull(revisions: number, chars: number): boolean {
+  return revisions >= PART_REVISIONS || chars >= PART_TEXT_CHARS;
 }

@@ -23,8 +23,8 @@
 import { z } from 'zod';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { PageHistory, PageMove, PageRef, Revision, Window } from '../model.js';
-import type { CollectOptions, PageDeletion, RevisionSource } from './RevisionSource.js';
+import type { PageMove, PageRef, Revision, Window } from '../model.js';
+import type { CollectOptions, PageDeletion, PageHistoryPart, RevisionSource } from './RevisionSource.js';
 import { positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
 
 export interface ApiSourceOptions extends WikiClientOptions {
@@ -60,7 +60,7 @@ export class ApiRevisionSource implements RevisionSource {
     this.titles = options.titles;
   }
 
-  async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncIterable<PageHistory> {
+  async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncIterable<PageHistoryPart> {
     const span = parseWindow(window);
     if (options.followHours !== undefined && !(options.followHours >= 0)) {
       throw new UserError(`invalid followHours ${options.followHours}: expected a number of hours ≥ 0`);
@@ -76,8 +76,7 @@ export class ApiRevisionSource implements RevisionSource {
       found += changed.length;
       options.onPagesFound?.(found);
       for (const group of contentGroups(changed)) {
-        const fetched = await this.revisionsWithContent(group.flatMap(revIdsToFetch));
-        for (const history of group) yield toPageHistory(history, fetched, movesByPage, options.followHours);
+        yield* this.contentParts(group, movesByPage, options.followHours);
       }
     }
   }
@@ -250,6 +249,32 @@ export class ApiRevisionSource implements RevisionSource {
   }
 
   /** The given revisions with their wikitext, 50 revision ids per request. */
+  /**
+   * A content group's parts: the texts of its pages come in one fetch, except for a lone page too
+   * big for one, whose texts come a slice at a time so that they never sit in memory all at once.
+   */
+  private async *contentParts(
+    group: MetadataHistory[],
+    movesByPage: Map<number, PageMove[]>,
+    followHours: number | undefined,
+  ): AsyncIterable<PageHistoryPart> {
+    const [lone] = group;
+    if (group.length === 1 && lone) {
+      const ids = revIdsToFetch(lone);
+      for (let at = 0; at < ids.length; at += REVISIONS_PER_CONTENT_GROUP) {
+        const slice = ids.slice(at, at + REVISIONS_PER_CONTENT_GROUP);
+        yield revisionsPart(lone, slice, await this.revisionsWithContent(slice));
+      }
+      yield endPart(lone, movesByPage, followHours);
+      return;
+    }
+    const fetched = await this.revisionsWithContent(group.flatMap(revIdsToFetch));
+    for (const history of group) {
+      yield revisionsPart(history, revIdsToFetch(history), fetched);
+      yield endPart(history, movesByPage, followHours);
+    }
+  }
+
   private async revisionsWithContent(revIds: number[]): Promise<Map<number, Revision>> {
     const fetched = new Map<number, Revision>();
     const batches: number[][] = [];
@@ -403,21 +428,22 @@ function historyFromChanges(page: PageRef, changes: PageChanges): MetadataHistor
   return { page, baselineRevId: changes.inWindow[0]?.parentId ?? null, ...changes };
 }
 
-function toPageHistory(
-  history: MetadataHistory,
-  fetched: Map<number, Revision>,
-  movesByPage: Map<number, PageMove[]>,
-  followHours: number | undefined,
-): PageHistory {
-  const baseline = history.baselineRevId === null ? undefined : fetched.get(history.baselineRevId);
-  const withText = (revision: Revision): Revision => ({ ...revision, text: fetched.get(revision.revId)?.text ?? null });
-  const result: PageHistory = {
-    page: history.page,
-    revisions: [...(baseline ? [baseline] : []), ...history.inWindow.map(withText)],
-    moves: movesByPage.get(history.page.pageId) ?? [],
-  };
-  if (followHours !== undefined) result.followers = history.followers;
-  return result;
+/** The revisions `ids` names (the baseline and in-window revisions of one page), with their fetched texts. */
+function revisionsPart(history: MetadataHistory, ids: number[], fetched: Map<number, Revision>): PageHistoryPart {
+  const listed = new Map(history.inWindow.map((revision) => [revision.revId, revision]));
+  const revisions = ids.flatMap((revId) => {
+    const revision = listed.get(revId);
+    // The baseline is not listed: its metadata comes with its content, and it may be gone.
+    const content = fetched.get(revId);
+    if (!revision) return content ? [content] : [];
+    return [{ ...revision, text: content?.text ?? null }];
+  });
+  return { kind: 'revisions', page: history.page, revisions };
+}
+
+function endPart(history: MetadataHistory, movesByPage: Map<number, PageMove[]>, followHours: number | undefined): PageHistoryPart {
+  const moves = movesByPage.get(history.page.pageId) ?? [];
+  return { kind: 'end', page: history.page, moves, ...(followHours !== undefined ? { followers: history.followers } : {}) };
 }
 
 function revisionFrom(entry: RevisionEntry, text: string | null): Revision {

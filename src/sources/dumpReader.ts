@@ -10,6 +10,7 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { normaliseTimestamp } from '../dates.js';
 import { InputError } from '../errors.js';
 import type { Revision } from '../model.js';
+import { REPLACEMENT_CHARACTER, Utf8StreamDecoder, type DecodedPiece } from './utf8Decoder.js';
 
 export interface DumpPageHeader {
   pageId: number;
@@ -18,7 +19,10 @@ export interface DumpPageHeader {
   redirect: boolean;
 }
 
-export type DumpEvent = { kind: 'revision'; page: DumpPageHeader; revision: Revision } | { kind: 'pageEnd'; page: DumpPageHeader };
+export type DumpEvent =
+  | { kind: 'revision'; page: DumpPageHeader; revision: Revision }
+  /** `invalidUtf8`: sequences in the page that were not UTF-8, each read as U+FFFD. */
+  | { kind: 'pageEnd'; page: DumpPageHeader; invalidUtf8: number };
 
 export type RevisionMeta = Omit<Revision, 'text'>;
 
@@ -45,10 +49,13 @@ interface PageState {
   id: string | null;
   redirect: boolean;
   header: DumpPageHeader | null;
+  invalidUtf8: number;
 }
 
 /** A revision read but not yet yielded: its text is joined only if the consumer wants it. */
-type ParsedEvent = { kind: 'revision'; page: DumpPageHeader; meta: RevisionMeta; textParts: string[] | null } | { kind: 'pageEnd'; page: DumpPageHeader };
+type ParsedEvent =
+  | { kind: 'revision'; page: DumpPageHeader; meta: RevisionMeta; textParts: string[] | null }
+  | { kind: 'pageEnd'; page: DumpPageHeader; invalidUtf8: number };
 
 interface RevisionState {
   fields: Map<string, string>;
@@ -65,7 +72,7 @@ export async function* readDump(
 ): AsyncGenerator<DumpEvent> {
   const wantText = options.wantText ?? (() => true);
   const reader = new ExportReader();
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new Utf8StreamDecoder();
   const complete = (event: ParsedEvent): DumpEvent => {
     if (event.kind === 'pageEnd') return event;
     const { page, meta, textParts } = event;
@@ -74,10 +81,11 @@ export async function* readDump(
   };
   for await (const chunk of input as AsyncIterable<Buffer | string>) {
     // The streaming decoder keeps a multi-byte character split across chunks for the next call.
-    reader.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    if (typeof chunk === 'string') reader.write(chunk);
+    else reader.writeDecoded(decoder.decode(chunk));
     for (const event of reader.takeEvents()) yield complete(event);
   }
-  reader.write(decoder.decode());
+  reader.writeDecoded(decoder.end());
   reader.finish();
   for (const event of reader.takeEvents()) yield complete(event);
 }
@@ -113,6 +121,18 @@ class ExportReader {
     this.parser.write(text);
   }
 
+  /** Decoded pieces in order; an invalid sequence counts against the page being read when it occurs. */
+  writeDecoded(pieces: DecodedPiece[]): void {
+    for (const piece of pieces) {
+      if (piece !== null) {
+        this.write(piece);
+        continue;
+      }
+      this.write(REPLACEMENT_CHARACTER);
+      if (this.page) this.page.invalidUtf8++;
+    }
+  }
+
   takeEvents(): ParsedEvent[] {
     const events = this.events;
     this.events = [];
@@ -144,7 +164,7 @@ class ExportReader {
       return;
     }
     if (parent === 'mediawiki' && tag.name === 'page') {
-      this.page = { title: null, ns: null, id: null, redirect: false, header: null };
+      this.page = { title: null, ns: null, id: null, redirect: false, header: null, invalidUtf8: 0 };
     } else if (parent === 'page' && this.page) {
       if (tag.name === 'redirect') this.page.redirect = true;
       if (tag.name === 'revision') {
@@ -166,7 +186,7 @@ class ExportReader {
       this.closeRevision();
     } else if (parent === 'mediawiki' && tag.name === 'page' && this.page) {
       const header = (this.page.header ??= this.pageHeader(this.page));
-      this.events.push({ kind: 'pageEnd', page: header });
+      this.events.push({ kind: 'pageEnd', page: header, invalidUtf8: this.page.invalidUtf8 });
       this.lastPage = header;
       this.page = null;
     } else if (parent === undefined) {
@@ -256,6 +276,9 @@ class ExportReader {
   private syntaxError(error: Error): InputError {
     if (!this.rootSeen) {
       if (/^\s*<(!doctype\s+html|html)[\s>]/i.test(this.start)) return new InputError('dump is not a MediaWiki XML export (it is an HTML page)');
+      if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(this.start)) {
+        return new InputError('dump is not a MediaWiki XML export: it is binary data, neither XML nor compressed as gzip, bzip2, 7z, xz or lzma');
+      }
       return new InputError(`dump is not a MediaWiki XML export: it is not XML (it starts with ${preview(this.start)})`);
     }
     const detail = error.message.replace(/^(\d+):(\d+): /, 'line $1, column $2: ').replace(/\.$/, '');
@@ -284,9 +307,9 @@ function parseInteger(text: string, what: string): number {
   return Number(text);
 }
 
-/** The input's first characters, quoted on one line, with other control characters shown as '?', for messages. */
+/** The input's first characters, quoted on one line, anything but letters, digits, punctuation and symbols shown as '?'. */
 function preview(start: string): string {
   const text = start.replace(/\s+/g, ' ').trim();
-  const shown = text.slice(0, 40).replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, '?');
+  const shown = text.slice(0, 40).replace(/[^\p{L}\p{M}\p{N}\p{P}\p{S} ]|\ufffd/gu, '?');
   return JSON.stringify(shown + (text.length > 40 ? '…' : ''));
 }

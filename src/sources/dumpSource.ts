@@ -1,15 +1,16 @@
 /**
  * Revision source over a MediaWiki XML history dump (`pages-meta-history`): one streaming pass
  * yields, per main-namespace article changed inside a window, its in-window revisions and the
- * last revision before the window, with text kept only for those.
+ * last revision before the window, with text kept only for those, in parts of bounded size: a
+ * page's whole history (15,000 revisions, 1 GB of text for Anarchism) never sits in memory.
  */
 import { resolve } from 'node:path';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { PageHistory, PageMove, Revision, Window } from '../model.js';
+import type { PageMove, PageRef, Revision, Window } from '../model.js';
 import { openDumpInput, STDIN_SOURCE, type DumpInputOptions, type DumpStream } from './dumpInput.js';
 import { readDump, type DumpPageHeader, type RevisionMeta } from './dumpReader.js';
-import type { CollectOptions, RevisionSource } from './RevisionSource.js';
+import { partIsFull, type CollectOptions, type PageHistoryPart, type RevisionSource } from './RevisionSource.js';
 
 /**
  * English move summaries, old and new: `moved [[A]] to [[B]]` and `User moved page [[A]] to
@@ -38,7 +39,7 @@ export class DumpRevisionSource implements RevisionSource {
   private readonly inputOptions: DumpInputOptions;
   private readOnce = false;
 
-  /** `source` is a dump file (plain, .gz or .bz2) or `-` for standard input. */
+  /** `source` is a dump file (plain or compressed, see dumpInput) or `-` for standard input. */
   constructor(source: string, options: DumpSourceOptions = {}) {
     const { origin, ...inputOptions } = options;
     this.source = source;
@@ -51,7 +52,7 @@ export class DumpRevisionSource implements RevisionSource {
     return new DumpRevisionSource(STDIN_SOURCE, { stdin: stream, origin });
   }
 
-  async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistory> {
+  async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
     if (this.source === STDIN_SOURCE) {
       // A stream cannot be rewound: a second pass would silently see an empty dump.
       if (this.readOnce) throw new UserError(`${this.origin} can be read only once`);
@@ -83,24 +84,31 @@ export class DumpRevisionSource implements RevisionSource {
     for await (const event of readDump(openDumpInput(this.source, this.inputOptions), { wantText })) {
       const collector = collectorFor(event.page);
       if (event.kind === 'revision') {
-        collector?.add(event.revision);
+        if (!collector) continue;
+        collector.add(event.revision);
+        if (collector.partIsFull()) yield collector.takeInWindow();
         continue;
       }
       current = null;
       skippedPageId = null;
-      const history = collector?.history();
-      if (history) {
-        found++;
-        options.onPagesFound?.(found);
-        yield history;
-      }
+      if (!collector?.changed) continue;
+      found++;
+      options.onPagesFound?.(found);
+      yield* collector.finish(event.invalidUtf8);
     }
   }
 }
 
-/** What one page contributes to a window, gathered while its revisions stream past. */
+/**
+ * What one page contributes to a window, gathered while its revisions stream past: in-window
+ * revisions leave in parts as they fill; the latest revision before the window is known only at
+ * the page's end (dumps are usually, not always, in order), so it leaves last.
+ */
 class PageCollector {
-  private readonly inWindow: Revision[] = [];
+  private inWindow: Revision[] = [];
+  private inWindowChars = 0;
+  /** Whether the page has a revision inside the window, i.e. is part of the window at all. */
+  changed = false;
   private latestBefore: Revision | null = null;
   private readonly moves: PageMove[] = [];
   private readonly followers: Revision[] = [];
@@ -112,7 +120,7 @@ class PageCollector {
     private readonly followUntil: string | null,
   ) {}
 
-  /** In-window revisions, and a pre-window one that is the latest seen so far (dumps are usually in order). */
+  /** In-window revisions, and a pre-window one that is the latest seen so far. */
   needsText(meta: RevisionMeta): boolean {
     if (meta.timestamp >= this.window.end) return false;
     if (meta.timestamp >= this.window.start) return true;
@@ -126,19 +134,44 @@ class PageCollector {
     }
     const move = parseMoveComment(revision.comment);
     if (move) this.moves.push({ timestamp: revision.timestamp, ...move });
-    if (revision.timestamp >= this.window.start) this.inWindow.push(revision);
-    else if (this.latestBefore === null || isLater(revision, this.latestBefore)) this.latestBefore = revision;
+    if (revision.timestamp >= this.window.start) {
+      this.changed = true;
+      this.inWindow.push(revision);
+      this.inWindowChars += revision.text?.length ?? 0;
+    } else if (this.latestBefore === null || isLater(revision, this.latestBefore)) {
+      this.latestBefore = revision;
+    }
   }
 
-  /** Null when the page has no revision inside the window. */
-  history(): PageHistory | null {
-    if (this.inWindow.length === 0) return null;
-    const revisions = this.latestBefore ? [this.latestBefore, ...this.inWindow] : [...this.inWindow];
-    revisions.sort(compareRevisions);
+  partIsFull(): boolean {
+    return partIsFull(this.inWindow.length, this.inWindowChars);
+  }
+
+  takeInWindow(): PageHistoryPart {
+    const part: PageHistoryPart = { kind: 'revisions', page: this.pageRef(), revisions: this.inWindow };
+    this.inWindow = [];
+    this.inWindowChars = 0;
+    return part;
+  }
+
+  /** The last revisions (the baseline among them) and the page's end. */
+  *finish(invalidUtf8: number): Generator<PageHistoryPart> {
+    if (this.latestBefore) this.inWindow.push(this.latestBefore);
+    if (this.inWindow.length > 0) yield this.takeInWindow();
     const moves = [...this.moves].sort((a, b) => compareStrings(a.timestamp, b.timestamp));
-    const { pageId, title, namespace } = this.page;
     const followers = [...this.followers].sort(compareRevisions);
-    return { page: { pageId, title, namespace }, revisions, moves, ...(followers.length > 0 ? { followers } : {}) };
+    yield {
+      kind: 'end',
+      page: this.pageRef(),
+      moves,
+      ...(followers.length > 0 ? { followers } : {}),
+      ...(invalidUtf8 > 0 ? { invalidUtf8 } : {}),
+    };
+  }
+
+  private pageRef(): PageRef {
+    const { pageId, title, namespace } = this.page;
+    return { pageId, title, namespace };
   }
 }
 

@@ -4,6 +4,7 @@ import { llmQuestions } from './schema/003-llm-questions.js';
 import { snapshotsAndLabels } from './schema/004-snapshots-labels.js';
 import { growoverItems } from './schema/005-growover-items.js';
 import { stageOrderAndFailures } from './schema/006-stage-order-failures.js';
+import { revisionsByPage } from './schema/007-revisions-by-page.js';
 
 /**
  * Forward-only schema versions, one file each in `schema/`. A migration is never edited once
@@ -16,4 +17,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage].sort((a, b) => a.version - b.version);

@@ -1,15 +1,32 @@
+/**
+ * Pages, revisions and their parsed infoboxes: what the collect and parse stages write. A page's
+ * revisions arrive in parts and its completion is recorded with its last part, so memory is bounded
+ * by a part whatever the window, and an interrupted collection resumes the page from scratch.
+ */
 import type { Database } from 'better-sqlite3';
-import type { Infobox, PageHistory, Revision, Window } from '../model.js';
+import { z } from 'zod';
+import type { Infobox, PageMove, PageRef, Revision, Window } from '../model.js';
 
-export interface StoredRevision {
+export interface UnparsedRevision {
   revId: number;
   pageId: number;
   timestamp: string;
-  sha1: string | null;
-  metadataOnly: boolean;
+  text: string | null;
 }
 
-/** Pages, revisions and their parsed infoboxes: what the collect and parse stages write. */
+/** Where a walk over unparsed revisions stands: after this page and revision, in key order. */
+export interface ParseCursor {
+  pageId: number;
+  revId: number;
+}
+
+const UnparsedRow = z.object({ revId: z.number(), pageId: z.number(), timestamp: z.string(), text: z.string().nullable() });
+
+/** Free pages worth a reclaim: at least this share of the file. */
+const RECLAIM_FREE_SHARE = 0.25;
+/** SQLite's auto_vacuum value for INCREMENTAL. */
+const INCREMENTAL_VACUUM = 2;
+
 export class RevisionStore {
   private readonly insertPage;
   private readonly insertRevision;
@@ -29,7 +46,7 @@ export class RevisionStore {
     this.insertRevision = db.prepare(
       `INSERT INTO revisions (wiki, rev_id, page_id, parent_id, timestamp, sha1, comment, user, minor, text, metadata_only)
        VALUES (@wiki, @revId, @pageId, @parentId, @timestamp, @sha1, @comment, @user, @minor, @text, @metadataOnly)
-       ON CONFLICT (wiki, rev_id) DO UPDATE SET
+       ON CONFLICT (wiki, page_id, rev_id) DO UPDATE SET
          text = CASE WHEN revisions.metadata_only = 1 AND excluded.metadata_only = 0 THEN excluded.text ELSE revisions.text END,
          parsed = CASE WHEN revisions.metadata_only = 1 AND excluded.metadata_only = 0 THEN 0 ELSE revisions.parsed END,
          metadata_only = MIN(revisions.metadata_only, excluded.metadata_only)`,
@@ -43,29 +60,37 @@ export class RevisionStore {
     this.selectWindowPage = db.prepare(
       'SELECT 1 FROM window_pages WHERE wiki = ? AND window_start = ? AND window_end = ? AND page_id = ?',
     );
+    // Key order walks the primary key: no sort, so no reading of every unparsed text per batch.
     this.selectUnparsed = db.prepare(
       `SELECT rev_id AS revId, page_id AS pageId, timestamp, text FROM revisions
-       WHERE parsed = 0 AND wiki = ? AND metadata_only = 0 ORDER BY rev_id LIMIT ?`,
+       WHERE wiki = ? AND (page_id, rev_id) > (?, ?) AND parsed = 0 AND metadata_only = 0 ORDER BY page_id, rev_id`,
     );
     this.insertInfobox = db.prepare(
-      'INSERT OR REPLACE INTO infoboxes (wiki, rev_id, position, template, fields) VALUES (?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO infoboxes (wiki, page_id, rev_id, position, template, fields) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.markParsed = db.prepare(
-      'UPDATE revisions SET parsed = 1, first_paragraph = ?, text = CASE WHEN ? THEN text ELSE NULL END WHERE wiki = ? AND rev_id = ?',
+      `UPDATE revisions SET parsed = 1, first_paragraph = ?, text = CASE WHEN ? THEN text ELSE NULL END
+       WHERE wiki = ? AND page_id = ? AND rev_id = ?`,
     );
   }
 
-  /**
-   * Stores one page's history for a window in a single transaction, so a crash never leaves a page
-   * with only part of its revisions, and marks the page done for that window.
-   */
-  savePageHistory(window: Window, history: PageHistory): void {
-    const { page } = history;
+  /** Stores one part of a page's revisions in a single transaction. */
+  saveRevisions(page: PageRef, revisions: Revision[]): void {
     this.db.transaction(() => {
       this.insertPage.run(this.wiki, page.pageId, page.title, page.namespace);
-      for (const revision of history.revisions) this.saveRevision(page.pageId, revision, false);
-      for (const revision of history.followers ?? []) this.saveRevision(page.pageId, revision, true);
-      for (const move of history.moves) this.insertMove.run(this.wiki, page.pageId, move.timestamp, move.from, move.to);
+      for (const revision of revisions) this.saveRevision(page.pageId, revision, false);
+    })();
+  }
+
+  /**
+   * Records a page's end for a window, after all its revisions were saved: its followers and moves,
+   * and the page as done, in one transaction, so a crash before it leaves the page to be collected again.
+   */
+  finishPage(window: Window, page: PageRef, end: { moves: PageMove[]; followers?: Revision[] }): void {
+    this.db.transaction(() => {
+      this.insertPage.run(this.wiki, page.pageId, page.title, page.namespace);
+      for (const revision of end.followers ?? []) this.saveRevision(page.pageId, revision, true);
+      for (const move of end.moves) this.insertMove.run(this.wiki, page.pageId, move.timestamp, move.from, move.to);
       this.insertWindowPage.run(this.wiki, window.start, window.end, page.pageId);
     })();
   }
@@ -74,20 +99,59 @@ export class RevisionStore {
     return this.selectWindowPage.get(this.wiki, window.start, window.end, pageId) !== undefined;
   }
 
-  unparsedBatch(limit: number): Array<{ revId: number; pageId: number; timestamp: string; text: string | null }> {
-    return this.selectUnparsed.all(this.wiki, limit) as Array<{ revId: number; pageId: number; timestamp: string; text: string | null }>;
+  /**
+   * The next unparsed revisions after `after` in key order: at most `maxRevisions`, and no more once
+   * their texts reach `maxChars` (a few revisions of a long article already weigh megabytes).
+   */
+  unparsedBatch(after: ParseCursor | null, limits: { maxRevisions: number; maxChars: number }): UnparsedRevision[] {
+    const batch: UnparsedRevision[] = [];
+    let chars = 0;
+    for (const row of this.selectUnparsed.iterate(this.wiki, after?.pageId ?? -1, after?.revId ?? -1)) {
+      const revision = UnparsedRow.parse(row);
+      batch.push(revision);
+      chars += revision.text?.length ?? 0;
+      if (batch.length >= limits.maxRevisions || chars >= limits.maxChars) break;
+    }
+    return batch;
   }
 
   /** Writes the parse results of a batch in one transaction; the raw text is dropped unless content is cached. */
-  saveParsed(results: Array<{ revId: number; infoboxes: Infobox[]; firstParagraph: string | null }>, keepContent: boolean): void {
+  saveParsed(
+    results: Array<{ pageId: number; revId: number; infoboxes: Infobox[]; firstParagraph: string | null }>,
+    keepContent: boolean,
+  ): void {
     this.db.transaction(() => {
       for (const result of results) {
         result.infoboxes.forEach((infobox, position) => {
-          this.insertInfobox.run(this.wiki, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
+          this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
         });
-        this.markParsed.run(result.firstParagraph, keepContent ? 1 : 0, this.wiki, result.revId);
+        this.markParsed.run(result.firstParagraph, keepContent ? 1 : 0, this.wiki, result.pageId, result.revId);
       }
     })();
+  }
+
+  /**
+   * Gives the file back the pages that dropped texts freed, once they are a good share of it. A
+   * store in incremental-vacuum mode does it in place; an older one is switched by one VACUUM,
+   * which costs a copy of the live data only (a small part of the file by then).
+   * Returns the file's size in pages before and after.
+   */
+  reclaimFreeSpace(): { pagesBefore: number; pagesAfter: number } {
+    const pagesBefore = this.pragmaNumber('page_count');
+    if (this.pragmaNumber('freelist_count') < pagesBefore * RECLAIM_FREE_SHARE) return { pagesBefore, pagesAfter: pagesBefore };
+    if (this.pragmaNumber('auto_vacuum') === INCREMENTAL_VACUUM) {
+      this.db.pragma('incremental_vacuum');
+    } else {
+      this.db.pragma('auto_vacuum = INCREMENTAL');
+      this.db.exec('VACUUM');
+    }
+    // In WAL mode the file shrinks only once the freed pages are checkpointed.
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    return { pagesBefore, pagesAfter: this.pragmaNumber('page_count') };
+  }
+
+  private pragmaNumber(name: string): number {
+    return z.number().parse(this.db.pragma(name, { simple: true }));
   }
 
   private saveRevision(pageId: number, revision: Revision, metadataOnly: boolean): void {

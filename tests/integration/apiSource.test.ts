@@ -12,6 +12,7 @@ import type { PageHistory, Window } from '../../src/model.js';
 import { ApiRevisionSource, type ApiSourceOptions } from '../../src/sources/apiSource.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import type { CollectOptions, RevisionSource } from '../../src/sources/RevisionSource.js';
+import { gatherHistories } from '../support/pageHistories.js';
 import { startFaultProxy, type FaultProxy } from '../../testkit/faultProxy.js';
 import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 
@@ -33,10 +34,8 @@ const YEAR: Window = { start: '2020-01-01T00:00:00Z', end: '2021-01-01T00:00:00Z
 /** Starts before the wiki's oldest recent change (2018-02-03), so the source reads page histories. */
 const WHOLE_RANGE: Window = { start: '2018-01-01T00:00:00Z', end: '2022-01-01T00:00:00Z' };
 
-async function collect(source: RevisionSource, window: Window, options?: CollectOptions): Promise<PageHistory[]> {
-  const histories: PageHistory[] = [];
-  for await (const history of source.pagesChangedIn(window, options)) histories.push(history);
-  return histories;
+function collect(source: RevisionSource, window: Window, options?: CollectOptions): Promise<PageHistory[]> {
+  return gatherHistories(source, window, options);
 }
 
 /** Dumps give SHA-1 in base 36, the API in hex. */

@@ -315,7 +315,10 @@ describe('readDump errors', () => {
     expect((missingError as Error).message).toBe(`dump file not found: ${missing}`);
     const noBzip2 = readDump(openDumpInput(enwikiBz2, { bzip2Command: join(tempDir, 'bzip2') }));
     await expect(noBzip2.next()).rejects.toThrow(
-      new InputError(`cannot read bzip2 dump ${enwikiBz2}: the ${join(tempDir, 'bzip2')} program is not installed (install the bzip2 package)`),
+      new InputError(
+        `cannot read bzip2 dump ${enwikiBz2}: the ${join(tempDir, 'bzip2')} program is not installed (install the bzip2 package), ` +
+          `or decompress it yourself into standard input: ${join(tempDir, 'bzip2')} -dc FILE | wikidelta … --dump -`,
+      ),
     );
   });
 });

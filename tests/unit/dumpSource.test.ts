@@ -11,6 +11,7 @@ import type { CollectOptions } from '../../src/sources/RevisionSource.js';
 import { openDumpInput } from '../../src/sources/dumpInput.js';
 import { readDump, type DumpPageHeader } from '../../src/sources/dumpReader.js';
 import { DumpRevisionSource, parseMoveComment } from '../../src/sources/dumpSource.js';
+import { gatherHistories } from '../support/pageHistories.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = resolve(repoRoot, '../shared/data');
@@ -18,10 +19,8 @@ const enwikiXml = join(dataDir, 'enwiki-history-sample.xml');
 const enwikiBz2 = join(dataDir, 'enwiki-history-sample.xml.bz2');
 const tinyGz = join(dataDir, 'enwiki-20140102-tiny-history.xml.gz');
 
-async function collect(source: DumpRevisionSource, window: Window, options?: CollectOptions): Promise<PageHistory[]> {
-  const histories: PageHistory[] = [];
-  for await (const history of source.pagesChangedIn(window, options)) histories.push(history);
-  return histories;
+function collect(source: DumpRevisionSource, window: Window, options?: CollectOptions): Promise<PageHistory[]> {
+  return gatherHistories(source, window, options);
 }
 
 /** Every page of a dump with all its revisions, texts included: the plain reading the source must agree with. */
@@ -135,14 +134,14 @@ describe('DumpRevisionSource on the English history sample', () => {
     expect(histories[0]!.revisions.every((r) => r.text !== null)).toBe(true);
   });
 
-  it('never yields a page the dump was cut off inside', async () => {
+  it('never ends a page the dump was cut off inside', async () => {
     const bytes = await readFile(enwikiXml);
     const berlinEnd = bytes.indexOf('</page>', bytes.indexOf('<title>Berlin</title>'));
     const cut = bytes.subarray(0, berlinEnd - 5000);
     const yielded: string[] = [];
     const reading = (async () => {
-      for await (const history of DumpRevisionSource.fromStream(Readable.from([cut])).pagesChangedIn(windowFrom('2021-04-15', 7))) {
-        yielded.push(history.page.title);
+      for await (const part of DumpRevisionSource.fromStream(Readable.from([cut])).pagesChangedIn(windowFrom('2021-04-15', 7))) {
+        if (part.kind === 'end') yielded.push(part.page.title);
       }
     })();
     await expect(reading).rejects.toThrow(new InputError('dump is truncated inside page "Berlin" (page id 3354)'));
