@@ -10,7 +10,8 @@ import type { NliModel } from '../src/models/nli.js';
 import { articleSentences } from '../src/text/articleText.js';
 import { labelArticle, labelNewArticle, type ContradictionCheck, type LabelThresholds } from '../src/labels/labeler.js';
 import type { SnapshotArticle } from '../src/sources/snapshotSources.js';
-import { SnapshotStore, type SnapshotRecord } from '../src/store/snapshotStore.js';
+import type { SnapshotRecord } from '../src/model/labels.js';
+import { SnapshotStore } from '../src/store/snapshotStore.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
 

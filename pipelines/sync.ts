@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
+import { RevisionReads } from '../src/store/revisionReads.js';
 import { TimelineStore } from '../src/store/timelineStore.js';
 import type { WeeklyInput } from './weekly.js';
 import { collectStage } from './weekly/collect.js';
@@ -16,8 +17,7 @@ const deletionsStage: Stage<SyncInput> = {
   async run(input, context) {
     if (!input.source?.deletionsIn) return { deleted: 0 };
     const timelines = new TimelineStore(context.db, input.wiki);
-    const titles = context.db.prepare('SELECT page_id AS pageId, title FROM pages WHERE wiki = ?').all(input.wiki) as Array<{ pageId: number; title: string }>;
-    const byTitle = new Map(titles.map((row) => [row.title, row.pageId]));
+    const byTitle = new Map(new RevisionReads(context.db).pageTitles(input.wiki).map((row) => [row.title, row.pageId]));
     let deleted = 0;
     for (const deletion of await input.source.deletionsIn(input.window)) {
       const pageId = deletion.pageId && input.onlyPages.has(deletion.pageId) ? deletion.pageId : byTitle.get(deletion.title);

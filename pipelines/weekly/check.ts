@@ -3,7 +3,8 @@ import type { Assistant } from '../../src/llm/assistant.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { LocalSearchIndex } from '../../src/search/localIndex.js';
 import { sameTitle, type SearchBackend } from '../../src/search/searchBackend.js';
-import { QuestionStore, type CheckResult, type Question } from '../../src/store/questionStore.js';
+import type { CheckResult, Question } from '../../src/model/questions.js';
+import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from '../weekly.js';
 import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
 

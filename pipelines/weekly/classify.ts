@@ -1,6 +1,7 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { derivedRandom } from '../../src/random.js';
-import { QuestionStore, type DomainResult } from '../../src/store/questionStore.js';
+import type { DomainResult } from '../../src/model/questions.js';
+import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from '../weekly.js';
 import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
 

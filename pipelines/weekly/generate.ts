@@ -1,6 +1,7 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
-import { QuestionStore, queryIdFor, type Generation } from '../../src/store/questionStore.js';
+import type { Generation } from '../../src/model/questions.js';
+import { QuestionStore, queryIdFor } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from '../weekly.js';
 import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
 

@@ -3,7 +3,7 @@ import type { ArticleContext, Assistant } from '../../src/llm/assistant.js';
 import { OfflineAssistant } from '../../src/llm/offlineAssistant.js';
 import { recordUsage } from '../../src/llm/usage.js';
 import type { StageContext } from '../../src/runs/stageRunner.js';
-import type { DataUnit } from '../../src/store/changeStore.js';
+import type { DataUnit } from '../../src/model/weekly.js';
 import type { WeeklyInput } from '../weekly.js';
 
 /** Items sent to the assistant at once; its own queue decides how many are in flight. */

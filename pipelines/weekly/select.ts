@@ -2,7 +2,8 @@ import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from '../weekly.js';
 import { templateLabels } from '../../src/diff/infoboxDiff.js';
 import { selectDataUnits } from '../../src/select/dataUnits.js';
-import { ChangeStore, type DataUnit } from '../../src/store/changeStore.js';
+import type { DataUnit } from '../../src/model/weekly.js';
+import { ChangeStore } from '../../src/store/changeStore.js';
 
 /** select: the week's DailyQA data units, replaced as a whole so a rerun gives the same set. */
 export const selectStage: Stage<WeeklyInput> = {

@@ -1,6 +1,7 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
 import { TimelineStore } from '../../src/store/timelineStore.js';
+import { buildTimeline } from '../../src/timeline/buildTimeline.js';
 import type { WeeklyInput } from '../weekly.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 
@@ -16,7 +17,7 @@ export const timelineStage: Stage<WeeklyInput> = {
     const counts = { pages: 0, intervals: 0 };
     for (let offset = 0; offset < pageIds.length; offset += TIMELINE_BATCH_PAGES) {
       const batch = pageIds.slice(offset, offset + TIMELINE_BATCH_PAGES);
-      counts.intervals += timelines.rebuild(batch, input.revertHours);
+      counts.intervals += timelines.rebuild(batch, (revisions) => buildTimeline(revisions, input.revertHours));
       // Each of these pages has every revision up to the window's end stored.
       timelines.markSyncedUntil(batch, input.window);
       counts.pages += batch.length;

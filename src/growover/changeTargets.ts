@@ -4,7 +4,7 @@
  * stretch) and changed sentences with the old wording they replace. Undecided sentences are never
  * evidence: they end a run like any other label.
  */
-import type { LabeledSentence } from './maintenance.js';
+import type { LabeledSentence } from '../model/growover.js';
 
 export const MAX_NEW_GROUP = 6;
 

@@ -11,9 +11,8 @@ import { derivedRandom } from '../random.js';
 import type { ArticleSentence } from '../text/articleText.js';
 import { changedPairs, newSentenceGroups, type ChangedPair } from './changeTargets.js';
 import type { Provenance } from '../model.js';
-import type { ArticleRef, DialogueItem, QaItem, Reject, TurnType } from '../store/growoverStore.js';
+import type { ArticleRef, DialogueItem, LabeledSentence, QaItem, Reject, TurnType } from '../model/growover.js';
 import { mean, onePerCluster } from './kmeans.js';
-import type { LabeledSentence } from './maintenance.js';
 import { paragraphsOf, qualifies, type Paragraph } from './paragraphs.js';
 import { validateChangedQa, validateDialogue, validateQa } from './validation.js';
 

@@ -6,15 +6,9 @@
  * answer must still be found in its moved evidence: a sentence can count as unchanged in meaning
  * while its wording no longer holds the answer, and an item is only valid with its answer in sight.
  */
-import type { SentenceLabelName } from '../labels/labeler.js';
+import type { LabeledSentence } from '../model/growover.js';
 import { contains } from './validation.js';
 
-/** A sentence of the new version as labeled against the old one. */
-export interface LabeledSentence {
-  index: number;
-  label: SentenceLabelName;
-  oldIndices: number[];
-}
 
 /** Old sentence index → the new indices of the unchanged sentences that continue it. */
 export function unchangedContinuations(labels: readonly LabeledSentence[]): Map<number, number[]> {

@@ -22,12 +22,8 @@ import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
 import { alignInOrder } from './align.js';
 import { sentenceHash } from '../text/normalise.js';
 import { contentKey, contentTokens, specificsOf } from '../text/tokens.js';
+import type { LabelStep, SentenceLabelName } from '../model/labels.js';
 
-export type SentenceLabelName = 'unchanged' | 'changed' | 'new' | 'undecided';
-export type LabelName = SentenceLabelName | 'deleted';
-
-/** How a label was reached, for auditing. */
-export type LabelStep = 'exact' | 'moved' | 'lexical' | 'near-duplicate' | 'span' | 'nli' | 'no-counterpart' | 'new-article';
 
 export interface SentenceLabel {
   newIndex: number;

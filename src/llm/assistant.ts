@@ -5,7 +5,7 @@
  * stored item can say where it came from.
  */
 import type { Domain } from './domains.js';
-import type { Usage } from './usage.js';
+import type { Usage } from '../model/llmUsage.js';
 
 /** What is known about the article a question is about: the data unit's page at its revision. */
 export interface ArticleContext {

@@ -17,7 +17,7 @@ import { DOMAINS, type Domain } from './domains.js';
 import type { OpenAiClient } from './openaiClient.js';
 import type { ReplySchema } from './outputModes.js';
 import { loadPrompt } from './prompts.js';
-import type { Usage } from './usage.js';
+import type { Usage } from '../model/llmUsage.js';
 
 /** "as of 2024", "in January", "on 5 February 2025", "2024-05-01": the date is set apart from the question. */
 const DATE_RESTRICTION =

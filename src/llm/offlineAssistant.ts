@@ -19,7 +19,8 @@ import type {
 import { domainOfTemplate, type Domain } from './domains.js';
 import { keyLabel } from './keyLabels.js';
 import { changedClozeQa, clozeQa, consecutiveDialogue } from './offlineGrowover.js';
-import { UsageMeter, type Usage } from './usage.js';
+import type { Usage } from '../model/llmUsage.js';
+import { UsageMeter } from './usage.js';
 
 const RULES: PromptRef = { name: 'offline-rules', version: '1' };
 const GROWOVER_RULES: PromptRef = { name: 'offline-growover-rules', version: '1' };

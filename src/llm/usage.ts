@@ -1,17 +1,7 @@
 /** Calls and tokens spent through one LLM provider, and their record per run (what `status` shows). */
 import type { Database } from 'better-sqlite3';
-
-export interface Usage {
-  provider: string;
-  model: string;
-  /** HTTP requests sent (retries included). */
-  requests: number;
-  cacheHits: number;
-  /** Items that ended marked with a reason instead of a valid reply. */
-  failures: number;
-  promptTokens: number;
-  completionTokens: number;
-}
+import type { RunUsage, Usage } from '../model/llmUsage.js';
+import { LlmUsageStore } from '../store/llmUsageStore.js';
 
 export interface Prices {
   perThousandInput?: number;
@@ -49,30 +39,11 @@ export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, 
 /** Adds a stage's usage to its run's totals. */
 export function recordUsage(db: Database, runId: number, usage: Usage, prices: Prices): void {
   if (usage.requests + usage.cacheHits + usage.failures === 0) return;
-  const cost = costOf(usage, prices);
-  db.prepare(
-    `INSERT INTO llm_usage (run_id, provider, model, requests, cache_hits, failures, prompt_tokens, completion_tokens, cost)
-     VALUES (@runId, @provider, @model, @requests, @cacheHits, @failures, @promptTokens, @completionTokens, @cost)
-     ON CONFLICT (run_id, provider, model) DO UPDATE SET
-       requests = requests + excluded.requests, cache_hits = cache_hits + excluded.cache_hits,
-       failures = failures + excluded.failures, prompt_tokens = prompt_tokens + excluded.prompt_tokens,
-       completion_tokens = completion_tokens + excluded.completion_tokens,
-       cost = CASE WHEN excluded.cost IS NULL THEN cost ELSE COALESCE(cost, 0) + excluded.cost END`,
-  ).run({ runId, ...usage, cost });
-}
-
-export interface RunUsage extends Usage {
-  cost: number | null;
+  new LlmUsageStore(db).add(runId, usage, costOf(usage, prices));
 }
 
 export function runUsage(db: Database, runId: number): RunUsage[] {
-  return db
-    .prepare(
-      `SELECT provider, model, requests, cache_hits AS cacheHits, failures, prompt_tokens AS promptTokens,
-              completion_tokens AS completionTokens, cost
-       FROM llm_usage WHERE run_id = ? ORDER BY provider, model`,
-    )
-    .all(runId) as RunUsage[];
+  return new LlmUsageStore(db).ofRun(runId);
 }
 
 /** One line per provider and model, for `status`. */

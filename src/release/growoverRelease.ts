@@ -8,60 +8,11 @@
 import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
 import { UserError } from '../errors.js';
-import { EvidenceIndices, GrowoverStore, turnItemId, type TurnType } from '../store/growoverStore.js';
+import { turnItemId, type DialogueRecord, type ItemState, type QaRecord, type TurnRecord, type TurnType } from '../model/growover.js';
+import type { Provenance } from '../model.js';
+import { GrowoverStore } from '../store/growoverStore.js';
+import { SnapshotStore } from '../store/snapshotStore.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
-
-interface QaRow {
-  id: string;
-  snapshot: string;
-  month: string;
-  page_id: number;
-  type: string;
-  question: string;
-  answer: string;
-  old_answer: string | null;
-  old_text: string | null;
-  status: 'active' | 'retired';
-  retired_snapshot: string | null;
-  retired_reason: string | null;
-  prompt: string;
-  prompt_version: string;
-  provider: string;
-  model: string;
-  seed: string;
-  /** In the release's snapshot; null for items retired there. */
-  now_type: TurnType | null;
-  now_page: number | null;
-  indices: string | null;
-}
-
-interface TurnRow {
-  dialogue_id: string;
-  turn: number;
-  user_text: string;
-  expert_text: string;
-  type: TurnType;
-  status: 'active' | 'retired';
-  retired_snapshot: string | null;
-  retired_reason: string | null;
-  now_type: TurnType | null;
-  now_page: number | null;
-  indices: string | null;
-}
-
-interface DialogueRow {
-  id: string;
-  snapshot: string;
-  month: string;
-  page_id: number;
-  type: string;
-  paragraph: number;
-  prompt: string;
-  prompt_version: string;
-  provider: string;
-  model: string;
-  seed: string;
-}
 
 export interface MonthCounts {
   snapshot: string;
@@ -73,25 +24,24 @@ const PUBLISHED_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CHANGED'> = { initial: 
 const PUBLISHED_TURN_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CONTRADICT'> = { initial: 'NEW', new: 'NEW', changed: 'CONTRADICT', unchanged: 'SAME' };
 
 export function renderGrowoverRelease(db: Database, snapshot: string): { files: Map<string, string>; months: MonthCounts[] } {
-  const record = db.prepare('SELECT name, as_of FROM snapshots WHERE name = ?').get(snapshot) as { name: string; as_of: string | null } | undefined;
-  if (!record) throw new UserError(`no snapshot named "${snapshot}"`);
+  const snapshots = new SnapshotStore(db);
+  if (!snapshots.snapshot(snapshot)) throw new UserError(`no snapshot named "${snapshot}"`);
   const items = new GrowoverStore(db);
-  const text = sentenceLookup(db, snapshot);
-  const title = titleLookup(db, snapshot);
-  const qa = qaRows(db, snapshot);
-  const dialogues = new Map((db.prepare('SELECT * FROM growover_dialogues ORDER BY id').all() as DialogueRow[]).map((d) => [d.id, d]));
-  const turns = turnRows(db, snapshot);
-  const active = <T extends { now_type: TurnType | null }>(rows: T[]) => rows.filter((row) => row.now_type !== null);
+  const text = (page: number, index: number) => snapshots.sentenceText(snapshot, page, index);
+  const title = (page: number) => snapshots.articleTitle(snapshot, page);
+  const qa = items.qaAt(snapshot);
+  const dialogues = new Map(items.dialogues().map((d) => [d.id, d]));
+  const turns = items.turnsAt(snapshot);
+  const active = <T extends { now: ItemState | null }>(rows: T[]) => rows.flatMap((row) => (row.now === null ? [] : [{ ...row, now: row.now }]));
 
   const qaByArticle = new Map<number, unknown[]>();
   for (const row of active(qa)) {
-    const indices = EvidenceIndices.parse(JSON.parse(row.indices as string));
-    const page = row.now_page as number;
+    const { indices, pageId: page } = row.now;
     qaByArticle.set(page, [
       ...(qaByArticle.get(page) ?? []),
       {
         title: title(page),
-        type: PUBLISHED_TYPE[row.now_type as TurnType],
+        type: PUBLISHED_TYPE[row.now.type],
         generated_month: row.month.slice(5, 7),
         question: row.question,
         answer: row.answer,
@@ -103,38 +53,37 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
   }
 
   const activeTurns = active(turns);
-  const turnsByDialogue = new Map<string, TurnRow[]>();
-  for (const turn of activeTurns) turnsByDialogue.set(turn.dialogue_id, [...(turnsByDialogue.get(turn.dialogue_id) ?? []), turn]);
+  const turnsByDialogue = new Map<string, typeof activeTurns>();
+  for (const turn of activeTurns) turnsByDialogue.set(turn.dialogueId, [...(turnsByDialogue.get(turn.dialogueId) ?? []), turn]);
   const dialoguesByArticle = new Map<number, string[]>();
   const dialogueLines: unknown[] = [];
-  const retirements = db.prepare('SELECT DISTINCT retired_snapshot FROM growover_turns WHERE dialogue_id = ? AND retired_snapshot IS NOT NULL').pluck();
   for (const [id, kept] of turnsByDialogue) {
-    const dialogue = dialogues.get(id) as DialogueRow;
-    const page = kept[0]?.now_page as number;
+    const dialogue = dialogues.get(id) as DialogueRecord;
+    const page = kept[0]?.now.pageId as number;
     dialoguesByArticle.set(page, [...(dialoguesByArticle.get(page) ?? []), id]);
     // Turns retired in this snapshot or an earlier one modified the dialogue; later retirements are not this release's.
-    const retiredMonths = (retirements.all(id) as string[]).map((name) => items.month(name)).filter((month) => month <= items.month(snapshot));
+    const retiredMonths = items.turnRetirements(id).map((name) => items.month(name)).filter((month) => month <= items.month(snapshot));
     dialogueLines.push({
       [id]: {
         article_id: String(page),
         created_month: monthNumber(dialogue.month),
         last_modified_month: monthNumber([dialogue.month, ...retiredMonths].sort().at(-1) as string),
         dialogue_type: dialogue.snapshot === snapshot ? 'NEW' : 'SAME',
-        turn: Object.fromEntries(kept.map((t) => [String(t.turn), turnItemId(t.dialogue_id, t.turn)])),
+        turn: Object.fromEntries(kept.map((t) => [String(t.turn), turnItemId(t.dialogueId, t.turn)])),
       },
     });
   }
   const turnLines = activeTurns.map((t) => {
-    const dialogue = dialogues.get(t.dialogue_id) as DialogueRow;
-    const index = EvidenceIndices.parse(JSON.parse(t.indices as string))[0] as number;
+    const dialogue = dialogues.get(t.dialogueId) as DialogueRecord;
+    const index = t.now.indices[0] as number;
     return {
-      [turnItemId(t.dialogue_id, t.turn)]: {
-        dialogue_id: t.dialogue_id,
+      [turnItemId(t.dialogueId, t.turn)]: {
+        dialogue_id: t.dialogueId,
         turn_number: String(t.turn),
-        user: t.user_text,
-        expert: t.expert_text,
-        grounded_sentence: text(t.now_page as number, index),
-        sentence_type: PUBLISHED_TURN_TYPE[t.now_type as TurnType],
+        user: t.user,
+        expert: t.expert,
+        grounded_sentence: text(t.now.pageId, index),
+        sentence_type: PUBLISHED_TURN_TYPE[t.now.type],
         sentence_index: index,
         created_month: monthNumber(dialogue.month),
         created_type: 'NEW',
@@ -147,71 +96,66 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
   files.set('article_dialogue.jsonl', jsonLines([...dialoguesByArticle].map(([page, ids]) => ({ [String(page)]: ids })), ArticleDialogueLine));
   files.set('dialogue.jsonl', jsonLines(dialogueLines, DialogueLine));
   files.set('turn.jsonl', jsonLines(turnLines, TurnLine));
-  files.set('native.jsonl', nativeLines(db, snapshot, qa, turns, dialogues, text, title));
+  files.set('native.jsonl', nativeLines(items, snapshot, qa, turns, dialogues, text, title));
   const months = monthlyCounts(db, snapshot);
   files.set('README.md', datasetCard(snapshot, months, qa, [...dialogues.values()]));
   return { files, months };
 }
 
 function nativeLines(
-  db: Database,
+  items: GrowoverStore,
   snapshot: string,
-  qa: QaRow[],
-  turns: TurnRow[],
-  dialogues: Map<string, DialogueRow>,
+  qa: QaRecord[],
+  turns: TurnRecord[],
+  dialogues: Map<string, DialogueRecord>,
   text: (page: number, index: number) => string,
   title: (page: number) => string,
 ): string {
-  const provenance = (row: QaRow | DialogueRow) => ({ prompt: row.prompt, prompt_version: row.prompt_version, provider: row.provider, model: row.model, seed: row.seed });
-  const evidence = (page: number | null, indices: string | null) => {
-    if (page === null || indices === null) return null;
-    const list = EvidenceIndices.parse(JSON.parse(indices));
-    return { indices: list, text: list.map((index) => text(page, index)).join(' ') };
-  };
-  const status = (row: { now_type: TurnType | null; retired_snapshot: string | null; retired_reason: string | null }) =>
-    row.now_type !== null ? { status: 'active', type: row.now_type } : { status: 'retired', retired_snapshot: row.retired_snapshot, reason: row.retired_reason };
+  const provenance = (p: Provenance) => ({ prompt: p.prompt, prompt_version: p.promptVersion, provider: p.provider, model: p.model, seed: p.seed });
+  const evidence = (now: ItemState | null) => (now === null ? null : { indices: now.indices, text: now.indices.map((index) => text(now.pageId, index)).join(' ') });
+  const status = (row: { now: ItemState | null; retiredSnapshot: string | null; retiredReason: string | null }) =>
+    row.now !== null ? { status: 'active', type: row.now.type } : { status: 'retired', retired_snapshot: row.retiredSnapshot, reason: row.retiredReason };
   const records: unknown[] = qa.map((row) => ({
     kind: 'qa',
     id: row.id,
     snapshot,
-    page_id: row.now_page ?? row.page_id,
-    title: title(row.now_page ?? row.page_id) || null,
+    page_id: row.now?.pageId ?? row.pageId,
+    title: title(row.now?.pageId ?? row.pageId) || null,
     ...status(row),
     created: { snapshot: row.snapshot, month: row.month, type: row.type },
     question: row.question,
     answer: row.answer,
-    old_answer: row.old_answer,
-    old_text: row.old_text,
-    evidence: evidence(row.now_page, row.indices),
-    provenance: provenance(row),
+    old_answer: row.oldAnswer,
+    old_text: row.oldText,
+    evidence: evidence(row.now),
+    provenance: provenance(row.provenance),
   }));
-  const byDialogue = new Map<string, TurnRow[]>();
-  for (const turn of turns) byDialogue.set(turn.dialogue_id, [...(byDialogue.get(turn.dialogue_id) ?? []), turn]);
+  const byDialogue = new Map<string, TurnRecord[]>();
+  for (const turn of turns) byDialogue.set(turn.dialogueId, [...(byDialogue.get(turn.dialogueId) ?? []), turn]);
   for (const [id, rows] of byDialogue) {
-    const dialogue = dialogues.get(id) as DialogueRow;
+    const dialogue = dialogues.get(id) as DialogueRecord;
     records.push({
       kind: 'dialogue',
       id,
       snapshot,
-      page_id: rows.find((t) => t.now_page !== null)?.now_page ?? dialogue.page_id,
+      page_id: rows.find((t) => t.now !== null)?.now?.pageId ?? dialogue.pageId,
       created: { snapshot: dialogue.snapshot, month: dialogue.month, type: dialogue.type, paragraph: dialogue.paragraph },
-      turns: rows.map((t) => ({ turn: t.turn, user: t.user_text, expert: t.expert_text, created_type: t.type, ...status(t), evidence: evidence(t.now_page, t.indices) })),
-      provenance: provenance(dialogue),
+      turns: rows.map((t) => ({ turn: t.turn, user: t.user, expert: t.expert, created_type: t.type, ...status(t), evidence: evidence(t.now) })),
+      provenance: provenance(dialogue.provenance),
     });
   }
-  const rejects = db.prepare('SELECT * FROM growover_rejects WHERE snapshot = ? ORDER BY id').all(snapshot) as Array<DialogueRow & { kind: string; reason: string; reply: string | null; title: string }>;
-  for (const reject of rejects) {
+  for (const reject of items.rejectsIn(snapshot)) {
     records.push({
       kind: 'reject',
       id: reject.id,
       snapshot,
-      page_id: reject.page_id,
+      page_id: reject.pageId,
       title: reject.title,
       item_kind: reject.kind,
       type: reject.type,
       reason: reject.reason,
-      reply: reject.reply === null ? null : (JSON.parse(reject.reply) as unknown),
-      provenance: provenance(reject),
+      reply: reject.reply,
+      provenance: provenance(reject.provenance),
     });
   }
   return records.map((r) => `${JSON.stringify(r)}\n`).join('');
@@ -219,37 +163,25 @@ function nativeLines(
 
 /** The counts of every snapshot with items, up to the given one, in date order. */
 export function monthlyCounts(db: Database, lastSnapshot: string): MonthCounts[] {
-  const last = db.prepare('SELECT COALESCE(as_of, name) FROM snapshots WHERE name = ?').pluck().get(lastSnapshot) as string | undefined;
-  const snapshots = db
-    .prepare(
-      `SELECT s.name FROM snapshots s
-       WHERE COALESCE(s.as_of, s.name) <= ? AND (EXISTS (SELECT 1 FROM growover_evidence e WHERE e.snapshot = s.name)
-          OR EXISTS (SELECT 1 FROM growover_qa q WHERE q.retired_snapshot = s.name)
-          OR EXISTS (SELECT 1 FROM growover_turns t WHERE t.retired_snapshot = s.name))
-       ORDER BY COALESCE(s.as_of, s.name), s.name`,
-    )
-    .pluck()
-    .all(last ?? lastSnapshot) as string[];
-  const byType = db.prepare('SELECT type, COUNT(*) AS n FROM growover_evidence WHERE snapshot = ? AND kind = ? GROUP BY type');
-  const retiredQa = db.prepare('SELECT COUNT(*) FROM growover_qa WHERE retired_snapshot = ?').pluck();
-  const retiredTurns = db.prepare('SELECT COUNT(*) FROM growover_turns WHERE retired_snapshot = ?').pluck();
+  const items = new GrowoverStore(db);
+  const last = new SnapshotStore(db).snapshot(lastSnapshot);
   const counts = (snapshot: string, kind: 'qa' | 'turn', deleted: number) => {
     const result = { unchanged: 0, new: 0, changed: 0, deleted };
-    for (const row of byType.all(snapshot, kind) as Array<{ type: TurnType; n: number }>) {
+    for (const row of items.evidenceTypeCounts(snapshot, kind)) {
       result[row.type === 'initial' ? 'new' : row.type] += row.n;
     }
     return result;
   };
-  return snapshots.map((snapshot) => ({
-    snapshot,
-    qa: counts(snapshot, 'qa', retiredQa.get(snapshot) as number),
-    turns: counts(snapshot, 'turn', retiredTurns.get(snapshot) as number),
-  }));
+  return items.snapshotsWithItems(last?.asOf ?? lastSnapshot).map((snapshot) => {
+    const retired = items.retiredCounts(snapshot);
+    return { snapshot, qa: counts(snapshot, 'qa', retired.qa), turns: counts(snapshot, 'turn', retired.turns) };
+  });
 }
 
-function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRow[], dialogues: DialogueRow[]): string {
-  const makers = [...new Set([...qa, ...dialogues].map((row) => `${row.provider}:${row.model}`))].sort();
-  const prompts = [...new Set([...qa, ...dialogues].map((row) => `${row.prompt}@${row.prompt_version}`))].sort();
+function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRecord[], dialogues: DialogueRecord[]): string {
+  const provenances = [...qa, ...dialogues].map((row) => row.provenance);
+  const makers = [...new Set(provenances.map((p) => `${p.provider}:${p.model}`))].sort();
+  const prompts = [...new Set(provenances.map((p) => `${p.prompt}@${p.promptVersion}`))].sort();
   const offline = makers.some((maker) => maker.startsWith('offline:'));
   const row = (m: MonthCounts) =>
     `| ${m.snapshot} | ${m.qa.unchanged} | ${m.qa.new} | ${m.qa.changed} | ${m.qa.deleted} | ${m.turns.unchanged} | ${m.turns.new} | ${m.turns.changed} | ${m.turns.deleted} |`;
@@ -293,36 +225,6 @@ The text of this release is derived from Wikipedia and is available under the Cr
 Attribution-ShareAlike licence (CC BY-SA 4.0); the authors are the contributors named in each
 article's history.
 `;
-}
-
-function qaRows(db: Database, snapshot: string): QaRow[] {
-  return db
-    .prepare(
-      `SELECT q.*, e.type AS now_type, e.page_id AS now_page, e.indices FROM growover_qa q
-       LEFT JOIN growover_evidence e ON e.item_id = q.id AND e.snapshot = ?
-       WHERE e.item_id IS NOT NULL OR q.retired_snapshot = ? ORDER BY q.id`,
-    )
-    .all(snapshot, snapshot) as QaRow[];
-}
-
-function turnRows(db: Database, snapshot: string): TurnRow[] {
-  return db
-    .prepare(
-      `SELECT t.*, e.type AS now_type, e.page_id AS now_page, e.indices FROM growover_turns t
-       LEFT JOIN growover_evidence e ON e.item_id = t.dialogue_id || '#' || t.turn AND e.snapshot = ?
-       WHERE e.item_id IS NOT NULL OR t.retired_snapshot = ? ORDER BY t.dialogue_id, t.turn`,
-    )
-    .all(snapshot, snapshot) as TurnRow[];
-}
-
-function sentenceLookup(db: Database, snapshot: string): (page: number, index: number) => string {
-  const statement = db.prepare('SELECT text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? AND idx = ?').pluck();
-  return (page, index) => (statement.get(snapshot, page, index) as string | undefined) ?? '';
-}
-
-function titleLookup(db: Database, snapshot: string): (page: number) => string {
-  const statement = db.prepare('SELECT title FROM snapshot_articles WHERE snapshot = ? AND page_id = ?').pluck();
-  return (page) => (statement.get(snapshot, page) as string | undefined) ?? '';
 }
 
 function monthNumber(month: string): number {

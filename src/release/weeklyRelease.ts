@@ -9,57 +9,12 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { addDays, formatDate } from '../dates.js';
 import type { Window } from '../model.js';
+import type { GeneratedItem, StoredCheck } from '../model/questions.js';
+import { ChangeStore } from '../store/changeStore.js';
+import { QuestionStore } from '../store/questionStore.js';
 import { answerQuery, answersOnDate } from '../timeline/answers.js';
 
-const InfoboxJson = z.record(z.string(), z.string());
 const TitlesJson = z.array(z.string());
-
-interface ItemRow {
-  id: string;
-  status: 'ok' | 'failed';
-  reason: string | null;
-  text: string | null;
-  kept: number | null;
-  updateFrequency: string | null;
-  wiki: string;
-  windowStart: string;
-  windowEnd: string;
-  pageId: number;
-  revId: number;
-  prevRevId: number;
-  gold: string;
-  prompt: string;
-  promptVersion: string;
-  provider: string;
-  model: string;
-  seed: string;
-  title: string;
-  url: string;
-  timestamp: string;
-  template: string;
-  key: string;
-  old: string;
-  infobox: string;
-  firstParagraph: string;
-  domain: string | null;
-  domainProvider: string | null;
-  domainModel: string | null;
-  domainPrompt: string | null;
-  domainPromptVersion: string | null;
-  domainReason: string | null;
-  capped: number | null;
-}
-
-interface CheckRow {
-  queryId: string;
-  check: string;
-  passed: number;
-  reason: string;
-  detail: string | null;
-  backend: string;
-  prompt: string | null;
-  promptVersion: string | null;
-}
 
 export interface ReleaseCounts {
   data_units: number;
@@ -73,10 +28,11 @@ export interface ReleaseCounts {
 
 /** The release's files by name, and the counts its card reports. */
 export function renderWeeklyRelease(db: Database, wiki: string, window: Window): { files: Map<string, string>; counts: ReleaseCounts } {
-  const items = itemRows(db, wiki, window);
-  const checks = checksByQuery(db, wiki, window);
+  const questions = new QuestionStore(db, wiki);
+  const items = questions.generatedItems(window);
+  const checks = checksByQuery(questions.checksIn(window));
   const dates = daysOf(window);
-  const kept = items.filter((item) => item.kept === 1);
+  const kept = items.filter((item) => item.kept);
 
   const files = new Map<string, string>();
   files.set('queries.jsonl', jsonLines(kept.map((item) => queryRecord(item))));
@@ -85,22 +41,22 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
   }
   files.set(
     'native.jsonl',
-    jsonLines(items.map((item) => nativeRecord(db, item, checks.get(item.id) ?? [], item.kept === 1 ? dates : []))),
+    jsonLines(items.map((item) => nativeRecord(db, item, checks.get(item.id) ?? [], item.kept ? dates : []))),
   );
   const counts: ReleaseCounts = {
-    data_units: unitCount(db, wiki, window),
+    data_units: new ChangeStore(db, wiki).dataUnitCount(window),
     generated: items.filter((i) => i.status === 'ok').length,
     generation_failed: items.filter((i) => i.status === 'failed').length,
     correct: countPassed(checks, 'correctness'),
     descriptive: countPassed(checks, 'descriptiveness'),
-    capped: items.filter((i) => i.capped === 1).length,
+    capped: items.filter((i) => i.capped).length,
     kept: kept.length,
   };
   files.set('README.md', datasetCard(window, dates, counts, items));
   return { files, counts };
 }
 
-function queryRecord(item: ItemRow): Record<string, unknown> {
+function queryRecord(item: GeneratedItem): Record<string, unknown> {
   return {
     id: item.id,
     query: item.text,
@@ -114,18 +70,18 @@ function queryRecord(item: ItemRow): Record<string, unknown> {
     template: item.template,
     key: item.key,
     first_paragraph: item.firstParagraph,
-    infobox: InfoboxJson.parse(JSON.parse(item.infobox)),
+    infobox: item.infobox,
     window_start: item.windowStart,
     window_end: item.windowEnd,
     changed_at: item.timestamp,
   };
 }
 
-function nativeRecord(db: Database, item: ItemRow, checks: CheckRow[], dates: string[]): Record<string, unknown> {
+function nativeRecord(db: Database, item: GeneratedItem, checks: StoredCheck[], dates: string[]): Record<string, unknown> {
   return {
     id: item.id,
     query: item.text,
-    kept: item.kept === 1,
+    kept: item.kept,
     generation: { status: item.status, reason: item.reason },
     gold: item.gold,
     source: {
@@ -141,12 +97,12 @@ function nativeRecord(db: Database, item: ItemRow, checks: CheckRow[], dates: st
       old: item.old,
       new: item.gold,
       first_paragraph: item.firstParagraph,
-      infobox: InfoboxJson.parse(JSON.parse(item.infobox)),
+      infobox: item.infobox,
     },
     provenance: { prompt: item.prompt, prompt_version: item.promptVersion, provider: item.provider, model: item.model, seed: item.seed },
     checks: checks.map((c) => ({
       check: c.check,
-      passed: c.passed === 1,
+      passed: c.passed,
       reason: c.reason,
       detail: c.check === 'descriptiveness' && c.detail !== null ? TitlesJson.parse(JSON.parse(c.detail)) : c.detail,
       backend: c.backend,
@@ -160,7 +116,7 @@ function nativeRecord(db: Database, item: ItemRow, checks: CheckRow[], dates: st
             provider: item.domainProvider,
             model: item.domainModel,
             prompt: { name: item.domainPrompt, version: item.domainPromptVersion },
-            capped: item.capped === 1,
+            capped: item.capped,
             reason: item.domainReason,
           },
     update_frequency: item.updateFrequency,
@@ -168,14 +124,14 @@ function nativeRecord(db: Database, item: ItemRow, checks: CheckRow[], dates: st
   };
 }
 
-function datasetCard(window: Window, dates: string[], counts: ReleaseCounts, items: ItemRow[]): string {
+function datasetCard(window: Window, dates: string[], counts: ReleaseCounts, items: GeneratedItem[]): string {
   const first = dates[0] as string;
   const last = dates.at(-1) as string;
   const makers = [...new Set(items.map((i) => `${i.provider}:${i.model}`))].sort();
   const domainMakers = [...new Set(items.flatMap((i) => (i.domainProvider ? [`${i.domainProvider}:${i.domainModel}`] : [])))].sort();
   const prompts = [...new Set(items.map((i) => `${i.prompt}@${i.promptVersion}`))].sort();
   const byDomain = new Map<string, number>();
-  for (const item of items) if (item.kept === 1 && item.domain) byDomain.set(item.domain, (byDomain.get(item.domain) ?? 0) + 1);
+  for (const item of items) if (item.kept && item.domain) byDomain.set(item.domain, (byDomain.get(item.domain) ?? 0) + 1);
   const offline = makers.some((m) => m.startsWith('offline:'));
   return `# wikidelta weekly release ${first}
 
@@ -220,47 +176,14 @@ are the contributors named in each page's history, linked from the URLs in the f
 `;
 }
 
-function itemRows(db: Database, wiki: string, window: Window): ItemRow[] {
-  return db
-    .prepare(
-      `SELECT g.query_id AS id, g.status, g.reason, q.text, q.kept, q.update_frequency AS updateFrequency, g.wiki, g.window_start AS windowStart,
-              g.window_end AS windowEnd, g.page_id AS pageId,
-              g.rev_id AS revId, g.prev_rev_id AS prevRevId, g.gold, g.prompt, g.prompt_version AS promptVersion, g.provider, g.model,
-              g.seed, u.title, u.url, u.timestamp, u.template, u.key, u.old, u.infobox, u.first_paragraph AS firstParagraph,
-              d.domain, d.provider AS domainProvider, d.model AS domainModel, d.prompt AS domainPrompt,
-              d.prompt_version AS domainPromptVersion, d.reason AS domainReason, d.capped
-       FROM question_generations g
-       JOIN data_units u ON u.wiki = g.wiki AND u.window_start = g.window_start AND u.window_end = g.window_end AND u.page_id = g.page_id
-       LEFT JOIN queries q ON q.id = g.query_id
-       LEFT JOIN question_domains d ON d.query_id = g.query_id
-       WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ?
-       ORDER BY g.query_id`,
-    )
-    .all(wiki, window.start, window.end) as ItemRow[];
-}
-
-function checksByQuery(db: Database, wiki: string, window: Window): Map<string, CheckRow[]> {
-  const rows = db
-    .prepare(
-      `SELECT c.query_id AS queryId, c.check_name AS "check", c.passed, c.reason, c.detail, c.backend, c.prompt, c.prompt_version AS promptVersion
-       FROM question_checks c JOIN question_generations g ON g.query_id = c.query_id
-       WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? ORDER BY c.query_id, c.check_name`,
-    )
-    .all(wiki, window.start, window.end) as CheckRow[];
-  const byQuery = new Map<string, CheckRow[]>();
+function checksByQuery(rows: StoredCheck[]): Map<string, StoredCheck[]> {
+  const byQuery = new Map<string, StoredCheck[]>();
   for (const row of rows) byQuery.set(row.queryId, [...(byQuery.get(row.queryId) ?? []), row]);
   return byQuery;
 }
 
-function unitCount(db: Database, wiki: string, window: Window): number {
-  return db
-    .prepare('SELECT COUNT(*) FROM data_units WHERE wiki = ? AND window_start = ? AND window_end = ?')
-    .pluck()
-    .get(wiki, window.start, window.end) as number;
-}
-
-function countPassed(checks: Map<string, CheckRow[]>, name: string): number {
-  return [...checks.values()].flat().filter((c) => c.check === name && c.passed === 1).length;
+function countPassed(checks: Map<string, StoredCheck[]>, name: string): number {
+  return [...checks.values()].flat().filter((c) => c.check === name && c.passed).length;
 }
 
 /** Every day of the window, as YYYY-MM-DD. */

@@ -5,7 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import MiniSearch from 'minisearch';
-import { z } from 'zod';
+import { RevisionReads } from '../store/revisionReads.js';
 import type { SearchBackend } from './searchBackend.js';
 
 interface PageDocument {
@@ -14,8 +14,6 @@ interface PageDocument {
   lead: string;
   infobox: string;
 }
-
-const FieldsJson = z.array(z.tuple([z.string(), z.string()]));
 
 export class LocalSearchIndex implements SearchBackend {
   readonly name = 'local-bm25';
@@ -32,23 +30,15 @@ export class LocalSearchIndex implements SearchBackend {
 
   /** Every page of a wiki in the store, as of its latest parsed revision with a first paragraph. */
   static fromStore(db: Database, wiki: string): LocalSearchIndex {
-    const pages = db
-      .prepare(
-        `SELECT p.page_id AS pageId, p.title, r.rev_id AS revId, r.first_paragraph AS lead
-         FROM pages p JOIN revisions r ON r.rev_id = (
-           SELECT rev_id FROM revisions WHERE wiki = p.wiki AND page_id = p.page_id AND parsed = 1 AND first_paragraph IS NOT NULL
-           ORDER BY timestamp DESC, rev_id DESC LIMIT 1) AND r.wiki = p.wiki
-         WHERE p.wiki = ? AND p.namespace = 0 ORDER BY p.page_id`,
-      )
-      .all(wiki) as Array<{ pageId: number; title: string; revId: number; lead: string }>;
-    const infoboxes = db.prepare('SELECT fields FROM infoboxes WHERE wiki = ? AND rev_id = ? ORDER BY position').pluck();
+    const revisions = new RevisionReads(db);
     return new LocalSearchIndex(
-      pages.map((page) => ({
+      revisions.latestRevisions(wiki).map((page) => ({
         id: page.pageId,
         title: page.title,
         lead: page.lead,
-        infobox: (infoboxes.all(wiki, page.revId) as string[])
-          .flatMap((fields) => FieldsJson.parse(JSON.parse(fields)).map(([, value]) => value))
+        infobox: revisions
+          .infoboxes(wiki, page.pageId, page.revId)
+          .flatMap((infobox) => infobox.fields.map(([, value]) => value))
           .join('\n'),
       })),
     );

@@ -3,6 +3,7 @@
  * the box rather than state a fact, values that are file names, and empty values. A change dropped by
  * them is never a question: its "answer" would be a colour, an image or nothing.
  */
+import type { FilterReason } from '../model/weekly.js';
 
 /** Keys that are layout or styling, compared after normalisation (lowercase, underscores). */
 export const STYLING_KEYS: ReadonlySet<string> = new Set([
@@ -27,7 +28,6 @@ const FILE_EXTENSIONS = 'png|jpe?g|gif|svg|tiff?|webp|bmp|xcf|ogg|oga|ogv|webm|m
 const FILE_VALUE = new RegExp(`^(?:(?:file|image|media):)?[^\\n]{0,240}\\.(?:${FILE_EXTENSIONS})$`, 'i');
 const EMPTY_VALUE = /^[\s\-–—?.,;:*·•()[\]{}]*$/;
 
-export type FilterReason = 'styling_key' | 'file_value' | 'empty_value';
 
 export function isStylingKey(key: string): boolean {
   return STYLING_KEYS.has(key) || STYLING_KEY_PATTERNS.some((pattern) => pattern.test(key));

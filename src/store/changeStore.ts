@@ -1,79 +1,108 @@
+/**
+ * Infobox changes and DailyQA data units: what the diff and select stages write and `changes` and
+ * the weekly release read. Statements are prepared once per repository; rows come back parsed.
+ */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import type { Infobox, InfoboxChange, Window } from '../model.js';
+import type { Infobox, Window } from '../model.js';
+import type { DataUnit, FilterReason, PageRevisionRow, StoredChange } from '../model/weekly.js';
 import type { KeyChange } from '../diff/infoboxDiff.js';
-import type { FilterReason } from '../select/changeFilters.js';
+import { Count, FieldsColumn, flag, InfoboxColumn, Numbers } from './rows.js';
 
-export interface PageRevisionRow {
-  revId: number;
-  timestamp: string;
-  sha1: string | null;
-  metadataOnly: boolean;
-  firstParagraph: string | null;
-}
+const PageRevisionColumns = z.object({
+  revId: z.number().int(),
+  timestamp: z.string(),
+  sha1: z.string().nullable(),
+  metadataOnly: flag,
+  firstParagraph: z.string().nullable(),
+  parsed: flag,
+});
+const InfoboxRow = z.object({ template: z.string(), fields: FieldsColumn });
+const StoredChangeRow = z.object({
+  wiki: z.string(),
+  title: z.string(),
+  pageId: z.number().int(),
+  revId: z.number().int(),
+  prevRevId: z.number().int(),
+  timestamp: z.string(),
+  template: z.string(),
+  key: z.string(),
+  kind: z.enum(['added', 'removed', 'changed']),
+  old: z.string(),
+  new: z.string(),
+  filtered: z.enum(['styling_key', 'file_value', 'empty_value']).nullable(),
+  revertedBy: z.number().int().nullable(),
+});
+/** The data unit columns, aliased to the model's names; shared with the question repository's joins. */
+export const DataUnitRow = z.object({
+  wiki: z.string(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  pageId: z.number().int(),
+  title: z.string(),
+  url: z.string(),
+  revId: z.number().int(),
+  prevRevId: z.number().int(),
+  timestamp: z.string(),
+  template: z.string(),
+  key: z.string(),
+  old: z.string(),
+  new: z.string(),
+  infobox: InfoboxColumn,
+  firstParagraph: z.string(),
+  seed: z.string(),
+});
 
-export interface StoredChange extends InfoboxChange {
-  wiki: string;
-  title: string;
-  filtered: FilterReason | null;
-  revertedBy: number | null;
-}
-
-export interface DataUnit {
-  wiki: string;
-  windowStart: string;
-  windowEnd: string;
-  pageId: number;
-  title: string;
-  url: string;
-  revId: number;
-  prevRevId: number;
-  timestamp: string;
-  template: string;
-  key: string;
-  old: string;
-  new: string;
-  infobox: Record<string, string>;
-  firstParagraph: string;
-  seed: string;
-}
-
-const FieldsJson = z.array(z.tuple([z.string(), z.string()]));
-const InfoboxJson = z.record(z.string(), z.string());
-
-/** Infobox changes and DailyQA data units: what the diff and select stages write and `changes` reads. */
 export class ChangeStore {
-  constructor(private readonly db: Database, readonly wiki: string) {}
+  private readonly selectWindowPages;
+  private readonly selectPageRevisions;
+  private readonly selectInfoboxes;
+  private readonly deleteChanges;
+  private readonly insertChange;
+  private readonly deleteUnits;
+  private readonly insertUnit;
+  private readonly countUnits;
+  private readonly selectTitle;
+
+  constructor(private readonly db: Database, readonly wiki: string) {
+    this.selectWindowPages = db.prepare('SELECT page_id FROM window_pages WHERE wiki = ? AND window_start = ? AND window_end = ? ORDER BY page_id').pluck();
+    this.selectPageRevisions = db.prepare(
+      `SELECT rev_id AS revId, timestamp, sha1, metadata_only AS metadataOnly, first_paragraph AS firstParagraph, parsed
+       FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
+    );
+    this.selectInfoboxes = db.prepare('SELECT template, fields FROM infoboxes WHERE wiki = ? AND rev_id = ? ORDER BY position');
+    this.deleteChanges = db.prepare('DELETE FROM infobox_changes WHERE wiki = ? AND rev_id = ?');
+    this.insertChange = db.prepare(
+      `INSERT INTO infobox_changes (wiki, page_id, rev_id, prev_rev_id, timestamp, template, key, kind, old, new, filtered, reverted_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.deleteUnits = db.prepare('DELETE FROM data_units WHERE wiki = ? AND window_start = ? AND window_end = ?');
+    this.insertUnit = db.prepare(
+      `INSERT INTO data_units (wiki, window_start, window_end, page_id, title, url, rev_id, prev_rev_id, timestamp, template, key,
+         old, new, infobox, first_paragraph, seed)
+       VALUES (@wiki, @windowStart, @windowEnd, @pageId, @title, @url, @revId, @prevRevId, @timestamp, @template, @key,
+         @old, @new, @infobox, @firstParagraph, @seed)`,
+    );
+    this.countUnits = db.prepare('SELECT COUNT(*) FROM data_units WHERE wiki = ? AND window_start = ? AND window_end = ?').pluck();
+    this.selectTitle = db.prepare('SELECT title FROM pages WHERE wiki = ? AND page_id = ?').pluck();
+  }
 
   windowPageIds(window: Window): number[] {
-    return (
-      this.db
-        .prepare('SELECT page_id FROM window_pages WHERE wiki = ? AND window_start = ? AND window_end = ? ORDER BY page_id')
-        .pluck()
-        .all(this.wiki, window.start, window.end) as number[]
-    );
+    return Numbers.parse(this.selectWindowPages.all(this.wiki, window.start, window.end));
   }
 
   /** A page's stored revisions, oldest first (metadata-only followers included), with parse state checked. */
   pageRevisions(pageId: number): PageRevisionRow[] {
-    const rows = this.db
-      .prepare(
-        `SELECT rev_id AS revId, timestamp, sha1, metadata_only AS metadataOnly, first_paragraph AS firstParagraph, parsed
-         FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
-      )
-      .all(this.wiki, pageId) as Array<Omit<PageRevisionRow, 'metadataOnly'> & { parsed: number; metadataOnly: number }>;
-    return rows.map((row) => {
+    return this.selectPageRevisions.all(this.wiki, pageId).map((raw) => {
+      const row = PageRevisionColumns.parse(raw);
       if (!row.metadataOnly && !row.parsed) throw new UserError(`revision ${row.revId} is not parsed yet: run the parse stage first`);
-      return { revId: row.revId, timestamp: row.timestamp, sha1: row.sha1, metadataOnly: Boolean(row.metadataOnly), firstParagraph: row.firstParagraph };
+      return { revId: row.revId, timestamp: row.timestamp, sha1: row.sha1, metadataOnly: row.metadataOnly, firstParagraph: row.firstParagraph };
     });
   }
 
   infoboxes(revId: number): Infobox[] {
-    const rows = this.db
-      .prepare('SELECT template, fields FROM infoboxes WHERE wiki = ? AND rev_id = ? ORDER BY position')
-      .all(this.wiki, revId) as Array<{ template: string; fields: string }>;
-    return rows.map((row) => ({ template: row.template, fields: FieldsJson.parse(JSON.parse(row.fields)) }));
+    return this.selectInfoboxes.all(this.wiki, revId).map((row) => InfoboxRow.parse(row));
   }
 
   /** Replaces the changes of a set of revisions in one transaction (a replay writes the same rows again). */
@@ -83,18 +112,13 @@ export class ChangeStore {
       revisions: Array<{ revId: number; prevRevId: number; timestamp: string; changes: Array<KeyChange & { filtered: FilterReason | null; revertedBy: number | null }> }>;
     }>,
   ): number {
-    const remove = this.db.prepare('DELETE FROM infobox_changes WHERE wiki = ? AND rev_id = ?');
-    const insert = this.db.prepare(
-      `INSERT INTO infobox_changes (wiki, page_id, rev_id, prev_rev_id, timestamp, template, key, kind, old, new, filtered, reverted_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     let written = 0;
     this.db.transaction(() => {
       for (const page of pages) {
         for (const revision of page.revisions) {
-          remove.run(this.wiki, revision.revId);
+          this.deleteChanges.run(this.wiki, revision.revId);
           for (const change of revision.changes) {
-            insert.run(
+            this.insertChange.run(
               this.wiki, page.pageId, revision.revId, revision.prevRevId, revision.timestamp,
               change.template, change.key, change.kind, change.old, change.new, change.filtered, change.revertedBy,
             );
@@ -113,16 +137,9 @@ export class ChangeStore {
 
   /** Replaces a window's data units in one transaction. */
   replaceDataUnits(window: Window, units: DataUnit[]): void {
-    const remove = this.db.prepare('DELETE FROM data_units WHERE wiki = ? AND window_start = ? AND window_end = ?');
-    const insert = this.db.prepare(
-      `INSERT INTO data_units (wiki, window_start, window_end, page_id, title, url, rev_id, prev_rev_id, timestamp, template, key,
-         old, new, infobox, first_paragraph, seed)
-       VALUES (@wiki, @windowStart, @windowEnd, @pageId, @title, @url, @revId, @prevRevId, @timestamp, @template, @key,
-         @old, @new, @infobox, @firstParagraph, @seed)`,
-    );
     this.db.transaction(() => {
-      remove.run(this.wiki, window.start, window.end);
-      for (const unit of units) insert.run({ ...unit, infobox: JSON.stringify(unit.infobox) });
+      this.deleteUnits.run(this.wiki, window.start, window.end);
+      for (const unit of units) this.insertUnit.run({ ...unit, infobox: JSON.stringify(unit.infobox) });
     })();
   }
 
@@ -131,9 +148,14 @@ export class ChangeStore {
     return listDataUnits(this.db, window, { wiki: this.wiki });
   }
 
+  /** How many data units the window selected. */
+  dataUnitCount(window: Window): number {
+    return Count.parse(this.countUnits.get(this.wiki, window.start, window.end));
+  }
+
   pageTitle(pageId: number): string {
-    const title = this.db.prepare('SELECT title FROM pages WHERE wiki = ? AND page_id = ?').pluck().get(this.wiki, pageId);
-    return typeof title === 'string' ? title : String(pageId);
+    const title = z.string().optional().parse(this.selectTitle.get(this.wiki, pageId));
+    return title ?? String(pageId);
   }
 }
 
@@ -148,18 +170,19 @@ export function listChanges(db: Database, window: Window, options: { onlyCandida
          AND (@onlyCandidates = 0 OR c.filtered IS NULL)
        ORDER BY c.timestamp, c.rev_id, c.template, c.key`,
     )
-    .all({ ...window, wiki: options.wiki ?? null, onlyCandidates: options.onlyCandidates ? 1 : 0 }) as StoredChange[];
+    .all({ ...window, wiki: options.wiki ?? null, onlyCandidates: options.onlyCandidates ? 1 : 0 })
+    .map((row) => StoredChangeRow.parse(row));
 }
 
 /** Data units whose change falls in [start, end), of one wiki or all, from every window that selected them. */
 export function listDataUnits(db: Database, window: Window, options: { wiki?: string } = {}): DataUnit[] {
-  const rows = db
+  return db
     .prepare(
       `SELECT wiki, window_start AS windowStart, window_end AS windowEnd, page_id AS pageId, title, url, rev_id AS revId,
               prev_rev_id AS prevRevId, timestamp, template, key, old, new, infobox, first_paragraph AS firstParagraph, seed
        FROM data_units WHERE timestamp >= @start AND timestamp < @end AND (@wiki IS NULL OR wiki = @wiki)
        ORDER BY window_start, timestamp, page_id`,
     )
-    .all({ ...window, wiki: options.wiki ?? null }) as Array<Omit<DataUnit, 'infobox'> & { infobox: string }>;
-  return rows.map((row) => ({ ...row, infobox: InfoboxJson.parse(JSON.parse(row.infobox)) }));
+    .all({ ...window, wiki: options.wiki ?? null })
+    .map((row) => DataUnitRow.parse(row));
 }

@@ -1,201 +1,404 @@
 /**
- * GrowOVER items in the store (schema version 5), through prepared statements only. Each article's
- * work of a stage (its kept and retired items, or its generated items and rejects) is written in one
- * transaction together with the article's done marker, so a resumed run finds it whole or absent.
+ * GrowOVER items in the store (schema version 5), through statements prepared once per repository.
+ * Each article's work of a stage (its kept and retired items, or its generated items and rejects) is
+ * written in one transaction together with the article's done marker, so a resumed run finds it
+ * whole or absent. Reads come back as model records, every row parsed.
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Provenance } from '../model.js';
+import type {
+  ActiveItem,
+  ArticleQaAt,
+  ArticleRef,
+  DialogueItem,
+  DialogueRecord,
+  EvidenceState,
+  GrowoverStage,
+  ItemKind,
+  ItemState,
+  LabeledPair,
+  LabeledSentence,
+  QaItem,
+  QaRecord,
+  Reject,
+  RejectRecord,
+  TurnRecord,
+  TurnType,
+} from '../model/growover.js';
+import { turnItemId } from '../model/growover.js';
 import type { ArticleSentence } from '../text/articleText.js';
-import type { SentenceLabelName } from '../labels/labeler.js';
-import type { LabeledSentence } from '../growover/maintenance.js';
+import { Count, IndicesColumn, jsonColumn, ProvenanceColumns, provenanceOf, Texts } from './rows.js';
 
-export type QaType = 'initial' | 'new' | 'changed';
-export type TurnType = 'initial' | 'unchanged' | 'new' | 'changed';
-export type ItemKind = 'qa' | 'turn';
-export type GrowoverStage = 'maintain' | 'generate';
+const TurnTypeColumn = z.enum(['initial', 'unchanged', 'new', 'changed']);
+const StatusColumn = z.enum(['active', 'retired']);
 
-export interface QaItem {
-  id: string;
-  type: QaType;
-  question: string;
-  answer: string;
-  /** CHANGED items: the answer of the old wording, and that wording. */
-  oldAnswer: string | null;
-  oldText: string | null;
-  evidence: number[];
-  provenance: Provenance;
-}
+const MonthRow = z.object({ asOf: z.string().nullable(), newest: z.string().nullable() });
+const SentenceRow = z.object({ index: z.number().int(), paragraph: z.number().int(), text: z.string() });
+const LabeledPairRow = z.object({ newPageId: z.number().int(), oldPageId: z.number().int().nullable(), title: z.string() });
+const LabelRow = z.object({ idx: z.number().int(), label: z.enum(['unchanged', 'changed', 'new', 'undecided']), old_indices: IndicesColumn });
+const ActiveItemRow = z.object({ itemId: z.string(), kind: z.enum(['qa', 'turn']), indices: IndicesColumn, answer: z.string().nullable() });
+/** An item's evidence columns in the snapshot read for, all null when it is retired there. */
+const NowColumns = { now_type: TurnTypeColumn.nullable(), now_page: z.number().int().nullable(), indices: IndicesColumn.nullable() };
+const QaRow = z.object({
+  id: z.string(),
+  snapshot: z.string(),
+  month: z.string(),
+  page_id: z.number().int(),
+  type: z.enum(['initial', 'new', 'changed']),
+  question: z.string(),
+  answer: z.string(),
+  old_answer: z.string().nullable(),
+  old_text: z.string().nullable(),
+  status: StatusColumn,
+  retired_snapshot: z.string().nullable(),
+  retired_reason: z.string().nullable(),
+  ...ProvenanceColumns,
+  ...NowColumns,
+});
+const TurnRow = z.object({
+  dialogue_id: z.string(),
+  turn: z.number().int(),
+  user_text: z.string(),
+  expert_text: z.string(),
+  type: TurnTypeColumn,
+  status: StatusColumn,
+  retired_snapshot: z.string().nullable(),
+  retired_reason: z.string().nullable(),
+  ...NowColumns,
+});
+const DialogueRow = z.object({
+  id: z.string(),
+  snapshot: z.string(),
+  month: z.string(),
+  page_id: z.number().int(),
+  type: z.enum(['initial', 'new']),
+  paragraph: z.number().int(),
+  ...ProvenanceColumns,
+});
+const RejectRow = z.object({
+  id: z.string(),
+  snapshot: z.string(),
+  page_id: z.number().int(),
+  title: z.string(),
+  kind: z.enum(['qa', 'dialogue']),
+  type: z.string(),
+  reason: z.string(),
+  reply: jsonColumn(z.unknown()).nullable(),
+  ...ProvenanceColumns,
+});
+const TypeCountRow = z.object({ type: TurnTypeColumn, n: z.number().int() });
+const ArticleQaRow = z.object({
+  id: z.string(),
+  question: z.string(),
+  answer: z.string(),
+  old_answer: z.string().nullable(),
+  type: z.string(),
+  indices: IndicesColumn.nullable(),
+  retired_reason: z.string().nullable(),
+});
 
-export interface DialogueItem {
-  id: string;
-  type: 'initial' | 'new';
-  paragraph: number;
-  provenance: Provenance;
-  turns: Array<{ user: string; expert: string; type: TurnType; evidence: number }>;
-}
-
-export interface Reject {
-  id: string;
-  kind: 'qa' | 'dialogue';
-  type: string;
-  reason: string;
-  reply: unknown;
-  provenance: Provenance;
-}
-
-/** An item (QA id, or "dialogue id#turn") with its evidence in some snapshot. */
-export interface EvidenceState {
-  itemId: string;
-  kind: ItemKind;
-  indices: number[];
-}
-
-/** An active item as maintenance sees it: with its answer when it is a QA item. */
-export interface ActiveItem extends EvidenceState {
-  answer: string | null;
-}
-
-export interface ArticleRef {
-  snapshot: string;
-  month: string;
-  pageId: number;
-  title: string;
-}
-
-export interface LabeledPair {
-  newPageId: number;
-  oldPageId: number | null;
-  title: string;
-}
-
-/** Evidence as stored: a JSON array of sentence indices. */
-export const EvidenceIndices = z.array(z.number().int());
-
-export function turnItemId(dialogueId: string, turn: number): string {
-  return `${dialogueId}#${turn}`;
+function stateOf(row: z.infer<z.ZodObject<typeof NowColumns>>): ItemState | null {
+  if (row.now_type === null || row.now_page === null || row.indices === null) return null;
+  return { type: row.now_type, pageId: row.now_page, indices: row.indices };
 }
 
 export class GrowoverStore {
-  constructor(private readonly db: Database) {}
+  private readonly selectMonth;
+  private readonly selectSentences;
+  private readonly selectLabeledPairs;
+  private readonly selectLabels;
+  private readonly selectDone;
+  private readonly selectEvidence;
+  private readonly insertEvidence;
+  private readonly retireQa;
+  private readonly retireTurn;
+  private readonly insertQa;
+  private readonly insertDialogue;
+  private readonly insertTurn;
+  private readonly insertReject;
+  private readonly insertDone;
+  private readonly selectQaAt;
+  private readonly selectTurnsAt;
+  private readonly selectDialogues;
+  private readonly selectRejects;
+  private readonly selectTurnRetirements;
+  private readonly selectSnapshotsWithItems;
+  private readonly selectEvidenceTypes;
+  private readonly countRetiredQa;
+  private readonly countRetiredTurns;
+  private readonly selectFeaturedArticle;
+  private readonly selectQaTitle;
+  private readonly selectArticleQaAt;
+
+  constructor(private readonly db: Database) {
+    this.selectMonth = db.prepare(
+      'SELECT s.as_of AS asOf, (SELECT MAX(timestamp) FROM snapshot_articles a WHERE a.snapshot = s.name) AS newest FROM snapshots s WHERE s.name = ?',
+    );
+    this.selectSentences = db.prepare('SELECT idx AS "index", paragraph, text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? ORDER BY idx');
+    this.selectLabeledPairs = db.prepare(
+      'SELECT new_page_id AS newPageId, old_page_id AS oldPageId, title FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? ORDER BY new_page_id',
+    );
+    this.selectLabels = db.prepare(
+      "SELECT idx, label, old_indices FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? AND side = 'new' ORDER BY idx",
+    );
+    this.selectDone = db.prepare('SELECT 1 FROM growover_done WHERE snapshot = ? AND page_id = ? AND stage = ?');
+    this.selectEvidence = db.prepare(
+      `SELECT e.item_id AS itemId, e.kind, e.indices, q.answer FROM growover_evidence e LEFT JOIN growover_qa q ON q.id = e.item_id
+       WHERE e.snapshot = ? AND e.page_id = ? ORDER BY e.item_id`,
+    );
+    this.insertEvidence = db.prepare(
+      'INSERT OR IGNORE INTO growover_evidence (item_id, snapshot, kind, page_id, type, indices) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.retireQa = db.prepare(
+      "UPDATE growover_qa SET status = 'retired', retired_snapshot = ?, retired_reason = ? WHERE id = ? AND status = 'active'",
+    );
+    this.retireTurn = db.prepare(
+      "UPDATE growover_turns SET status = 'retired', retired_snapshot = ?, retired_reason = ? WHERE dialogue_id = ? AND turn = ? AND status = 'active'",
+    );
+    this.insertQa = db.prepare(
+      `INSERT OR IGNORE INTO growover_qa (id, snapshot, month, page_id, title, type, question, answer, old_answer, old_text, status,
+         prompt, prompt_version, provider, model, seed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)`,
+    );
+    this.insertDialogue = db.prepare(
+      `INSERT OR IGNORE INTO growover_dialogues (id, snapshot, month, page_id, title, type, paragraph, prompt, prompt_version, provider, model, seed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertTurn = db.prepare(
+      "INSERT OR IGNORE INTO growover_turns (dialogue_id, turn, user_text, expert_text, type, status) VALUES (?, ?, ?, ?, ?, 'active')",
+    );
+    this.insertReject = db.prepare(
+      `INSERT OR IGNORE INTO growover_rejects (id, snapshot, page_id, title, kind, type, reason, reply, prompt, prompt_version, provider, model, seed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertDone = db.prepare('INSERT OR IGNORE INTO growover_done (snapshot, page_id, stage) VALUES (?, ?, ?)');
+    this.selectQaAt = db.prepare(
+      `SELECT q.id, q.snapshot, q.month, q.page_id, q.type, q.question, q.answer, q.old_answer, q.old_text, q.status, q.retired_snapshot,
+              q.retired_reason, q.prompt, q.prompt_version, q.provider, q.model, q.seed,
+              e.type AS now_type, e.page_id AS now_page, e.indices
+       FROM growover_qa q
+       LEFT JOIN growover_evidence e ON e.item_id = q.id AND e.snapshot = ?
+       WHERE e.item_id IS NOT NULL OR q.retired_snapshot = ? ORDER BY q.id`,
+    );
+    this.selectTurnsAt = db.prepare(
+      `SELECT t.dialogue_id, t.turn, t.user_text, t.expert_text, t.type, t.status, t.retired_snapshot, t.retired_reason,
+              e.type AS now_type, e.page_id AS now_page, e.indices
+       FROM growover_turns t
+       LEFT JOIN growover_evidence e ON e.item_id = t.dialogue_id || '#' || t.turn AND e.snapshot = ?
+       WHERE e.item_id IS NOT NULL OR t.retired_snapshot = ? ORDER BY t.dialogue_id, t.turn`,
+    );
+    this.selectDialogues = db.prepare(
+      'SELECT id, snapshot, month, page_id, type, paragraph, prompt, prompt_version, provider, model, seed FROM growover_dialogues ORDER BY id',
+    );
+    this.selectRejects = db.prepare(
+      `SELECT id, snapshot, page_id, title, kind, type, reason, reply, prompt, prompt_version, provider, model, seed
+       FROM growover_rejects WHERE snapshot = ? ORDER BY id`,
+    );
+    this.selectTurnRetirements = db
+      .prepare('SELECT DISTINCT retired_snapshot FROM growover_turns WHERE dialogue_id = ? AND retired_snapshot IS NOT NULL')
+      .pluck();
+    this.selectSnapshotsWithItems = db
+      .prepare(
+        `SELECT s.name FROM snapshots s
+         WHERE COALESCE(s.as_of, s.name) <= ? AND (EXISTS (SELECT 1 FROM growover_evidence e WHERE e.snapshot = s.name)
+            OR EXISTS (SELECT 1 FROM growover_qa q WHERE q.retired_snapshot = s.name)
+            OR EXISTS (SELECT 1 FROM growover_turns t WHERE t.retired_snapshot = s.name))
+         ORDER BY COALESCE(s.as_of, s.name), s.name`,
+      )
+      .pluck();
+    this.selectEvidenceTypes = db.prepare('SELECT type, COUNT(*) AS n FROM growover_evidence WHERE snapshot = ? AND kind = ? GROUP BY type');
+    this.countRetiredQa = db.prepare('SELECT COUNT(*) FROM growover_qa WHERE retired_snapshot = ?').pluck();
+    this.countRetiredTurns = db.prepare('SELECT COUNT(*) FROM growover_turns WHERE retired_snapshot = ?').pluck();
+    this.selectFeaturedArticle = db
+      .prepare(
+        `SELECT page_id FROM growover_qa GROUP BY page_id
+         ORDER BY MAX(type = 'changed') DESC, MAX(status = 'retired') DESC, COUNT(*) DESC, page_id LIMIT 1`,
+      )
+      .pluck();
+    this.selectQaTitle = db.prepare('SELECT title FROM growover_qa WHERE page_id = ? LIMIT 1').pluck();
+    this.selectArticleQaAt = db.prepare(
+      `SELECT q.id, q.question, q.answer, q.old_answer, e.type, e.indices, NULL AS retired_reason
+       FROM growover_evidence e JOIN growover_qa q ON q.id = e.item_id WHERE e.snapshot = ? AND e.page_id = ?
+       UNION ALL
+       SELECT q.id, q.question, q.answer, q.old_answer, 'retired', NULL, q.retired_reason
+       FROM growover_qa q WHERE q.retired_snapshot = ? AND q.page_id = ?
+       ORDER BY 1`,
+    );
+  }
 
   /** The snapshot's month (YYYY-MM): of its date, or for a snapshot of latest revisions, of its newest revision. */
   month(snapshot: string): string {
-    const row = this.db
-      .prepare('SELECT s.as_of AS asOf, (SELECT MAX(timestamp) FROM snapshot_articles a WHERE a.snapshot = s.name) AS newest FROM snapshots s WHERE s.name = ?')
-      .get(snapshot) as { asOf: string | null; newest: string | null } | undefined;
+    const row = MonthRow.optional().parse(this.selectMonth.get(snapshot));
     return (row?.asOf ?? row?.newest ?? '').slice(0, 7);
   }
 
   /** The article's sentences with their paragraph numbers, in index order. */
   sentences(snapshot: string, pageId: number): ArticleSentence[] {
-    return this.db
-      .prepare('SELECT idx AS "index", paragraph, text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? ORDER BY idx')
-      .all(snapshot, pageId) as ArticleSentence[];
+    return this.selectSentences.all(snapshot, pageId).map((row) => SentenceRow.parse(row));
   }
 
   /** The labeled article pairs of two snapshots (the label stage's record of what it paired). */
   labeledPairs(oldName: string, newName: string): LabeledPair[] {
-    return this.db
-      .prepare('SELECT new_page_id AS newPageId, old_page_id AS oldPageId, title FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? ORDER BY new_page_id')
-      .all(oldName, newName) as LabeledPair[];
+    return this.selectLabeledPairs.all(oldName, newName).map((row) => LabeledPairRow.parse(row));
   }
 
   /** The new version's sentence labels of one article. */
   labels(oldName: string, newName: string, newPageId: number): LabeledSentence[] {
-    const rows = this.db
-      .prepare(
-        "SELECT idx, label, old_indices FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? AND side = 'new' ORDER BY idx",
-      )
-      .all(oldName, newName, newPageId) as Array<{ idx: number; label: SentenceLabelName; old_indices: string }>;
-    return rows.map((row) => ({ index: row.idx, label: row.label, oldIndices: EvidenceIndices.parse(JSON.parse(row.old_indices)) }));
+    return this.selectLabels.all(oldName, newName, newPageId).map((raw) => {
+      const row = LabelRow.parse(raw);
+      return { index: row.idx, label: row.label, oldIndices: row.old_indices };
+    });
   }
 
   isDone(snapshot: string, pageId: number, stage: GrowoverStage): boolean {
-    return this.db.prepare('SELECT 1 FROM growover_done WHERE snapshot = ? AND page_id = ? AND stage = ?').get(snapshot, pageId, stage) !== undefined;
+    return this.selectDone.get(snapshot, pageId, stage) !== undefined;
   }
 
   /** Items active in the snapshot for the article, with their evidence there. */
   evidenceIn(snapshot: string, pageId: number): ActiveItem[] {
-    const rows = this.db
-      .prepare(
-        `SELECT e.item_id AS itemId, e.kind, e.indices, q.answer FROM growover_evidence e LEFT JOIN growover_qa q ON q.id = e.item_id
-         WHERE e.snapshot = ? AND e.page_id = ? ORDER BY e.item_id`,
-      )
-      .all(snapshot, pageId) as Array<{ itemId: string; kind: ItemKind; indices: string; answer: string | null }>;
-    return rows.map((row) => ({ ...row, indices: EvidenceIndices.parse(JSON.parse(row.indices)) }));
+    return this.selectEvidence.all(snapshot, pageId).map((row) => ActiveItemRow.parse(row));
   }
 
   /** Records an article's maintenance: kept items get their evidence in the new snapshot, the others retire there. */
   saveMaintenance(article: ArticleRef, kept: EvidenceState[], retired: Array<{ itemId: string; kind: ItemKind; reason: string }>): void {
-    const state = this.evidenceStatement();
-    const retireQa = this.db.prepare(
-      "UPDATE growover_qa SET status = 'retired', retired_snapshot = ?, retired_reason = ? WHERE id = ? AND status = 'active'",
-    );
-    const retireTurn = this.db.prepare(
-      "UPDATE growover_turns SET status = 'retired', retired_snapshot = ?, retired_reason = ? WHERE dialogue_id = ? AND turn = ? AND status = 'active'",
-    );
     this.db.transaction(() => {
-      for (const item of kept) state.run(item.itemId, article.snapshot, item.kind, article.pageId, 'unchanged', JSON.stringify(item.indices));
+      for (const item of kept) this.insertEvidence.run(item.itemId, article.snapshot, item.kind, article.pageId, 'unchanged', JSON.stringify(item.indices));
       for (const item of retired) {
         if (item.kind === 'qa') {
-          retireQa.run(article.snapshot, item.reason, item.itemId);
+          this.retireQa.run(article.snapshot, item.reason, item.itemId);
         } else {
           const at = item.itemId.lastIndexOf('#');
-          retireTurn.run(article.snapshot, item.reason, item.itemId.slice(0, at), Number(item.itemId.slice(at + 1)));
+          this.retireTurn.run(article.snapshot, item.reason, item.itemId.slice(0, at), Number(item.itemId.slice(at + 1)));
         }
       }
-      this.markDone(article, 'maintain');
+      this.insertDone.run(article.snapshot, article.pageId, 'maintain');
     })();
   }
 
   /** Stores an article's generated items and rejects (replays change nothing: ids are natural keys). */
   saveGenerated(article: ArticleRef, generated: { qa: QaItem[]; dialogues: DialogueItem[]; rejects: Reject[] }): void {
-    const state = this.evidenceStatement();
-    const qa = this.db.prepare(
-      `INSERT OR IGNORE INTO growover_qa (id, snapshot, month, page_id, title, type, question, answer, old_answer, old_text, status,
-         prompt, prompt_version, provider, model, seed)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)`,
-    );
-    const dialogue = this.db.prepare(
-      `INSERT OR IGNORE INTO growover_dialogues (id, snapshot, month, page_id, title, type, paragraph, prompt, prompt_version, provider, model, seed)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const turn = this.db.prepare(
-      "INSERT OR IGNORE INTO growover_turns (dialogue_id, turn, user_text, expert_text, type, status) VALUES (?, ?, ?, ?, ?, 'active')",
-    );
-    const reject = this.db.prepare(
-      `INSERT OR IGNORE INTO growover_rejects (id, snapshot, page_id, title, kind, type, reason, reply, prompt, prompt_version, provider, model, seed)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     const { snapshot, month, pageId, title } = article;
     this.db.transaction(() => {
       for (const item of generated.qa) {
         const p = item.provenance;
-        qa.run(item.id, snapshot, month, pageId, title, item.type, item.question, item.answer, item.oldAnswer, item.oldText, p.prompt, p.promptVersion, p.provider, p.model, p.seed);
-        state.run(item.id, snapshot, 'qa', pageId, item.type, JSON.stringify(item.evidence));
+        this.insertQa.run(item.id, snapshot, month, pageId, title, item.type, item.question, item.answer, item.oldAnswer, item.oldText, p.prompt, p.promptVersion, p.provider, p.model, p.seed);
+        this.insertEvidence.run(item.id, snapshot, 'qa', pageId, item.type, JSON.stringify(item.evidence));
       }
       for (const item of generated.dialogues) {
         const p = item.provenance;
-        dialogue.run(item.id, snapshot, month, pageId, title, item.type, item.paragraph, p.prompt, p.promptVersion, p.provider, p.model, p.seed);
+        this.insertDialogue.run(item.id, snapshot, month, pageId, title, item.type, item.paragraph, p.prompt, p.promptVersion, p.provider, p.model, p.seed);
         item.turns.forEach((t, number) => {
-          turn.run(item.id, number, t.user, t.expert, t.type);
-          state.run(turnItemId(item.id, number), snapshot, 'turn', pageId, t.type, JSON.stringify([t.evidence]));
+          this.insertTurn.run(item.id, number, t.user, t.expert, t.type);
+          this.insertEvidence.run(turnItemId(item.id, number), snapshot, 'turn', pageId, t.type, JSON.stringify([t.evidence]));
         });
       }
       for (const item of generated.rejects) {
         const p = item.provenance;
-        reject.run(item.id, snapshot, pageId, title, item.kind, item.type, item.reason, JSON.stringify(item.reply ?? null), p.prompt, p.promptVersion, p.provider, p.model, p.seed);
+        this.insertReject.run(item.id, snapshot, pageId, title, item.kind, item.type, item.reason, JSON.stringify(item.reply ?? null), p.prompt, p.promptVersion, p.provider, p.model, p.seed);
       }
-      this.markDone(article, 'generate');
+      this.insertDone.run(snapshot, pageId, 'generate');
     })();
   }
 
-  private evidenceStatement() {
-    return this.db.prepare('INSERT OR IGNORE INTO growover_evidence (item_id, snapshot, kind, page_id, type, indices) VALUES (?, ?, ?, ?, ?, ?)');
+  /** QA items active in the snapshot (with their state there) or retired there, by id. */
+  qaAt(snapshot: string): QaRecord[] {
+    return this.selectQaAt.all(snapshot, snapshot).map((raw) => {
+      const row = QaRow.parse(raw);
+      return {
+        id: row.id,
+        snapshot: row.snapshot,
+        month: row.month,
+        pageId: row.page_id,
+        type: row.type,
+        question: row.question,
+        answer: row.answer,
+        oldAnswer: row.old_answer,
+        oldText: row.old_text,
+        status: row.status,
+        retiredSnapshot: row.retired_snapshot,
+        retiredReason: row.retired_reason,
+        provenance: provenanceOf(row),
+        now: stateOf(row),
+      };
+    });
   }
 
-  private markDone(article: ArticleRef, stage: GrowoverStage): void {
-    this.db.prepare('INSERT OR IGNORE INTO growover_done (snapshot, page_id, stage) VALUES (?, ?, ?)').run(article.snapshot, article.pageId, stage);
+  /** Dialogue turns active in the snapshot (with their state there) or retired there, by dialogue and turn. */
+  turnsAt(snapshot: string): TurnRecord[] {
+    return this.selectTurnsAt.all(snapshot, snapshot).map((raw) => {
+      const row = TurnRow.parse(raw);
+      return {
+        dialogueId: row.dialogue_id,
+        turn: row.turn,
+        user: row.user_text,
+        expert: row.expert_text,
+        type: row.type,
+        status: row.status,
+        retiredSnapshot: row.retired_snapshot,
+        retiredReason: row.retired_reason,
+        now: stateOf(row),
+      };
+    });
+  }
+
+  /** Every dialogue, by id. */
+  dialogues(): DialogueRecord[] {
+    return this.selectDialogues.all().map((raw) => {
+      const row = DialogueRow.parse(raw);
+      return { id: row.id, snapshot: row.snapshot, month: row.month, pageId: row.page_id, type: row.type, paragraph: row.paragraph, provenance: provenanceOf(row) };
+    });
+  }
+
+  /** The generations rejected in the snapshot, by id. */
+  rejectsIn(snapshot: string): RejectRecord[] {
+    return this.selectRejects.all(snapshot).map((raw) => {
+      const row = RejectRow.parse(raw);
+      return {
+        id: row.id,
+        snapshot: row.snapshot,
+        pageId: row.page_id,
+        title: row.title,
+        kind: row.kind,
+        type: row.type,
+        reason: row.reason,
+        reply: row.reply,
+        provenance: provenanceOf(row),
+      };
+    });
+  }
+
+  /** The snapshots in which turns of the dialogue were retired. */
+  turnRetirements(dialogueId: string): string[] {
+    return Texts.parse(this.selectTurnRetirements.all(dialogueId));
+  }
+
+  /** Snapshots dated up to `date` that hold evidence or retirements, in date order. */
+  snapshotsWithItems(date: string): string[] {
+    return Texts.parse(this.selectSnapshotsWithItems.all(date));
+  }
+
+  /** How many items of a kind have evidence of each type in the snapshot. */
+  evidenceTypeCounts(snapshot: string, kind: ItemKind): Array<{ type: TurnType; n: number }> {
+    return this.selectEvidenceTypes.all(snapshot, kind).map((row) => TypeCountRow.parse(row));
+  }
+
+  /** How many QA items and dialogue turns retired in the snapshot. */
+  retiredCounts(snapshot: string): { qa: number; turns: number } {
+    return { qa: Count.parse(this.countRetiredQa.get(snapshot)), turns: Count.parse(this.countRetiredTurns.get(snapshot)) };
+  }
+
+  /** The article with a CHANGED item if any (the most interesting story), else the one with the most items. */
+  featuredArticle(): { pageId: number; title: string } | undefined {
+    const pageId = z.number().int().optional().parse(this.selectFeaturedArticle.get());
+    if (pageId === undefined) return undefined;
+    return { pageId, title: z.string().parse(this.selectQaTitle.get(pageId)) };
+  }
+
+  /** The article's QA items active in the snapshot (with their evidence) and those retired there, by id. */
+  articleQaAt(snapshot: string, pageId: number): ArticleQaAt[] {
+    return this.selectArticleQaAt.all(snapshot, pageId, snapshot, pageId).map((raw) => {
+      const row = ArticleQaRow.parse(raw);
+      return { id: row.id, question: row.question, answer: row.answer, oldAnswer: row.old_answer, type: row.type, indices: row.indices, retiredReason: row.retired_reason };
+    });
   }
 }

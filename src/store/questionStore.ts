@@ -5,42 +5,69 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Provenance, Window } from '../model.js';
-import type { DataUnit } from './changeStore.js';
+import type { Window } from '../model.js';
+import type { CheckResult, DomainResult, GeneratedItem, Generation, Question, QuerySummary, StoredCheck, UpdateFrequency } from '../model/questions.js';
+import type { AnswerInterval } from '../model/timelines.js';
+import { DataUnitRow } from './changeStore.js';
+import { Count, flag, InfoboxColumn, Texts } from './rows.js';
 
-export type Generation = { unit: DataUnit; queryId: string; provenance: Provenance } & (
-  | { ok: true; question: string }
-  | { ok: false; reason: string }
-);
-
-export interface Question {
-  id: string;
-  text: string;
-  unit: DataUnit;
-}
-
-export type CheckName = 'correctness' | 'descriptiveness';
-
-export interface CheckResult {
-  queryId: string;
-  check: CheckName;
-  passed: boolean;
-  reason: string;
-  detail: string | null;
-  backend: string;
-  prompt: { name: string; version: string } | null;
-}
-
-export interface DomainResult {
-  queryId: string;
-  domain: string;
-  provider: string;
-  model: string;
-  prompt: { name: string; version: string };
-  reason: string | null;
-}
-
-const InfoboxJson = z.record(z.string(), z.string());
+const GeneratedFromRow = z.object({ id: z.string(), revId: z.number().int(), key: z.string() });
+const QuestionRow = DataUnitRow.extend({ id: z.string(), text: z.string() });
+const GeneratedItemRow = z.object({
+  id: z.string(),
+  status: z.enum(['ok', 'failed']),
+  reason: z.string().nullable(),
+  text: z.string().nullable(),
+  kept: flag.nullable(),
+  updateFrequency: z.string().nullable(),
+  wiki: z.string(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  pageId: z.number().int(),
+  revId: z.number().int(),
+  prevRevId: z.number().int(),
+  gold: z.string(),
+  prompt: z.string(),
+  promptVersion: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  seed: z.string(),
+  title: z.string(),
+  url: z.string(),
+  timestamp: z.string(),
+  template: z.string(),
+  key: z.string(),
+  old: z.string(),
+  infobox: InfoboxColumn,
+  firstParagraph: z.string(),
+  domain: z.string().nullable(),
+  domainProvider: z.string().nullable(),
+  domainModel: z.string().nullable(),
+  domainPrompt: z.string().nullable(),
+  domainPromptVersion: z.string().nullable(),
+  domainReason: z.string().nullable(),
+  capped: flag.nullable(),
+});
+const StoredCheckRow = z.object({
+  queryId: z.string(),
+  check: z.string(),
+  passed: flag,
+  reason: z.string(),
+  detail: z.string().nullable(),
+  backend: z.string(),
+  prompt: z.string().nullable(),
+  promptVersion: z.string().nullable(),
+});
+const QuerySummaryRow = z.object({
+  id: z.string(),
+  text: z.string(),
+  kept: flag,
+  provider: z.string(),
+  domain: z.string().nullable(),
+  changedAt: z.string(),
+});
+const PendingRow = z.object({ id: z.string(), windowStart: z.string() });
+const ImportedIntervalRow = z.object({ validFrom: z.string(), validTo: z.string(), answer: z.string().nullable() });
 
 /** DailyQA's id: YYMMDD of the window's first day, "00", the page id, the question's number on the page. */
 export function queryIdFor(window: Window, pageId: number): string {
@@ -57,7 +84,8 @@ export class QuestionStore {
         `SELECT query_id AS id, rev_id AS revId, target_key AS key FROM question_generations
          WHERE wiki = ? AND window_start = ? AND window_end = ?`,
       )
-      .all(this.wiki, window.start, window.end) as Array<{ id: string; revId: number; key: string }>;
+      .all(this.wiki, window.start, window.end)
+      .map((row) => GeneratedFromRow.parse(row));
     return new Map(list.map((row) => [row.id, `${row.revId}|${row.key}`]));
   }
 
@@ -128,8 +156,11 @@ export class QuestionStore {
          WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? AND g.status = 'ok'
          ORDER BY q.id`,
       )
-      .all(this.wiki, window.start, window.end) as Array<Omit<DataUnit, 'infobox'> & { id: string; text: string; infobox: string }>;
-    return rows.map(({ id, text, ...unit }) => ({ id, text, unit: { ...unit, infobox: InfoboxJson.parse(JSON.parse(unit.infobox)) } }));
+      .all(this.wiki, window.start, window.end);
+    return rows.map((raw) => {
+      const { id, text, ...unit } = QuestionRow.parse(raw);
+      return { id, text, unit };
+    });
   }
 
   /** Query ids whose checks are all stored and newer than their question. */
@@ -140,8 +171,8 @@ export class QuestionStore {
          WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? GROUP BY g.query_id HAVING COUNT(*) = 2`,
       )
       .pluck()
-      .all(this.wiki, window.start, window.end) as string[];
-    return new Set(ids);
+      .all(this.wiki, window.start, window.end);
+    return new Set(Texts.parse(ids));
   }
 
   saveChecks(results: CheckResult[]): void {
@@ -159,14 +190,14 @@ export class QuestionStore {
 
   /** Ids of the window's questions that passed every check, sorted. */
   passedIds(window: Window): string[] {
-    return this.db
+    return Texts.parse(this.db
       .prepare(
         `SELECT g.query_id FROM question_generations g JOIN question_checks c ON c.query_id = g.query_id
          WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? AND g.status = 'ok'
          GROUP BY g.query_id HAVING COUNT(*) = 2 AND MIN(c.passed) = 1 ORDER BY g.query_id`,
       )
       .pluck()
-      .all(this.wiki, window.start, window.end) as string[];
+      .all(this.wiki, window.start, window.end));
   }
 
   /** Stores the domains and which queries the cap left out, then sets `kept` from checks and cap together. */
@@ -195,9 +226,155 @@ export class QuestionStore {
          WHERE origin = 'generated' AND wiki = ? AND window_start = ? AND window_end = ?`,
       )
       .run(this.wiki, window.start, window.end);
+    return Count.parse(
+      this.db
+        .prepare("SELECT COUNT(*) FROM queries WHERE origin = 'generated' AND kept = 1 AND wiki = ? AND window_start = ? AND window_end = ?")
+        .pluck()
+        .get(this.wiki, window.start, window.end),
+    );
+  }
+
+  /** Every generated item of the window, kept or not, with its source data unit, query state and domain, by id. */
+  generatedItems(window: Window): GeneratedItem[] {
     return this.db
-      .prepare("SELECT COUNT(*) FROM queries WHERE origin = 'generated' AND kept = 1 AND wiki = ? AND window_start = ? AND window_end = ?")
-      .pluck()
-      .get(this.wiki, window.start, window.end) as number;
+      .prepare(
+        `SELECT g.query_id AS id, g.status, g.reason, q.text, q.kept, q.update_frequency AS updateFrequency, g.wiki, g.window_start AS windowStart,
+                g.window_end AS windowEnd, g.page_id AS pageId,
+                g.rev_id AS revId, g.prev_rev_id AS prevRevId, g.gold, g.prompt, g.prompt_version AS promptVersion, g.provider, g.model,
+                g.seed, u.title, u.url, u.timestamp, u.template, u.key, u.old, u.infobox, u.first_paragraph AS firstParagraph,
+                d.domain, d.provider AS domainProvider, d.model AS domainModel, d.prompt AS domainPrompt,
+                d.prompt_version AS domainPromptVersion, d.reason AS domainReason, d.capped
+         FROM question_generations g
+         JOIN data_units u ON u.wiki = g.wiki AND u.window_start = g.window_start AND u.window_end = g.window_end AND u.page_id = g.page_id
+         LEFT JOIN queries q ON q.id = g.query_id
+         LEFT JOIN question_domains d ON d.query_id = g.query_id
+         WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ?
+         ORDER BY g.query_id`,
+      )
+      .all(this.wiki, window.start, window.end)
+      .map((raw) => {
+        const row = GeneratedItemRow.parse(raw);
+        return { ...row, kept: row.kept === true, capped: row.capped === true };
+      });
+  }
+
+  /** The stored check results of the window's items, by query and check name. */
+  checksIn(window: Window): StoredCheck[] {
+    return this.db
+      .prepare(
+        `SELECT c.query_id AS queryId, c.check_name AS "check", c.passed, c.reason, c.detail, c.backend, c.prompt, c.prompt_version AS promptVersion
+         FROM question_checks c JOIN question_generations g ON g.query_id = c.query_id
+         WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? ORDER BY c.query_id, c.check_name`,
+      )
+      .all(this.wiki, window.start, window.end)
+      .map((row) => StoredCheckRow.parse(row));
+  }
+
+  /** Every generated query of the wiki with its provider, domain and the time of its change, by id. */
+  querySummaries(): QuerySummary[] {
+    return this.db
+      .prepare(
+        `SELECT q.id, q.text, q.kept, g.provider, d.domain, u.timestamp AS changedAt
+         FROM queries q JOIN question_generations g ON g.query_id = q.id
+         JOIN data_units u ON u.wiki = g.wiki AND u.window_start = g.window_start AND u.window_end = g.window_end AND u.page_id = g.page_id
+         LEFT JOIN question_domains d ON d.query_id = q.id
+         WHERE q.wiki = ? AND q.origin = 'generated' ORDER BY q.id`,
+      )
+      .all(this.wiki)
+      .map((row) => QuerySummaryRow.parse(row));
+  }
+}
+
+/**
+ * Every stored query across wikis, generated or imported: the weeks they belong to, their
+ * update-frequency classes, and the answer intervals of imported ones (docs/ARCHITECTURE.md §5).
+ */
+export class QueryStore {
+  private readonly selectImportedIntervals;
+  private readonly upsertImported;
+  private readonly deleteImportedIntervals;
+  private readonly insertImportedInterval;
+  private readonly updateFrequency;
+
+  constructor(private readonly db: Database) {
+    this.selectImportedIntervals = db.prepare(
+      `SELECT substr(valid_from, 1, 10) AS validFrom, substr(valid_to, 1, 10) AS validTo, answer
+       FROM query_answer_intervals WHERE query_id = ? ORDER BY valid_from`,
+    );
+    this.upsertImported = db.prepare(
+      `INSERT INTO queries (id, text, origin, window_start, created_at) VALUES (?, ?, 'imported', ?, ?)
+       ON CONFLICT (id) DO UPDATE SET text = excluded.text`,
+    );
+    this.deleteImportedIntervals = db.prepare('DELETE FROM query_answer_intervals WHERE query_id = ?');
+    this.insertImportedInterval = db.prepare('INSERT INTO query_answer_intervals (query_id, valid_from, valid_to, answer) VALUES (?, ?, ?, ?)');
+    this.updateFrequency = db.prepare('UPDATE queries SET update_frequency = ? WHERE id = ?');
+  }
+
+  /** The wikis with generated questions in the window, sorted. */
+  wikisWithQuestions(window: Window): string[] {
+    return Texts.parse(
+      this.db
+        .prepare('SELECT DISTINCT wiki FROM question_generations WHERE window_start = ? AND window_end = ? ORDER BY wiki')
+        .pluck()
+        .all(window.start, window.end),
+    );
+  }
+
+  /** The window starts of the weeks with kept queries, in order. */
+  keptWeeks(): string[] {
+    return Texts.parse(
+      this.db
+        .prepare('SELECT DISTINCT window_start FROM queries WHERE kept = 1 AND window_start IS NOT NULL ORDER BY window_start')
+        .pluck()
+        .all(),
+    );
+  }
+
+  /** Kept queries of a week (or of all weeks) whose update frequency is still pending. */
+  pendingFrequency(options: { windowStart?: string } = {}): Array<{ id: string; windowStart: string }> {
+    return this.db
+      .prepare(
+        `SELECT id, window_start AS windowStart FROM queries
+         WHERE kept = 1 AND window_start IS NOT NULL AND update_frequency = 'pending' AND (@windowStart IS NULL OR window_start = @windowStart)`,
+      )
+      .all({ windowStart: options.windowStart ?? null })
+      .map((row) => PendingRow.parse(row));
+  }
+
+  /** Sets the classes of these queries in one transaction. */
+  saveUpdateFrequencies(labels: ReadonlyArray<{ id: string; frequency: Exclude<UpdateFrequency, 'pending'> }>): void {
+    this.db.transaction(() => {
+      for (const label of labels) this.updateFrequency.run(label.frequency, label.id);
+    })();
+  }
+
+  /** An imported query's stored answer intervals, oldest first, as whole days. */
+  importedIntervals(queryId: string): AnswerInterval[] {
+    return this.selectImportedIntervals.all(queryId).map((row) => ImportedIntervalRow.parse(row));
+  }
+
+  /**
+   * Stores imported queries with their answer intervals, replacing the intervals stored for them,
+   * in one transaction; `merge` gives each query's intervals from those already stored. Returns
+   * how many intervals were written.
+   */
+  saveImported(
+    queries: ReadonlyArray<{ id: string; text: string; windowStart: string | null }>,
+    merge: (id: string, stored: AnswerInterval[]) => AnswerInterval[],
+    createdAt: string,
+  ): number {
+    let written = 0;
+    this.db.transaction(() => {
+      for (const query of queries) {
+        const intervals = merge(query.id, this.importedIntervals(query.id));
+        this.upsertImported.run(query.id, query.text, query.windowStart, createdAt);
+        this.deleteImportedIntervals.run(query.id);
+        for (const interval of intervals) {
+          this.insertImportedInterval.run(query.id, `${interval.validFrom}T00:00:00Z`, `${interval.validTo}T00:00:00Z`, interval.answer);
+          written++;
+        }
+      }
+    })();
+    return written;
   }
 }

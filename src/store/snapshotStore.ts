@@ -1,49 +1,83 @@
-/** Snapshots and sentence labels in the store (schema version 4), through prepared statements only. */
+/**
+ * Snapshots and sentence labels in the store (schema version 4), through statements prepared once
+ * per repository; rows come back parsed into model records.
+ */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import type { ArticlePair, LabelName, SnapshotRecord, StoredArticle, StoredLabel } from '../model/labels.js';
 import type { ArticleSentence } from '../text/articleText.js';
-import type { ArticleLabels, LabelName, LabelStep } from '../labels/labeler.js';
+import type { ArticleLabels } from '../labels/labeler.js';
 import { sentenceHash } from '../text/normalise.js';
 import type { SnapshotArticle } from '../sources/snapshotSources.js';
+import { IndicesColumn, Texts } from './rows.js';
 
-export interface SnapshotRecord {
-  name: string;
-  wiki: string;
-  source: string;
-  asOf: string | null;
-}
-
-export interface StoredArticle {
-  pageId: number;
-  title: string;
-  revId: number;
-  timestamp: string;
-}
-
-/** An old and a new article taken as versions of one another; old null when the article is new. */
-export interface ArticlePair {
-  newArticle: StoredArticle;
-  oldArticle: StoredArticle | null;
-}
-
-export interface StoredLabel {
-  title: string;
-  side: 'new' | 'old';
-  index: number;
-  text: string;
-  label: LabelName;
-  oldIndices: number[];
-  oldText: string | null;
-  similarity: number | null;
-  backend: string;
-  step: LabelStep;
-}
-
-const IndicesJson = z.array(z.number().int());
+const SnapshotRow = z.object({ name: z.string(), wiki: z.string(), source: z.string(), as_of: z.string().nullable() });
+const ArticleRow = z.object({ pageId: z.number().int(), title: z.string(), revId: z.number().int(), timestamp: z.string() });
+const LabelNameColumn = z.enum(['unchanged', 'changed', 'new', 'undecided', 'deleted']);
+const LabelCountRow = z.object({ label: LabelNameColumn, n: z.number().int() });
+const LabelArticleRow = z.object({ new_page_id: z.number().int(), old_page_id: z.number().int().nullable(), title: z.string() });
+const LabelRow = z.object({
+  side: z.enum(['new', 'old']),
+  idx: z.number().int(),
+  label: LabelNameColumn,
+  old_indices: IndicesColumn,
+  similarity: z.number().nullable(),
+  step: z.enum(['exact', 'moved', 'lexical', 'near-duplicate', 'span', 'nli', 'no-counterpart', 'new-article']),
+  backend: z.string(),
+});
+const OptionalText = z.string().optional();
 
 export class SnapshotStore {
-  constructor(private readonly db: Database) {}
+  private readonly insertSnapshot;
+  private readonly selectSnapshot;
+  private readonly selectArticle;
+  private readonly insertSentence;
+  private readonly deleteSentences;
+  private readonly insertArticle;
+  private readonly selectArticles;
+  private readonly selectSentences;
+  private readonly selectSentenceText;
+  private readonly selectArticleTitle;
+  private readonly selectLabeled;
+  private readonly insertLabelArticle;
+  private readonly insertLabel;
+  private readonly selectLabelCounts;
+  private readonly selectLabelArticles;
+  private readonly selectArticleLabels;
+
+  constructor(private readonly db: Database) {
+    this.insertSnapshot = db.prepare('INSERT INTO snapshots (name, wiki, source, as_of, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.selectSnapshot = db.prepare('SELECT name, wiki, source, as_of FROM snapshots WHERE name = ?');
+    this.selectArticle = db.prepare('SELECT 1 FROM snapshot_articles WHERE snapshot = ? AND page_id = ?');
+    this.insertSentence = db.prepare('INSERT INTO snapshot_sentences (snapshot, page_id, idx, paragraph, text, hash) VALUES (?, ?, ?, ?, ?, ?)');
+    this.deleteSentences = db.prepare('DELETE FROM snapshot_sentences WHERE snapshot = ? AND page_id = ?');
+    this.insertArticle = db.prepare(
+      'INSERT OR REPLACE INTO snapshot_articles (snapshot, page_id, title, rev_id, timestamp, sentence_count) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.selectArticles = db.prepare('SELECT page_id AS pageId, title, rev_id AS revId, timestamp FROM snapshot_articles WHERE snapshot = ? ORDER BY page_id');
+    this.selectSentences = db.prepare('SELECT text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? ORDER BY idx').pluck();
+    this.selectSentenceText = db.prepare('SELECT text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? AND idx = ?').pluck();
+    this.selectArticleTitle = db.prepare('SELECT title FROM snapshot_articles WHERE snapshot = ? AND page_id = ?').pluck();
+    this.selectLabeled = db.prepare('SELECT 1 FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ?');
+    this.insertLabelArticle = db.prepare(
+      `INSERT OR REPLACE INTO label_articles (old_snapshot, new_snapshot, new_page_id, old_page_id, title, embedded, nli_pairs)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertLabel = db.prepare(
+      `INSERT OR REPLACE INTO sentence_labels
+         (old_snapshot, new_snapshot, new_page_id, side, idx, label, old_indices, similarity, nli, step, backend)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectLabelCounts = db.prepare('SELECT label, COUNT(*) AS n FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? GROUP BY label');
+    this.selectLabelArticles = db.prepare(
+      'SELECT new_page_id, old_page_id, title FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? ORDER BY new_page_id',
+    );
+    this.selectArticleLabels = db.prepare(
+      `SELECT side, idx, label, old_indices, similarity, step, backend FROM sentence_labels
+       WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? ORDER BY side DESC, idx`,
+    );
+  }
 
   /** Creates the snapshot, or checks that an existing one of that name has the same origin (a rerun). */
   openSnapshot(record: SnapshotRecord): void {
@@ -53,17 +87,11 @@ export class SnapshotStore {
         `snapshot "${record.name}" already exists from ${existing.source} as of ${existing.asOf ?? 'latest'}: choose another --name`,
       );
     }
-    if (!existing) {
-      this.db
-        .prepare('INSERT INTO snapshots (name, wiki, source, as_of, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(record.name, record.wiki, record.source, record.asOf, new Date().toISOString());
-    }
+    if (!existing) this.insertSnapshot.run(record.name, record.wiki, record.source, record.asOf, new Date().toISOString());
   }
 
   snapshot(name: string): SnapshotRecord | undefined {
-    const row = this.db.prepare('SELECT name, wiki, source, as_of FROM snapshots WHERE name = ?').get(name) as
-      | { name: string; wiki: string; source: string; as_of: string | null }
-      | undefined;
+    const row = SnapshotRow.optional().parse(this.selectSnapshot.get(name));
     return row && { name: row.name, wiki: row.wiki, source: row.source, asOf: row.as_of };
   }
 
@@ -74,36 +102,36 @@ export class SnapshotStore {
   }
 
   hasArticle(snapshot: string, pageId: number): boolean {
-    return this.db.prepare('SELECT 1 FROM snapshot_articles WHERE snapshot = ? AND page_id = ?').get(snapshot, pageId) !== undefined;
+    return this.selectArticle.get(snapshot, pageId) !== undefined;
   }
 
   /** Stores one article and its sentences in one transaction (replacing an earlier copy). */
   storeArticle(snapshot: string, article: SnapshotArticle, sentences: ArticleSentence[]): void {
-    const insertSentence = this.db.prepare(
-      'INSERT INTO snapshot_sentences (snapshot, page_id, idx, paragraph, text, hash) VALUES (?, ?, ?, ?, ?, ?)',
-    );
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM snapshot_sentences WHERE snapshot = ? AND page_id = ?').run(snapshot, article.pageId);
-      this.db
-        .prepare('INSERT OR REPLACE INTO snapshot_articles (snapshot, page_id, title, rev_id, timestamp, sentence_count) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(snapshot, article.pageId, article.title, article.revId, article.timestamp, sentences.length);
+      this.deleteSentences.run(snapshot, article.pageId);
+      this.insertArticle.run(snapshot, article.pageId, article.title, article.revId, article.timestamp, sentences.length);
       for (const sentence of sentences) {
-        insertSentence.run(snapshot, article.pageId, sentence.index, sentence.paragraph, sentence.text, sentenceHash(sentence.text));
+        this.insertSentence.run(snapshot, article.pageId, sentence.index, sentence.paragraph, sentence.text, sentenceHash(sentence.text));
       }
     })();
   }
 
   articles(snapshot: string): StoredArticle[] {
-    return this.db
-      .prepare('SELECT page_id AS pageId, title, rev_id AS revId, timestamp FROM snapshot_articles WHERE snapshot = ? ORDER BY page_id')
-      .all(snapshot) as StoredArticle[];
+    return this.selectArticles.all(snapshot).map((row) => ArticleRow.parse(row));
   }
 
   sentences(snapshot: string, pageId: number): string[] {
-    return this.db
-      .prepare('SELECT text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? ORDER BY idx')
-      .pluck()
-      .all(snapshot, pageId) as string[];
+    return Texts.parse(this.selectSentences.all(snapshot, pageId));
+  }
+
+  /** One sentence of an article, or "" when the snapshot has no such sentence. */
+  sentenceText(snapshot: string, pageId: number, index: number): string {
+    return OptionalText.parse(this.selectSentenceText.get(snapshot, pageId, index)) ?? '';
+  }
+
+  /** An article's title in the snapshot, or "" when the snapshot lacks the article. */
+  articleTitle(snapshot: string, pageId: number): string {
+    return OptionalText.parse(this.selectArticleTitle.get(snapshot, pageId)) ?? '';
   }
 
   /**
@@ -122,66 +150,39 @@ export class SnapshotStore {
   }
 
   isLabeled(oldName: string, newName: string, newPageId: number): boolean {
-    return (
-      this.db.prepare('SELECT 1 FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ?').get(oldName, newName, newPageId) !==
-      undefined
-    );
+    return this.selectLabeled.get(oldName, newName, newPageId) !== undefined;
   }
 
   /** Stores an article's labels in one transaction, so a resumed run finds each article whole or absent. */
   storeLabels(oldName: string, newName: string, pair: ArticlePair, labels: ArticleLabels): void {
-    const insert = this.db.prepare(
-      `INSERT OR REPLACE INTO sentence_labels
-         (old_snapshot, new_snapshot, new_page_id, side, idx, label, old_indices, similarity, nli, step, backend)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     const pageId = pair.newArticle.pageId;
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT OR REPLACE INTO label_articles (old_snapshot, new_snapshot, new_page_id, old_page_id, title, embedded, nli_pairs)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(oldName, newName, pageId, pair.oldArticle?.pageId ?? null, pair.newArticle.title, labels.work.embedded, labels.work.nliPairs);
+      this.insertLabelArticle.run(oldName, newName, pageId, pair.oldArticle?.pageId ?? null, pair.newArticle.title, labels.work.embedded, labels.work.nliPairs);
       for (const label of labels.sentences) {
-        insert.run(oldName, newName, pageId, 'new', label.newIndex, label.label, JSON.stringify(label.oldIndices), label.similarity, label.nli && JSON.stringify(label.nli), label.step, label.backend);
+        this.insertLabel.run(oldName, newName, pageId, 'new', label.newIndex, label.label, JSON.stringify(label.oldIndices), label.similarity, label.nli && JSON.stringify(label.nli), label.step, label.backend);
       }
-      for (const index of labels.deleted) insert.run(oldName, newName, pageId, 'old', index, 'deleted', '[]', null, null, 'no-counterpart', 'hash');
+      for (const index of labels.deleted) this.insertLabel.run(oldName, newName, pageId, 'old', index, 'deleted', '[]', null, null, 'no-counterpart', 'hash');
     })();
   }
 
   labelCounts(oldName: string, newName: string): Record<LabelName, number> {
     const counts: Record<LabelName, number> = { unchanged: 0, changed: 0, new: 0, undecided: 0, deleted: 0 };
-    const rows = this.db
-      .prepare('SELECT label, COUNT(*) AS n FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? GROUP BY label')
-      .all(oldName, newName) as Array<{ label: LabelName; n: number }>;
-    for (const row of rows) counts[row.label] = row.n;
+    for (const raw of this.selectLabelCounts.all(oldName, newName)) {
+      const row = LabelCountRow.parse(raw);
+      counts[row.label] = row.n;
+    }
     return counts;
   }
 
   /** Every stored label with the texts it refers to, article by article, new sentences first, then deleted old ones. */
   *labels(oldName: string, newName: string): Iterable<StoredLabel> {
-    const articles = this.db
-      .prepare('SELECT new_page_id, old_page_id, title FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? ORDER BY new_page_id')
-      .all(oldName, newName) as Array<{ new_page_id: number; old_page_id: number | null; title: string }>;
-    const rowsOf = this.db.prepare(
-      `SELECT side, idx, label, old_indices, similarity, step, backend FROM sentence_labels
-       WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? ORDER BY side DESC, idx`,
-    );
+    const articles = this.selectLabelArticles.all(oldName, newName).map((row) => LabelArticleRow.parse(row));
     for (const article of articles) {
       const newTexts = this.sentences(newName, article.new_page_id);
       const oldTexts = article.old_page_id === null ? [] : this.sentences(oldName, article.old_page_id);
-      const rows = rowsOf.all(oldName, newName, article.new_page_id) as Array<{
-        side: 'new' | 'old';
-        idx: number;
-        label: LabelName;
-        old_indices: string;
-        similarity: number | null;
-        step: LabelStep;
-        backend: string;
-      }>;
-      for (const row of rows) {
-        const oldIndices = IndicesJson.parse(JSON.parse(row.old_indices));
+      for (const raw of this.selectArticleLabels.all(oldName, newName, article.new_page_id)) {
+        const row = LabelRow.parse(raw);
+        const oldIndices = row.old_indices;
         const text = (row.side === 'new' ? newTexts[row.idx] : oldTexts[row.idx]) ?? '';
         yield {
           title: article.title,

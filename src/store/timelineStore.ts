@@ -1,9 +1,24 @@
+/**
+ * Value timelines in the store (docs/ARCHITECTURE.md §5): the intervals of every infobox value, page
+ * lifetimes and sync marks, written by the timeline and sync stages and read by the answers for any
+ * date. Statements are prepared once per repository; rows come back parsed.
+ */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox } from '../model.js';
-import { buildTimeline, type PageTimeline, type TimelineRevision } from '../timeline/buildTimeline.js';
+import type { DailyAnswer, PageLifetime, PageTimeline, QueryAtInstant, TimelineRevision } from '../model/timelines.js';
+import { FieldsColumn, flag } from './rows.js';
 
-const FieldsJson = z.array(z.tuple([z.string(), z.string()]));
+const RevisionRow = z.object({
+  revId: z.number().int(),
+  parentId: z.number().int().nullable(),
+  timestamp: z.string(),
+  sha1: z.string().nullable(),
+  metadataOnly: flag,
+  parsed: flag,
+});
+const InfoboxRow = z.object({ revId: z.number().int(), template: z.string(), fields: FieldsColumn });
+const TrackedPageRow = z.object({ pageId: z.number().int(), syncedUntil: z.string().nullable() });
 
 /**
  * Rebuilds the value timelines of pages from every revision the store holds for them, in one
@@ -16,6 +31,9 @@ export class TimelineStore {
   private readonly deleteIntervals;
   private readonly insertInterval;
   private readonly upsertLifetime;
+  private readonly advanceSyncMark;
+  private readonly selectTrackedPages;
+  private readonly upsertDeletion;
 
   constructor(private readonly db: Database, readonly wiki: string) {
     this.selectRevisions = db.prepare(
@@ -23,7 +41,7 @@ export class TimelineStore {
        FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
     );
     this.selectInfoboxes = db.prepare(
-      `SELECT i.rev_id AS revId, i.template, i.fields FROM infoboxes i JOIN revisions r ON r.wiki = i.wiki AND r.rev_id = i.rev_id
+      `SELECT i.rev_id AS revId, i.template, i.fields FROM infoboxes i JOIN revisions r ON r.wiki = i.wiki AND r.page_id = i.page_id AND r.rev_id = i.rev_id
        WHERE r.wiki = ? AND r.page_id = ? ORDER BY i.rev_id, i.position`,
     );
     this.deleteIntervals = db.prepare('DELETE FROM infobox_intervals WHERE wiki = ? AND page_id = ?');
@@ -39,14 +57,35 @@ export class TimelineStore {
          known_from = excluded.known_from,
          synced_rev_id = excluded.synced_rev_id`,
     );
+    this.advanceSyncMark = db.prepare(
+      `UPDATE page_lifetimes SET synced_until = MAX(COALESCE(synced_until, ''), @end)
+       WHERE wiki = @wiki AND page_id = @pageId AND (synced_until IS NULL OR synced_until >= @start)`,
+    );
+    this.selectTrackedPages = db.prepare(
+      `WITH tracked AS (
+         SELECT page_id FROM queries WHERE origin = 'generated' AND kept = 1 AND wiki = @wiki
+         UNION
+         SELECT d.page_id FROM data_units d WHERE d.wiki = @wiki AND NOT EXISTS (
+           SELECT 1 FROM queries q WHERE q.origin = 'generated' AND q.wiki = d.wiki AND q.page_id = d.page_id AND q.window_start = d.window_start)
+       )
+       SELECT t.page_id AS pageId, l.synced_until AS syncedUntil FROM tracked t
+       LEFT JOIN page_lifetimes l ON l.wiki = @wiki AND l.page_id = t.page_id ORDER BY t.page_id`,
+    );
+    this.upsertDeletion = db.prepare(
+      `INSERT INTO page_lifetimes (wiki, page_id, deleted_at) VALUES (?, ?, ?)
+       ON CONFLICT (wiki, page_id) DO UPDATE SET deleted_at = excluded.deleted_at`,
+    );
   }
 
-  /** Rebuilds these pages' timelines; returns how many intervals they now have. */
-  rebuild(pageIds: readonly number[], revertHours: number): number {
+  /**
+   * Rebuilds these pages' timelines with `build` (the timeline logic, docs/ARCHITECTURE.md §5) from
+   * their stored revisions; returns how many intervals they now have.
+   */
+  rebuild(pageIds: readonly number[], build: (revisions: TimelineRevision[]) => PageTimeline): number {
     let intervals = 0;
     this.db.transaction(() => {
       for (const pageId of pageIds) {
-        const timeline = buildTimeline(this.pageRevisions(pageId), revertHours);
+        const timeline = build(this.pageRevisions(pageId));
         this.save(pageId, timeline);
         intervals += timeline.intervals.length;
       }
@@ -60,57 +99,38 @@ export class TimelineStore {
    * in between are missing, and the next sync starts from there to fill the gap.
    */
   markSyncedUntil(pageIds: readonly number[], window: { start: string; end: string }): void {
-    const update = this.db.prepare(
-      `UPDATE page_lifetimes SET synced_until = MAX(COALESCE(synced_until, ''), @end)
-       WHERE wiki = @wiki AND page_id = @pageId AND (synced_until IS NULL OR synced_until >= @start)`,
-    );
     this.db.transaction(() => {
-      for (const pageId of pageIds) update.run({ ...window, wiki: this.wiki, pageId });
+      for (const pageId of pageIds) this.advanceSyncMark.run({ ...window, wiki: this.wiki, pageId });
     })();
   }
 
   /** Pages behind kept generated queries, and behind data units that have no query yet. */
   trackedPages(): Array<{ pageId: number; syncedUntil: string | null }> {
-    return this.db
-      .prepare(
-        `WITH tracked AS (
-           SELECT page_id FROM queries WHERE origin = 'generated' AND kept = 1 AND wiki = @wiki
-           UNION
-           SELECT d.page_id FROM data_units d WHERE d.wiki = @wiki AND NOT EXISTS (
-             SELECT 1 FROM queries q WHERE q.origin = 'generated' AND q.wiki = d.wiki AND q.page_id = d.page_id AND q.window_start = d.window_start)
-         )
-         SELECT t.page_id AS pageId, l.synced_until AS syncedUntil FROM tracked t
-         LEFT JOIN page_lifetimes l ON l.wiki = @wiki AND l.page_id = t.page_id ORDER BY t.page_id`,
-      )
-      .all({ wiki: this.wiki }) as Array<{ pageId: number; syncedUntil: string | null }>;
+    return this.selectTrackedPages.all({ wiki: this.wiki }).map((row) => TrackedPageRow.parse(row));
   }
 
   markDeleted(pageId: number, deletedAt: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO page_lifetimes (wiki, page_id, deleted_at) VALUES (?, ?, ?)
-         ON CONFLICT (wiki, page_id) DO UPDATE SET deleted_at = excluded.deleted_at`,
-      )
-      .run(this.wiki, pageId, deletedAt);
+    this.upsertDeletion.run(this.wiki, pageId, deletedAt);
   }
 
   private pageRevisions(pageId: number): TimelineRevision[] {
     const infoboxes = new Map<number, Infobox[]>();
-    for (const row of this.selectInfoboxes.all(this.wiki, pageId) as Array<{ revId: number; template: string; fields: string }>) {
+    for (const raw of this.selectInfoboxes.all(this.wiki, pageId)) {
+      const row = InfoboxRow.parse(raw);
       const list = infoboxes.get(row.revId) ?? [];
-      list.push({ template: row.template, fields: FieldsJson.parse(JSON.parse(row.fields)) });
+      list.push({ template: row.template, fields: row.fields });
       infoboxes.set(row.revId, list);
     }
-    const rows = this.selectRevisions.all(this.wiki, pageId) as Array<{
-      revId: number; parentId: number | null; timestamp: string; sha1: string | null; metadataOnly: number; parsed: number;
-    }>;
-    return rows.map((row) => ({
-      revId: row.revId,
-      parentId: row.parentId,
-      timestamp: row.timestamp,
-      sha1: row.sha1,
-      infoboxes: row.metadataOnly || !row.parsed ? null : (infoboxes.get(row.revId) ?? []),
-    }));
+    return this.selectRevisions.all(this.wiki, pageId).map((raw) => {
+      const row = RevisionRow.parse(raw);
+      return {
+        revId: row.revId,
+        parentId: row.parentId,
+        timestamp: row.timestamp,
+        sha1: row.sha1,
+        infoboxes: row.metadataOnly || !row.parsed ? null : (infoboxes.get(row.revId) ?? []),
+      };
+    });
   }
 
   private save(pageId: number, timeline: PageTimeline): void {
@@ -127,5 +147,116 @@ export class TimelineStore {
       knownFrom: timeline.knownFrom,
       lastRevId: timeline.lastRevId,
     });
+  }
+}
+
+const LifetimeRow = z.object({
+  createdAt: z.string().nullable(),
+  deletedAt: z.string().nullable(),
+  knownFrom: z.string().nullable(),
+  syncedUntil: z.string().nullable(),
+});
+const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable() });
+const QueryRow = z.object({
+  origin: z.enum(['generated', 'imported']),
+  wiki: z.string().nullable(),
+  pageId: z.number().int().nullable(),
+  template: z.string().nullable(),
+  key: z.string().nullable(),
+  slot: z.string().nullable(),
+  answer: z.string().nullable(),
+  validFrom: z.string().nullable(),
+  validTo: z.string().nullable(),
+});
+const DailyAnswerRow = z.object({ id: z.string(), query: z.string(), answer: z.string().nullable() });
+const OptionalSlot = z.string().optional();
+
+/**
+ * The reads behind answers for any date, across wikis: a page's lifetime, the interval of a key in
+ * effect at an instant, a stored query, and a whole day of answers in one statement. Lookups come
+ * by the hundred thousand, so each statement is prepared once per repository and each row parsed once.
+ */
+export class AnswerTimelines {
+  private readonly selectLifetime;
+  private readonly selectSlot;
+  private readonly selectInterval;
+  private readonly selectQuery;
+  private readonly selectDay;
+
+  constructor(db: Database) {
+    this.selectLifetime = db.prepare(
+      `SELECT created_at AS createdAt, deleted_at AS deletedAt, known_from AS knownFrom, synced_until AS syncedUntil
+       FROM page_lifetimes WHERE wiki = ? AND page_id = ?`,
+    );
+    this.selectSlot = db
+      .prepare(
+        `SELECT slot FROM infobox_intervals WHERE wiki = ? AND page_id = ? AND key = ?
+         ORDER BY (template = ?) DESC, (slot = ?) DESC, valid_from DESC LIMIT 1`,
+      )
+      .pluck();
+    this.selectInterval = db.prepare(
+      `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo FROM infobox_intervals
+       WHERE wiki = ? AND page_id = ? AND slot = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
+    );
+    // One round trip per lookup: the query and, for an imported one, its interval at the instant.
+    this.selectQuery = db.prepare(
+      `SELECT q.origin, q.wiki, q.page_id AS pageId, q.template, q.key, q.slot, a.answer, a.valid_from AS validFrom, a.valid_to AS validTo
+       FROM queries q
+       LEFT JOIN query_answer_intervals a ON q.origin = 'imported' AND a.query_id = q.id
+         AND a.valid_from = (SELECT MAX(valid_from) FROM query_answer_intervals WHERE query_id = q.id AND valid_from <= @instant)
+       WHERE q.id = @id`,
+    );
+    this.selectDay = db.prepare(
+      `WITH kept AS (
+         SELECT q.id, q.text, q.origin, q.wiki, q.page_id, q.key,
+                COALESCE((SELECT i.slot FROM infobox_intervals i
+                          WHERE i.wiki = q.wiki AND i.page_id = q.page_id AND i.key = q.key AND i.template = q.template
+                          ORDER BY i.valid_from DESC LIMIT 1), q.slot) AS slot
+         FROM queries q WHERE q.kept = 1 AND (@windowStart IS NULL OR q.window_start = @windowStart)
+       )
+       SELECT k.id, k.text AS query,
+              CASE WHEN k.origin = 'imported' THEN a.answer
+                   WHEN l.synced_until IS NULL OR l.synced_until <= @instant THEN NULL
+                   WHEN l.deleted_at IS NOT NULL AND l.deleted_at <= @instant THEN NULL
+                   ELSE v.value END AS answer
+       FROM kept k
+       LEFT JOIN query_answer_intervals a
+         ON k.origin = 'imported' AND a.query_id = k.id AND a.valid_from <= @instant AND (a.valid_to IS NULL OR a.valid_to > @instant)
+       LEFT JOIN infobox_intervals v
+         ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key
+        AND v.valid_from <= @instant AND (v.valid_to IS NULL OR v.valid_to > @instant)
+       LEFT JOIN page_lifetimes l ON l.wiki = k.wiki AND l.page_id = k.page_id
+       ORDER BY k.id`,
+    );
+  }
+
+  lifetime(wiki: string, pageId: number): PageLifetime | undefined {
+    const row = this.selectLifetime.get(wiki, pageId);
+    return row === undefined ? undefined : LifetimeRow.parse(row);
+  }
+
+  /** The slot of the page's infobox that has the key, preferring the template and then the slot given. */
+  slotOf(wiki: string, pageId: number, key: string, prefer: { template: string; slot: string }): string | undefined {
+    return OptionalSlot.parse(this.selectSlot.get(wiki, pageId, key, prefer.template, prefer.slot));
+  }
+
+  /** The latest interval of the slot's key that starts at or before the instant. */
+  intervalAt(wiki: string, pageId: number, slot: string, key: string, instant: string): z.infer<typeof IntervalRow> | undefined {
+    const row = this.selectInterval.get(wiki, pageId, slot, key, instant);
+    return row === undefined ? undefined : IntervalRow.parse(row);
+  }
+
+  /** The stored query, with an imported one's answer interval at the instant. */
+  query(id: string, instant: string): QueryAtInstant | undefined {
+    const row = this.selectQuery.get({ id, instant });
+    return row === undefined ? undefined : QueryRow.parse(row);
+  }
+
+  /**
+   * DailyQA's rows at an instant for every kept query (of one week, or all): imported queries from
+   * their answer intervals, generated ones from the value timeline of their page, infobox and key.
+   */
+  day(instant: string, options: { windowStart?: string } = {}): DailyAnswer[] {
+    return this.selectDay.all({ instant, windowStart: options.windowStart ?? null }).map((row) => DailyAnswerRow.parse(row));
   }
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { addDays, formatDate, parseDate } from '../dates.js';
+import { QueryStore } from '../store/questionStore.js';
 import { answersOnDate } from './answers.js';
 
 /** Days observed around a week's start: the week before, the week itself and two after (29 days, as in DailyQA's release). */
@@ -24,11 +25,7 @@ export interface WeekStats {
  * for a week are one statement (answersOnDate), so this reads 30 statements per week.
  */
 export function answerChangeStats(db: Database): WeekStats[] {
-  const weeks = db
-    .prepare("SELECT DISTINCT window_start FROM queries WHERE kept = 1 AND window_start IS NOT NULL ORDER BY window_start")
-    .pluck()
-    .all() as string[];
-  return weeks.map((windowStart) => {
+  return new QueryStore(db).keptWeeks().map((windowStart) => {
     const start = parseDate(windowStart.slice(0, 10));
     const dates = Array.from({ length: DAYS_BEFORE + DAYS_AFTER + 1 }, (_, i) => formatDate(addDays(start, i - DAYS_BEFORE)));
     const answers = dates.map((date) => new Map(answersOnDate(db, date, { windowStart }).map((row) => [row.id, row.answer])));

@@ -1,38 +1,7 @@
 import { pairInfoboxes, templateLabels } from '../diff/infoboxDiff.js';
 import { findReverts } from '../diff/reverts.js';
 import type { Infobox } from '../model.js';
-
-export interface TimelineRevision {
-  revId: number;
-  parentId: number | null;
-  timestamp: string;
-  sha1: string | null;
-  /** Null for metadata-only revisions (known to exist, content not fetched). */
-  infoboxes: Infobox[] | null;
-}
-
-export interface ValueInterval {
-  /** The infobox's identity across revisions: its label when first seen, kept through template replacements. */
-  slot: string;
-  key: string;
-  template: string;
-  value: string;
-  validFrom: string;
-  /** Null: still in effect at the last revision known. */
-  validTo: string | null;
-  revId: number;
-}
-
-export interface PageTimeline {
-  intervals: ValueInterval[];
-  /** The page's first revision, when it is among the known ones. */
-  createdAt: string | null;
-  /** The earliest revision with content: before it (unless createdAt says the page did not exist) nothing is known. */
-  knownFrom: string | null;
-  /** The latest revision with content: the timelines are synced up to it. */
-  lastRevId: number | null;
-  lastTimestamp: string | null;
-}
+import type { PageTimeline, TimelineRevision, ValueInterval } from '../model/timelines.js';
 
 /**
  * The value intervals of every infobox key of one page, from its revisions oldest first. Revisions

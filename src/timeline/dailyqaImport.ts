@@ -7,6 +7,8 @@ import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { InputError } from '../errors.js';
+import type { AnswerInterval } from '../model/timelines.js';
+import { QueryStore } from '../store/questionStore.js';
 
 const DailyQaLine = z.object({ id: z.string().min(1), query: z.string(), answer: z.string().nullable() }).strict();
 const FILE_NAME = /^qa_(\d{2})(\d{2})(\d{2})\.jsonl(\.gz)?$/;
@@ -73,12 +75,6 @@ async function startsWithGzipMagic(path: string): Promise<boolean> {
   }
 }
 
-export interface AnswerInterval {
-  validFrom: string;
-  validTo: string;
-  answer: string | null;
-}
-
 /**
  * Per-day answers → intervals of equal answers over consecutive days. A day without a file is a
  * gap, never assumed: the interval before it ends, the one after starts anew.
@@ -125,29 +121,17 @@ export async function importDailyQa(db: Database, paths: readonly string[], now:
       dayRows++;
     }
   }
-  const selectIntervals = db.prepare(
-    `SELECT substr(valid_from, 1, 10) AS validFrom, substr(valid_to, 1, 10) AS validTo, answer
-     FROM query_answer_intervals WHERE query_id = ? ORDER BY valid_from`,
+  const createdAt = now.toISOString();
+  const queries = [...byId].map(([id, entry]) => ({ id, text: entry.query, windowStart: weekFromId(id) }));
+  const intervals = new QueryStore(db).saveImported(
+    queries,
+    (id, stored) => {
+      const days = expandIntervals(stored);
+      for (const [date, answer] of byId.get(id)?.days ?? []) days.set(date, answer);
+      return compressDays(days);
+    },
+    createdAt,
   );
-  const upsertQuery = db.prepare(
-    `INSERT INTO queries (id, text, origin, window_start, created_at) VALUES (?, ?, 'imported', ?, ?)
-     ON CONFLICT (id) DO UPDATE SET text = excluded.text`,
-  );
-  const deleteIntervals = db.prepare('DELETE FROM query_answer_intervals WHERE query_id = ?');
-  const insertInterval = db.prepare('INSERT INTO query_answer_intervals (query_id, valid_from, valid_to, answer) VALUES (?, ?, ?, ?)');
-  let intervals = 0;
-  db.transaction(() => {
-    for (const [id, entry] of byId) {
-      const stored = expandIntervals(selectIntervals.all(id) as AnswerInterval[]);
-      for (const [date, answer] of entry.days) stored.set(date, answer);
-      upsertQuery.run(id, entry.query, weekFromId(id), now.toISOString());
-      deleteIntervals.run(id);
-      for (const interval of compressDays(stored)) {
-        insertInterval.run(id, `${interval.validFrom}T00:00:00Z`, `${interval.validTo}T00:00:00Z`, interval.answer);
-        intervals++;
-      }
-    }
-  })();
   return { files: paths.length, queries: byId.size, days: dayRows, intervals };
 }
 

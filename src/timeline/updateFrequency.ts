@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { addDays, formatDate, parseDate } from '../dates.js';
+import type { UpdateFrequency } from '../model/questions.js';
+import { QueryStore } from '../store/questionStore.js';
 import { answerQuery } from './answers.js';
-
-export type UpdateFrequency = 'pending' | 'frequent_update' | 'infrequent_update';
 
 /**
  * DailyQA's rule: frequent when the answer changes again after the week, on day 8 or later, within
@@ -26,26 +26,20 @@ export function classifyUpdateFrequency(answers: ReadonlyArray<{ answer: string 
 
 /** Labels every kept query of a week (or of all weeks) that is still pending; returns the counts by class. */
 export function finalizeUpdateFrequency(db: Database, options: { windowStart?: string } = {}): Record<UpdateFrequency, number> {
-  const queries = db
-    .prepare(
-      `SELECT id, window_start AS windowStart FROM queries
-       WHERE kept = 1 AND window_start IS NOT NULL AND update_frequency = 'pending' AND (@windowStart IS NULL OR window_start = @windowStart)`,
-    )
-    .all({ windowStart: options.windowStart ?? null }) as Array<{ id: string; windowStart: string }>;
-  const update = db.prepare('UPDATE queries SET update_frequency = ? WHERE id = ?');
+  const queries = new QueryStore(db);
   const counts: Record<UpdateFrequency, number> = { pending: 0, frequent_update: 0, infrequent_update: 0 };
-  db.transaction(() => {
-    for (const query of queries) {
-      const start = parseDate(query.windowStart.slice(0, 10));
-      const answers = [];
-      for (let day = FIRST_OFFSET; day <= LAST_OFFSET; day++) {
-        const result = answerQuery(db, query.id, formatDate(addDays(start, day)));
-        answers.push({ answer: result.answer, known: result.status !== 'unknown' });
-      }
-      const label = classifyUpdateFrequency(answers);
-      counts[label]++;
-      if (label !== 'pending') update.run(label, query.id);
+  const labels: Array<{ id: string; frequency: Exclude<UpdateFrequency, 'pending'> }> = [];
+  for (const query of queries.pendingFrequency(options)) {
+    const start = parseDate(query.windowStart.slice(0, 10));
+    const answers = [];
+    for (let day = FIRST_OFFSET; day <= LAST_OFFSET; day++) {
+      const result = answerQuery(db, query.id, formatDate(addDays(start, day)));
+      answers.push({ answer: result.answer, known: result.status !== 'unknown' });
     }
-  })();
+    const label = classifyUpdateFrequency(answers);
+    counts[label]++;
+    if (label !== 'pending') labels.push({ id: query.id, frequency: label });
+  }
+  queries.saveUpdateFrequencies(labels);
   return counts;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Infobox } from '../../src/model.js';
-import { buildTimeline, type TimelineRevision } from '../../src/timeline/buildTimeline.js';
+import { buildTimeline } from '../../src/timeline/buildTimeline.js';
+import type { TimelineRevision } from '../../src/model/timelines.js';
 
 const box = (template: string, fields: Record<string, string>): Infobox => ({ template, fields: Object.entries(fields) });
 let nextId = 1;

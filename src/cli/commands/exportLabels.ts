@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
 import { UserError } from '../../errors.js';
-import { SnapshotStore, type StoredLabel } from '../../store/snapshotStore.js';
+import type { StoredLabel } from '../../model/labels.js';
+import { SnapshotStore } from '../../store/snapshotStore.js';
 import { withSession } from '../session.js';
 
 interface ExportLabelsFlags {

@@ -3,6 +3,7 @@ import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
+import { QueryStore } from '../../store/questionStore.js';
 import { dateOption, integerOption } from '../options.js';
 import { withSession } from '../session.js';
 
@@ -28,10 +29,7 @@ export function registerExportWeekly(exportGroup: Command): void {
     .action(async (flags: ExportWeeklyFlags, command: Command) => {
       await withSession(command, { write: false }, (session) => {
         const window = windowFrom(flags.start, flags.days);
-        const wikis = session.db
-          .prepare('SELECT DISTINCT wiki FROM question_generations WHERE window_start = ? AND window_end = ? ORDER BY wiki')
-          .pluck()
-          .all(window.start, window.end) as string[];
+        const wikis = new QueryStore(session.db).wikisWithQuestions(window);
         const wiki = flags.wiki ?? wikis[0];
         if (wiki === undefined || !wikis.includes(wiki)) {
           throw new UserError(`no questions for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);

@@ -3,7 +3,8 @@ import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../../src/llm/o
 import type { ArticleSentence } from '../../../src/text/articleText.js';
 import { changedPairs, newSentenceGroups } from '../../../src/growover/changeTargets.js';
 import { kMeans, onePerCluster } from '../../../src/growover/kmeans.js';
-import { carriedEvidence, fateOf, retirementReason, unchangedContinuations, type LabeledSentence } from '../../../src/growover/maintenance.js';
+import { carriedEvidence, fateOf, retirementReason, unchangedContinuations } from '../../../src/growover/maintenance.js';
+import type { LabeledSentence } from '../../../src/model/growover.js';
 import { paragraphsOf, qualifies } from '../../../src/growover/paragraphs.js';
 import { contains, validateChangedQa, validateDialogue, validateQa } from '../../../src/growover/validation.js';
 import { SeededRandom } from '../../../src/random.js';

@@ -1,0 +1,42 @@
+/**
+ * Snapshots and sentence labels (docs/ARCHITECTURE.md §7.1, §7.3): what a snapshot is, its
+ * articles, the pairing of two snapshots' articles and each stored sentence label.
+ */
+export type SentenceLabelName = 'unchanged' | 'changed' | 'new' | 'undecided';
+export type LabelName = SentenceLabelName | 'deleted';
+
+/** How a label was reached, for auditing. */
+export type LabelStep = 'exact' | 'moved' | 'lexical' | 'near-duplicate' | 'span' | 'nli' | 'no-counterpart' | 'new-article';
+
+export interface SnapshotRecord {
+  name: string;
+  wiki: string;
+  source: string;
+  asOf: string | null;
+}
+
+export interface StoredArticle {
+  pageId: number;
+  title: string;
+  revId: number;
+  timestamp: string;
+}
+
+/** An old and a new article taken as versions of one another; old null when the article is new. */
+export interface ArticlePair {
+  newArticle: StoredArticle;
+  oldArticle: StoredArticle | null;
+}
+
+export interface StoredLabel {
+  title: string;
+  side: 'new' | 'old';
+  index: number;
+  text: string;
+  label: LabelName;
+  oldIndices: number[];
+  oldText: string | null;
+  similarity: number | null;
+  backend: string;
+  step: LabelStep;
+}

@@ -1,0 +1,73 @@
+/**
+ * Value timelines (docs/ARCHITECTURE.md §5): the intervals in which each infobox value of a page was
+ * in effect, a page's lifetime, and the answer intervals of imported queries. What the timeline
+ * logic computes from and the store keeps.
+ */
+import type { Infobox } from '../model.js';
+
+export interface TimelineRevision {
+  revId: number;
+  parentId: number | null;
+  timestamp: string;
+  sha1: string | null;
+  /** Null for metadata-only revisions (known to exist, content not fetched). */
+  infoboxes: Infobox[] | null;
+}
+
+export interface ValueInterval {
+  /** The infobox's identity across revisions: its label when first seen, kept through template replacements. */
+  slot: string;
+  key: string;
+  template: string;
+  value: string;
+  validFrom: string;
+  /** Null: still in effect at the last revision known. */
+  validTo: string | null;
+  revId: number;
+}
+
+export interface PageTimeline {
+  intervals: ValueInterval[];
+  /** The page's first revision, when it is among the known ones. */
+  createdAt: string | null;
+  /** The earliest revision with content: before it (unless createdAt says the page did not exist) nothing is known. */
+  knownFrom: string | null;
+  /** The latest revision with content: the timelines are synced up to it. */
+  lastRevId: number | null;
+  lastTimestamp: string | null;
+}
+
+/** What the store knows of a page's existence and how far its history is synced. */
+export interface PageLifetime {
+  createdAt: string | null;
+  deletedAt: string | null;
+  knownFrom: string | null;
+  syncedUntil: string | null;
+}
+
+/** An imported query's answer over whole days [validFrom, validTo), as YYYY-MM-DD. */
+export interface AnswerInterval {
+  validFrom: string;
+  validTo: string;
+  answer: string | null;
+}
+
+/** A stored query with, for an imported one, its answer interval at an instant (all null when none). */
+export interface QueryAtInstant {
+  origin: 'generated' | 'imported';
+  wiki: string | null;
+  pageId: number | null;
+  template: string | null;
+  key: string | null;
+  slot: string | null;
+  answer: string | null;
+  validFrom: string | null;
+  validTo: string | null;
+}
+
+/** One line of DailyQA's per-date file. */
+export interface DailyAnswer {
+  id: string;
+  query: string;
+  answer: string | null;
+}

@@ -1,0 +1,44 @@
+/**
+ * Records of the weekly pipeline (docs/ARCHITECTURE.md §4): stored infobox changes, the data units
+ * selected from them, and the questions made from those with their checks, domains and classes.
+ * Plain data, shared by the stages, the store and the releases.
+ */
+import type { InfoboxChange } from '../model.js';
+
+/** Why the key/value filters dropped a change (docs/ARCHITECTURE.md §4). */
+export type FilterReason = 'styling_key' | 'file_value' | 'empty_value';
+
+/** A page's revision as the diff stage reads it back. */
+export interface PageRevisionRow {
+  revId: number;
+  timestamp: string;
+  sha1: string | null;
+  metadataOnly: boolean;
+  firstParagraph: string | null;
+}
+
+export interface StoredChange extends InfoboxChange {
+  wiki: string;
+  title: string;
+  filtered: FilterReason | null;
+  revertedBy: number | null;
+}
+
+export interface DataUnit {
+  wiki: string;
+  windowStart: string;
+  windowEnd: string;
+  pageId: number;
+  title: string;
+  url: string;
+  revId: number;
+  prevRevId: number;
+  timestamp: string;
+  template: string;
+  key: string;
+  old: string;
+  new: string;
+  infobox: Record<string, string>;
+  firstParagraph: string;
+  seed: string;
+}

@@ -1,0 +1,59 @@
+/**
+ * The read side of the revisions aggregate for readers outside the weekly stages: page titles,
+ * titles before moves, and each page's latest parsed revision with its infoboxes. Kept apart from
+ * RevisionStore (the collect and parse stages' writer) only while that module is being reworked;
+ * statements are prepared once per repository and rows come back parsed.
+ */
+import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
+import type { Infobox } from '../model.js';
+import { FieldsColumn } from './rows.js';
+
+const PageTitleRow = z.object({ pageId: z.number().int(), title: z.string() });
+const PageMatchRow = z.object({ wiki: z.string(), pageId: z.number().int() });
+const LatestRevisionRow = z.object({ pageId: z.number().int(), title: z.string(), revId: z.number().int(), lead: z.string() });
+const InfoboxRow = z.object({ template: z.string(), fields: FieldsColumn });
+
+export class RevisionReads {
+  private readonly selectTitles;
+  private readonly selectByTitle;
+  private readonly selectLatestRevisions;
+  private readonly selectInfoboxes;
+
+  constructor(db: Database) {
+    this.selectTitles = db.prepare('SELECT page_id AS pageId, title FROM pages WHERE wiki = ?');
+    this.selectByTitle = db.prepare(
+      `SELECT wiki, page_id AS pageId, 0 AS former FROM pages WHERE title = @title AND (@wiki IS NULL OR wiki = @wiki)
+       UNION ALL
+       SELECT wiki, page_id AS pageId, 1 AS former FROM page_moves WHERE from_title = @title AND (@wiki IS NULL OR wiki = @wiki)
+       ORDER BY former`,
+    );
+    this.selectLatestRevisions = db.prepare(
+      `SELECT p.page_id AS pageId, p.title, r.rev_id AS revId, r.first_paragraph AS lead
+       FROM pages p JOIN revisions r ON r.rev_id = (
+         SELECT rev_id FROM revisions WHERE wiki = p.wiki AND page_id = p.page_id AND parsed = 1 AND first_paragraph IS NOT NULL
+         ORDER BY timestamp DESC, rev_id DESC LIMIT 1) AND r.wiki = p.wiki AND r.page_id = p.page_id
+       WHERE p.wiki = ? AND p.namespace = 0 ORDER BY p.page_id`,
+    );
+    this.selectInfoboxes = db.prepare('SELECT template, fields FROM infoboxes WHERE wiki = ? AND page_id = ? AND rev_id = ? ORDER BY position');
+  }
+
+  /** Every page of the wiki with its current title. */
+  pageTitles(wiki: string): Array<{ pageId: number; title: string }> {
+    return this.selectTitles.all(wiki).map((row) => PageTitleRow.parse(row));
+  }
+
+  /** Pages a title names now, then those it named before a move; of one wiki or all. */
+  pagesTitled(title: string, wiki?: string): Array<{ wiki: string; pageId: number }> {
+    return this.selectByTitle.all({ title, wiki: wiki ?? null }).map((row) => PageMatchRow.parse(row));
+  }
+
+  /** Every article of the wiki at its latest parsed revision that has a first paragraph, by page id. */
+  latestRevisions(wiki: string): Array<{ pageId: number; title: string; revId: number; lead: string }> {
+    return this.selectLatestRevisions.all(wiki).map((row) => LatestRevisionRow.parse(row));
+  }
+
+  infoboxes(wiki: string, pageId: number, revId: number): Infobox[] {
+    return this.selectInfoboxes.all(wiki, pageId, revId).map((row) => InfoboxRow.parse(row));
+  }
+}
