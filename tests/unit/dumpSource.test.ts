@@ -219,6 +219,7 @@ describe('DumpRevisionSource followers', () => {
     expect(portAldwin?.followers?.map((r) => r.timestamp)).toContain('2025-02-10T01:14:10Z');
     expect(portAldwin?.followers?.every((r) => r.text === null && r.timestamp >= window.end)).toBe(true);
     const without = await collect(new DumpRevisionSource(sampleXml), window);
+    expect(without.map((history) => history.page.title)).toEqual(withFollowers.map((history) => history.page.title));
     expect(without.every((history) => history.followers === undefined)).toBe(true);
   });
 });
