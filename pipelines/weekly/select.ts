@@ -14,7 +14,7 @@ export const selectStage: Stage<WeeklyInput> = {
     const candidates = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);
     const chosen = selectDataUnits(candidates, input.seed);
     const units: DataUnit[] = chosen.map((change) => {
-      const infoboxes = store.infoboxes(change.revId);
+      const infoboxes = store.infoboxes(change.pageId, change.revId);
       const index = templateLabels(infoboxes).indexOf(change.template);
       const title = store.pageTitle(change.pageId);
       const firstParagraph = store.pageRevisions(change.pageId).find((r) => r.revId === change.revId)?.firstParagraph ?? '';

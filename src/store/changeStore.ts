@@ -71,8 +71,8 @@ export class ChangeStore {
       `SELECT rev_id AS revId, timestamp, sha1, metadata_only AS metadataOnly, first_paragraph AS firstParagraph, parsed
        FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
     );
-    this.selectInfoboxes = db.prepare('SELECT template, fields FROM infoboxes WHERE wiki = ? AND rev_id = ? ORDER BY position');
-    this.deleteChanges = db.prepare('DELETE FROM infobox_changes WHERE wiki = ? AND rev_id = ?');
+    this.selectInfoboxes = db.prepare('SELECT template, fields FROM infoboxes WHERE wiki = ? AND page_id = ? AND rev_id = ? ORDER BY position');
+    this.deleteChanges = db.prepare('DELETE FROM infobox_changes WHERE wiki = ? AND page_id = ? AND rev_id = ?');
     this.insertChange = db.prepare(
       `INSERT INTO infobox_changes (wiki, page_id, rev_id, prev_rev_id, timestamp, template, key, kind, old, new, filtered, reverted_by)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -101,8 +101,8 @@ export class ChangeStore {
     });
   }
 
-  infoboxes(revId: number): Infobox[] {
-    return this.selectInfoboxes.all(this.wiki, revId).map((row) => InfoboxRow.parse(row));
+  infoboxes(pageId: number, revId: number): Infobox[] {
+    return this.selectInfoboxes.all(this.wiki, pageId, revId).map((row) => InfoboxRow.parse(row));
   }
 
   /** Replaces the changes of a set of revisions in one transaction (a replay writes the same rows again). */
@@ -116,7 +116,7 @@ export class ChangeStore {
     this.db.transaction(() => {
       for (const page of pages) {
         for (const revision of page.revisions) {
-          this.deleteChanges.run(this.wiki, revision.revId);
+          this.deleteChanges.run(this.wiki, page.pageId, revision.revId);
           for (const change of revision.changes) {
             this.insertChange.run(
               this.wiki, page.pageId, revision.revId, revision.prevRevId, revision.timestamp,
