@@ -5,13 +5,9 @@
  * backends require every term to occur in a page, so "what", "is" or "the" would veto most pages
  * (Wikipedia's CirrusSearch ignores such words anyway).
  */
-import { z } from 'zod';
+import { SearchReply } from '../sources/mediawikiReplies.js';
 import { WikiClient, type WikiClientOptions } from '../sources/wikiClient.js';
 import type { SearchBackend } from './searchBackend.js';
-
-const SearchReply = z.object({
-  query: z.object({ search: z.array(z.object({ title: z.string() })) }).optional(),
-});
 
 export class WikiSearch implements SearchBackend {
   readonly name: string;

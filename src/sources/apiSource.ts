@@ -20,11 +20,21 @@
  * own retries are disabled (they ignore Retry-After on 429 and never back off), so each failure is
  * retried exactly once per attempt, here.
  */
-import { z } from 'zod';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { UserError } from '../errors.js';
 import type { PageMove, PageRef, Revision, Window } from '../model.js';
 import type { CollectOptions, PageDeletion, PageHistoryPart, RevisionSource } from './RevisionSource.js';
+import {
+  AllPagesReply,
+  InfoReply,
+  LogEventsReply,
+  OldestChangeReply,
+  RecentChangesReply,
+  RevisionsReply,
+  type LogEvent,
+  type RecentChange,
+  type RevisionEntry,
+} from './mediawikiReplies.js';
 import { positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
 
 export interface ApiSourceOptions extends WikiClientOptions {
@@ -481,7 +491,7 @@ function remembered(isDone: ((pageId: number) => boolean) | undefined): (pageId:
   };
 }
 
-function articlesIn(reply: z.infer<typeof InfoReply>): PageRef[] {
+function articlesIn(reply: InfoReply): PageRef[] {
   return (reply.query?.pages ?? []).flatMap((page) =>
     page.pageid !== undefined && !page.missing && !page.invalid && !page.redirect && page.ns === 0
       ? [{ pageId: page.pageid, title: page.title, namespace: page.ns }]
@@ -489,97 +499,6 @@ function articlesIn(reply: z.infer<typeof InfoReply>): PageRef[] {
   );
 }
 
-function revisionsIn(reply: z.infer<typeof RevisionsReply>): RevisionEntry[] {
+function revisionsIn(reply: RevisionsReply): RevisionEntry[] {
   return (reply.query?.pages ?? []).flatMap((page) => page.revisions ?? []);
 }
-
-/* ------------------------------------------------------------------------------------------------
- * Replies (formatversion=2), validated: anything else is a RemoteError naming what was wrong
- * --------------------------------------------------------------------------------------------- */
-
-/** What recent-changes rows and revision entries both say of a revision. */
-const revisionMetadataFields = {
-  revid: z.number().int(),
-  timestamp: z.string(),
-  sha1: z.string().optional(),
-  sha1hidden: z.boolean().optional(),
-  comment: z.string().optional(),
-  user: z.string().optional(),
-  minor: z.boolean().optional(),
-};
-
-const RecentChangeSchema = z.object({
-  ...revisionMetadataFields,
-  pageid: z.number().int(),
-  old_revid: z.number().int(),
-});
-type RecentChange = z.infer<typeof RecentChangeSchema>;
-
-const RecentChangesReply = z.object({
-  query: z.object({ recentchanges: z.array(RecentChangeSchema) }).optional(),
-});
-
-const OldestChangeReply = z.object({
-  query: z.object({ recentchanges: z.array(z.object({ timestamp: z.string() })) }).optional(),
-});
-
-const InfoReply = z.object({
-  query: z
-    .object({
-      pages: z.array(
-        z.object({
-          pageid: z.number().int().optional(),
-          ns: z.number().int().optional(),
-          title: z.string(),
-          missing: z.boolean().optional(),
-          invalid: z.boolean().optional(),
-          redirect: z.boolean().optional(),
-        }),
-      ),
-    })
-    .optional(),
-});
-
-const AllPagesReply = z.object({
-  query: z
-    .object({ allpages: z.array(z.object({ pageid: z.number().int(), ns: z.number().int(), title: z.string() })) })
-    .optional(),
-});
-
-const RevisionEntrySchema = z.object({
-  ...revisionMetadataFields,
-  parentid: z.number().int().optional(),
-  slots: z
-    .object({
-      main: z.object({ content: z.string().optional(), texthidden: z.boolean().optional() }).optional(),
-    })
-    .optional(),
-});
-type RevisionEntry = z.infer<typeof RevisionEntrySchema>;
-
-const RevisionsReply = z.object({
-  query: z
-    .object({
-      pages: z.array(z.object({ pageid: z.number().int().optional(), revisions: z.array(RevisionEntrySchema).optional() })),
-    })
-    .optional(),
-});
-
-const LogEventsReply = z.object({
-  query: z
-    .object({
-      logevents: z.array(
-        z.object({
-          ns: z.number().int().optional(),
-          title: z.string().optional(),
-          action: z.string().optional(),
-          logpage: z.number().int().optional(),
-          timestamp: z.string(),
-          params: z.object({ target_ns: z.number().int().optional(), target_title: z.string().optional() }).optional(),
-        }),
-      ),
-    })
-    .optional(),
-});
-
-type LogEvent = NonNullable<z.infer<typeof LogEventsReply>['query']>['logevents'][number];

@@ -2,10 +2,10 @@
  * Where a snapshot's articles come from (docs/ARCHITECTURE.md §7.1): each main-namespace page's latest revision at
  * or before an instant, redirects skipped, from a streamed XML dump or through the Action API.
  */
-import { z } from 'zod';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { openDumpInput } from './dumpInput.js';
 import { readDump, type DumpPageHeader } from './dumpReader.js';
+import { InfoReply, LinksReply, RevisionsReply } from './mediawikiReplies.js';
 import { WikiClient, type WikiClientOptions } from './wikiClient.js';
 import { isRedirectText } from '../text/articleText.js';
 
@@ -100,7 +100,10 @@ export class ApiSnapshotSource {
     const texts = new Map<number, string>();
     for (let at = 0; at < revIds.length; at += PER_REQUEST) {
       const batch = revIds.slice(at, at + PER_REQUEST);
-      const replies = this.api.continued({ action: 'query', prop: 'revisions', revids: batch.join('|'), rvprop: 'ids|content', rvslots: 'main' }, RevisionsReply);
+      const replies = this.api.continued(
+        { action: 'query', prop: 'revisions', revids: batch.join('|'), rvprop: 'ids|timestamp|content', rvslots: 'main' },
+        RevisionsReply,
+      );
       for await (const reply of replies) {
         for (const page of reply.query?.pages ?? []) {
           for (const revision of page.revisions ?? []) {
@@ -113,37 +116,3 @@ export class ApiSnapshotSource {
     return texts;
   }
 }
-
-const LinksReply = z.object({
-  query: z.object({ pages: z.array(z.object({ links: z.array(z.object({ title: z.string() })).optional() })) }).optional(),
-});
-
-const InfoReply = z.object({
-  query: z
-    .object({
-      pages: z.array(
-        z.object({ pageid: z.number().int().optional(), ns: z.number().int().optional(), title: z.string(), missing: z.boolean().optional() }),
-      ),
-    })
-    .optional(),
-});
-
-const RevisionsReply = z.object({
-  query: z
-    .object({
-      pages: z.array(
-        z.object({
-          revisions: z
-            .array(
-              z.object({
-                revid: z.number().int(),
-                timestamp: z.string().optional().default(''),
-                slots: z.object({ main: z.object({ content: z.string().optional(), texthidden: z.boolean().optional() }).optional() }).optional(),
-              }),
-            )
-            .optional(),
-        }),
-      ),
-    })
-    .optional(),
-});
