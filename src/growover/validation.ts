@@ -4,6 +4,7 @@
  * in the evidence once both are normalised). A failure is a reason, stored with the reject.
  */
 import { z } from 'zod';
+import { failed, ok, type Result } from '../result.js';
 import { normaliseSentence } from '../text/normalise.js';
 
 const Text = z.string().trim().min(1);
@@ -18,46 +19,44 @@ export type GeneratedQa = z.infer<typeof GeneratedQaSchema>;
 export type GeneratedChangedQa = z.infer<typeof GeneratedChangedQaSchema>;
 export type GeneratedDialogue = z.infer<typeof GeneratedDialogueSchema>;
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
-
 /** The article's sentences and the indices this item may cite as evidence. */
 export interface EvidenceScope {
   sentences: readonly string[];
   allowed: ReadonlySet<number>;
 }
 
-export function validateQa(reply: unknown, scope: EvidenceScope): Checked<GeneratedQa & { evidence: number[] }> {
+export function validateQa(reply: unknown, scope: EvidenceScope): Result<GeneratedQa & { evidence: number[] }> {
   const parsed = shape(GeneratedQaSchema, reply);
   if (!parsed.ok) return parsed;
   const { start, end, answer, question } = parsed.value;
-  if (start > end) return { ok: false, reason: `evidence range ${start}..${end} is reversed` };
+  if (start > end) return failed(`evidence range ${start}..${end} is reversed`);
   const evidence = range(start, end);
   const outside = checkIndices(evidence, scope);
-  if (outside) return { ok: false, reason: outside };
+  if (outside) return failed(outside);
   const text = evidence.map((index) => scope.sentences[index] as string).join(' ');
-  if (!contains(text, answer)) return { ok: false, reason: `answer "${answer}" is not in the evidence sentences ${start}..${end}` };
-  if (contains(question, answer)) return { ok: false, reason: `the question gives its answer "${answer}" away` };
-  return { ok: true, value: { ...parsed.value, evidence } };
+  if (!contains(text, answer)) return failed(`answer "${answer}" is not in the evidence sentences ${start}..${end}`);
+  if (contains(question, answer)) return failed(`the question gives its answer "${answer}" away`);
+  return ok({ ...parsed.value, evidence });
 }
 
-export function validateChangedQa(reply: unknown, texts: { oldText: string; newText: string }): Checked<GeneratedChangedQa> {
+export function validateChangedQa(reply: unknown, texts: { oldText: string; newText: string }): Result<GeneratedChangedQa> {
   const parsed = shape(GeneratedChangedQaSchema, reply);
   if (!parsed.ok) return parsed;
   const { oldAnswer, newAnswer, question } = parsed.value;
-  if (!contains(texts.oldText, oldAnswer)) return { ok: false, reason: `old answer "${oldAnswer}" is not in the old sentence` };
-  if (!contains(texts.newText, newAnswer)) return { ok: false, reason: `new answer "${newAnswer}" is not in the new sentence` };
-  if (normaliseSentence(oldAnswer) === normaliseSentence(newAnswer)) return { ok: false, reason: `old and new answers are the same ("${newAnswer}")` };
-  if (contains(question, newAnswer)) return { ok: false, reason: `the question gives its answer "${newAnswer}" away` };
+  if (!contains(texts.oldText, oldAnswer)) return failed(`old answer "${oldAnswer}" is not in the old sentence`);
+  if (!contains(texts.newText, newAnswer)) return failed(`new answer "${newAnswer}" is not in the new sentence`);
+  if (normaliseSentence(oldAnswer) === normaliseSentence(newAnswer)) return failed(`old and new answers are the same ("${newAnswer}")`);
+  if (contains(question, newAnswer)) return failed(`the question gives its answer "${newAnswer}" away`);
   return parsed;
 }
 
-export function validateDialogue(reply: unknown, scope: EvidenceScope): Checked<GeneratedDialogue> {
+export function validateDialogue(reply: unknown, scope: EvidenceScope): Result<GeneratedDialogue> {
   const parsed = shape(GeneratedDialogueSchema, reply);
   if (!parsed.ok) return parsed;
   const cited = parsed.value.turns.map((turn) => turn.sentence);
   const outside = checkIndices(cited, scope);
-  if (outside) return { ok: false, reason: outside };
-  if (new Set(cited).size !== cited.length) return { ok: false, reason: `turns cite the same sentence twice (${cited.join(', ')})` };
+  if (outside) return failed(outside);
+  if (new Set(cited).size !== cited.length) return failed(`turns cite the same sentence twice (${cited.join(', ')})`);
   return parsed;
 }
 
@@ -76,10 +75,10 @@ function checkIndices(indices: readonly number[], scope: EvidenceScope): string 
   return null;
 }
 
-function shape<T>(schema: z.ZodType<T>, reply: unknown): Checked<T> {
+function shape<T>(schema: z.ZodType<T>, reply: unknown): Result<T> {
   const result = schema.safeParse(reply);
-  if (result.success) return { ok: true, value: result.data };
-  return { ok: false, reason: `format: ${result.error.issues.map((issue) => `${issue.path.join('.') || 'item'}: ${issue.message}`).join('; ')}` };
+  if (result.success) return ok(result.data);
+  return failed(`format: ${result.error.issues.map((issue) => `${issue.path.join('.') || 'item'}: ${issue.message}`).join('; ')}`);
 }
 
 function range(start: number, end: number): number[] {

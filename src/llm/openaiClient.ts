@@ -17,7 +17,8 @@ import { oneLine } from '../errors.js';
 import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
 import { formatInstructions, jsonSchemaOf, OUTPUT_MODES, parseReply, responseFormat, type OutputMode, type ReplySchema } from './outputModes.js';
 import { renderPrompt, type PromptTemplate } from './prompts.js';
-import { cacheKey, type CachedOutcome, type ResponseCache } from '../store/llmCache.js';
+import { cacheKey, type ResponseCache } from '../store/llmCache.js';
+import type { Result } from '../result.js';
 import { UsageMeter } from './usage.js';
 
 export interface OpenAiClientOptions {
@@ -44,7 +45,8 @@ export interface StructuredCall<S extends ReplySchema> {
   schema: S;
 }
 
-export type CallOutcome<T> = { ok: true; value: T; cached: boolean } | { ok: false; reason: string; cached: boolean };
+/** `cached`: the outcome came from the store's cache, not from the server. */
+export type CallOutcome<T> = Result<T> & { cached: boolean };
 
 /** A 400 about the reply format (not, say, an over-long prompt) means: ask in the next format. */
 const FORMAT_COMPLAINT = /response_format|json_schema|json_object|structured|schema|grammar|guided/i;
@@ -140,7 +142,7 @@ export class OpenAiClient {
     return { ok: false, reason, cached: false };
   }
 
-  private fromCache<S extends ReplySchema>(hit: CachedOutcome, schema: S): CallOutcome<z.infer<S>> {
+  private fromCache<S extends ReplySchema>(hit: Result<unknown>, schema: S): CallOutcome<z.infer<S>> {
     if (!hit.ok) {
       this.usage.add({ failures: 1 });
       return { ok: false, reason: hit.reason, cached: true };

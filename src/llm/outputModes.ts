@@ -5,14 +5,13 @@
  * validated with the same zod schema, never evaluated.
  */
 import { z } from 'zod';
+import { failed, ok, type Result } from '../result.js';
 
 export const OUTPUT_MODES = ['json_schema', 'json_object', 'text'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
 
 /** Replies are flat objects of strings (or string enums), so every mode can carry them. */
 export type ReplySchema = z.ZodObject<Record<string, z.ZodString | z.ZodEnum>>;
-
-export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** What to append to the rendered prompt so the reply comes in this mode's shape. */
 export function formatInstructions(mode: OutputMode, schema: ReplySchema): string {
@@ -30,8 +29,8 @@ export function responseFormat(mode: OutputMode, name: string, schema: ReplySche
   return undefined;
 }
 
-export function parseReply<T>(mode: OutputMode, content: string | null | undefined, schema: z.ZodType<T>, fields: string[]): Parsed<T> {
-  if (content === null || content === undefined || content.trim() === '') return { ok: false, reason: 'empty reply' };
+export function parseReply<T>(mode: OutputMode, content: string | null | undefined, schema: z.ZodType<T>, fields: string[]): Result<T> {
+  if (content === null || content === undefined || content.trim() === '') return failed('empty reply');
   let candidate: unknown;
   if (mode === 'text') {
     candidate = parseLines(content, fields);
@@ -39,13 +38,13 @@ export function parseReply<T>(mode: OutputMode, content: string | null | undefin
     try {
       candidate = JSON.parse(stripCodeFence(content));
     } catch {
-      return { ok: false, reason: `reply is not JSON: ${clip(content)}` };
+      return failed(`reply is not JSON: ${clip(content)}`);
     }
   }
   const result = schema.safeParse(candidate);
-  if (result.success) return { ok: true, value: result.data };
+  if (result.success) return ok(result.data);
   const issues = result.error.issues.map((issue) => `${issue.path.join('.') || 'reply'}: ${issue.message}`).join('; ');
-  return { ok: false, reason: `reply does not match the schema (${issues}): ${clip(content)}` };
+  return failed(`reply does not match the schema (${issues}): ${clip(content)}`);
 }
 
 /**

@@ -7,10 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import type { Result } from '../result.js';
 
-export type CachedOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
-
-const CachedOutcomeJson = z.union([
+const StoredOutcome = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
   z.object({ ok: z.literal(false), reason: z.string() }),
 ]);
@@ -30,7 +29,7 @@ export function cacheKey(parts: CacheKeyParts): string {
 export class ResponseCache {
   constructor(private readonly db: Database) {}
 
-  get(key: string): CachedOutcome | undefined {
+  get(key: string): Result<unknown> | undefined {
     const row = this.db.prepare('SELECT outcome FROM llm_cache WHERE key = ?').pluck().get(key);
     if (typeof row !== 'string') return undefined;
     // An unreadable entry is a miss: the call is made again and the entry replaced.
@@ -40,11 +39,11 @@ export class ResponseCache {
     } catch {
       return undefined;
     }
-    const parsed = CachedOutcomeJson.safeParse(stored);
-    return parsed.success ? (parsed.data as CachedOutcome) : undefined;
+    const parsed = StoredOutcome.safeParse(stored);
+    return parsed.success ? (parsed.data as Result<unknown>) : undefined;
   }
 
-  put(key: string, parts: CacheKeyParts, outcome: CachedOutcome, tokens: { prompt: number; completion: number }): void {
+  put(key: string, parts: CacheKeyParts, outcome: Result<unknown>, tokens: { prompt: number; completion: number }): void {
     this.db
       .prepare(
         `INSERT OR REPLACE INTO llm_cache (key, model, prompt, prompt_version, outcome, prompt_tokens, completion_tokens, created_at)
