@@ -1,4 +1,4 @@
-import { subsetMatch } from '../../src/text/answerMatch.js';
+import { answerContains } from '../../src/text/normalise.js';
 import type { Assistant } from '../../src/llm/assistant.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { LocalSearchIndex } from '../../src/search/localIndex.js';
@@ -46,7 +46,7 @@ async function correctness(assistant: Assistant, question: Question): Promise<Ch
   const result = await assistant.answerQuestion(articleOf(question.unit), question.text);
   const base = { queryId: question.id, check: 'correctness' as const, backend: `${assistant.provider}:${assistant.model}`, prompt: result.prompt };
   if (!result.ok) return { ...base, passed: false, reason: `no answer: ${result.reason}`, detail: null };
-  const passed = subsetMatch(question.unit.new, result.value.answer);
+  const passed = answerContains(result.value.answer, question.unit.new);
   return {
     ...base,
     passed,

@@ -7,7 +7,7 @@
  * while its wording no longer holds the answer, and an item is only valid with its answer in sight.
  */
 import type { LabeledSentence } from '../model/growover.js';
-import { contains } from './validation.js';
+import { answerContains } from '../text/normalise.js';
 
 
 /** Old sentence index → the new indices of the unchanged sentences that continue it. */
@@ -50,7 +50,7 @@ export function fateOf(
 ): Fate {
   const indices = carriedEvidence(item.indices, continuations);
   if (!indices) return { kept: false, reason: retirementReason(item.indices, labels, continuations) };
-  if (item.answer !== null && !contains(indices.map((index) => newSentences[index] ?? '').join(' '), item.answer)) {
+  if (item.answer !== null && !answerContains(indices.map((index) => newSentences[index] ?? '').join(' '), item.answer)) {
     return { kept: false, reason: `answer "${item.answer}" is no longer in its unchanged evidence sentence ${indices.join(', ')}` };
   }
   return { kept: true, indices };

@@ -1,11 +1,12 @@
 /**
  * Every generated item is checked here before it is stored (docs/ARCHITECTURE.md §7.5): its shape, its evidence
  * indices (inside the article and among the sentences it was allowed to use) and its answer (found
- * in the evidence once both are normalised). A failure is a reason, stored with the reject.
+ * in the evidence by `answerContains`, the rule the weekly check stage uses too). A failure is a
+ * reason, stored with the reject.
  */
 import { z } from 'zod';
 import { failed, ok, type Result } from '../result.js';
-import { normaliseSentence } from '../text/normalise.js';
+import { answerContains, normaliseForMatch } from '../text/normalise.js';
 
 const Text = z.string().trim().min(1);
 const Index = z.number().int();
@@ -34,8 +35,8 @@ export function validateQa(reply: unknown, scope: EvidenceScope): Result<Generat
   const outside = checkIndices(evidence, scope);
   if (outside) return failed(outside);
   const text = evidence.map((index) => scope.sentences[index] as string).join(' ');
-  if (!contains(text, answer)) return failed(`answer "${answer}" is not in the evidence sentences ${start}..${end}`);
-  if (contains(question, answer)) return failed(`the question gives its answer "${answer}" away`);
+  if (!answerContains(text, answer)) return failed(`answer "${answer}" is not in the evidence sentences ${start}..${end}`);
+  if (answerContains(question, answer)) return failed(`the question gives its answer "${answer}" away`);
   return ok({ ...parsed.value, evidence });
 }
 
@@ -43,10 +44,10 @@ export function validateChangedQa(reply: unknown, texts: { oldText: string; newT
   const parsed = shape(GeneratedChangedQaSchema, reply);
   if (!parsed.ok) return parsed;
   const { oldAnswer, newAnswer, question } = parsed.value;
-  if (!contains(texts.oldText, oldAnswer)) return failed(`old answer "${oldAnswer}" is not in the old sentence`);
-  if (!contains(texts.newText, newAnswer)) return failed(`new answer "${newAnswer}" is not in the new sentence`);
-  if (normaliseSentence(oldAnswer) === normaliseSentence(newAnswer)) return failed(`old and new answers are the same ("${newAnswer}")`);
-  if (contains(question, newAnswer)) return failed(`the question gives its answer "${newAnswer}" away`);
+  if (!answerContains(texts.oldText, oldAnswer)) return failed(`old answer "${oldAnswer}" is not in the old sentence`);
+  if (!answerContains(texts.newText, newAnswer)) return failed(`new answer "${newAnswer}" is not in the new sentence`);
+  if (normaliseForMatch(oldAnswer) === normaliseForMatch(newAnswer)) return failed(`old and new answers are the same ("${newAnswer}")`);
+  if (answerContains(question, newAnswer)) return failed(`the question gives its answer "${newAnswer}" away`);
   return parsed;
 }
 
@@ -58,12 +59,6 @@ export function validateDialogue(reply: unknown, scope: EvidenceScope): Result<G
   if (outside) return failed(outside);
   if (new Set(cited).size !== cited.length) return failed(`turns cite the same sentence twice (${cited.join(', ')})`);
   return parsed;
-}
-
-/** Whether `needle` occurs in `text` as whole words, once both are normalised (case, punctuation, spacing). */
-export function contains(text: string, needle: string): boolean {
-  const target = normaliseSentence(needle);
-  return target !== '' && ` ${normaliseSentence(text)} `.includes(` ${target} `);
 }
 
 function checkIndices(indices: readonly number[], scope: EvidenceScope): string | null {

@@ -1,23 +1,110 @@
+/**
+ * What "the same words" means, in one module, as named variants, so that a rule holds wherever its
+ * name is used: `normaliseForMatch` and `answerContains` are "the answer is in the text" for both
+ * the weekly check stage and GrowOVER validation; `normaliseSentence` is when two sentences are the
+ * same text (the labeler's exact anchors, sentence hashes); `squadNormalise` is SQuAD's own rule,
+ * for scores comparable with other work. The first two share their steps and differ in parameters.
+ */
 import { createHash } from 'node:crypto';
+
+interface Rules {
+  /** NFKD splits accented letters so that the accents can go; NFKC keeps them composed. */
+  form: 'NFKC' | 'NFKD';
+  dropAccents: boolean;
+  /** A separator between digit groups to drop, so that the number reads as one. */
+  thousandsSeparator: RegExp;
+  dropArticles: boolean;
+}
+
+/** The digits of a number keep one token: a point between digits is a decimal point, held aside while punctuation goes. */
+const DECIMAL_POINT = '\u0000';
+
+function normalise(text: string, rules: Rules): string {
+  let result = text.normalize(rules.form);
+  if (rules.dropAccents) result = result.replace(/\p{M}/gu, '');
+  result = result
+    .toLowerCase()
+    .replace(rules.thousandsSeparator, '$1')
+    .replace(/(\d)\.(?=\d)/g, `$1${DECIMAL_POINT}`)
+    .replace(/[^\p{L}\p{N}\u0000]+/gu, ' ')
+    .replaceAll(DECIMAL_POINT, '.');
+  if (rules.dropArticles) result = result.replace(/\b(a|an|the)\b/g, ' ');
+  return result.replace(/\s+/g, ' ').trim();
+}
+
+const MATCH: Rules = {
+  form: 'NFKD',
+  dropAccents: true,
+  // A comma, a space of any width or an apostrophe between digit groups of three: "3,644,826",
+  // "3 644 826" and "3'644'826" are all 3644826.
+  thousandsSeparator: /(\d)[,\s\u00a0\u2009\u202f'](?=\d{3}(?!\d))/g,
+  dropArticles: true,
+};
+
+const SENTENCE: Rules = {
+  form: 'NFKC',
+  dropAccents: false,
+  thousandsSeparator: /(\d),(?=\d{3}\b)/g,
+  dropArticles: false,
+};
+
+/**
+ * The form in which an answer is looked for: case, accents, punctuation, the articles a/an/the,
+ * whitespace and thousands separators do not count; a decimal point does ("4.47" stays).
+ *
+ * @example normaliseForMatch('The Population: 1,234,567 (an estimate), 2.5%') === 'population 1234567 estimate 2.5'
+ */
+export function normaliseForMatch(text: string): string {
+  return normalise(text, MATCH);
+}
+
+/**
+ * Whether `answer` occurs in `text` as whole words once both are normalised for matching, so that
+ * "4" is not found in "14" nor in "4.5". An empty answer is never found. The weekly check stage's
+ * subset match (the gold value in the model's answer) and GrowOVER's "the answer is in its
+ * evidence" are both this.
+ */
+export function answerContains(text: string, answer: string): boolean {
+  const needle = normaliseForMatch(answer);
+  if (needle === '') return false;
+  const haystack = normaliseForMatch(text);
+  return ` ${haystack} `.includes(` ${needle} `) && !new RegExp(`(^|\\s)${escapeRegExp(needle)}\\.\\d`).test(haystack);
+}
 
 /**
  * The form in which two sentences count as the same text: Unicode-normalised, lowercase, without
- * punctuation or markup residue, whitespace collapsed. A period between digits is kept, since
- * 3.5 and 35 are different numbers; a thousands separator is dropped, since 1,000 and 1000 are not.
+ * punctuation or markup residue, whitespace collapsed; accents and articles stay, since a changed
+ * accent or article is an edit of the sentence. A period between digits is kept (3.5 and 35
+ * differ), a thousands comma is dropped (1,000 and 1000 do not).
  */
 export function normaliseSentence(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/(\d),(?=\d{3}\b)/g, '$1')
-    .replace(/(\d)[.](?=\d)/g, '$1\u0001')
-    .replace(/[^\p{L}\p{N}\u0001\s]+/gu, ' ')
-    .replace(/\u0001/g, '.')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return normalise(text, SENTENCE);
 }
 
 /** A short stable key of the normalised sentence (64 bits of SHA-1 in hex). */
 export function sentenceHash(text: string): string {
   return createHash('sha1').update(normaliseSentence(text)).digest('hex').slice(0, 16);
+}
+
+const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+
+/**
+ * SQuAD's official answer normalisation, exactly: lowercase, ASCII punctuation deleted (not
+ * replaced by a space), the words a/an/the removed, whitespace collapsed. Nothing else: no Unicode
+ * folding, so that exact-match and F1 scores stay comparable with published ones.
+ *
+ * @example squadNormalise('The  Eiffel-Tower!') === 'eiffeltower'
+ */
+export function squadNormalise(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(ASCII_PUNCTUATION, '')
+    .replace(/(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu, ' ')
+    .split(/\s+/u)
+    .filter((word) => word !== '')
+    .join(' ');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
