@@ -168,6 +168,7 @@ describe('sync against a real MediaWiki that received more edits', () => {
         .requests()
         .flatMap((request) => (request.params.get('pageids') ?? '').split('|').filter(Boolean).map(Number)),
     );
+    expect(asked.size).toBeGreaterThan(0);
     expect([...asked].every((pageId) => tracked.has(pageId))).toBe(true);
     const recentlyChanged = proxy.requests().filter((request) => request.kind === 'list=recentchanges').length;
     expect(recentlyChanged).toBeGreaterThan(0);
