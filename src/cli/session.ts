@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { openDatabase, type Database } from '../store/database.js';
+import { openDatabase, storeProblem, type Database } from '../store/database.js';
 import { acquireLock, type HeldLock } from '../runs/lock.js';
 import { createReporter, type Reporter } from '../runs/progress.js';
 import { RunStore } from '../store/runStore.js';
@@ -34,19 +34,26 @@ export function settingsFor(command: Command, flags: Record<string, unknown> = {
   return { settings, json: Boolean(globals.json) };
 }
 
+export interface SessionOptions {
+  /** Writes the store: may create it, and takes the lock. */
+  write: boolean;
+  /** Takes the lock without writing (default: `write`): exports, which must not read a run half-way. */
+  lock?: boolean;
+  flags?: Record<string, unknown>;
+  dbPath?: string;
+}
+
 /**
- * Opens the database for a command. Writers take the lock first; a stale lock left by a dead process
- * is reported and the runs it left 'running' are marked failed, so status tells what happened.
+ * Opens the database for a command. Writers (and exports) take the lock first; a stale lock left by
+ * a dead process is reported and the runs it left 'running' are marked failed, so status tells what
+ * happened.
  */
-export function openSession(command: Command, options: { write: boolean; flags?: Record<string, unknown>; dbPath?: string }): Session {
+export function openSession(command: Command, options: SessionOptions): Session {
   const { settings, json } = settingsFor(command, options.flags);
   const dbPath = resolve(options.dbPath ?? settings.db);
   const reporter = createReporter(process.stderr, { json });
   if (!options.write && !existsSync(dbPath)) throw new UserError(`no database at ${dbPath}: run a pipeline first or pass --db`);
-  let lock: HeldLock | null = null;
-  if (options.write) {
-    lock = acquireLock(dbPath, process.argv.slice(2).join(' '));
-  }
+  const lock: HeldLock | null = (options.lock ?? options.write) ? acquireLock(dbPath, process.argv.slice(2).join(' ')) : null;
   let db: Database;
   try {
     db = openDatabase(dbPath);
@@ -69,7 +76,7 @@ export function openSession(command: Command, options: { write: boolean; flags?:
     release();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
-  if (options.write) {
+  if (lock) {
     process.once('SIGINT', interrupt);
     process.once('SIGTERM', interrupt);
   }
@@ -88,15 +95,16 @@ export function openSession(command: Command, options: { write: boolean; flags?:
   };
 }
 
-/** Runs a command body with a session that is always closed (lock released) afterwards. */
-export async function withSession<T>(
-  command: Command,
-  options: { write: boolean; flags?: Record<string, unknown>; dbPath?: string },
-  body: (session: Session) => Promise<T> | T,
-): Promise<T> {
+/**
+ * Runs a command body with a session that is always closed (lock released) afterwards. A store that
+ * is busy, read-only or full ends the command with one line naming it, not as a bug.
+ */
+export async function withSession<T>(command: Command, options: SessionOptions, body: (session: Session) => Promise<T> | T): Promise<T> {
   const session = openSession(command, options);
   try {
     return await body(session);
+  } catch (error) {
+    throw storeProblem(error, session.dbPath) ?? error;
   } finally {
     session.close();
   }

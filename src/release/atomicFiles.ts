@@ -1,22 +1,150 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+/**
+ * The one way wikidelta writes output files: a reader, a crash or a kill sees the old output or the
+ * new one, never a part or a mix. A release is written into a new directory beside the old and
+ * swapped in by renames; a single file goes through a temporary name created exclusively (O_EXCL,
+ * random, so a symlink planted in the directory is never followed) and a rename; a device or FIFO
+ * is written into, never replaced. docs/ARCHITECTURE.md §8
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { UserError } from '../errors.js';
+
+/** What a release directory holds; any other entry means the directory is someone's, not a release. */
+const RELEASE_ENTRY = /^(README\.md|[^/]+\.jsonl)$/;
 
 /**
- * Writes each file to a temporary name beside it, then renames it into place: a reader (or a crash)
- * sees the old file or the new one, never half of one.
+ * Writes a release: every file into a new directory beside `dir`, then swapped in for the old one,
+ * which is removed after the swap. Files of an earlier release that this one lacks do not survive.
  */
 export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string>): void {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, content] of files) {
-    const path = join(dir, name);
-    mkdirSync(dirname(path), { recursive: true });
-    const temporary = `${path}.tmp-${process.pid}`;
-    try {
-      writeFileSync(temporary, content);
-      renameSync(temporary, path);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
+  const existing = statOf(dir, 'a release');
+  if (existing && !existing.isDirectory()) throw new UserError(`cannot write a release to ${dir}: ${dir} is not a directory`);
+  if (existing) {
+    const foreign = readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.isFile() || !RELEASE_ENTRY.test(entry.name));
+    if (foreign.length > 0) {
+      throw new UserError(
+        `cannot write a release to ${dir}: it holds files that are not part of a release (${foreign.map((entry) => entry.name).slice(0, 3).join(', ')}); give a new directory as --out`,
+      );
     }
   }
+  const parent = dirname(dir);
+  makeDirectory(parent, dir);
+  removeLeftovers(parent, basename(dir));
+  const staging = join(parent, `.${basename(dir)}.new-${randomSuffix()}`);
+  try {
+    mkdirSync(staging);
+    for (const [name, content] of files) {
+      const path = join(staging, name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeNewFile(path, content);
+    }
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw outputProblem(error, dir);
+  }
+  if (!existing) {
+    renameSync(staging, dir);
+    return;
+  }
+  const old = join(parent, `.${basename(dir)}.old-${randomSuffix()}`);
+  renameSync(dir, old);
+  renameSync(staging, dir);
+  rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * Writes one output file. A regular file (or none) is replaced whole through an exclusive temporary
+ * file beside it; a FIFO or device is written into directly, as a shell redirection would.
+ */
+export function writeFileAtomically(path: string, content: string | Iterable<string>): void {
+  const existing = statOf(path, 'the file');
+  if (existing?.isDirectory()) throw new UserError(`cannot write ${path}: it is a directory`);
+  if (existing && !existing.isFile()) {
+    writeInto(path, content, 'w');
+    return;
+  }
+  makeDirectory(dirname(path), path);
+  const temporary = join(dirname(path), `.${basename(path)}.${randomSuffix()}.tmp`);
+  try {
+    writeNewFile(temporary, content);
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw outputProblem(error, path);
+  }
+}
+
+/** Creates a file that must not exist yet (O_EXCL: an existing name, symlink or not, is an error). */
+function writeNewFile(path: string, content: string | Iterable<string>): void {
+  writeInto(path, content, 'wx');
+}
+
+function writeInto(path: string, content: string | Iterable<string>, flags: 'w' | 'wx'): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, flags);
+    for (const chunk of typeof content === 'string' ? [content] : content) {
+      const bytes = Buffer.from(chunk);
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+    }
+  } catch (error) {
+    throw outputProblem(error, path);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function statOf(path: string, what: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new UserError(`cannot write ${what} ${path}: ${notADirectory(error, path) ?? (error as Error).message}`);
+  }
+}
+
+function makeDirectory(dir: string, forPath: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new UserError(`cannot write ${forPath}: ${notADirectory(error, dir) ?? (error as Error).message}`);
+  }
+}
+
+/** A path with a regular file where a directory must be: name that file. */
+function notADirectory(error: unknown, path: string): string | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'ENOTDIR' && code !== 'EEXIST') return undefined;
+  for (let prefix = path; prefix !== dirname(prefix); prefix = dirname(prefix)) {
+    const stats = statIfReachable(prefix);
+    if (stats && !stats.isDirectory()) return `${prefix} is not a directory`;
+  }
+  return undefined;
+}
+
+function statIfReachable(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A failed file-system call becomes one line naming the path; anything else is left as it is. */
+function outputProblem(error: unknown, path: string): unknown {
+  if (error instanceof UserError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return typeof code === 'string' ? new UserError(`cannot write ${path}: ${code} (${(error as Error).message})`) : error;
+}
+
+/** Staging and old directories of an earlier export killed before it could remove them. */
+function removeLeftovers(parent: string, name: string): void {
+  const leftover = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(new|old)-[0-9a-f]{16}$`);
+  for (const entry of readdirSync(parent)) {
+    if (leftover.test(entry)) rmSync(join(parent, entry), { recursive: true, force: true });
+  }
+}
+
+function randomSuffix(): string {
+  return randomBytes(8).toString('hex');
 }

@@ -1,7 +1,4 @@
 import type { Database } from 'better-sqlite3';
-import { renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { answersOnDate } from './answers.js';
 
 /** DailyQA's per-date file name: qa_YYMMDD.jsonl. */
@@ -15,12 +12,4 @@ export function dailyQaLines(db: Database, date: string, options: { windowStart?
     .map((row) => JSON.stringify({ id: row.id, query: row.query, answer: row.answer }))
     .map((line) => `${line}\n`)
     .join('');
-}
-
-/** Writes a file through a temporary name and a rename, so a reader never sees half of it. */
-export function writeFileAtomically(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = join(dirname(path), `.${process.pid}.${Date.now()}.tmp`);
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
 }

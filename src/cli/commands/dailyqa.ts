@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
-import { dailyQaFileName, dailyQaLines, writeFileAtomically } from '../../timeline/dailyqaExport.js';
+import { writeFileAtomically } from '../../release/atomicFiles.js';
+import { dailyQaFileName, dailyQaLines } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
 import { dateOption } from '../options.js';
 import { withSession } from '../session.js';
@@ -15,7 +16,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     .option('--out <path>', 'a file, or a directory for qa_YYMMDD.jsonl (default: standard output)')
     .addOption(dateOption('--week <date>', 'only the queries made in the week starting on this date'))
     .action(async (flags: { date: string; out?: string; week?: string }, command: Command) => {
-      await withSession(command, { write: false }, (session) => {
+      await withSession(command, { write: false, lock: true }, (session) => {
         const content = dailyQaLines(session.db, flags.date, flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {});
         if (!flags.out) {
           process.stdout.write(content);

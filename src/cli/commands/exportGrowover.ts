@@ -18,7 +18,7 @@ export function registerExportGrowover(exportGroup: Command): void {
     .requiredOption('--snapshot <name>', 'the snapshot whose items to release')
     .requiredOption('--out <dir>', 'the release directory')
     .action(async (flags: ExportGrowoverFlags, command: Command) => {
-      const months = await withSession(command, { write: false }, (session) => {
+      const months = await withSession(command, { write: false, lock: true }, (session) => {
         new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
         const { files, months } = renderGrowoverRelease(session.db, flags.snapshot);
         if (!months.some((month) => month.snapshot === flags.snapshot)) {

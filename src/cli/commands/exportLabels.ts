@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
+import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { UserError } from '../../errors.js';
 import type { StoredLabel } from '../../model/labels.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
@@ -21,26 +21,27 @@ export function registerExportLabels(exportGroup: Command): void {
     .requiredOption('--new <name>', 'the later snapshot')
     .option('--out <file>', 'write to this file (default: standard output)')
     .action(async (flags: ExportLabelsFlags, command: Command) => {
-      await withSession(command, { write: false }, async (session) => {
+      await withSession(command, { write: false, lock: true }, async (session) => {
         const store = new SnapshotStore(session.db);
         store.requireSnapshot(flags.old);
         store.requireSnapshot(flags.new);
         if (Object.values(store.labelCounts(flags.old, flags.new)).every((count) => count === 0)) {
           throw new UserError(`no labels between "${flags.old}" and "${flags.new}": run wikidelta label --old ${flags.old} --new ${flags.new} first`);
         }
-        // A file appears only complete: written beside, then renamed.
-        const partial = flags.out ? `${flags.out}.partial` : null;
-        const out = partial ? createWriteStream(partial) : process.stdout;
-        for (const label of store.labels(flags.old, flags.new)) {
-          if (!out.write(`${JSON.stringify(toRecord(label))}\n`)) await once(out, 'drain');
+        const lines = labelLines(store.labels(flags.old, flags.new));
+        if (flags.out) {
+          writeFileAtomically(flags.out, lines);
+          return;
         }
-        if (partial && flags.out) {
-          out.end();
-          await once(out, 'finish');
-          renameSync(partial, flags.out);
+        for (const line of lines) {
+          if (!process.stdout.write(line)) await once(process.stdout, 'drain');
         }
       });
     });
+}
+
+function* labelLines(labels: Iterable<StoredLabel>): Iterable<string> {
+  for (const label of labels) yield `${JSON.stringify(toRecord(label))}\n`;
 }
 
 function toRecord(label: StoredLabel): Record<string, unknown> {

@@ -27,7 +27,7 @@ export function registerExportWeekly(exportGroup: Command): void {
     .option('--wiki <name>', 'the wiki the week was collected from (default: the only one with questions in that window)')
     .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database)')
     .action(async (flags: ExportWeeklyFlags, command: Command) => {
-      await withSession(command, { write: false }, (session) => {
+      await withSession(command, { write: false, lock: true }, (session) => {
         const window = windowFrom(flags.start, flags.days);
         const wikis = new QueryStore(session.db).wikisWithQuestions(window);
         const wiki = flags.wiki ?? wikis[0];
