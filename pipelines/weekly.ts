@@ -54,10 +54,12 @@ export function runWeekly(options: {
   db: Database;
   input: WeeklyInput;
   stages: readonly string[];
+  /** Stages to run again although done (each among `stages`). */
+  redo?: readonly string[];
   reporter: Reporter;
   params: Record<string, unknown>;
 }): Promise<PipelineOutcome> {
-  const unknown = options.stages.filter((stage) => !weeklyStages.some((s) => s.name === stage));
+  const unknown = [...options.stages, ...(options.redo ?? [])].filter((stage) => !weeklyStages.some((s) => s.name === stage));
   if (unknown.length > 0) {
     throw new UserError(`unknown stage "${unknown.join('", "')}": the weekly stages are ${weeklyStages.map((s) => s.name).join(', ')}`);
   }
@@ -67,6 +69,7 @@ export function runWeekly(options: {
     params: options.params,
     stages: weeklyStages,
     selected: options.stages,
+    redo: options.redo ?? [],
     input: options.input,
     reporter: options.reporter,
   });

@@ -30,9 +30,13 @@ export function addDays(date: Date, days: number): Date {
   return new Date(date.getTime() + days * DAY_MS);
 }
 
+/** The longest window: a century holds every wiki's history and keeps every date a calendar date. */
+const MAX_WINDOW_DAYS = 36525;
+
 /** The window `[start, start + days)` with both ends as ISO timestamps. */
 export function windowFrom(start: string, days: number): Window {
   if (!Number.isInteger(days) || days < 1) throw new UserError(`invalid --days ${days}: expected a whole number of days ≥ 1`);
+  if (days > MAX_WINDOW_DAYS) throw new UserError(`invalid --days ${days}: expected at most ${MAX_WINDOW_DAYS} (a century)`);
   const from = parseDate(start, '--start date');
   return { start: isoSeconds(from), end: isoSeconds(addDays(from, days)) };
 }

@@ -19,6 +19,7 @@ export const SEARCH_DEPTH = 10;
  */
 export const checkStage: Stage<WeeklyInput> = {
   name: 'check',
+  after: ['generate'],
   async run(input, context) {
     const assistant = assistantFor(input);
     const store = new QuestionStore(context.db, input.wiki);

@@ -14,6 +14,7 @@ export const DEFAULT_DOMAIN_CAP = 750;
  */
 export const classifyStage: Stage<WeeklyInput> = {
   name: 'classify',
+  after: ['check'],
   async run(input, context) {
     const assistant = assistantFor(input);
     const store = new QuestionStore(context.db, input.wiki);

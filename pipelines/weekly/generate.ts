@@ -12,6 +12,7 @@ import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmSta
  */
 export const generateStage: Stage<WeeklyInput> = {
   name: 'generate',
+  after: ['select'],
   async run(input, context) {
     const assistant = assistantFor(input);
     const store = new QuestionStore(context.db, input.wiki);

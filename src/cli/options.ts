@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
 
@@ -12,6 +12,24 @@ export function dateOption(flags: string, description: string): Option {
       throw new InvalidArgumentError((error as UserError).message);
     }
   });
+}
+
+/**
+ * A snapshot name, checked when the command line is read: it names files and release lines, so it
+ * is one visible line without a slash, and not blank.
+ */
+export function snapshotNameOption(flags: string, description: string): Option {
+  return new Option(flags, description).argParser((value: string) => {
+    if (value.trim() === '' || value !== value.trim() || /[/\\\p{Cc}]/u.test(value)) {
+      throw new InvalidArgumentError(`invalid snapshot name ${JSON.stringify(value)}: expected a visible name without slashes, line breaks or surrounding spaces, e.g. 2025-03`);
+    }
+    return value;
+  });
+}
+
+/** Ends the command as a usage error (exit 2, one line) when two options contradict each other. */
+export function refuseUsage(command: Command, message: string): never {
+  command.error(message, { exitCode: 2, code: 'wikidelta.usage' });
 }
 
 export function integerOption(flags: string, description: string): Option {

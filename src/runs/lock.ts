@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { processAlive } from './liveness.js';
 
 const LockOwner = z.object({ pid: z.number().int(), host: z.string(), startedAt: z.string(), command: z.string() });
 type LockOwner = z.infer<typeof LockOwner>;
@@ -31,11 +32,7 @@ export function acquireLock(dbPath: string, command: string): HeldLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot create lock ${path}: ${(error as Error).message}`);
     }
     const holder = readOwner(path);
-    if (holder && isAlive(holder)) {
-      throw new UserError(
-        `database ${dbPath} is locked by another run (pid ${holder.pid} on ${holder.host}, "${holder.command}", since ${holder.startedAt}); wait for it to finish`,
-      );
-    }
+    if (holder && isAlive(holder)) throw lockedBy(dbPath, holder);
     if (holder && holder.host !== owner.host) {
       throw new UserError(`database ${dbPath} is locked by pid ${holder.pid} on another host (${holder.host}); remove ${path} if that run is gone`);
     }
@@ -43,6 +40,12 @@ export function acquireLock(dbPath: string, command: string): HeldLock {
     rmSync(path, { force: true });
   }
   throw new UserError(`cannot take the lock ${path}: another process keeps creating it`);
+}
+
+function lockedBy(dbPath: string, holder: LockOwner): UserError {
+  return new UserError(
+    `database ${dbPath} is locked by another run (pid ${holder.pid} on ${holder.host}, "${holder.command}", since ${holder.startedAt}); wait for it to finish`,
+  );
 }
 
 function readOwner(path: string): LockOwner | null {
@@ -55,13 +58,7 @@ function readOwner(path: string): LockOwner | null {
 }
 
 function isAlive(owner: LockOwner): boolean {
-  if (owner.host !== hostname()) return true;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return owner.host !== hostname() || processAlive(owner.pid);
 }
 
 function releaseIfOwned(path: string, pid: number): void {

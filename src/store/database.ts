@@ -7,9 +7,39 @@ import { migrations, type Migration } from './migrations.js';
 
 export type { Database };
 
+/** How long a statement waits for another process's write lock before it fails as busy. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * The one line to show for an SQLite failure that is the store's condition, not a bug: busy past
+ * the timeout, read-only, full, or not a database. Undefined for anything else.
+ */
+export function storeProblem(error: unknown, path: string): UserError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new UserError(`database ${path} is busy: another process has held it locked for more than ${BUSY_TIMEOUT_MS / 1000} s; try again once it is done`, { cause: error });
+  }
+  if (code.startsWith('SQLITE_READONLY')) {
+    return new UserError(`database ${path} is read-only (${(error as Error).message}): give a writable file or directory with --db`, { cause: error });
+  }
+  if (code.startsWith('SQLITE_FULL')) return new UserError(`database ${path}: the disk is full`, { cause: error });
+  if (code.startsWith('SQLITE_CANTOPEN')) return new UserError(`cannot open database ${path}: ${(error as Error).message}`, { cause: error });
+  if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
+    return new UserError(`database ${path} is not a usable wikidelta store: ${(error as Error).message}`, { cause: error });
+  }
+  return undefined;
+}
+
 /** Opens (creating if needed) a wikidelta database: WAL, foreign keys, and every pending migration applied. */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (error) {
+      throw new UserError(`cannot create the directory of database ${path}: ${(error as Error).message}`);
+    }
+  }
   let db: Database;
   try {
     db = new Sqlite(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
@@ -22,13 +52,13 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (!options.readonly) applyMigrations(db, migrations);
     else assertCurrentSchema(db, path);
   } catch (error) {
     db.close();
     if (error instanceof UserError) throw error;
-    throw new UserError(`database ${path} is not a usable wikidelta store: ${(error as Error).message}`);
+    throw storeProblem(error, path) ?? new UserError(`database ${path} is not a usable wikidelta store: ${(error as Error).message}`);
   }
   return db;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { addDays, isoSeconds, parseDate } from '../../dates.js';
 import { listChanges, listDataUnits } from '../../store/changeStore.js';
-import { dateOption, printJsonLines } from '../options.js';
+import { dateOption, printJsonLines, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
 
 interface ChangesFlags {
@@ -22,6 +22,7 @@ export function registerChanges(program: Command): void {
     .option('--all', 'also the changes the key/value filters dropped, with the reason')
     .option('--wiki <name>', 'only this wiki (default: every wiki in the store)')
     .action(async (flags: ChangesFlags, command: Command) => {
+      if (flags.end < flags.start) refuseUsage(command, `--end ${flags.end} is before --start ${flags.start}`);
       await withSession(command, { write: false }, (session) => {
         const window = { start: isoSeconds(parseDate(flags.start)), end: isoSeconds(addDays(parseDate(flags.end), 1)) };
         if (flags.selected) {

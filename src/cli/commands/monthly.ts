@@ -3,7 +3,7 @@ import { runMonthly } from '../../../pipelines/monthly.js';
 import { llmRunParams } from '../../llm/stageInputs.js';
 import { openAssistant, pricesOf } from '../../llm/openAssistant.js';
 import { chooseModels } from '../../models/choose.js';
-import { integerOption } from '../options.js';
+import { integerOption, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
 
 interface MonthlyFlags {
@@ -23,6 +23,7 @@ export function registerMonthly(program: Command): void {
     .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
     .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai']))
     .action(async (flags: MonthlyFlags, command: Command) => {
+      if (flags.old === flags.new) refuseUsage(command, `--old and --new name the same snapshot "${flags.new}": give the previous snapshot as --old`);
       const outcome = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
         const { embedder, nli } = chooseModels({});
         return runMonthly({

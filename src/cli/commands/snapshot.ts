@@ -8,7 +8,7 @@ import { UserError } from '../../errors.js';
 import { ApiSnapshotSource, dumpSnapshotArticles } from '../../sources/snapshotSources.js';
 import { wikiName } from '../../sources/openSource.js';
 import { wikiClientOptions } from '../../sources/wikiClient.js';
-import { dateOption } from '../options.js';
+import { dateOption, snapshotNameOption } from '../options.js';
 import { withSession } from '../session.js';
 
 interface SnapshotFlags {
@@ -27,7 +27,7 @@ export function registerSnapshot(program: Command): void {
   program
     .command('snapshot')
     .description('materialise a named snapshot: each article as of a date, as paragraphs and sentences')
-    .requiredOption('--name <name>', 'name of the snapshot, e.g. 2025-03')
+    .addOption(snapshotNameOption('--name <name>', 'name of the snapshot, e.g. 2025-03 (no slashes or line breaks)').makeOptionMandatory())
     .option('--dump <path>', 'MediaWiki XML dump (.xml, .gz, .bz2, or - for standard input): each page\'s latest revision at or before --as-of')
     .option('--api <url>', 'MediaWiki Action API endpoint: the revision in effect at --as-of for each title')
     .addOption(dateOption('--as-of <date>', 'the snapshot instant, DATE 00:00 UTC (with --dump: default the latest revision)'))

@@ -11,6 +11,7 @@ interface WeeklyFlags extends SourceFlags {
   start: string;
   days: number;
   stages?: string[];
+  redo?: string[];
   seed?: number;
   userAgent?: string;
   revertHours?: number;
@@ -27,7 +28,8 @@ export function registerWeekly(program: Command): void {
     .addOption(integerOption('--days <n>', 'window length in days').default(7))
     .option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php')
     .option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input)')
-    .addOption(listOption('--stages <list>', `comma-separated stages to run (default: all of ${WEEKLY_STAGES.join(',')})`))
+    .addOption(listOption('--stages <list>', `comma-separated stages to run (default: all of ${WEEKLY_STAGES.join(',')}); a stage whose inputs are not done is refused`))
+    .addOption(listOption('--redo <list>', 'stages to run again although done (then every later stage that reads them); a done stage whose inputs were made again since runs again by itself'))
     .addOption(integerOption('--seed <n>', 'seed for the key choice (default: setting seed, 1)'))
     .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
     .addOption(integerOption('--revert-hours <n>', 'changes undone within this many hours are not selected (default 48)'))
@@ -49,7 +51,7 @@ async function weekly(session: Session, flags: WeeklyFlags): Promise<PipelineOut
   const stages = flags.stages ?? [...WEEKLY_STAGES];
   const source = stages.includes('collect') ? openSource(flags, session.settings) : null;
   const input = { ...weeklyRunInput(session, flags, source), window };
-  return runWeekly({ db: session.db, input, stages, reporter: session.reporter, params: weeklyRunParams(session, input, flags.days) });
+  return runWeekly({ db: session.db, input, stages, redo: flags.redo ?? [], reporter: session.reporter, params: weeklyRunParams(session, input, flags.days) });
 }
 
 function printOutcome(outcome: PipelineOutcome, json: boolean): void {

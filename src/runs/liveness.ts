@@ -1,0 +1,23 @@
+/**
+ * Whether a run recorded as running still is: only while its process lives. A run whose process was
+ * killed (SIGKILL, a crash, a power cut) never wrote its end, so its record alone would say running
+ * for ever. docs/ARCHITECTURE.md §9
+ */
+import type { RunRecord, RunStatus } from '../store/runStore.js';
+
+export type ShownRunStatus = RunStatus | 'interrupted';
+
+/** True while a process with this id exists on this host (one we may not signal still exists). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The status to show for a run: `interrupted` when it is recorded as running but its process is gone. */
+export function shownStatus(run: Pick<RunRecord, 'status' | 'pid'>): ShownRunStatus {
+  return run.status === 'running' && run.pid !== null && !processAlive(run.pid) ? 'interrupted' : run.status;
+}

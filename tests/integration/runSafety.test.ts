@@ -1,0 +1,230 @@
+/**
+ * Runs as a hostile but fair user meets them, through the real command and a real store: stages run
+ * out of order, runs killed with SIGKILL, stores locked, read-only or busy, and arguments that name
+ * nothing sensible. Each ends in one line and the exit code the README promises, never in an empty
+ * week that looks finished.
+ */
+import Sqlite from 'better-sqlite3';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliPath, collect, jsonLines, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
+
+const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
+const WEEK = ['weekly', '--start', '2021-01-04', '--dump', SAMPLE, '--llm', 'offline'];
+
+/** The select stage's data units in a weekly run's summary. */
+function dataUnits(stdout: string): number {
+  return Number(/select +done +.*data_units=(\d+)/.exec(stdout)?.[1]);
+}
+
+/** A history dump of one article, revision by revision. */
+function tinyDump(title: string, revisions: Array<[string, string]>): string {
+  const entries = revisions.map(
+    ([timestamp, text], index) =>
+      `<revision><id>${index + 1}</id><timestamp>${timestamp}</timestamp><contributor><username>A</username><id>1</id></contributor><model>wikitext</model><format>text/x-wiki</format><text xml:space="preserve">${text}</text></revision>`,
+  );
+  return `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10"><page><title>${title}</title><ns>0</ns><id>1</id>${entries.join('')}</page></mediawiki>\n`;
+}
+
+function oneLineError(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.startsWith('wikidelta:'));
+  expect(lines).toHaveLength(1);
+  return lines[0] as string;
+}
+
+describe('stage order', () => {
+  it('refuses stages whose inputs are not done, naming the stage to run first, so the full run still finds the week', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    const early = await runCli(['--db', db, ...WEEK, '--stages', 'parse,diff,select']);
+    expect(early.code).toBe(1);
+    expect(oneLineError(early.stderr)).toBe('wikidelta: stage "parse" needs stage "collect" done first: add collect to --stages');
+    const reversed = await runCli(['--db', db, ...WEEK, '--stages', 'select,collect']);
+    expect(reversed.code).toBe(1);
+    expect(oneLineError(reversed.stderr)).toMatch(/stage "select" needs stage "diff" done first/);
+    const full = await runCli(['--db', db, ...WEEK]);
+    expect(full.code, full.stderr).toBe(0);
+    expect(dataUnits(full.stdout)).toBe(1);
+  });
+
+  it('redoes, after a collect made again, every stage that reads it, and documents --redo', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    const recollect = await runCli(['--db', db, ...WEEK, '--stages', 'collect', '--redo', 'collect']);
+    expect(recollect.code, recollect.stderr).toBe(0);
+    expect(recollect.stdout).toMatch(/collect +done/);
+    const after = await runCli(['--db', db, ...WEEK]);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toMatch(/collect +done .*\(already done, skipped\)/);
+    for (const stage of ['parse', 'diff', 'select', 'timeline', 'generate', 'check', 'classify', 'export']) {
+      expect(after.stdout).toMatch(new RegExp(`\\n  ${stage} +done +[^\\n(]*\\n`));
+    }
+    expect(dataUnits(after.stdout)).toBe(1);
+    expect((await runCli(['weekly', '--help'])).stdout).toMatch(/--redo <list> +stages to run again although done/);
+  });
+});
+
+describe('status', () => {
+  it('shows a run killed with SIGKILL as interrupted, not running', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    // Reading the dump from a pipe that never ends keeps the run inside collect until it is killed.
+    const child = startCli(['--db', db, '--json', ...WEEK, '--dump', '-']);
+    const ended = collect(child);
+    child.stdin?.write('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/">\n');
+    await new Promise<void>((resolve) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('"stage":"collect"')) resolve();
+      });
+    });
+    child.kill('SIGKILL');
+    expect((await ended).signal).toBe('SIGKILL');
+    const status = await runCli(['--db', db, 'status']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^run 1 weekly interrupted \(process \d+ is gone\)/m);
+    const json = JSON.parse((await runCli(['--db', db, '--json', 'status'])).stdout) as { runs: Array<{ status: string }> };
+    expect(json.runs[0]?.status).toBe('interrupted');
+  });
+
+  it('shows a store with weekly, snapshot, label and monthly runs, every failure of a run kept', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    // One small article in two versions keeps labeling and generation quick.
+    const town = join(dir, 'town.xml');
+    writeFileSync(town, tinyDump('Tiny Town', [
+      ['2020-12-15T10:00:00Z', 'Tiny Town is a town in Examplia. It has a population of 100 people. The town lies on the Blue River. It was founded in 1850.'],
+      ['2021-01-15T10:00:00Z', 'Tiny Town is a town in Examplia. It has a population of 120 people. The town lies on the Blue River. It was founded in 1850.'],
+    ]));
+    const steps = [
+      WEEK,
+      ['snapshot', '--name', 'jan', '--dump', town, '--as-of', '2021-01-01'],
+      ['monthly', '--new', 'jan', '--llm', 'offline'],
+      ['snapshot', '--name', 'feb', '--dump', town, '--as-of', '2021-02-01'],
+      ['label', '--old', 'jan', '--new', 'feb'],
+      ['monthly', '--old', 'jan', '--new', 'feb', '--llm', 'offline'],
+    ];
+    for (const step of steps) {
+      const result = await runCli(['--db', db, ...step]);
+      expect(result.code, `${step.join(' ')}: ${result.stderr}`).toBe(0);
+    }
+    const broken = join(tempDir(), 'broken.xml');
+    writeFileSync(broken, '<mediawiki><page><title>A</title>');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect((await runCli(['--db', db, 'weekly', '--start', '2022-01-03', '--dump', broken])).code).toBe(1);
+    }
+    const status = await runCli(['--db', db, 'status']);
+    expect(status.code, status.stderr).toBe(0);
+    for (const pipeline of ['weekly', 'monthly-snapshot', 'monthly-label', 'monthly']) expect(status.stdout).toMatch(new RegExp(`^run \\d+ ${pipeline} `, 'm'));
+    expect(status.stdout).toMatch(/old=jan new=feb/);
+    expect(status.stdout).toMatch(/old=- new=jan/);
+    expect(status.stdout.match(/^ {2}failure \d+: collect: /gm)).toHaveLength(2);
+  }, 180_000);
+});
+
+describe('exit codes and one-line refusals', () => {
+  it('a store another process keeps locked past the busy timeout: exit 1 naming it', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    const holder = spawn(process.execPath, [
+      '-e',
+      `const D = require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))}); const db = new D(${JSON.stringify(db)}); db.exec('BEGIN EXCLUSIVE'); console.log('held'); setTimeout(() => {}, 60000);`,
+    ]);
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    try {
+      const busy = await runCli(['--db', db, ...WEEK]);
+      expect(busy.code).toBe(1);
+      expect(oneLineError(busy.stderr)).toMatch(/^wikidelta: database .*w\.sqlite is busy: another process has held it locked for more than 5 s/);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('a read-only store: exit 1 naming it', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o777);
+    const db = join(dir, 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    const readOnly = join(dir, 'ro.sqlite');
+    copyFileSync(db, readOnly);
+    chmodSync(readOnly, 0o444);
+    // As root no permission is ever missing: run the command as an unprivileged user.
+    const result = spawnSync(process.execPath, [cliPath, '--db', readOnly, ...WEEK], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(oneLineError(result.stderr)).toMatch(/^wikidelta: database .*ro\.sqlite is read-only/);
+  });
+
+  it('--out naming a file where a directory is expected, or a path under a file: exit 1 naming it', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    const file = join(dir, 'plain.txt');
+    writeFileSync(file, 'not a directory\n');
+    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    for (const out of [file, join(file, 'release')]) {
+      const result = await runCli(['--db', db, 'export', 'weekly', '--start', '2021-01-04', '--out', out]);
+      expect(result.code, result.stderr).toBe(1);
+      expect(oneLineError(result.stderr)).toMatch(/is not a directory/);
+    }
+    const underFile = await runCli(['--db', db, 'export', 'dailyqa', '--date', '2021-01-05', '--out', join(file, 'qa.jsonl')]);
+    expect(underFile.code).toBe(1);
+    expect(oneLineError(underFile.stderr)).toMatch(/is not a directory/);
+  });
+
+  it('--days far past any calendar: exit 1 naming the limit', async () => {
+    const result = await runCli(['--db', join(tempDir(), 'w.sqlite'), 'weekly', '--start', '2021-01-04', '--days', '100000000', '--dump', SAMPLE]);
+    expect(result.code).toBe(1);
+    expect(oneLineError(result.stderr)).toMatch(/invalid --days 100000000: expected at most 36525/);
+  });
+
+  it('import dailyqa and export refuse while another run holds the lock', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    const runner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    writeFileSync(`${db}.lock`, JSON.stringify({ pid: runner.pid, host: hostname(), startedAt: '2021-01-04T00:00:00Z', command: 'weekly' }));
+    const file = join(dir, 'qa_210105.jsonl');
+    writeFileSync(file, '{"id":"21010400-x","query":"q?","answer":"a"}\n');
+    try {
+      for (const args of [
+        ['import', 'dailyqa', file],
+        ['export', 'weekly', '--start', '2021-01-04', '--out', join(dir, 'release')],
+        ['export', 'dailyqa', '--date', '2021-01-05'],
+      ]) {
+        const result = await runCli(['--db', db, ...args]);
+        expect(result.code, args.join(' ')).toBe(1);
+        expect(oneLineError(result.stderr)).toMatch(new RegExp(`is locked by another run \\(pid ${runner.pid} `));
+      }
+    } finally {
+      runner.kill('SIGKILL');
+    }
+  });
+
+  it('refuses with one line: changes ending before they start, one snapshot as both old and new, unusable snapshot names', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    const changes = await runCli(['--db', db, 'changes', '--start', '2021-01-10', '--end', '2021-01-04']);
+    expect(changes.code).toBe(2);
+    expect(oneLineError(changes.stderr)).toMatch(/--end 2021-01-04 is before --start 2021-01-10/);
+    const same = await runCli(['--db', db, 'monthly', '--old', 'jan', '--new', 'jan', '--llm', 'offline']);
+    expect(same.code).toBe(2);
+    expect(oneLineError(same.stderr)).toMatch(/--old and --new name the same snapshot "jan"/);
+    for (const name of ['', '   ', 'a/b', 'a\nb']) {
+      const result = await runCli(['--db', db, 'snapshot', '--name', name, '--dump', SAMPLE]);
+      expect(result.code, JSON.stringify(name)).toBe(2);
+      expect(oneLineError(result.stderr)).toMatch(/invalid snapshot name/);
+    }
+    const store = new Sqlite(db, { readonly: true });
+    expect(store.prepare('SELECT COUNT(*) FROM snapshots').pluck().get()).toBe(0);
+    store.close();
+  });
+
+  it('lists failures as JSON too', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    const broken = join(tempDir(), 'broken.xml');
+    writeFileSync(broken, '<mediawiki><page><title>A</title>');
+    expect((await runCli(['--db', db, 'weekly', '--start', '2022-01-03', '--dump', broken])).code).toBe(1);
+    const runs = jsonLines((await runCli(['--db', db, '--json', 'status'])).stdout)[0]?.runs as Array<{ failures: Array<{ stage: string }> }>;
+    expect(runs[0]?.failures.map((failure) => failure.stage)).toEqual(['collect']);
+  });
+});
