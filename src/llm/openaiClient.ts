@@ -10,7 +10,8 @@
  * goes on). A server that refuses a reply format (a 400 about it) is asked in the next one, and
  * that choice is remembered for the server and model for the rest of the process.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { createRequire } from 'node:module';
+import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import { oneLine } from '../errors.js';
@@ -48,6 +49,14 @@ export interface StructuredCall<S extends ReplySchema> {
 /** `cached`: the outcome came from the store's cache, not from the server. */
 export type CallOutcome<T> = Result<T> & { cached: boolean };
 
+/**
+ * The SDK, loaded on first use and not at start-up, where it would cost every command (most never
+ * call a model); `require` keeps the client's constructor synchronous.
+ */
+function openaiSdk(): typeof import('openai') {
+  return createRequire(import.meta.url)('openai') as typeof import('openai');
+}
+
 /** A 400 about the reply format (not, say, an over-long prompt) means: ask in the next format. */
 const FORMAT_COMPLAINT = /response_format|json_schema|json_object|structured|schema|grammar|guided/i;
 /** The reply format that worked last, per server and model (shared by every client of the process). */
@@ -64,7 +73,7 @@ export class OpenAiClient {
   constructor(private readonly options: OpenAiClientOptions) {
     this.model = options.model;
     this.usage = new UsageMeter(this.provider, options.model);
-    this.sdk = new OpenAI({
+    this.sdk = new (openaiSdk().default)({
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       maxRetries: 0,
@@ -187,10 +196,11 @@ class FormatRefused extends Error {}
 
 /** A 400 (or 422) about the reply format, not about, say, an over-long prompt. */
 function refusesFormat(error: unknown): boolean {
-  return error instanceof APIError && (error.status === 400 || error.status === 422) && FORMAT_COMPLAINT.test(error.message);
+  return error instanceof openaiSdk().APIError && (error.status === 400 || error.status === 422) && FORMAT_COMPLAINT.test(error.message);
 }
 
 function readFailure(error: unknown, timeoutMs: number): Failure {
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = openaiSdk();
   if (error instanceof APIConnectionTimeoutError) return { status: `no reply within ${timeoutMs / 1000} s`, transient: true };
   if (error instanceof APIConnectionError) return { status: `connection failed: ${oneLine(error.cause ?? error)}`, transient: true };
   if (error instanceof APIError && error.status !== undefined) {

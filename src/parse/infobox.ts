@@ -4,7 +4,7 @@
  * parameters are split here (so keys, order, duplicates and empty values follow MediaWiki),
  * and only the parameter values are rendered to text by wtf, all values of one infobox in one call.
  */
-import wtf from 'wtf_wikipedia';
+import { createRequire } from 'node:module';
 import type { Infobox } from '../model.js';
 
 /** The part of wtf_wikipedia's API used here (its bundled types declare `Infobox.data` as a method, which it is not). */
@@ -19,7 +19,13 @@ export interface WtfDocument {
   infoboxes(): WtfInfobox[];
   paragraphs(): WtfText[];
 }
-export const parseWithWtf = wtf as unknown as (wikitext: string) => WtfDocument;
+/**
+ * wtf_wikipedia is loaded by the first parse, not at start-up, where it would cost every command;
+ * `require` keeps parsing synchronous.
+ */
+export function parseWithWtf(wikitext: string): WtfDocument {
+  return (createRequire(import.meta.url)('wtf_wikipedia') as (wikitext: string) => WtfDocument)(wikitext);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Which templates are infoboxes: what wtf_wikipedia 10 recognises (src/infobox/_infoboxes.js,

@@ -6,7 +6,7 @@
  * replies and one-line RemoteErrors. mwn's own retries are disabled (they ignore Retry-After on 429
  * and never back off), so each failure is retried exactly once per attempt, there.
  */
-import { Mwn, type ApiParams, type MwnOptions } from 'mwn';
+import type { ApiParams, Mwn, MwnOptions } from 'mwn';
 import { z } from 'zod';
 import { RemoteError, UserError } from '../errors.js';
 import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
@@ -47,23 +47,27 @@ const DEFAULT_MAX_RETRIES = 5;
 const DEFAULT_RETRY_BASE_MS = 1000;
 const REQUEST_TIMEOUT_MS = 120_000;
 
-/** Every request mwn makes, continuations included, goes through `send`. */
-class QueuedMwn extends Mwn {
-  constructor(
-    options: MwnOptions,
-    private readonly send: (params: ApiParams, attempt: () => Promise<unknown>) => Promise<unknown>,
-  ) {
-    super(options);
-  }
+type Send = (params: ApiParams, attempt: () => Promise<unknown>) => Promise<unknown>;
 
-  override request(params: ApiParams, customRequestOptions?: Parameters<Mwn['request']>[1]): ReturnType<Mwn['request']> {
-    return this.send(params, () => super.request(params, customRequestOptions)) as ReturnType<Mwn['request']>;
+/**
+ * An mwn bot whose every request, continuations included, goes through `send`. mwn is loaded here,
+ * on the first request, not at start-up: it is slow to load and most commands never reach a wiki.
+ */
+async function queuedMwn(options: MwnOptions, send: Send): Promise<Mwn> {
+  const { Mwn } = await import('mwn');
+  class QueuedMwn extends Mwn {
+    override request(params: ApiParams, customRequestOptions?: Parameters<Mwn['request']>[1]): ReturnType<Mwn['request']> {
+      return send(params, () => super.request(params, customRequestOptions)) as ReturnType<Mwn['request']>;
+    }
   }
+  const bot = new QueuedMwn(options);
+  bot.setRequestOptions({ timeout: REQUEST_TIMEOUT_MS });
+  return bot;
 }
 
 export class WikiClient {
   private readonly apiUrl: string;
-  private readonly bot: QueuedMwn;
+  private readonly bot: Promise<Mwn>;
   private readonly requests: RequestQueue;
 
   constructor(options: WikiClientOptions) {
@@ -86,7 +90,7 @@ export class WikiClient {
       maxRetries,
       retryBaseMs: positive(options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS, 'retryBaseMs'),
     });
-    this.bot = new QueuedMwn(
+    this.bot = queuedMwn(
       {
         apiUrl: options.apiUrl,
         userAgent: options.userAgent,
@@ -98,16 +102,15 @@ export class WikiClient {
       },
       (params, attempt) => this.requests.run(attempt, readFailure, describe(params)),
     );
-    this.bot.setRequestOptions({ timeout: REQUEST_TIMEOUT_MS });
   }
 
   async read<T>(params: ApiParams, schema: z.ZodType<T>): Promise<T> {
-    return this.validated(params, await this.bot.request(params), schema);
+    return this.validated(params, await (await this.bot).request(params), schema);
   }
 
   /** Every page of a continued query, each validated; the caller may stop early. */
   async *continued<T>(params: ApiParams, schema: z.ZodType<T>): AsyncIterable<T> {
-    for await (const reply of this.bot.continuedQueryGen(params)) yield this.validated(params, reply, schema);
+    for await (const reply of (await this.bot).continuedQueryGen(params)) yield this.validated(params, reply, schema);
   }
 
   private validated<T>(params: ApiParams, reply: unknown, schema: z.ZodType<T>): T {

@@ -4,7 +4,7 @@
  * each paragraph's prose is cut by the one splitter, and each list becomes its own paragraph of
  * one "sentence" per item, since list items are statements but not prose sentences.
  */
-import wtf from 'wtf_wikipedia';
+import { createRequire } from 'node:module';
 import { splitSentences } from './sentences.js';
 
 export interface ArticleSentence {
@@ -26,7 +26,10 @@ interface WtfSection {
   title(): string;
   paragraphs(): WtfParagraph[];
 }
-const parse = wtf as unknown as (wikitext: string) => { sections(): WtfSection[] };
+/** wtf_wikipedia, loaded by the first parse rather than at start-up; `require` keeps parsing synchronous. */
+function parse(wikitext: string): { sections(): WtfSection[] } {
+  return (createRequire(import.meta.url)('wtf_wikipedia') as (wikitext: string) => { sections(): WtfSection[] })(wikitext);
+}
 
 /** Back matter: citations and links, not statements about the subject. */
 const BACK_MATTER = /^(references|notes|footnotes|citations|sources|bibliography|further reading|external links|see also|notes and references)$/i;
