@@ -104,23 +104,40 @@ export function expandIntervals(intervals: readonly AnswerInterval[]): Map<strin
 }
 
 /**
+ * Each query's text and its answer per date, from per-day files. The same answer given twice for a
+ * date is one answer; two different ones are refused, naming both, since keeping either would drop
+ * the other silently.
+ */
+export function answersById(days: ReadonlyArray<DailyQaDay & { path: string }>): Map<string, { query: string; days: Map<string, string | null> }> {
+  const byId = new Map<string, { query: string; days: Map<string, string | null>; from: Map<string, string> }>();
+  for (const day of days) {
+    for (const row of day.rows) {
+      const entry = byId.get(row.id) ?? { query: row.query, days: new Map<string, string | null>(), from: new Map<string, string>() };
+      const earlier = entry.days.get(day.date);
+      if (earlier !== undefined && earlier !== row.answer) {
+        throw new InputError(
+          `query ${row.id} has two answers for ${day.date}: ${JSON.stringify(earlier)} (${basename(entry.from.get(day.date) ?? '')}) and ${JSON.stringify(row.answer)} (${basename(day.path)}); keep one and import again`,
+        );
+      }
+      entry.query = row.query;
+      entry.days.set(day.date, row.answer);
+      entry.from.set(day.date, day.path);
+      byId.set(row.id, entry);
+    }
+  }
+  return new Map([...byId].map(([id, entry]) => [id, { query: entry.query, days: entry.days }]));
+}
+
+/**
  * Loads published per-day files into the store as answer intervals, merged with whatever earlier
  * imports stored for the same ids. Every file is read and validated before anything is written, and
  * everything is written in one transaction: a bad file leaves the store as it was.
  */
 export async function importDailyQa(db: Database, paths: readonly string[], now: Date = new Date()): Promise<{ files: number; queries: number; days: number; intervals: number }> {
-  const byId = new Map<string, { query: string; days: Map<string, string | null> }>();
-  let dayRows = 0;
-  for (const path of paths) {
-    const day = await readDailyQaFile(path);
-    for (const row of day.rows) {
-      const entry = byId.get(row.id) ?? { query: row.query, days: new Map<string, string | null>() };
-      entry.query = row.query;
-      entry.days.set(day.date, row.answer);
-      byId.set(row.id, entry);
-      dayRows++;
-    }
-  }
+  const days: Array<DailyQaDay & { path: string }> = [];
+  for (const path of paths) days.push({ ...(await readDailyQaFile(path)), path });
+  const byId = answersById(days);
+  const dayRows = days.reduce((sum, day) => sum + day.rows.length, 0);
   const createdAt = now.toISOString();
   const queries = [...byId].map(([id, entry]) => ({ id, text: entry.query, windowStart: weekFromId(id) }));
   const intervals = new QueryStore(db).saveImported(

@@ -228,3 +228,31 @@ describe('exit codes and one-line refusals', () => {
     expect(runs[0]?.failures.map((failure) => failure.stage)).toEqual(['collect']);
   });
 });
+
+describe('data never dropped silently, titles as MediaWiki reads them', () => {
+  it('import dailyqa refuses one id answered differently twice for one date, and imports nothing', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    const plain = join(dir, 'qa_210104.jsonl');
+    writeFileSync(plain, '{"id":"21010400-a","query":"Who?","answer":"Ada"}\n{"id":"21010400-a","query":"Who?","answer":"Grace"}\n');
+    const result = await runCli(['--db', db, 'import', 'dailyqa', plain]);
+    expect(result.code).toBe(1);
+    expect(oneLineError(result.stderr)).toBe(
+      'wikidelta: query 21010400-a has two answers for 2021-01-04: "Ada" (qa_210104.jsonl) and "Grace" (qa_210104.jsonl); keep one and import again',
+    );
+    const store = new Sqlite(db, { readonly: true });
+    expect(store.prepare('SELECT COUNT(*) FROM queries').pluck().get()).toBe(0);
+    store.close();
+  });
+
+  it('answer --title finds a page given with a lowercase first letter and underscores', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    const asStored = await runCli(['--db', db, '--json', 'answer', '--title', 'Ranma ½', '--key', 'author', '--date', '2021-01-05']);
+    expect(asStored.code, asStored.stderr).toBe(0);
+    expect(asStored.stdout).toMatch(/Rumiko Takahashi/);
+    const asTyped = await runCli(['--db', db, '--json', 'answer', '--title', 'ranma_½', '--key', 'author', '--date', '2021-01-05']);
+    expect(asTyped.code, asTyped.stderr).toBe(0);
+    expect(asTyped.stdout).toBe(asStored.stdout);
+  });
+});
