@@ -6,7 +6,8 @@
  * 1 GB Anarchism history on two cores, which is faster than bzip2 can feed it, so a hand-written
  * tokenizer would buy speed nobody can use at the price of XML edge cases.
  */
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { createRequire } from 'node:module';
+import type { SaxesTagPlain } from 'saxes';
 import { normaliseTimestamp } from '../dates.js';
 import { InputError } from '../errors.js';
 import type { Revision } from '../model.js';
@@ -91,7 +92,8 @@ export async function* readDump(
 }
 
 class ExportReader {
-  private readonly parser = new SaxesParser({ xmlns: false });
+  // saxes loads with the first reader rather than at start-up, where it would cost every command.
+  private readonly parser = new (createRequire(import.meta.url)('saxes') as typeof import('saxes')).SaxesParser({ xmlns: false });
   private readonly path: string[] = [];
   private readonly namespaces = new Map<string, number>();
   private events: ParsedEvent[] = [];
