@@ -18,7 +18,7 @@ describe('prompt templates', () => {
 
   it('has every task of the weekly and monthly pipelines, each with a valid header', () => {
     expect(names.sort()).toEqual([
-      'contradiction-check', 'correctness-answer', 'dialogue', 'domain-classification', 'growover-qa-changed',
+      'correctness-answer', 'dialogue', 'domain-classification', 'growover-qa-changed',
       'growover-qa-initial', 'growover-qa-new', 'question-generation',
     ]);
     for (const name of names) expect(loadPrompt(name)).toMatchObject({ name, version: expect.stringMatching(/^\d+$/) });
