@@ -14,7 +14,7 @@ import { generateStage } from './weekly/generate.js';
 import { checkStage } from './weekly/check.js';
 import { classifyStage } from './weekly/classify.js';
 import { exportStage } from './weekly/export.js';
-import type { Assistant } from '../src/llm/assistant.js';
+import type { WeeklyTasks } from '../src/llm/weeklyTasks.js';
 import type { Prices } from '../src/llm/usage.js';
 import type { SearchBackend } from '../src/search/searchBackend.js';
 
@@ -30,8 +30,8 @@ export interface WeeklyInput {
   parse: (wikitext: string, options: { firstParagraph: boolean }) => ParsedRevision;
   /** Collect only these pages (sync: the tracked ones); every changed page when absent. */
   onlyPages?: ReadonlySet<number>;
-  /** generate, check, classify: the LLM provider; the offline rules when absent. */
-  assistant?: Assistant;
+  /** generate, check, classify: the LLM tasks; the offline rules when absent. */
+  tasks?: WeeklyTasks;
   /** Prices per 1,000 tokens, for the cost recorded with the run's LLM usage. */
   prices?: Prices;
   /** check: where descriptiveness searches; a local BM25 index over the store's pages when absent. */

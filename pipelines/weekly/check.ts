@@ -1,18 +1,19 @@
 import { answerContains } from '../../src/text/normalise.js';
-import type { Assistant } from '../../src/llm/assistant.js';
+import { withUsage } from '../../src/llm/usage.js';
+import type { WeeklyTasks } from '../../src/llm/weeklyTasks.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { LocalSearchIndex } from '../../src/search/localIndex.js';
 import { sameTitle, type SearchBackend } from '../../src/search/searchBackend.js';
 import type { CheckResult, Question } from '../../src/model/questions.js';
 import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from '../weekly.js';
-import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
+import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
 
 /** DailyQA looks at the first page of search results. */
 export const SEARCH_DEPTH = 10;
 
 /**
- * check: correctness (the assistant answers from title, first paragraph and infobox; the gold value
+ * check: correctness (the tasks' provider answers from title, first paragraph and infobox; the gold value
  * must occur in the normalised answer) and descriptiveness (a search for the question alone finds
  * the source page in the top 10). Results and reasons are stored; a failed question stays, not kept.
  * A search backend that fails past its retries fails the stage, which a rerun resumes.
@@ -21,16 +22,16 @@ export const checkStage: Stage<WeeklyInput> = {
   name: 'check',
   after: ['generate'],
   async run(input, context) {
-    const assistant = assistantFor(input);
+    const tasks = tasksFor(input);
     const store = new QuestionStore(context.db, input.wiki);
     const checked = store.checkedIds(input.window);
     const questions = store.questions(input.window).filter((question) => !checked.has(question.id));
     const search = input.search ?? LocalSearchIndex.fromStore(context.db, input.wiki);
     const counts = { questions: questions.length + checked.size, already_done: checked.size, correct: 0, descriptive: 0 };
-    await withUsage(input, assistant, context, async () => {
+    await withUsage(context, tasks, input.prices ?? {}, async () => {
       for (const batch of batches(questions, LLM_BATCH)) {
         const results = (
-          await Promise.all(batch.map(async (question) => [await correctness(assistant, question), await descriptiveness(search, question)]))
+          await Promise.all(batch.map(async (question) => [await correctness(tasks, question), await descriptiveness(search, question)]))
         ).flat();
         store.saveChecks(results);
         counts.correct += results.filter((r) => r.check === 'correctness' && r.passed).length;
@@ -43,9 +44,9 @@ export const checkStage: Stage<WeeklyInput> = {
   },
 };
 
-async function correctness(assistant: Assistant, question: Question): Promise<CheckResult> {
-  const result = await assistant.answerQuestion(articleOf(question.unit), question.text);
-  const base = { queryId: question.id, check: 'correctness' as const, backend: `${assistant.provider}:${assistant.model}`, prompt: result.prompt };
+async function correctness(tasks: WeeklyTasks, question: Question): Promise<CheckResult> {
+  const result = await tasks.answerQuestion(articleOf(question.unit), question.text);
+  const base = { queryId: question.id, check: 'correctness' as const, backend: `${tasks.provider}:${tasks.model}`, prompt: result.prompt };
   if (!result.ok) return { ...base, passed: false, reason: `no answer: ${result.reason}`, detail: null };
   const passed = answerContains(result.value.answer, question.unit.new);
   return {

@@ -1,14 +1,15 @@
+import { withUsage } from '../../src/llm/usage.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { derivedRandom } from '../../src/random.js';
 import type { DomainResult } from '../../src/model/questions.js';
 import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from '../weekly.js';
-import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
+import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
 
 export const DEFAULT_DOMAIN_CAP = 750;
 
 /**
- * classify: a domain for every generated question (by the assistant; a failed call falls back to
+ * classify: a domain for every generated question (by the tasks' provider; a failed call falls back to
  * Others with the reason), then a cap per domain over the questions that passed the checks, drawn
  * by seeded sampling without replacement. Those left out get kept = 0 with the reason.
  */
@@ -16,20 +17,20 @@ export const classifyStage: Stage<WeeklyInput> = {
   name: 'classify',
   after: ['check'],
   async run(input, context) {
-    const assistant = assistantFor(input);
+    const tasks = tasksFor(input);
     const store = new QuestionStore(context.db, input.wiki);
     const questions = store.questions(input.window);
     const domains: DomainResult[] = [];
-    await withUsage(input, assistant, context, async () => {
+    await withUsage(context, tasks, input.prices ?? {}, async () => {
       for (const batch of batches(questions, LLM_BATCH)) {
         const results = await Promise.all(
           batch.map(async (question): Promise<DomainResult> => {
-            const result = await assistant.classifyDomain(articleOf(question.unit), question.text);
+            const result = await tasks.classifyDomain(articleOf(question.unit), question.text);
             return {
               queryId: question.id,
               domain: result.ok ? result.value.domain : 'Others',
-              provider: assistant.provider,
-              model: assistant.model,
+              provider: tasks.provider,
+              model: tasks.model,
               prompt: result.prompt,
               reason: result.ok ? null : `classification failed, Others by default: ${result.reason}`,
             };

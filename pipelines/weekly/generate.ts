@@ -1,20 +1,23 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
+import { withUsage } from '../../src/llm/usage.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
 import type { Generation } from '../../src/model/questions.js';
 import { QuestionStore, queryIdFor } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from '../weekly.js';
-import { articleOf, assistantFor, batches, LLM_BATCH, withUsage } from './llmStageSupport.js';
+import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
+import { questionProblem } from './questionRules.js';
 
 /**
  * generate: one question per data unit of the window, whose answer is the unit's new value. A unit
  * whose question is already stored for the same revision and key is skipped, so a resumed run goes
- * on where it stopped; a failed generation is stored with its reason and makes no query.
+ * on where it stopped. Every provider's question must pass the question rules; a failed generation
+ * or a question that breaks them is stored with its reason and makes no query.
  */
 export const generateStage: Stage<WeeklyInput> = {
   name: 'generate',
   after: ['select'],
   async run(input, context) {
-    const assistant = assistantFor(input);
+    const tasks = tasksFor(input);
     const store = new QuestionStore(context.db, input.wiki);
     const units = new ChangeStore(context.db, input.wiki)
       .dataUnitsIn(input.window)
@@ -22,22 +25,23 @@ export const generateStage: Stage<WeeklyInput> = {
     const done = store.generatedFrom(input.window);
     const todo = units.filter((unit) => done.get(queryIdFor(input.window, unit.pageId)) !== `${unit.revId}|${unit.key}`);
     const counts = { data_units: units.length, already_done: units.length - todo.length, generated: 0, failed: 0 };
-    await withUsage(input, assistant, context, async () => {
+    await withUsage(context, tasks, input.prices ?? {}, async () => {
       for (const batch of batches(todo, LLM_BATCH)) {
         const generations = await Promise.all(
           batch.map(async (unit): Promise<Generation> => {
-            const result = await assistant.generateQuestion(articleOf(unit), { key: unit.key, value: unit.new });
+            const result = await tasks.generateQuestion(articleOf(unit), { key: unit.key, value: unit.new }, questionProblem);
             const provenance = {
               prompt: result.prompt.name,
               promptVersion: result.prompt.version,
-              provider: assistant.provider,
-              model: assistant.model,
+              provider: tasks.provider,
+              model: tasks.model,
               seed: String(input.seed),
             };
             const queryId = queryIdFor(input.window, unit.pageId);
-            return result.ok
-              ? { unit, queryId, provenance, ok: true, question: result.value.question.replace(/\s+/g, ' ').trim() }
-              : { unit, queryId, provenance, ok: false, reason: result.reason };
+            if (!result.ok) return { unit, queryId, provenance, ok: false, reason: result.reason };
+            const question = result.value.question.replace(/\s+/g, ' ').trim();
+            const problem = questionProblem(question);
+            return problem === null ? { unit, queryId, provenance, ok: true, question } : { unit, queryId, provenance, ok: false, reason: problem };
           }),
         );
         store.saveGenerations(generations);

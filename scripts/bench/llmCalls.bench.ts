@@ -3,8 +3,8 @@
  * local OpenAI-compatible test server with 50 ms simulated latency, at concurrency 1, 4 and 8; then
  * the cache hit rate when the same calls are made again (target 100%: a rerun sends nothing).
  */
-import { ModelAssistant } from '../../src/llm/modelAssistant.js';
 import { OpenAiClient } from '../../src/llm/openaiClient.js';
+import { OpenAiWeeklyTasks } from '../../src/llm/openaiWeeklyTasks.js';
 import { ResponseCache } from '../../src/store/llmCache.js';
 import { openDatabase } from '../../src/store/database.js';
 import { startOpenAiServer } from '../../testkit/openaiServer.js';
@@ -23,8 +23,8 @@ const article = (i: number) => ({
   firstParagraph: `Benchmark town ${i} is a place that exists for measuring.`,
 });
 
-function assistantWith(concurrency: number): ModelAssistant {
-  return new ModelAssistant(
+function tasksWith(concurrency: number): OpenAiWeeklyTasks {
+  return new OpenAiWeeklyTasks(
     new OpenAiClient({
       baseURL: server.baseURL,
       apiKey: 'bench',
@@ -42,11 +42,11 @@ function assistantWith(concurrency: number): ModelAssistant {
 }
 
 async function callsPerSecond(concurrency: number, offset: number): Promise<{ rate: number; calls: number }> {
-  const assistant = assistantWith(concurrency);
+  const tasks = tasksWith(concurrency);
   const calls = CALLS_PER_WORKER * concurrency;
   const started = performance.now();
   const results = await Promise.all(
-    Array.from({ length: calls }, (_, i) => assistant.answerQuestion(article(offset + i), `What is the total population of Benchmark town ${offset + i}?`)),
+    Array.from({ length: calls }, (_, i) => tasks.answerQuestion(article(offset + i), `What is the total population of Benchmark town ${offset + i}?`)),
   );
   const seconds = (performance.now() - started) / 1000;
   if (results.some((result) => !result.ok)) throw new Error('a benchmark call failed');
@@ -62,9 +62,9 @@ try {
   }
   // The same calls again: every one must come from the cache.
   const sentBefore = server.requests.length;
-  const assistant = assistantWith(8);
-  await Promise.all(Array.from({ length: offset }, (_, i) => assistant.answerQuestion(article(i), `What is the total population of Benchmark town ${i}?`)));
-  const usage = assistant.takeUsage();
+  const tasks = tasksWith(8);
+  await Promise.all(Array.from({ length: offset }, (_, i) => tasks.answerQuestion(article(i), `What is the total population of Benchmark town ${i}?`)));
+  const usage = tasks.takeUsage();
   report('llm_cache_hit_rate', (100 * usage.cacheHits) / offset, '%', { calls: offset, requests_sent: server.requests.length - sentBefore });
 } finally {
   db.close();

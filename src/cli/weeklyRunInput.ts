@@ -1,8 +1,9 @@
 import type { WeeklyInput } from '../../pipelines/weekly.js';
-import { llmRunParams, llmStageInputs } from '../llm/stageInputs.js';
+import { llmRunParam, openWeeklyTasks, pricesOf } from '../llm/openTasks.js';
 import { parseRevision } from '../parse/parseRevision.js';
 import type { RevisionSource } from '../sources/RevisionSource.js';
 import { articleBaseUrl, wikiName, type SourceFlags } from '../sources/openSource.js';
+import { searchBackendFor } from './searchBackendFor.js';
 import type { Session } from './session.js';
 
 /**
@@ -16,6 +17,7 @@ export function weeklyRunInput(
   overrides: { wiki?: string; articleBaseUrl?: string } = {},
 ): Omit<WeeklyInput, 'window'> {
   const { settings } = session;
+  const search = searchBackendFor(settings, flags);
   return {
     wiki: overrides.wiki ?? wikiName(flags, settings),
     source,
@@ -24,7 +26,11 @@ export function weeklyRunInput(
     keepContent: settings.keepContent,
     articleBaseUrl: overrides.articleBaseUrl ?? articleBaseUrl(flags, settings),
     parse: parseRevision,
-    ...llmStageInputs(session.db, settings, flags),
+    tasks: openWeeklyTasks(session.db, settings),
+    prices: pricesOf(settings),
+    domainCap: settings.domainCap,
+    ...(search ? { search } : {}),
+    ...(flags.out ? { releaseDir: flags.out } : {}),
   };
 }
 
@@ -34,5 +40,5 @@ export function weeklyRunInput(
  */
 export function weeklyRunParams(session: Session, input: WeeklyInput, days: number): Record<string, unknown> {
   const { settings } = session;
-  return { window: input.window, days, wiki: input.wiki, seed: settings.seed, revertHours: settings.revertHours, ...llmRunParams(settings) };
+  return { window: input.window, days, wiki: input.wiki, seed: settings.seed, revertHours: settings.revertHours, llm: llmRunParam(settings) };
 }

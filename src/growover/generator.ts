@@ -1,11 +1,12 @@
 /**
- * Generation of an article's GrowOVER items through the assistant (docs/ARCHITECTURE.md §7.5): for an article new
+ * Generation of an article's GrowOVER items through the LLM tasks (docs/ARCHITECTURE.md §7.5): for an article new
  * to the dataset, one QA and one dialogue per chosen paragraph; for a changed article, NEW QA from
  * groups of new sentences, CHANGED QA from changed sentences and dialogues from chosen paragraphs
  * that hold new or changed sentences. Every reply is validated; what fails becomes a reject with
  * its reason. Ids are natural keys (snapshot, page, kind, position), so a replay stores nothing twice.
  */
-import type { Assistant, NumberedSentence, PromptRef } from '../llm/assistant.js';
+import type { GrowoverTasks, NumberedSentence } from '../llm/growoverTasks.js';
+import type { PromptRef } from '../llm/tasks.js';
 import type { Embedder } from '../models/embedder.js';
 import { derivedRandom } from '../random.js';
 import type { ArticleSentence } from '../text/articleText.js';
@@ -22,7 +23,7 @@ export const MIN_TURNS = 3;
 export const MAX_TURNS = 4;
 
 export interface GenerationContext {
-  assistant: Assistant;
+  tasks: GrowoverTasks;
   embedder: Embedder;
   seed: number;
   article: ArticleRef;
@@ -83,7 +84,7 @@ async function groundedQa(
   surrounding: string,
 ): Promise<QaItem | Reject> {
   const id = itemId(context, key);
-  const result = await context.assistant.generateGroundedQa({ title: context.article.title, sentences, source: type, context: surrounding });
+  const result = await context.tasks.generateGroundedQa({ title: context.article.title, sentences, source: type, context: surrounding });
   const provenance = provenanceOf(context, result.prompt);
   if (!result.ok) return { id, kind: 'qa', type, reason: result.reason, reply: null, provenance };
   const checked = validateQa(result.value, { sentences: context.sentences.map((s) => s.text), allowed: new Set(sentences.map((s) => s.index)) });
@@ -96,7 +97,7 @@ async function changedItem(context: GenerationContext, pair: ChangedPair, oldSen
   const id = itemId(context, `qa/changed/s${pair.newIndex}`);
   const oldText = pair.oldIndices.map((index) => oldSentences[index] ?? '').join(' ');
   const newText = (context.sentences[pair.newIndex] as ArticleSentence).text;
-  const result = await context.assistant.generateChangedQa({ title: context.article.title, oldSentence: oldText, newSentence: newText });
+  const result = await context.tasks.generateChangedQa({ title: context.article.title, oldSentence: oldText, newSentence: newText });
   const provenance = provenanceOf(context, result.prompt);
   if (!result.ok) return { id, kind: 'qa', type: 'changed', reason: result.reason, reply: null, provenance };
   const checked = validateChangedQa(result.value, { oldText, newText });
@@ -115,7 +116,7 @@ async function dialogue(
   const id = itemId(context, `dialogue/p${paragraph.number}`);
   // GrowOVER's dialogues have 3 or 4 turns; which one is drawn per dialogue, within what the paragraph can carry.
   const turns = Math.min(sentences.length, MIN_TURNS + Math.floor(derivedRandom(context.seed, `turns:${id}`).next() * (MAX_TURNS - MIN_TURNS + 1)));
-  const result = await context.assistant.generateDialogue({
+  const result = await context.tasks.generateDialogue({
     title: context.article.title,
     sentences: numbered(sentences),
     turns,
@@ -151,5 +152,5 @@ function itemId(context: GenerationContext, key: string): string {
 }
 
 function provenanceOf(context: GenerationContext, prompt: PromptRef): Provenance {
-  return { prompt: prompt.name, promptVersion: prompt.version, provider: context.assistant.provider, model: context.assistant.model, seed: String(context.seed) };
+  return { prompt: prompt.name, promptVersion: prompt.version, provider: context.tasks.provider, model: context.tasks.model, seed: String(context.seed) };
 }

@@ -36,6 +36,23 @@ export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, 
   return (usage.promptTokens / 1000) * (prices.perThousandInput ?? 0) + (usage.completionTokens / 1000) * (prices.perThousandOutput ?? 0);
 }
 
+/**
+ * Runs a stage body and adds whatever the task provider spent to the run's usage, also when the
+ * body fails: tokens paid for are counted whether or not the stage finished.
+ */
+export async function withUsage<T>(
+  run: { db: Database; runId: number },
+  provider: { takeUsage(): Usage },
+  prices: Prices,
+  body: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await body();
+  } finally {
+    recordUsage(run.db, run.runId, provider.takeUsage(), prices);
+  }
+}
+
 /** Adds a stage's usage to its run's totals. */
 export function recordUsage(db: Database, runId: number, usage: Usage, prices: Prices): void {
   if (usage.requests + usage.cacheHits + usage.failures === 0) return;

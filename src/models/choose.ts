@@ -1,15 +1,15 @@
 /**
- * The models a command uses: the offline defaults (Universal Sentence Encoder Lite, heuristic NLI)
- * unless ONNX models are named, from a local directory or, with a cache dir, from the hub.
+ * The models a command uses (docs/ARCHITECTURE.md §11), built in this one place for `label`,
+ * `monthly` and the demo: the offline defaults (Universal Sentence Encoder Lite, heuristic NLI)
+ * unless ONNX models are named, from a local directory or, with a cache dir, from the hub. Each
+ * backend's module is loaded only when it is chosen: the runtimes behind them take long to load.
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import { HeuristicNli } from './heuristicNli.js';
+import type { Models } from './modelSet.js';
 import type { NliModel } from './nli.js';
-import { TransformersEmbedder } from './transformersEmbedder.js';
-import { TransformersNli } from './transformersNli.js';
-import { UseLiteEmbedder } from './useEmbedder.js';
 
 export const ModelChoiceSchema = z.object({
   embeddingModel: z.string().min(1).optional(),
@@ -20,7 +20,7 @@ export const ModelChoiceSchema = z.object({
 });
 export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
 
-export function chooseModels(raw: unknown): { embedder: Embedder; nli: NliModel } {
+export async function chooseModels(raw: unknown): Promise<Models> {
   const parsed = ModelChoiceSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -31,10 +31,16 @@ export function chooseModels(raw: unknown): { embedder: Embedder; nli: NliModel 
   let embedder: Embedder;
   if (choice.embeddingModel) {
     if (choice.sameThreshold === undefined) throw new UserError('--embedding-model needs --same-threshold, calibrated for that model');
+    const { TransformersEmbedder } = await import('./transformersEmbedder.js');
     embedder = new TransformersEmbedder({ model: choice.embeddingModel, sameThreshold: choice.sameThreshold, ...cache });
   } else {
+    const { UseLiteEmbedder } = await import('./useEmbedder.js');
     embedder = new UseLiteEmbedder(choice.sameThreshold === undefined ? {} : { sameThreshold: choice.sameThreshold });
   }
-  const nli = choice.nliModel ? new TransformersNli({ model: choice.nliModel, ...cache }) : new HeuristicNli();
+  let nli: NliModel = new HeuristicNli();
+  if (choice.nliModel) {
+    const { TransformersNli } = await import('./transformersNli.js');
+    nli = new TransformersNli({ model: choice.nliModel, ...cache });
+  }
   return { embedder, nli };
 }

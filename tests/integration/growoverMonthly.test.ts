@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../src/llm/offlineGrowover.js';
+import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../src/llm/offlineGrowoverTasks.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from '../../src/release/growoverFormats.js';
 import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';

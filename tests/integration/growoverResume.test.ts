@@ -4,11 +4,11 @@
  * an uninterrupted run.
  */
 import { describe, expect, it } from 'vitest';
-import { runSnapshot } from '../../pipelines/labels.js';
+import { runSnapshot } from '../../pipelines/monthly/snapshot.js';
 import { runMonthly } from '../../pipelines/monthly.js';
 import { SAMPLE_DUMP } from '../../src/cli/commands/demo.js';
-import type { Assistant, GroundedQaRequest } from '../../src/llm/assistant.js';
-import { OfflineAssistant } from '../../src/llm/offlineAssistant.js';
+import type { GroundedQaRequest, GrowoverTasks } from '../../src/llm/growoverTasks.js';
+import { OfflineGrowoverTasks } from '../../src/llm/offlineGrowoverTasks.js';
 import type { Embedder } from '../../src/models/embedder.js';
 import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
@@ -34,7 +34,7 @@ const letterEmbedder: Embedder = {
 };
 
 /** The offline provider until its nth grounded QA, then an outage. */
-class FailingAssistant extends OfflineAssistant {
+class FailingTasks extends OfflineGrowoverTasks {
   private calls = 0;
   constructor(private readonly failAt: number) {
     super();
@@ -58,8 +58,8 @@ async function storeWithSnapshots(): Promise<Database> {
   return db;
 }
 
-function months(db: Database, assistant: Assistant) {
-  const input = { assistant, embedder: letterEmbedder, nli: new HeuristicNli(), seed: 1 };
+function months(db: Database, tasks: GrowoverTasks) {
+  const input = { tasks, embedder: letterEmbedder, nli: new HeuristicNli(), seed: 1 };
   return {
     first: () => runMonthly({ db, reporter: new RecordingReporter(), llm: 'offline', input: { ...input, newName: OLD } }),
     second: () => runMonthly({ db, reporter: new RecordingReporter(), llm: 'offline', input: { ...input, oldName: OLD, newName: NEW } }),
@@ -78,18 +78,18 @@ function state(db: Database) {
 describe('a monthly run that fails part-way', () => {
   it('records the failure and its rerun finishes the same run with the state of an uninterrupted one', async () => {
     const reference = await storeWithSnapshots();
-    await months(reference, new OfflineAssistant()).first();
-    await months(reference, new OfflineAssistant()).second();
+    await months(reference, new OfflineGrowoverTasks()).first();
+    await months(reference, new OfflineGrowoverTasks()).second();
 
     const db = await storeWithSnapshots();
-    await months(db, new OfflineAssistant()).first();
-    await expect(months(db, new FailingAssistant(2)).second()).rejects.toThrow('LLM server gone');
+    await months(db, new OfflineGrowoverTasks()).first();
+    await expect(months(db, new FailingTasks(2)).second()).rejects.toThrow('LLM server gone');
     const failed = db.prepare("SELECT status, error FROM runs WHERE pipeline = 'monthly' ORDER BY id DESC LIMIT 1").get() as { status: string; error: string };
     expect(failed).toEqual({ status: 'failed', error: 'generate: LLM server gone' });
     const partly = (db.prepare("SELECT COUNT(*) FROM growover_done WHERE snapshot = ? AND stage = 'generate'").pluck().get(NEW) as number);
     expect(partly).toBeGreaterThan(0);
 
-    const outcome = await months(db, new OfflineAssistant()).second();
+    const outcome = await months(db, new OfflineGrowoverTasks()).second();
     expect(outcome.resumed).toBe(true);
     expect(outcome.skipped).toEqual(['maintain']);
     expect(outcome.run.status).toBe('done');

@@ -9,7 +9,8 @@ import { openDatabase } from '../../src/store/database.js';
 import { loadPrompt } from '../../src/llm/prompts.js';
 import { OpenAiClient, type OpenAiClientOptions } from '../../src/llm/openaiClient.js';
 import { ResponseCache } from '../../src/store/llmCache.js';
-import { ModelAssistant } from '../../src/llm/modelAssistant.js';
+import { OpenAiWeeklyTasks } from '../../src/llm/openaiWeeklyTasks.js';
+import { questionProblem } from '../../pipelines/weekly/questionRules.js';
 import { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from '../../testkit/openaiServer.js';
 
 const article = {
@@ -45,7 +46,7 @@ async function setUp(serverOptions: OpenAiServerOptions = {}, clientOptions: Par
     retryBaseMs: 20,
     ...clientOptions,
   });
-  return { server, db, client, assistant: new ModelAssistant(client) };
+  return { server, db, client, assistant: new OpenAiWeeklyTasks(client) };
 }
 
 const question = 'What is the total population of Port Aldwin?';
@@ -123,11 +124,18 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     expect(server.requests.map((r) => r.mode)).toEqual(['json_schema', 'json_schema']);
   });
 
-  it('asks again when a generated question restricts the date', async () => {
+  it('asks again when a generated question breaks the rule the stage gives', async () => {
     const { server, assistant } = await setUp({ faults: ['dated-question'] });
-    const result = await assistant.generateQuestion(article, { key: 'population_total', value: '418,950' });
+    const result = await assistant.generateQuestion(article, { key: 'population_total', value: '418,950' }, questionProblem);
     expect(result).toMatchObject({ ok: true, value: { question: 'According to its article, what is the population total of Port Aldwin?' } });
     expect(server.requests[1]?.body.messages.at(-1)?.content).toMatch(/must not contain a date restriction/);
+  });
+
+  it('checks only the shape of a question reply when no rule is given', async () => {
+    const { server, assistant } = await setUp({ faults: ['dated-question'] });
+    const result = await assistant.generateQuestion(article, { key: 'population_total', value: '418,950' });
+    expect(result).toMatchObject({ ok: true, value: { question: 'What was the population of Port Aldwin as of 2024?' } });
+    expect(server.requests).toHaveLength(1);
   });
 
   it('waits for Retry-After on 429, then succeeds', async () => {

@@ -4,12 +4,12 @@ import { z } from 'zod';
 import { capPerDomain } from '../../pipelines/weekly/classify.js';
 import { domainOfTemplate } from '../../src/llm/domains.js';
 import { keyLabel } from '../../src/llm/keyLabels.js';
-import { OfflineAssistant, templateQuestion } from '../../src/llm/offlineAssistant.js';
+import { OfflineWeeklyTasks, templateQuestion } from '../../src/llm/offlineWeeklyTasks.js';
 import { formatInstructions, parseReply } from '../../src/llm/outputModes.js';
 import { loadPrompt, parsePrompt, PROMPTS_DIR, renderPrompt } from '../../src/llm/prompts.js';
 import { queryIdFor } from '../../src/store/questionStore.js';
 import { openDatabase } from '../../src/store/database.js';
-import { chosenProvider } from '../../src/llm/openAssistant.js';
+import { chosenProvider } from '../../src/llm/openTasks.js';
 import { costOf, formatRunUsage, recordUsage, runUsage } from '../../src/llm/usage.js';
 import { loadSettings } from '../../src/settings.js';
 
@@ -71,7 +71,7 @@ describe('offline provider', () => {
   };
 
   it('asks template questions with readable key labels, answers them by lookup and classifies by template', async () => {
-    const assistant = new OfflineAssistant();
+    const assistant = new OfflineWeeklyTasks();
     const question = await assistant.generateQuestion(article, { key: 'num_employees', value: '12,350 (2024)' });
     expect(question).toEqual({ ok: true, value: { question: 'What is the number of employees of Brightwater Logistics?' }, prompt: { name: 'offline-rules', version: '1' } });
     expect(await assistant.answerQuestion(article, 'What is the number of employees of Brightwater Logistics?')).toMatchObject({ ok: true, value: { answer: '12,350 (2024)' } });

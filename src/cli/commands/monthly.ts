@@ -1,12 +1,11 @@
 import { Option, type Command } from 'commander';
 import { runMonthly } from '../../../pipelines/monthly.js';
-import { llmRunParams } from '../../llm/stageInputs.js';
-import { openAssistant, pricesOf } from '../../llm/openAssistant.js';
-import { chooseModels } from '../../models/choose.js';
+import { llmRunParam, openGrowoverTasks, pricesOf } from '../../llm/openTasks.js';
+import { addModelOptions, modelsFrom, type ModelFlags } from '../modelOptions.js';
 import { integerOption, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
 
-interface MonthlyFlags {
+interface MonthlyFlags extends ModelFlags {
   old?: string;
   new: string;
   seed?: number;
@@ -15,41 +14,41 @@ interface MonthlyFlags {
 
 /** `monthly`: label (when not yet done), maintain and generate GrowOVER items for a new snapshot. */
 export function registerMonthly(program: Command): void {
-  program
-    .command('monthly')
-    .description('the monthly (GrowOVER) pipeline: label the new snapshot against the old one, keep items whose evidence is unchanged, generate new ones; without --old, initial generation for a first snapshot')
-    .option('--old <name>', 'the previous snapshot (omit for the first one)')
-    .requiredOption('--new <name>', 'the new snapshot')
-    .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
-    .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai']))
-    .action(async (flags: MonthlyFlags, command: Command) => {
-      if (flags.old === flags.new) refuseUsage(command, `--old and --new name the same snapshot "${flags.new}": give the previous snapshot as --old`);
-      const outcome = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
-        const { embedder, nli } = chooseModels({});
-        return runMonthly({
-          db: session.db,
-          reporter: session.reporter,
-          llm: llmRunParams(session.settings).llm,
-          input: {
-            ...(flags.old !== undefined ? { oldName: flags.old } : {}),
-            newName: flags.new,
-            assistant: openAssistant(session.db, session.settings),
-            prices: pricesOf(session.settings),
-            embedder,
-            nli,
-            seed: session.settings.seed,
-          },
-        });
-      });
-      const { run } = outcome;
-      if (command.optsWithGlobals<{ json?: boolean }>().json) {
-        process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, stages: run.stages })}\n`);
-        return;
-      }
-      process.stdout.write(`run ${run.id} (${run.status}) monthly ${flags.old ? `${flags.old} → ` : ''}${flags.new}${outcome.resumed ? ', continued' : ''}\n`);
-      for (const stage of run.stages) {
-        const counts = Object.entries(stage.counts).map(([key, value]) => `${key}=${value}`).join(' ');
-        process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${counts}${outcome.skipped.includes(stage.stage) ? ' (already done, skipped)' : ''}\n`);
-      }
-    });
+  addModelOptions(
+    program
+      .command('monthly')
+      .description('the monthly (GrowOVER) pipeline: label the new snapshot against the old one, keep items whose evidence is unchanged, generate new ones; without --old, initial generation for a first snapshot')
+      .option('--old <name>', 'the previous snapshot (omit for the first one)')
+      .requiredOption('--new <name>', 'the new snapshot')
+      .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
+      .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai'])),
+  ).action(async (flags: MonthlyFlags, command: Command) => {
+    if (flags.old === flags.new) refuseUsage(command, `--old and --new name the same snapshot "${flags.new}": give the previous snapshot as --old`);
+    const models = await modelsFrom(flags);
+    const outcome = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, (session) =>
+      runMonthly({
+        db: session.db,
+        reporter: session.reporter,
+        llm: llmRunParam(session.settings),
+        input: {
+          ...(flags.old !== undefined ? { oldName: flags.old } : {}),
+          newName: flags.new,
+          tasks: openGrowoverTasks(session.db, session.settings),
+          prices: pricesOf(session.settings),
+          ...models,
+          seed: session.settings.seed,
+        },
+      }),
+    );
+    const { run } = outcome;
+    if (command.optsWithGlobals<{ json?: boolean }>().json) {
+      process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, stages: run.stages })}\n`);
+      return;
+    }
+    process.stdout.write(`run ${run.id} (${run.status}) monthly ${flags.old ? `${flags.old} → ` : ''}${flags.new}${outcome.resumed ? ', continued' : ''}\n`);
+    for (const stage of run.stages) {
+      const counts = Object.entries(stage.counts).map(([key, value]) => `${key}=${value}`).join(' ');
+      process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${counts}${outcome.skipped.includes(stage.stage) ? ' (already done, skipped)' : ''}\n`);
+    }
+  });
 }

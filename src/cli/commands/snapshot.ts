@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { runSnapshot } from '../../../pipelines/labels.js';
+import { runSnapshot } from '../../../pipelines/monthly/snapshot.js';
 import { isoSeconds, parseDate } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { ApiSnapshotSource, dumpSnapshotArticles } from '../../sources/snapshotSources.js';

@@ -5,7 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { runMonthly } from '../../../pipelines/monthly.js';
-import { OfflineAssistant } from '../../llm/offlineAssistant.js';
+import { OfflineGrowoverTasks } from '../../llm/offlineGrowoverTasks.js';
 import { GrowoverStore } from '../../store/growoverStore.js';
 import type { Embedder } from '../../models/embedder.js';
 import type { NliModel } from '../../models/nli.js';
@@ -23,14 +23,14 @@ export async function demoGrowover(options: {
   out: (line?: string) => void;
 }): Promise<void> {
   const { db, reporter, snapshots, out } = options;
-  const assistant = new OfflineAssistant();
+  const tasks = new OfflineGrowoverTasks();
   for (const [k, newName] of snapshots.entries()) {
     const oldName = snapshots[k - 1];
     await runMonthly({
       db,
       reporter,
       llm: 'offline',
-      input: { ...(oldName ? { oldName } : {}), newName, assistant, embedder: options.embedder, nli: options.nli, seed: DEMO_SEED },
+      input: { ...(oldName ? { oldName } : {}), newName, tasks, embedder: options.embedder, nli: options.nli, seed: DEMO_SEED },
     });
   }
   out('GrowOVER items per snapshot (offline cloze and dialogue rules; QA unchanged/new/changed/deleted, dialogue turns the same):');

@@ -3,10 +3,10 @@
  * months, each consecutive pair labeled with the offline models, counts and a few examples printed.
  */
 import type { Database } from 'better-sqlite3';
-import { runLabel, runSnapshot } from '../../../pipelines/labels.js';
+import { runLabel } from '../../../pipelines/monthly/label.js';
+import { runSnapshot } from '../../../pipelines/monthly/snapshot.js';
 import { CachingEmbedder } from '../../models/embedder.js';
-import { HeuristicNli } from '../../models/heuristicNli.js';
-import { UseLiteEmbedder } from '../../models/useEmbedder.js';
+import { chooseModels } from '../../models/choose.js';
 import type { Reporter } from '../../runs/progress.js';
 import { demoGrowover } from './growoverDemo.js';
 import { dumpSnapshotArticles } from '../../sources/snapshotSources.js';
@@ -28,8 +28,10 @@ export async function demoMonthly(options: { db: Database; reporter: Reporter; d
     });
   }
   out(`monthly snapshots of the sample (each article as of DATE 00:00 UTC): ${SNAPSHOT_DATES.map((date) => `${date} ${store.articles(date).length} articles`).join(', ')}`);
-  const embedder = new CachingEmbedder(new UseLiteEmbedder());
-  const nli = new HeuristicNli();
+  const defaults = await chooseModels({});
+  // One cache across the pairs and the monthly runs: the demo's snapshots share most sentences.
+  const embedder = new CachingEmbedder(defaults.embedder);
+  const { nli } = defaults;
   for (let k = 1; k < SNAPSHOT_DATES.length; k++) {
     const [oldName, newName] = [SNAPSHOT_DATES[k - 1] as string, SNAPSHOT_DATES[k] as string];
     await runLabel({ db, reporter, input: { oldName, newName, embedder, nli } });

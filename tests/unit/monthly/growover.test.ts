@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../../src/llm/offlineGrowover.js';
+import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../../src/llm/offlineGrowoverTasks.js';
 import type { ArticleSentence } from '../../../src/text/articleText.js';
 import { changedPairs, newSentenceGroups } from '../../../src/growover/changeTargets.js';
 import { kMeans, onePerCluster } from '../../../src/growover/kmeans.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLabel, runSnapshot } from '../../../pipelines/labels.js';
+import { runLabel } from '../../../pipelines/monthly/label.js';
+import { runSnapshot } from '../../../pipelines/monthly/snapshot.js';
 import type { Embedder } from '../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import type { NliModel, NliPair } from '../../../src/models/nli.js';

@@ -1,31 +1,19 @@
 /**
- * The offline provider (docs/ARCHITECTURE.md §6): no network, no model, the same output for the same input.
- * Questions come from one template, answers from looking the asked key up in the infobox, domains
- * from the reviewed template mapping; GrowOVER items from the cloze and dialogue rules. Everything it makes is stored with provider "offline", so
- * nobody takes it for model output.
+ * The offline provider's weekly tasks (docs/ARCHITECTURE.md §6): no network, no model, the same
+ * output for the same input. Questions come from one template, answers from looking the asked key
+ * up in the infobox, domains from the reviewed template mapping. Everything it makes is stored with
+ * provider "offline", so nobody takes it for model output.
  */
-import type {
-  ArticleContext,
-  Assistant,
-  ChangedQa,
-  ChangedQaRequest,
-  Dialogue,
-  DialogueRequest,
-  GroundedQa,
-  GroundedQaRequest,
-  PromptRef,
-  TaskResult,
-} from './assistant.js';
 import { domainOfTemplate, type Domain } from './domains.js';
 import { keyLabel } from './keyLabels.js';
-import { changedClozeQa, clozeQa, consecutiveDialogue } from './offlineGrowover.js';
+import type { PromptRef, TaskResult } from './tasks.js';
 import type { Usage } from '../model/llmUsage.js';
 import { UsageMeter } from './usage.js';
+import type { ArticleContext, WeeklyTasks } from './weeklyTasks.js';
 
 const RULES: PromptRef = { name: 'offline-rules', version: '1' };
-const GROWOVER_RULES: PromptRef = { name: 'offline-growover-rules', version: '1' };
 
-export class OfflineAssistant implements Assistant {
+export class OfflineWeeklyTasks implements WeeklyTasks {
   readonly provider = 'offline';
   readonly model = 'rules-v1';
   private readonly usage = new UsageMeter(this.provider, this.model);
@@ -49,18 +37,6 @@ export class OfflineAssistant implements Assistant {
 
   async classifyDomain(article: ArticleContext): Promise<TaskResult<{ domain: Domain }>> {
     return { ok: true, value: { domain: domainOfTemplate(article.template) }, prompt: RULES };
-  }
-
-  async generateGroundedQa(request: GroundedQaRequest): Promise<TaskResult<GroundedQa>> {
-    return { ...clozeQa(request), prompt: GROWOVER_RULES };
-  }
-
-  async generateChangedQa(request: ChangedQaRequest): Promise<TaskResult<ChangedQa>> {
-    return { ...changedClozeQa(request), prompt: GROWOVER_RULES };
-  }
-
-  async generateDialogue(request: DialogueRequest): Promise<TaskResult<Dialogue>> {
-    return { ...consecutiveDialogue(request), prompt: GROWOVER_RULES };
   }
 
   takeUsage(): Usage {

@@ -1,13 +1,26 @@
 /**
- * The offline provider's GrowOVER jobs: deterministic rules, no model. A QA item is a cloze
+ * The offline provider's GrowOVER tasks: deterministic rules, no model. A QA item is a cloze
  * question over one evidence sentence with a number (preferred: dates and counts are what changes)
  * or a name blanked out; a changed QA blanks the number (else the words) that differ between the
  * old and the new wording; a dialogue walks consecutive sentences, the expert quoting each. Plain, but grounded
  * and checkable, and marked provider "offline" wherever it is stored.
  */
-import type { ChangedQa, ChangedQaRequest, Dialogue, DialogueRequest, GroundedQa, GroundedQaRequest, NumberedSentence } from './assistant.js';
+import type {
+  ChangedQa,
+  ChangedQaRequest,
+  Dialogue,
+  DialogueRequest,
+  GroundedQa,
+  GroundedQaRequest,
+  GrowoverTasks,
+  NumberedSentence,
+} from './growoverTasks.js';
+import type { PromptRef, TaskResult } from './tasks.js';
+import type { Usage } from '../model/llmUsage.js';
+import type { Result } from '../result.js';
+import { UsageMeter } from './usage.js';
 
-type Rule<T> = { ok: true; value: T } | { ok: false; reason: string };
+const GROWOVER_RULES: PromptRef = { name: 'offline-growover-rules', version: '1' };
 
 const NUMBER = /(?<![\p{L}\p{N}])\p{N}[\p{N},.]*(?<=\p{N})(?![\p{L}\p{N}])/gu;
 /** Runs of capitalised words, allowing "of"/"the"/"de" inside ("University of Nevada"). */
@@ -16,7 +29,29 @@ const NAME = /\p{Lu}[\p{L}\p{M}'’-]*(?:\s+(?:(?:of|the|de|del|da|von|van|du|la
 const MAX_ANSWER_WORDS = 6;
 const FOLLOW_UPS = ['What else is there to know?', 'And what happened next?', 'Is there anything more about that?'];
 
-export function clozeQa(request: GroundedQaRequest): Rule<GroundedQa> {
+export class OfflineGrowoverTasks implements GrowoverTasks {
+  readonly provider = 'offline';
+  readonly model = 'rules-v1';
+  private readonly usage = new UsageMeter(this.provider, this.model);
+
+  async generateGroundedQa(request: GroundedQaRequest): Promise<TaskResult<GroundedQa>> {
+    return { ...clozeQa(request), prompt: GROWOVER_RULES };
+  }
+
+  async generateChangedQa(request: ChangedQaRequest): Promise<TaskResult<ChangedQa>> {
+    return { ...changedClozeQa(request), prompt: GROWOVER_RULES };
+  }
+
+  async generateDialogue(request: DialogueRequest): Promise<TaskResult<Dialogue>> {
+    return { ...consecutiveDialogue(request), prompt: GROWOVER_RULES };
+  }
+
+  takeUsage(): Usage {
+    return this.usage.take();
+  }
+}
+
+export function clozeQa(request: GroundedQaRequest): Result<GroundedQa> {
   for (const pattern of [NUMBER, NAME]) {
     for (const sentence of request.sentences) {
       const answer = firstEntity(sentence.text, pattern, request.title);
@@ -26,7 +61,7 @@ export function clozeQa(request: GroundedQaRequest): Rule<GroundedQa> {
   return { ok: false, reason: 'no number or name in the sentences to ask about' };
 }
 
-export function changedClozeQa(request: ChangedQaRequest): Rule<ChangedQa> {
+export function changedClozeQa(request: ChangedQaRequest): Result<ChangedQa> {
   const answers = changedNumber(request.oldSentence, request.newSentence) ?? changedWords(request.oldSentence, request.newSentence);
   if (!answers.ok) return answers;
   const { oldAnswer, newAnswer } = answers.value;
@@ -34,7 +69,7 @@ export function changedClozeQa(request: ChangedQaRequest): Rule<ChangedQa> {
 }
 
 /** The first number that differs where both wordings have the same count of numbers (the usual update: a figure or a year). */
-function changedNumber(oldSentence: string, newSentence: string): Rule<{ oldAnswer: string; newAnswer: string }> | null {
+function changedNumber(oldSentence: string, newSentence: string): Result<{ oldAnswer: string; newAnswer: string }> | null {
   const olds = [...oldSentence.matchAll(NUMBER)].map((match) => match[0]);
   const news = [...newSentence.matchAll(NUMBER)].map((match) => match[0]);
   if (olds.length !== news.length) return null;
@@ -43,7 +78,7 @@ function changedNumber(oldSentence: string, newSentence: string): Rule<{ oldAnsw
 }
 
 /** The stretch of words between the longest common beginning and end of the two wordings. */
-function changedWords(oldSentence: string, newSentence: string): Rule<{ oldAnswer: string; newAnswer: string }> {
+function changedWords(oldSentence: string, newSentence: string): Result<{ oldAnswer: string; newAnswer: string }> {
   const oldWords = oldSentence.split(/\s+/);
   const newWords = newSentence.split(/\s+/);
   // Words compare without their trailing punctuation: "c." at the end and "c" before an addition are the same word.
@@ -61,7 +96,7 @@ function changedWords(oldSentence: string, newSentence: string): Rule<{ oldAnswe
   return { ok: true, value: { oldAnswer, newAnswer } };
 }
 
-export function consecutiveDialogue(request: DialogueRequest): Rule<Dialogue> {
+export function consecutiveDialogue(request: DialogueRequest): Result<Dialogue> {
   const used: NumberedSentence[] = request.sentences.slice(0, request.turns);
   if (used.length < request.turns) return { ok: false, reason: `${request.turns} turns asked for, ${used.length} sentences given` };
   return {

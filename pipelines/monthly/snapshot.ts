@@ -1,0 +1,51 @@
+/**
+ * The `snapshot` pipeline (pipeline `monthly-snapshot`, docs/ARCHITECTURE.md §7.1): materialises a
+ * named set of articles as sentences. Each article is written in its own transaction and skipped
+ * when already written, so a killed run continues where it stopped and a rerun duplicates nothing.
+ */
+import type { Database } from 'better-sqlite3';
+import { articleSentences } from '../../src/text/articleText.js';
+import type { SnapshotArticle } from '../../src/sources/snapshotSources.js';
+import type { SnapshotRecord } from '../../src/model/labels.js';
+import { SnapshotStore } from '../../src/store/snapshotStore.js';
+import type { Reporter } from '../../src/runs/progress.js';
+import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
+
+export interface SnapshotInput {
+  snapshot: SnapshotRecord;
+  /** The articles as of the snapshot's date; `isDone` names pages an earlier attempt stored. */
+  articles: (isDone: (pageId: number) => boolean) => AsyncIterable<SnapshotArticle>;
+}
+
+const snapshotStage: Stage<SnapshotInput> = {
+  name: 'snapshot',
+  async run(input, context) {
+    const store = new SnapshotStore(context.db);
+    store.openSnapshot(input.snapshot);
+    const name = input.snapshot.name;
+    let articles = 0;
+    let sentences = 0;
+    for await (const article of input.articles((pageId) => store.hasArticle(name, pageId))) {
+      if (store.hasArticle(name, article.pageId)) continue;
+      const cut = articleSentences(article.wikitext);
+      store.storeArticle(name, article, cut);
+      articles++;
+      sentences += cut.length;
+      context.reporter.progress(articles);
+    }
+    return { articles: store.articles(name).length, stored_now: articles, sentences_now: sentences };
+  },
+};
+
+export function runSnapshot(options: { db: Database; reporter: Reporter; input: SnapshotInput }): Promise<PipelineOutcome> {
+  const { snapshot } = options.input;
+  return runPipeline({
+    db: options.db,
+    pipeline: 'monthly-snapshot',
+    params: { name: snapshot.name, wiki: snapshot.wiki, source: snapshot.source, asOf: snapshot.asOf },
+    stages: [snapshotStage],
+    selected: ['snapshot'],
+    input: options.input,
+    reporter: options.reporter,
+  });
+}

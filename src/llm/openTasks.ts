@@ -1,0 +1,63 @@
+/**
+ * The task providers the settings ask for. `llm` unset means openai when OPENAI_API_KEY is set,
+ * else offline. The openai provider talks to OPENAI_BASE_URL (else OpenAI's API) with
+ * OPENAI_API_KEY, as the SDK would on its own, and caches replies in the store.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Settings } from '../settings.js';
+import { ResponseCache } from '../store/llmCache.js';
+import type { GrowoverTasks } from './growoverTasks.js';
+import { OfflineGrowoverTasks } from './offlineGrowoverTasks.js';
+import { OfflineWeeklyTasks } from './offlineWeeklyTasks.js';
+import { OpenAiClient } from './openaiClient.js';
+import { OpenAiGrowoverTasks } from './openaiGrowoverTasks.js';
+import { OpenAiWeeklyTasks } from './openaiWeeklyTasks.js';
+import type { Prices } from './usage.js';
+import type { WeeklyTasks } from './weeklyTasks.js';
+
+export type LlmSettings = Pick<
+  Settings,
+  'llm' | 'llmModel' | 'llmConcurrency' | 'llmPerMinute' | 'llmMaxRetries' | 'llmInvalidRetries' | 'llmTimeoutSeconds' | 'llmTemperature' | 'seed'
+>;
+
+export function chosenProvider(settings: Pick<Settings, 'llm'>, env: NodeJS.ProcessEnv = process.env): 'offline' | 'openai' {
+  return settings.llm ?? (env.OPENAI_API_KEY ? 'openai' : 'offline');
+}
+
+export function openWeeklyTasks(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): WeeklyTasks {
+  return chosenProvider(settings, env) === 'offline' ? new OfflineWeeklyTasks() : new OpenAiWeeklyTasks(openAiClient(db, settings, env));
+}
+
+export function openGrowoverTasks(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): GrowoverTasks {
+  return chosenProvider(settings, env) === 'offline' ? new OfflineGrowoverTasks() : new OpenAiGrowoverTasks(openAiClient(db, settings, env));
+}
+
+/** The LLM part of a run's identity: a run made offline is not continued by one made with a model. */
+export function llmRunParam(settings: Pick<Settings, 'llm' | 'llmModel'>, env: NodeJS.ProcessEnv = process.env): string {
+  return chosenProvider(settings, env) === 'offline' ? 'offline' : `openai:${settings.llmModel}`;
+}
+
+export function pricesOf(settings: Pick<Settings, 'llmPricePer1kInput' | 'llmPricePer1kOutput'>): Prices {
+  return {
+    ...(settings.llmPricePer1kInput !== undefined ? { perThousandInput: settings.llmPricePer1kInput } : {}),
+    ...(settings.llmPricePer1kOutput !== undefined ? { perThousandOutput: settings.llmPricePer1kOutput } : {}),
+  };
+}
+
+function openAiClient(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv): OpenAiClient {
+  return new OpenAiClient({
+    model: settings.llmModel,
+    concurrency: settings.llmConcurrency,
+    perMinute: settings.llmPerMinute,
+    maxRetries: settings.llmMaxRetries,
+    invalidRetries: settings.llmInvalidRetries,
+    timeoutMs: settings.llmTimeoutSeconds * 1000,
+    temperature: settings.llmTemperature,
+    seed: settings.seed,
+    cache: new ResponseCache(db),
+    // The SDK's own variables, read from the environment given (so tests can pass theirs); a local
+    // server needs no key, but the SDK refuses to start without one.
+    ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
+    apiKey: env.OPENAI_API_KEY || 'none',
+  });
+}
