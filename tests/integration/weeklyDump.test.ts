@@ -37,7 +37,6 @@ describe('weekly pipeline on a real history dump', () => {
     const selected = jsonLines((await runCli(['--db', db, 'changes', '--start', '2021-01-01', '--end', '2021-12-31', '--selected'])).stdout);
     const pages = new Set(selected.map((unit) => unit.page_id));
     expect(selected.length).toBeGreaterThan(0);
-    expect(selected.length).toBeGreaterThan(0);
     expect(selected.length).toBe(pages.size);
     expect(selected.every((unit) => unit.week === '2021-01-01')).toBe(true);
   });
