@@ -1,7 +1,7 @@
 /**
  * The layers of docs/ARCHITECTURE.md §1, checked on every CI run so a wrong import fails the build:
  * src/cli (the shell) → pipelines/ → the library folders of src/; testkit/ holds the test servers
- * that tests/ and scripts/ share. Folder-level cycles: .dependency-cruiser-folders.cjs.
+ * that tests/ and scripts/ share. Folder-level cycles are found by scripts/check-layers.ts over this graph.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -7,30 +7,23 @@
  * done marker: a killed run resumes at the next article, a rerun changes nothing.
  */
 import type { Database } from 'better-sqlite3';
-import type { GrowoverTasks } from '../src/llm/growoverTasks.js';
-import type { Prices } from '../src/llm/usage.js';
-import { modelRunParams, type Models } from '../src/models/modelSet.js';
+import { modelRunParams } from '../src/models/modelSet.js';
 import { SnapshotStore } from '../src/store/snapshotStore.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
 import { generateStage } from './monthly/generate.js';
 import { runLabel } from './monthly/label.js';
+import type { MonthlyInput } from './monthly/input.js';
 import { maintainStage } from './monthly/maintain.js';
 
-export interface MonthlyInput extends Models {
-  /** Absent: the new snapshot is the first, and every article gets initial generation. */
-  oldName?: string;
-  newName: string;
-  tasks: GrowoverTasks;
-  prices?: Prices;
-  seed: number;
-}
+export type { MonthlyInput } from './monthly/input.js';
+
 
 /** The monthly pipeline's stages, in the order they run. */
 export const monthlyStages: ReadonlyArray<Stage<MonthlyInput>> = [maintainStage, generateStage];
 
 /** Labels the pair first when they are not yet (the label pipeline skips what it already did). */
-export async function runMonthly(options: { db: Database; reporter: Reporter; input: MonthlyInput; llm: string }): Promise<PipelineOutcome> {
+export async function runMonthly(options: { db: Database; reporter: Reporter; input: MonthlyInput; llm: string; redo?: readonly string[] }): Promise<PipelineOutcome> {
   const { db, reporter, input } = options;
   const snapshots = new SnapshotStore(db);
   snapshots.requireSnapshot(input.newName);
@@ -45,6 +38,7 @@ export async function runMonthly(options: { db: Database; reporter: Reporter; in
     params: { old: input.oldName ?? null, new: input.newName, llm: options.llm, seed: input.seed, ...modelRunParams(input) },
     stages,
     selected: stages.map((stage) => stage.name),
+    redo: options.redo ?? [],
     input,
     reporter,
   });

@@ -1,9 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { UserError } from '../src/errors.js';
-import type { ParsedRevision, Window } from '../src/model.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
-import type { RevisionSource } from '../src/sources/RevisionSource.js';
 import { collectStage } from './weekly/collect.js';
 import { diffStage } from './weekly/diff.js';
 import { finalizeStage } from './weekly/finalize.js';
@@ -14,33 +12,10 @@ import { generateStage } from './weekly/generate.js';
 import { checkStage } from './weekly/check.js';
 import { classifyStage } from './weekly/classify.js';
 import { exportStage } from './weekly/export.js';
-import type { WeeklyTasks } from '../src/llm/weeklyTasks.js';
-import type { Prices } from '../src/llm/usage.js';
-import type { SearchBackend } from '../src/search/searchBackend.js';
+import type { WeeklyInput } from './weekly/input.js';
 
-export interface WeeklyInput {
-  window: Window;
-  wiki: string;
-  /** Needed by the collect stage only. */
-  source: RevisionSource | null;
-  seed: number;
-  revertHours: number;
-  keepContent: boolean;
-  articleBaseUrl: string;
-  parse: (wikitext: string, options: { firstParagraph: boolean }) => ParsedRevision;
-  /** Collect only these pages (sync: the tracked ones); every changed page when absent. */
-  onlyPages?: ReadonlySet<number>;
-  /** generate, check, classify: the LLM tasks; the offline rules when absent. */
-  tasks?: WeeklyTasks;
-  /** Prices per 1,000 tokens, for the cost recorded with the run's LLM usage. */
-  prices?: Prices;
-  /** check: where descriptiveness searches; a local BM25 index over the store's pages when absent. */
-  search?: SearchBackend;
-  /** classify: questions kept per domain (750 when absent). */
-  domainCap?: number;
-  /** export: where the week's release goes; releases/weekly-START beside the database when absent. */
-  releaseDir?: string;
-}
+export type { WeeklyInput } from './weekly/input.js';
+
 
 /** The weekly pipeline's stages, in the order they run. */
 export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [

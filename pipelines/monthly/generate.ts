@@ -5,7 +5,7 @@ import { generateFromChange, generateInitial, type Generated } from '../../src/g
 import type { ArticleRef } from '../../src/model/growover.js';
 import { GrowoverStore } from '../../src/store/growoverStore.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
-import type { MonthlyInput } from '../monthly.js';
+import type { MonthlyInput } from './input.js';
 
 /**
  * generate (docs/ARCHITECTURE.md §7.5): new items for every article of the new snapshot, initial
@@ -13,6 +13,7 @@ import type { MonthlyInput } from '../monthly.js';
  */
 export const generateStage: Stage<MonthlyInput> = {
   name: 'generate',
+  after: ['maintain'],
   async run(input, context) {
     const store = new GrowoverStore(context.db);
     const snapshots = new SnapshotStore(context.db);

@@ -3,7 +3,7 @@ import { fateOf, unchangedContinuations } from '../../src/growover/maintenance.j
 import type { ArticleRef, EvidenceState, ItemKind } from '../../src/model/growover.js';
 import { GrowoverStore } from '../../src/store/growoverStore.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
-import type { MonthlyInput } from '../monthly.js';
+import type { MonthlyInput } from './input.js';
 
 /**
  * maintain (docs/ARCHITECTURE.md §7.4): carries the items whose evidence is unchanged into the new

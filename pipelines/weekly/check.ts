@@ -6,7 +6,7 @@ import { LocalSearchIndex } from '../../src/search/localIndex.js';
 import { sameTitle, type SearchBackend } from '../../src/search/searchBackend.js';
 import type { CheckResult, Question } from '../../src/model/questions.js';
 import { QuestionStore } from '../../src/store/questionStore.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
 
 /** DailyQA looks at the first page of search results. */

@@ -3,7 +3,7 @@ import type { Stage } from '../../src/runs/stageRunner.js';
 import { derivedRandom } from '../../src/random.js';
 import type { DomainResult } from '../../src/model/questions.js';
 import { QuestionStore } from '../../src/store/questionStore.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
 
 export const DEFAULT_DOMAIN_CAP = 750;

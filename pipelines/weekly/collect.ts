@@ -1,5 +1,5 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 import { UserError } from '../../src/errors.js';
 import { RevisionStore } from '../../src/store/revisionStore.js';
 

@@ -1,5 +1,5 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 import { diffInfoboxes } from '../../src/diff/infoboxDiff.js';
 import type { Infobox } from '../../src/model.js';
 import { findReverts } from '../../src/diff/reverts.js';

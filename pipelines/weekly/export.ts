@@ -1,7 +1,7 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { writeFilesAtomically } from '../../src/release/atomicFiles.js';
 import { defaultReleaseDir, renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 
 /** export: the week's release files (queries, per-date DailyQA files, native JSONL, dataset card). */
 export const exportStage: Stage<WeeklyInput> = {

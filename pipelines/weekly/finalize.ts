@@ -1,6 +1,6 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { finalizeUpdateFrequency } from '../../src/timeline/updateFrequency.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 
 /**
  * finalize: the update-frequency class of the week's queries, once their timelines reach 21 days

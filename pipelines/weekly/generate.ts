@@ -3,7 +3,7 @@ import { withUsage } from '../../src/llm/usage.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
 import type { Generation } from '../../src/model/questions.js';
 import { QuestionStore, queryIdFor } from '../../src/store/questionStore.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
 import { questionProblem } from './questionRules.js';
 

@@ -2,7 +2,7 @@
 import type { DataUnit } from '../../src/model/weekly.js';
 import { OfflineWeeklyTasks } from '../../src/llm/offlineWeeklyTasks.js';
 import type { ArticleContext, WeeklyTasks } from '../../src/llm/weeklyTasks.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 
 /** Items sent to the tasks at once; the provider's own queue decides how many are in flight. */
 export const LLM_BATCH = 64;

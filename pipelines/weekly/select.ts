@@ -1,5 +1,5 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 import { templateLabels } from '../../src/diff/infoboxDiff.js';
 import { selectDataUnits } from '../../src/select/dataUnits.js';
 import type { DataUnit } from '../../src/model/weekly.js';

@@ -2,7 +2,7 @@ import type { Stage } from '../../src/runs/stageRunner.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
 import { TimelineStore } from '../../src/store/timelineStore.js';
 import { buildTimeline } from '../../src/timeline/buildTimeline.js';
-import type { WeeklyInput } from '../weekly.js';
+import type { WeeklyInput } from './input.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 
 const TIMELINE_BATCH_PAGES = 200;

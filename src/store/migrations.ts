@@ -6,15 +6,9 @@ import { growoverItems } from './schema/005-growover-items.js';
 import { stageOrderAndFailures } from './schema/006-stage-order-failures.js';
 import { revisionsByPage } from './schema/007-revisions-by-page.js';
 
-/**
- * Forward-only schema versions, one file each in `schema/`. A migration is never edited once
- * released: a change to the schema is a new version. Each runs in its own transaction together with
- * its version record.
- */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { Migration } from './schema/migration.js';
+
+export type { Migration } from './schema/migration.js';
+
 
 export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage].sort((a, b) => a.version - b.version);

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { runMonthly } from '../../../pipelines/monthly.js';
 import { llmRunParam, openGrowoverTasks, pricesOf } from '../../llm/openTasks.js';
 import { addModelOptions, modelsFrom, type ModelFlags } from '../modelOptions.js';
-import { integerOption, refuseUsage } from '../options.js';
+import { integerOption, listOption, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
 
 interface MonthlyFlags extends ModelFlags {
@@ -10,6 +10,7 @@ interface MonthlyFlags extends ModelFlags {
   new: string;
   seed?: number;
   llm?: string;
+  redo?: string[];
 }
 
 /** `monthly`: label (when not yet done), maintain and generate GrowOVER items for a new snapshot. */
@@ -20,6 +21,7 @@ export function registerMonthly(program: Command): void {
       .description('the monthly (GrowOVER) pipeline: label the new snapshot against the old one, keep items whose evidence is unchanged, generate new ones; without --old, initial generation for a first snapshot')
       .option('--old <name>', 'the previous snapshot (omit for the first one)')
       .requiredOption('--new <name>', 'the new snapshot')
+      .addOption(listOption('--redo <list>', 'stages to run again although done (maintain, generate); a done stage whose inputs were made again since runs again by itself'))
       .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
       .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai'])),
   ).action(async (flags: MonthlyFlags, command: Command) => {
@@ -30,6 +32,7 @@ export function registerMonthly(program: Command): void {
         db: session.db,
         reporter: session.reporter,
         llm: llmRunParam(session.settings),
+        redo: flags.redo ?? [],
         input: {
           ...(flags.old !== undefined ? { oldName: flags.old } : {}),
           newName: flags.new,

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /**
  * Revisions, their infoboxes and their changes keyed by page as well as revision id: real dumps

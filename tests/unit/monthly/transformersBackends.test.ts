@@ -7,7 +7,7 @@ import { cosine } from '../../../src/models/embedder.js';
 import { TransformersEmbedder } from '../../../src/models/transformersEmbedder.js';
 import { TransformersNli } from '../../../src/models/transformersNli.js';
 import { labelArticle } from '../../../src/labels/labeler.js';
-import { writeTinyModel } from './tinyModel.js';
+import { writeTinyModel } from '../../support/tinyModel.js';
 
 let root: string;
 beforeAll(() => {

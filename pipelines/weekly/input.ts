@@ -1,0 +1,30 @@
+/** What a weekly run gives its stages: the window, the source and the edges the shell built (docs/ARCHITECTURE.md §4). */
+import type { ParsedRevision, Window } from '../../src/model.js';
+import type { RevisionSource } from '../../src/sources/RevisionSource.js';
+import type { WeeklyTasks } from '../../src/llm/weeklyTasks.js';
+import type { Prices } from '../../src/llm/usage.js';
+import type { SearchBackend } from '../../src/search/searchBackend.js';
+
+export interface WeeklyInput {
+  window: Window;
+  wiki: string;
+  /** Needed by the collect stage only. */
+  source: RevisionSource | null;
+  seed: number;
+  revertHours: number;
+  keepContent: boolean;
+  articleBaseUrl: string;
+  parse: (wikitext: string, options: { firstParagraph: boolean }) => ParsedRevision;
+  /** Collect only these pages (sync: the tracked ones); every changed page when absent. */
+  onlyPages?: ReadonlySet<number>;
+  /** generate, check, classify: the LLM tasks; the offline rules when absent. */
+  tasks?: WeeklyTasks;
+  /** Prices per 1,000 tokens, for the cost recorded with the run's LLM usage. */
+  prices?: Prices;
+  /** check: where descriptiveness searches; a local BM25 index over the store's pages when absent. */
+  search?: SearchBackend;
+  /** classify: questions kept per domain (750 when absent). */
+  domainCap?: number;
+  /** export: where the week's release goes; releases/weekly-START beside the database when absent. */
+  releaseDir?: string;
+}
