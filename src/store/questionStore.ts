@@ -67,6 +67,13 @@ const QuerySummaryRow = z.object({
   changedAt: z.string(),
 });
 const PendingRow = z.object({ id: z.string(), windowStart: z.string() });
+const ScoringFactsRow = z.object({
+  id: z.string(),
+  week: z.string().nullable(),
+  domain: z.string().nullable(),
+  frequency: z.enum(['pending', 'frequent_update', 'infrequent_update']),
+});
+export type ScoringFacts = z.infer<typeof ScoringFactsRow>;
 const ImportedIntervalRow = z.object({ validFrom: z.string(), validTo: z.string(), answer: z.string().nullable() });
 
 /** DailyQA's id: YYMMDD of the window's first day, "00", the page id, the question's number on the page. */
@@ -328,6 +335,17 @@ export class QueryStore {
         .pluck()
         .all(),
     );
+  }
+
+  /** Every kept query's week (window start, YYYY-MM-DD), domain and update-frequency class: what weekly scores break down by. */
+  scoringFacts(): ScoringFacts[] {
+    return this.db
+      .prepare(
+        `SELECT q.id, substr(q.window_start, 1, 10) AS week, d.domain, q.update_frequency AS frequency
+         FROM queries q LEFT JOIN question_domains d ON d.query_id = q.id WHERE q.kept = 1 ORDER BY q.id`,
+      )
+      .all()
+      .map((row) => ScoringFactsRow.parse(row));
   }
 
   /** Kept queries of a week (or of all weeks) whose update frequency is still pending. */

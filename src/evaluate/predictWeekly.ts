@@ -1,0 +1,57 @@
+/**
+ * The weekly baselines (issue 11): every kept query of the weeks begun before the date, answered as
+ * of that date. closed-book: "Today is D." and the question; golden-doc: the question with the
+ * article as it stood at D 00:00 UTC (the infobox holding the asked key, and the first paragraph)
+ * from the store. Offline, golden-doc reads the key's value (an upper bound) and closed-book
+ * answers nothing.
+ *
+ * Example: await predictWeekly(db, new OfflineBaselineTasks(), 'golden-doc', '2025-01-27')
+ */
+import type { Database } from 'better-sqlite3';
+import type { BaselineTasks, ReferenceDocument } from '../llm/baselineTasks.js';
+import type { Infobox } from '../model.js';
+import { RevisionReads } from '../store/revisionReads.js';
+import { QueryStore } from '../store/questionStore.js';
+import { AnswerTimelines } from '../store/timelineStore.js';
+import { answerInstant, answersOnDate } from '../timeline/answers.js';
+import { predictAll, type BaselinePredictions } from './predictBaseline.js';
+
+export const WEEKLY_SYSTEMS = ['closed-book', 'golden-doc'] as const;
+export type WeeklySystem = (typeof WEEKLY_SYSTEMS)[number];
+
+interface WeeklyItem {
+  id: string;
+  question: string;
+}
+
+export async function predictWeekly(db: Database, tasks: BaselineTasks, system: WeeklySystem, date: string): Promise<BaselinePredictions> {
+  const instant = answerInstant(date);
+  const weeks = new Map(new QueryStore(db).scoringFacts().map((facts) => [facts.id, facts.week]));
+  // A query exists from its week on: a week starting on or after the date has nothing to ask yet.
+  const items: WeeklyItem[] = answersOnDate(db, date)
+    .filter((row) => (weeks.get(row.id) ?? '') < date)
+    .map((row) => ({ id: row.id, question: row.query }));
+  if (system === 'closed-book') return predictAll(items, (item) => tasks.answerClosedBook({ text: item.question, date }));
+  const timelines = new AnswerTimelines(db);
+  const revisions = new RevisionReads(db);
+  return predictAll(items, (item) => {
+    const query = timelines.query(item.id, instant);
+    if (!query || query.origin !== 'generated' || query.wiki === null || query.pageId === null || query.key === null) return null;
+    const document = goldenDocument(revisions, { wiki: query.wiki, pageId: query.pageId, key: query.key, template: query.template }, instant);
+    return document === null ? null : tasks.answerFromDocument({ text: item.question, date, key: query.key }, document);
+  });
+}
+
+/** The page at the instant: the infobox that holds the key (the query's template first), and the first paragraph. */
+function goldenDocument(
+  revisions: RevisionReads,
+  subject: { wiki: string; pageId: number; key: string; template: string | null },
+  instant: string,
+): ReferenceDocument | null {
+  const article = revisions.articleAt(subject.wiki, subject.pageId, instant);
+  if (!article) return null;
+  const infoboxes = revisions.infoboxes(subject.wiki, subject.pageId, article.revId);
+  const has = (box: Infobox) => box.fields.some(([key]) => key === subject.key);
+  const infobox = infoboxes.find((box) => box.template === subject.template && has(box)) ?? infoboxes.find(has) ?? infoboxes[0];
+  return { title: article.title, text: article.lead ?? '', infobox: Object.fromEntries(infobox?.fields ?? []) };
+}

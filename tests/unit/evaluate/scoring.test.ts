@@ -1,0 +1,174 @@
+/**
+ * Scores worked out by hand from the published definitions: SQuAD v1.1's normalisation and token F1,
+ * the check stage's subset match, GrowOVER's scorer (first line, 50 tokens, empty replies, CHANGED_DEL
+ * against the old answer), and the weekly report's counting rules.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  bootstrapIntervals,
+  growoverScores,
+  parsePredictions,
+  saysNoAnswer,
+  scoreGrowover,
+  scoreWeekly,
+  squadScores,
+  subsetMatch,
+  type WeeklyGold,
+} from '../../../src/evaluate/index.js';
+
+describe('SQuAD exact match and F1', () => {
+  it('ignores case, ASCII punctuation and articles', () => {
+    expect(squadScores('The Eiffel Tower!', 'eiffel tower')).toEqual({ em: 1, f1: 1 });
+  });
+
+  it('counts shared tokens once per occurrence in both (multisets)', () => {
+    // "manchester united fc" vs "manchester city fc": 2 shared of 3 and 3 → P = R = 2/3.
+    expect(squadScores('Manchester United F.C.', 'Manchester City F.C.').f1).toBeCloseTo(2 / 3, 12);
+    // "cat cat cat" vs "cat": 1 shared → P = 1/3, R = 1, F1 = 2·(1/3)/(4/3) = 1/2.
+    expect(squadScores('the cat, the cat, a cat', 'cat')).toEqual({ em: 0, f1: 0.5 });
+  });
+
+  it('deletes a thousands comma but keeps a space between digit groups as a token break', () => {
+    expect(squadScores('1,234,567', '1234567')).toEqual({ em: 1, f1: 1 });
+    expect(squadScores('1 234 567', '1,234,567')).toEqual({ em: 0, f1: 0 });
+  });
+
+  it('does not fold Unicode: accents and non-ASCII dashes count', () => {
+    expect(squadScores('ZÜRICH', 'Zürich')).toEqual({ em: 1, f1: 1 });
+    expect(squadScores('Zurich', 'Zürich')).toEqual({ em: 0, f1: 0 });
+    // The en dash is not ASCII punctuation: "2024–25" stays one token, "2024-25" becomes "202425".
+    expect(squadScores('2024–25', '2024-25').em).toBe(0);
+  });
+
+  it('scores an empty prediction 0 against a value', () => {
+    expect(squadScores('', 'Paris')).toEqual({ em: 0, f1: 0 });
+    expect(squadScores('  ', 'Paris')).toEqual({ em: 0, f1: 0 });
+  });
+});
+
+describe('subset match (the check stage rule)', () => {
+  it('finds the gold value as whole words, with accents and thousands separators folded', () => {
+    expect(subsetMatch('It had 3 644 826 inhabitants.', '3,644,826')).toBe(1);
+    expect(subsetMatch('They play in Zurich', 'Zürich')).toBe(1);
+    expect(subsetMatch('14 goals', '4')).toBe(0);
+    expect(subsetMatch('', 'Paris')).toBe(0);
+  });
+});
+
+describe("GrowOVER's scorer", () => {
+  it('keeps the first line only, after removing </s>', () => {
+    expect(growoverScores('</s> Paris\nLondon is larger', 'paris')).toEqual({ em: 1, f1: 1 });
+    // CR is not a line break for the scorer: "Paris\r" normalises to "paris\r" → whitespace → "paris".
+    expect(growoverScores('Paris\r\nLondon', 'Paris')).toEqual({ em: 1, f1: 1 });
+  });
+
+  it('scores F1 on the first 50 tokens only', () => {
+    const filler = Array.from({ length: 59 }, (_, i) => `w${i}`).join(' ');
+    // "target" + 59 fillers, truncated to 50 tokens: 1 shared → P = 1/50, R = 1 → F1 = 2/51 (not 2/61).
+    expect(growoverScores(`target ${filler}`, 'target').f1).toBeCloseTo(2 / 51, 12);
+    // the target as the 60th token is cut away.
+    expect(growoverScores(`${filler} target`, 'target').f1).toBe(0);
+  });
+
+  it('scores an empty prediction 0 even against an empty gold', () => {
+    expect(growoverScores('', '')).toEqual({ em: 0, f1: 0 });
+    expect(growoverScores('.', 'Paris')).toEqual({ em: 0, f1: 0 });
+  });
+
+  it('groups ALL, SAME, NEW, CHANGED and CHANGED_DEL (the old answer of CHANGED items)', () => {
+    const report = scoreGrowover([
+      { gold: { id: 's', type: 'SAME', answer: 'Berlin', oldAnswer: null }, prediction: 'Berlin' },
+      { gold: { id: 'n', type: 'NEW', answer: '42', oldAnswer: null }, prediction: 'forty two' },
+      { gold: { id: 'c1', type: 'CHANGED', answer: '12 goals', oldAnswer: '11 goals' }, prediction: '11 goals' },
+      { gold: { id: 'c2', type: 'CHANGED', answer: 'Smith', oldAnswer: 'Jones' }, prediction: null },
+    ]);
+    // c1 against "12 goals": "goals" shared, P = R = 1/2 → F1 1/2; c2 missing → 0.
+    expect(report.ALL).toEqual({ n: 4, em: 0.25, f1: 0.375 });
+    expect(report.SAME).toEqual({ n: 1, em: 1, f1: 1 });
+    expect(report.NEW).toEqual({ n: 1, em: 0, f1: 0 });
+    expect(report.CHANGED).toEqual({ n: 2, em: 0, f1: 0.25 });
+    // c1 still gives the old answer exactly: CHANGED_DEL EM 1/2.
+    expect(report.CHANGED_DEL).toEqual({ n: 2, em: 0.5, f1: 0.5 });
+    expect(report.missing_ids).toEqual(['c2']);
+  });
+});
+
+describe('weekly report', () => {
+  const gold = (id: string, over: Partial<WeeklyGold>): WeeklyGold => ({
+    id,
+    date: '2025-01-27',
+    status: 'ok',
+    answer: null,
+    validFrom: null,
+    domain: null,
+    frequency: 'infrequent_update',
+    week: '2025-01-20',
+    ...over,
+  });
+  const cases = [
+    { gold: gold('a', { answer: '3rd', validFrom: '2025-01-26T22:10:00Z', domain: 'sports', frequency: 'frequent_update' }), prediction: '3rd' },
+    { gold: gold('b', { answer: '1,234', validFrom: '2025-01-20T05:00:00Z', domain: 'economy' }), prediction: 'About 1 234 people' },
+    { gold: gold('c', { answer: 'Paris', validFrom: '2025-01-10T00:00:00Z', domain: 'economy' }), prediction: null },
+    { gold: gold('d', { status: 'no_key' }), prediction: "I don't know." },
+    { gold: gold('e', { status: 'no_page' }), prediction: 'Berlin' },
+    { gold: gold('f', { status: 'unknown' }), prediction: 'x' },
+  ];
+
+  it('scores valued gold, counts no-answer gold apart, excludes unknown gold and counts missing as wrong', () => {
+    const report = scoreWeekly(cases, { seed: 1, unknownIds: ['zz'] });
+    // a: EM 1, F1 1, SM 1. b: "about 1 234 people" vs "1234": EM 0, F1 0; SM 1 (the space is a thousands separator). c: missing, 0.
+    expect(report).toMatchObject({ n: 3, scored: 2, missing: 1, unknown: 1, em: 1 / 3, f1: 1 / 3, sm: 2 / 3 });
+    expect(report.no_answer).toEqual({ n: 2, correct: 1, accuracy: 0.5 });
+    expect(report.missing_ids).toEqual(['c']);
+    expect(report.unknown_ids).toEqual(['zz']);
+    expect(report.by_domain).toEqual({ economy: { n: 2, em: 0, f1: 0, sm: 0.5 }, sports: { n: 1, em: 1, f1: 1, sm: 1 } });
+    expect(report.by_frequency).toEqual({
+      frequent_update: { n: 1, em: 1, f1: 1, sm: 1 },
+      infrequent_update: { n: 2, em: 0, f1: 0, sm: 0.5 },
+    });
+    // Days from the value's start to 2025-01-27 00:00: 0 (01-26 22:10), 6 (01-20 05:00), 17 (01-10).
+    expect(Object.keys(report.by_days_since_change)).toEqual(['0', '6', '17']);
+    expect(report.by_week).toEqual({ '2025-01-20': { n: 3, em: 1 / 3, f1: 1 / 3, sm: 2 / 3 } });
+  });
+
+  it('gives seeded bootstrap intervals around the mean', () => {
+    const first = scoreWeekly(cases, { seed: 7 });
+    expect(scoreWeekly(cases, { seed: 7 }).ci).toEqual(first.ci);
+    for (const metric of ['em', 'f1', 'sm'] as const) {
+      const [low, high] = first.ci[metric];
+      expect(low).toBeLessThanOrEqual(first[metric]);
+      expect(high).toBeGreaterThanOrEqual(first[metric]);
+      expect(high).toBeGreaterThan(low);
+    }
+    expect(bootstrapIntervals({ em: new Float64Array([1, 1, 1]) }, { seed: 1 }).em).toEqual([1, 1]);
+  });
+
+  it('knows the documented no-answer phrases', () => {
+    expect(saysNoAnswer('N/A')).toBe(true);
+    expect(saysNoAnswer('')).toBe(true);
+    expect(saysNoAnswer('The answer is unknown to me')).toBe(false);
+  });
+});
+
+describe('prediction files', () => {
+  it('reads JSONL with id or question_id, text or {text} predictions and optional dates', () => {
+    const text = '{"id": "q1", "prediction": "Paris"}\n\n{"question_id": 7, "prediction": {"text": "x"}, "date": "2025-01-27"}\n';
+    expect(parsePredictions(text, 'p.jsonl')).toEqual([
+      { id: 'q1', prediction: 'Paris', date: null },
+      { id: '7', prediction: 'x', date: '2025-01-27' },
+    ]);
+  });
+
+  it("reads GrowOVER's results JSON", () => {
+    const text = JSON.stringify({ a: { prediction: { text: 'Paris' }, type: 'SAME' }, b: { prediction: { text: '' } } }, null, 2);
+    expect(parsePredictions(text, 'r.json').map((p) => [p.id, p.prediction])).toEqual([
+      ['a', 'Paris'],
+      ['b', ''],
+    ]);
+  });
+
+  it('names the bad line, and refuses an id given twice', () => {
+    expect(() => parsePredictions('{"id": "q1", "prediction": "a"}\n{"prediction": "b"}\n', 'p.jsonl')).toThrow(/p\.jsonl line 2: .*"id"/);
+    expect(() => parsePredictions('{"id": "q1", "prediction": "a"}\n{"id": "q1", "prediction": "b"}\n', 'p.jsonl')).toThrow(/predicted twice/);
+  });
+});
