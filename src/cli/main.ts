@@ -11,6 +11,7 @@ import { registerExportLabels } from './commands/exportLabels.js';
 import { registerExportWeekly } from './commands/exportWeekly.js';
 import { registerLabel } from './commands/label.js';
 import { registerMonthly } from './commands/monthly.js';
+import { registerPredict } from './commands/predict.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerStats } from './commands/stats.js';
 import { registerStatus } from './commands/status.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerMonthly(program);
   registerStatus(program);
   registerDemo(program);
+  registerPredict(program);
   const groups = addGroups(program);
   registerDailyQa(groups);
   registerExportLabels(groups.exportGroup);

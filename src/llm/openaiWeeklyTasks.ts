@@ -70,7 +70,7 @@ export class OpenAiWeeklyTasks implements WeeklyTasks {
 }
 
 /** The infobox as the prompts show it: one `key: value` line per field. */
-function infoboxLines(infobox: Record<string, string>): string {
+export function infoboxLines(infobox: Record<string, string>): string {
   return Object.entries(infobox)
     .map(([key, value]) => `${key}: ${value}`)
     .join('\n');

@@ -13,12 +13,14 @@ const PageTitleRow = z.object({ pageId: z.number().int(), title: z.string() });
 const PageMatchRow = z.object({ wiki: z.string(), pageId: z.number().int() });
 const LatestRevisionRow = z.object({ pageId: z.number().int(), title: z.string(), revId: z.number().int(), lead: z.string() });
 const InfoboxRow = z.object({ template: z.string(), fields: FieldsColumn });
+const ArticleAtRow = z.object({ title: z.string(), revId: z.number().int(), lead: z.string().nullable() });
 
 export class RevisionReads {
   private readonly selectTitles;
   private readonly selectByTitle;
   private readonly selectLatestRevisions;
   private readonly selectInfoboxes;
+  private readonly selectArticleAt;
 
   constructor(db: Database) {
     this.selectTitles = db.prepare('SELECT page_id AS pageId, title FROM pages WHERE wiki = ?');
@@ -36,6 +38,16 @@ export class RevisionReads {
        WHERE p.wiki = ? AND p.namespace = 0 ORDER BY p.page_id`,
     );
     this.selectInfoboxes = db.prepare('SELECT template, fields FROM infoboxes WHERE wiki = ? AND page_id = ? AND rev_id = ? ORDER BY position');
+    // The revision in effect at the instant (docs/ARCHITECTURE.md §2), and the first paragraph of the
+    // latest revision up to it that had one stored (not every revision's is).
+    this.selectArticleAt = db.prepare(
+      `SELECT p.title, r.rev_id AS revId,
+              (SELECT first_paragraph FROM revisions WHERE wiki = r.wiki AND page_id = r.page_id AND parsed = 1
+                 AND first_paragraph IS NOT NULL AND timestamp <= @instant ORDER BY timestamp DESC, rev_id DESC LIMIT 1) AS lead
+       FROM pages p JOIN revisions r ON r.wiki = p.wiki AND r.page_id = p.page_id
+       WHERE p.wiki = @wiki AND p.page_id = @pageId AND r.parsed = 1 AND r.metadata_only = 0 AND r.timestamp <= @instant
+       ORDER BY r.timestamp DESC, r.rev_id DESC LIMIT 1`,
+    );
   }
 
   /** Every page of the wiki with its current title. */
@@ -51,6 +63,12 @@ export class RevisionReads {
   /** Every article of the wiki at its latest parsed revision that has a first paragraph, by page id. */
   latestRevisions(wiki: string): Array<{ pageId: number; title: string; revId: number; lead: string }> {
     return this.selectLatestRevisions.all(wiki).map((row) => LatestRevisionRow.parse(row));
+  }
+
+  /** The page as of an instant: its title, the revision in effect and a first paragraph; undefined before any known revision. */
+  articleAt(wiki: string, pageId: number, instant: string): { title: string; revId: number; lead: string | null } | undefined {
+    const row = this.selectArticleAt.get({ wiki, pageId, instant });
+    return row === undefined ? undefined : ArticleAtRow.parse(row);
   }
 
   infoboxes(wiki: string, pageId: number, revId: number): Infobox[] {

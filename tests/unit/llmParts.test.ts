@@ -16,9 +16,9 @@ import { loadSettings } from '../../src/settings.js';
 describe('prompt templates', () => {
   const names = readdirSync(PROMPTS_DIR).map((file) => file.replace(/\.txt$/, ''));
 
-  it('has every task of the weekly and monthly pipelines, each with a valid header', () => {
+  it('has every task of the weekly and monthly pipelines and the baselines, each with a valid header', () => {
     expect(names.sort()).toEqual([
-      'correctness-answer', 'dialogue', 'domain-classification', 'growover-qa-changed',
+      'baseline-closed-book', 'baseline-with-document', 'correctness-answer', 'dialogue', 'domain-classification', 'growover-qa-changed',
       'growover-qa-initial', 'growover-qa-new', 'question-generation',
     ]);
     for (const name of names) expect(loadPrompt(name)).toMatchObject({ name, version: expect.stringMatching(/^\d+$/) });

@@ -1,0 +1,75 @@
+import { Option, type Command } from 'commander';
+import { openBaselineTasks } from '../../llm/openTasks.js';
+import type { BaselineTasks } from '../../llm/baselineTasks.js';
+import { predictionLines, type BaselinePredictions } from '../../evaluate/predictBaseline.js';
+import { GROWOVER_SYSTEMS, predictGrowover, type GrowoverSystem } from '../../evaluate/predictGrowover.js';
+import { predictWeekly, WEEKLY_SYSTEMS, type WeeklySystem } from '../../evaluate/predictWeekly.js';
+import { writeFileAtomically } from '../../release/atomicFiles.js';
+import { dateOption, snapshotNameOption } from '../options.js';
+import { withSession, type Session } from '../session.js';
+
+interface PredictFlags {
+  system: string;
+  out: string;
+  llm?: string;
+  date?: string;
+  snapshot?: string;
+}
+
+const LLM_OPTION = 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set';
+
+/**
+ * `predict weekly|growover`: a baseline's predictions as the JSONL `{id, prediction}` file `evaluate`
+ * reads. Model replies are cached in the store, so a run stopped half-way and started again asks
+ * only what it had not been answered.
+ */
+export function registerPredict(program: Command): void {
+  const predict = program.command('predict').description("write a baseline system's predictions (JSONL {id, prediction}) for evaluate and the leaderboard");
+  predict
+    .command('weekly')
+    .description('answer every kept query of the weeks begun before DATE as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE)')
+    .addOption(new Option('--system <name>', 'the baseline').choices([...WEEKLY_SYSTEMS]).makeOptionMandatory())
+    .addOption(dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC)').makeOptionMandatory())
+    .requiredOption('--out <file>', 'the predictions file to write (JSONL)')
+    .addOption(new Option('--llm <provider>', LLM_OPTION).choices(['offline', 'openai']))
+    .action(async (flags: PredictFlags, command: Command) => {
+      await predictInto(command, flags, (session, tasks) => predictWeekly(session.db, tasks, flags.system as WeeklySystem, flags.date as string));
+    });
+  predict
+    .command('growover')
+    .description("answer every QA item active in SNAPSHOT as of the snapshot's date: closed-book (the date and the question) or evidence (the item's evidence sentences)")
+    .addOption(new Option('--system <name>', 'the baseline').choices([...GROWOVER_SYSTEMS]).makeOptionMandatory())
+    .addOption(snapshotNameOption('--snapshot <name>', 'the snapshot whose items are answered').makeOptionMandatory())
+    .requiredOption('--out <file>', 'the predictions file to write (JSONL)')
+    .addOption(new Option('--llm <provider>', LLM_OPTION).choices(['offline', 'openai']))
+    .action(async (flags: PredictFlags, command: Command) => {
+      await predictInto(command, flags, (session, tasks) => predictGrowover(session.db, tasks, flags.system as GrowoverSystem, flags.snapshot as string));
+    });
+}
+
+async function predictInto(command: Command, flags: PredictFlags, predict: (session: Session, tasks: BaselineTasks) => Promise<BaselinePredictions>): Promise<void> {
+  // The store is written (the reply cache), so the command takes the lock like every LLM stage.
+  await withSession(command, { write: true, flags: { llm: flags.llm } }, async (session) => {
+    const tasks = openBaselineTasks(session.db, session.settings);
+    const outcome = await predict(session, tasks);
+    writeFileAtomically(flags.out, predictionLines(outcome.predictions));
+    const usage = tasks.takeUsage();
+    const summary = {
+      out: flags.out,
+      system: flags.system,
+      provider: tasks.provider,
+      model: tasks.model,
+      predictions: outcome.predictions.length,
+      failed: outcome.failed,
+      without_reference: outcome.withoutReference,
+      requests: usage.requests,
+      cache_hits: usage.cacheHits,
+    };
+    if (session.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+    else
+      process.stdout.write(
+        `${summary.predictions} predictions (${flags.system}, ${tasks.provider}/${tasks.model}) written to ${flags.out}: ` +
+          `${summary.failed} failed, ${summary.without_reference} without a reference; ${summary.requests} requests, ${summary.cache_hits} from the cache\n`,
+      );
+  });
+}

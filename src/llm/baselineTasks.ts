@@ -1,0 +1,30 @@
+/**
+ * The baselines' jobs for a language model (docs/ARCHITECTURE.md §6): answer a question closed-book
+ * ("Today is D." and the question) or from a reference document (a golden document, GrowOVER's
+ * evidence). Two providers, as for the pipelines: a model behind an OpenAI-compatible server, whose
+ * calls are cached in the store so a rerun continues where it stopped, and the offline rules.
+ */
+import type { TaskProvider, TaskResult } from './tasks.js';
+
+export interface BaselineQuestion {
+  text: string;
+  /** The system's "today", YYYY-MM-DD. */
+  date: string;
+  /** The infobox key a weekly query asks for: read by the offline rules only, never shown to a model. */
+  key?: string;
+}
+
+export interface ReferenceDocument {
+  title: string;
+  /** Prose: the article's first paragraph as of the date, or an item's evidence sentences. */
+  text: string;
+  /** The article's infobox as of the date, when the reference has one. */
+  infobox?: Record<string, string>;
+}
+
+export interface BaselineTasks extends TaskProvider {
+  /** The answer from the model's own knowledge; "unknown" (a no-answer phrase) when it has none. */
+  answerClosedBook(question: BaselineQuestion): Promise<TaskResult<{ answer: string }>>;
+  /** The answer from the reference alone; "unknown" when the reference does not hold it. */
+  answerFromDocument(question: BaselineQuestion, document: ReferenceDocument): Promise<TaskResult<{ answer: string }>>;
+}
