@@ -9,6 +9,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerExportGrowover } from './commands/exportGrowover.js';
 import { registerExportLabels } from './commands/exportLabels.js';
 import { registerExportWeekly } from './commands/exportWeekly.js';
+import { registerEvaluate } from './commands/evaluate.js';
 import { registerLabel } from './commands/label.js';
 import { registerMonthly } from './commands/monthly.js';
 import { registerPredict } from './commands/predict.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerAnswer(program);
   registerSync(program);
   registerStats(program);
+  registerEvaluate(program);
   registerSnapshot(program);
   registerLabel(program);
   registerMonthly(program);

@@ -18,6 +18,6 @@ export { bootstrapIntervals, type BootstrapOptions } from './bootstrap.js';
 export { growoverNormalise, growoverScores, squadScores, subsetMatch, tokenF1, type AnswerScores } from './metrics.js';
 export { NO_ANSWER_PHRASES, saysNoAnswer } from './noAnswer.js';
 export { parsePredictions, type Prediction } from './predictions.js';
-export { scoreWeekly, daysSinceChange, type GroupScores, type WeeklyCase, type WeeklyGold, type WeeklyReport, type WeeklyScoreOptions } from './weeklyScores.js';
+export { scoreWeekly, weeklyItemScore, daysSinceChange, type WeeklyItemScore, type GroupScores, type WeeklyCase, type WeeklyGold, type WeeklyReport, type WeeklyScoreOptions } from './weeklyScores.js';
 export { weeklyCasesFromStore, growoverCasesFromStore } from './storeCases.js';
 export { scoreGrowover, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverReport } from './growoverScores.js';

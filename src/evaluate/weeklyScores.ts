@@ -61,6 +61,35 @@ export interface WeeklyScoreOptions {
   unknownIds?: readonly string[];
 }
 
+/** One item's outcome: how it counts (a value, a "no value", or excluded) and its scores. */
+export interface WeeklyItemScore {
+  id: string;
+  date: string;
+  counts: 'value' | 'no_answer' | 'excluded';
+  missing: boolean;
+  /** EM, F1 and SM against the value; for a "no value" gold, EM = F1 = SM = 1 when a no-answer phrase was given. */
+  em: number;
+  f1: number;
+  sm: number;
+}
+
+/**
+ * How one prediction scores against its gold.
+ *
+ * @example weeklyItemScore({ gold: { …, status: 'no_key' }, prediction: 'unknown' }).em === 1
+ */
+export function weeklyItemScore({ gold, prediction }: WeeklyCase): WeeklyItemScore {
+  const base = { id: gold.id, date: gold.date, missing: prediction === null, em: 0, f1: 0, sm: 0 };
+  if (gold.status === 'unknown') return { ...base, counts: 'excluded' };
+  if (gold.status !== 'ok') {
+    const said = prediction !== null && saysNoAnswer(prediction) ? 1 : 0;
+    return { ...base, counts: 'no_answer', em: said, f1: said, sm: said };
+  }
+  if (prediction === null) return { ...base, counts: 'value' };
+  const squad = squadScores(prediction, gold.answer ?? '');
+  return { ...base, counts: 'value', em: squad.em, f1: squad.f1, sm: subsetMatch(prediction, gold.answer ?? '') };
+}
+
 const DAY_MS = 86_400_000;
 
 /** Whole days from the start of the value in effect to the answer date's instant (D 00:00 UTC). */
@@ -123,27 +152,20 @@ export function scoreWeekly(cases: readonly WeeklyCase[], options: WeeklyScoreOp
   const noAnswer = { n: 0, correct: 0 };
 
   let row = 0;
-  for (const { gold, prediction } of cases) {
-    if (gold.status === 'unknown') {
+  for (const item of cases) {
+    const { gold } = item;
+    const { counts, missing, em, f1, sm } = weeklyItemScore(item);
+    if (counts === 'excluded') {
       unknown++;
       continue;
     }
-    if (prediction === null) missingIds.push(gold.id);
-    if (gold.status !== 'ok') {
+    if (missing) missingIds.push(gold.id);
+    if (counts === 'no_answer') {
       noAnswer.n++;
-      if (prediction !== null && saysNoAnswer(prediction)) noAnswer.correct++;
+      noAnswer.correct += em;
       continue;
     }
-    let em = 0;
-    let f1 = 0;
-    let sm = 0;
-    if (prediction !== null) {
-      scored++;
-      const squad = squadScores(prediction, gold.answer ?? '');
-      em = squad.em;
-      f1 = squad.f1;
-      sm = subsetMatch(prediction, gold.answer ?? '');
-    }
+    if (!missing) scored++;
     columns.em[row] = em;
     columns.f1[row] = f1;
     columns.sm[row] = sm;

@@ -15,17 +15,22 @@ export const TurnTypeName = z.enum(['SAME', 'NEW', 'CONTRADICT']);
 
 export const GrowoverQa = z
   .object({
+    /** wikidelta's stable item id, which predictions refer to (GrowOVER's scorer keys results by it). */
+    id: Text,
     title: Text,
     type: QaTypeName,
     generated_month: MonthText,
     question: Text,
     answer: Text,
+    /** The answer before the change: on CHANGED items only, which GrowOVER's scorer reads for CHANGED_DEL. */
+    old_answer: Text.optional(),
     grounded_text: Text,
     start_idx: z.number().int().min(0),
     end_idx: z.number().int().min(0),
   })
   .strict()
-  .refine((qa) => qa.start_idx <= qa.end_idx, 'start_idx after end_idx');
+  .refine((qa) => qa.start_idx <= qa.end_idx, 'start_idx after end_idx')
+  .refine((qa) => (qa.type === 'CHANGED') === (qa.old_answer !== undefined), 'old_answer on CHANGED items, and only there');
 
 /** A record keyed by one id; the value's shape is given. */
 function keyed<T extends z.ZodType>(value: T) {

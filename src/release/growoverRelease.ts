@@ -12,6 +12,7 @@ import { turnItemId, type DialogueRecord, type ItemState, type QaRecord, type Tu
 import type { Provenance } from '../model.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
+import { cardFrontMatter } from './datasetCard.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
 
 export interface MonthCounts {
@@ -20,7 +21,8 @@ export interface MonthCounts {
   turns: Record<'unchanged' | 'new' | 'changed' | 'deleted', number>;
 }
 
-const PUBLISHED_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CHANGED'> = { initial: 'NEW', new: 'NEW', changed: 'CHANGED', unchanged: 'SAME' };
+/** GrowOVER's item type for an item's type in a snapshot (initial items are NEW). */
+export const PUBLISHED_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CHANGED'> = { initial: 'NEW', new: 'NEW', changed: 'CHANGED', unchanged: 'SAME' };
 const PUBLISHED_TURN_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CONTRADICT'> = { initial: 'NEW', new: 'NEW', changed: 'CONTRADICT', unchanged: 'SAME' };
 
 export function renderGrowoverRelease(db: Database, snapshot: string): { files: Map<string, string>; months: MonthCounts[] } {
@@ -40,11 +42,13 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
     qaByArticle.set(page, [
       ...(qaByArticle.get(page) ?? []),
       {
+        id: row.id,
         title: title(page),
         type: PUBLISHED_TYPE[row.now.type],
         generated_month: row.month.slice(5, 7),
         question: row.question,
         answer: row.answer,
+        ...(PUBLISHED_TYPE[row.now.type] === 'CHANGED' ? { old_answer: row.oldAnswer } : {}),
         grounded_text: indices.map((index) => text(page, index)).join(' '),
         start_idx: indices[0],
         end_idx: indices.at(-1),
@@ -185,7 +189,18 @@ function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRecord[], di
   const offline = makers.some((maker) => maker.startsWith('offline:'));
   const row = (m: MonthCounts) =>
     `| ${m.snapshot} | ${m.qa.unchanged} | ${m.qa.new} | ${m.qa.changed} | ${m.qa.deleted} | ${m.turns.unchanged} | ${m.turns.new} | ${m.turns.changed} | ${m.turns.deleted} |`;
-  return `# wikidelta monthly release ${snapshot}
+  const frontMatter = cardFrontMatter({
+    prettyName: `wikidelta monthly release ${snapshot}`,
+    language: ['en'],
+    taskCategories: ['question-answering', 'text-generation'],
+    taskIds: ['open-domain-qa', 'dialogue-modeling'],
+    configs: ['qa', 'article_dialogue', 'dialogue', 'turn'].map((name, index) => ({
+      name,
+      ...(index === 0 ? { default: true } : {}),
+      files: [{ split: 'test', path: `${name}.jsonl` }],
+    })),
+  });
+  return `${frontMatter}# wikidelta monthly release ${snapshot}
 
 GrowOVER-style question answering and dialogue items grounded in the Wikipedia snapshot
 ${snapshot}: items whose evidence sentences stayed unchanged since the previous snapshot are kept
@@ -196,7 +211,7 @@ made from new and changed sentences.
 
 | file | content |
 |---|---|
-| \`qa.jsonl\` | GrowOVER's QA format: per line, article id → \`[{title, type, generated_month, question, answer, grounded_text, start_idx, end_idx}]\`; type SAME (unchanged), NEW, CHANGED |
+| \`qa.jsonl\` | GrowOVER's QA format: per line, article id → \`[{id, title, type, generated_month, question, answer, old_answer, grounded_text, start_idx, end_idx}]\`; type SAME (unchanged), NEW, CHANGED; \`id\` is the item's stable id (predictions refer to it), \`old_answer\` the answer before the change, on CHANGED items only |
 | \`article_dialogue.jsonl\` | article id → its dialogue ids |
 | \`dialogue.jsonl\` | dialogue id → \`{article_id, created_month, last_modified_month, dialogue_type, turn: {number: turn id}}\` (turns active in this snapshot) |
 | \`turn.jsonl\` | turn id → \`{dialogue_id, turn_number, user, expert, grounded_sentence, sentence_type, sentence_index, created_month, created_type}\`; sentence_type SAME, NEW, CONTRADICT |

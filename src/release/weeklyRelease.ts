@@ -13,6 +13,8 @@ import type { GeneratedItem, StoredCheck } from '../model/questions.js';
 import { ChangeStore } from '../store/changeStore.js';
 import { QuestionStore } from '../store/questionStore.js';
 import { answerQuery, answersOnDate } from '../timeline/answers.js';
+import { dailyQaFileName } from '../timeline/dailyqaExport.js';
+import { cardFrontMatter, wikiLanguage } from './datasetCard.js';
 
 const TitlesJson = z.array(z.string());
 
@@ -31,13 +33,14 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
   const questions = new QuestionStore(db, wiki);
   const items = questions.generatedItems(window);
   const checks = checksByQuery(questions.checksIn(window));
-  const dates = daysOf(window);
+  // The week's days and the day after it, DailyQA's evaluation date (docs/ARCHITECTURE.md §2).
+  const dates = [...daysOf(window), window.end.slice(0, 10)];
   const kept = items.filter((item) => item.kept);
 
   const files = new Map<string, string>();
   files.set('queries.jsonl', jsonLines(kept.map((item) => queryRecord(item))));
   for (const date of dates) {
-    files.set(`qa_${date.slice(2).replace(/-/g, '')}.jsonl`, jsonLines(answersOnDate(db, date, { windowStart: window.start })));
+    files.set(dailyQaFileName(date), jsonLines(answersOnDate(db, date, { windowStart: window.start })));
   }
   files.set(
     'native.jsonl',
@@ -52,7 +55,7 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
     capped: items.filter((i) => i.capped).length,
     kept: kept.length,
   };
-  files.set('README.md', datasetCard(window, dates, counts, items));
+  files.set('README.md', datasetCard(window, wiki, dates, counts, items));
   return { files, counts };
 }
 
@@ -124,7 +127,7 @@ function nativeRecord(db: Database, item: GeneratedItem, checks: StoredCheck[], 
   };
 }
 
-function datasetCard(window: Window, dates: string[], counts: ReleaseCounts, items: GeneratedItem[]): string {
+function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[]): string {
   const first = dates[0] as string;
   const last = dates.at(-1) as string;
   const makers = [...new Set(items.map((i) => `${i.provider}:${i.model}`))].sort();
@@ -133,11 +136,22 @@ function datasetCard(window: Window, dates: string[], counts: ReleaseCounts, ite
   const byDomain = new Map<string, number>();
   for (const item of items) if (item.kept && item.domain) byDomain.set(item.domain, (byDomain.get(item.domain) ?? 0) + 1);
   const offline = makers.some((m) => m.startsWith('offline:'));
-  return `# wikidelta weekly release ${first}
+  const frontMatter = cardFrontMatter({
+    prettyName: `wikidelta weekly release ${first}`,
+    language: [wikiLanguage(wiki)],
+    taskCategories: ['question-answering'],
+    taskIds: ['open-domain-qa'],
+    configs: [
+      { name: 'queries', default: true, files: [{ split: 'test', path: 'queries.jsonl' }] },
+      { name: 'answers', files: dates.map((d) => ({ split: dailyQaFileName(d).replace('.jsonl', ''), path: dailyQaFileName(d) })) },
+    ],
+  });
+  return `${frontMatter}# wikidelta weekly release ${first}
 
 Time-sensitive questions made from the Wikipedia infobox values that changed in the week
 ${window.start} .. ${window.end} (UTC, end excluded), in DailyQA's format, with the answer on every
-day of the week, ${first} .. ${last}.
+day of the week and on the day after it, ${first} .. ${last} (DailyQA's evaluation date: the
+revisions up to and including ${window.end} are collected, so that day is answered).
 
 ## Files
 

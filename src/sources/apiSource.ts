@@ -145,7 +145,8 @@ export class ApiRevisionSource implements RevisionSource {
     const changesByPage = new Map<number, PageChanges>();
     for await (const change of this.recentChanges({ start: span.start, end: span.end + followHours * HOUR_MS })) {
       const revision = revisionFromChange(change);
-      if (Date.parse(revision.timestamp) >= span.end) {
+      // The end instant itself is collected (docs/ARCHITECTURE.md §2); followers come after it.
+      if (Date.parse(revision.timestamp) > span.end) {
         changesByPage.get(change.pageid)?.followers.push(revision);
       } else if (!isDone(change.pageid)) {
         const changes = changesByPage.get(change.pageid) ?? { inWindow: [], followers: [] };
@@ -235,7 +236,8 @@ export class ApiRevisionSource implements RevisionSource {
         pageids: page.pageId,
         rvprop: 'ids|timestamp|sha1|comment|user|flags',
         rvdir: 'older',
-        rvstart: isoSeconds(new Date(horizon - 1000)),
+        // The end instant is collected, so a walk without followers starts there.
+        rvstart: isoSeconds(new Date(Math.max(horizon - 1000, span.end))),
         rvlimit: REVISION_LIST_LIMIT,
       },
       RevisionsReply,
@@ -244,7 +246,7 @@ export class ApiRevisionSource implements RevisionSource {
       for (const entry of revisionsIn(reply)) {
         const revision = revisionFrom(entry, null);
         const time = Date.parse(revision.timestamp);
-        if (time >= span.end) history.followers.push(revision);
+        if (time > span.end) history.followers.push(revision);
         else if (time >= span.start) history.inWindow.push(revision);
         else {
           history.baselineRevId = revision.revId;
@@ -383,11 +385,14 @@ interface PageChanges {
   followers: Revision[];
 }
 
-/** A list module's bounds over a span, oldest first: the API's end is inclusive, the span's is not. */
+/**
+ * A list module's bounds over a span, oldest first, both inclusive as the API's are: collection
+ * reaches the end instant (docs/ARCHITECTURE.md §2).
+ */
 function listBounds(prefix: 'rc' | 'le', span: Span): Record<string, string> {
   return {
     [`${prefix}start`]: isoSeconds(new Date(span.start)),
-    [`${prefix}end`]: isoSeconds(new Date(span.end - 1000)),
+    [`${prefix}end`]: isoSeconds(new Date(span.end)),
     [`${prefix}dir`]: 'newer',
   };
 }

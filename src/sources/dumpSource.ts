@@ -120,15 +120,18 @@ class PageCollector {
     private readonly followUntil: string | null,
   ) {}
 
-  /** In-window revisions, and a pre-window one that is the latest seen so far. */
+  /**
+   * Revisions of the collection span [start, end], the end instant included (docs/ARCHITECTURE.md
+   * §2: the day after the week is answered from them), and a pre-window one that is the latest seen so far.
+   */
   needsText(meta: RevisionMeta): boolean {
-    if (meta.timestamp >= this.window.end) return false;
+    if (meta.timestamp > this.window.end) return false;
     if (meta.timestamp >= this.window.start) return true;
     return this.latestBefore === null || isLater(meta, this.latestBefore);
   }
 
   add(revision: Revision): void {
-    if (revision.timestamp >= this.window.end) {
+    if (revision.timestamp > this.window.end) {
       if (this.followUntil !== null && revision.timestamp <= this.followUntil) this.followers.push({ ...revision, text: null });
       return;
     }

@@ -95,7 +95,7 @@ export class TimelineStore {
 
   /**
    * Records that these pages' stored histories are complete from their first known revision up to
-   * `window.end`. A page whose history stopped before `window.start` keeps its mark: the revisions
+   * and including the instant `window.end` (collection reaches it, docs/ARCHITECTURE.md §2). A page whose history stopped before `window.start` keeps its mark: the revisions
    * in between are missing, and the next sync starts from there to fill the gap.
    */
   markSyncedUntil(pageIds: readonly number[], window: { start: string; end: string }): void {
@@ -216,7 +216,7 @@ export class AnswerTimelines {
        )
        SELECT k.id, k.text AS query,
               CASE WHEN k.origin = 'imported' THEN a.answer
-                   WHEN l.synced_until IS NULL OR l.synced_until <= @instant THEN NULL
+                   WHEN l.synced_until IS NULL OR l.synced_until < @instant THEN NULL
                    WHEN l.deleted_at IS NOT NULL AND l.deleted_at <= @instant THEN NULL
                    ELSE v.value END AS answer
        FROM kept k

@@ -15,8 +15,8 @@ import { AnswerTimelines } from '../store/timelineStore.js';
  * - no_page: the page did not exist yet;
  * - deleted: the page had been deleted;
  * - unknown: the date lies outside the history the store holds for this page or query (before the
- *   first known revision of a page whose creation is not known, or at or after its sync mark:
- *   run `sync` to extend it).
+ *   first known revision of a page whose creation is not known, or after its sync mark, the last
+ *   instant whose revisions are all stored: run `sync` to extend it).
  */
 export type AnswerStatus = 'ok' | 'no_key' | 'no_page' | 'deleted' | 'unknown';
 
@@ -64,8 +64,8 @@ export function answerSubject(db: Database, subject: Subject & { slot?: string |
   const timelines = timelinesOf(db);
   const none = (status: AnswerStatus): Answer => ({ answer: null, status, rev_id: null, valid_from: null, valid_to: null });
   const life = timelines.lifetime(subject.wiki, subject.pageId);
-  // Revisions at or after the sync mark are not in the store yet: the value there is not known.
-  if (!life || life.syncedUntil === null || instant >= life.syncedUntil) return none('unknown');
+  // Every revision up to and including the sync mark is stored (docs/ARCHITECTURE.md §2); after it the value is not known.
+  if (!life || life.syncedUntil === null || instant > life.syncedUntil) return none('unknown');
   if (life.deletedAt !== null && instant >= life.deletedAt) return none('deleted');
   if (life.createdAt !== null && instant < life.createdAt) return none('no_page');
   if (life.createdAt === null && (life.knownFrom === null || instant < life.knownFrom)) return none('unknown');

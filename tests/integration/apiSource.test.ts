@@ -158,6 +158,28 @@ describe('ApiRevisionSource against a real MediaWiki', () => {
     expect(week.every((history) => history.followers === undefined)).toBe(true);
   });
 
+  it('collects a revision at exactly the end instant with its text, through recent changes and page histories alike', async () => {
+    // The latest revision of the year in the sample: windows ending exactly at its timestamp.
+    const lastOfYear = (await collect(dump, YEAR))
+      .flatMap((history) => history.revisions.map((revision) => ({ title: history.page.title, revision })))
+      .filter(({ title, revision }) => !MERGED_ON_IMPORT.includes(title) && revision.timestamp < YEAR.end)
+      .sort((a, b) => a.revision.timestamp.localeCompare(b.revision.timestamp))
+      .at(-1);
+    const end = lastOfYear?.revision.timestamp as string;
+    for (const window of [
+      { start: YEAR.start, end },
+      { start: WHOLE_RANGE.start, end },
+    ]) {
+      const fromApi = await collect(sourceFor(), window, { followHours: 0 });
+      expect(comparable(fromApi)).toEqual(comparable(await collect(dump, window)));
+      const page = fromApi.find((history) => history.page.title === lastOfYear?.title);
+      const atEnd = page?.revisions.find((revision) => revision.timestamp === end);
+      expect(atEnd?.text).toBeTruthy();
+      expect(sha1Hex(atEnd?.sha1 ?? null)).toBe(sha1Hex(lastOfYear?.revision.sha1 ?? null));
+      expect((page?.followers ?? []).some((revision) => revision.timestamp === end)).toBe(false);
+    }
+  });
+
   it('asks for content only for the revisions it yields, 50 revision ids at most per request', async () => {
     proxy.resetCounts();
     const answeredBefore = await wiki.settledRequestCount();

@@ -37,13 +37,13 @@ async function wholeDump(path: string): Promise<Array<{ page: DumpPageHeader; re
   return pages;
 }
 
-/** The specification of section 3 written as a filter over the whole dump. */
+/** The specification of section 3 written as a filter over the whole dump: [start, end], the end instant collected too. */
 function expectedHistories(pages: Awaited<ReturnType<typeof wholeDump>>, window: Window): Array<{ pageId: number; revIds: number[] }> {
   return pages
     .filter(({ page }) => page.namespace === 0 && !page.redirect)
     .map(({ page, revisions }) => {
       const ordered = [...revisions].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || a.revId - b.revId);
-      const inside = ordered.filter((r) => Date.parse(r.timestamp) >= Date.parse(window.start) && Date.parse(r.timestamp) < Date.parse(window.end));
+      const inside = ordered.filter((r) => Date.parse(r.timestamp) >= Date.parse(window.start) && Date.parse(r.timestamp) <= Date.parse(window.end));
       const before = ordered.filter((r) => Date.parse(r.timestamp) < Date.parse(window.start)).at(-1);
       return { pageId: page.pageId, revIds: inside.length === 0 ? [] : [...(before ? [before] : []), ...inside].map((r) => r.revId) };
     })
@@ -186,7 +186,7 @@ describe('moves', () => {
     expect(parseMoveComment(comment)).toBeNull();
   });
 
-  it('records the moves of a page up to the end of the window, oldest first, from real Anarchism summaries', async () => {
+  it('records the moves of a page up to and including the end instant, oldest first, from real Anarchism summaries', async () => {
     const revision = (id: number, timestamp: string, comment: string) =>
       `<revision><id>${id}</id><timestamp>${timestamp}</timestamp><contributor><username>Ed</username></contributor><comment>${comment}</comment><text xml:space="preserve">text ${id}</text></revision>`;
     const dump = `<mediawiki version="0.4"><siteinfo><namespaces><namespace key="0"/><namespace key="1">Talk</namespace></namespaces></siteinfo>
@@ -196,15 +196,18 @@ describe('moves', () => {
         ${revision(1, '2005-05-01T00:00:00Z', 'copyedit')}
         ${revision(4, '2005-06-03T00:00:00Z', 'fix')}
         ${revision(5, '2005-06-09T00:00:00Z', 'moved [[Anarchism]] to [[HAGGER?????]]')}
+        ${revision(7, '2005-06-09T00:00:01Z', 'moved [[HAGGER?????]] to [[Anarchism]]')}
       </page>
       <page><title>Talk:Anarchism</title><id>13</id>${revision(6, '2005-06-03T00:00:00Z', 'talk')}</page>
     </mediawiki>`;
     const histories = await collect(DumpRevisionSource.fromStream(Readable.from([dump])), windowFrom('2005-06-02', 7));
     expect(histories).toHaveLength(1);
-    expect(histories[0]!.revisions.map((r) => r.revId)).toEqual([1, 2, 3, 4]);
+    // The window's end instant (06-09 00:00) is collected, so the answer on that day is known; a second later is not.
+    expect(histories[0]!.revisions.map((r) => r.revId)).toEqual([1, 2, 3, 4, 5]);
     expect(histories[0]!.moves).toEqual([
       { timestamp: '2005-06-02T09:00:00Z', from: 'Anarchism', to: 'Anarchists rule' },
       { timestamp: '2005-06-02T10:00:00Z', from: 'Anarchists rule', to: 'Anarchism' },
+      { timestamp: '2005-06-09T00:00:00Z', from: 'Anarchism', to: 'HAGGER?????' },
     ]);
   });
 });
@@ -221,5 +224,19 @@ describe('DumpRevisionSource followers', () => {
     const without = await collect(new DumpRevisionSource(sampleXml), window);
     expect(without.map((history) => history.page.title)).toEqual(withFollowers.map((history) => history.page.title));
     expect(without.every((history) => history.followers === undefined)).toBe(true);
+  });
+
+  it('collects a revision at exactly the end instant with its text, not as a follower', async () => {
+    const window = { start: '2025-02-03T01:14:10Z', end: '2025-02-10T01:14:10Z' };
+    const histories = await collect(new DumpRevisionSource(sampleXml), window, { followHours: 48 });
+    const portAldwin = histories.find((history) => history.page.title === 'Port Aldwin');
+    const atEnd = portAldwin?.revisions.find((r) => r.timestamp === window.end);
+    expect(atEnd?.text).toMatch(/\{\{Infobox/);
+    expect((portAldwin?.followers ?? []).some((r) => r.timestamp === window.end)).toBe(false);
+    // One second earlier, the same revision is after the window: a follower without text.
+    const before = { start: window.start, end: '2025-02-10T01:14:09Z' };
+    const earlier = (await collect(new DumpRevisionSource(sampleXml), before, { followHours: 48 })).find((h) => h.page.title === 'Port Aldwin');
+    expect(earlier?.revisions.some((r) => r.timestamp === window.end)).toBe(false);
+    expect(earlier?.followers?.map((r) => r.timestamp)).toContain(window.end);
   });
 });
