@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { CachingEmbedder } from '../../src/models/embedder.js';
+import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { modelRunParams, type Models } from '../../src/models/modelSet.js';
 import { labelArticle, labelNewArticle, type ContradictionCheck, type LabelThresholds } from '../../src/labels/labeler.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
@@ -22,8 +23,8 @@ const labelStage: Stage<LabelInput> = {
   name: 'label',
   async run(input, context) {
     const store = new SnapshotStore(context.db);
-    // One cache for the whole run: a sentence that recurs across articles is embedded once.
-    const embedder = new CachingEmbedder(input.embedder);
+    // One cache for the whole run, backed by the store's: a sentence seen in any earlier run is not embedded again.
+    const embedder = new CachingEmbedder(input.embedder, new EmbeddingCache(context.db));
     const pairs = store.pairs(input.oldName, input.newName);
     let done = 0;
     for (const pair of pairs) {

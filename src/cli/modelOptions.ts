@@ -3,7 +3,11 @@
  * the same way (src/models/choose.ts) and record the same thing about them.
  */
 import { Option, type Command } from 'commander';
-import { chooseModels } from '../models/choose.js';
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
+import { WorkerEmbedder } from '../models/workerEmbedder.js';
 import type { Models } from '../models/modelSet.js';
 
 export interface ModelFlags {
@@ -11,6 +15,7 @@ export interface ModelFlags {
   sameThreshold?: string;
   nliModel?: string;
   modelCache?: string;
+  embedThreads?: string;
 }
 
 export function addModelOptions(command: Command): Command {
@@ -18,14 +23,18 @@ export function addModelOptions(command: Command): Command {
     .addOption(new Option('--embedding-model <dir>', 'ONNX sentence-embedding model directory (default: Universal Sentence Encoder Lite)'))
     .addOption(new Option('--same-threshold <x>', 'cosine at which two texts are the same statement, calibrated for the embedding model'))
     .addOption(new Option('--nli-model <dir>', 'ONNX NLI cross-encoder directory (default: the heuristic NLI)'))
-    .addOption(new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'));
+    .addOption(new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'))
+    .addOption(new Option('--embed-threads <n>', `worker threads that run the embedding model (1: in this thread; default: the cores, ${availableParallelism()})`));
 }
 
-export function modelsFrom(flags: ModelFlags): Promise<Models> {
-  return chooseModels({
-    embeddingModel: flags.embeddingModel,
-    sameThreshold: flags.sameThreshold,
-    nliModel: flags.nliModel,
-    modelCache: flags.modelCache,
-  });
+const EmbedThreads = z.coerce.number().int().min(1).max(64);
+
+/** The chosen models; with more than one embedding thread the embedder runs in a worker pool (same vectors, same id). */
+export async function modelsFrom(flags: ModelFlags): Promise<Models> {
+  const threads = EmbedThreads.safeParse(flags.embedThreads ?? availableParallelism());
+  if (!threads.success) throw new UserError(`invalid --embed-threads ${flags.embedThreads}: a whole number from 1 to 64`);
+  const choice = { embeddingModel: flags.embeddingModel, sameThreshold: flags.sameThreshold, nliModel: flags.nliModel, modelCache: flags.modelCache };
+  const models = await chooseModels(choice);
+  if (threads.data === 1) return models;
+  return { ...models, embedder: new WorkerEmbedder(models.embedder, ModelChoiceSchema.parse(choice), threads.data) };
 }

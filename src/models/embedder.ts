@@ -1,4 +1,6 @@
 /** Sentence embeddings behind one small interface (docs/ARCHITECTURE.md §11), so backends can be swapped and compared. */
+import { createHash } from 'node:crypto';
+
 export interface Embedder {
   /** Names the backend and model, recorded with every label it decided, e.g. "use-lite/en". */
   readonly id: string;
@@ -25,8 +27,28 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Embeds each distinct text once per run (keyed by the text itself) and counts what reached the
- * model, which is the work the labeling benchmark reports.
+ * Where vectors outlive a run: the store's embedding cache (src/store/embeddingCache.ts), injected
+ * by the pipeline, so that a sentence surviving from one snapshot to the next is embedded once,
+ * ever. Declared here, by its user, so that src/models does not import the store.
+ */
+export interface VectorStore {
+  load(embedder: string, hashes: readonly string[]): Map<string, Float32Array>;
+  save(embedder: string, entries: ReadonlyArray<readonly [hash: string, vector: Float32Array]>): void;
+}
+
+/**
+ * The key of a text in a VectorStore: a hash of the exact text, not the normalised sentenceHash of
+ * src/text, because the vector depends on case and punctuation that normalisation drops.
+ */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/**
+ * Embeds each distinct text once per run (keyed by the text itself), and once ever with a
+ * VectorStore, and counts what reached the model, which is the work the labeling benchmark reports.
+ * Sound only for an embedder whose vector of a text does not depend on the other texts of its call
+ * (UseLiteEmbedder batches for that reason).
  */
 export class CachingEmbedder implements Embedder {
   readonly id: string;
@@ -34,18 +56,37 @@ export class CachingEmbedder implements Embedder {
   private readonly cache = new Map<string, Float32Array>();
   /** Texts sent to the underlying model so far. */
   embedded = 0;
+  /** Texts found in the VectorStore so far. */
+  stored = 0;
 
-  constructor(private readonly inner: Embedder) {
+  constructor(
+    private readonly inner: Embedder,
+    private readonly store?: VectorStore,
+  ) {
     this.id = inner.id;
     this.sameThreshold = inner.sameThreshold;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const missing = [...new Set(texts.filter((text) => !this.cache.has(text)))];
+    let missing = [...new Set(texts.filter((text) => !this.cache.has(text)))];
+    if (missing.length > 0 && this.store) {
+      const hashes = missing.map(textHash);
+      const found = this.store.load(this.id, hashes);
+      missing = missing.filter((text, k) => {
+        const vector = found.get(hashes[k] as string);
+        if (vector) this.cache.set(text, vector);
+        return !vector;
+      });
+      this.stored += found.size;
+    }
     if (missing.length > 0) {
       const vectors = await this.inner.embed(missing);
       missing.forEach((text, i) => this.cache.set(text, vectors[i] as Float32Array));
       this.embedded += missing.length;
+      this.store?.save(
+        this.id,
+        missing.map((text, i) => [textHash(text), vectors[i] as Float32Array] as const),
+      );
     }
     return texts.map((text) => this.cache.get(text) as Float32Array);
   }

@@ -20,9 +20,12 @@ import type { Embedder } from './embedder.js';
 export const USE_SAME_THRESHOLD = 0.9835;
 
 /**
- * Sentences per call. A batch is padded to its longest text, so texts are batched by length:
- * measured on Wikipedia sentences, 16 sorted by length cost 55 ms a text against 75 to 120 ms for
- * batches in article order (this model runs at about 13 Wikipedia sentences/s on 2 cores).
+ * Sentences per call, at most. The model pads a call to its longest text, and padding changes the
+ * other texts' vectors in their last bits; so a call holds only texts of the same token count, and
+ * a text's vector is the one it gets alone, whatever else is embedded with it, which the embedding
+ * cache and the worker pool rely on (docs/ARCHITECTURE.md §7.3). Measured on 400 Wikipedia
+ * sentences on 2 busy cores: 66 ms a text alone; grouped by token count 43 ms in calls of up to
+ * 4 or 8, 45 ms up to 16, 65 ms up to 32 (about 13 to 20 sentences/s on one thread).
  */
 const BATCH = 16;
 
@@ -38,12 +41,20 @@ export class UseLiteEmbedder implements Embedder {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     this.model ??= initModel(modelSource);
     const model = await this.model;
-    const order = texts.map((_, k) => k).sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
+    const byTokens = new Map<number, number[]>();
+    texts.forEach((text, k) => {
+      const tokens = model.tokenizer.encode(text).length;
+      const group = byTokens.get(tokens);
+      if (group) group.push(k);
+      else byTokens.set(tokens, [k]);
+    });
     const vectors = new Array<Float32Array>(texts.length);
-    for (let at = 0; at < order.length; at += BATCH) {
-      const positions = order.slice(at, at + BATCH);
-      const batch = await model.embed(positions.map((k) => texts[k] as string));
-      positions.forEach((k, b) => (vectors[k] = Float32Array.from(batch[b] as number[])));
+    for (const positions of byTokens.values()) {
+      for (let at = 0; at < positions.length; at += BATCH) {
+        const call = positions.slice(at, at + BATCH);
+        const batch = await model.embed(call.map((k) => texts[k] as string));
+        call.forEach((k, b) => (vectors[k] = Float32Array.from(batch[b] as number[])));
+      }
     }
     return vectors;
   }

@@ -1,0 +1,140 @@
+/**
+ * The chosen embedder run in a pool of worker threads, one per core by default (`--embed-threads`),
+ * behind the same `Embedder` interface: TensorFlow.js's WASM backend and ONNX runtime each keep a
+ * model call on one thread, so a month's sentences are split across threads (docs/ARCHITECTURE.md
+ * §7.3). Each worker builds the same model from the same ModelChoice; since a text's vector does
+ * not depend on the texts embedded with it, the pool returns the in-thread embedder's vectors.
+ */
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+import type { ModelChoice } from './choose.js';
+import type { Embedder } from './embedder.js';
+
+const EmbedReply = z.union([
+  z.object({ id: z.number().int(), vectors: z.array(z.instanceof(Float32Array)) }),
+  z.object({ id: z.number().int(), error: z.string() }),
+]);
+
+/**
+ * Texts per job sent to a worker, at least: texts go out sorted by length so that a job's texts
+ * share token counts (the model's calls group by them), in jobs small enough that each thread gets
+ * several and a slow one does not hold the rest.
+ */
+const MIN_JOB = 16;
+const JOBS_PER_THREAD = 4;
+
+interface Pending {
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: Error) => void;
+}
+
+/** One worker thread and the jobs it has not answered yet. */
+class EmbedThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private failure: Error | null = null;
+
+  constructor(choice: ModelChoice) {
+    // Under the test runner and tsx this module is TypeScript; its worker is too, loaded through tsx.
+    const typescript = import.meta.url.endsWith('.ts');
+    const entry = new URL(typescript ? './embedWorker.ts' : './embedWorker.js', import.meta.url);
+    this.worker = typescript
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: choice })
+      : new Worker(entry, { workerData: choice });
+    this.worker.on('message', (raw: unknown) => this.answer(raw));
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) => this.fail(new Error(`embedding worker stopped (exit code ${code})`)));
+    // An idle pool does not keep the process alive; a job in flight does. After the listeners,
+    // since listening for messages refs the worker again.
+    this.worker.unref();
+  }
+
+  run(texts: readonly string[]): Promise<Float32Array[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, texts });
+    });
+  }
+
+  terminate(): Promise<number> {
+    this.failure ??= new Error('embedding pool closed');
+    return this.worker.terminate();
+  }
+
+  private answer(raw: unknown): void {
+    const reply = EmbedReply.parse(raw);
+    const job = this.pending.get(reply.id);
+    if (!job) return;
+    this.settled(reply.id);
+    if ('error' in reply) job.reject(new Error(`embedding worker: ${reply.error}`));
+    else job.resolve(reply.vectors);
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const [id, job] of this.pending) {
+      this.settled(id);
+      job.reject(error);
+    }
+  }
+
+  private settled(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker.unref();
+  }
+}
+
+export class WorkerEmbedder implements Embedder {
+  readonly id: string;
+  readonly sameThreshold: number;
+  private threads: EmbedThread[] | null = null;
+  private closed = false;
+
+  /**
+   * `inThread` is the embedder `choice` builds in this thread (src/models/choose.ts): its id and
+   * threshold are the pool's, so a run records the same model whether or not it used the pool.
+   */
+  constructor(
+    inThread: Embedder,
+    private readonly choice: ModelChoice,
+    readonly threadCount: number,
+  ) {
+    if (!Number.isInteger(threadCount) || threadCount < 1) throw new Error(`thread count must be a positive integer, got ${threadCount}`);
+    this.id = inThread.id;
+    this.sameThreshold = inThread.sameThreshold;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (this.closed) throw new Error('embedding pool closed');
+    if (texts.length === 0) return [];
+    this.threads ??= Array.from({ length: this.threadCount }, () => new EmbedThread(this.choice));
+    const threads = this.threads;
+    const order = texts.map((_, k) => k).sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
+    const size = Math.max(MIN_JOB, Math.ceil(order.length / (threads.length * JOBS_PER_THREAD)));
+    const jobs: number[][] = [];
+    for (let at = 0; at < order.length; at += size) jobs.push(order.slice(at, at + size));
+    const vectors = new Array<Float32Array>(texts.length);
+    let next = 0;
+    await Promise.all(
+      threads.map(async (thread) => {
+        while (next < jobs.length) {
+          const job = jobs[next++] as number[];
+          const got = await thread.run(job.map((k) => texts[k] as string));
+          job.forEach((k, i) => (vectors[k] = got[i] as Float32Array));
+        }
+      }),
+    );
+    return vectors;
+  }
+
+  /** Stops the worker threads; the pool cannot embed afterwards. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const threads = this.threads ?? [];
+    await Promise.all(threads.map((thread) => thread.terminate()));
+  }
+}

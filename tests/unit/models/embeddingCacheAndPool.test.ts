@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runLabel } from '../../../pipelines/monthly/label.js';
+import { runSnapshot } from '../../../pipelines/monthly/snapshot.js';
+import { CachingEmbedder, type Embedder } from '../../../src/models/embedder.js';
+import { HeuristicNli } from '../../../src/models/heuristicNli.js';
+import { UseLiteEmbedder } from '../../../src/models/useEmbedder.js';
+import { WorkerEmbedder } from '../../../src/models/workerEmbedder.js';
+import { articleSentences } from '../../../src/text/articleText.js';
+import { JsonLinesReporter } from '../../../src/runs/progress.js';
+import { dumpSnapshotArticles } from '../../../src/sources/snapshotSources.js';
+import { openDatabase, type Database } from '../../../src/store/database.js';
+import { EmbeddingCache } from '../../../src/store/embeddingCache.js';
+import { SnapshotStore } from '../../../src/store/snapshotStore.js';
+import { repoRoot } from '../../../testkit/cli.js';
+
+const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
+const reporter = new JsonLinesReporter({ write: () => true } as unknown as NodeJS.WritableStream);
+const folder = mkdtempSync(join(tmpdir(), 'wikidelta-embedding-cache-'));
+const model = new UseLiteEmbedder();
+const pool = new WorkerEmbedder(model, {}, 2);
+afterAll(async () => {
+  await pool.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** Passes texts to the real model and counts them: what a cache saves is what never arrives here. */
+class CountingEmbedder implements Embedder {
+  readonly id: string;
+  readonly sameThreshold: number;
+  texts = 0;
+  constructor(private readonly inner: Embedder) {
+    this.id = inner.id;
+    this.sameThreshold = inner.sameThreshold;
+  }
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    this.texts += texts.length;
+    return this.inner.embed(texts);
+  }
+}
+
+const bytes = (vectors: Float32Array[]) => vectors.map((vector) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('hex'));
+const SENTENCES = [
+  'The observatory operates three optical telescopes.',
+  'It is 5 kilometres long.',
+  'Its chief executive is Dana Holt, who succeeded the founder in 2019 after a long dispute with the board.',
+  'Hi.',
+  'The tunnel is the second longest in Europe.',
+];
+
+describe('the persistent embedding cache', () => {
+  it('returns, after the store is reopened, the very vectors each sentence gets embedded alone, without calling the model', async () => {
+    const path = join(folder, 'vectors.sqlite');
+    const first = openDatabase(path);
+    const counting = new CountingEmbedder(model);
+    const written = await new CachingEmbedder(counting, new EmbeddingCache(first)).embed(SENTENCES);
+    expect(counting.texts).toBe(SENTENCES.length);
+    first.close();
+
+    const reopened = openDatabase(path);
+    const again = new CountingEmbedder(model);
+    const cached = new CachingEmbedder(again, new EmbeddingCache(reopened));
+    const read = await cached.embed([...SENTENCES].reverse());
+    expect(again.texts).toBe(0);
+    expect(cached.stored).toBe(SENTENCES.length);
+    expect(new EmbeddingCache(reopened).count(model.id)).toBe(SENTENCES.length);
+    reopened.close();
+
+    const alone: Float32Array[] = [];
+    for (const sentence of SENTENCES) alone.push(...(await model.embed([sentence])));
+    expect(bytes(written)).toEqual(bytes(alone));
+    expect(bytes(read.reverse())).toEqual(bytes(alone));
+  });
+
+  it('keeps vectors apart by embedder', async () => {
+    const db = openDatabase(':memory:');
+    const cache = new EmbeddingCache(db);
+    cache.save('model-a', [['h1', Float32Array.from([1, 2, 3])]]);
+    expect(cache.load('model-b', ['h1']).size).toBe(0);
+    expect([...(cache.load('model-a', ['h1', 'h2']).get('h1') ?? [])]).toEqual([1, 2, 3]);
+    db.close();
+  });
+});
+
+/** The sample's February and March snapshots under names with `prefix`: the same articles each time. */
+async function snapshots(db: Database, prefix: string): Promise<{ oldName: string; newName: string }> {
+  for (const month of ['2025-02-01', '2025-03-01']) {
+    const asOf = `${month}T00:00:00Z`;
+    await runSnapshot({ db, reporter, input: { snapshot: { name: `${prefix}${month}`, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
+  }
+  return { oldName: `${prefix}2025-02-01`, newName: `${prefix}2025-03-01` };
+}
+
+function storedLabels(db: Database, names: { oldName: string; newName: string }): string[] {
+  return [...new SnapshotStore(db).labels(names.oldName, names.newName)].map((label) => JSON.stringify(label));
+}
+
+describe('labeling with the store-backed cache', () => {
+  it('labels the same snapshots a second time without an embedder call, and to the same labels', async () => {
+    const db = openDatabase(':memory:');
+    const cold = new CountingEmbedder(model);
+    const first = await snapshots(db, 'first-');
+    await runLabel({ db, reporter, input: { ...first, embedder: cold, nli: new HeuristicNli() } });
+    expect(cold.texts).toBeGreaterThan(0);
+
+    const warm = new CountingEmbedder(model);
+    const second = await snapshots(db, 'second-');
+    await runLabel({ db, reporter, input: { ...second, embedder: warm, nli: new HeuristicNli() } });
+    expect(warm.texts).toBe(0);
+    const labels = storedLabels(db, first);
+    expect(labels.length).toBeGreaterThan(0);
+    expect(storedLabels(db, second)).toEqual(labels);
+    db.close();
+
+    // The same labels again with the embedder in two worker threads, from a cold cache.
+    const pooled = openDatabase(':memory:');
+    const throughPool = new CountingEmbedder(pool);
+    await runLabel({ db: pooled, reporter, input: { ...(await snapshots(pooled, 'first-')), embedder: throughPool, nli: new HeuristicNli() } });
+    expect(throughPool.texts).toBe(cold.texts);
+    expect(storedLabels(pooled, first)).toEqual(labels);
+    pooled.close();
+  });
+});
+
+describe('the worker-thread embedder', () => {
+  it('gives the in-thread vectors, bit for bit, and keeps its id and threshold', async () => {
+    const texts: string[] = [];
+    for await (const article of dumpSnapshotArticles(SAMPLE, '2025-03-01T00:00:00Z')) {
+      texts.push(...articleSentences(article.wikitext).map((sentence) => sentence.text));
+      if (texts.length >= 60) break;
+    }
+    const pooled = await pool.embed(texts);
+    expect(bytes(pooled)).toEqual(bytes(await model.embed(texts)));
+    expect([pool.id, pool.sameThreshold]).toEqual([model.id, model.sameThreshold]);
+    expect(await pool.embed([])).toEqual([]);
+  });
+
+  it('reports a closed pool instead of returning nothing', async () => {
+    const closed = new WorkerEmbedder(model, {}, 1);
+    await closed.close();
+    await expect(closed.embed(['A sentence.'])).rejects.toThrow('embedding pool closed');
+  });
+});
