@@ -1,0 +1,82 @@
+/**
+ * GrowOVER scoring through the CLI on two monthly snapshots of the embedded sample (offline items):
+ * qa.jsonl names every item by a stable id and gives CHANGED items their old answer; `evaluate
+ * growover` reads GrowOVER's results JSON and JSONL alike and scores ALL, SAME, NEW, CHANGED and
+ * CHANGED_DEL; the release card's files all exist and parse.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { QaLine } from '../../src/release/growoverFormats.js';
+import { repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { checkCard } from '../support/datasetCard.js';
+
+const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
+const [FIRST, SECOND] = ['2025-02-01', '2025-03-01'];
+
+async function cli(args: string[]) {
+  const result = await runCli(args);
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+describe('evaluate growover', () => {
+  let dir: string;
+  let db: string;
+  let items: Array<{ id: string; type: string; answer: string; old_answer?: string }>;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    db = join(dir, 'monthly.sqlite');
+    for (const date of [FIRST, SECOND]) await cli(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
+    await cli(['--db', db, 'monthly', '--new', FIRST, '--llm', 'offline']);
+    await cli(['--db', db, 'monthly', '--old', FIRST, '--new', SECOND, '--llm', 'offline']);
+    await cli(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'release')]);
+    items = readFileSync(join(dir, 'release', 'qa.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .flatMap((line) => Object.values(QaLine.parse(JSON.parse(line))).flat());
+  }, 300_000);
+
+  it('gives every QA item a stable id, and CHANGED items their old answer', async () => {
+    expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
+    const changed = items.filter((item) => item.type === 'CHANGED');
+    expect(changed.length).toBeGreaterThan(0);
+    for (const item of changed) expect(item.old_answer).not.toBe(item.answer);
+    expect(items.filter((item) => item.type !== 'CHANGED').every((item) => item.old_answer === undefined)).toBe(true);
+    // The same store exports the same ids again.
+    await cli(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'again')]);
+    expect(readFileSync(join(dir, 'again', 'qa.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'release', 'qa.jsonl'), 'utf8'));
+    expect(checkCard(join(dir, 'release')).configs.map((c) => c.config_name)).toEqual(['qa', 'article_dialogue', 'dialogue', 'turn']);
+  });
+
+  it("scores ALL, SAME, NEW, CHANGED and CHANGED_DEL from GrowOVER's results JSON and from JSONL alike", async () => {
+    // SAME items answered right, NEW items left empty, CHANGED items answered with the old answer.
+    const reply = (item: (typeof items)[number]) => (item.type === 'SAME' ? `${item.answer}\nextra line` : item.type === 'NEW' ? '' : (item.old_answer ?? ''));
+    const results = join(dir, 'results.json');
+    writeFileSync(results, JSON.stringify(Object.fromEntries(items.map((item) => [item.id, { prediction: { text: reply(item) }, type: item.type }])), null, 2));
+    const fromJson = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', results])).stdout);
+    const count = (type: string) => items.filter((item) => item.type === type).length;
+    expect(fromJson.ALL).toEqual({ n: items.length, em: count('SAME') / items.length, f1: count('SAME') / items.length });
+    expect(fromJson.SAME).toEqual({ n: count('SAME'), em: 1, f1: 1 });
+    expect(fromJson.NEW).toEqual({ n: count('NEW'), em: 0, f1: 0 });
+    // The sample's changed numbers ("3.5" → "3.7", "4.2.0" → "4.2.1", …) share no token once normalised.
+    expect(fromJson.CHANGED).toEqual({ n: count('CHANGED'), em: 0, f1: 0 });
+    expect(fromJson.CHANGED_DEL).toEqual({ n: count('CHANGED'), em: 1, f1: 1 });
+
+    const jsonl = join(dir, 'predictions.jsonl');
+    writeFileSync(jsonl, `${items.map((item) => JSON.stringify({ id: item.id, prediction: reply(item) })).join('\n')}\n`);
+    const fromJsonl = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', jsonl])).stdout);
+    expect(fromJsonl).toEqual(fromJson);
+  });
+
+  it('counts a missing prediction as an empty reply and reports ids the snapshot does not hold', async () => {
+    const same = items.find((item) => item.type === 'SAME');
+    const jsonl = join(dir, 'partial.jsonl');
+    writeFileSync(jsonl, `${JSON.stringify({ id: 'no-such-item', prediction: 'x' })}\n${JSON.stringify({ id: same?.id, prediction: same?.answer })}\n`);
+    const report = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', jsonl])).stdout);
+    expect(report.ALL).toEqual({ n: items.length, em: 1 / items.length, f1: 1 / items.length });
+    expect(report.missing).toBe(items.length - 1);
+    expect(report.unknown_ids).toEqual(['no-such-item']);
+  });
+});

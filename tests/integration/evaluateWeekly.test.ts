@@ -1,0 +1,111 @@
+/**
+ * The weekly half of scoring, through the CLI on the embedded sample: the week's collection reaches
+ * its end instant so the day after the week (DailyQA's evaluation date) is answered, a revision at
+ * exactly that midnight included; the release carries that day's file and a Hugging Face card whose
+ * files all exist and parse; `evaluate weekly` scores predictions against those answers.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { checkCard } from '../support/datasetCard.js';
+
+const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
+const SEASON = '2024–25 Port Aldwin Rovers F.C. season';
+
+async function cli(args: string[]) {
+  const result = await runCli(args);
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+describe('the day after a week', () => {
+  let dir: string;
+  let db: string;
+  beforeAll(async () => {
+    dir = tempDir();
+    db = join(dir, 'week.sqlite');
+    await cli(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', SAMPLE]);
+  });
+
+  it("answers the day after the week from the week's collection, and releases that day", async () => {
+    // The season page's last change of the week was on 01-26 at 22:10.
+    const answer = JSON.parse((await cli(['--db', db, '--json', 'answer', '--title', SEASON, '--key', 'league_result', '--date', '2025-01-27'])).stdout);
+    expect(answer).toMatchObject({ status: 'ok', answer: '4th', valid_from: '2025-01-26T22:10:00Z' });
+    const release = join(dir, 'releases', 'weekly-2025-01-20');
+    expect(readdirSync(release).filter((name) => name.startsWith('qa_')).sort()).toEqual(
+      ['20', '21', '22', '23', '24', '25', '26', '27'].map((day) => `qa_2501${day}.jsonl`),
+    );
+    expect(jsonLines(readFileSync(join(release, 'qa_250127.jsonl'), 'utf8'))).toContainEqual(expect.objectContaining({ answer: '4th' }));
+    const card = checkCard(release);
+    expect(card.configs.map((c) => c.config_name)).toEqual(['queries', 'answers']);
+    expect(card.configs[1]?.data_files.map((f) => f.path)).toContain('qa_250127.jsonl');
+  });
+
+  it('counts a revision at exactly the end instant for that day, but not among the changes of the week', async () => {
+    const moved = join(dir, 'midnight.xml');
+    writeFileSync(moved, readFileSync(SAMPLE, 'utf8').replace('<timestamp>2025-01-26T22:10:00Z</timestamp>', '<timestamp>2025-01-27T00:00:00Z</timestamp>'));
+    mkdirSync(join(dir, 'midnight'));
+    const midnightDb = join(dir, 'midnight', 'week.sqlite');
+    await cli(['--db', midnightDb, 'weekly', '--start', '2025-01-20', '--dump', moved]);
+    const answerOn = async (date: string) =>
+      JSON.parse((await cli(['--db', midnightDb, '--json', 'answer', '--title', SEASON, '--key', 'league_result', '--date', date])).stdout);
+    expect(await answerOn('2025-01-27')).toMatchObject({ status: 'ok', answer: '4th', valid_from: '2025-01-27T00:00:00Z' });
+    expect((await answerOn('2025-01-26')).answer).not.toBe('4th');
+    const weekChanges = jsonLines((await cli(['--db', midnightDb, 'changes', '--start', '2025-01-20', '--end', '2025-01-26'])).stdout);
+    expect(weekChanges.filter((c) => c.title === SEASON)).toEqual([]);
+    await cli(['--db', midnightDb, 'weekly', '--start', '2025-01-27', '--dump', moved]);
+    const nextWeek = jsonLines((await cli(['--db', midnightDb, 'changes', '--start', '2025-01-27', '--end', '2025-02-02'])).stdout);
+    expect(nextWeek).toContainEqual(expect.objectContaining({ title: SEASON, key: 'league_result', new: '4th', timestamp: '2025-01-27T00:00:00Z' }));
+  });
+
+  it('scores predictions against the answers on the day after the week', async () => {
+    const answers = jsonLines(readFileSync(join(dir, 'releases', 'weekly-2025-01-20', 'qa_250127.jsonl'), 'utf8')) as Array<{ id: string; answer: string }>;
+    const [first, second, third] = answers;
+    expect(third).toBeDefined();
+    const predictions = join(dir, 'predictions.jsonl');
+    writeFileSync(
+      predictions,
+      [
+        { id: first?.id, prediction: first?.answer },
+        { question_id: second?.id, prediction: `I think it is ${second?.answer}` },
+        { id: 'not-a-query', prediction: 'x' },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const out = join(dir, 'evaluation');
+    const report = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out])).stdout);
+    // second: one token ("73"-like answer) of five predicted → P = 1/5, R = 1, F1 = 1/3; third missing.
+    expect(report).toMatchObject({ n: 3, scored: 2, missing: 1, unknown: 0, missing_ids: [third?.id], unknown_ids: ['not-a-query'] });
+    expect(report.em).toBeCloseTo(1 / 3, 12);
+    expect(report.f1).toBeCloseTo((1 + 1 / 3) / 3, 12);
+    expect(report.sm).toBeCloseTo(2 / 3, 12);
+    expect(Object.keys(report.by_frequency)).toEqual(expect.arrayContaining(['frequent_update', 'infrequent_update']));
+    expect(Object.values(report.by_domain as Record<string, { n: number }>).reduce((sum, d) => sum + d.n, 0)).toBe(3);
+    expect(report.by_week).toEqual({ '2025-01-20': expect.objectContaining({ n: 3 }) });
+    for (const metric of ['em', 'f1', 'sm']) expect(report.ci[metric]).toHaveLength(2);
+    expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(report);
+    expect(jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8'))).toHaveLength(3);
+
+    // A date on each line replaces --date; before the week's first day the store knows nothing: excluded.
+    writeFileSync(predictions, `${JSON.stringify({ id: first?.id, prediction: first?.answer, date: '2025-01-19' })}\n`);
+    const early = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions])).stdout);
+    expect(early.n + early.no_answer.n + early.unknown).toBe(3);
+  });
+
+  it('refuses a prediction file it cannot read whole, writing nothing', async () => {
+    const predictions = join(dir, 'bad.jsonl');
+    writeFileSync(predictions, '{"id": "a", "prediction": "x"}\n{"id": "b"}\n');
+    const out = join(dir, 'never');
+    const result = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/bad\.jsonl line 2/);
+    expect(existsSync(out)).toBe(false);
+    writeFileSync(predictions, '{"id": "a", "prediction": "x"}\n');
+    const undated = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions]);
+    expect(undated.code).toBe(1);
+    expect(undated.stderr).toMatch(/names no date/);
+  });
+});
