@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, UserError } from '../../src/errors.js';
 import { openDumpInput } from '../../src/sources/dumpInput.js';
-import { readDump, type DumpEvent, type ReadDumpOptions } from '../../src/sources/dumpReader.js';
+import { readDump, type DumpEvent } from '../../src/sources/dumpReader.js';
+import { collect, collectUntilError, inChunksOf, revisions } from '../support/dumpEvents.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = resolve(repoRoot, '../shared/data');
@@ -26,34 +27,13 @@ afterAll(async () => {
   await rm(tempDir, { recursive: true, force: true });
 });
 
-async function collect(source: string | AsyncIterable<Buffer | string>, options?: ReadDumpOptions): Promise<DumpEvent[]> {
-  const events: DumpEvent[] = [];
-  for await (const event of readDump(typeof source === 'string' ? openDumpInput(source) : source, options)) events.push(event);
-  return events;
-}
 
-/** Reads until the reader fails; returns what it yielded before and the error. */
-async function collectUntilError(source: string | AsyncIterable<Buffer | string>): Promise<{ events: DumpEvent[]; error: unknown }> {
-  const events: DumpEvent[] = [];
-  try {
-    for await (const event of readDump(typeof source === 'string' ? openDumpInput(source) : source)) events.push(event);
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: null };
-}
 
-function revisions(events: DumpEvent[]) {
-  return events.flatMap((event) => (event.kind === 'revision' ? [event] : []));
-}
 
 function pageEnds(events: DumpEvent[]) {
   return events.flatMap((event) => (event.kind === 'pageEnd' ? [event.page] : []));
 }
 
-async function* inChunksOf(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
-  for (let offset = 0; offset < bytes.length; offset += size) yield bytes.subarray(offset, offset + size);
-}
 
 async function writeTemp(name: string, content: Buffer | string): Promise<string> {
   const path = join(tempDir, name);
