@@ -19,6 +19,8 @@ export const ModelChoiceSchema = z.object({
   modelCache: z.string().min(1).optional(),
 });
 export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
+/** A choice as given (flags are strings), before chooseModels checks it. */
+export type ModelChoiceInput = z.input<typeof ModelChoiceSchema>;
 
 export async function chooseModels(raw: unknown): Promise<Models> {
   const parsed = ModelChoiceSchema.safeParse(raw);

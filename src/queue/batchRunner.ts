@@ -1,0 +1,49 @@
+/**
+ * How a pipeline stage hands its CPU-heavy work out (docs/ARCHITECTURE.md §14): the stage cuts the
+ * work into batches of one job kind and gets each batch's result back in the process that owns the
+ * store, which alone writes it. The stage never knows where a batch ran: in this process (the
+ * default) or on a worker of the BullMQ queue (`--queue`), so its code is the same either way.
+ */
+import type { z } from 'zod';
+import type { LabelerModels } from '../labels/labeler.js';
+
+/** What a computation may use besides its data: built once per process (a worker: per model choice). */
+export interface ComputeEnv {
+  models(): Promise<LabelerModels>;
+}
+
+/**
+ * One kind of batch job: its name (the BullMQ job name a worker looks it up by), the shape of its
+ * data and of its result (checked at the queue boundary both ways) and the pure computation.
+ */
+export interface JobKind<Data, Output> {
+  readonly name: string;
+  readonly data: z.ZodType<Data>;
+  readonly output: z.ZodType<Output>;
+  compute(data: Data, env: ComputeEnv): Promise<Output>;
+}
+
+export interface BatchRunner {
+  /**
+   * Computes every batch and hands each result, with its batch's index, to `onResult` in this
+   * process, once per batch, in any order; resolves when every batch is done, rejects when one
+   * failed past its retries.
+   */
+  run<Data, Output>(kind: JobKind<Data, Output>, batches: readonly Data[], onResult: (output: Output, index: number) => void): Promise<void>;
+}
+
+/** Runs each batch here, one after the other, with the models the command built. */
+export class InProcessRunner implements BatchRunner {
+  constructor(private readonly env: ComputeEnv) {}
+
+  async run<Data, Output>(kind: JobKind<Data, Output>, batches: readonly Data[], onResult: (output: Output, index: number) => void): Promise<void> {
+    for (const [index, data] of batches.entries()) onResult(await kind.compute(data, this.env), index);
+  }
+}
+
+/** Cuts items into consecutive batches of at most `size`. */
+export function inBatches<T>(items: readonly T[], size: number): T[][] {
+  const batches: T[][] = [];
+  for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
+  return batches;
+}

@@ -1,0 +1,88 @@
+/**
+ * The BatchRunner of `--queue` (docs/ARCHITECTURE.md §14): a stage's batches become one BullMQ flow,
+ * a parent job for the stage with a child job per batch (retried with backoff), taken by `wikidelta
+ * worker` processes. Results come back to this process, the store's owner, as children complete
+ * (queue events) and once more from the parent when the flow is done, so none is lost to a missed
+ * event; the owner hands each batch's result on once, and writes by natural keys besides.
+ */
+import { FlowProducer, Job, Queue, QueueEvents, type ConnectionOptions } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { oneLine, RemoteError } from '../errors.js';
+import type { ModelChoiceInput } from '../models/choose.js';
+import type { BatchRunner, JobKind } from './batchRunner.js';
+import { parseQueueUrl, QUEUE_NAME, requireReachable, type QueueAddress } from './connection.js';
+
+/** The parent job of a stage's flow: done once every batch is. */
+export const STAGE_JOB = 'stage';
+
+/** What a batch job carries: its place in the stage, the batch, and the models to compute it with. */
+export interface BatchEnvelope {
+  index: number;
+  batch: unknown;
+  models: ModelChoiceInput;
+}
+
+export const BATCH_RETRIES = { attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
+
+export class BullmqRunner implements BatchRunner {
+  private readonly address: QueueAddress;
+  private readonly connection: ConnectionOptions;
+
+  /** `models` is the command's model choice: workers build the same models from it. */
+  constructor(queueUrl: string, private readonly models: ModelChoiceInput) {
+    this.address = parseQueueUrl(queueUrl);
+    this.connection = { url: this.address.url, maxRetriesPerRequest: null };
+  }
+
+  async run<Data, Output>(kind: JobKind<Data, Output>, batches: readonly Data[], onResult: (output: Output, index: number) => void): Promise<void> {
+    if (batches.length === 0) return;
+    await requireReachable(this.address);
+    const events = new QueueEvents(QUEUE_NAME, { connection: this.connection });
+    const flows = new FlowProducer({ connection: this.connection });
+    const queue = new Queue(QUEUE_NAME, { connection: this.connection });
+    const flowId = randomUUID();
+    const handed = new Set<number>();
+    const hand = (raw: unknown, index: number) => {
+      if (handed.has(index)) return;
+      handed.add(index);
+      onResult(kind.output.parse(typeof raw === 'string' ? JSON.parse(raw) : raw), index);
+    };
+    try {
+      await events.waitUntilReady();
+      const childPrefix = `${flowId}-batch-`;
+      events.on('completed', ({ jobId, returnvalue }) => {
+        if (!jobId.startsWith(childPrefix)) return;
+        hand(returnvalue, Number(jobId.slice(childPrefix.length)));
+      });
+      const tree = await flows.add({
+        name: STAGE_JOB,
+        queueName: QUEUE_NAME,
+        data: { kind: kind.name, batches: batches.length },
+        opts: { jobId: `${flowId}-stage` },
+        children: batches.map((batch, index) => ({
+          name: kind.name,
+          queueName: QUEUE_NAME,
+          data: { index, batch, models: this.models } satisfies BatchEnvelope,
+          // A failed batch fails the stage, so the owner stops instead of waiting for ever.
+          opts: { jobId: `${childPrefix}${index}`, ...BATCH_RETRIES, failParentOnFailure: true, removeOnComplete: true },
+        })),
+      });
+      const stageJob = tree.job;
+      await stageJob.waitUntilFinished(events).catch((error: unknown) => {
+        throw new RemoteError(`the queue's ${kind.name} jobs failed past their retries: ${oneLine(error)}`);
+      });
+      // Children's results stay with the parent even once the children are removed.
+      const finished = await Job.fromId(queue, stageJob.id ?? '');
+      const values = finished ? await finished.getChildrenValues() : {};
+      for (const [key, value] of Object.entries(values)) {
+        const at = key.lastIndexOf(childPrefix);
+        if (at >= 0) hand(value, Number(key.slice(at + childPrefix.length)));
+      }
+      const missing = batches.length - handed.size;
+      if (missing > 0) throw new Error(`queue flow ${flowId}: ${missing} of ${batches.length} batch results never arrived`);
+      await finished?.remove();
+    } finally {
+      await Promise.allSettled([events.close(), flows.close(), queue.close()]);
+    }
+  }
+}

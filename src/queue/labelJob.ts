@@ -1,0 +1,83 @@
+/**
+ * The labeling job (docs/ARCHITECTURE.md §14): a batch of article pairs carried as their sentences,
+ * so a worker needs neither the store nor a snapshot of it, and their labels back. The texts travel
+ * in the job rather than a shared read-only copy of the store because workers run on other machines.
+ */
+import { z } from 'zod';
+import { labelArticle, labelNewArticle, type ArticleLabels } from '../labels/labeler.js';
+import type { JobKind } from './batchRunner.js';
+
+const LabelPairData = z.object({
+  /** The new article's page id: how the owner finds the pair again. */
+  pageId: z.number().int(),
+  oldSentences: z.array(z.string()).nullable(),
+  newSentences: z.array(z.string()),
+});
+
+const LabelBatchData = z.object({
+  pairs: z.array(LabelPairData),
+  thresholds: z
+    .object({
+      same: z.number(),
+      changedMinSimilarity: z.number(),
+      newMaxSimilarity: z.number(),
+      maxSpan: z.number().int(),
+      nliMinSimilarity: z.number(),
+      lexicalMinOverlap: z.number(),
+    })
+    .partial(),
+});
+export type LabelBatch = z.infer<typeof LabelBatchData>;
+
+const NliScoresSchema = z.object({ entailment: z.number(), neutral: z.number(), contradiction: z.number() });
+
+/**
+ * An article's labels as the labeler returns them: the fields the store needs are checked, the
+ * others (the labeler's audit fields) pass through as they are.
+ */
+const ArticleLabelsSchema = z
+  .object({
+    sentences: z.array(
+      z
+        .object({
+          newIndex: z.number().int(),
+          label: z.enum(['unchanged', 'changed', 'new', 'undecided']),
+          oldIndices: z.array(z.number().int()),
+          similarity: z.number().nullable(),
+          nli: NliScoresSchema.nullable(),
+          step: z.string(),
+          backend: z.string(),
+        })
+        .loose(),
+    ),
+    deleted: z.array(z.number().int()),
+    work: z.object({ embedded: z.number().int(), nliPairs: z.number().int() }).loose(),
+  })
+  .transform((labels) => labels as unknown as ArticleLabels);
+
+const LabelBatchOutput = z.object({ articles: z.array(z.object({ pageId: z.number().int(), labels: ArticleLabelsSchema })) });
+export type LabeledBatch = z.infer<typeof LabelBatchOutput>;
+
+/** A worker's event loop gets a turn between articles, so its job lock is renewed during a long batch. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolveTurn) => setImmediate(resolveTurn));
+}
+
+export const labelArticlesJob: JobKind<LabelBatch, LabeledBatch> = {
+  name: 'label-articles',
+  data: LabelBatchData,
+  output: LabelBatchOutput,
+  async compute(batch, env) {
+    const models = await env.models();
+    const articles: LabeledBatch['articles'] = [];
+    for (const pair of batch.pairs) {
+      const labels = pair.oldSentences
+        ? await labelArticle(pair.oldSentences, pair.newSentences, { ...models, thresholds: batch.thresholds })
+        : labelNewArticle(pair.newSentences);
+      articles.push({ pageId: pair.pageId, labels });
+      await nextTurn();
+    }
+    return { articles };
+  },
+};
+

@@ -1,0 +1,81 @@
+/**
+ * The worker loop of `wikidelta worker` (docs/ARCHITECTURE.md §14): takes batch jobs from the
+ * BullMQ queue and runs their pure computation on the job's data, returning the result to the
+ * owner of the store. It never opens the store. Models are built once per model choice and kept,
+ * so a worker pays for loading them once.
+ */
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
+import { CachingEmbedder } from '../models/embedder.js';
+import type { LabelerModels } from '../labels/labeler.js';
+import type { ComputeEnv, JobKind } from './batchRunner.js';
+import { STAGE_JOB } from './bullmqRunner.js';
+import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
+import { labelArticlesJob } from './labelJob.js';
+import { z } from 'zod';
+
+/** Every job kind a worker runs, by name. */
+const jobKinds: ReadonlyMap<string, JobKind<unknown, unknown>> = new Map(
+  [labelArticlesJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
+);
+
+const Envelope = z.object({ index: z.number().int().nonnegative(), batch: z.unknown(), models: ModelChoiceSchema });
+
+export interface WorkerOptions {
+  queueUrl: string;
+  /** Jobs run at once by this process (CPU-bound work: one per core, in separate processes, is better). */
+  concurrency: number;
+  /**
+   * How long a job stays claimed by a worker that stopped renewing its lock (killed, or its machine
+   * gone) before stalled-job detection hands it to another worker.
+   */
+  lockMs: number;
+  onEvent?: (event: { kind: 'active' | 'completed' | 'failed'; job: string; detail?: string }) => void;
+}
+
+export interface RunningWorker {
+  /** Stops taking jobs and waits for the running ones to finish. */
+  close(): Promise<void>;
+}
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const address = parseQueueUrl(options.queueUrl);
+  await requireReachable(address);
+  const modelsByChoice = new Map<string, Promise<LabelerModels>>();
+  const envFor = (choice: z.infer<typeof ModelChoiceSchema>): ComputeEnv => ({
+    models() {
+      const key = JSON.stringify(choice);
+      let models = modelsByChoice.get(key);
+      if (!models) {
+        // One embedding cache per model for the worker's life: sentences recur across batches.
+        models = chooseModels(choice).then((built) => ({ embedder: new CachingEmbedder(built.embedder), nli: built.nli }));
+        modelsByChoice.set(key, models);
+      }
+      return models;
+    },
+  });
+  const worker = new Worker(
+    QUEUE_NAME,
+    async (job: Job) => {
+      if (job.name === STAGE_JOB) return { done: true };
+      const kind = jobKinds.get(job.name);
+      if (!kind) throw new UnrecoverableError(`unknown job kind ${job.name}`);
+      const envelope = Envelope.safeParse(job.data);
+      const batch = envelope.success ? kind.data.safeParse(envelope.data.batch) : undefined;
+      if (!envelope.success || !batch?.success) throw new UnrecoverableError(`job ${job.id ?? ''} of kind ${job.name} holds malformed data`);
+      return kind.compute(batch.data, envFor(envelope.data.models));
+    },
+    {
+      connection: { url: address.url, maxRetriesPerRequest: null },
+      concurrency: options.concurrency,
+      lockDuration: options.lockMs,
+      stalledInterval: options.lockMs,
+      maxStalledCount: 2,
+    },
+  );
+  worker.on('active', (job) => options.onEvent?.({ kind: 'active', job: `${job.name} ${job.id ?? ''}` }));
+  worker.on('completed', (job) => options.onEvent?.({ kind: 'completed', job: `${job.name} ${job.id ?? ''}` }));
+  worker.on('failed', (job, error) => options.onEvent?.({ kind: 'failed', job: `${job?.name ?? ''} ${job?.id ?? ''}`, detail: error.message }));
+  await worker.waitUntilReady();
+  return { close: () => worker.close() };
+}

@@ -1,0 +1,108 @@
+/**
+ * Labeling spread over two `wikidelta worker` processes through a real redis-server: one worker is
+ * killed (SIGKILL) in the middle of a job, stalled-job detection hands that job to the other, and
+ * the store ends exactly as a single-process run leaves it (byte-equal label exports).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
+import { startRedis, type RedisServer } from '../../testkit/redis.js';
+
+/** Pages of the sample edited in January 2021, of middling size: a few seconds of labeling in all. */
+const TITLES = ['Asda', 'Ferdinand Piëch', 'Jim Pewter', 'Kerala Agricultural University', 'Ranma ½', 'Vehicle registration plates of China', 'Dahlak SC'];
+const [OLD, NEW] = ['2021-01-01', '2021-02-01'];
+/** Short, so the killed worker's job is taken again within seconds. */
+const LOCK_MS = '1500';
+
+let redis: RedisServer;
+let dir: string;
+const workers: ChildProcess[] = [];
+
+async function cli(db: string, args: string[]) {
+  const result = await runCli(['--db', db, ...args]);
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+/** The sample's pages with these titles only, as a dump of its own. */
+function writeSubsetDump(target: string): void {
+  const xml = readFileSync(join(sharedData, 'enwiki-history-sample.xml'), 'utf8');
+  const kept = xml.replace(/<page>[\s\S]*?<\/page>\s*/g, (page) => {
+    const title = /<title>([^<]*)<\/title>/.exec(page)?.[1] ?? '';
+    return TITLES.includes(title) ? page : '';
+  });
+  writeFileSync(target, kept);
+}
+
+/** Starts a worker whose JSON events (stderr) are collected as they come. */
+function startWorker(events: Array<{ event: string; job: string }>): ChildProcess {
+  const worker = startCli(['--json', 'worker', '--queue', redis.url, '--lock-ms', LOCK_MS]);
+  let pending = '';
+  worker.stderr?.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('{')) events.push(JSON.parse(line) as { event: string; job: string });
+  });
+  workers.push(worker);
+  return worker;
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+  dir = tempDir();
+  const dump = join(dir, 'subset.xml');
+  writeSubsetDump(dump);
+  const template = join(dir, 'template.sqlite');
+  for (const date of [OLD, NEW]) await cli(template, ['snapshot', '--name', date, '--dump', dump, '--as-of', date]);
+  for (const name of ['single.sqlite', 'queued.sqlite']) copyFileSync(template, join(dir, name));
+}, 60_000);
+
+afterAll(async () => {
+  for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
+  await redis?.stop();
+});
+
+describe('label --queue with two workers, one killed mid-job', () => {
+  it('ends with the labels of a single-process run, the killed job done by the other worker', async () => {
+    const single = join(dir, 'single.sqlite');
+    const queued = join(dir, 'queued.sqlite');
+    await cli(single, ['label', '--old', OLD, '--new', NEW]);
+
+    const doomedEvents: Array<{ event: string; job: string }> = [];
+    const survivorEvents: Array<{ event: string; job: string }> = [];
+    const doomed = startWorker(doomedEvents);
+    const doomedExit = collect(doomed);
+    startWorker(survivorEvents);
+    const labeling = runCli(['--db', queued, 'label', '--old', OLD, '--new', NEW, '--queue', redis.url]);
+
+    // Killed once it has been on one labeling job for a while without finishing it: mid-job for sure.
+    let killedJob: string | undefined;
+    while (killedJob === undefined) {
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+      const active = doomedEvents.filter((event) => event.event === 'job active' && event.job.startsWith('label-articles'));
+      const current = active.at(-1)?.job;
+      if (!current) continue;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 300));
+      const finished = doomedEvents.some((event) => event.event === 'job completed' && event.job === current);
+      if (!finished) {
+        doomed.kill('SIGKILL');
+        killedJob = current;
+      }
+    }
+    expect((await doomedExit).signal).toBe('SIGKILL');
+    expect(doomedEvents.some((event) => event.event === 'job completed' && event.job === killedJob)).toBe(false);
+
+    const result = await labeling;
+    expect(result.code, result.stderr).toBe(0);
+    expect(survivorEvents.some((event) => event.event === 'job completed' && event.job === killedJob)).toBe(true);
+
+    const fromSingle = await cli(single, ['export', 'labels', '--old', OLD, '--new', NEW]);
+    const fromQueue = await cli(queued, ['export', 'labels', '--old', OLD, '--new', NEW]);
+    expect(fromSingle.stdout.split('\n').length).toBeGreaterThan(500);
+    expect(fromSingle.stdout).toMatch(/"label":"(changed|new)"/);
+    expect(fromQueue.stdout).toBe(fromSingle.stdout);
+  }, 240_000);
+});
