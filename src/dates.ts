@@ -51,3 +51,38 @@ export function normaliseTimestamp(text: string): string {
 export function hoursBetween(a: string, b: string): number {
   return (Date.parse(b) - Date.parse(a)) / 3_600_000;
 }
+
+/**
+ * The Monday (YYYY-MM-DD) that starts the last complete Monday-to-Sunday week before `now`, UTC:
+ * on a Monday, the week that ended at midnight. `now` is passed in so cron dates are testable.
+ */
+export function lastCompleteWeekStart(now: Date): string {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const daysSinceMonday = (now.getUTCDay() + 6) % 7;
+  return formatDate(new Date(today - (daysSinceMonday + 7) * DAY_MS));
+}
+
+const MONTH_RE = /^(\d{4})-(\d{2})$/;
+
+/** The last complete calendar month before `now` (UTC) as YYYY-MM: on 1 April, March. */
+export function lastCompleteMonth(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+}
+
+/** Whether a text names a calendar month as YYYY-MM (the names month snapshots take). */
+export function isMonthName(text: string): boolean {
+  const match = MONTH_RE.exec(text);
+  return match !== null && Number(match[2]) >= 1 && Number(match[2]) <= 12;
+}
+
+/** The end of month YYYY-MM: the first day of the following month (YYYY-MM-DD, 00:00 UTC). */
+export function monthEnd(month: string): string {
+  const match = MONTH_RE.exec(month);
+  if (!match || !isMonthName(month)) throw new UserError(`invalid month "${month}": expected YYYY-MM`);
+  return formatDate(new Date(Date.UTC(Number(match[1]), Number(match[2]), 1)));
+}
+
+/** The latest of `names` that is a month (YYYY-MM) before `month`, if any. */
+export function latestMonthBefore(names: string[], month: string): string | undefined {
+  return names.filter((name) => isMonthName(name) && name < month).sort().at(-1);
+}

@@ -156,6 +156,14 @@ export class RunStore {
     return rows.map((row) => this.toRecord(row));
   }
 
+  /** The newest run, of one pipeline when named (for `status --check`). */
+  newestRun(pipeline?: string): RunRecord | undefined {
+    const row = (pipeline === undefined
+      ? this.db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT 1').get()
+      : this.db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1').get(pipeline)) as RunRow | undefined;
+    return row && this.toRecord(row);
+  }
+
   private toRecord(row: RunRow): RunRecord {
     const stages = this.db.prepare('SELECT * FROM run_stages WHERE run_id = ? ORDER BY position').all(row.id) as StageRow[];
     const failures = this.db

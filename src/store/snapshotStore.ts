@@ -95,6 +95,11 @@ export class SnapshotStore {
     return row && { name: row.name, wiki: row.wiki, source: row.source, asOf: row.as_of };
   }
 
+  /** Every snapshot's name, in name order (month names YYYY-MM sort by date). */
+  snapshotNames(): string[] {
+    return z.array(z.string()).parse(this.db.prepare('SELECT name FROM snapshots ORDER BY name').pluck().all());
+  }
+
   requireSnapshot(name: string): SnapshotRecord {
     const found = this.snapshot(name);
     if (!found) throw new UserError(`no snapshot named "${name}": make it first with wikidelta snapshot --name ${name}`);

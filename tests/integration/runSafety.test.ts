@@ -88,7 +88,7 @@ describe('status', () => {
     expect(json.runs[0]?.status).toBe('interrupted');
   });
 
-  it('shows a store with weekly, snapshot, label and monthly runs, every failure of a run kept', async () => {
+  it('shows a store with weekly, sync, snapshot, label and monthly runs, every failure of a run kept, and checks the newest for monitoring', async () => {
     const dir = tempDir();
     const db = join(dir, 'w.sqlite');
     // One small article in two versions keeps labeling and generation quick.
@@ -99,6 +99,7 @@ describe('status', () => {
     ]));
     const steps = [
       WEEK,
+      ['sync', '--until', '2021-02-01', '--dump', SAMPLE],
       ['snapshot', '--name', 'jan', '--dump', town, '--as-of', '2021-01-01'],
       ['monthly', '--new', 'jan', '--llm', 'offline'],
       ['snapshot', '--name', 'feb', '--dump', town, '--as-of', '2021-02-01'],
@@ -116,10 +117,18 @@ describe('status', () => {
     }
     const status = await runCli(['--db', db, 'status']);
     expect(status.code, status.stderr).toBe(0);
-    for (const pipeline of ['weekly', 'monthly-snapshot', 'monthly-label', 'monthly']) expect(status.stdout).toMatch(new RegExp(`^run \\d+ ${pipeline} `, 'm'));
+    for (const pipeline of ['weekly', 'sync', 'monthly-snapshot', 'monthly-label', 'monthly']) expect(status.stdout).toMatch(new RegExp(`^run \\d+ ${pipeline} `, 'm'));
     expect(status.stdout).toMatch(/old=jan new=feb/);
     expect(status.stdout).toMatch(/old=- new=jan/);
     expect(status.stdout.match(/^ {2}failure \d+: collect: /gm)).toHaveLength(2);
+    // The newest run failed: the check says so in one line and exits 1; the monthly job is fine.
+    const check = await runCli(['--db', db, 'status', '--check', '--max-age', '24']);
+    expect(check.code).toBe(1);
+    expect(oneLineError(check.stderr)).toMatch(/^wikidelta: run \d+ weekly failed, finished .* h ago\): /);
+    const monthly = await runCli(['--db', db, 'status', '--check', '--max-age', '24', '--pipeline', 'monthly']);
+    expect(monthly.code, monthly.stderr).toBe(0);
+    expect(monthly.stdout).toMatch(/^ok: run \d+ monthly done, finished .* \(0\.\d h ago\)\n$/);
+    expect((await runCli(['--db', db, 'status', '--check', '--pipeline', 'sync'])).code).toBe(0);
   }, 180_000);
 });
 

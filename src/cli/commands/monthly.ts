@@ -1,13 +1,16 @@
 import { Option, type Command } from 'commander';
 import { runMonthly } from '../../../pipelines/monthly.js';
+import { lastCompleteMonth, latestMonthBefore } from '../../dates.js';
 import { llmRunParam, openGrowoverTasks, pricesOf } from '../../llm/openTasks.js';
 import { addModelOptions, modelsFrom, type ModelFlags } from '../modelOptions.js';
 import { integerOption, listOption, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
+import { SnapshotStore } from '../../store/snapshotStore.js';
 
 interface MonthlyFlags extends ModelFlags {
   old?: string;
-  new: string;
+  new?: string;
+  lastMonth?: boolean;
   seed?: number;
   llm?: string;
   redo?: string[];
@@ -20,38 +23,52 @@ export function registerMonthly(program: Command): void {
       .command('monthly')
       .description('the monthly (GrowOVER) pipeline: label the new snapshot against the old one, keep items whose evidence is unchanged, generate new ones; without --old, initial generation for a first snapshot')
       .option('--old <name>', 'the previous snapshot (omit for the first one)')
-      .requiredOption('--new <name>', 'the new snapshot')
+      .option('--new <name>', 'the new snapshot; or --last-month')
+      .option('--last-month', 'for cron: the new snapshot is the last complete month\'s (YYYY-MM, made by snapshot --last-month), the old one the latest earlier YYYY-MM snapshot in the store (none: initial generation)')
       .addOption(listOption('--redo <list>', 'stages to run again although done (maintain, generate); a done stage whose inputs were made again since runs again by itself'))
       .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
       .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai'])),
   ).action(async (flags: MonthlyFlags, command: Command) => {
-    if (flags.old === flags.new) refuseUsage(command, `--old and --new name the same snapshot "${flags.new}": give the previous snapshot as --old`);
+    if (flags.lastMonth && (flags.old !== undefined || flags.new !== undefined)) refuseUsage(command, '--last-month chooses both snapshots: give it without --old or --new');
+    if (!flags.lastMonth && flags.new === undefined) refuseUsage(command, "required option '--new <name>' not specified (or give --last-month)");
+    if (flags.new !== undefined && flags.old === flags.new) refuseUsage(command, `--old and --new name the same snapshot "${flags.new}": give the previous snapshot as --old`);
     const models = await modelsFrom(flags);
-    const outcome = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, (session) =>
-      runMonthly({
+    const { outcome, old, newName } = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
+      const pair = flags.lastMonth ? cronMonth(new SnapshotStore(session.db).snapshotNames()) : { old: flags.old, newName: flags.new as string };
+      const monthly = await runMonthly({
         db: session.db,
         reporter: session.reporter,
         llm: llmRunParam(session.settings),
         redo: flags.redo ?? [],
         input: {
-          ...(flags.old !== undefined ? { oldName: flags.old } : {}),
-          newName: flags.new,
+          ...(pair.old !== undefined ? { oldName: pair.old } : {}),
+          newName: pair.newName,
           tasks: openGrowoverTasks(session.db, session.settings),
           prices: pricesOf(session.settings),
           ...models,
           seed: session.settings.seed,
         },
-      }),
-    );
+      });
+      return { outcome: monthly, ...pair };
+    });
     const { run } = outcome;
     if (command.optsWithGlobals<{ json?: boolean }>().json) {
       process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, stages: run.stages })}\n`);
       return;
     }
-    process.stdout.write(`run ${run.id} (${run.status}) monthly ${flags.old ? `${flags.old} → ` : ''}${flags.new}${outcome.resumed ? ', continued' : ''}\n`);
+    process.stdout.write(`run ${run.id} (${run.status}) monthly ${old ? `${old} → ` : ''}${newName}${outcome.resumed ? ', continued' : ''}\n`);
     for (const stage of run.stages) {
       const counts = Object.entries(stage.counts).map(([key, value]) => `${key}=${value}`).join(' ');
       process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${counts}${outcome.skipped.includes(stage.stage) ? ' (already done, skipped)' : ''}\n`);
     }
   });
+}
+
+/**
+ * The snapshots of a cron month: the last complete month's own, and the latest earlier month
+ * snapshot as the old one, so a month whose run was missed is bridged rather than restarted.
+ */
+function cronMonth(snapshotNames: string[]): { old: string | undefined; newName: string } {
+  const month = lastCompleteMonth(new Date());
+  return { old: latestMonthBefore(snapshotNames, month), newName: month };
 }

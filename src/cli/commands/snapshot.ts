@@ -3,16 +3,17 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { runSnapshot } from '../../../pipelines/monthly/snapshot.js';
-import { isoSeconds, parseDate } from '../../dates.js';
+import { isoSeconds, lastCompleteMonth, monthEnd, parseDate } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { ApiSnapshotSource, dumpSnapshotArticles } from '../../sources/snapshotSources.js';
 import { wikiName } from '../../sources/openSource.js';
 import { wikiClientOptions } from '../../sources/wikiClient.js';
-import { dateOption, snapshotNameOption } from '../options.js';
+import { dateOption, refuseUsage, snapshotNameOption } from '../options.js';
 import { withSession } from '../session.js';
 
 interface SnapshotFlags {
-  name: string;
+  name?: string;
+  lastMonth?: boolean;
   dump?: string;
   api?: string;
   asOf?: string;
@@ -27,14 +28,16 @@ export function registerSnapshot(program: Command): void {
   program
     .command('snapshot')
     .description('materialise a named snapshot: each article as of a date, as paragraphs and sentences')
-    .addOption(snapshotNameOption('--name <name>', 'name of the snapshot, e.g. 2025-03 (no slashes or line breaks)').makeOptionMandatory())
+    .addOption(snapshotNameOption('--name <name>', 'name of the snapshot, e.g. 2025-03 (no slashes or line breaks); or --last-month'))
+    .option('--last-month', 'for cron: the last complete month before now, named YYYY-MM and taken as of its end (the first day of the next month, 00:00 UTC); same as --name YYYY-MM --as-of THAT-DAY')
     .option('--dump <path>', 'MediaWiki XML dump (.xml, .gz, .bz2, or - for standard input): each page\'s latest revision at or before --as-of')
     .option('--api <url>', 'MediaWiki Action API endpoint: the revision in effect at --as-of for each title')
     .addOption(dateOption('--as-of <date>', 'the snapshot instant, DATE 00:00 UTC (with --dump: default the latest revision)'))
     .option('--titles <file>', 'with --api: a file of article titles, one per line')
     .option('--titles-from-links <pages...>', 'with --api: the articles linked from these pages (e.g. "Portal:Current events/2025 January 5")')
     .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
-    .action(async (flags: SnapshotFlags, command: Command) => {
+    .action(async (given: SnapshotFlags, command: Command) => {
+      const flags = { ...given, ...snapshotMonth(given, command) };
       const outcome = await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
         const asOf = flags.asOf === undefined ? null : isoSeconds(parseDate(flags.asOf, '--as-of date'));
         if (Boolean(flags.dump) === Boolean(flags.api)) throw new UserError('give either --dump PATH or --api URL (exactly one)');
@@ -64,6 +67,14 @@ export function registerSnapshot(program: Command): void {
       if (command.optsWithGlobals<{ json?: boolean }>().json) process.stdout.write(`${JSON.stringify({ snapshot: flags.name, ...counts })}\n`);
       else process.stdout.write(`snapshot ${flags.name}: ${counts.articles ?? 0} articles (${counts.stored_now ?? 0} stored now, ${counts.sentences_now ?? 0} sentences)\n`);
     });
+}
+
+/** --name and --as-of as given, or with --last-month the last complete month's name and end. */
+function snapshotMonth(flags: SnapshotFlags, command: Command): { name: string; asOf?: string } {
+  if (!flags.lastMonth) return { name: flags.name ?? refuseUsage(command, "required option '--name <name>' not specified (or give --last-month)") };
+  if (flags.name !== undefined || flags.asOf !== undefined) refuseUsage(command, '--last-month names the snapshot and its date: give it without --name or --as-of');
+  const month = lastCompleteMonth(new Date());
+  return { name: month, asOf: monthEnd(month) };
 }
 
 function readTitles(path: string): string[] {

@@ -1,17 +1,24 @@
 import type { Command } from 'commander';
 import { formatRunUsage, runUsage } from '../../llm/usage.js';
+import { runHealth } from '../../runs/health.js';
 import { shownStatus } from '../../runs/liveness.js';
 import { RunStore, type RunRecord } from '../../store/runStore.js';
 import { integerOption } from '../options.js';
-import { withSession } from '../session.js';
+import { withSession, type Session } from '../session.js';
+import { UserError } from '../../errors.js';
 
 export function registerStatus(program: Command): void {
   program
     .command('status')
     .description('runs, their stages, counts and every failure (newest run first); a run whose process is gone shows as interrupted')
     .addOption(integerOption('--limit <n>', 'how many runs to show').default(20))
-    .action(async (flags: { limit: number }, command: Command) => {
+    .option('--check', 'for monitoring: one line about the newest run; exit 1 when it failed, was interrupted or is older than --max-age')
+    .addOption(integerOption('--max-age <hours>', 'with --check: the newest run must have finished (or, running, started) within this many hours'))
+    .option('--pipeline <name>', 'with --check: the newest run of this pipeline (weekly, sync, monthly-snapshot, monthly-label, monthly)')
+    .action(async (flags: StatusFlags, command: Command) => {
       await withSession(command, { write: false }, (session) => {
+        if (flags.check) return checkNewestRun(session, flags);
+        if (flags.maxAge !== undefined || flags.pipeline !== undefined) throw new UserError('--max-age and --pipeline go with --check');
         const runs = new RunStore(session.db).listRuns(flags.limit);
         if (session.json) {
           const shown = runs.map((run) => ({ ...run, status: shownStatus(run), llm_usage: runUsage(session.db, run.id) }));
@@ -22,6 +29,21 @@ export function registerStatus(program: Command): void {
         for (const run of runs) process.stdout.write(formatRun(run) + formatRunUsage(runUsage(session.db, run.id)));
       });
     });
+}
+
+interface StatusFlags {
+  limit: number;
+  check?: boolean;
+  maxAge?: number;
+  pipeline?: string;
+}
+
+function checkNewestRun(session: Session, flags: StatusFlags): void {
+  if (flags.maxAge !== undefined && flags.maxAge < 1) throw new UserError(`invalid --max-age ${flags.maxAge}: expected a whole number of hours ≥ 1`);
+  const run = new RunStore(session.db).newestRun(flags.pipeline);
+  const health = runHealth(run, run && shownStatus(run), new Date(), flags.maxAge);
+  if (!health.healthy) throw new UserError(flags.pipeline && !run ? `no ${flags.pipeline} runs in this store yet` : health.line);
+  process.stdout.write(session.json ? `${JSON.stringify({ ok: true, run: run?.id, line: health.line })}\n` : `${health.line}\n`);
 }
 
 export function formatRun(run: RunRecord): string {

@@ -1,14 +1,15 @@
 import { Option, type Command } from 'commander';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
-import { windowFrom } from '../../dates.js';
+import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
-import { dateOption, integerOption, listOption } from '../options.js';
+import { dateOption, integerOption, listOption, refuseUsage } from '../options.js';
 import { withSession, type Session } from '../session.js';
 import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 
 interface WeeklyFlags extends SourceFlags {
-  start: string;
+  start?: string;
+  lastWeek?: boolean;
   days: number;
   stages?: string[];
   redo?: string[];
@@ -24,7 +25,8 @@ export function registerWeekly(program: Command): void {
   program
     .command('weekly')
     .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, diff, select, timeline, generate, check, classify, export')
-    .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
+    .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC); or --last-week'))
+    .option('--last-week', 'the last complete Monday-to-Sunday week (UTC) before now, for cron: same as --start MONDAY --days 7')
     .addOption(integerOption('--days <n>', 'window length in days').default(7))
     .option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php')
     .option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input)')
@@ -37,16 +39,24 @@ export function registerWeekly(program: Command): void {
     .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai']))
     .option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)')
     .action(async (flags: WeeklyFlags, command: Command) => {
+      const start = windowStart(flags, command);
       const outcome = await withSession(
         command,
         { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
-        (session) => weekly(session, flags),
+        (session) => weekly(session, { ...flags, start }),
       );
       printOutcome(outcome, command.optsWithGlobals<{ json?: boolean }>().json ?? false);
     });
 }
 
-async function weekly(session: Session, flags: WeeklyFlags): Promise<PipelineOutcome> {
+/** The window's first day: --start, or with --last-week the Monday of the last complete week before now. */
+function windowStart(flags: WeeklyFlags, command: Command): string {
+  if (!flags.lastWeek) return flags.start ?? refuseUsage(command, "required option '--start <date>' not specified (or give --last-week)");
+  if (flags.start !== undefined || command.getOptionValueSource('days') !== 'default') refuseUsage(command, '--last-week is a whole week: give it without --start or --days');
+  return lastCompleteWeekStart(new Date());
+}
+
+async function weekly(session: Session, flags: WeeklyFlags & { start: string }): Promise<PipelineOutcome> {
   const window = windowFrom(flags.start, flags.days);
   const stages = flags.stages ?? [...WEEKLY_STAGES];
   const source = stages.includes('collect') ? openSource(flags, session.settings) : null;
