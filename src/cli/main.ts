@@ -11,6 +11,7 @@ import { registerExportLabels } from './commands/exportLabels.js';
 import { registerExportWeekly } from './commands/exportWeekly.js';
 import { registerEvaluate } from './commands/evaluate.js';
 import { registerLabel } from './commands/label.js';
+import { registerLeaderboard } from './commands/leaderboard.js';
 import { registerMonthly } from './commands/monthly.js';
 import { registerPredict } from './commands/predict.js';
 import { registerSnapshot } from './commands/snapshot.js';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerStatus(program);
   registerDemo(program);
   registerPredict(program);
+  registerLeaderboard(program);
   const groups = addGroups(program);
   registerDailyQa(groups);
   registerExportLabels(groups.exportGroup);

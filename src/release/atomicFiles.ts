@@ -10,18 +10,19 @@ import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSy
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
 
-/** What a release directory holds; any other entry means the directory is someone's, not a release. */
-const RELEASE_ENTRY = /^(README\.md|[^/]+\.jsonl)$/;
+/** What a release directory holds (its figures included); any other entry means the directory is someone's, not a release. */
+const RELEASE_ENTRY = /^(README\.md|[^/]+\.jsonl|[^/]+\.svg)$/;
 
 /**
  * Writes a release: every file into a new directory beside `dir`, then swapped in for the old one,
  * which is removed after the swap. Files of an earlier release that this one lacks do not survive.
+ * `ownEntry`: the names an existing `dir` may hold to be replaced (a release's files by default).
  */
-export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string>): void {
+export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string>, ownEntry: RegExp = RELEASE_ENTRY): void {
   const existing = statOf(dir, 'a release');
   if (existing && !existing.isDirectory()) throw new UserError(`cannot write a release to ${dir}: ${dir} is not a directory`);
   if (existing) {
-    const foreign = readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.isFile() || !RELEASE_ENTRY.test(entry.name));
+    const foreign = readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.isFile() || !ownEntry.test(entry.name));
     if (foreign.length > 0) {
       throw new UserError(
         `cannot write a release to ${dir}: it holds files that are not part of a release (${foreign.map((entry) => entry.name).slice(0, 3).join(', ')}); give a new directory as --out`,

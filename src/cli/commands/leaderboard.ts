@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../../errors.js';
+import { buildLeaderboard, submissionOf, type SubmissionFile } from '../../evaluate/leaderboard.js';
+import { leaderboardFiles, leaderboardMarkdown } from '../../evaluate/leaderboardPages.js';
+import { growoverFigures, weeklyFigures } from '../../plots/datasetFigures.js';
+import { writeFilesAtomically } from '../../release/atomicFiles.js';
+import { dateOption } from '../options.js';
+import { withSession } from '../session.js';
+
+interface LeaderboardFlags {
+  submissions: string;
+  out?: string;
+  date?: string;
+}
+
+/** What a leaderboard directory holds; a directory with anything else is refused, not overwritten. */
+const LEADERBOARD_ENTRY = /^(README\.md|index\.html|leaderboard\.json|[^/]+\.svg)$/;
+
+/** `leaderboard`: every system's predictions in a directory, scored and ranked (RealTimeQA's weekly board). */
+export function registerLeaderboard(program: Command): void {
+  program
+    .command('leaderboard')
+    .description('score every submitted system and rank them by F1 with 95% intervals: SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl (a week, answered the day after it) or SYSTEM/growover-SNAPSHOT.jsonl; Markdown on standard output (JSON with --json), or README.md, index.html, leaderboard.json and figures into --out')
+    .requiredOption('--submissions <dir>', 'the directory of prediction files')
+    .option('--out <dir>', 'write the leaderboard pages, JSON and figures (SVG) into this directory')
+    .addOption(dateOption('--date <date>', 'the date for SYSTEM.jsonl lines that name none (YYYY-MM-DD)'))
+    .action(async (flags: LeaderboardFlags, command: Command) => {
+      const files = readSubmissions(flags.submissions);
+      await withSession(command, { write: false }, async (session) => {
+        const board = buildLeaderboard(session.db, files, { seed: session.settings.seed, date: flags.date ?? null });
+        if (flags.out === undefined) {
+          process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
+          return;
+        }
+        const figures = [...(board.weekly.length > 0 ? weeklyFigures(session.db) : []), ...(board.growover.length > 0 ? growoverFigures(session.db) : [])];
+        writeFilesAtomically(flags.out, await leaderboardFiles(board, figures), LEADERBOARD_ENTRY);
+        const systems = new Set([...board.weekly, ...board.growover].map((entry) => entry.system)).size;
+        process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, systems })}\n` : `leaderboard of ${systems} systems written to ${flags.out}\n`);
+      });
+    });
+}
+
+/** The submission files: `*.jsonl` at the top, and every file in a system's folder (hidden entries skipped). */
+function readSubmissions(dir: string): SubmissionFile[] {
+  const entries = (path: string) => {
+    try {
+      return readdirSync(path, { withFileTypes: true }).filter((entry) => !entry.name.startsWith('.'));
+    } catch {
+      throw new UserError(`cannot read the submissions directory ${path}`);
+    }
+  };
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`--submissions ${dir} is not a directory`);
+  const names: string[] = [];
+  for (const entry of entries(dir).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.isDirectory()) {
+      for (const inner of entries(join(dir, entry.name)).sort((a, b) => a.name.localeCompare(b.name))) names.push(`${entry.name}/${inner.name}`);
+    } else if (entry.name.endsWith('.jsonl')) {
+      names.push(entry.name);
+    }
+  }
+  return names.map((name) => ({ ...submissionOf(name), name, content: readFileSync(join(dir, name), 'utf8') }));
+}

@@ -1,0 +1,135 @@
+/**
+ * The leaderboard as files: `README.md` (Markdown tables), `index.html` (the same tables with the
+ * figures inline, one self-contained page) and `leaderboard.json`, beside the figures as SVG. The
+ * tables are built once as rows of cells, so the two pages cannot disagree.
+ */
+import { scoreByDaysChart } from '../plots/charts.js';
+import { renderFigures, type Figure } from '../plots/datasetFigures.js';
+import type { Leaderboard } from './leaderboard.js';
+
+interface Table {
+  title: string;
+  note: string;
+  header: string[];
+  rows: string[][];
+}
+
+/** Scores shown as percentages with one decimal, as RealTimeQA's board does. */
+function percent(value: number): string {
+  return (100 * value).toFixed(1);
+}
+
+function withInterval(value: number, [low, high]: [number, number]): string {
+  return `${percent(value)} [${percent(low)}, ${percent(high)}]`;
+}
+
+function tables(board: Leaderboard): Table[] {
+  const result: Table[] = [];
+  if (board.weekly.length > 0) {
+    result.push({
+      title: 'DailyQA (weekly)',
+      note: `Ranked by F1 (SQuAD's token F1); EM, F1 and SM in percent with 95% bootstrap intervals (${board.resamples} resamples, seed ${board.seed}). Missing predictions count as wrong; "no answer" is the share of queries without a value on the date that the system said it could not answer; "unknown" answers are not scored.`,
+      header: ['rank', 'system', 'F1', 'EM', 'SM', 'no answer', 'scored', 'missing', 'unknown', 'dates'],
+      rows: board.weekly.map((entry) => [
+        String(entry.rank),
+        entry.system,
+        withInterval(entry.f1, entry.ci.f1),
+        withInterval(entry.em, entry.ci.em),
+        withInterval(entry.sm, entry.ci.sm),
+        entry.no_answer.n === 0 ? '–' : `${percent(entry.no_answer.accuracy)} (${entry.no_answer.n})`,
+        String(entry.scored),
+        String(entry.missing),
+        String(entry.unknown),
+        entry.dates.join(', '),
+      ]),
+    });
+    const weeks = [...new Set(board.weekly.flatMap((entry) => Object.keys(entry.by_week)))].sort();
+    result.push({
+      title: 'F1 by week of queries',
+      note: 'Each week\'s queries, in percent (number of scored queries in brackets).',
+      header: ['system', ...weeks],
+      rows: board.weekly.map((entry) => [entry.system, ...weeks.map((week) => (entry.by_week[week] ? `${percent(entry.by_week[week].f1)} (${entry.by_week[week].n})` : '–'))]),
+    });
+  }
+  if (board.growover.length > 0) {
+    result.push({
+      title: 'GrowOVER',
+      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals. CHANGED_DEL scores CHANGED items against their old answer: lower is better.",
+      header: ['rank', 'system', 'ALL F1', 'ALL EM', 'SAME F1', 'NEW F1', 'CHANGED F1', 'CHANGED_DEL EM', 'items', 'missing', 'snapshots'],
+      rows: board.growover.map((entry) => [
+        String(entry.rank),
+        entry.system,
+        withInterval(entry.ALL.f1, entry.ci.f1),
+        withInterval(entry.ALL.em, entry.ci.em),
+        percent(entry.SAME.f1),
+        percent(entry.NEW.f1),
+        percent(entry.CHANGED.f1),
+        percent(entry.CHANGED_DEL.em),
+        String(entry.ALL.n),
+        String(entry.missing),
+        entry.snapshots.join(', '),
+      ]),
+    });
+  }
+  return result;
+}
+
+/** The board's own figure: each system's F1 by days since the answer changed (weekly systems only). */
+export function leaderboardFigures(board: Leaderboard): Figure[] {
+  if (board.weekly.length === 0) return [];
+  return [{ name: 'score-by-days-since-change', title: 'F1 by days since the answer last changed, one line per system', spec: scoreByDaysChart(board.weekly) }];
+}
+
+export function leaderboardMarkdown(board: Leaderboard, figures: readonly Figure[]): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const sections = tables(board).map((table) => {
+    const lines = [`| ${table.header.map(cell).join(' | ')} |`, `|${table.header.map(() => '---').join('|')}|`, ...table.rows.map((row) => `| ${row.map(cell).join(' | ')} |`)];
+    return `## ${table.title}\n\n${table.note}\n\n${lines.join('\n')}\n`;
+  });
+  const pictures = figures.map((figure) => `![${figure.title}](${figure.name}.svg)`).join('\n\n');
+  return `# Leaderboard\n\n${sections.join('\n')}${figures.length > 0 ? `\n## Figures\n\n${pictures}\n` : ''}`;
+}
+
+export function leaderboardHtml(board: Leaderboard, figures: readonly Figure[], svgs: ReadonlyMap<string, string>): string {
+  const sections = tables(board).map((table) => {
+    const head = `<tr>${table.header.map((text) => `<th>${escapeHtml(text)}</th>`).join('')}</tr>`;
+    const body = table.rows.map((row) => `<tr>${row.map((text) => `<td>${escapeHtml(text)}</td>`).join('')}</tr>`).join('\n');
+    return `<h2>${escapeHtml(table.title)}</h2>\n<p>${escapeHtml(table.note)}</p>\n<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  });
+  const pictures = figures.map((figure) => `<figure>\n${(svgs.get(`${figure.name}.svg`) ?? '').replace(/^<\?xml[^>]*>\s*/, '')}<figcaption>${escapeHtml(figure.title)}</figcaption>\n</figure>`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Leaderboard</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; }
+table { border-collapse: collapse; margin-bottom: 1em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; }
+figure { margin: 1em 0; }
+</style>
+</head>
+<body>
+<h1>Leaderboard</h1>
+${sections.join('\n')}
+${pictures.length > 0 ? `<h2>Figures</h2>\n${pictures.join('\n')}` : ''}
+</body>
+</html>
+`;
+}
+
+/** Every file of the leaderboard directory: the pages, the JSON and the figures (the board's and the datasets' given). */
+export async function leaderboardFiles(board: Leaderboard, datasetFigures: readonly Figure[]): Promise<Map<string, string>> {
+  const figures = [...leaderboardFigures(board), ...datasetFigures];
+  const svgs = await renderFigures(figures);
+  return new Map([
+    ['README.md', leaderboardMarkdown(board, figures)],
+    ['index.html', leaderboardHtml(board, figures, svgs)],
+    ['leaderboard.json', `${JSON.stringify(board, null, 2)}\n`],
+    ...svgs,
+  ]);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,75 @@
+/**
+ * The datasets' figures from the store: DailyQA's answer changes per day (one line per weekly
+ * update), queries per domain per week, GrowOVER's sentence labels and QA items per month. Each is a
+ * named spec; `renderFigures` draws them as `NAME.svg` files for `stats --plot`, releases and the
+ * leaderboard page.
+ */
+import type { Database } from 'better-sqlite3';
+import { GrowoverStore } from '../store/growoverStore.js';
+import { QueryStore } from '../store/questionStore.js';
+import { SnapshotStore } from '../store/snapshotStore.js';
+import { answerChangeStats } from '../timeline/answerStats.js';
+import { answerChangesChart, monthlyCountsChart, queriesPerDomainChart, type DomainCount, type MonthCount } from './charts.js';
+import { renderSvg, type ChartSpec } from './render.js';
+
+export interface Figure {
+  /** The file's name without `.svg`. */
+  name: string;
+  /** What the figure shows, for alt text and captions. */
+  title: string;
+  spec: ChartSpec;
+}
+
+/** The weekly dataset's figures; none when the store holds no kept queries. */
+export function weeklyFigures(db: Database): Figure[] {
+  const weeks = answerChangeStats(db);
+  if (weeks.length === 0) return [];
+  const counts = new Map<string, DomainCount>();
+  for (const facts of new QueryStore(db).scoringFacts()) {
+    if (facts.week === null) continue;
+    const domain = facts.domain ?? 'unclassified';
+    const key = `${facts.week}\u0000${domain}`;
+    const count = counts.get(key) ?? { week: facts.week, domain, queries: 0 };
+    count.queries++;
+    counts.set(key, count);
+  }
+  return [
+    { name: 'answer-changes', title: 'Answers changed per day, relative to the previous day, one line per weekly update', spec: answerChangesChart(weeks) },
+    { name: 'queries-per-domain', title: 'Queries per domain per week', spec: queriesPerDomainChart([...counts.values()]) },
+  ];
+}
+
+/** GrowOVER's figures: labels of each labeled snapshot pair (by the new snapshot's month) and QA items active per month by type. */
+export function growoverFigures(db: Database): Figure[] {
+  const snapshots = new SnapshotStore(db);
+  const growover = new GrowoverStore(db);
+  // The dataset's months: every snapshot with items, whatever its date.
+  const names = growover.snapshotsWithItems('9999-12-31');
+  const monthOf = (name: string) => growover.month(name) || name;
+  const labels: MonthCount[] = [];
+  const items: MonthCount[] = [];
+  names.forEach((name, i) => {
+    const previous = names[i - 1];
+    if (previous !== undefined) {
+      for (const [kind, n] of Object.entries(snapshots.labelCounts(previous, name))) if (n > 0) labels.push({ month: monthOf(name), kind, n });
+    }
+    for (const { type, n } of growover.evidenceTypeCounts(name, 'qa')) if (n > 0) items.push({ month: monthOf(name), kind: type, n });
+  });
+  return [
+    ...(labels.length > 0 ? [{ name: 'growover-labels', title: 'GrowOVER sentence labels per month', spec: monthlyCountsChart('Sentence labels per month', 'label', labels) }] : []),
+    ...(items.length > 0 ? [{ name: 'growover-items', title: 'GrowOVER QA items per month by type', spec: monthlyCountsChart('QA items per month', 'type', items) }] : []),
+  ];
+}
+
+/** Each figure drawn: `NAME.svg` → SVG text. */
+export async function renderFigures(figures: readonly Figure[]): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const figure of figures) files.set(`${figure.name}.svg`, await renderSvg(figure.spec));
+  return files;
+}
+
+/** A Markdown section showing the figures (files beside the page). */
+export function figuresMarkdown(figures: readonly Figure[]): string {
+  if (figures.length === 0) return '';
+  return `## Figures\n\n${figures.map((figure) => `![${figure.title}](${figure.name}.svg)`).join('\n\n')}\n`;
+}

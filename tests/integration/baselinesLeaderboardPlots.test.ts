@@ -1,0 +1,261 @@
+/**
+ * Baselines, the leaderboard and the figures end to end on the demo store (the embedded sample's
+ * weeks and snapshots). Baselines: offline,
+ * golden-doc and GrowOVER evidence read the answers (an upper bound) and closed-book answers
+ * nothing; through the real `openai` client against the local OpenAI-compatible server with
+ * scripted replies, the prompts carry the date and the article as of that date, and a rerun is
+ * answered from the store's cache without a request. The figures and the leaderboard's are read back
+ * from their SVG: one line per weekly update (or system), one point per value.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { startOpenAiServer } from '../../testkit/openaiServer.js';
+import { openDatabase } from '../../src/store/database.js';
+import { QueryStore } from '../../src/store/questionStore.js';
+import { GrowoverStore } from '../../src/store/growoverStore.js';
+import { answerQuery } from '../../src/timeline/answers.js';
+
+const dir = tempDir();
+const db = join(dir, 'demo.sqlite');
+const DATE = '2025-03-03';
+const SNAPSHOT = '2025-04-01';
+
+function predictions(path: string): Map<string, string> {
+  return new Map(jsonLines(readFileSync(path, 'utf8')).map((line) => [line.id as string, line.prediction as string]));
+}
+
+/** Kept queries of weeks begun before DATE with their answer on DATE; GrowOVER items active in SNAPSHOT. */
+function gold(): { weekly: Map<string, string | null>; growover: Map<string, string> } {
+  const store = openDatabase(db);
+  try {
+    const weekly = new Map(
+      new QueryStore(store)
+        .scoringFacts()
+        .filter((facts) => (facts.week ?? '') < DATE)
+        .map((facts) => [facts.id, answerQuery(store, facts.id, DATE).answer]),
+    );
+    const growover = new Map(new GrowoverStore(store).qaAt(SNAPSHOT).filter((item) => item.now !== null).map((item) => [item.id, item.answer]));
+    return { weekly, growover };
+  } finally {
+    store.close();
+  }
+}
+
+beforeAll(async () => {
+  const demo = await runCli(['--db', db, 'demo']);
+  expect(demo.code, demo.stderr).toBe(0);
+}, 120_000);
+
+describe('predict, offline', () => {
+  it('golden-doc reads the infobox value on the date for every query, closed-book answers nothing', async () => {
+    const { weekly } = gold();
+    expect(weekly.size).toBeGreaterThan(5);
+    for (const system of ['golden-doc', 'closed-book']) {
+      const out = join(dir, `weekly-${system}.jsonl`);
+      const run = await runCli(['--db', db, 'predict', 'weekly', '--system', system, '--date', DATE, '--out', out, '--llm', 'offline']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^${weekly.size} predictions \\(${system}, offline/rules-v1\\) written`));
+      const predicted = predictions(out);
+      expect([...predicted.keys()].sort()).toEqual([...weekly.keys()].sort());
+      for (const [id, answer] of weekly) expect(predicted.get(id), id).toBe(system === 'golden-doc' ? (answer ?? '') : '');
+    }
+  });
+
+  it('GrowOVER evidence fills each cloze from its evidence sentences, closed-book answers nothing', async () => {
+    const { growover } = gold();
+    expect(growover.size).toBeGreaterThan(5);
+    for (const system of ['evidence', 'closed-book']) {
+      const out = join(dir, `growover-${system}.jsonl`);
+      const run = await runCli(['--db', db, 'predict', 'growover', '--system', system, '--snapshot', SNAPSHOT, '--out', out, '--llm', 'offline']);
+      expect(run.code, run.stderr).toBe(0);
+      const predicted = predictions(out);
+      expect([...predicted.keys()].sort()).toEqual([...growover.keys()].sort());
+      for (const [id, answer] of growover) expect(predicted.get(id), id).toBe(system === 'evidence' ? answer : '');
+    }
+  });
+
+  it('refuses an unknown system (usage, exit 2) and an unknown snapshot (one line, exit 1), writing nothing', async () => {
+    const out = join(dir, 'never.jsonl');
+    const system = await runCli(['--db', db, 'predict', 'weekly', '--system', 'oracle', '--date', DATE, '--out', out]);
+    expect(system.code).toBe(2);
+    expect(system.stderr).toMatch(/--system.*oracle/);
+    const snapshot = await runCli(['--db', db, 'predict', 'growover', '--system', 'evidence', '--snapshot', '1999-01', '--out', out, '--llm', 'offline']);
+    expect(snapshot.code).toBe(1);
+    expect(snapshot.stderr.trim().split('\n')).toEqual([expect.stringMatching(/no snapshot named "1999-01"/)]);
+    expect(() => readFileSync(out)).toThrow();
+  });
+});
+
+describe('predict through an OpenAI-compatible server', () => {
+  it('asks with the date (and the article as of the date), writes the replies, and a rerun sends nothing', async () => {
+    const server = await startOpenAiServer({
+      script: (prompt) => {
+        if (prompt.includes('Reference title:')) return { answer: `doc:${/Reference title: (.*)/.exec(prompt)?.[1] ?? ''}` };
+        if (prompt.startsWith('Today is')) return { answer: 'unknown' };
+        return undefined;
+      },
+    });
+    try {
+      const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test' };
+      const { weekly } = gold();
+      const out = join(dir, 'llm-golden.jsonl');
+      const args = ['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', DATE, '--out', out, '--llm', 'openai'];
+      const first = await runCli(args, { env });
+      expect(first.code, first.stderr).toBe(0);
+      expect(server.requests).toHaveLength(weekly.size);
+      const prompts = server.requests.map((request) => request.body.messages[0]?.content ?? '');
+      expect(prompts.every((prompt) => prompt.startsWith(`Today is ${DATE}.`) && prompt.includes('Reference infobox'))).toBe(true);
+      // Every prompt shows the infobox as of the date: the gold value of its query is in it.
+      const values = [...weekly.values()].filter((value): value is string => value !== null);
+      for (const value of values) expect(prompts.some((prompt) => prompt.includes(`: ${value}\n`)), value).toBe(true);
+      const written = readFileSync(out, 'utf8');
+      const predicted = predictions(out);
+      expect(predicted.size).toBe(weekly.size);
+      expect([...predicted.values()].every((prediction) => prediction.startsWith('doc:') && prediction.length > 4)).toBe(true);
+
+      const again = await runCli(args, { env });
+      expect(again.code, again.stderr).toBe(0);
+      expect(server.requests).toHaveLength(weekly.size);
+      expect(again.stdout).toMatch(new RegExp(`0 requests, ${weekly.size} from the cache`));
+      expect(readFileSync(out, 'utf8')).toBe(written);
+
+      const closed = join(dir, 'llm-closed.jsonl');
+      const closedRun = await runCli(['--db', db, 'predict', 'growover', '--system', 'closed-book', '--snapshot', SNAPSHOT, '--out', closed, '--llm', 'openai'], { env });
+      expect(closedRun.code, closedRun.stderr).toBe(0);
+      expect([...predictions(closed).values()].every((prediction) => prediction === 'unknown')).toBe(true);
+      const closedPrompts = server.requests.slice(weekly.size).map((request) => request.body.messages[0]?.content ?? '');
+      expect(closedPrompts.length).toBe(gold().growover.size);
+      expect(closedPrompts.every((prompt) => prompt.startsWith(`Today is ${SNAPSHOT}.`) && !prompt.includes('Reference'))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+/** The marks of a rendered chart, read back from the SVG: Vega writes each mark's values into its ARIA label. */
+function marks(svg: string, role: string): string[] {
+  return [...svg.matchAll(/<path aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="([^"]*)"/g)].filter((m) => m[2] === role).map((m) => m[1] as string);
+}
+
+describe('stats --plot', () => {
+  it("draws one line per weekly update with a point per day, queries per domain and week, GrowOVER's labels and items per month", async () => {
+    const out = join(dir, 'figures');
+    const run = await runCli(['--db', db, 'stats', '--plot', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const weeks = (JSON.parse(run.stdout) as { weeks: Array<{ week: string; daily_changes: unknown[] }> }).weeks;
+    expect(weeks.length).toBeGreaterThan(3);
+    const changes = readFileSync(join(out, 'answer-changes.svg'), 'utf8');
+    expect(marks(changes, 'line mark')).toHaveLength(weeks.length);
+    const points = marks(changes, 'point');
+    expect(points).toHaveLength(weeks.reduce((sum, week) => sum + week.daily_changes.length, 0));
+    for (const week of weeks) expect(points.filter((label) => label.endsWith(`weekly update: ${week.week}`))).toHaveLength(week.daily_changes.length);
+
+    const store = openDatabase(db);
+    const facts = new QueryStore(store).scoringFacts();
+    store.close();
+    const bars = marks(readFileSync(join(out, 'queries-per-domain.svg'), 'utf8'), 'bar');
+    expect(bars).toHaveLength(new Set(facts.map((f) => `${f.week}|${f.domain}`)).size);
+    const items = marks(readFileSync(join(out, 'growover-items.svg'), 'utf8'), 'bar');
+    for (const month of ['2025-02', '2025-03', '2025-04']) expect(items.some((label) => label.includes(`month: ${month}`)), month).toBe(true);
+    const labels = marks(readFileSync(join(out, 'growover-labels.svg'), 'utf8'), 'bar');
+    expect(labels.some((label) => label.includes('month: 2025-02'))).toBe(false);
+    expect(labels.some((label) => label.includes('month: 2025-03') && label.includes('label: unchanged'))).toBe(true);
+
+    expect((await runCli(['--db', db, 'stats', '--plot', out])).code).toBe(0);
+    const mine = join(dir, 'mine');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'notes.txt'), 'keep');
+    const refused = await runCli(['--db', db, 'stats', '--plot', mine]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/not part of a release \(notes\.txt\)/);
+    expect(readFileSync(join(mine, 'notes.txt'), 'utf8')).toBe('keep');
+  });
+});
+
+describe('leaderboard', () => {
+  const subs = join(dir, 'submissions');
+
+  beforeAll(async () => {
+    for (const system of ['golden-doc', 'closed-book']) {
+      mkdirSync(join(subs, system), { recursive: true });
+      // The queries of the weeks up to the one starting 2025-02-24, answered the day after it.
+      const weekly = await runCli(['--db', db, 'predict', 'weekly', '--system', system, '--date', DATE, '--out', join(subs, system, '2025-02-24.jsonl'), '--llm', 'offline']);
+      expect(weekly.code, weekly.stderr).toBe(0);
+      const growover = system === 'golden-doc' ? 'evidence' : 'closed-book';
+      const monthly = await runCli(['--db', db, 'predict', 'growover', '--system', growover, '--snapshot', SNAPSHOT, '--out', join(subs, system, `growover-${SNAPSHOT}.jsonl`), '--llm', 'offline']);
+      expect(monthly.code, monthly.stderr).toBe(0);
+    }
+    // A third system: every other golden answer, one file, each line naming its date.
+    const golden = jsonLines(readFileSync(join(subs, 'golden-doc', '2025-02-24.jsonl'), 'utf8'));
+    writeFileSync(join(subs, 'half.jsonl'), golden.filter((_, i) => i % 2 === 0).map((line) => `${JSON.stringify({ ...line, date: DATE })}\n`).join(''));
+    writeFileSync(join(subs, 'notes.md'), 'not a submission\n');
+  }, 60_000);
+
+  it('ranks the systems by F1 with intervals, missing predictions counting as wrong', async () => {
+    const run = await runCli(['--db', db, '--json', 'leaderboard', '--submissions', subs]);
+    expect(run.code, run.stderr).toBe(0);
+    const board = JSON.parse(run.stdout) as {
+      weekly: Array<{ rank: number; system: string; f1: number; n: number; missing: number; ci: { f1: [number, number] }; dates: string[] }>;
+      growover: Array<{ rank: number; system: string; ALL: { f1: number; n: number } }>;
+    };
+    expect(board.weekly.map((entry) => [entry.rank, entry.system])).toEqual([[1, 'golden-doc'], [2, 'half'], [3, 'closed-book']]);
+    const [golden, half, closed] = board.weekly as [(typeof board.weekly)[0], (typeof board.weekly)[0], (typeof board.weekly)[0]];
+    expect(golden.f1).toBe(1);
+    expect(closed.f1).toBe(0);
+    expect(golden.dates).toEqual([DATE]);
+    // Expected: every kept query of the weeks the file predicts for; those it leaves out count as wrong.
+    const store = openDatabase(db);
+    const weekOf = new Map(new QueryStore(store).scoringFacts().map((f) => [f.id, f.week]));
+    store.close();
+    const predicted = jsonLines(readFileSync(join(subs, 'half.jsonl'), 'utf8')).map((line) => line.id as string);
+    const weeks = new Set(predicted.map((id) => weekOf.get(id)));
+    const expected = [...weekOf].filter(([id, week]) => weeks.has(week) && gold().weekly.has(id)).length;
+    expect(half.missing).toBe(expected - predicted.length);
+    expect(half.missing).toBeGreaterThan(0);
+    expect(half.n).toBe(expected);
+    expect(half.f1).toBeCloseTo(predicted.length / expected, 10);
+    expect(half.ci.f1[0]).toBeLessThan(half.f1);
+    expect(half.ci.f1[1]).toBeGreaterThan(half.f1);
+    expect(board.growover.map((entry) => [entry.rank, entry.system, entry.ALL.f1])).toEqual([[1, 'golden-doc', 1], [2, 'closed-book', 0]]);
+    expect(board.growover[0]?.ALL.n).toBe(gold().growover.size);
+  });
+
+  it('writes Markdown, HTML with the figures inline and JSON, and the score chart has a line per system', async () => {
+    const out = join(dir, 'board');
+    const run = await runCli(['--db', db, 'leaderboard', '--submissions', subs, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`leaderboard of 3 systems written to ${out}\n`);
+    const markdown = readFileSync(join(out, 'README.md'), 'utf8');
+    expect(markdown).toMatch(/^\| 1 \| golden-doc \| 100\.0 \[100\.0, 100\.0\] \|/m);
+    expect(markdown).toMatch(/^\| 3 \| closed-book \| 0\.0 \[0\.0, 0\.0\] \|/m);
+    expect(markdown).toContain('![F1 by days since the answer last changed, one line per system](score-by-days-since-change.svg)');
+    const figures = [...markdown.matchAll(/!\[[^\]]*\]\(([^)]+\.svg)\)/g)].map((m) => m[1] as string);
+    expect(figures).toEqual(['score-by-days-since-change.svg', 'answer-changes.svg', 'queries-per-domain.svg', 'growover-labels.svg', 'growover-items.svg']);
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(html.match(/<svg /g)).toHaveLength(figures.length);
+    expect(html).toContain('<td>golden-doc</td>');
+    const score = readFileSync(join(out, 'score-by-days-since-change.svg'), 'utf8');
+    expect(marks(score, 'line mark')).toHaveLength(3);
+    const json = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8')) as { weekly: Array<{ system: string; by_days_since_change: Record<string, unknown> }> };
+    const points = json.weekly.reduce((sum, entry) => sum + Object.keys(entry.by_days_since_change).filter((days) => /^\d+$/.test(days)).length, 0);
+    expect(marks(score, 'point')).toHaveLength(points);
+    expect((await runCli(['--db', db, 'leaderboard', '--submissions', subs, '--out', out])).code).toBe(0);
+  });
+
+  it('refuses a file it cannot place, naming it, and a flat file without dates', async () => {
+    const bad = join(dir, 'bad');
+    mkdirSync(join(bad, 'sys'), { recursive: true });
+    writeFileSync(join(bad, 'sys', 'week3.jsonl'), '{"id": "a", "prediction": "b"}\n');
+    const misnamed = await runCli(['--db', db, 'leaderboard', '--submissions', bad]);
+    expect(misnamed.code).toBe(1);
+    expect(misnamed.stderr).toMatch(/sys\/week3\.jsonl: not a submission file/);
+    const flat = join(dir, 'flat');
+    mkdirSync(flat);
+    writeFileSync(join(flat, 'sys.jsonl'), '{"id": "a", "prediction": "b"}\n');
+    const undated = await runCli(['--db', db, 'leaderboard', '--submissions', flat]);
+    expect(undated.code).toBe(1);
+    expect(undated.stderr).toMatch(/sys\.jsonl: the prediction for "a" names no date/);
+  });
+});
