@@ -19,6 +19,7 @@ import { registerStats } from './commands/stats.js';
 import { registerStatus } from './commands/status.js';
 import { registerSync } from './commands/sync.js';
 import { registerWeekly } from './commands/weekly.js';
+import { registerWorker } from './commands/worker.js';
 
 export function buildProgram(): Command {
   const program = new Command('wikidelta')
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerLabel(program);
   registerMonthly(program);
   registerStatus(program);
+  registerWorker(program);
   registerDemo(program);
   registerPredict(program);
   registerLeaderboard(program);

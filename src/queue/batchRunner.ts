@@ -1,5 +1,5 @@
 /**
- * How a pipeline stage hands its CPU-heavy work out (docs/ARCHITECTURE.md §14): the stage cuts the
+ * How a pipeline stage hands its CPU-heavy work out (docs/ARCHITECTURE.md §13): the stage cuts the
  * work into batches of one job kind and gets each batch's result back in the process that owns the
  * store, which alone writes it. The stage never knows where a batch ran: in this process (the
  * default) or on a worker of the BullMQ queue (`--queue`), so its code is the same either way.

@@ -1,5 +1,5 @@
 /**
- * The BatchRunner of `--queue` (docs/ARCHITECTURE.md §14): a stage's batches become one BullMQ flow,
+ * The BatchRunner of `--queue` (docs/ARCHITECTURE.md §13): a stage's batches become one BullMQ flow,
  * a parent job for the stage with a child job per batch (retried with backoff), taken by `wikidelta
  * worker` processes. Results come back to this process, the store's owner, as children complete
  * (queue events) and once more from the parent when the flow is done, so none is lost to a missed

@@ -1,5 +1,5 @@
 /**
- * The labeling job (docs/ARCHITECTURE.md §14): a batch of article pairs carried as their sentences,
+ * The labeling job (docs/ARCHITECTURE.md §13): a batch of article pairs carried as their sentences,
  * so a worker needs neither the store nor a snapshot of it, and their labels back. The texts travel
  * in the job rather than a shared read-only copy of the store because workers run on other machines.
  */

@@ -1,5 +1,5 @@
 /**
- * The worker loop of `wikidelta worker` (docs/ARCHITECTURE.md §14): takes batch jobs from the
+ * The worker loop of `wikidelta worker` (docs/ARCHITECTURE.md §13): takes batch jobs from the
  * BullMQ queue and runs their pure computation on the job's data, returning the result to the
  * owner of the store. It never opens the store. Models are built once per model choice and kept,
  * so a worker pays for loading them once.

@@ -1,6 +1,6 @@
 /**
  * `wikidelta worker --queue URL`: a process that takes the queue's batch jobs (docs/ARCHITECTURE.md
- * §14) until stopped. It needs no store: each job carries its inputs and its result goes back to
+ * §13) until stopped. It needs no store: each job carries its inputs and its result goes back to
  * the command that queued it. Run one per core, on as many machines as wanted.
  */
 import { Option, type Command } from 'commander';
