@@ -18,6 +18,22 @@ export class SeededRandom {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
+  /**
+   * Fills `out` with uniform integers in [0, n), the same sequence as `Math.floor(next() * n)` per
+   * entry; one call per batch, for the hot loops of resampling.
+   */
+  fillIndices(out: Uint32Array, n: number): void {
+    let state = this.state;
+    for (let i = 0; i < out.length; i++) {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      out[i] = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+    }
+    this.state = state;
+  }
+
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('cannot pick from an empty list');
     return items[Math.floor(this.next() * items.length)] as T;

@@ -69,10 +69,14 @@ export function growoverNormalise(text: string): string {
   return squadNormalise(firstLine);
 }
 
-/** GrowOVER's `' '.join(text.split()[:50])` then `normalize_answer`, on an already normalised text. */
+/**
+ * GrowOVER's `normalize_answer(' '.join(text.split()[:50])).split()` on an already normalised text:
+ * normalising is idempotent (no punctuation, article or extra space is left to remove, and the
+ * first 50 tokens are a prefix of normalised tokens), so the first 50 tokens are the answer.
+ */
 function first50Tokens(normalised: string): string[] {
   const words = tokens(normalised);
-  return tokens(growoverNormalise(words.length > 50 ? words.slice(0, 50).join(' ') : normalised));
+  return words.length > 50 ? words.slice(0, 50) : words;
 }
 
 /**

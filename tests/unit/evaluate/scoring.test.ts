@@ -4,6 +4,7 @@
  * against the old answer), and the weekly report's counting rules.
  */
 import { describe, expect, it } from 'vitest';
+import { SeededRandom } from '../../../src/random.js';
 import {
   bootstrapIntervals,
   growoverScores,
@@ -141,6 +142,13 @@ describe('weekly report', () => {
       expect(high).toBeGreaterThan(low);
     }
     expect(bootstrapIntervals({ em: new Float64Array([1, 1, 1]) }, { seed: 1 }).em).toEqual([1, 1]);
+  });
+
+  it('draws resampling indices as the seeded generator does, one by one', () => {
+    const batch = new Uint32Array(50);
+    new SeededRandom(3).fillIndices(batch, 7);
+    const single = new SeededRandom(3);
+    expect([...batch]).toEqual(Array.from({ length: 50 }, () => Math.floor(single.next() * 7)));
   });
 
   it('knows the documented no-answer phrases', () => {
