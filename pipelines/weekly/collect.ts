@@ -1,6 +1,7 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import { UserError } from '../../src/errors.js';
+import { RecentChangesStore } from '../../src/store/recentChangesStore.js';
 import { RevisionStore } from '../../src/store/revisionStore.js';
 
 /**
@@ -21,6 +22,7 @@ export const collectStage: Stage<WeeklyInput> = {
         return done;
       },
       followHours: input.revertHours,
+      recentChanges: new RecentChangesStore(context.db),
     });
     for await (const part of parts) {
       if (part.kind === 'revisions') {

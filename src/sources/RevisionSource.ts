@@ -1,4 +1,5 @@
 import type { PageMove, PageRef, Revision, Window } from '../model.js';
+import type { RecentChangesSpool } from './recentChangesSpool.js';
 
 export interface CollectOptions {
   /**
@@ -10,6 +11,8 @@ export interface CollectOptions {
   followHours?: number;
   /** Called with the number of pages the source has found so far, for progress display. */
   onPagesFound?: (count: number) => void;
+  /** Where the API source spools its recent-changes listing (default: memory); the collect stage gives the store's. */
+  recentChanges?: RecentChangesSpool;
 }
 
 /**

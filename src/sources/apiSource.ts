@@ -35,6 +35,7 @@ import {
   type RecentChange,
   type RevisionEntry,
 } from './mediawikiReplies.js';
+import { MemorySpool, type ListedPage, type ListingKey, type RecentChangesSpool } from './recentChangesSpool.js';
 import { positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
 
 export interface ApiSourceOptions extends WikiClientOptions {
@@ -107,62 +108,53 @@ export class ApiRevisionSource implements RevisionSource {
   }
 
   /**
-   * Pages edited or created in the window, then pages only moved in it, 50 at a time, their
-   * revisions read from recent changes where those are complete for the page.
+   * Pages edited or created in the window, 50 at a time in page-id order, their revisions read from
+   * the spooled recent changes where those are complete for the page; then pages moved in the
+   * window, read from their history. The listing is spooled first (a page's edits are all known only
+   * once the listing has passed the horizon) and dropped once every page has been yielded.
    */
   private async *recentlyChangedPages(
     span: Span,
     movesByPage: Map<number, PageMove[]>,
     options: CollectOptions,
   ): AsyncIterable<MetadataHistory[]> {
-    const isDone = remembered(options.isDone);
-    const changesByPage = await this.changesByPage(span, options.followHours ?? 0, isDone);
-    const onlyMoved = [...movesByPage.keys()].filter((pageId) => !changesByPage.has(pageId) && !isDone(pageId));
-    const pageIds = [...changesByPage.keys(), ...onlyMoved];
-    for (let at = 0; at < pageIds.length; at += IDS_PER_REQUEST) {
-      const pages = await this.articlesById(pageIds.slice(at, at + IDS_PER_REQUEST));
+    const isDone = options.isDone ?? (() => false);
+    const spool = options.recentChanges ?? new MemorySpool();
+    const horizon = span.end + (options.followHours ?? 0) * HOUR_MS;
+    const key = { origin: this.origin, start: isoSeconds(new Date(span.start)), horizonEnd: isoSeconds(new Date(horizon)) };
+    await this.spoolRecentChanges(key, { start: span.start, end: horizon }, spool);
+    // The spool's split keeps the end instant in the window (docs/ARCHITECTURE.md §2).
+    const windowEnd = isoSeconds(new Date(span.end));
+    let after = 0;
+    for (let listed = spool.pages(key, windowEnd, after, IDS_PER_REQUEST); listed.length > 0; listed = spool.pages(key, windowEnd, after, IDS_PER_REQUEST)) {
+      after = listed.at(-1)?.pageId ?? after;
+      // Moved pages are read from their history below: recent changes may miss a move's null revision.
+      const wanted = new Map(listed.filter((changes) => !movesByPage.has(changes.pageId) && !isDone(changes.pageId)).map((changes) => [changes.pageId, changes]));
+      if (wanted.size === 0) continue;
+      const pages = await this.articlesById([...wanted.keys()]);
       yield await Promise.all(
         pages.map((page) => {
-          const changes = changesByPage.get(page.pageId);
-          return changes && !movesByPage.has(page.pageId) && chained(changes)
-            ? historyFromChanges(page, changes)
-            : this.revisionMetadata(page, span, options.followHours);
+          const changes = wanted.get(page.pageId) as ListedPage;
+          return chained(changes) ? historyFromChanges(page, changes) : this.revisionMetadata(page, span, options.followHours);
         }),
       );
     }
+    const moved = [...movesByPage.keys()].filter((pageId) => !isDone(pageId));
+    for (let at = 0; at < moved.length; at += IDS_PER_REQUEST) {
+      const pages = await this.articlesById(moved.slice(at, at + IDS_PER_REQUEST));
+      yield await Promise.all(pages.map((page) => this.revisionMetadata(page, span, options.followHours)));
+    }
+    spool.discard(key);
   }
 
   /**
-   * The edits of every page changed in the window and not done yet, by page in order of first
-   * edit, oldest first: those in the window, then those up to `followHours` after it, from one
-   * listing whose rows come in time order.
+   * Recent changes from the window's start to the horizon into the spool, a reply at a time with the
+   * continuation after it: a listing cut short by a crash goes on from its last stored reply.
    */
-  private async changesByPage(
-    span: Span,
-    followHours: number,
-    isDone: (pageId: number) => boolean,
-  ): Promise<Map<number, PageChanges>> {
-    const changesByPage = new Map<number, PageChanges>();
-    for await (const change of this.recentChanges({ start: span.start, end: span.end + followHours * HOUR_MS })) {
-      const revision = revisionFromChange(change);
-      // The end instant itself is collected (docs/ARCHITECTURE.md §2); followers come after it.
-      if (Date.parse(revision.timestamp) > span.end) {
-        changesByPage.get(change.pageid)?.followers.push(revision);
-      } else if (!isDone(change.pageid)) {
-        const changes = changesByPage.get(change.pageid) ?? { inWindow: [], followers: [] };
-        changes.inWindow.push(revision);
-        changesByPage.set(change.pageid, changes);
-      }
-    }
-    for (const changes of changesByPage.values()) {
-      changes.inWindow.sort(byTimeThenId);
-      changes.followers.sort(byTimeThenId);
-    }
-    return changesByPage;
-  }
-
-  private async *recentChanges(span: Span): AsyncIterable<RecentChange> {
-    const replies = this.api.continued(
+  private async spoolRecentChanges(key: ListingKey, span: Span, spool: RecentChangesSpool): Promise<void> {
+    const progress = spool.progress(key);
+    if (progress.complete) return;
+    const replies = this.api.continuedFrom(
       {
         action: 'query',
         list: 'recentchanges',
@@ -173,8 +165,12 @@ export class ApiRevisionSource implements RevisionSource {
         rclimit: RC_LIMIT,
       },
       RecentChangesReply,
+      progress.next,
     );
-    for await (const reply of replies) yield* reply.query?.recentchanges ?? [];
+    for await (const { reply, next } of replies) {
+      const edits = (reply.query?.recentchanges ?? []).map((change) => ({ pageId: change.pageid, revision: revisionFromChange(change) }));
+      spool.append(key, edits, next);
+    }
   }
 
   private async *pageHistories(
@@ -379,12 +375,6 @@ interface MetadataHistory {
   followers: Revision[];
 }
 
-/** One page's recent changes: the window's edits and those after it, oldest first. */
-interface PageChanges {
-  inWindow: Revision[];
-  followers: Revision[];
-}
-
 /**
  * A list module's bounds over a span, oldest first, both inclusive as the API's are: collection
  * reaches the end instant (docs/ARCHITECTURE.md §2).
@@ -434,13 +424,13 @@ function revIdsToFetch(history: MetadataHistory): number[] {
  * brought back by an undeletion) breaks the chain. A move's null revision has no edit row either,
  * but may come last, where no chain shows it missing: moved pages are always read from their history.
  */
-function chained(changes: PageChanges): boolean {
+function chained(changes: ListedPage): boolean {
   const revisions = [...changes.inWindow, ...changes.followers];
   return revisions.every((revision, index) => index === 0 || revision.parentId === revisions[index - 1]?.revId);
 }
 
-function historyFromChanges(page: PageRef, changes: PageChanges): MetadataHistory {
-  return { page, baselineRevId: changes.inWindow[0]?.parentId ?? null, ...changes };
+function historyFromChanges(page: PageRef, changes: ListedPage): MetadataHistory {
+  return { page, baselineRevId: changes.inWindow[0]?.parentId ?? null, inWindow: changes.inWindow, followers: changes.followers };
 }
 
 /** The revisions `ids` names (the baseline and in-window revisions of one page), with their fetched texts. */
@@ -476,24 +466,6 @@ function revisionFrom(entry: RevisionEntry, text: string | null): Revision {
 
 function revisionFromChange(change: RecentChange): Revision {
   return revisionFrom({ ...change, parentid: change.old_revid }, null);
-}
-
-/** The order a page history lists revisions in, oldest first. */
-function byTimeThenId(a: Revision, b: Revision): number {
-  return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.revId - b.revId;
-}
-
-/** isDone asked once per page: recent changes name a busy page many times. */
-function remembered(isDone: ((pageId: number) => boolean) | undefined): (pageId: number) => boolean {
-  const answers = new Map<number, boolean>();
-  return (pageId) => {
-    let answer = answers.get(pageId);
-    if (answer === undefined) {
-      answer = isDone?.(pageId) ?? false;
-      answers.set(pageId, answer);
-    }
-    return answer;
-  };
 }
 
 function articlesIn(reply: InfoReply): PageRef[] {

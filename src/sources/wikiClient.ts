@@ -65,6 +65,10 @@ async function queuedMwn(options: MwnOptions, send: Send): Promise<Mwn> {
   return bot;
 }
 
+/** The continue parameters of a continued query (`continue` and a module's own, e.g. `rccontinue`). */
+export type Continuation = Record<string, string>;
+const ContinuedReply = z.object({ continue: z.record(z.string(), z.coerce.string()).optional() });
+
 export class WikiClient {
   private readonly apiUrl: string;
   private readonly bot: Promise<Mwn>;
@@ -110,7 +114,25 @@ export class WikiClient {
 
   /** Every page of a continued query, each validated; the caller may stop early. */
   async *continued<T>(params: ApiParams, schema: z.ZodType<T>): AsyncIterable<T> {
-    for await (const reply of (await this.bot).continuedQueryGen(params)) yield this.validated(params, reply, schema);
+    for await (const { reply } of this.continuedFrom(params, schema, null)) yield reply;
+  }
+
+  /**
+   * A continued query from a continuation a caller kept (null: from the beginning), each page with
+   * the continuation that follows it (null after the last), so a listing can resume after a crash.
+   */
+  async *continuedFrom<T>(params: ApiParams, schema: z.ZodType<T>, from: Continuation | null): AsyncIterable<{ reply: T; next: Continuation | null }> {
+    const bot = await this.bot;
+    let at: Continuation = from ?? {};
+    for (;;) {
+      const request = { ...params, ...at };
+      const raw: unknown = await bot.request(request);
+      const parsed = ContinuedReply.safeParse(raw);
+      const next = parsed.success && parsed.data.continue ? parsed.data.continue : null;
+      yield { reply: this.validated(request, raw, schema), next };
+      if (!next) return;
+      at = next;
+    }
   }
 
   private validated<T>(params: ApiParams, reply: unknown, schema: z.ZodType<T>): T {

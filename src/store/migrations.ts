@@ -5,6 +5,7 @@ import { snapshotsAndLabels } from './schema/004-snapshots-labels.js';
 import { growoverItems } from './schema/005-growover-items.js';
 import { stageOrderAndFailures } from './schema/006-stage-order-failures.js';
 import { revisionsByPage } from './schema/007-revisions-by-page.js';
+import { recentChangesListing } from './schema/011-recent-changes-listing.js';
 import { embeddingCache } from './schema/012-embedding-cache.js';
 
 import type { Migration } from './schema/migration.js';
@@ -12,4 +13,4 @@ import type { Migration } from './schema/migration.js';
 export type { Migration } from './schema/migration.js';
 
 
-export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, embeddingCache].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, recentChangesListing, embeddingCache].sort((a, b) => a.version - b.version);

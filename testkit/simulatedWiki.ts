@@ -1,0 +1,269 @@
+/**
+ * A simulated MediaWiki Action API on loopback for a generated week of a big wiki (e.g. English
+ * Wikipedia's 700,000 main-namespace edits on 250,000 pages), answering what the API revision source
+ * asks (list=recentchanges, prop=info, prop=revisions by revision id, list=logevents) as MediaWiki
+ * does with formatversion=2. Every reply is computed from the request: edit i is a pure function of
+ * i, so no listing or JSON of the week is ever held, and the server costs no memory of its own.
+ * Run as a program (`node --import tsx testkit/simulatedWiki.ts EDITS PAGES START`) it prints its
+ * API URL, so a benchmark can measure the client's memory apart from the server's.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export interface SimulatedWeek {
+  /** The week's first instant, e.g. 2025-01-06T00:00:00Z. */
+  start: string;
+  /** Main-namespace edits in the 7 days; edits go on at the same rate for 2 days after. */
+  edits: number;
+  /** Pages edited; every 10th edit goes to one of `hotPages` busy pages. */
+  pages: number;
+  /** Busy pages (default 1% of the pages, at least 1). */
+  hotPages?: number;
+  /** Characters of wikitext per revision (default 2,000). */
+  textChars?: number;
+}
+
+export interface SimulatedWiki {
+  apiUrl: string;
+  /** Requests answered so far. */
+  requestCount(): number;
+  stop(): Promise<void>;
+}
+
+const WEEK_MS = 7 * 86_400_000;
+const AFTER_DAYS = 2;
+const BASELINE_REV = 1_000_000_000;
+const EDIT_REV = 2_000_000_000;
+/** A prime: page index k becomes page id 1 + (k × PAGE_STRIDE mod pages), scattering busy pages. */
+const PAGE_STRIDE = 7919;
+/** Every 50th page is created in the week (its first edit is a page creation). */
+const CREATED_EVERY = 50;
+
+/** The generated week as pure functions of an edit's index. */
+export class WeekModel {
+  readonly startMs: number;
+  readonly total: number;
+  readonly hot: number;
+  readonly cold: number;
+  readonly textChars: number;
+
+  constructor(readonly week: SimulatedWeek) {
+    this.startMs = Date.parse(week.start);
+    if (Number.isNaN(this.startMs) || week.edits < 1 || week.pages < 2 || week.pages % PAGE_STRIDE === 0) throw new Error('invalid simulated week');
+    this.total = Math.floor((week.edits * (7 + AFTER_DAYS)) / 7);
+    this.hot = Math.max(1, week.hotPages ?? Math.floor(week.pages / 100));
+    this.cold = week.pages - this.hot;
+    this.textChars = week.textChars ?? 2000;
+  }
+
+  /** Seconds resolution, as MediaWiki's timestamps. */
+  timeOf(index: number): number {
+    return this.startMs + Math.floor((index * WEEK_MS) / this.week.edits / 1000) * 1000;
+  }
+
+  /** The first edit at or after `ms`. */
+  firstAtOrAfter(ms: number): number {
+    let low = 0;
+    let high = this.total;
+    while (low < high) {
+      const mid = Math.floor((low + high) / 2);
+      if (this.timeOf(mid) < ms) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The page index of an edit and the index of the same page's previous edit (-1: none in the listing). */
+  pageOf(index: number): { page: number; previous: number } {
+    const q = Math.floor(index / 10);
+    const r = index % 10;
+    if (r === 0) return { page: q % this.hot, previous: q >= this.hot ? index - 10 * this.hot : -1 };
+    const coldIndex = 9 * q + r - 1;
+    const before = coldIndex - this.cold;
+    return { page: this.hot + (coldIndex % this.cold), previous: before < 0 ? -1 : 10 * Math.floor(before / 9) + (before % 9) + 1 };
+  }
+
+  pageId(page: number): number {
+    return 1 + ((page * PAGE_STRIDE) % this.week.pages);
+  }
+
+  createdInWeek(page: number): boolean {
+    return page % CREATED_EVERY === CREATED_EVERY - 1;
+  }
+
+  /** The revision an edit's page had before it: the previous edit, the baseline, or none (0). */
+  parentOf(index: number): number {
+    const { page, previous } = this.pageOf(index);
+    if (previous >= 0) return EDIT_REV + previous;
+    return this.createdInWeek(page) ? 0 : BASELINE_REV + page;
+  }
+
+  /** A revision id's page and time; undefined for ids the wiki never had. */
+  revision(revId: number): { page: number; ms: number; index: number | null } | undefined {
+    if (revId >= EDIT_REV && revId < EDIT_REV + this.total) {
+      const index = revId - EDIT_REV;
+      return { page: this.pageOf(index).page, ms: this.timeOf(index), index };
+    }
+    const page = revId - BASELINE_REV;
+    if (page >= 0 && page < this.week.pages && !this.createdInWeek(page)) return { page, ms: this.startMs - 86_400_000 - page * 1000, index: null };
+    return undefined;
+  }
+
+  /** The wikitext of a revision: an infobox whose population moves with the revision, padded to size. */
+  text(revId: number, page: number): string {
+    const head = `{{Infobox settlement\n| name = Place ${this.pageId(page)}\n| population_total = ${1000 + (revId % 9973)}\n| area_km2 = ${10 + (page % 500)}\n}}\n'''Place ${this.pageId(page)}''' is a settlement. `;
+    const filler = 'It lies on a river and has a market square with old houses. ';
+    return head + filler.repeat(Math.max(0, Math.ceil((this.textChars - head.length) / filler.length)));
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function mwTimestamp(ms: number): string {
+  return iso(ms).replace(/[-:TZ]/g, '');
+}
+
+function metadata(revId: number, ms: number, index: number | null) {
+  return {
+    revid: revId,
+    timestamp: iso(ms),
+    sha1: revId.toString(16).padStart(40, '0'),
+    comment: index === null ? 'earlier edit' : `edit ${index}`,
+    user: `Editor${(index ?? revId) % 5000}`,
+    minor: index !== null && index % 7 === 0,
+  };
+}
+
+/** list=recentchanges, oldest first, continued by `rccontinue=TIMESTAMP|RCID` as MediaWiki does. */
+function recentChanges(model: WeekModel, params: URLSearchParams): unknown {
+  const limit = Math.min(Number(params.get('rclimit') ?? 10) || 10, 500);
+  const endMs = params.has('rcend') ? Date.parse(params.get('rcend') as string) : Infinity;
+  const token = params.get('rccontinue');
+  const first = token ? Number(token.split('|')[1]) - 1 : params.has('rcstart') ? model.firstAtOrAfter(Date.parse(params.get('rcstart') as string)) : 0;
+  const rows = [];
+  let index = first;
+  for (; index < model.total && rows.length < limit && model.timeOf(index) <= endMs; index++) {
+    const { page } = model.pageOf(index);
+    const parent = model.parentOf(index);
+    rows.push({
+      type: parent === 0 ? 'new' : 'edit',
+      ns: 0,
+      title: `Place ${model.pageId(page)}`,
+      pageid: model.pageId(page),
+      old_revid: parent,
+      rcid: index + 1,
+      ...metadata(EDIT_REV + index, model.timeOf(index), index),
+    });
+  }
+  const more = index < model.total && model.timeOf(index) <= endMs;
+  return {
+    batchcomplete: !more,
+    ...(more ? { continue: { rccontinue: `${mwTimestamp(model.timeOf(index))}|${index + 1}`, continue: '-||' } } : {}),
+    query: { recentchanges: rows },
+  };
+}
+
+function pageInfo(model: WeekModel, params: URLSearchParams): unknown {
+  const ids = (params.get('pageids') ?? '').split('|').filter(Boolean).map(Number);
+  return {
+    batchcomplete: true,
+    query: {
+      pages: ids.map((pageid) =>
+        pageid >= 1 && pageid <= model.week.pages ? { pageid, ns: 0, title: `Place ${pageid}`, contentmodel: 'wikitext', pagelanguage: 'en' } : { ns: 0, title: `Page id ${pageid}`, missing: true },
+      ),
+    },
+  };
+}
+
+function revisionsById(model: WeekModel, params: URLSearchParams): unknown {
+  const byPage = new Map<number, unknown[]>();
+  const bad: number[] = [];
+  for (const revId of (params.get('revids') ?? '').split('|').filter(Boolean).map(Number)) {
+    const found = model.revision(revId);
+    if (!found) {
+      bad.push(revId);
+      continue;
+    }
+    const withContent = (params.get('rvprop') ?? '').includes('content');
+    const parentid = found.index === null ? 0 : model.parentOf(found.index);
+    const entry = {
+      ...metadata(revId, found.ms, found.index),
+      parentid,
+      ...(withContent ? { slots: { main: { contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: model.text(revId, found.page) } } } : {}),
+    };
+    const pageId = model.pageId(found.page);
+    byPage.set(pageId, [...(byPage.get(pageId) ?? []), entry]);
+  }
+  return {
+    batchcomplete: true,
+    query: {
+      ...(bad.length > 0 ? { badrevids: Object.fromEntries(bad.map((revid) => [revid, { revid, missing: true }])) } : {}),
+      pages: [...byPage].map(([pageid, revisions]) => ({ pageid, ns: 0, title: `Place ${pageid}`, revisions })),
+    },
+  };
+}
+
+function answer(model: WeekModel, params: URLSearchParams): unknown {
+  if (params.get('action') !== 'query') return unsupported(params);
+  if (params.get('list') === 'recentchanges') return recentChanges(model, params);
+  // No moves or deletions in the simulated week.
+  if (params.get('list') === 'logevents') return { batchcomplete: true, query: { logevents: [] } };
+  if (params.get('prop') === 'info' && params.has('pageids')) return pageInfo(model, params);
+  if (params.get('prop') === 'revisions' && params.has('revids')) return revisionsById(model, params);
+  return unsupported(params);
+}
+
+/** What the simulation does not model is an API error, as MediaWiki answers an unknown module. */
+function unsupported(params: URLSearchParams): unknown {
+  return { error: { code: 'badvalue', info: `the simulated wiki does not answer ${params.toString().slice(0, 200)}` } };
+}
+
+async function paramsOf(request: IncomingMessage): Promise<URLSearchParams> {
+  const params = new URL(request.url ?? '/', 'http://localhost').searchParams;
+  if (request.method !== 'POST') return params;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) params.set(key, value);
+  return params;
+}
+
+export async function startSimulatedWiki(week: SimulatedWeek, port = 0): Promise<SimulatedWiki> {
+  const model = new WeekModel(week);
+  let requests = 0;
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    requests++;
+    paramsOf(request)
+      .then((params) => {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(JSON.stringify(answer(model, params)));
+      })
+      .catch((error: unknown) => {
+        response.writeHead(500);
+        response.end(String(error));
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    apiUrl: `http://127.0.0.1:${bound}/w/api.php`,
+    requestCount: () => requests,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function serveFromCommandLine(): Promise<void> {
+  const [edits, pages, start] = process.argv.slice(2);
+  const wiki = await startSimulatedWiki({ edits: Number(edits), pages: Number(pages), start: start ?? '2025-01-06T00:00:00Z' });
+  process.stdout.write(`${wiki.apiUrl}\n`);
+  // The parent reads the count of answered requests from the line written when it closes our input.
+  process.stdin.resume();
+  process.stdin.on('end', () => {
+    process.stdout.write(`${JSON.stringify({ requests: wiki.requestCount() })}\n`);
+    void wiki.stop().then(() => process.exit(0));
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) void serveFromCommandLine();
