@@ -29,7 +29,8 @@ export async function runMonthly(options: { db: Database; reporter: Reporter; in
   snapshots.requireSnapshot(input.newName);
   if (input.oldName !== undefined) {
     snapshots.requireSnapshot(input.oldName);
-    await runLabel({ db, reporter, input: { oldName: input.oldName, newName: input.newName, embedder: input.embedder, nli: input.nli } });
+    const { embedder, nli, judge, prices } = input;
+    await runLabel({ db, reporter, input: { oldName: input.oldName, newName: input.newName, embedder, nli, ...(judge ? { judge } : {}), ...(prices ? { prices } : {}) } });
   }
   const stages = input.oldName === undefined ? monthlyStages.filter((stage) => stage !== maintainStage) : monthlyStages;
   return runPipeline({

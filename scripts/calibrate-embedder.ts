@@ -19,7 +19,7 @@ import { UseLiteEmbedder } from '../src/models/useEmbedder.js';
 import { articleSentences } from '../src/text/articleText.js';
 import { normaliseSentence } from '../src/text/normalise.js';
 import { splitSentences } from '../src/text/sentences.js';
-import { specificsOf } from '../src/text/tokens.js';
+import { sameFacts } from '../src/text/facts.js';
 import { dumpSnapshotArticles } from '../src/sources/snapshotSources.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -98,10 +98,10 @@ for (let t = 0.9; t <= 1.0001; t += 0.0005) {
   if (cost < best.cost) best = { threshold: Number(t.toFixed(4)), cost };
 }
 const t = best.threshold;
-const guarded = (groups.different ?? []).filter((pair, k) => (scores.different?.[k] ?? 0) >= t && specificsOf([pair[0]]) === specificsOf([pair[1]])).length;
+const guarded = (groups.different ?? []).filter((pair, k) => (scores.different?.[k] ?? 0) >= t && sameFacts([pair[0]], [pair[1]])).length;
 console.log(
   `threshold ${t}: trivial edits kept as same ${(scores.trivial ?? []).filter((v) => v >= t).length}/${scores.trivial?.length}, ` +
     `different statements above it ${(scores.different ?? []).filter((v) => v >= t).length}/${scores.different?.length} ` +
-    `(${guarded} with the same numbers and names, the labeler's second condition), ` +
+    `(${guarded} with the same facts, the labeler's second condition), ` +
     `number substitutions above it ${(scores.numbers ?? []).filter((v) => v >= t).length}/${scores.numbers?.length} (all stopped by the second condition)`,
 );

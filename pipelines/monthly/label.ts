@@ -7,7 +7,8 @@ import type { Database } from 'better-sqlite3';
 import { CachingEmbedder } from '../../src/models/embedder.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { modelRunParams, type Models } from '../../src/models/modelSet.js';
-import { labelArticle, labelNewArticle, type ContradictionCheck, type LabelThresholds } from '../../src/labels/labeler.js';
+import { labelArticle, labelNewArticle, type LabelThresholds } from '../../src/labels/labeler.js';
+import { withUsage, type Prices } from '../../src/llm/usage.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
@@ -15,7 +16,7 @@ import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/st
 export interface LabelInput extends Models {
   oldName: string;
   newName: string;
-  contradicts?: ContradictionCheck;
+  prices?: Prices;
   thresholds?: Partial<LabelThresholds>;
 }
 
@@ -27,21 +28,26 @@ const labelStage: Stage<LabelInput> = {
     const embedder = new CachingEmbedder(input.embedder, new EmbeddingCache(context.db));
     const pairs = store.pairs(input.oldName, input.newName);
     let done = 0;
-    for (const pair of pairs) {
-      done++;
-      if (store.isLabeled(input.oldName, input.newName, pair.newArticle.pageId)) continue;
-      const newSentences = store.sentences(input.newName, pair.newArticle.pageId);
-      const labels = pair.oldArticle
-        ? await labelArticle(store.sentences(input.oldName, pair.oldArticle.pageId), newSentences, {
-            embedder,
-            nli: input.nli,
-            ...(input.contradicts ? { contradicts: input.contradicts } : {}),
-            ...(input.thresholds ? { thresholds: input.thresholds } : {}),
-          })
-        : labelNewArticle(newSentences);
-      store.storeLabels(input.oldName, input.newName, pair, labels);
-      context.reporter.progress(done, pairs.length);
-    }
+    const labelAll = async () => {
+      for (const pair of pairs) {
+        done++;
+        if (store.isLabeled(input.oldName, input.newName, pair.newArticle.pageId)) continue;
+        const newSentences = store.sentences(input.newName, pair.newArticle.pageId);
+        const labels = pair.oldArticle
+          ? await labelArticle(store.sentences(input.oldName, pair.oldArticle.pageId), newSentences, {
+              embedder,
+              nli: input.nli,
+              ...(input.judge ? { judge: input.judge } : {}),
+              ...(input.thresholds ? { thresholds: input.thresholds } : {}),
+            })
+          : labelNewArticle(newSentences);
+        store.storeLabels(input.oldName, input.newName, pair, labels);
+        context.reporter.progress(done, pairs.length);
+      }
+    };
+    // What the LLM step spent counts in the run's usage (`status`), also when the stage fails.
+    if (input.judge) await withUsage(context, input.judge, input.prices ?? {}, labelAll);
+    else await labelAll();
     const counts = store.labelCounts(input.oldName, input.newName);
     return { articles: pairs.length, new_articles: pairs.filter((pair) => !pair.oldArticle).length, ...counts };
   },

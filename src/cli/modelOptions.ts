@@ -1,11 +1,14 @@
 /**
  * The model-choice options `label` and `monthly` share, defined once so both build their models
- * the same way (src/models/choose.ts) and record the same thing about them.
+ * the same way (src/models/choose.ts, the LLM step through src/llm/openTasks.ts) and record the
+ * same thing about them.
  */
+import type { Database } from 'better-sqlite3';
 import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { openLabelTasks, type LlmSettings } from '../llm/openTasks.js';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { WorkerEmbedder } from '../models/workerEmbedder.js';
 import type { Models } from '../models/modelSet.js';
@@ -15,6 +18,7 @@ export interface ModelFlags {
   sameThreshold?: string;
   nliModel?: string;
   modelCache?: string;
+  llm?: string;
   embedThreads?: string;
 }
 
@@ -24,7 +28,10 @@ export function addModelOptions(command: Command): Command {
     .addOption(new Option('--same-threshold <x>', 'cosine at which two texts are the same statement, calibrated for the embedding model'))
     .addOption(new Option('--nli-model <dir>', 'ONNX NLI cross-encoder directory (default: the heuristic NLI)'))
     .addOption(new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'))
-    .addOption(new Option('--embed-threads <n>', `worker threads that run the embedding model (1: in this thread; default: the cores, ${availableParallelism()})`));
+    .addOption(new Option('--embed-threads <n>', `worker threads that run the embedding model (1: in this thread; default: the cores, ${availableParallelism()})`))
+    .addOption(
+      new Option('--llm <provider>', 'LLM provider (also the labeling step after NLI): offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai']),
+    );
 }
 
 const EmbedThreads = z.coerce.number().int().min(1).max(64);
@@ -37,4 +44,9 @@ export async function modelsFrom(flags: ModelFlags): Promise<Models> {
   const models = await chooseModels(choice);
   if (threads.data === 1) return models;
   return { ...models, embedder: new WorkerEmbedder(models.embedder, ModelChoiceSchema.parse(choice), threads.data) };
+}
+
+/** The models with the LLM step the settings (`--llm` among them) ask for, its replies cached in the store. */
+export function withLabelLlm(models: Models, db: Database, settings: LlmSettings): Models {
+  return { ...models, judge: openLabelTasks(db, settings) };
 }

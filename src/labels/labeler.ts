@@ -5,13 +5,16 @@
  *    elsewhere in the article (equal hash, out of order). No model call.
  * 2. in each gap between anchors: same content words (model-free); new sentences sharing almost no
  *    word with any old one of the gap are new without a model call; then embedding near-duplicates
- *    (cosine ≥ the embedder's "same" threshold, mutual best match, same numbers and names), then spans of up to 5
+ *    (cosine ≥ the embedder's "same" threshold, mutual best match, same facts: src/text/facts.ts), then spans of up to 5
  *    sentences on either side (splits and merges) around each sentence's best match, so the work
  *    stays linear in the gap size (at most 20 span comparisons per sentence) instead of GrowOVER's
  *    power sets.
- * 3. NLI on what remains of the gap (premise old, hypothesis new): entailed by any → unchanged;
- *    contradicted (both directions) by one with similarity above 0.6 → changed, confirmed by the
- *    optional contradiction check; all neutral and max similarity below 0.7 → new; else undecided.
+ * 3. NLI on what remains of the gap (premise old, hypothesis new): entailed by any with the same
+ *    facts → unchanged; contradicted (both directions, or entailed with a fact changed) by one with
+ *    similarity above 0.6 → changed; all neutral and max similarity below 0.7 → new; else undecided.
+ *    A pair whose facts differ is never unchanged, whichever step looks at it.
+ * 3b. the optional judge (an LLM, GrowOVER's GPT-4 step) has the last word on every changed and
+ *    undecided sentence with a counterpart: same, changed or new, with its reason kept as evidence.
  * 4. new sentences of gaps with no old sentence (the far side of a moved paragraph) go through 2
  *    and 3 against every old sentence still unclaimed; old sentences left over → deleted.
  *
@@ -21,7 +24,9 @@ import { CachingEmbedder, cosine, type Embedder } from '../models/embedder.js';
 import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
 import { alignInOrder } from './align.js';
 import { sentenceHash } from '../text/normalise.js';
-import { contentKey, contentTokens, specificsOf } from '../text/tokens.js';
+import { describeFactDifference, factDifference, sameFacts } from '../text/facts.js';
+import { contentKey, contentTokens } from '../text/tokens.js';
+import type { LabelTasks } from '../llm/labelTasks.js';
 import type { LabelStep, SentenceLabelName } from '../model/labels.js';
 
 
@@ -37,6 +42,8 @@ export interface SentenceLabel {
   step: LabelStep;
   /** The backends that decided, joined with "+", e.g. "hash", "use-lite+heuristic-nli". */
   backend: string;
+  /** Why, in words, for labels past the similarity rules: the facts that differ, the judge's verdict and reason (or that none was asked). */
+  evidence: string | null;
 }
 
 export interface ArticleLabels {
@@ -76,14 +83,13 @@ export const DEFAULT_THRESHOLDS: LabelThresholds = {
   lexicalMinOverlap: 0.25,
 };
 
-/** An optional final say on a changed candidate (an LLM contradiction check); null when it could not decide. */
-export type ContradictionCheck = ((oldText: string, newText: string) => Promise<boolean | null>) & { id?: string };
 
 export interface LabelerModels {
   /** Wrapped in a CachingEmbedder unless it is one (pass one to share its cache across articles). */
   embedder: Embedder;
   nli: NliModel;
-  contradicts?: ContradictionCheck;
+  /** The last say on changed and undecided sentences (src/llm/labelTasks.ts); absent: the models' labels stand, and say so. */
+  judge?: LabelTasks;
   thresholds?: Partial<LabelThresholds>;
 }
 
@@ -103,6 +109,7 @@ export function labelNewArticle(newSentences: readonly string[]): ArticleLabels 
       nli: null,
       step: 'new-article',
       backend: 'none',
+      evidence: null,
     })),
     deleted: [],
     work: { embedded: 0, nliPairs: 0 },
@@ -245,7 +252,7 @@ class ArticleLabeler {
       for (const newSpan of runsFrom(this.pendingNew(gap), j, this.thresholds.maxSpan)) {
         const key = contentKey(this.newText(newSpan));
         const oldSpan = key === null ? undefined : oldSpansByKey.get(key);
-        if (oldSpan && oldSpan.every((i) => !this.usedOld.has(i))) {
+        if (oldSpan && oldSpan.every((i) => !this.usedOld.has(i)) && sameFacts(oldSpan.map((i) => this.oldSentences[i] as string), newSpan.map((i) => this.newSentences[i] as string))) {
           this.resolveSpan(newSpan, oldSpan, { similarity: null, step: 'lexical', backend: 'lexical' });
           break;
         }
@@ -273,7 +280,7 @@ class ArticleLabeler {
     for (const j of this.pendingNew(gap)) {
       const best = bestOldFor(j);
       if (!best || best.value < this.same || this.usedOld.has(best.key) || bestNewFor(best.key)?.key !== j) continue;
-      if (specificsOf([this.oldSentences[best.key] as string]) !== specificsOf([this.newSentences[j] as string])) continue;
+      if (!sameFacts([this.oldSentences[best.key] as string], [this.newSentences[j] as string])) continue;
       this.resolve(j, 'unchanged', [best.key], { similarity: best.value, step: 'near-duplicate', backend: this.embedder.id });
     }
   }
@@ -294,8 +301,9 @@ class ArticleLabeler {
       let chosen: { pair: SpanPair; value: number } | null = null;
       pairs.forEach((pair, k) => {
         const value = cosine(vectors[2 * k] as Float32Array, vectors[2 * k + 1] as Float32Array);
-        const sameSpecifics = specificsOf(pair.oldSpan.map((i) => this.oldSentences[i] as string)) === specificsOf(pair.newSpan.map((i) => this.newSentences[i] as string));
-        if (value >= this.same && sameSpecifics && (!chosen || value > chosen.value)) chosen = { pair, value };
+        if (value < this.same) return;
+        const factsEqual = sameFacts(pair.oldSpan.map((i) => this.oldSentences[i] as string), pair.newSpan.map((i) => this.newSentences[i] as string));
+        if (factsEqual && (!chosen || value > chosen.value)) chosen = { pair, value };
       });
       const match = chosen as { pair: SpanPair; value: number } | null;
       if (match) this.resolveSpan(match.pair.newSpan, match.pair.oldSpan, { similarity: match.value, step: 'span', backend: this.embedder.id });
@@ -328,38 +336,61 @@ class ArticleLabeler {
       const row = similarity.get(j) as Map<number, number>;
       const judged = olds
         .filter((i) => scoresOf.has(`${i}:${j}`))
-        .map((i) => ({ i, scores: scoresOf.get(`${i}:${j}`) as NliScores, similarity: row.get(i) ?? 0 }));
-      const entailing = judged.filter((x) => nliLabel(x.scores) === 'entailment').sort((a, b) => b.scores.entailment - a.scores.entailment)[0];
+        .map((i) => ({ i, scores: scoresOf.get(`${i}:${j}`) as NliScores, similarity: row.get(i) ?? 0, factsEqual: sameFacts([this.oldSentences[i] as string], [this.newSentences[j] as string]) }));
+      const entailing = judged.filter((x) => x.factsEqual && nliLabel(x.scores) === 'entailment').sort((a, b) => b.scores.entailment - a.scores.entailment)[0];
       if (entailing) {
         this.resolve(j, 'unchanged', [entailing.i], { similarity: entailing.similarity, nli: entailing.scores, step: 'nli', backend: nliBackend });
         continue;
       }
-      const contradicting = judged.filter((x) => nliLabel(x.scores) === 'contradiction');
+      // A model's entailment across a changed fact is an update it did not notice (docs/ARCHITECTURE.md §7.3).
+      const contradicting = judged.filter((x) => nliLabel(x.scores) === 'contradiction' || (!x.factsEqual && nliLabel(x.scores) === 'entailment'));
       const candidate = contradicting
         .filter((x) => x.similarity > this.thresholds.changedMinSimilarity)
         .sort((a, b) => b.scores.contradiction - a.scores.contradiction)[0];
-      if (candidate && (await this.contradictsBackwards(candidate.i, j))) {
-        const verdict = this.models.contradicts ? await this.models.contradicts(this.oldSentences[candidate.i] as string, this.newSentences[j] as string) : true;
-        const backend = this.models.contradicts ? `${nliBackend}+${this.models.contradicts.id ?? 'contradiction-check'}` : nliBackend;
-        this.resolve(j, verdict === true ? 'changed' : 'undecided', [candidate.i], {
-          similarity: candidate.similarity,
-          nli: candidate.scores,
-          step: 'nli',
-          backend,
-          keepOldFree: verdict !== true,
-        });
+      if (candidate && (!candidate.factsEqual || (await this.contradictsBackwards(candidate.i, j)))) {
+        await this.decide(j, 'changed', candidate.i, { similarity: candidate.similarity, nli: candidate.scores, backend: nliBackend });
         continue;
       }
       const closest = argMax(row);
       const isNew = contradicting.length === 0 && (closest?.value ?? -1) < this.thresholds.newMaxSimilarity;
-      this.resolve(j, isNew ? 'new' : 'undecided', isNew || !closest ? [] : [closest.key], {
-        similarity: closest?.value ?? null,
-        nli: (closest && scoresOf.get(`${closest.key}:${j}`)) ?? null,
-        step: 'nli',
-        backend: nliBackend,
-        keepOldFree: true,
-      });
+      const how = { similarity: closest?.value ?? null, nli: (closest && scoresOf.get(`${closest.key}:${j}`)) ?? null, backend: nliBackend };
+      if (isNew || !closest) this.resolve(j, 'new', [], { ...how, step: 'nli' });
+      else await this.decide(j, 'undecided', closest.key, how);
     }
+  }
+
+  /**
+   * A changed or undecided sentence with its counterpart goes to the judge when there is one: "same"
+   * makes it unchanged (unless a fact differs: then it stays undecided), "changed" changed, "new"
+   * new. Without a judge, or when it fails, the models' label stands and the evidence says so.
+   */
+  private async decide(j: number, modelsLabel: 'changed' | 'undecided', i: number, how: { similarity: number | null; nli: NliScores | null; backend: string }): Promise<void> {
+    const oldText = this.oldSentences[i] as string;
+    const newText = this.newSentences[j] as string;
+    const facts = describeFactDifference(factDifference(oldText, newText));
+    const withFacts = (text: string) => (facts ? `${text}; ${facts}` : text);
+    const keep = (evidence: string) =>
+      this.resolve(j, modelsLabel, [i], { ...how, step: 'nli', evidence: withFacts(evidence), keepOldFree: modelsLabel === 'undecided' });
+    const judge = this.models.judge;
+    if (!judge) {
+      keep(`no LLM step: the NLI label (${modelsLabel}) kept`);
+      return;
+    }
+    const outcome = await judge.judgeSentenceChange({ oldSentence: oldText, newSentence: newText, facts });
+    const judgeId = `${judge.provider}:${judge.model}`;
+    const prompt = `${outcome.prompt.name}@${outcome.prompt.version}`;
+    if (!outcome.ok) {
+      keep(`${judgeId} ${prompt} gave no verdict (${outcome.reason}): the NLI label (${modelsLabel}) kept`);
+      return;
+    }
+    const { verdict, reason } = outcome.value;
+    if (verdict === 'keep') {
+      keep(`${reason}: the NLI label (${modelsLabel}) kept`);
+      return;
+    }
+    const label: SentenceLabelName = verdict === 'changed' ? 'changed' : verdict === 'new' ? 'new' : facts ? 'undecided' : 'unchanged';
+    const evidence = withFacts(`${judgeId} ${prompt}: ${verdict}: ${reason}${label === 'undecided' ? ' (kept undecided: a fact differs)' : ''}`);
+    this.resolve(j, label, label === 'new' ? [] : [i], { ...how, step: 'llm', backend: `${how.backend}+${judgeId}`, evidence, keepOldFree: label === 'undecided' || label === 'new' });
   }
 
   /** GrowOVER checks contradiction one way; the reverse pair must agree, so an NLI asymmetry alone changes nothing. */
@@ -393,9 +424,9 @@ class ArticleLabeler {
     j: number,
     label: SentenceLabelName,
     oldIndices: number[],
-    how: { similarity: number | null; nli?: NliScores | null; step: LabelStep; backend: string; keepOldFree?: boolean },
+    how: { similarity: number | null; nli?: NliScores | null; step: LabelStep; backend: string; evidence?: string; keepOldFree?: boolean },
   ): void {
-    this.labels.set(j, { newIndex: j, label, oldIndices, similarity: how.similarity, nli: how.nli ?? null, step: how.step, backend: how.backend });
+    this.labels.set(j, { newIndex: j, label, oldIndices, similarity: how.similarity, nli: how.nli ?? null, step: how.step, backend: how.backend, evidence: how.evidence ?? null });
     // An undecided sentence points at its closest old one for the annotator, but does not claim it.
     if (!how.keepOldFree) for (const i of oldIndices) this.usedOld.add(i);
   }

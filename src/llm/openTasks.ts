@@ -8,6 +8,9 @@ import type { Settings } from '../settings.js';
 import { ResponseCache } from '../store/llmCache.js';
 import type { BaselineTasks } from './baselineTasks.js';
 import type { GrowoverTasks } from './growoverTasks.js';
+import type { LabelTasks } from './labelTasks.js';
+import { OfflineLabelTasks } from './offlineLabelTasks.js';
+import { OpenAiLabelTasks } from './openaiLabelTasks.js';
 import { OfflineBaselineTasks } from './offlineBaselineTasks.js';
 import { OfflineGrowoverTasks } from './offlineGrowoverTasks.js';
 import { OfflineWeeklyTasks } from './offlineWeeklyTasks.js';
@@ -39,6 +42,10 @@ export function openBaselineTasks(db: Database, settings: LlmSettings, env: Node
   return chosenProvider(settings, env) === 'offline' ? new OfflineBaselineTasks() : new OpenAiBaselineTasks(openAiClient(db, settings, env));
 }
 
+/** The LLM step of sentence labeling (docs/ARCHITECTURE.md §7.3): the same provider choice as the other tasks. */
+export function openLabelTasks(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): LabelTasks {
+  return chosenProvider(settings, env) === 'offline' ? new OfflineLabelTasks() : new OpenAiLabelTasks(openAiClient(db, settings, env));
+}
 
 /** The LLM part of a run's identity: a run made offline is not continued by one made with a model. */
 export function llmRunParam(settings: Pick<Settings, 'llm' | 'llmModel'>, env: NodeJS.ProcessEnv = process.env): string {

@@ -6,7 +6,7 @@ export type SentenceLabelName = 'unchanged' | 'changed' | 'new' | 'undecided';
 export type LabelName = SentenceLabelName | 'deleted';
 
 /** How a label was reached, for auditing. */
-export type LabelStep = 'exact' | 'moved' | 'lexical' | 'near-duplicate' | 'span' | 'nli' | 'no-counterpart' | 'new-article';
+export type LabelStep = 'exact' | 'moved' | 'lexical' | 'near-duplicate' | 'span' | 'nli' | 'llm' | 'no-counterpart' | 'new-article';
 
 export interface SnapshotRecord {
   name: string;
@@ -39,4 +39,6 @@ export interface StoredLabel {
   similarity: number | null;
   backend: string;
   step: LabelStep;
+  /** Why, for labels past the similarity rules (facts that differ, the LLM's verdict and reason); null otherwise. */
+  evidence: string | null;
 }

@@ -1,15 +1,19 @@
 /**
- * The embedder and NLI model a labeling or monthly run uses, and how a run records them: by what
- * really ran, the embedder's "same" threshold included, since it decides labels.
+ * The embedder, NLI model and labeling LLM a labeling or monthly run uses, and how a run records
+ * them: by what really ran, the embedder's "same" threshold included, since it decides labels.
  */
+import type { LabelTasks } from '../llm/labelTasks.js';
 import type { Embedder } from './embedder.js';
 import type { NliModel } from './nli.js';
 
 export interface Models {
   embedder: Embedder;
   nli: NliModel;
+  /** The LLM step after NLI (docs/ARCHITECTURE.md §7.3); absent: none, the models' labels stand. */
+  judge?: LabelTasks;
 }
 
-export function modelRunParams(models: Models): { embedder: string; sameThreshold: number; nli: string } {
-  return { embedder: models.embedder.id, sameThreshold: models.embedder.sameThreshold, nli: models.nli.id };
+export function modelRunParams(models: Models): { embedder: string; sameThreshold: number; nli: string; labelLlm: string } {
+  const labelLlm = models.judge ? `${models.judge.provider}:${models.judge.model}` : 'none';
+  return { embedder: models.embedder.id, sameThreshold: models.embedder.sameThreshold, nli: models.nli.id, labelLlm };
 }

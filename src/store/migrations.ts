@@ -5,6 +5,7 @@ import { snapshotsAndLabels } from './schema/004-snapshots-labels.js';
 import { growoverItems } from './schema/005-growover-items.js';
 import { stageOrderAndFailures } from './schema/006-stage-order-failures.js';
 import { revisionsByPage } from './schema/007-revisions-by-page.js';
+import { labelEvidence } from './schema/010-label-evidence.js';
 import { recentChangesListing } from './schema/011-recent-changes-listing.js';
 import { embeddingCache } from './schema/012-embedding-cache.js';
 
@@ -13,4 +14,4 @@ import type { Migration } from './schema/migration.js';
 export type { Migration } from './schema/migration.js';
 
 
-export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, recentChangesListing, embeddingCache].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache].sort((a, b) => a.version - b.version);

@@ -23,8 +23,9 @@ const LabelRow = z.object({
   label: LabelNameColumn,
   old_indices: IndicesColumn,
   similarity: z.number().nullable(),
-  step: z.enum(['exact', 'moved', 'lexical', 'near-duplicate', 'span', 'nli', 'no-counterpart', 'new-article']),
+  step: z.enum(['exact', 'moved', 'lexical', 'near-duplicate', 'span', 'nli', 'llm', 'no-counterpart', 'new-article']),
   backend: z.string(),
+  evidence: z.string().nullable(),
 });
 const OptionalText = z.string().optional();
 
@@ -66,15 +67,15 @@ export class SnapshotStore {
     );
     this.insertLabel = db.prepare(
       `INSERT OR REPLACE INTO sentence_labels
-         (old_snapshot, new_snapshot, new_page_id, side, idx, label, old_indices, similarity, nli, step, backend)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         (old_snapshot, new_snapshot, new_page_id, side, idx, label, old_indices, similarity, nli, step, backend, evidence)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectLabelCounts = db.prepare('SELECT label, COUNT(*) AS n FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? GROUP BY label');
     this.selectLabelArticles = db.prepare(
       'SELECT new_page_id, old_page_id, title FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? ORDER BY new_page_id',
     );
     this.selectArticleLabels = db.prepare(
-      `SELECT side, idx, label, old_indices, similarity, step, backend FROM sentence_labels
+      `SELECT side, idx, label, old_indices, similarity, step, backend, evidence FROM sentence_labels
        WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? ORDER BY side DESC, idx`,
     );
   }
@@ -164,9 +165,9 @@ export class SnapshotStore {
     this.db.transaction(() => {
       this.insertLabelArticle.run(oldName, newName, pageId, pair.oldArticle?.pageId ?? null, pair.newArticle.title, labels.work.embedded, labels.work.nliPairs);
       for (const label of labels.sentences) {
-        this.insertLabel.run(oldName, newName, pageId, 'new', label.newIndex, label.label, JSON.stringify(label.oldIndices), label.similarity, label.nli && JSON.stringify(label.nli), label.step, label.backend);
+        this.insertLabel.run(oldName, newName, pageId, 'new', label.newIndex, label.label, JSON.stringify(label.oldIndices), label.similarity, label.nli && JSON.stringify(label.nli), label.step, label.backend, label.evidence);
       }
-      for (const index of labels.deleted) this.insertLabel.run(oldName, newName, pageId, 'old', index, 'deleted', '[]', null, null, 'no-counterpart', 'hash');
+      for (const index of labels.deleted) this.insertLabel.run(oldName, newName, pageId, 'old', index, 'deleted', '[]', null, null, 'no-counterpart', 'hash', null);
     })();
   }
 
@@ -200,6 +201,7 @@ export class SnapshotStore {
           similarity: row.similarity,
           backend: row.backend,
           step: row.step,
+          evidence: row.evidence,
         };
       }
     }

@@ -15,7 +15,7 @@ const FUNCTION_WORDS = new Set([
   'a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'as', 'is', 'are',
   'was', 'were', 'be', 'been', 'being', 'it', 'its', 'this', 'that', 'these', 'those', 'which', 'who', 'whom', 'also',
   'has', 'have', 'had', 'he', 'she', 'they', 'his', 'her', 'their', 'there', 'then', 'than', 'into', 'about', 'after',
-  'while', 'so', 'such', 's', 'where', 'when', 'since', 'both', 'can', 'will', 'would', 'not', 'no',
+  'while', 'so', 'such', 's', 'where', 'when', 'since', 'both', 'can', 'will', 'would', 'not', 'no', 'do', 'does', 'did',
 ]);
 
 /** Negations change what a sentence says without changing its other words: never dropped. */
@@ -40,18 +40,4 @@ export function contentTokens(text: string): Token[] {
 export function contentKey(text: string): string | null {
   const tokens = contentTokens(text);
   return tokens.length === 0 ? null : tokens.map((token) => token.norm).join(' ');
-}
-
-/**
- * The numbers and names of some sentences, sorted: embedders barely see them (USE Lite scores
- * "grossed 6.8 million" against "grossed 9.4 million" at 0.995, and a swapped surname at 0.98), so
- * a similarity match also requires the same ones. Sentences are read one by one, so that a
- * sentence-initial capital is never taken for a name when sentences are compared as a span.
- */
-export function specificsOf(sentences: readonly string[]): string {
-  return sentences
-    .flatMap((sentence) => contentTokens(sentence).filter((token) => token.kind !== 'word'))
-    .map((token) => token.norm)
-    .sort()
-    .join(' ');
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { runLabel } from '../../../pipelines/monthly/label.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
-import { addModelOptions, modelsFrom, type ModelFlags } from '../modelOptions.js';
+import { pricesOf } from '../../llm/openTasks.js';
+import { addModelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { withSession } from '../session.js';
 
 interface LabelFlags extends ModelFlags {
@@ -18,11 +19,12 @@ export function registerLabel(program: Command): void {
       .requiredOption('--new <name>', 'the later snapshot'),
   ).action(async (flags: LabelFlags, command: Command) => {
     const models = await modelsFrom(flags);
-    const counts = await withSession(command, { write: true }, async (session) => {
+    const counts = await withSession(command, { write: true, flags: { llm: flags.llm } }, async (session) => {
       const store = new SnapshotStore(session.db);
       store.requireSnapshot(flags.old);
       store.requireSnapshot(flags.new);
-      await runLabel({ db: session.db, reporter: session.reporter, input: { oldName: flags.old, newName: flags.new, ...models } });
+      const input = { oldName: flags.old, newName: flags.new, ...withLabelLlm(models, session.db, session.settings), prices: pricesOf(session.settings) };
+      await runLabel({ db: session.db, reporter: session.reporter, input });
       return store.labelCounts(flags.old, flags.new);
     });
     if (command.optsWithGlobals<{ json?: boolean }>().json) {

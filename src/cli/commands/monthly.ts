@@ -1,8 +1,8 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { runMonthly } from '../../../pipelines/monthly.js';
 import { lastCompleteMonth, latestMonthBefore } from '../../dates.js';
 import { llmRunParam, openGrowoverTasks, pricesOf } from '../../llm/openTasks.js';
-import { addModelOptions, modelsFrom, type ModelFlags } from '../modelOptions.js';
+import { addModelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { integerOption, listOption, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
@@ -12,7 +12,6 @@ interface MonthlyFlags extends ModelFlags {
   new?: string;
   lastMonth?: boolean;
   seed?: number;
-  llm?: string;
   redo?: string[];
 }
 
@@ -26,8 +25,7 @@ export function registerMonthly(program: Command): void {
       .option('--new <name>', 'the new snapshot; or --last-month')
       .option('--last-month', 'for cron: the new snapshot is the last complete month\'s (YYYY-MM, made by snapshot --last-month), the old one the latest earlier YYYY-MM snapshot in the store (none: initial generation)')
       .addOption(listOption('--redo <list>', 'stages to run again although done (maintain, generate); a done stage whose inputs were made again since runs again by itself'))
-      .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
-      .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai'])),
+      .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)')),
   ).action(async (flags: MonthlyFlags, command: Command) => {
     if (flags.lastMonth && (flags.old !== undefined || flags.new !== undefined)) refuseUsage(command, '--last-month chooses both snapshots: give it without --old or --new');
     if (!flags.lastMonth && flags.new === undefined) refuseUsage(command, "required option '--new <name>' not specified (or give --last-month)");
@@ -45,7 +43,7 @@ export function registerMonthly(program: Command): void {
           newName: pair.newName,
           tasks: openGrowoverTasks(session.db, session.settings),
           prices: pricesOf(session.settings),
-          ...models,
+          ...withLabelLlm(models, session.db, session.settings),
           seed: session.settings.seed,
         },
       });

@@ -4,6 +4,7 @@ import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../../src/models/useEmbedder.js';
 import { articleSentences } from '../../../src/text/articleText.js';
 import { labelArticle, type ArticleLabels, type LabelerModels } from '../../../src/labels/labeler.js';
+import type { LabelTasks, SentenceChangeRequest } from '../../../src/llm/labelTasks.js';
 
 const OLD = `'''Port Aldwin''' is a port city on the western coast of [[Caldrossa]]. It is the country's largest harbour.
 
@@ -114,19 +115,31 @@ describe('labelArticle on a hand-written old/new pair (default offline models)',
     expect(labels.sentences.every((label) => label.label !== 'undecided')).toBe(true);
   });
 
-  it('asks the injected contradiction check, and keeps a rejected candidate undecided', async () => {
-    const asked: Array<[string, string]> = [];
-    const contradicts = Object.assign(
-      async (oldText: string, newText: string) => {
-        asked.push([oldText, newText]);
-        return !newText.includes('Edda');
+  it('asks the LLM step about every changed sentence, keeps its reason, and never makes a differing fact unchanged', async () => {
+    const asked: SentenceChangeRequest[] = [];
+    // A scripted provider: the real OpenAI-compatible one is tested against testkit's server (tests/integration/labelLlm.test.ts).
+    const judge: LabelTasks = {
+      provider: 'scripted',
+      model: 'm1',
+      takeUsage: () => ({ provider: 'scripted', model: 'm1', requests: 0, cacheHits: 0, failures: 0, promptTokens: 0, completionTokens: 0 }),
+      judgeSentenceChange: async (request) => {
+        asked.push(request);
+        const verdict = request.newSentence.includes('Edda') ? 'same' : 'changed';
+        return { ok: true, value: { verdict, reason: `scripted ${verdict}` }, prompt: { name: 'sentence-change', version: '1' } };
       },
-      { id: 'llm-check' },
-    );
-    const checked = await labelArticle(oldSentences, newSentences, { ...models, contradicts });
+    };
+    const checked = await labelArticle(oldSentences, newSentences, { ...models, judge });
     const at = (text: string) => checked.sentences[newSentences.indexOf(text)];
-    expect(asked).toHaveLength(2);
-    expect(at('The port handled 15.1 million tonnes of cargo in 2023.')).toMatchObject({ label: 'changed', backend: 'use-lite+heuristic-nli+llm-check' });
-    expect(at('The city is governed by mayor Edda Marrow.')?.label).toBe('undecided');
+    expect(asked.map((request) => request.newSentence).sort()).toEqual(['The city is governed by mayor Edda Marrow.', 'The port handled 15.1 million tonnes of cargo in 2023.']);
+    expect(asked.find((request) => request.newSentence.includes('15.1'))?.facts).toContain('number:14.2');
+    expect(at('The port handled 15.1 million tonnes of cargo in 2023.')).toMatchObject({ label: 'changed', step: 'llm', backend: 'use-lite+heuristic-nli+scripted:m1' });
+    expect(at('The port handled 15.1 million tonnes of cargo in 2023.')?.evidence).toContain('scripted:m1 sentence-change@1: changed: scripted changed');
+    const name = at('The city is governed by mayor Edda Marrow.');
+    expect(name).toMatchObject({ label: 'undecided', step: 'llm' });
+    expect(name?.evidence).toContain('kept undecided: a fact differs');
+  });
+
+  it('without an LLM step, says in the evidence that the NLI label was kept', () => {
+    expect(labelOf('The port handled 15.1 million tonnes of cargo in 2023.')?.evidence).toMatch(/^no LLM step: the NLI label \(changed\) kept; facts differ: .*number:14\.2/);
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * The facts of a sentence that an update changes while the rest of the wording stays (docs/ARCHITECTURE.md §7.3):
+ * numbers however written ("three", "3", "second", "a dozen", "$4.5 million"), what a number counts or
+ * measures ("5 kilometres" / "5 miles"), month and day names, names of people, organisations and
+ * places, negations and comparison words ("longest" / "second longest", "not"). Embedders barely
+ * see these, so the labeler's similarity rules and the heuristic NLI require them equal before
+ * calling two sentences the same statement. The parsing is compromise's (number words, ordinals,
+ * named-entity tags), not lists of our own; the digits and capitalised words of src/text/tokens.ts
+ * are kept as facts too, so nothing the earlier rule saw is lost.
+ */
+import nlp from 'compromise';
+import { contentTokens } from './tokens.js';
+
+export type FactKind = 'number' | 'ordinal' | 'unit' | 'date' | 'person' | 'organisation' | 'place' | 'name' | 'negation' | 'comparison';
+
+export interface Fact {
+  kind: FactKind;
+  /** Normalised value: "3", "kilometres", "dana holt", "not", "longest". */
+  value: string;
+}
+
+/** Quantity words compromise reads as plain nouns; their value is what they count. */
+const QUANTITY_NOUNS: Readonly<Record<string, number>> = { dozen: 12, dozens: 12, hundreds: 100, thousands: 1000, millions: 1e6 };
+/** Quantifiers and comparison adverbs compromise tags as adverbs, not as comparatives. */
+const COMPARISON_WORDS = /^(more|most|less|least|fewer|fewest|only|over|under|nearly|almost|approximately|about|around|exactly|at least|at most)$/;
+
+/** Sentences recur across articles and months; facts are parsed once per text (a few ms each). */
+const cache = new Map<string, readonly Fact[]>();
+const CACHE_LIMIT = 50_000;
+
+export function factsOf(text: string): readonly Fact[] {
+  const known = cache.get(text);
+  if (known) return known;
+  const facts = parseFacts(text);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(text, facts);
+  return facts;
+}
+
+function parseFacts(text: string): Fact[] {
+  const doc = nlp(text);
+  const facts: Fact[] = [];
+  const clean = (value: string) => value.toLowerCase().replace(/[^\p{L}\p{N}.%$€£ -]+/gu, ' ').replace(/[.\s]+$/u, '').replace(/\s+/g, ' ').trim();
+  for (const number of doc.numbers().json() as Array<{ number?: { num?: number }; terms?: Array<{ tags?: string[] }> }>) {
+    if (typeof number.number?.num !== 'number') continue;
+    const ordinal = number.terms?.some((term) => term.tags?.includes('Ordinal')) ?? false;
+    facts.push({ kind: ordinal ? 'ordinal' : 'number', value: String(number.number.num) });
+  }
+  // What a number counts or measures: the noun right after it (adjectives allowed in between).
+  for (const unit of doc.match('#Value+ #Adjective{0,2} [#Noun]', 0).out('array') as string[]) facts.push({ kind: 'unit', value: clean(unit) });
+  for (const term of doc.terms().json() as Array<{ terms: Array<{ normal: string; tags: string[] }> }>) {
+    const word = term.terms[0];
+    if (!word) continue;
+    const normal = word.normal;
+    if (normal in QUANTITY_NOUNS) facts.push({ kind: 'number', value: String(QUANTITY_NOUNS[normal]) });
+    if (word.tags.includes('Month') || word.tags.includes('WeekDay')) facts.push({ kind: 'date', value: normal });
+    if (word.tags.includes('Negative')) facts.push({ kind: 'negation', value: normal === "n't" ? 'not' : normal });
+    if (word.tags.includes('Comparative') || word.tags.includes('Superlative') || COMPARISON_WORDS.test(normal)) facts.push({ kind: 'comparison', value: normal });
+  }
+  for (const person of doc.people().out('array') as string[]) facts.push({ kind: 'person', value: clean(person) });
+  for (const organisation of doc.organizations().out('array') as string[]) facts.push({ kind: 'organisation', value: clean(organisation) });
+  for (const place of doc.places().out('array') as string[]) facts.push({ kind: 'place', value: clean(place) });
+  // The earlier model-free rule's specifics: any token with a digit, any capitalised word past the first.
+  for (const token of contentTokens(text)) {
+    if (token.kind === 'number') facts.push({ kind: 'number', value: token.norm });
+    else if (token.kind === 'name') facts.push({ kind: 'name', value: token.norm });
+  }
+  return facts;
+}
+
+function keyOf(fact: Fact): string {
+  return `${fact.kind}:${fact.value}`;
+}
+
+/** A key equal for texts (read sentence by sentence, so spans compare too) that hold the same facts, as a multiset. */
+export function factKey(sentences: readonly string[]): string {
+  return sentences
+    .flatMap((sentence) => factsOf(sentence).map(keyOf))
+    .sort()
+    .join('|');
+}
+
+export function sameFacts(old: readonly string[], updated: readonly string[]): boolean {
+  return factKey(old) === factKey(updated);
+}
+
+export interface FactDifference {
+  /** Facts of the old text the new one lacks, and the other way round (multisets). */
+  onlyOld: string[];
+  onlyNew: string[];
+}
+
+export function factDifference(oldText: string, newText: string): FactDifference {
+  const remaining = new Map<string, number>();
+  for (const key of factsOf(oldText).map(keyOf)) remaining.set(key, (remaining.get(key) ?? 0) + 1);
+  const onlyNew: string[] = [];
+  for (const key of factsOf(newText).map(keyOf)) {
+    const left = remaining.get(key) ?? 0;
+    if (left > 0) remaining.set(key, left - 1);
+    else onlyNew.push(key);
+  }
+  const onlyOld = [...remaining].flatMap(([key, count]) => Array<string>(count).fill(key));
+  return { onlyOld: [...new Set(onlyOld)].sort(), onlyNew: [...new Set(onlyNew)].sort() };
+}
+
+/** "number:3 → number:4; person:dana holt → person:victor lam", for a label's evidence; "" when equal. */
+export function describeFactDifference(difference: FactDifference): string {
+  if (difference.onlyOld.length === 0 && difference.onlyNew.length === 0) return '';
+  return `facts differ: ${difference.onlyOld.join(', ') || '(none)'} → ${difference.onlyNew.join(', ') || '(none)'}`;
+}
