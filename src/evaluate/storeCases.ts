@@ -27,7 +27,11 @@ export function weeklyCasesFromStore(
 ): { cases: WeeklyCase[]; unknownIds: string[]; dates: string[] } {
   const facts = new Map(new QueryStore(db).scoringFacts().map((f) => [f.id, f]));
   const byWeek = new Map<string, ScoringFacts[]>();
-  for (const f of facts.values()) byWeek.set(f.week ?? '', [...(byWeek.get(f.week ?? '') ?? []), f]);
+  for (const f of facts.values()) {
+    const week = byWeek.get(f.week ?? '');
+    if (week) week.push(f);
+    else byWeek.set(f.week ?? '', [f]);
+  }
   const unknownIds = new Set<string>();
   const byDate = new Map<string, Map<string, string>>();
   for (const p of predictions) {
