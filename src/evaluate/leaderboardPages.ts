@@ -4,7 +4,7 @@
  * tables are built once as rows of cells, so the two pages cannot disagree.
  */
 import { scoreByDaysChart } from '../plots/charts.js';
-import { renderFigures, type Figure } from '../plots/datasetFigures.js';
+import { figuresMarkdown, renderFigures, type Figure } from '../plots/datasetFigures.js';
 import type { Leaderboard } from './leaderboard.js';
 
 interface Table {
@@ -86,8 +86,7 @@ export function leaderboardMarkdown(board: Leaderboard, figures: readonly Figure
     const lines = [`| ${table.header.map(cell).join(' | ')} |`, `|${table.header.map(() => '---').join('|')}|`, ...table.rows.map((row) => `| ${row.map(cell).join(' | ')} |`)];
     return `## ${table.title}\n\n${table.note}\n\n${lines.join('\n')}\n`;
   });
-  const pictures = figures.map((figure) => `![${figure.title}](${figure.name}.svg)`).join('\n\n');
-  return `# Leaderboard\n\n${sections.join('\n')}${figures.length > 0 ? `\n## Figures\n\n${pictures}\n` : ''}`;
+  return `# Leaderboard\n\n${sections.join('\n')}${figures.length > 0 ? `\n${figuresMarkdown(figures)}` : ''}`;
 }
 
 export function leaderboardHtml(board: Leaderboard, figures: readonly Figure[], svgs: ReadonlyMap<string, string>): string {

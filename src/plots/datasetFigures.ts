@@ -1,8 +1,8 @@
 /**
  * The datasets' figures from the store: DailyQA's answer changes per day (one line per weekly
  * update), queries per domain per week, GrowOVER's sentence labels and QA items per month. Each is a
- * named spec; `renderFigures` draws them as `NAME.svg` files for `stats --plot`, releases and the
- * leaderboard page.
+ * named spec; `renderFigures` draws them as `NAME.svg` files for `stats --plot` and the leaderboard
+ * page, `withFigures` adds them to a release beside its card, which shows them.
  */
 import type { Database } from 'better-sqlite3';
 import { GrowoverStore } from '../store/growoverStore.js';
@@ -20,13 +20,13 @@ export interface Figure {
   spec: ChartSpec;
 }
 
-/** The weekly dataset's figures; none when the store holds no kept queries. */
-export function weeklyFigures(db: Database): Figure[] {
-  const weeks = answerChangeStats(db);
+/** The weekly dataset's figures, of every week or of the weeks up to `lastWeek` (YYYY-MM-DD); none without kept queries. */
+export function weeklyFigures(db: Database, lastWeek?: string): Figure[] {
+  const weeks = answerChangeStats(db).filter((week) => lastWeek === undefined || week.week <= lastWeek);
   if (weeks.length === 0) return [];
   const counts = new Map<string, DomainCount>();
   for (const facts of new QueryStore(db).scoringFacts()) {
-    if (facts.week === null) continue;
+    if (facts.week === null || (lastWeek !== undefined && facts.week > lastWeek)) continue;
     const domain = facts.domain ?? 'unclassified';
     const key = `${facts.week}\u0000${domain}`;
     const count = counts.get(key) ?? { week: facts.week, domain, queries: 0 };
@@ -39,12 +39,14 @@ export function weeklyFigures(db: Database): Figure[] {
   ];
 }
 
-/** GrowOVER's figures: labels of each labeled snapshot pair (by the new snapshot's month) and QA items active per month by type. */
-export function growoverFigures(db: Database): Figure[] {
+/**
+ * GrowOVER's figures: labels of each labeled snapshot pair (by the new snapshot's month) and QA items
+ * active per month by type; of every snapshot with items, or of those dated up to `lastDate`.
+ */
+export function growoverFigures(db: Database, lastDate = '9999-12-31'): Figure[] {
   const snapshots = new SnapshotStore(db);
   const growover = new GrowoverStore(db);
-  // The dataset's months: every snapshot with items, whatever its date.
-  const names = growover.snapshotsWithItems('9999-12-31');
+  const names = growover.snapshotsWithItems(lastDate);
   const monthOf = (name: string) => growover.month(name) || name;
   const labels: MonthCount[] = [];
   const items: MonthCount[] = [];
@@ -72,4 +74,13 @@ export async function renderFigures(figures: readonly Figure[]): Promise<Map<str
 export function figuresMarkdown(figures: readonly Figure[]): string {
   if (figures.length === 0) return '';
   return `## Figures\n\n${figures.map((figure) => `![${figure.title}](${figure.name}.svg)`).join('\n\n')}\n`;
+}
+
+/** A release's files with the figures drawn beside them and shown at the end of its card (README.md). */
+export async function withFigures(files: ReadonlyMap<string, string>, figures: readonly Figure[]): Promise<Map<string, string>> {
+  const result = new Map(files);
+  if (figures.length === 0) return result;
+  for (const [name, svg] of await renderFigures(figures)) result.set(name, svg);
+  result.set('README.md', `${files.get('README.md') ?? ''}\n${figuresMarkdown(figures)}`);
+  return result;
 }

@@ -174,6 +174,27 @@ describe('stats --plot', () => {
   });
 });
 
+describe('releases', () => {
+  it("carry the figures of the weeks (or months) up to theirs, shown at the end of their card", async () => {
+    const stats = await runCli(['--db', db, 'stats']);
+    const weeks = (JSON.parse(stats.stdout) as { weeks: Array<{ week: string }> }).weeks.map((week) => week.week);
+    const release = join(dir, 'releases', 'weekly-2025-02-03');
+    const card = readFileSync(join(release, 'README.md'), 'utf8');
+    expect(card).toMatch(/## Figures\n\n!\[Answers changed per day[^\]]*\]\(answer-changes\.svg\)\n\n!\[Queries per domain per week\]\(queries-per-domain\.svg\)\n$/);
+    const lines = marks(readFileSync(join(release, 'answer-changes.svg'), 'utf8'), 'line mark');
+    expect(lines).toHaveLength(weeks.filter((week) => week <= '2025-02-03').length);
+    expect(lines.length).toBeLessThan(weeks.length);
+
+    const out = join(dir, 'growover-release');
+    const exported = await runCli(['--db', db, 'export', 'growover', '--snapshot', '2025-03-01', '--out', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('![GrowOVER QA items per month by type](growover-items.svg)');
+    const items = marks(readFileSync(join(out, 'growover-items.svg'), 'utf8'), 'bar');
+    expect(items.some((label) => label.includes('month: 2025-03'))).toBe(true);
+    expect(items.some((label) => label.includes('month: 2025-04'))).toBe(false);
+  });
+});
+
 describe('leaderboard', () => {
   const subs = join(dir, 'submissions');
 

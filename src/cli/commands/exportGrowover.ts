@@ -3,6 +3,7 @@ import { UserError } from '../../errors.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { renderGrowoverRelease } from '../../release/growoverRelease.js';
+import { growoverFigures, withFigures } from '../../plots/datasetFigures.js';
 import { withSession } from '../session.js';
 
 interface ExportGrowoverFlags {
@@ -18,13 +19,14 @@ export function registerExportGrowover(exportGroup: Command): void {
     .requiredOption('--snapshot <name>', 'the snapshot whose items to release')
     .requiredOption('--out <dir>', 'the release directory')
     .action(async (flags: ExportGrowoverFlags, command: Command) => {
-      const months = await withSession(command, { write: false, lock: true }, (session) => {
-        new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
+      const months = await withSession(command, { write: false, lock: true }, async (session) => {
+        const snapshot = new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
         const { files, months } = renderGrowoverRelease(session.db, flags.snapshot);
         if (!months.some((month) => month.snapshot === flags.snapshot)) {
           throw new UserError(`no GrowOVER items in snapshot "${flags.snapshot}": run wikidelta monthly --new ${flags.snapshot} first`);
         }
-        writeFilesAtomically(flags.out, files);
+        // The figures of the snapshots up to this one, as the card's month table counts them.
+        writeFilesAtomically(flags.out, await withFigures(files, growoverFigures(session.db, snapshot.asOf ?? snapshot.name)));
         return months;
       });
       const current = months.find((month) => month.snapshot === flags.snapshot);

@@ -3,6 +3,7 @@ import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
+import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
 import { QueryStore } from '../../store/questionStore.js';
 import { dateOption, integerOption } from '../options.js';
 import { withSession } from '../session.js';
@@ -27,7 +28,7 @@ export function registerExportWeekly(exportGroup: Command): void {
     .option('--wiki <name>', 'the wiki the week was collected from (default: the only one with questions in that window)')
     .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database)')
     .action(async (flags: ExportWeeklyFlags, command: Command) => {
-      await withSession(command, { write: false, lock: true }, (session) => {
+      await withSession(command, { write: false, lock: true }, async (session) => {
         const window = windowFrom(flags.start, flags.days);
         const wikis = new QueryStore(session.db).wikisWithQuestions(window);
         const wiki = flags.wiki ?? wikis[0];
@@ -36,7 +37,9 @@ export function registerExportWeekly(exportGroup: Command): void {
         }
         if (!flags.wiki && wikis.length > 1) throw new UserError(`several wikis have questions in this window (${wikis.join(', ')}): name one with --wiki`);
         const dir = flags.out ?? defaultReleaseDir(session.dbPath, window.start);
-        const { files, counts } = renderWeeklyRelease(session.db, wiki, window);
+        const rendered = renderWeeklyRelease(session.db, wiki, window);
+        const files = await withFigures(rendered.files, weeklyFigures(session.db, window.start.slice(0, 10)));
+        const counts = rendered.counts;
         writeFilesAtomically(dir, files);
         process.stdout.write(session.json ? `${JSON.stringify({ dir, files: [...files.keys()], counts })}\n` : `wrote ${files.size} files to ${dir} (${counts.kept} kept queries)\n`);
       });
