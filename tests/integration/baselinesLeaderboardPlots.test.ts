@@ -265,6 +265,20 @@ describe('leaderboard', () => {
     expect((await runCli(['--db', db, 'leaderboard', '--submissions', subs, '--out', out])).code).toBe(0);
   });
 
+  it("stats --plot draws one system's F1 by days since the change from its predictions", async () => {
+    const out = join(dir, 'system-figures');
+    const run = await runCli(['--db', db, 'stats', '--plot', out, '--predictions', join(subs, 'golden-doc', '2025-02-24.jsonl'), '--date', DATE]);
+    expect(run.code, run.stderr).toBe(0);
+    const board = JSON.parse(readFileSync(join(dir, 'board', 'leaderboard.json'), 'utf8')) as { weekly: Array<{ system: string; by_days_since_change: Record<string, unknown> }> };
+    const days = Object.keys(board.weekly.find((entry) => entry.system === 'golden-doc')?.by_days_since_change ?? {}).filter((key) => /^\d+$/.test(key));
+    expect(days.length).toBeGreaterThan(2);
+    const svg = readFileSync(join(out, 'score-by-days-since-change.svg'), 'utf8');
+    expect(marks(svg, 'line mark')).toHaveLength(1);
+    const points = marks(svg, 'point');
+    expect(points.map((label) => /days since the answer changed: (\d+);/.exec(label)?.[1]).sort()).toEqual(days.sort());
+    expect(points.every((label) => label.includes('F1: 1; system: 2025-02-24'))).toBe(true);
+  });
+
   it('refuses a file it cannot place, naming it, and a flat file without dates', async () => {
     const bad = join(dir, 'bad');
     mkdirSync(join(bad, 'sys'), { recursive: true });
