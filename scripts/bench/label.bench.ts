@@ -1,71 +1,157 @@
 /**
  * Sentence labeling on the shared 30-page sample's consecutive monthly snapshots (first of each
- * month, 2021-01 .. 2022-01, from the dump), with the offline default models (USE Lite, heuristic
- * NLI). Figures:
- * - label_article_pairs: article pairs labeled per second (every article present in both months);
+ * month, 2021-07 .. 2022-01, from the dump), with the offline default models (USE Lite, heuristic
+ * NLI), side by side in one run: the embedder in this thread against a pool of two worker threads
+ * (each in its own child process, so peak RSS is its own), and each later month labeled with a
+ * cold embedding cache (as every `label` run was before the store kept vectors) against the cache
+ * the earlier months filled. Figures, one line per thread count:
+ * - label_article_pairs: article pairs labeled per second over the 6 month pairs, one store-backed
+ *   cache carried from month to month, each month a run of its own;
+ * - label_month_warm: pairs/s over the last 3 month pairs with that warm cache, beside
+ *   `cold_pairs_per_s`, the same months each with an empty cache;
  * - label_model_work_ratio: texts sent to the embedder plus pairs sent to NLI, over what an
  *   all-pairs method needs (every old sentence against every new one, as GrowOVER's code does),
- *   summed over all article pairs; `changed_pairs_ratio` gives the same over pairs whose text moved;
- * - label_peak_rss: peak resident set size.
+ *   over the 6 month pairs; `changed_pairs_ratio` gives the same over pairs whose text moved;
+ * - label_peak_rss: peak resident set size;
+ * then, from both: label_speedup (two threads and a warm cache against one thread and a cold one,
+ * on the same months) and whether every configuration gave byte-identical labels.
  */
+import { spawnSync } from 'node:child_process';
+import { createHash, type Hash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CachingEmbedder } from '../../src/models/embedder.js';
+import { z } from 'zod';
+import { CachingEmbedder, type Embedder } from '../../src/models/embedder.js';
 import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
+import { WorkerEmbedder } from '../../src/models/workerEmbedder.js';
 import { articleSentences } from '../../src/text/articleText.js';
 import { labelArticle } from '../../src/labels/labeler.js';
 import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
+import { openDatabase } from '../../src/store/database.js';
+import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { peakRssMb, report } from './report.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const here = fileURLToPath(import.meta.url);
+const repoRoot = resolve(dirname(here), '../..');
 const dump = resolve(repoRoot, '../shared/data/enwiki-history-sample.xml');
-/** The first of each month of 2021 and 2022-01-01: 2021 holds about half of the sample's revisions. */
-const MONTHS = [...Array.from({ length: 12 }, (_, k) => `2021-${String(k + 1).padStart(2, '0')}-01`), '2022-01-01'];
+/** The first of each month from 2021-07 to 2022-01: 2021 holds about half of the sample's revisions. */
+const MONTHS = [...Array.from({ length: 6 }, (_, k) => `2021-${String(k + 7).padStart(2, '0')}-01`), '2022-01-01'];
+/** Month pairs after this index are the "next months", labeled again with an empty cache. */
+const LATER = 3;
+const THREADS = [1, 2];
 
-/** Page id → sentences, as of each month (parsing is the snapshot stage's cost, not labeling's). */
-async function snapshot(date: string): Promise<Map<number, string[]>> {
-  const articles = new Map<number, string[]>();
-  for await (const article of dumpSnapshotArticles(dump, `${date}T00:00:00Z`)) {
-    articles.set(article.pageId, articleSentences(article.wikitext).map((sentence) => sentence.text));
+const Figure = z.object({ name: z.string(), value: z.number(), threads: z.number().optional(), labels_sha256: z.string().optional(), cold_pairs_per_s: z.number().optional() }).passthrough();
+
+if (process.argv[2] === undefined) {
+  // The parent: one child per thread count, their lines passed through, then the comparison.
+  const figures: Array<z.infer<typeof Figure>> = [];
+  for (const threads of THREADS) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', here, String(threads)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+    if (child.status !== 0) throw new Error(`label benchmark with ${threads} thread(s) exited with ${child.status ?? child.signal}`);
+    process.stdout.write(child.stdout);
+    figures.push(...child.stdout.trim().split('\n').map((line) => Figure.parse(JSON.parse(line))));
   }
-  return articles;
-}
+  const warm = (threads: number) => figures.find((figure) => figure.name === 'label_month_warm' && figure.threads === threads);
+  const [one, two] = [warm(1), warm(2)];
+  const hashes = new Set(figures.flatMap((figure) => (figure.labels_sha256 ? [figure.labels_sha256] : [])));
+  const sameAsCold = figures.every((figure) => figure.name !== 'label_month_warm' || figure.labels_same_as_cold === true);
+  if (one?.cold_pairs_per_s && two) {
+    report('label_speedup', two.value / one.cold_pairs_per_s, 'x', {
+      against: 'one thread, cold cache, same months',
+      two_threads_cold: Number(((two.cold_pairs_per_s ?? 0) / one.cold_pairs_per_s).toFixed(2)),
+      one_thread_warm: Number((one.value / one.cold_pairs_per_s).toFixed(2)),
+      labels_identical: hashes.size === 1 && sameAsCold,
+    });
+  }
+} else {
+  const threads = z.coerce.number().int().min(1).parse(process.argv[2]);
 
-const snapshots: Array<Map<number, string[]>> = [];
-for (const month of MONTHS) snapshots.push(await snapshot(month));
-
-const embedder = new CachingEmbedder(new UseLiteEmbedder());
-const nli = new HeuristicNli();
-await embedder.embed(['warm-up: load the model before timing']);
-const work = { pairs: 0, changedPairs: 0, model: 0, allPairs: 0, changedModel: 0, changedAllPairs: 0, embedded: 0, nli: 0 };
-const started = performance.now();
-for (let k = 1; k < snapshots.length; k++) {
-  const [before, after] = [snapshots[k - 1] as Map<number, string[]>, snapshots[k] as Map<number, string[]>];
-  for (const [pageId, newSentences] of after) {
-    const oldSentences = before.get(pageId);
-    if (!oldSentences) continue;
-    const labels = await labelArticle(oldSentences, newSentences, { embedder, nli });
-    const model = labels.work.embedded + labels.work.nliPairs;
-    const allPairs = oldSentences.length * newSentences.length;
-    work.pairs++;
-    work.model += model;
-    work.allPairs += allPairs;
-    work.embedded += labels.work.embedded;
-    work.nli += labels.work.nliPairs;
-    if (oldSentences.join('\n') !== newSentences.join('\n')) {
-      work.changedPairs++;
-      work.changedModel += model;
-      work.changedAllPairs += allPairs;
+  /** Page id → sentences, as of each month (parsing is the snapshot stage's cost, not labeling's). */
+  const snapshot = async (date: string): Promise<Map<number, string[]>> => {
+    const articles = new Map<number, string[]>();
+    for await (const article of dumpSnapshotArticles(dump, `${date}T00:00:00Z`)) {
+      articles.set(article.pageId, articleSentences(article.wikitext).map((sentence) => sentence.text));
     }
-  }
+    return articles;
+  };
+  const snapshots: Array<Map<number, string[]>> = [];
+  for (const month of MONTHS) snapshots.push(await snapshot(month));
+
+  const model = new UseLiteEmbedder();
+  const inner: Embedder = threads === 1 ? model : new WorkerEmbedder(model, {}, threads);
+  // Every thread loads its model before timing: enough distinct texts for a job per thread.
+  await inner.embed(Array.from({ length: 16 * threads * 4 }, (_, k) => `warm-up ${k}: load the model before timing`));
+  const nli = new HeuristicNli();
+  const work = { pairs: 0, changedPairs: 0, model: 0, allPairs: 0, changedModel: 0, changedAllPairs: 0, embedded: 0, nli: 0 };
+
+  /** Labels month pair k (snapshot k-1 → k) as one `label` run would: its own in-memory cache over the store's. */
+  const labelMonth = async (k: number, cache: EmbeddingCache, labels: Hash, count: boolean): Promise<{ pairs: number; embedded: number }> => {
+    const embedder = new CachingEmbedder(inner, cache);
+    const [before, after] = [snapshots[k - 1] as Map<number, string[]>, snapshots[k] as Map<number, string[]>];
+    let pairs = 0;
+    for (const [pageId, newSentences] of after) {
+      const oldSentences = before.get(pageId);
+      if (!oldSentences) continue;
+      const result = await labelArticle(oldSentences, newSentences, { embedder, nli });
+      pairs++;
+      labels.update(JSON.stringify([k, pageId, result.sentences, result.deleted]));
+      if (!count) continue;
+      const modelWork = result.work.embedded + result.work.nliPairs;
+      const allPairs = oldSentences.length * newSentences.length;
+      work.pairs++;
+      work.model += modelWork;
+      work.allPairs += allPairs;
+      work.embedded += result.work.embedded;
+      work.nli += result.work.nliPairs;
+      if (oldSentences.join('\n') !== newSentences.join('\n')) {
+        work.changedPairs++;
+        work.changedModel += modelWork;
+        work.changedAllPairs += allPairs;
+      }
+    }
+    return { pairs, embedded: embedder.embedded };
+  };
+  const timed = async (months: number[], cache: () => EmbeddingCache, count: boolean) => {
+    const labels = createHash('sha256');
+    const started = performance.now();
+    let [pairs, embedded] = [0, 0];
+    for (const k of months) {
+      const month = await labelMonth(k, cache(), labels, count);
+      pairs += month.pairs;
+      embedded += month.embedded;
+    }
+    return { pairs, embedded, seconds: (performance.now() - started) / 1000, labels: labels.digest('hex') };
+  };
+  const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+  const storeCache = () => new EmbeddingCache(openDatabase(':memory:'));
+
+  // The later months first with an empty cache each: what every run paid before vectors were kept.
+  const cold = await timed(range(LATER + 1, MONTHS.length), storeCache, false);
+  const carried = storeCache();
+  const history = await timed(range(1, LATER + 1), () => carried, true);
+  const warm = await timed(range(LATER + 1, MONTHS.length), () => carried, true);
+  if (inner instanceof WorkerEmbedder) await inner.close();
+
+  const pairs = history.pairs + warm.pairs;
+  const seconds = history.seconds + warm.seconds;
+  report('label_article_pairs', pairs / seconds, 'pairs/s', { threads, pairs, changed_pairs: work.changedPairs, seconds: Number(seconds.toFixed(1)), months: MONTHS.length, cached_vectors: carried.count(model.id) });
+  report('label_month_warm', warm.pairs / warm.seconds, 'pairs/s', {
+    threads,
+    pairs: warm.pairs,
+    month_pairs: MONTHS.length - 1 - LATER,
+    cold_pairs_per_s: Number((cold.pairs / cold.seconds).toFixed(3)),
+    embedded_warm: warm.embedded,
+    embedded_cold: cold.embedded,
+    labels_sha256: warm.labels,
+    labels_same_as_cold: warm.labels === cold.labels,
+  });
+  report('label_model_work_ratio', (100 * work.model) / work.allPairs, '%', {
+    threads,
+    embedded: work.embedded,
+    nli_pairs: work.nli,
+    all_pairs: work.allPairs,
+    changed_pairs_ratio_percent: Number(((100 * work.changedModel) / work.changedAllPairs).toFixed(3)),
+  });
+  report('label_peak_rss', peakRssMb(), 'MB', { threads });
 }
-const seconds = (performance.now() - started) / 1000;
-report('label_article_pairs', work.pairs / seconds, 'pairs/s', { pairs: work.pairs, changed_pairs: work.changedPairs, seconds: Number(seconds.toFixed(1)), months: MONTHS.length });
-report('label_model_work_ratio', (100 * work.model) / work.allPairs, '%', {
-  embedded: work.embedded,
-  nli_pairs: work.nli,
-  all_pairs: work.allPairs,
-  changed_pairs_ratio_percent: Number(((100 * work.changedModel) / work.changedAllPairs).toFixed(3)),
-});
-report('label_peak_rss', peakRssMb(), 'MB');
