@@ -6,12 +6,12 @@
  * premise already holds with the same facts (entailment); everything else is neutral. Its scores are overlap fractions, not probabilities
  * of a trained model, and every label it decides is recorded with backend `heuristic-nli`.
  */
-import { sameFacts } from '../text/facts.js';
+import { differingFactWords, factDifference } from '../text/facts.js';
 import { contentTokens, type Token } from '../text/tokens.js';
 import type { NliModel, NliPair, NliScores } from './nli.js';
 
 /** Share of the hypothesis's content words that must be in the premise for entailment. */
-const ENTAILMENT_COVERAGE = 0.8;
+const ENTAILMENT_COVERAGE = 0.75;
 /** Share of each side's content words the other must hold for a changed fact to be an update of the same statement. */
 const SUBSTITUTION_OVERLAP = 0.5;
 
@@ -19,25 +19,36 @@ export class HeuristicNli implements NliModel {
   readonly id = 'heuristic-nli';
 
   classify(pairs: readonly NliPair[]): Promise<NliScores[]> {
-    return Promise.resolve(pairs.map((pair) => judge(contentTokens(pair.premise), contentTokens(pair.hypothesis), sameFacts([pair.premise], [pair.hypothesis]))));
+    return Promise.resolve(pairs.map((pair) => judge(pair.premise, pair.hypothesis)));
   }
 }
 
-function judge(premise: Token[], hypothesis: Token[], factsEqual: boolean): NliScores {
-  if (premise.length === 0 || hypothesis.length === 0) return { entailment: 0, neutral: 1, contradiction: 0 };
-  const inPremise = new Set(premise.map((token) => token.norm));
-  const inHypothesis = new Set(hypothesis.map((token) => token.norm));
-  const hypothesisOnly = hypothesis.filter((token) => !inPremise.has(token.norm));
-  const premiseOnly = premise.filter((token) => !inHypothesis.has(token.norm));
-  const coverage = 1 - hypothesisOnly.length / hypothesis.length;
-  const premiseCoverage = 1 - premiseOnly.length / premise.length;
-  if (!factsEqual && coverage >= SUBSTITUTION_OVERLAP && premiseCoverage >= SUBSTITUTION_OVERLAP) {
-    // Above one half, so that a changed fact in an otherwise equal sentence always reads as contradiction.
-    const contradiction = 0.5 + Math.min(coverage, premiseCoverage) / 2;
-    return { entailment: 0, neutral: 1 - contradiction, contradiction };
+function judge(premiseText: string, hypothesisText: string): NliScores {
+  const neutral = { entailment: 0, neutral: 1, contradiction: 0 };
+  const premise = contentTokens(premiseText);
+  const hypothesis = contentTokens(hypothesisText);
+  if (premise.length === 0 || hypothesis.length === 0) return neutral;
+  const difference = factDifference(premiseText, hypothesisText);
+  if (difference.onlyOld.length === 0 && difference.onlyNew.length === 0) {
+    const coverage = covered(hypothesis, premise);
+    return coverage >= ENTAILMENT_COVERAGE ? { entailment: coverage, neutral: 1 - coverage, contradiction: 0 } : neutral;
   }
-  if (factsEqual && coverage >= ENTAILMENT_COVERAGE) {
-    return { entailment: coverage, neutral: 1 - coverage, contradiction: 0 };
-  }
-  return { entailment: 0, neutral: 1, contradiction: 0 };
+  // A changed fact updates the same statement when the rest of the two wordings, the facts' own words
+  // set aside, is mostly shared ("1,014,003,817 (july 2000 est.)" → "1,049,700,118 (jul 2003 est)").
+  const factual = differingFactWords(difference);
+  const rest = (tokens: Token[]) => tokens.filter((token) => token.kind === 'word' && !factual.has(token.norm));
+  const premiseRest = rest(premise);
+  const hypothesisRest = rest(hypothesis);
+  if (premiseRest.length === 0 || hypothesisRest.length === 0) return neutral;
+  const shared = Math.min(covered(hypothesisRest, premiseRest), covered(premiseRest, hypothesisRest));
+  if (shared < SUBSTITUTION_OVERLAP) return neutral;
+  // Above one half, so that a changed fact in an otherwise equal sentence always reads as contradiction.
+  const contradiction = 0.5 + shared / 2;
+  return { entailment: 0, neutral: 1 - contradiction, contradiction };
+}
+
+/** Share of `tokens` whose word `other` also holds. */
+function covered(tokens: Token[], other: Token[]): number {
+  const words = new Set(other.map((token) => token.norm));
+  return tokens.filter((token) => words.has(token.norm)).length / tokens.length;
 }

@@ -72,35 +72,48 @@ function keyOf(fact: Fact): string {
   return `${fact.kind}:${fact.value}`;
 }
 
-/** A key equal for texts (read sentence by sentence, so spans compare too) that hold the same facts, as a multiset. */
-export function factKey(sentences: readonly string[]): string {
-  return sentences
-    .flatMap((sentence) => factsOf(sentence).map(keyOf))
-    .sort()
-    .join('|');
-}
-
-export function sameFacts(old: readonly string[], updated: readonly string[]): boolean {
-  return factKey(old) === factKey(updated);
-}
-
 export interface FactDifference {
-  /** Facts of the old text the new one lacks, and the other way round (multisets). */
+  /** Facts of the old text the new one lacks, and the other way round. */
   onlyOld: string[];
   onlyNew: string[];
 }
 
-export function factDifference(oldText: string, newText: string): FactDifference {
+/**
+ * The facts of the old sentences (read one by one, so spans compare too) that the new ones lack,
+ * and the other way round, as multisets, with two allowances: a unit compares only with a unit (a
+ * count that gains its noun, "1,250" → "1,250 people", changes nothing), and a capitalised word
+ * still present in the other text, wherever it stands, is no missing name ("Northern Trains
+ * operates the line").
+ */
+export function factDifference(oldText: string | readonly string[], newText: string | readonly string[]): FactDifference {
+  const olds = (typeof oldText === 'string' ? [oldText] : oldText).flatMap((sentence) => [...factsOf(sentence)]);
+  const news = (typeof newText === 'string' ? [newText] : newText).flatMap((sentence) => [...factsOf(sentence)]);
+  const unitsOnBoth = olds.some((fact) => fact.kind === 'unit') && news.some((fact) => fact.kind === 'unit');
+  const wordsOf = (texts: string | readonly string[]) => new Set(contentTokens(typeof texts === 'string' ? texts : texts.join(' ')).map((token) => token.norm));
+  const oldWords = wordsOf(oldText);
+  const newWords = wordsOf(newText);
+  const counted = (facts: Fact[], otherWords: Set<string>) =>
+    facts.filter((fact) => (fact.kind !== 'unit' || unitsOnBoth) && !(fact.kind === 'name' && otherWords.has(fact.value))).map(keyOf);
   const remaining = new Map<string, number>();
-  for (const key of factsOf(oldText).map(keyOf)) remaining.set(key, (remaining.get(key) ?? 0) + 1);
+  for (const key of counted(olds, newWords)) remaining.set(key, (remaining.get(key) ?? 0) + 1);
   const onlyNew: string[] = [];
-  for (const key of factsOf(newText).map(keyOf)) {
+  for (const key of counted(news, oldWords)) {
     const left = remaining.get(key) ?? 0;
     if (left > 0) remaining.set(key, left - 1);
     else onlyNew.push(key);
   }
-  const onlyOld = [...remaining].flatMap(([key, count]) => Array<string>(count).fill(key));
+  const onlyOld = [...remaining].filter(([, count]) => count > 0).map(([key]) => key);
   return { onlyOld: [...new Set(onlyOld)].sort(), onlyNew: [...new Set(onlyNew)].sort() };
+}
+
+export function sameFacts(old: string | readonly string[], updated: string | readonly string[]): boolean {
+  const difference = factDifference(old, updated);
+  return difference.onlyOld.length === 0 && difference.onlyNew.length === 0;
+}
+
+/** The words of the facts that differ ("dana", "holt", "victor", "lam"): what a changed fact replaced, set aside when the rest of two wordings is compared. */
+export function differingFactWords(difference: FactDifference): Set<string> {
+  return new Set([...difference.onlyOld, ...difference.onlyNew].flatMap((key) => key.slice(key.indexOf(':') + 1).split(' ')));
 }
 
 /** "number:3 → number:4; person:dana holt → person:victor lam", for a label's evidence; "" when equal. */
