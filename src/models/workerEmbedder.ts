@@ -16,12 +16,17 @@ const EmbedReply = z.union([
 ]);
 
 /**
- * Texts per job sent to a worker, at least: texts go out sorted by length so that a job's texts
- * share token counts (the model's calls group by them), in jobs small enough that each thread gets
- * several and a slow one does not hold the rest.
+ * Texts go out sorted by length so that a job's texts share token counts (the model's calls group
+ * by them): a large call in jobs of at least MIN_JOB, JOBS_PER_THREAD per thread so that a slow job
+ * does not hold the rest; a small one (the labeler embeds an article's gaps at a time) split
+ * evenly, so that every thread takes part.
  */
 const MIN_JOB = 16;
 const JOBS_PER_THREAD = 4;
+
+function jobSize(texts: number, threads: number): number {
+  return Math.max(Math.ceil(texts / (threads * JOBS_PER_THREAD)), Math.min(MIN_JOB, Math.ceil(texts / threads)));
+}
 
 interface Pending {
   resolve: (vectors: Float32Array[]) => void;
@@ -114,7 +119,7 @@ export class WorkerEmbedder implements Embedder {
     this.threads ??= Array.from({ length: this.threadCount }, () => new EmbedThread(this.choice));
     const threads = this.threads;
     const order = texts.map((_, k) => k).sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
-    const size = Math.max(MIN_JOB, Math.ceil(order.length / (threads.length * JOBS_PER_THREAD)));
+    const size = jobSize(order.length, threads.length);
     const jobs: number[][] = [];
     for (let at = 0; at < order.length; at += size) jobs.push(order.slice(at, at + size));
     const vectors = new Array<Float32Array>(texts.length);
