@@ -116,7 +116,7 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
   }
   const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(db, system, entry, options.seed));
   const growoverEntries = [...growover].map(([system, snapshots]) => growoverEntry(db, system, snapshots, options.seed));
-  return { seed: options.seed, resamples: RESAMPLES, weekly: ranked(weeklyEntries, (e) => [e.f1, e.em]), growover: ranked(growoverEntries, (e) => [e.ALL.f1, e.ALL.em]) };
+  return { seed: options.seed, resamples: RESAMPLES, weekly: rankEntries(weeklyEntries, (e) => [e.f1, e.em]), growover: rankEntries(growoverEntries, (e) => [e.ALL.f1, e.ALL.em]) };
 }
 
 /** The day after a week file's week (DailyQA's evaluation date), else the leaderboard's date. */
@@ -187,7 +187,7 @@ function growoverEntry(db: Database, system: string, snapshots: Map<string, { fi
 }
 
 /** Best first by the keys, then by name; equal keys share a rank (1, 1, 3). */
-function ranked<T extends { system: string }>(entries: T[], keys: (entry: T) => number[]): Array<T & { rank: number }> {
+export function rankEntries<T extends { system: string }>(entries: T[], keys: (entry: T) => number[]): Array<T & { rank: number }> {
   const compare = (a: T, b: T) => {
     const [ka, kb] = [keys(a), keys(b)];
     for (let i = 0; i < ka.length; i++) if ((kb[i] as number) !== (ka[i] as number)) return (kb[i] as number) - (ka[i] as number);

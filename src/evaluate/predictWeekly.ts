@@ -1,6 +1,6 @@
 /**
- * The weekly baselines (issue 11): every kept query of the weeks begun before the date, answered as
- * of that date. closed-book: "Today is D." and the question; golden-doc: the question with the
+ * The weekly baselines (issue 11): every kept query of the weeks begun before the date (or of one
+ * week), answered as of that date. closed-book: "Today is D." and the question; golden-doc: the question with the
  * article as it stood at D 00:00 UTC (the infobox holding the asked key, and the first paragraph)
  * from the store. Offline, golden-doc reads the key's value (an upper bound) and closed-book
  * answers nothing.
@@ -24,12 +24,13 @@ interface WeeklyItem {
   question: string;
 }
 
-export async function predictWeekly(db: Database, tasks: BaselineTasks, system: WeeklySystem, date: string): Promise<BaselinePredictions> {
+/** `week`: only the queries of the week starting that day (YYYY-MM-DD). */
+export async function predictWeekly(db: Database, tasks: BaselineTasks, system: WeeklySystem, date: string, week?: string): Promise<BaselinePredictions> {
   const instant = answerInstant(date);
   const weeks = new Map(new QueryStore(db).scoringFacts().map((facts) => [facts.id, facts.week]));
   // A query exists from its week on: a week starting on or after the date has nothing to ask yet.
   const items: WeeklyItem[] = answersOnDate(db, date)
-    .filter((row) => (weeks.get(row.id) ?? '') < date)
+    .filter((row) => (weeks.get(row.id) ?? '') < date && (week === undefined || weeks.get(row.id) === week))
     .map((row) => ({ id: row.id, question: row.query }));
   if (system === 'closed-book') return predictAll(items, (item) => tasks.answerClosedBook({ text: item.question, date }));
   const timelines = new AnswerTimelines(db);

@@ -63,6 +63,21 @@ describe('predict, offline', () => {
     }
   });
 
+  it("--week answers one week's queries, on the day after the week unless --date says otherwise", async () => {
+    const store = openDatabase(db);
+    const week = new QueryStore(store).scoringFacts().filter((facts) => facts.week === '2025-02-03');
+    const expected = new Map(week.map((facts) => [facts.id, answerQuery(store, facts.id, '2025-02-10').answer ?? '']));
+    store.close();
+    expect(expected.size).toBeGreaterThan(3);
+    const out = join(dir, 'week.jsonl');
+    const run = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--week', '2025-02-03', '--out', out, '--llm', 'offline']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(predictions(out)).toEqual(expected);
+    const usage = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--out', out]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--date.*or give --week/);
+  });
+
   it('GrowOVER evidence fills each cloze from its evidence sentences, closed-book answers nothing', async () => {
     const { growover } = gold();
     expect(growover.size).toBeGreaterThan(5);

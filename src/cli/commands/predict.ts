@@ -5,7 +5,8 @@ import { predictionLines, type BaselinePredictions } from '../../evaluate/predic
 import { GROWOVER_SYSTEMS, predictGrowover, type GrowoverSystem } from '../../evaluate/predictGrowover.js';
 import { predictWeekly, WEEKLY_SYSTEMS, type WeeklySystem } from '../../evaluate/predictWeekly.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
-import { dateOption, snapshotNameOption } from '../options.js';
+import { addDays, formatDate, parseDate } from '../../dates.js';
+import { dateOption, refuseUsage, snapshotNameOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
 
 interface PredictFlags {
@@ -13,6 +14,7 @@ interface PredictFlags {
   out: string;
   llm?: string;
   date?: string;
+  week?: string;
   snapshot?: string;
 }
 
@@ -27,13 +29,16 @@ export function registerPredict(program: Command): void {
   const predict = program.command('predict').description("write a baseline system's predictions (JSONL {id, prediction}) for evaluate and the leaderboard");
   predict
     .command('weekly')
-    .description('answer every kept query of the weeks begun before DATE as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE)')
+    .description('answer every kept query of the weeks begun before DATE (or of one --week) as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE)')
     .addOption(new Option('--system <name>', 'the baseline').choices([...WEEKLY_SYSTEMS]).makeOptionMandatory())
-    .addOption(dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC)').makeOptionMandatory())
+    .addOption(dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC); default with --week: the day after the week'))
+    .addOption(dateOption('--week <start>', "only the queries of the week starting that day (YYYY-MM-DD), as a leaderboard's SYSTEM/START.jsonl holds"))
     .requiredOption('--out <file>', 'the predictions file to write (JSONL)')
     .addOption(new Option('--llm <provider>', LLM_OPTION).choices(['offline', 'openai']))
     .action(async (flags: PredictFlags, command: Command) => {
-      await predictInto(command, flags, (session, tasks) => predictWeekly(session.db, tasks, flags.system as WeeklySystem, flags.date as string));
+      // DailyQA answers a week's queries on the day after the week.
+      const date = flags.date ?? (flags.week !== undefined ? formatDate(addDays(parseDate(flags.week), 7)) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
+      await predictInto(command, flags, (session, tasks) => predictWeekly(session.db, tasks, flags.system as WeeklySystem, date, flags.week));
     });
   predict
     .command('growover')

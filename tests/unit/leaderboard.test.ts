@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { rankEntries, submissionOf } from '../../src/evaluate/leaderboard.js';
+import { leaderboardMarkdown } from '../../src/evaluate/leaderboardPages.js';
+
+describe('leaderboard', () => {
+  it('places files by their path: a flat system file, a week, a GrowOVER snapshot', () => {
+    expect(submissionOf('closed-book.jsonl')).toEqual({ system: 'closed-book', kind: { weekly: null } });
+    expect(submissionOf('gpt/2025-01-20.jsonl')).toEqual({ system: 'gpt', kind: { weekly: '2025-01-20' } });
+    expect(submissionOf('gpt/growover-2025-04.json')).toEqual({ system: 'gpt', kind: { growover: '2025-04' } });
+    expect(() => submissionOf('gpt/week3.jsonl')).toThrow(/gpt\/week3\.jsonl: not a submission file/);
+    expect(() => submissionOf('gpt/2025-02-30.jsonl')).toThrow(/2025-02-30/);
+    expect(() => submissionOf('a/b/2025-01-20.jsonl')).toThrow(/not a submission file/);
+  });
+
+  it('ranks by F1, then EM; equal scores share a rank and are listed by name', () => {
+    const entries = [
+      { system: 'b', f1: 0.5, em: 0.4 },
+      { system: 'a', f1: 0.5, em: 0.4 },
+      { system: 'c', f1: 0.7, em: 0.1 },
+      { system: 'd', f1: 0.5, em: 0.45 },
+    ];
+    expect(rankEntries(entries, (e) => [e.f1, e.em]).map((e) => `${e.rank}:${e.system}`)).toEqual(['1:c', '2:d', '3:a', '3:b']);
+  });
+
+  it('writes percentages with their interval and escapes a pipe in a system name', () => {
+    const scores = { n: 2, em: 0.5, f1: 0.75, sm: 1 };
+    const markdown = leaderboardMarkdown(
+      {
+        seed: 1,
+        resamples: 1000,
+        weekly: [
+          {
+            rank: 1, system: 'a|b', files: ['a|b.jsonl'], dates: ['2025-01-27'], ...scores, scored: 2, missing: 0, unknown: 1,
+            ci: { em: [0, 1], f1: [0.5, 1], sm: [1, 1] }, no_answer: { n: 0, correct: 0, accuracy: 0 },
+            by_week: { '2025-01-20': scores }, by_days_since_change: { '1': scores }, unknown_ids: 0,
+          },
+        ],
+        growover: [],
+      },
+      [],
+    );
+    expect(markdown).toContain('| 1 | a\\|b | 75.0 [50.0, 100.0] | 50.0 [0.0, 100.0] | 100.0 [100.0, 100.0] | – | 2 | 0 | 1 | 2025-01-27 |');
+    expect(markdown).toContain('| a\\|b | 75.0 (2) |');
+    expect(markdown).not.toContain('## GrowOVER');
+  });
+});
