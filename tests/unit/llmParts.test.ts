@@ -19,7 +19,7 @@ describe('prompt templates', () => {
   it('has every task of the weekly and monthly pipelines and the baselines, each with a valid header', () => {
     expect(names.sort()).toEqual([
       'baseline-closed-book', 'baseline-with-document', 'correctness-answer', 'dialogue', 'domain-classification', 'growover-qa-changed',
-      'growover-qa-initial', 'growover-qa-new', 'question-generation',
+      'growover-qa-initial', 'growover-qa-new', 'question-generation', 'sentence-change',
     ]);
     for (const name of names) expect(loadPrompt(name)).toMatchObject({ name, version: expect.stringMatching(/^\d+$/) });
     expect(loadPrompt('question-generation').placeholders).toEqual(['title', 'url', 'first_paragraph', 'template', 'infobox', 'key', 'value']);
