@@ -26,8 +26,7 @@ import { alignInOrder } from './align.js';
 import { sentenceHash } from '../text/normalise.js';
 import { describeFactDifference, factDifference, sameFacts } from '../text/facts.js';
 import { contentKey, contentTokens } from '../text/tokens.js';
-import type { LabelTasks } from '../llm/labelTasks.js';
-import type { LabelStep, SentenceLabelName } from '../model/labels.js';
+import type { LabelStep, SentenceChangeJudge, SentenceLabelName } from '../model/labels.js';
 
 
 export interface SentenceLabel {
@@ -89,7 +88,7 @@ export interface LabelerModels {
   embedder: Embedder;
   nli: NliModel;
   /** The last say on changed and undecided sentences (src/llm/labelTasks.ts); absent: the models' labels stand, and say so. */
-  judge?: LabelTasks;
+  judge?: SentenceChangeJudge;
   thresholds?: Partial<LabelThresholds>;
 }
 

@@ -4,21 +4,11 @@
  * with a reason. Two providers: a model behind an OpenAI-compatible server, and the offline one,
  * which asks nothing and keeps the models' label.
  */
+import type { SentenceChange, SentenceChangeJudge, SentenceChangeRequest } from '../model/labels.js';
 import type { TaskProvider, TaskResult } from './tasks.js';
 
-export interface SentenceChangeRequest {
-  oldSentence: string;
-  newSentence: string;
-  /** What the rules found, e.g. "facts differ: number:3 → number:4", shown to the model. */
-  facts: string;
-}
+export type { SentenceChange, SentenceChangeRequest } from '../model/labels.js';
 
-/** `keep`: no judgement was made (offline), the models' label stands. */
-export interface SentenceChange {
-  verdict: 'same' | 'changed' | 'new' | 'keep';
-  reason: string;
-}
-
-export interface LabelTasks extends TaskProvider {
+export interface LabelTasks extends TaskProvider, SentenceChangeJudge {
   judgeSentenceChange(request: SentenceChangeRequest): Promise<TaskResult<SentenceChange>>;
 }

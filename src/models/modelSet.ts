@@ -2,7 +2,7 @@
  * The embedder, NLI model and labeling LLM a labeling or monthly run uses, and how a run records
  * them: by what really ran, the embedder's "same" threshold included, since it decides labels.
  */
-import type { LabelTasks } from '../llm/labelTasks.js';
+import type { SentenceChangeJudge } from '../model/labels.js';
 import type { Embedder } from './embedder.js';
 import type { NliModel } from './nli.js';
 
@@ -10,7 +10,7 @@ export interface Models {
   embedder: Embedder;
   nli: NliModel;
   /** The LLM step after NLI (docs/ARCHITECTURE.md §7.3); absent: none, the models' labels stand. */
-  judge?: LabelTasks;
+  judge?: SentenceChangeJudge;
 }
 
 export function modelRunParams(models: Models): { embedder: string; sameThreshold: number; nli: string; labelLlm: string } {
