@@ -5,11 +5,11 @@
  */
 import type { Database } from 'better-sqlite3';
 import { Option, type Command } from 'commander';
+import { openLabelTasks, type LlmSettings } from '../llm/openTasks.js';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import { openLabelTasks, type LlmSettings } from '../llm/openTasks.js';
-import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
+import { chooseModels, ModelChoiceSchema, type ModelChoiceInput } from '../models/choose.js';
 import { WorkerEmbedder } from '../models/workerEmbedder.js';
 import type { Models } from '../models/modelSet.js';
 
@@ -40,10 +40,15 @@ const EmbedThreads = z.coerce.number().int().min(1).max(64);
 export async function modelsFrom(flags: ModelFlags): Promise<Models> {
   const threads = EmbedThreads.safeParse(flags.embedThreads ?? availableParallelism());
   if (!threads.success) throw new UserError(`invalid --embed-threads ${flags.embedThreads}: a whole number from 1 to 64`);
-  const choice = { embeddingModel: flags.embeddingModel, sameThreshold: flags.sameThreshold, nliModel: flags.nliModel, modelCache: flags.modelCache };
+  const choice = modelChoiceOf(flags);
   const models = await chooseModels(choice);
   if (threads.data === 1) return models;
   return { ...models, embedder: new WorkerEmbedder(models.embedder, ModelChoiceSchema.parse(choice), threads.data) };
+}
+
+/** The flags as a model choice: also what `--queue` sends to workers, which build the same models from it. */
+export function modelChoiceOf(flags: ModelFlags): ModelChoiceInput {
+  return { embeddingModel: flags.embeddingModel, sameThreshold: flags.sameThreshold, nliModel: flags.nliModel, modelCache: flags.modelCache };
 }
 
 /** The models with the LLM step the settings (`--llm` among them) ask for, its replies cached in the store. */

@@ -15,12 +15,19 @@ import { parseQueueUrl, QUEUE_NAME, requireReachable, type QueueAddress } from '
 /** The parent job of a stage's flow: done once every batch is. */
 export const STAGE_JOB = 'stage';
 
-/** What a batch job carries: its place in the stage, the batch, and the models to compute it with. */
+/**
+ * What a batch job carries: its place in the stage, the batch, and the models to compute it with:
+ * the model choice and the LLM judge of labeling (only the offline one, which needs no client).
+ */
 export interface BatchEnvelope {
   index: number;
   batch: unknown;
   models: ModelChoiceInput;
+  judge: QueueJudge;
 }
+
+/** The LLM judge workers use: none, or the offline rules (an online LLM stays in the owning process). */
+export type QueueJudge = 'none' | 'offline';
 
 export const BATCH_RETRIES = { attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
 
@@ -28,8 +35,12 @@ export class BullmqRunner implements BatchRunner {
   private readonly address: QueueAddress;
   private readonly connection: ConnectionOptions;
 
-  /** `models` is the command's model choice: workers build the same models from it. */
-  constructor(queueUrl: string, private readonly models: ModelChoiceInput) {
+  /** `models` is the command's model choice and `judge` its LLM judge: workers build the same from them. */
+  constructor(
+    queueUrl: string,
+    private readonly models: ModelChoiceInput,
+    private readonly judge: QueueJudge,
+  ) {
     this.address = parseQueueUrl(queueUrl);
     this.connection = { url: this.address.url, maxRetriesPerRequest: null };
   }
@@ -62,7 +73,7 @@ export class BullmqRunner implements BatchRunner {
         children: batches.map((batch, index) => ({
           name: kind.name,
           queueName: QUEUE_NAME,
-          data: { index, batch, models: this.models } satisfies BatchEnvelope,
+          data: { index, batch, models: this.models, judge: this.judge } satisfies BatchEnvelope,
           // A failed batch fails the stage, so the owner stops instead of waiting for ever.
           opts: { jobId: `${childPrefix}${index}`, ...BATCH_RETRIES, failParentOnFailure: true, removeOnComplete: true },
         })),

@@ -58,11 +58,6 @@ const ArticleLabelsSchema = z
 const LabelBatchOutput = z.object({ articles: z.array(z.object({ pageId: z.number().int(), labels: ArticleLabelsSchema })) });
 export type LabeledBatch = z.infer<typeof LabelBatchOutput>;
 
-/** A worker's event loop gets a turn between articles, so its job lock is renewed during a long batch. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolveTurn) => setImmediate(resolveTurn));
-}
-
 export const labelArticlesJob: JobKind<LabelBatch, LabeledBatch> = {
   name: 'label-articles',
   data: LabelBatchData,
@@ -75,7 +70,6 @@ export const labelArticlesJob: JobKind<LabelBatch, LabeledBatch> = {
         ? await labelArticle(pair.oldSentences, pair.newSentences, { ...models, thresholds: batch.thresholds })
         : labelNewArticle(pair.newSentences);
       articles.push({ pageId: pair.pageId, labels });
-      await nextTurn();
     }
     return { articles };
   },

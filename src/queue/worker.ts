@@ -8,8 +8,10 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
 import type { LabelerModels } from '../labels/labeler.js';
+import type { Models } from '../models/modelSet.js';
+import { OfflineLabelTasks } from '../llm/offlineLabelTasks.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
-import { STAGE_JOB } from './bullmqRunner.js';
+import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
 import { labelArticlesJob } from './labelJob.js';
 import { z } from 'zod';
@@ -19,7 +21,37 @@ const jobKinds: ReadonlyMap<string, JobKind<unknown, unknown>> = new Map(
   [labelArticlesJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
 );
 
-const Envelope = z.object({ index: z.number().int().nonnegative(), batch: z.unknown(), models: ModelChoiceSchema });
+const Envelope = z.object({ index: z.number().int().nonnegative(), batch: z.unknown(), models: ModelChoiceSchema, judge: z.enum(['none', 'offline']) });
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolveTurn) => setImmediate(resolveTurn));
+}
+
+/**
+ * The models, giving the event loop a turn before each call: labeling a long article is CPU work
+ * of minutes, and a loop blocked past the lock's duration loses the job's lock, so the job is
+ * taken again while still running (the work done twice, the speedup gone).
+ */
+function takingTurns(models: Models): Models {
+  const { embedder, nli } = models;
+  return {
+    embedder: {
+      id: embedder.id,
+      sameThreshold: embedder.sameThreshold,
+      embed: async (texts) => {
+        await nextTurn();
+        return embedder.embed(texts);
+      },
+    },
+    nli: {
+      id: nli.id,
+      classify: async (pairs) => {
+        await nextTurn();
+        return nli.classify(pairs);
+      },
+    },
+  };
+}
 
 export interface WorkerOptions {
   queueUrl: string;
@@ -42,13 +74,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const address = parseQueueUrl(options.queueUrl);
   await requireReachable(address);
   const modelsByChoice = new Map<string, Promise<LabelerModels>>();
-  const envFor = (choice: z.infer<typeof ModelChoiceSchema>): ComputeEnv => ({
+  const envFor = (choice: z.infer<typeof ModelChoiceSchema>, judge: QueueJudge): ComputeEnv => ({
     models() {
-      const key = JSON.stringify(choice);
+      const key = JSON.stringify([choice, judge]);
       let models = modelsByChoice.get(key);
       if (!models) {
         // One embedding cache per model for the worker's life: sentences recur across batches.
-        models = chooseModels(choice).then((built) => ({ embedder: new CachingEmbedder(built.embedder), nli: built.nli }));
+        models = chooseModels(choice)
+          .then(takingTurns)
+          .then((turnTaking) => ({
+            embedder: new CachingEmbedder(turnTaking.embedder),
+            nli: turnTaking.nli,
+            ...(judge === 'offline' ? { judge: new OfflineLabelTasks() } : {}),
+          }));
         modelsByChoice.set(key, models);
       }
       return models;
@@ -63,7 +101,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       const envelope = Envelope.safeParse(job.data);
       const batch = envelope.success ? kind.data.safeParse(envelope.data.batch) : undefined;
       if (!envelope.success || !batch?.success) throw new UnrecoverableError(`job ${job.id ?? ''} of kind ${job.name} holds malformed data`);
-      return kind.compute(batch.data, envFor(envelope.data.models));
+      return kind.compute(batch.data, envFor(envelope.data.models, envelope.data.judge));
     },
     {
       connection: { url: address.url, maxRetriesPerRequest: null },
