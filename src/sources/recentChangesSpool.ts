@@ -45,7 +45,7 @@ export interface RecentChangesSpool {
 
 /** The in-memory spool: the same contract, for a source used without a store. */
 export class MemorySpool implements RecentChangesSpool {
-  private readonly listings = new Map<string, { progress: ListingProgress; byPage: Map<number, Revision[]> }>();
+  private readonly listings = new Map<string, { progress: ListingProgress; byPage: Map<number, Revision[]>; sortedIds?: number[] }>();
 
   private listing(key: ListingKey) {
     const id = JSON.stringify(key);
@@ -69,14 +69,17 @@ export class MemorySpool implements RecentChangesSpool {
       listing.byPage.set(pageId, revisions);
     }
     listing.progress = { next, complete: next === null };
+    delete listing.sortedIds;
   }
 
   pages(key: ListingKey, windowEnd: string, afterPageId: number, limit: number): ListedPage[] {
-    const pageIds = [...this.listing(key).byPage.keys()].filter((pageId) => pageId > afterPageId).sort((a, b) => a - b);
+    const listing = this.listing(key);
+    // Sorted once per listing state, not per batch: a batch is read for every 50 pages.
+    listing.sortedIds ??= [...listing.byPage.keys()].sort((a, b) => a - b);
     const pages: ListedPage[] = [];
-    for (const pageId of pageIds) {
-      if (pages.length >= limit) break;
-      const page = splitAtWindowEnd(pageId, this.listing(key).byPage.get(pageId) ?? [], windowEnd);
+    for (let at = firstAbove(listing.sortedIds, afterPageId); at < listing.sortedIds.length && pages.length < limit; at++) {
+      const pageId = listing.sortedIds[at] as number;
+      const page = splitAtWindowEnd(pageId, listing.byPage.get(pageId) ?? [], windowEnd);
       if (page.inWindow.length > 0) pages.push(page);
     }
     return pages;
@@ -85,6 +88,18 @@ export class MemorySpool implements RecentChangesSpool {
   discard(key: ListingKey): void {
     this.listings.delete(JSON.stringify(key));
   }
+}
+
+/** The index of the first id above `value` in ascending `ids`. */
+function firstAbove(ids: number[], value: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((ids[mid] as number) <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /**
