@@ -154,6 +154,26 @@ function marks(svg: string, role: string): string[] {
   return [...svg.matchAll(/<path aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="([^"]*)"/g)].filter((m) => m[2] === role).map((m) => m[1] as string);
 }
 
+describe('predict when the model never replies in shape', () => {
+  it('predicts "" for each item, counts it failed, and writes the file', async () => {
+    const server = await startOpenAiServer({ alwaysFault: 'schema-violation' });
+    try {
+      const out = join(dir, 'llm-failed.jsonl');
+      const run = await runCli(['--db', db, '--json', 'predict', 'weekly', '--system', 'closed-book', '--week', '2025-02-03', '--out', out, '--llm', 'openai'], {
+        env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test', WIKIDELTA_LLM_INVALID_RETRIES: '1' },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const summary = JSON.parse(run.stdout) as { predictions: number; failed: number; requests: number };
+      expect(summary.predictions).toBeGreaterThan(3);
+      expect(summary.failed).toBe(summary.predictions);
+      expect(summary.requests).toBe(2 * summary.predictions);
+      expect([...predictions(out).values()]).toEqual(Array(summary.predictions).fill(''));
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('stats --plot', () => {
   it("draws one line per weekly update with a point per day, queries per domain and week, GrowOVER's labels and items per month", async () => {
     const out = join(dir, 'figures');
