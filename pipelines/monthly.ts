@@ -29,8 +29,12 @@ export async function runMonthly(options: { db: Database; reporter: Reporter; in
   snapshots.requireSnapshot(input.newName);
   if (input.oldName !== undefined) {
     snapshots.requireSnapshot(input.oldName);
-    const { embedder, nli, judge, prices } = input;
-    await runLabel({ db, reporter, input: { oldName: input.oldName, newName: input.newName, embedder, nli, ...(judge ? { judge } : {}), ...(prices ? { prices } : {}) } });
+    const { embedder, nli, judge, prices, batchRunner } = input;
+    await runLabel({
+      db,
+      reporter,
+      input: { oldName: input.oldName, newName: input.newName, embedder, nli, ...(judge ? { judge } : {}), ...(prices ? { prices } : {}), ...(batchRunner ? { batchRunner } : {}) },
+    });
   }
   const stages = input.oldName === undefined ? monthlyStages.filter((stage) => stage !== maintainStage) : monthlyStages;
   return runPipeline({

@@ -2,6 +2,7 @@
 import type { GrowoverTasks } from '../../src/llm/growoverTasks.js';
 import type { Prices } from '../../src/llm/usage.js';
 import type { Models } from '../../src/models/modelSet.js';
+import type { BatchRunner } from '../../src/queue/batchRunner.js';
 
 export interface MonthlyInput extends Models {
   /** Absent: the new snapshot is the first, and every article gets initial generation. */
@@ -10,4 +11,6 @@ export interface MonthlyInput extends Models {
   tasks: GrowoverTasks;
   prices?: Prices;
   seed: number;
+  /** Where the labeling batches run: in this process unless given (`--queue`, docs/ARCHITECTURE.md §13). */
+  batchRunner?: BatchRunner;
 }

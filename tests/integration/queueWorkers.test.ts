@@ -5,7 +5,7 @@
  */
 import Sqlite from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
@@ -124,4 +124,20 @@ describe('label --queue with two workers, one killed mid-job', () => {
     // Beyond the export: every stored label, with how it was reached and its evidence.
     expect(storedLabels(queued)).toEqual(storedLabels(single));
   }, 240_000);
+
+  it('refuses a queue that is not a redis URL or not there with one line, before touching the store', async () => {
+    const db = join(dir, 'refused.sqlite');
+    for (const [args, message] of [
+      [['label', '--old', OLD, '--new', NEW, '--queue', 'http://127.0.0.1:6379'], /--queue http:\/\/127\.0\.0\.1:6379: expected a redis/],
+      [['monthly', '--old', OLD, '--new', NEW, '--queue', 'redis://127.0.0.1:1'], /cannot reach the queue at redis:\/\/127\.0\.0\.1:1/],
+      [['worker', '--queue', 'redis://127.0.0.1:1'], /cannot reach the queue/],
+    ] as const) {
+      const result = await runCli(['--db', db, ...args]);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(existsSync(db)).toBe(false);
+  }, 60_000);
 });
+

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { runLabel } from '../../../pipelines/monthly/label.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
-import { chosenProvider, pricesOf } from '../../llm/openTasks.js';
-import { UserError } from '../../errors.js';
-import { addModelOptions, modelChoiceOf, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
+import { pricesOf } from '../../llm/openTasks.js';
+import { addModelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { withSession } from '../session.js';
-import { parseQueueUrl, requireReachable } from '../../queue/connection.js';
+import { QUEUE_OPTION_HELP, queueRunnerFor, requireQueue } from '../queueOption.js';
 
 interface LabelFlags extends ModelFlags {
   old: string;
@@ -20,21 +19,16 @@ export function registerLabel(program: Command): void {
       .description('label every sentence of the new snapshot unchanged, changed, new or undecided against the old one (and deleted old ones); prints the counts')
       .requiredOption('--old <name>', 'the earlier snapshot')
       .requiredOption('--new <name>', 'the later snapshot')
-      .option('--queue <url>', 'label on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker); this process writes the store'),
+      .option('--queue <url>', QUEUE_OPTION_HELP),
   ).action(async (flags: LabelFlags, command: Command) => {
-    // A bad or unreachable queue is one line before the store is touched.
-    if (flags.queue) await requireReachable(parseQueueUrl(flags.queue));
+    await requireQueue(flags.queue);
     const models = await modelsFrom(flags);
     const counts = await withSession(command, { write: true, flags: { llm: flags.llm } }, async (session) => {
       const store = new SnapshotStore(session.db);
       store.requireSnapshot(flags.old);
       store.requireSnapshot(flags.new);
       const input = { oldName: flags.old, newName: flags.new, ...withLabelLlm(models, session.db, session.settings), prices: pricesOf(session.settings) };
-      // An online LLM judge needs its client and its cache in the store: it does not run on workers yet.
-      if (flags.queue && chosenProvider(session.settings) !== 'offline') throw new UserError('--queue runs the offline judge only: add --llm offline, or label without --queue to ask the LLM');
-      // BullMQ loads only when a queue is asked for, not with every command's start-up.
-      const batchRunner = flags.queue ? new (await import('../../queue/bullmqRunner.js')).BullmqRunner(flags.queue, modelChoiceOf(flags), 'offline') : undefined;
-      await runLabel({ db: session.db, reporter: session.reporter, input: { ...input, ...(batchRunner ? { batchRunner } : {}) } });
+      await runLabel({ db: session.db, reporter: session.reporter, input: { ...input, ...(await queueRunnerFor(flags.queue, flags, session.settings)) } });
       return store.labelCounts(flags.old, flags.new);
     });
     if (command.optsWithGlobals<{ json?: boolean }>().json) {

@@ -5,6 +5,7 @@ import { llmRunParam, openGrowoverTasks, pricesOf } from '../../llm/openTasks.js
 import { addModelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { integerOption, listOption, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
+import { QUEUE_OPTION_HELP, queueRunnerFor, requireQueue } from '../queueOption.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
 
 interface MonthlyFlags extends ModelFlags {
@@ -13,6 +14,7 @@ interface MonthlyFlags extends ModelFlags {
   lastMonth?: boolean;
   seed?: number;
   redo?: string[];
+  queue?: string;
 }
 
 /** `monthly`: label (when not yet done), maintain and generate GrowOVER items for a new snapshot. */
@@ -25,11 +27,13 @@ export function registerMonthly(program: Command): void {
       .option('--new <name>', 'the new snapshot; or --last-month')
       .option('--last-month', 'for cron: the new snapshot is the last complete month\'s (YYYY-MM, made by snapshot --last-month), the old one the latest earlier YYYY-MM snapshot in the store (none: initial generation)')
       .addOption(listOption('--redo <list>', 'stages to run again although done (maintain, generate); a done stage whose inputs were made again since runs again by itself'))
-      .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)')),
+      .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
+      .option('--queue <url>', QUEUE_OPTION_HELP),
   ).action(async (flags: MonthlyFlags, command: Command) => {
     if (flags.lastMonth && (flags.old !== undefined || flags.new !== undefined)) refuseUsage(command, '--last-month chooses both snapshots: give it without --old or --new');
     if (!flags.lastMonth && flags.new === undefined) refuseUsage(command, "required option '--new <name>' not specified (or give --last-month)");
     if (flags.new !== undefined && flags.old === flags.new) refuseUsage(command, `--old and --new name the same snapshot "${flags.new}": give the previous snapshot as --old`);
+    await requireQueue(flags.queue);
     const models = await modelsFrom(flags);
     const { outcome, old, newName } = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
       const pair = flags.lastMonth ? cronMonth(new SnapshotStore(session.db).snapshotNames()) : { old: flags.old, newName: flags.new as string };
@@ -44,6 +48,7 @@ export function registerMonthly(program: Command): void {
           tasks: openGrowoverTasks(session.db, session.settings),
           prices: pricesOf(session.settings),
           ...withLabelLlm(models, session.db, session.settings),
+          ...(await queueRunnerFor(flags.queue, flags, session.settings)),
           seed: session.settings.seed,
         },
       });
