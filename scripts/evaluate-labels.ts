@@ -3,9 +3,9 @@
  * per expected label, overall, the confusion matrix and the pairs it got wrong.
  *
  *   npm run eval:labels                      offline: USE Lite, heuristic NLI, no LLM step
- *   npm run eval:labels -- --llm scripted    the LLM step through testkit's OpenAI-compatible server,
- *                                            scripted (changed when the prompt reports differing facts,
- *                                            else same; every third reply junk): measures the step's
+ *   npm run eval:labels -- --llm scripted    the LLM step through testkit's OpenAI-compatible server and
+ *                                            its stand-in verdict (changed when the prompt reports differing
+ *                                            facts, else same; every third reply junk): measures the step's
  *                                            plumbing and cost, not a model's judgement
  *   npm run eval:labels -- --llm openai      the LLM step against OPENAI_BASE_URL / OPENAI_API_KEY
  *   add --json for one JSON line of figures
@@ -34,15 +34,8 @@ let server: OpenAiServer | undefined;
 let env: NodeJS.ProcessEnv = process.env;
 if (values.llm === 'scripted') {
   let replies = 0;
-  server = await startOpenAiServer({
-    script: (prompt) => {
-      if (!prompt.includes('Old sentence:')) return undefined;
-      replies++;
-      if (replies % 3 === 0) return 'I would say these sentences are mostly the same.';
-      const differs = /Automatic checks found: facts differ/.test(prompt);
-      return { verdict: differs ? 'changed' : 'same', reason: differs ? 'a fact differs between the two sentences' : 'both state the same facts' };
-    },
-  });
+  // The server's own stand-in verdict (changed when the prompt reports differing facts, else same), junk every third time.
+  server = await startOpenAiServer({ script: (prompt) => (prompt.includes('Old sentence:') && ++replies % 3 === 0 ? 'I would say these sentences are mostly the same.' : undefined) });
   env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'scripted' };
 }
 // The LLM step's replies are cached in a store of their own, in memory: every run asks afresh.

@@ -1,8 +1,8 @@
 /**
  * A local OpenAI-compatible chat-completions server for tests and benchmarks (node:http on
- * 127.0.0.1). It answers the pipeline's three prompts sensibly (a question naming the target key,
- * the infobox value the question names, a domain), in whichever reply format the request asks for,
- * and plays scripted faults on the first requests: 429 with Retry-After, 500, a hang past the
+ * 127.0.0.1). It answers the pipeline's prompts sensibly (a question naming the target key,
+ * the infobox value the question names, a domain, a sentence-change verdict), in whichever reply
+ * format the request asks for, and plays scripted faults on the first requests: 429 with Retry-After, 500, a hang past the
  * client's timeout, invalid JSON, a reply that breaks the schema. It can also refuse structured
  * outputs or JSON mode the way servers without them do (HTTP 400).
  */
@@ -146,6 +146,11 @@ function reply(body: ChatRequest, mode: RecordedRequest['mode']): string {
       const infobox = prompt.split('Reference infobox, one field per line as key: value:\n')[1]?.split('\n\nQuestion:')[0] ?? '';
       fields = { answer: lookUp(infobox, question) ?? 'unknown' };
     }
+  } else if (prompt.includes('Old sentence: ') && prompt.includes('New sentence: ')) {
+    // The labeling step: changed when the rules report a differing fact, else the same statement.
+    fields = /Automatic checks found: facts differ/.test(prompt)
+      ? { verdict: 'changed', reason: 'a fact of the old sentence has another value in the new one' }
+      : { verdict: 'same', reason: 'both sentences state the same facts' };
   } else {
     fields = { answer: 'unknown' };
   }
