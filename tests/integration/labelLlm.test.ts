@@ -6,6 +6,7 @@
  * validate, counts the calls in `status`, and answers a repeated question from the cache.
  */
 import Sqlite from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelArticle } from '../../src/labels/labeler.js';
@@ -15,7 +16,7 @@ import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
 import { loadSettings } from '../../src/settings.js';
 import { openDatabase } from '../../src/store/database.js';
-import { repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
@@ -76,6 +77,11 @@ describe('label --llm openai', () => {
     expect(evidence.length).toBeGreaterThan(0);
     expect(evidence.every((row) => row.evidence?.startsWith(`offline: no LLM asked, the NLI heuristics decide: the NLI label (${row.label}) kept`))).toBe(true);
     expect(server.requests.length).toBe(before);
+    const out = join(tempDir(), 'labels.jsonl');
+    expect((await runCli(['--db', db, 'export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01', '--out', out])).code).toBe(0);
+    const changed = jsonLines(readFileSync(out, 'utf8')).filter((line) => line.label === 'changed');
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.every((line) => String(line.evidence).startsWith('offline: no LLM asked'))).toBe(true);
   });
 
   it('answers a question already asked from the store, without a request', async () => {

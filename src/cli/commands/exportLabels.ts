@@ -56,5 +56,6 @@ function toRecord(label: StoredLabel): Record<string, unknown> {
     similarity: label.similarity,
     backend: label.backend,
     step: label.step,
+    evidence: label.evidence,
   };
 }
