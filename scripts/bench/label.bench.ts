@@ -12,6 +12,7 @@
  * - label_model_work_ratio: texts sent to the embedder plus pairs sent to NLI, over what an
  *   all-pairs method needs (every old sentence against every new one, as GrowOVER's code does),
  *   over the 6 month pairs; `changed_pairs_ratio` gives the same over pairs whose text moved;
+ * - label_embed_sentences: sentences/s of the embedder alone, 240 distinct sentences in one call;
  * - label_peak_rss: peak resident set size;
  * then, from both: label_speedup (two threads and a warm cache against one thread and a cold one,
  * on the same months) and whether every configuration gave byte-identical labels.
@@ -54,6 +55,7 @@ if (process.argv[2] === undefined) {
   }
   const warm = (threads: number) => figures.find((figure) => figure.name === 'label_month_warm' && figure.threads === threads);
   const [one, two] = [warm(1), warm(2)];
+  const embedding = (threads: number) => figures.find((figure) => figure.name === 'label_embed_sentences' && figure.threads === threads)?.value ?? Number.NaN;
   const hashes = new Set(figures.flatMap((figure) => (figure.labels_sha256 ? [figure.labels_sha256] : [])));
   const sameAsCold = figures.every((figure) => figure.name !== 'label_month_warm' || figure.labels_same_as_cold === true);
   if (one?.cold_pairs_per_s && two) {
@@ -61,6 +63,7 @@ if (process.argv[2] === undefined) {
       against: 'one thread, cold cache, same months',
       two_threads_cold: Number(((two.cold_pairs_per_s ?? 0) / one.cold_pairs_per_s).toFixed(2)),
       one_thread_warm: Number((one.value / one.cold_pairs_per_s).toFixed(2)),
+      embedding_two_threads: Number((embedding(2) / embedding(1)).toFixed(2)),
       labels_identical: hashes.size === 1 && sameAsCold,
     });
   }
@@ -83,6 +86,10 @@ if (process.argv[2] === undefined) {
   // Every thread loads its model before timing: enough distinct texts for a job per thread.
   await inner.embed(Array.from({ length: 16 * threads * 4 }, (_, k) => `warm-up ${k}: load the model before timing`));
   const nli = new HeuristicNli();
+  const distinct = [...new Set([...(snapshots.at(-1) as Map<number, string[]>).values()].flat())].slice(0, 240);
+  const embedStarted = performance.now();
+  await inner.embed(distinct);
+  const embedSeconds = (performance.now() - embedStarted) / 1000;
   const work = { pairs: 0, changedPairs: 0, model: 0, allPairs: 0, changedModel: 0, changedAllPairs: 0, embedded: 0, nli: 0 };
 
   /** Labels month pair k (snapshot k-1 → k) as one `label` run would: its own in-memory cache over the store's. */
@@ -153,5 +160,6 @@ if (process.argv[2] === undefined) {
     all_pairs: work.allPairs,
     changed_pairs_ratio_percent: Number(((100 * work.changedModel) / work.changedAllPairs).toFixed(3)),
   });
+  report('label_embed_sentences', distinct.length / embedSeconds, 'sentences/s', { threads, sentences: distinct.length });
   report('label_peak_rss', peakRssMb(), 'MB', { threads });
 }
