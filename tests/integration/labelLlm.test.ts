@@ -39,6 +39,14 @@ beforeAll(async () => {
 afterAll(async () => server.stop());
 
 describe('label --llm openai', () => {
+  it('label and monthly take the same model options', async () => {
+    for (const command of ['label', 'monthly']) {
+      const help = await runCli([command, '--help']);
+      for (const option of ['--embedding-model <dir>', '--same-threshold <x>', '--nli-model <dir>', '--embed-threads <n>', '--llm <provider>']) expect(help.stdout, `${command} ${option}`).toContain(option);
+    }
+  });
+
+
   it('judges changed and undecided sentences, keeps verdicts and reasons as evidence, and counts the calls in status', async () => {
     const db = join(tempDir(), 'store.sqlite');
     for (const date of ['2025-03-01', '2025-04-01']) expect((await runCli(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date])).code).toBe(0);
