@@ -27,29 +27,31 @@ function nextTurn(): Promise<void> {
   return new Promise((resolveTurn) => setImmediate(resolveTurn));
 }
 
+/** Texts embedded, and pairs classified, between two turns of the event loop. */
+const TEXTS_PER_TURN = 16;
+const PAIRS_PER_TURN = 64;
+
+/** Runs `call` on consecutive parts of `items`, giving the event loop a turn before each part. */
+async function inTurns<T, R>(items: readonly T[], size: number, call: (part: readonly T[]) => Promise<R[]>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += size) {
+    await nextTurn();
+    results.push(...(await call(items.slice(start, start + size))));
+  }
+  return results;
+}
+
 /**
- * The models, giving the event loop a turn before each call: labeling a long article is CPU work
- * of minutes, and a loop blocked past the lock's duration loses the job's lock, so the job is
- * taken again while still running (the work done twice, the speedup gone).
+ * The models, giving the event loop a turn every few texts: labeling a long article is CPU work of
+ * minutes, and a loop blocked past the lock's duration loses the job's lock, so the job is taken
+ * again while still running (the work done twice, the speedup gone). A text's vector does not
+ * depend on the texts embedded with it (docs/ARCHITECTURE.md §11), so the parts change nothing.
  */
 function takingTurns(models: Models): Models {
   const { embedder, nli } = models;
   return {
-    embedder: {
-      id: embedder.id,
-      sameThreshold: embedder.sameThreshold,
-      embed: async (texts) => {
-        await nextTurn();
-        return embedder.embed(texts);
-      },
-    },
-    nli: {
-      id: nli.id,
-      classify: async (pairs) => {
-        await nextTurn();
-        return nli.classify(pairs);
-      },
-    },
+    embedder: { id: embedder.id, sameThreshold: embedder.sameThreshold, embed: (texts) => inTurns(texts, TEXTS_PER_TURN, (part) => embedder.embed(part)) },
+    nli: { id: nli.id, classify: (pairs) => inTurns(pairs, PAIRS_PER_TURN, (part) => nli.classify(part)) },
   };
 }
 

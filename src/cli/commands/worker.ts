@@ -35,7 +35,7 @@ export function registerWorker(program: Command): void {
         concurrency: concurrency.data,
         lockMs: lockMs.data,
         onEvent: (event) => {
-          if (json) process.stderr.write(`${JSON.stringify({ level: event.kind === 'failed' ? 'warn' : 'info', event: `job ${event.kind}`, job: event.job, detail: event.detail })}\n`);
+          if (json) process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: event.kind === 'failed' ? 'warn' : 'info', event: `job ${event.kind}`, job: event.job, detail: event.detail })}\n`);
           else if (event.kind === 'failed') process.stderr.write(`wikidelta worker: job ${event.job} failed: ${event.detail ?? ''}\n`);
         },
       });
