@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { Numbers, jsonColumn } from './rows.js';
 
-export type StageStatus = 'pending' | 'running' | 'done' | 'failed';
-export type RunStatus = 'running' | 'done' | 'partial' | 'failed';
+export type StageStatus = z.infer<typeof StageStatusColumn>;
+export type RunStatus = z.infer<typeof RunStatusColumn>;
 export type Counts = Record<string, number>;
 
 export interface StageRecord {
@@ -39,8 +40,34 @@ export interface RunFailure {
   failedAt: string;
 }
 
-const CountsJson = z.record(z.string(), z.number());
-const ParamsJson = z.record(z.string(), z.unknown());
+const RunStatusColumn = z.enum(['running', 'done', 'partial', 'failed']);
+const StageStatusColumn = z.enum(['pending', 'running', 'done', 'failed']);
+
+const RunRow = z.object({
+  id: z.number().int(),
+  pipeline: z.string(),
+  params: jsonColumn(z.record(z.string(), z.unknown())),
+  status: RunStatusColumn,
+  error: z.string().nullable(),
+  pid: z.number().int().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+const StageRow = z.object({
+  stage: z.string(),
+  position: z.number().int(),
+  status: StageStatusColumn,
+  done_order: z.number().int().nullable(),
+  counts: jsonColumn(z.record(z.string(), z.number())),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  seconds: z.number(),
+  error: z.string().nullable(),
+});
+
+const FailureRow = z.object({ stage: z.string().nullable(), error: z.string(), failedAt: z.string() });
+const RunId = z.object({ id: z.number().int() });
 
 /** Run and stage records: what ran, with which parameters, how far each stage got, and why it failed. */
 export class RunStore {
@@ -50,8 +77,8 @@ export class RunStore {
   findRun(pipeline: string, params: Record<string, unknown>): RunRecord | undefined {
     const existing = this.db
       .prepare('SELECT id FROM runs WHERE pipeline = ? AND params_key = ? ORDER BY id DESC LIMIT 1')
-      .get(pipeline, canonicalJson(params)) as { id: number } | undefined;
-    return existing && this.getRun(existing.id);
+      .get(pipeline, canonicalJson(params));
+    return existing === undefined ? undefined : this.getRun(RunId.parse(existing).id);
   }
 
   /**
@@ -135,7 +162,7 @@ export class RunStore {
     const condition = whose === 'mine' ? 'pid = ?' : 'pid IS NOT ?';
     const time = this.now().toISOString();
     return this.db.transaction(() => {
-      const runIds = this.db.prepare(`SELECT id FROM runs WHERE status = 'running' AND ${condition}`).pluck().all(process.pid) as number[];
+      const runIds = Numbers.parse(this.db.prepare(`SELECT id FROM runs WHERE status = 'running' AND ${condition}`).pluck().all(process.pid));
       for (const runId of runIds) this.recordFailure(runId, null, reason, time);
       this.db
         .prepare(`UPDATE run_stages SET status = 'failed', error = ? WHERE status = 'running' AND run_id IN (SELECT id FROM runs WHERE status = 'running' AND ${condition})`)
@@ -147,32 +174,38 @@ export class RunStore {
   }
 
   getRun(id: number): RunRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
-    return row ? this.toRecord(row) : undefined;
+    return this.toRecord(this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id));
   }
 
   listRuns(limit = 20): RunRecord[] {
-    const rows = this.db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?').all(limit) as RunRow[];
-    return rows.map((row) => this.toRecord(row));
+    return this.db
+      .prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?')
+      .all(limit)
+      .map((raw) => this.toRecord(raw) as RunRecord);
   }
 
   /** The newest run, of one pipeline when named (for `status --check`). */
   newestRun(pipeline?: string): RunRecord | undefined {
-    const row = (pipeline === undefined
-      ? this.db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT 1').get()
-      : this.db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1').get(pipeline)) as RunRow | undefined;
-    return row && this.toRecord(row);
+    return this.toRecord(
+      pipeline === undefined
+        ? this.db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT 1').get()
+        : this.db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1').get(pipeline),
+    );
   }
 
-  private toRecord(row: RunRow): RunRecord {
-    const stages = this.db.prepare('SELECT * FROM run_stages WHERE run_id = ? ORDER BY position').all(row.id) as StageRow[];
-    const failures = this.db
+  /** A run row (undefined when there is none) with its stages and failures, each row parsed. */
+  private toRecord(raw: unknown): RunRecord | undefined {
+    if (raw === undefined) return undefined;
+    const row = RunRow.parse(raw);
+    const stages = this.db.prepare('SELECT * FROM run_stages WHERE run_id = ? ORDER BY position').all(row.id).map((stage) => StageRow.parse(stage));
+    const failures: RunFailure[] = this.db
       .prepare('SELECT stage, error, failed_at AS failedAt FROM run_failures WHERE run_id = ? ORDER BY id')
-      .all(row.id) as RunFailure[];
+      .all(row.id)
+      .map((failure) => FailureRow.parse(failure));
     return {
       id: row.id,
       pipeline: row.pipeline,
-      params: ParamsJson.parse(JSON.parse(row.params)),
+      params: row.params,
       status: row.status,
       error: row.error,
       pid: row.pid,
@@ -183,7 +216,7 @@ export class RunStore {
         position: stage.position,
         status: stage.status,
         doneOrder: stage.done_order,
-        counts: CountsJson.parse(JSON.parse(stage.counts)),
+        counts: stage.counts,
         startedAt: stage.started_at,
         finishedAt: stage.finished_at,
         seconds: stage.seconds,
@@ -192,29 +225,6 @@ export class RunStore {
       failures,
     };
   }
-}
-
-interface RunRow {
-  id: number;
-  pipeline: string;
-  params: string;
-  status: RunStatus;
-  error: string | null;
-  pid: number | null;
-  started_at: string;
-  finished_at: string | null;
-}
-
-interface StageRow {
-  stage: string;
-  position: number;
-  status: StageStatus;
-  done_order: number | null;
-  counts: string;
-  started_at: string | null;
-  finished_at: string | null;
-  seconds: number;
-  error: string | null;
 }
 
 /** JSON with sorted keys, so equal parameters give equal keys whatever their order. */
