@@ -8,8 +8,19 @@
  * named-entity tags), not lists of our own; the digits and capitalised words of src/text/tokens.ts
  * are kept as facts too, so nothing the earlier rule saw is lost.
  */
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
+import type nlpType from 'compromise';
 import { contentTokens } from './tokens.js';
+
+/**
+ * compromise's one-file CommonJS build, loaded on the first sentence parsed: its ES module build is
+ * hundreds of files, which every command would pay for at start-up through the labeler's imports.
+ */
+let nlp: typeof nlpType | undefined;
+function compromise(): typeof nlpType {
+  nlp ??= createRequire(import.meta.url)('compromise') as typeof nlpType;
+  return nlp;
+}
 
 export type FactKind = 'number' | 'ordinal' | 'unit' | 'date' | 'person' | 'organisation' | 'place' | 'name' | 'negation' | 'comparison';
 
@@ -38,7 +49,7 @@ export function factsOf(text: string): readonly Fact[] {
 }
 
 function parseFacts(text: string): Fact[] {
-  const doc = nlp(text);
+  const doc = compromise()(text);
   const facts: Fact[] = [];
   const clean = (value: string) => value.toLowerCase().replace(/[^\p{L}\p{N}.%$€£ -]+/gu, ' ').replace(/[.\s]+$/u, '').replace(/\s+/g, ' ').trim();
   for (const number of doc.numbers().json() as Array<{ number?: { num?: number }; terms?: Array<{ tags?: string[] }> }>) {
