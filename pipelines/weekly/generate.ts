@@ -2,6 +2,7 @@ import type { Stage } from '../../src/runs/stageRunner.js';
 import { withUsage } from '../../src/llm/usage.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
 import type { Generation } from '../../src/model/questions.js';
+import { failed, ok } from '../../src/result.js';
 import { QuestionStore, queryIdFor } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
@@ -38,15 +39,15 @@ export const generateStage: Stage<WeeklyInput> = {
               seed: String(input.seed),
             };
             const queryId = queryIdFor(input.window, unit.pageId);
-            if (!result.ok) return { unit, queryId, provenance, ok: false, reason: result.reason };
+            if (!result.ok) return { unit, queryId, provenance, question: result };
             const question = result.value.question.replace(/\s+/g, ' ').trim();
             const problem = questionProblem(question);
-            return problem === null ? { unit, queryId, provenance, ok: true, question } : { unit, queryId, provenance, ok: false, reason: problem };
+            return { unit, queryId, provenance, question: problem === null ? ok(question) : failed(problem) };
           }),
         );
         store.saveGenerations(generations);
-        counts.generated += generations.filter((g) => g.ok).length;
-        counts.failed += generations.filter((g) => !g.ok).length;
+        counts.generated += generations.filter((g) => g.question.ok).length;
+        counts.failed += generations.filter((g) => !g.question.ok).length;
         context.saveProgress({ counts });
         context.reporter.progress(counts.generated + counts.failed);
       }

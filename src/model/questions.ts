@@ -3,12 +3,16 @@
  * generation with provenance, the two checks, the domain and the update-frequency class.
  */
 import type { Provenance } from '../model.js';
+import type { Result } from '../result.js';
 import type { DataUnit } from './weekly.js';
 
-export type Generation = { unit: DataUnit; queryId: string; provenance: Provenance } & (
-  | { ok: true; question: string }
-  | { ok: false; reason: string }
-);
+/** A data unit's generated question (or why there is none), with where it came from. */
+export interface Generation {
+  unit: DataUnit;
+  queryId: string;
+  provenance: Provenance;
+  question: Result<string>;
+}
 
 export interface Question {
   id: string;

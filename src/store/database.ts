@@ -3,7 +3,9 @@ import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
+import { z } from 'zod';
 import { migrations, type Migration } from './migrations.js';
+import { Numbers } from './rows.js';
 
 export type { Database };
 
@@ -70,7 +72,7 @@ export function applyMigrations(db: Database, list: readonly Migration[]): numbe
   if (current > latest) {
     throw new UserError(`database schema version ${current} is newer than this wikidelta (${latest}): upgrade wikidelta`);
   }
-  const done = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  const done = new Set(Numbers.parse(db.prepare('SELECT version FROM schema_migrations').pluck().all()));
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   let applied = 0;
   for (const migration of list) {
@@ -85,8 +87,7 @@ export function applyMigrations(db: Database, list: readonly Migration[]): numbe
 }
 
 export function schemaVersion(db: Database): number {
-  const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null } | undefined;
-  return row?.version ?? 0;
+  return z.number().int().nullable().parse(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()) ?? 0;
 }
 
 function assertCurrentSchema(db: Database, path: string): void {

@@ -126,15 +126,15 @@ export class QuestionStore {
           prevRevId: unit.prevRevId,
           key: unit.key,
           gold: unit.new,
-          status: generation.ok ? 'ok' : 'failed',
-          reason: generation.ok ? null : generation.reason,
+          status: generation.question.ok ? 'ok' : 'failed',
+          reason: generation.question.ok ? null : generation.question.reason,
           ...generation.provenance,
           createdAt: now,
         });
-        if (generation.ok) {
+        if (generation.question.ok) {
           query.run({
             id: generation.queryId,
-            text: generation.question,
+            text: generation.question.value,
             wiki: unit.wiki,
             pageId: unit.pageId,
             template: unit.template,
