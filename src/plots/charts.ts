@@ -25,8 +25,9 @@ export function answerChangesChart(weeks: readonly DailyChanges[]): ChartSpec {
     mark: { type: 'line', point: true },
     encoding: {
       x: { field: 'date', type: 'temporal', title: 'date', axis: { format: '%Y-%m-%d' } },
-      y: { field: 'changed', type: 'quantitative', title: 'answers changed' },
-      color: { field: 'week', type: 'nominal', title: 'weekly update' },
+      y: { field: 'changed', type: 'quantitative', title: 'answers changed', axis: { tickMinStep: 1, format: 'd' } },
+      // A year of weekly updates is more lines than ten colours tell apart.
+      color: { field: 'week', type: 'nominal', title: 'weekly update', scale: { scheme: 'category20' } },
     },
   };
 }
