@@ -34,6 +34,11 @@ export function addDays(date: Date, days: number): Date {
 const MAX_WINDOW_DAYS = 36525;
 
 /** The window `[start, start + days)` with both ends as ISO timestamps. */
+/** DailyQA's evaluation date of a week: the day after it (the week starting 2025-01-12 is scored on 2025-01-19). */
+export function weekEvaluationDate(week: string): string {
+  return formatDate(addDays(parseDate(week, 'week'), 7));
+}
+
 export function windowFrom(start: string, days: number): Window {
   if (!Number.isInteger(days) || days < 1) throw new UserError(`invalid --days ${days}: expected a whole number of days ≥ 1`);
   if (days > MAX_WINDOW_DAYS) throw new UserError(`invalid --days ${days}: expected at most ${MAX_WINDOW_DAYS} (a century)`);

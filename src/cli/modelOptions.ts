@@ -9,6 +9,7 @@ import { openLabelTasks, type LlmSettings } from '../llm/openTasks.js';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { llmOption } from './options.js';
 import { chooseModels, ModelChoiceSchema, type ModelChoiceInput } from '../models/choose.js';
 import { WorkerEmbedder } from '../models/workerEmbedder.js';
 import type { Models } from '../models/modelSet.js';
@@ -29,9 +30,7 @@ export function addModelOptions(command: Command): Command {
     .addOption(new Option('--nli-model <dir>', 'ONNX NLI cross-encoder directory (default: the heuristic NLI)'))
     .addOption(new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'))
     .addOption(new Option('--embed-threads <n>', `worker threads that run the embedding model (1: in this thread; default: the cores, ${availableParallelism()})`))
-    .addOption(
-      new Option('--llm <provider>', 'LLM provider (also the labeling step after NLI): offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai']),
-    );
+    .addOption(llmOption(' (also the labeling step after NLI)'));
 }
 
 const EmbedThreads = z.coerce.number().int().min(1).max(64);

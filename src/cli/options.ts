@@ -32,6 +32,14 @@ export function refuseUsage(command: Command, message: string): never {
   command.error(message, { exitCode: 2, code: 'wikidelta.usage' });
 }
 
+/** `--llm`: which provider runs the LLM steps of a command; `also` names a step it adds to the usual ones. */
+export function llmOption(also = ''): Option {
+  return new Option(
+    '--llm <provider>',
+    `LLM provider${also}: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set`,
+  ).choices(['offline', 'openai']);
+}
+
 export function integerOption(flags: string, description: string): Option {
   return new Option(flags, description).argParser((value: string) => {
     if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);

@@ -12,7 +12,7 @@
  * Example: buildLeaderboard(db, [{ system: 'closed-book', name: 'closed-book/2025-01-20.jsonl', kind: { weekly: '2025-01-20' }, content }], { seed: 1, date: null })
  */
 import type { Database } from 'better-sqlite3';
-import { addDays, formatDate, parseDate } from '../dates.js';
+import { parseDate, weekEvaluationDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import { bootstrapIntervals } from './bootstrap.js';
 import { growoverScores } from './metrics.js';
@@ -122,7 +122,7 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
 /** The day after a week file's week (DailyQA's evaluation date), else the leaderboard's date. */
 function answerDate(file: SubmissionFile, prediction: Prediction, date: string | null): string {
   const week = 'weekly' in file.kind ? file.kind.weekly : null;
-  if (week !== null) return formatDate(addDays(parseDate(week), 7));
+  if (week !== null) return weekEvaluationDate(week);
   if (date !== null) return date;
   throw new UserError(`${file.name}: the prediction for "${prediction.id}" names no date: give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week`);
 }

@@ -5,8 +5,8 @@ import { predictionLines, type BaselinePredictions } from '../../evaluate/predic
 import { GROWOVER_SYSTEMS, predictGrowover, type GrowoverSystem } from '../../evaluate/predictGrowover.js';
 import { predictWeekly, WEEKLY_SYSTEMS, type WeeklySystem } from '../../evaluate/predictWeekly.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
-import { addDays, formatDate, parseDate } from '../../dates.js';
-import { dateOption, refuseUsage, snapshotNameOption } from '../options.js';
+import { weekEvaluationDate } from '../../dates.js';
+import { dateOption, llmOption, refuseUsage, snapshotNameOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
 
 interface PredictFlags {
@@ -18,7 +18,6 @@ interface PredictFlags {
   snapshot?: string;
 }
 
-const LLM_OPTION = 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set';
 
 /**
  * `predict weekly|growover`: a baseline's predictions as the JSONL `{id, prediction}` file `evaluate`
@@ -34,10 +33,10 @@ export function registerPredict(program: Command): void {
     .addOption(dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC); default with --week: the day after the week'))
     .addOption(dateOption('--week <start>', "only the queries of the week starting that day (YYYY-MM-DD), as a leaderboard's SYSTEM/START.jsonl holds"))
     .requiredOption('--out <file>', 'the predictions file to write (JSONL)')
-    .addOption(new Option('--llm <provider>', LLM_OPTION).choices(['offline', 'openai']))
+    .addOption(llmOption())
     .action(async (flags: PredictFlags, command: Command) => {
       // DailyQA answers a week's queries on the day after the week.
-      const date = flags.date ?? (flags.week !== undefined ? formatDate(addDays(parseDate(flags.week), 7)) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
+      const date = flags.date ?? (flags.week !== undefined ? weekEvaluationDate(flags.week) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
       await predictInto(command, flags, (session, tasks) => predictWeekly(session.db, tasks, flags.system as WeeklySystem, date, flags.week));
     });
   predict
@@ -46,7 +45,7 @@ export function registerPredict(program: Command): void {
     .addOption(new Option('--system <name>', 'the baseline').choices([...GROWOVER_SYSTEMS]).makeOptionMandatory())
     .addOption(snapshotNameOption('--snapshot <name>', 'the snapshot whose items are answered').makeOptionMandatory())
     .requiredOption('--out <file>', 'the predictions file to write (JSONL)')
-    .addOption(new Option('--llm <provider>', LLM_OPTION).choices(['offline', 'openai']))
+    .addOption(llmOption())
     .action(async (flags: PredictFlags, command: Command) => {
       await predictInto(command, flags, (session, tasks) => predictGrowover(session.db, tasks, flags.system as GrowoverSystem, flags.snapshot as string));
     });

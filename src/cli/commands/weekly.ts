@@ -1,9 +1,9 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
-import { dateOption, integerOption, listOption, refuseUsage } from '../options.js';
+import { dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
 import { withSession, type Session } from '../session.js';
 import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 
@@ -36,7 +36,7 @@ export function registerWeekly(program: Command): void {
     .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
     .addOption(integerOption('--revert-hours <n>', 'changes undone within this many hours are not selected (default 48)'))
     .option('--keep-content', 'keep revision wikitext in the store after parsing')
-    .addOption(new Option('--llm <provider>', 'LLM provider: offline rules, or openai (OPENAI_BASE_URL, OPENAI_API_KEY, WIKIDELTA_LLM_MODEL); default openai when OPENAI_API_KEY is set').choices(['offline', 'openai']))
+    .addOption(llmOption())
     .option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)')
     .action(async (flags: WeeklyFlags, command: Command) => {
       const start = windowStart(flags, command);
