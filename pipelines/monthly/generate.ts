@@ -4,6 +4,7 @@ import { CachingEmbedder } from '../../src/models/embedder.js';
 import { generateFromChange, generateInitial, type Generated } from '../../src/growover/generator.js';
 import type { ArticleRef } from '../../src/model/growover.js';
 import { GrowoverStore } from '../../src/store/growoverStore.js';
+import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { MonthlyInput } from './input.js';
 
@@ -18,7 +19,8 @@ export const generateStage: Stage<MonthlyInput> = {
     const store = new GrowoverStore(context.db);
     const snapshots = new SnapshotStore(context.db);
     const month = store.month(input.newName);
-    const embedder = new CachingEmbedder(input.embedder);
+    // The label stage stored the vectors of this snapshot's sentences: generation reads them back.
+    const embedder = new CachingEmbedder(input.embedder, new EmbeddingCache(context.db));
     const pairs = new Map(input.oldName ? store.labeledPairs(input.oldName, input.newName).map((pair) => [pair.newPageId, pair]) : []);
     const articles = snapshots.articles(input.newName);
     const counts = { articles: articles.length, initial_articles: 0, changed_articles: 0, qa: 0, dialogues: 0, turns: 0, rejects: 0 };

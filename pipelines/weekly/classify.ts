@@ -42,8 +42,8 @@ export const classifyStage: Stage<WeeklyInput> = {
     });
     const cap = input.domainCap ?? DEFAULT_DOMAIN_CAP;
     const capped = capPerDomain(store.passedIds(input.window), domains, cap, `${input.seed}`, input.window.start);
-    store.saveDomains(input.window, domains, capped);
-    const counts: Record<string, number> = { classified: domains.length, capped: capped.size, kept: store.refreshKept(input.window) };
+    const kept = store.saveDomains(input.window, domains, capped);
+    const counts: Record<string, number> = { classified: domains.length, capped: capped.size, kept };
     for (const { domain } of domains) counts[`domain:${domain}`] = (counts[`domain:${domain}`] ?? 0) + 1;
     return counts;
   },

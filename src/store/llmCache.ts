@@ -27,10 +27,20 @@ export function cacheKey(parts: CacheKeyParts): string {
 }
 
 export class ResponseCache {
-  constructor(private readonly db: Database) {}
+  // Asked on every model call: prepared once.
+  private readonly selectOutcome;
+  private readonly insertOutcome;
+
+  constructor(db: Database) {
+    this.selectOutcome = db.prepare('SELECT outcome FROM llm_cache WHERE key = ?').pluck();
+    this.insertOutcome = db.prepare(
+      `INSERT OR REPLACE INTO llm_cache (key, model, prompt, prompt_version, outcome, prompt_tokens, completion_tokens, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
 
   get(key: string): Result<unknown> | undefined {
-    const row = this.db.prepare('SELECT outcome FROM llm_cache WHERE key = ?').pluck().get(key);
+    const row = this.selectOutcome.get(key);
     if (typeof row !== 'string') return undefined;
     // An unreadable entry is a miss: the call is made again and the entry replaced.
     let stored: unknown;
@@ -44,11 +54,6 @@ export class ResponseCache {
   }
 
   put(key: string, parts: CacheKeyParts, outcome: Result<unknown>, tokens: { prompt: number; completion: number }): void {
-    this.db
-      .prepare(
-        `INSERT OR REPLACE INTO llm_cache (key, model, prompt, prompt_version, outcome, prompt_tokens, completion_tokens, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(key, parts.model, parts.prompt, parts.promptVersion, JSON.stringify(outcome), tokens.prompt, tokens.completion, new Date().toISOString());
+    this.insertOutcome.run(key, parts.model, parts.prompt, parts.promptVersion, JSON.stringify(outcome), tokens.prompt, tokens.completion, new Date().toISOString());
   }
 }

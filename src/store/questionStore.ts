@@ -207,19 +207,19 @@ export class QuestionStore {
       .all(this.wiki, window.start, window.end));
   }
 
-  /** Stores the domains and which queries the cap left out, then sets `kept` from checks and cap together. */
-  saveDomains(window: Window, domains: DomainResult[], capped: ReadonlyMap<string, string>): void {
+  /** Stores the domains and which queries the cap left out, then sets `kept` from checks and cap together; returns how many are kept. */
+  saveDomains(window: Window, domains: DomainResult[], capped: ReadonlyMap<string, string>): number {
     const insert = this.db.prepare(
       `INSERT OR REPLACE INTO question_domains (query_id, domain, provider, model, prompt, prompt_version, reason, capped)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.db.transaction(() => {
+    return this.db.transaction(() => {
       for (const d of domains) {
         const capReason = capped.get(d.queryId);
         const reason = [d.reason, capReason].filter(Boolean).join('; ') || null;
         insert.run(d.queryId, d.domain, d.provider, d.model, d.prompt.name, d.prompt.version, reason, capReason ? 1 : 0);
       }
-      this.refreshKept(window);
+      return this.refreshKept(window);
     })();
   }
 
