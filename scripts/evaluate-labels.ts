@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluateLabels, formatEvalReport, loadEvalPairs } from '../src/labels/evaluation.js';
-import { openLabelTasks } from '../src/llm/openTasks.js';
+import { SessionTasks } from '../src/llm/openTasks.js';
 import { CachingEmbedder } from '../src/models/embedder.js';
 import { HeuristicNli } from '../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../src/models/useEmbedder.js';
@@ -40,7 +40,7 @@ if (values.llm === 'scripted') {
 }
 // The LLM step's replies are cached in a store of their own, in memory: every run asks afresh.
 const db = openDatabase(':memory:');
-const judge = values.llm === 'offline' ? undefined : openLabelTasks(db, loadSettings({ flags: { llm: 'openai' }, env }), env);
+const judge = values.llm === 'offline' ? undefined : new SessionTasks(db, loadSettings({ flags: { llm: 'openai' }, env }), env).label();
 try {
   const report = await evaluateLabels(pairs, { embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli(), ...(judge ? { judge } : {}) });
   const usage = judge?.takeUsage();

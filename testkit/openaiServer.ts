@@ -47,6 +47,8 @@ interface ChatRequest {
 export interface OpenAiServer {
   baseURL: string;
   requests: RecordedRequest[];
+  /** The most requests the server was answering at one time. */
+  readonly mostInFlight: number;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
   const faults = [...(options.faults ?? [])];
   const requests: RecordedRequest[] = [];
   const hangs = new Set<NodeJS.Timeout>();
+  let inFlight = 0;
+  let mostInFlight = 0;
   const server = createServer((req, res) => {
     void handle(req, res);
   });
@@ -66,6 +70,9 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     const type = body.response_format?.type;
     const mode = type === 'json_schema' ? 'json_schema' : type === 'json_object' ? 'json_object' : 'text';
     requests.push({ body, mode });
+    inFlight++;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    res.on('close', () => inFlight--);
     if (options.latencyMs) await delay(options.latencyMs);
     if ((mode === 'json_schema' && options.jsonSchema === false) || (mode === 'json_object' && options.jsonObject === false)) {
       return send(res, 400, { error: { message: `response_format type ${type} is not supported by this server`, type: 'invalid_request_error' } });
@@ -104,6 +111,9 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    get mostInFlight() {
+      return mostInFlight;
+    },
     stop: async () => {
       for (const timer of hangs) clearTimeout(timer);
       server.closeAllConnections();

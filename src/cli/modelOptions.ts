@@ -3,9 +3,8 @@
  * the same way (src/models/choose.ts, the LLM step through src/llm/openTasks.ts) and record the
  * same thing about them.
  */
-import type { Database } from 'better-sqlite3';
 import { Option, type Command } from 'commander';
-import { openLabelTasks, type LlmSettings } from '../llm/openTasks.js';
+import type { SessionTasks } from '../llm/openTasks.js';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
@@ -51,6 +50,6 @@ export function modelChoiceOf(flags: ModelFlags): ModelChoiceInput {
 }
 
 /** The models with the LLM step the settings (`--llm` among them) ask for, its replies cached in the store. */
-export function withLabelLlm(models: Models, db: Database, settings: LlmSettings): Models {
-  return { ...models, judge: openLabelTasks(db, settings) };
+export function withLabelLlm(models: Models, tasks: SessionTasks): Models {
+  return { ...models, judge: tasks.label() };
 }

@@ -1,6 +1,5 @@
 import type { WeeklyInput } from '../../pipelines/weekly.js';
-import { llmRunParam, openWeeklyTasks, pricesOf } from '../llm/openTasks.js';
-import { parseRevision } from '../parse/parseRevision.js';
+import { llmRunParam, pricesOf, SessionTasks } from '../llm/openTasks.js';
 import type { RevisionSource } from '../sources/RevisionSource.js';
 import { articleBaseUrl, wikiName, type SourceFlags } from '../sources/openSource.js';
 import { searchBackendFor } from './searchBackendFor.js';
@@ -25,8 +24,7 @@ export function weeklyRunInput(
     revertHours: settings.revertHours,
     keepContent: settings.keepContent,
     articleBaseUrl: overrides.articleBaseUrl ?? articleBaseUrl(flags, settings),
-    parse: parseRevision,
-    tasks: openWeeklyTasks(session.db, settings),
+    tasks: new SessionTasks(session.db, settings).weekly(),
     prices: pricesOf(settings),
     domainCap: settings.domainCap,
     ...(search ? { search } : {}),

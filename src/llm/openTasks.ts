@@ -30,21 +30,46 @@ export function chosenProvider(settings: Pick<Settings, 'llm'>, env: NodeJS.Proc
   return settings.llm ?? (env.OPENAI_API_KEY ? 'openai' : 'offline');
 }
 
-export function openWeeklyTasks(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): WeeklyTasks {
-  return chosenProvider(settings, env) === 'offline' ? new OfflineWeeklyTasks() : new OpenAiWeeklyTasks(openAiClient(db, settings, env));
-}
+/**
+ * The task providers of one session. With openai every task set shares one client, so concurrency,
+ * the per-minute cap and a server's Retry-After hold for the server, not for each task set (monthly
+ * labels and generates against the same one); what they spend is taken stage by stage, and stages
+ * run one after another. The client is made on first use: most commands need one task set, some none.
+ */
+export class SessionTasks {
+  private client: OpenAiClient | undefined;
 
-export function openGrowoverTasks(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): GrowoverTasks {
-  return chosenProvider(settings, env) === 'offline' ? new OfflineGrowoverTasks() : new OpenAiGrowoverTasks(openAiClient(db, settings, env));
-}
+  constructor(
+    private readonly db: Database,
+    private readonly settings: LlmSettings,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
 
-export function openBaselineTasks(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): BaselineTasks {
-  return chosenProvider(settings, env) === 'offline' ? new OfflineBaselineTasks() : new OpenAiBaselineTasks(openAiClient(db, settings, env));
-}
+  weekly(): WeeklyTasks {
+    return this.offline() ? new OfflineWeeklyTasks() : new OpenAiWeeklyTasks(this.openAi());
+  }
 
-/** The LLM step of sentence labeling (docs/ARCHITECTURE.md §7.3): the same provider choice as the other tasks. */
-export function openLabelTasks(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): LabelTasks {
-  return chosenProvider(settings, env) === 'offline' ? new OfflineLabelTasks() : new OpenAiLabelTasks(openAiClient(db, settings, env));
+  growover(): GrowoverTasks {
+    return this.offline() ? new OfflineGrowoverTasks() : new OpenAiGrowoverTasks(this.openAi());
+  }
+
+  baseline(): BaselineTasks {
+    return this.offline() ? new OfflineBaselineTasks() : new OpenAiBaselineTasks(this.openAi());
+  }
+
+  /** The LLM step of sentence labeling (docs/ARCHITECTURE.md §7.3). */
+  label(): LabelTasks {
+    return this.offline() ? new OfflineLabelTasks() : new OpenAiLabelTasks(this.openAi());
+  }
+
+  private offline(): boolean {
+    return chosenProvider(this.settings, this.env) === 'offline';
+  }
+
+  private openAi(): OpenAiClient {
+    this.client ??= openAiClient(this.db, this.settings, this.env);
+    return this.client;
+  }
 }
 
 /** The LLM part of a run's identity: a run made offline is not continued by one made with a model. */

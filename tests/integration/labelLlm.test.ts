@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelArticle } from '../../src/labels/labeler.js';
-import { openLabelTasks } from '../../src/llm/openTasks.js';
+import { SessionTasks } from '../../src/llm/openTasks.js';
 import { CachingEmbedder } from '../../src/models/embedder.js';
 import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
@@ -95,7 +95,7 @@ describe('label --llm openai', () => {
   it('answers a question already asked from the store, without a request', async () => {
     const db = openDatabase(':memory:');
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
-    const judge = openLabelTasks(db, loadSettings({ flags: { llm: 'openai', llmModel: 'local-test' }, env }), env);
+    const judge = new SessionTasks(db, loadSettings({ flags: { llm: 'openai', llmModel: 'local-test' }, env }), env).label();
     const models = { embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli(), judge };
     const oldText = ['The observatory operates three optical telescopes.'];
     const newText = ['The observatory operates four optical telescopes.'];

@@ -10,6 +10,8 @@ import { loadPrompt } from '../../src/llm/prompts.js';
 import { OpenAiClient, type OpenAiClientOptions } from '../../src/llm/openaiClient.js';
 import { ResponseCache } from '../../src/store/llmCache.js';
 import { OpenAiWeeklyTasks } from '../../src/llm/openaiWeeklyTasks.js';
+import { SessionTasks } from '../../src/llm/openTasks.js';
+import { loadSettings } from '../../src/settings.js';
 import { questionProblem } from '../../pipelines/weekly/questionRules.js';
 import { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from '../../testkit/openaiServer.js';
 
@@ -189,6 +191,22 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
       schema: z.object({ answer: z.string() }),
     });
     expect(server.requests).toHaveLength(2);
+    db.close();
+  });
+
+  it('holds one concurrency limit for the server across the task sets of a session (monthly labels and generates)', async () => {
+    const server = await startOpenAiServer({ latencyMs: 50 });
+    servers.push(server);
+    const db = openDatabase(':memory:');
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const tasks = new SessionTasks(db, loadSettings({ flags: { llm: 'openai', llmModel: 'local-test', llmConcurrency: 1 }, env }), env);
+    const sentences = [{ index: 0, text: 'The observatory operates four optical telescopes.' }];
+    await Promise.all([
+      tasks.growover().generateGroundedQa({ title: 'Observatory', sentences, source: 'initial', context: '' }),
+      tasks.label().judgeSentenceChange({ oldSentence: 'It operates three telescopes.', newSentence: 'It operates four telescopes.', facts: 'facts differ: number:3 → number:4' }),
+    ]);
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(server.mostInFlight).toBe(1);
     db.close();
   });
 });

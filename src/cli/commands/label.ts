@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { runLabel } from '../../../pipelines/monthly/label.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
-import { pricesOf } from '../../llm/openTasks.js';
+import { pricesOf, SessionTasks } from '../../llm/openTasks.js';
 import { addModelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { withSession } from '../session.js';
 import { QUEUE_OPTION_HELP, queueRunnerFor, requireQueue } from '../queueOption.js';
@@ -27,7 +27,7 @@ export function registerLabel(program: Command): void {
       const store = new SnapshotStore(session.db);
       store.requireSnapshot(flags.old);
       store.requireSnapshot(flags.new);
-      const input = { oldName: flags.old, newName: flags.new, ...withLabelLlm(models, session.db, session.settings), prices: pricesOf(session.settings) };
+      const input = { oldName: flags.old, newName: flags.new, ...withLabelLlm(models, new SessionTasks(session.db, session.settings)), prices: pricesOf(session.settings) };
       await runLabel({ db: session.db, reporter: session.reporter, input: { ...input, ...(await queueRunnerFor(flags.queue, flags, session.settings)) } });
       return store.labelCounts(flags.old, flags.new);
     });

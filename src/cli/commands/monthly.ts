@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { runMonthly } from '../../../pipelines/monthly.js';
 import { lastCompleteMonth, latestMonthBefore } from '../../dates.js';
-import { llmRunParam, openGrowoverTasks, pricesOf } from '../../llm/openTasks.js';
+import { llmRunParam, pricesOf, SessionTasks } from '../../llm/openTasks.js';
 import { addModelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { integerOption, listOption, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
@@ -37,6 +37,7 @@ export function registerMonthly(program: Command): void {
     const models = await modelsFrom(flags);
     const { outcome, old, newName } = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
       const pair = flags.lastMonth ? cronMonth(new SnapshotStore(session.db).snapshotNames()) : { old: flags.old, newName: flags.new as string };
+      const tasks = new SessionTasks(session.db, session.settings);
       const monthly = await runMonthly({
         db: session.db,
         reporter: session.reporter,
@@ -45,9 +46,9 @@ export function registerMonthly(program: Command): void {
         input: {
           ...(pair.old !== undefined ? { oldName: pair.old } : {}),
           newName: pair.newName,
-          tasks: openGrowoverTasks(session.db, session.settings),
+          tasks: tasks.growover(),
           prices: pricesOf(session.settings),
-          ...withLabelLlm(models, session.db, session.settings),
+          ...withLabelLlm(models, tasks),
           ...(await queueRunnerFor(flags.queue, flags, session.settings)),
           seed: session.settings.seed,
         },

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { openBaselineTasks } from '../../llm/openTasks.js';
+import { SessionTasks } from '../../llm/openTasks.js';
 import type { BaselineTasks } from '../../llm/baselineTasks.js';
 import { predictionLines, type BaselinePredictions } from '../../evaluate/predictBaseline.js';
 import { GROWOVER_SYSTEMS, predictGrowover, type GrowoverSystem } from '../../evaluate/predictGrowover.js';
@@ -54,7 +54,7 @@ export function registerPredict(program: Command): void {
 async function predictInto(command: Command, flags: PredictFlags, predict: (session: Session, tasks: BaselineTasks) => Promise<BaselinePredictions>): Promise<void> {
   // The store is written (the reply cache), so the command takes the lock like every LLM stage.
   await withSession(command, { write: true, flags: { llm: flags.llm } }, async (session) => {
-    const tasks = openBaselineTasks(session.db, session.settings);
+    const tasks = new SessionTasks(session.db, session.settings).baseline();
     const outcome = await predict(session, tasks);
     writeFileAtomically(flags.out, predictionLines(outcome.predictions));
     const usage = tasks.takeUsage();
