@@ -1,0 +1,257 @@
+/**
+ * The audits' repository (docs/ARCHITECTURE.md §14): audits, their frozen items, annotators (by
+ * token hash), assignments and judgments. Judgments are only ever appended; the latest row per
+ * (item, annotator) is the one that counts. Every write is one transaction, so two annotators
+ * posting at once, in one process or two, never lose a row.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
+import { AUDIT_SOURCES, AuditItemContentSchema, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment } from '../audit/model.js';
+import { hashToken } from '../audit/tokens.js';
+import { UserError } from '../errors.js';
+import { jsonColumn } from './rows.js';
+
+const AuditRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  source: z.enum(AUDIT_SOURCES),
+  params: jsonColumn(z.record(z.string(), z.unknown())),
+  raters: z.number().int(),
+  seed: z.number().int(),
+  created_at: z.string(),
+});
+
+const ItemRow = z.object({
+  id: z.number().int(),
+  audit_id: z.number().int(),
+  key: z.string(),
+  stratum: z.string(),
+  content: jsonColumn(AuditItemContentSchema),
+});
+
+const AnnotatorRow = z.object({
+  id: z.number().int(),
+  audit_id: z.number().int(),
+  name: z.string(),
+  role: z.enum(['annotator', 'admin']),
+});
+
+const AnnotatorWithHashRow = AnnotatorRow.extend({ token_hash: z.string() });
+
+const JudgmentRow = z.object({
+  id: z.number().int(),
+  item_id: z.number().int(),
+  annotator_id: z.number().int(),
+  verdict: z.enum(VERDICTS),
+  label: z.string().nullable(),
+  answer: z.string().nullable(),
+  note: z.string().nullable(),
+  seconds: z.number().nullable(),
+  created_at: z.string(),
+});
+
+const AssignedRow = ItemRow.extend({ position: z.number().int(), judgment_id: z.number().int().nullable() });
+
+const ProgressRow = z.object({ annotator: z.string(), assigned: z.number().int(), judged: z.number().int() });
+
+const JUDGMENT_COLUMNS = 'j.id, j.item_id, j.annotator_id, j.verdict, j.label, j.answer, j.note, j.seconds, j.created_at';
+
+/** The newest judgment row of each (item, annotator) pair. */
+const LATEST_IDS = 'SELECT MAX(id) FROM audit_judgments GROUP BY item_id, annotator_id';
+
+export class AuditStore {
+  constructor(private readonly db: Database) {}
+
+  createAudit(info: Omit<AuditInfo, 'id'>): AuditInfo {
+    return this.db.transaction(() => {
+      if (this.audit(info.name)) throw new UserError(`an audit named ${info.name} exists already: choose another --name`);
+      const id = Number(
+        this.db
+          .prepare('INSERT INTO audits (name, source, params, raters, seed, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(info.name, info.source, JSON.stringify(info.params), info.raters, info.seed, info.createdAt).lastInsertRowid,
+      );
+      return { id, ...info };
+    }).immediate();
+  }
+
+  audit(name: string): AuditInfo | undefined {
+    return this.auditFrom(this.db.prepare('SELECT * FROM audits WHERE name = ?').get(name));
+  }
+
+  auditById(id: number): AuditInfo | undefined {
+    return this.auditFrom(this.db.prepare('SELECT * FROM audits WHERE id = ?').get(id));
+  }
+
+  /** Every audit, oldest first. */
+  audits(): AuditInfo[] {
+    return this.db.prepare('SELECT * FROM audits ORDER BY id').all().map((raw) => auditOf(AuditRow.parse(raw)));
+  }
+
+  /** Stores the items in the order given; a key the audit holds already is kept once (the first copy). */
+  addItems(auditId: number, items: ReadonlyArray<{ key: string; stratum: string; content: AuditItemContent }>): AuditItem[] {
+    const insert = this.db.prepare('INSERT INTO audit_items (audit_id, key, stratum, content) VALUES (?, ?, ?, ?) ON CONFLICT (audit_id, key) DO NOTHING');
+    return this.db.transaction(() => {
+      const added: AuditItem[] = [];
+      for (const item of items) {
+        const result = insert.run(auditId, item.key, item.stratum, JSON.stringify(AuditItemContentSchema.parse(item.content)));
+        if (result.changes === 1) added.push({ id: Number(result.lastInsertRowid), auditId, key: item.key, stratum: item.stratum, content: item.content });
+      }
+      return added;
+    }).immediate();
+  }
+
+  items(auditId: number): AuditItem[] {
+    return this.db.prepare('SELECT * FROM audit_items WHERE audit_id = ? ORDER BY id').all(auditId).map((raw) => itemOf(ItemRow.parse(raw)));
+  }
+
+  item(itemId: number): AuditItem | undefined {
+    const raw = this.db.prepare('SELECT * FROM audit_items WHERE id = ?').get(itemId);
+    return raw === undefined ? undefined : itemOf(ItemRow.parse(raw));
+  }
+
+  addAnnotator(auditId: number, name: string, tokenHash: string, role: Annotator['role']): Annotator {
+    return this.db.transaction(() => {
+      const existing = this.db.prepare('SELECT 1 FROM audit_annotators WHERE audit_id = ? AND role = ? AND name = ?').get(auditId, role, name);
+      if (existing) throw new UserError(`the audit has an ${role} named ${name} already`);
+      const id = Number(
+        this.db.prepare('INSERT INTO audit_annotators (audit_id, name, token_hash, role) VALUES (?, ?, ?, ?)').run(auditId, name, tokenHash, role).lastInsertRowid,
+      );
+      return { id, auditId, name, role };
+    }).immediate();
+  }
+
+  /** The audit's annotators and its admin, in the order they were added. */
+  annotators(auditId: number): Annotator[] {
+    return this.db
+      .prepare('SELECT id, audit_id, name, role FROM audit_annotators WHERE audit_id = ? ORDER BY id')
+      .all(auditId)
+      .map((raw) => annotatorOf(AnnotatorRow.parse(raw)));
+  }
+
+  /** The annotator (or admin) holding this token; the stored hash is compared in constant time. */
+  annotatorByToken(token: string): Annotator | undefined {
+    const hash = hashToken(token);
+    const raw = this.db.prepare('SELECT id, audit_id, name, role, token_hash FROM audit_annotators WHERE token_hash = ?').get(hash);
+    if (raw === undefined) return undefined;
+    const row = AnnotatorWithHashRow.parse(raw);
+    const found = Buffer.from(row.token_hash, 'hex');
+    const given = Buffer.from(hash, 'hex');
+    if (found.length !== given.length || !timingSafeEqual(found, given)) return undefined;
+    return annotatorOf(row);
+  }
+
+  /** Adds assignments; each annotator's new items go after the ones it holds, in the order given. A pair held already is left as it is. */
+  assign(pairs: ReadonlyArray<{ itemId: number; annotatorId: number }>): void {
+    const last = this.db.prepare('SELECT COALESCE(MAX(position), -1) FROM audit_assignments WHERE annotator_id = ?').pluck();
+    const insert = this.db.prepare('INSERT INTO audit_assignments (item_id, annotator_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    this.db.transaction(() => {
+      for (const pair of pairs) insert.run(pair.itemId, pair.annotatorId, z.number().int().parse(last.get(pair.annotatorId)) + 1);
+    }).immediate();
+  }
+
+  /** The annotator's assigned items in order, each with that annotator's latest judgment (or null). */
+  assignedItems(annotatorId: number): Array<{ item: AuditItem; position: number; latest: Judgment | null }> {
+    const rows = this.db
+      .prepare(
+        `SELECT i.*, a.position,
+                (SELECT MAX(j.id) FROM audit_judgments j WHERE j.item_id = a.item_id AND j.annotator_id = a.annotator_id) AS judgment_id
+           FROM audit_assignments a JOIN audit_items i ON i.id = a.item_id
+          WHERE a.annotator_id = ? ORDER BY a.position`,
+      )
+      .all(annotatorId)
+      .map((raw) => AssignedRow.parse(raw));
+    const byId = this.judgmentsByIds(rows.flatMap((row) => (row.judgment_id === null ? [] : [row.judgment_id])));
+    return rows.map((row) => ({ item: itemOf(row), position: row.position, latest: row.judgment_id === null ? null : (byId.get(row.judgment_id) ?? null) }));
+  }
+
+  isAssigned(itemId: number, annotatorId: number): boolean {
+    return this.db.prepare('SELECT 1 FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').get(itemId, annotatorId) !== undefined;
+  }
+
+  /** Always appends a row: a changed verdict is a new judgment, and the latest counts. */
+  addJudgment(judgment: Omit<Judgment, 'id'>): Judgment {
+    return this.db.transaction(() => {
+      const id = Number(
+        this.db
+          .prepare('INSERT INTO audit_judgments (item_id, annotator_id, verdict, label, answer, note, seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(judgment.itemId, judgment.annotatorId, judgment.verdict, judgment.label, judgment.answer, judgment.note, judgment.seconds, judgment.createdAt).lastInsertRowid,
+      );
+      return { id, ...judgment };
+    }).immediate();
+  }
+
+  /** Every judgment row of the audit, oldest first. */
+  judgments(auditId: number): Judgment[] {
+    return this.db
+      .prepare(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id WHERE i.audit_id = ? ORDER BY j.id`)
+      .all(auditId)
+      .map((raw) => judgmentOf(JudgmentRow.parse(raw)));
+  }
+
+  /** The latest judgment per (item, annotator), oldest first. */
+  latestJudgments(auditId: number): Judgment[] {
+    return this.db
+      .prepare(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id WHERE i.audit_id = ? AND j.id IN (${LATEST_IDS}) ORDER BY j.id`)
+      .all(auditId)
+      .map((raw) => judgmentOf(JudgmentRow.parse(raw)));
+  }
+
+  /** Per annotator (not the admin): items assigned, and how many of them it has judged. */
+  progress(auditId: number): Array<{ annotator: string; assigned: number; judged: number }> {
+    return this.db
+      .prepare(
+        `SELECT n.name AS annotator,
+                (SELECT COUNT(*) FROM audit_assignments a WHERE a.annotator_id = n.id) AS assigned,
+                (SELECT COUNT(*) FROM audit_assignments a
+                  WHERE a.annotator_id = n.id
+                    AND EXISTS (SELECT 1 FROM audit_judgments j WHERE j.item_id = a.item_id AND j.annotator_id = n.id)) AS judged
+           FROM audit_annotators n WHERE n.audit_id = ? AND n.role = 'annotator' ORDER BY n.id`,
+      )
+      .all(auditId)
+      .map((raw) => ProgressRow.parse(raw));
+  }
+
+  private auditFrom(raw: unknown): AuditInfo | undefined {
+    return raw === undefined ? undefined : auditOf(AuditRow.parse(raw));
+  }
+
+  private judgmentsByIds(ids: readonly number[]): Map<number, Judgment> {
+    const found = new Map<number, Judgment>();
+    if (ids.length === 0) return found;
+    const rows = this.db
+      .prepare(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j WHERE j.id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids));
+    for (const raw of rows) {
+      const judgment = judgmentOf(JudgmentRow.parse(raw));
+      found.set(judgment.id, judgment);
+    }
+    return found;
+  }
+}
+
+function auditOf(row: z.infer<typeof AuditRow>): AuditInfo {
+  return { id: row.id, name: row.name, source: row.source, params: row.params, raters: row.raters, seed: row.seed, createdAt: row.created_at };
+}
+
+function itemOf(row: z.infer<typeof ItemRow>): AuditItem {
+  return { id: row.id, auditId: row.audit_id, key: row.key, stratum: row.stratum, content: row.content };
+}
+
+function annotatorOf(row: z.infer<typeof AnnotatorRow>): Annotator {
+  return { id: row.id, auditId: row.audit_id, name: row.name, role: row.role };
+}
+
+function judgmentOf(row: z.infer<typeof JudgmentRow>): Judgment {
+  return {
+    id: row.id,
+    itemId: row.item_id,
+    annotatorId: row.annotator_id,
+    verdict: row.verdict,
+    label: row.label,
+    answer: row.answer,
+    note: row.note,
+    seconds: row.seconds,
+    createdAt: row.created_at,
+  };
+}
