@@ -1,57 +1,51 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
-import { diffInfoboxes } from '../../src/diff/infoboxDiff.js';
-import type { Infobox } from '../../src/model.js';
-import { findReverts } from '../../src/diff/reverts.js';
-import { filterReason } from '../../src/select/changeFilters.js';
+import { inBatches } from '../../src/queue/batchRunner.js';
+import { diffPagesJob, infoboxesNeeded, type DiffBatch } from '../../src/queue/diffJob.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
+import { batchRunnerFor } from './batchRunner.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 
-const DIFF_BATCH_PAGES = 100;
+/** Pages read from the store at a time, and per batch (a queue job). */
+const DIFF_SLICE_PAGES = 200;
+const DIFF_JOB_PAGES = 25;
 
-/** diff: key-level changes of every in-window revision against its predecessor, with filter and revert marks. */
+/**
+ * diff: key-level changes of every in-window revision against its predecessor, with filter and
+ * revert marks; pages in batches that run here or on the queue's workers (docs/ARCHITECTURE.md §13),
+ * carrying the infoboxes the diff reads, each batch's changes written by this process.
+ */
 export const diffStage: Stage<WeeklyInput> = {
   name: 'diff',
   after: ['parse'],
   async run(input, context) {
     const store = new ChangeStore(context.db, input.wiki);
+    const runner = batchRunnerFor(input);
     const pageIds = store.windowPageIds(input.window);
     const counts = { pages: 0, revisions: 0, changes: 0, filtered: 0, reverted: 0 };
-    for (let offset = 0; offset < pageIds.length; offset += DIFF_BATCH_PAGES) {
-      const pages = pageIds.slice(offset, offset + DIFF_BATCH_PAGES).map((pageId) => {
+    for (const slice of inBatches(pageIds, DIFF_SLICE_PAGES)) {
+      const pages = slice.map((pageId) => {
         const revisions = store.pageRevisions(pageId);
-        const revertedBy = findReverts(revisions, input.revertHours);
-        const withText = revisions.filter((revision) => !revision.metadataOnly);
-        const diffs = [];
-        // Each revision's infoboxes are read once: as the current one, then kept as the next one's previous.
-        let previousInfoboxes: Infobox[] | null = null;
-        for (let i = 1; i < withText.length; i++) {
-          const previous = withText[i - 1]!;
-          const current = withText[i]!;
-          if (current.timestamp < input.window.start || current.timestamp >= input.window.end) {
-            previousInfoboxes = null;
-            continue;
-          }
-          const currentInfoboxes = store.infoboxes(pageId, current.revId);
-          const before = previousInfoboxes ?? store.infoboxes(pageId, previous.revId);
-          previousInfoboxes = currentInfoboxes;
-          const changes = diffInfoboxes(before, currentInfoboxes).map((change) => ({
-            ...change,
-            filtered: filterReason(change),
-            revertedBy: revertedBy.get(current.revId) ?? null,
-          }));
-          counts.revisions++;
-          counts.changes += changes.length;
-          counts.filtered += changes.filter((c) => c.filtered).length;
-          counts.reverted += changes.filter((c) => c.revertedBy !== null).length;
-          diffs.push({ revId: current.revId, prevRevId: previous.revId, timestamp: current.timestamp, changes });
-        }
-        return { pageId, revisions: diffs };
+        const needed = infoboxesNeeded(revisions, input.window);
+        return {
+          pageId,
+          revisions: revisions.map(({ revId, timestamp, sha1, metadataOnly }) => ({
+            revId, timestamp, sha1, metadataOnly, infoboxes: needed.has(revId) ? store.infoboxes(pageId, revId) : null,
+          })),
+        };
       });
-      store.saveChanges(pages);
-      counts.pages += pages.length;
-      context.saveProgress({ counts });
-      context.reporter.progress(counts.pages, pageIds.length);
+      const batches: DiffBatch[] = inBatches(pages, DIFF_JOB_PAGES).map((batch) => ({ window: input.window, revertHours: input.revertHours, pages: batch }));
+      await runner.run(diffPagesJob, batches, (diffed) => {
+        store.saveChanges(diffed.pages);
+        const changes = diffed.pages.flatMap((page) => page.revisions.flatMap((revision) => revision.changes));
+        counts.pages += diffed.pages.length;
+        counts.revisions += diffed.pages.reduce((sum, page) => sum + page.revisions.length, 0);
+        counts.changes += changes.length;
+        counts.filtered += changes.filter((change) => change.filtered).length;
+        counts.reverted += changes.filter((change) => change.revertedBy !== null).length;
+        context.saveProgress({ counts });
+        context.reporter.progress(counts.pages, pageIds.length);
+      });
       await yieldToEventLoop();
     }
     return counts;

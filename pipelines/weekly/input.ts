@@ -1,5 +1,6 @@
 /** What a weekly run gives its stages: the window, the source and the edges the shell built (docs/ARCHITECTURE.md §4). */
-import type { ParsedRevision, Window } from '../../src/model.js';
+import type { Window } from '../../src/model.js';
+import type { BatchRunner } from '../../src/queue/batchRunner.js';
 import type { RevisionSource } from '../../src/sources/RevisionSource.js';
 import type { WeeklyTasks } from '../../src/llm/weeklyTasks.js';
 import type { Prices } from '../../src/llm/usage.js';
@@ -14,7 +15,6 @@ export interface WeeklyInput {
   revertHours: number;
   keepContent: boolean;
   articleBaseUrl: string;
-  parse: (wikitext: string, options: { firstParagraph: boolean }) => ParsedRevision;
   /** Collect only these pages (sync: the tracked ones); every changed page when absent. */
   onlyPages?: ReadonlySet<number>;
   /** generate, check, classify: the LLM tasks; the offline rules when absent. */
@@ -27,4 +27,6 @@ export interface WeeklyInput {
   domainCap?: number;
   /** export: where the week's release goes; releases/weekly-START beside the database when absent. */
   releaseDir?: string;
+  /** Where the parse and diff batches run: in this process unless given (`--queue`, docs/ARCHITECTURE.md §13). */
+  batchRunner?: BatchRunner;
 }

@@ -1,37 +1,59 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
-import { RevisionStore, type ParseCursor } from '../../src/store/revisionStore.js';
+import { parseRevisionsJob, type ParseBatch } from '../../src/queue/parseJob.js';
+import { RevisionStore, type ParseCursor, type UnparsedRevision } from '../../src/store/revisionStore.js';
+import { batchRunnerFor } from './batchRunner.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 
-/** A batch holds at most this many revisions, and stops growing once its texts reach this many characters. */
-const PARSE_BATCH = { maxRevisions: 200, maxChars: 16 << 20 };
+/** Revisions read from the store at a time: at most this many, and no more once their texts reach this many characters. */
+const PARSE_SLICE = { maxRevisions: 400, maxChars: 16 << 20 };
+/** A batch (a queue job) of a slice: a few seconds of parsing, so workers share a slice evenly. */
+const PARSE_JOB = { maxRevisions: 25, maxChars: 2 << 20 };
+
+/** Cuts a slice into consecutive batches within PARSE_JOB's limits. */
+function parseBatches(slice: readonly UnparsedRevision[], window: WeeklyInput['window']): ParseBatch[] {
+  const batches: ParseBatch[] = [];
+  let current: ParseBatch['revisions'] = [];
+  let chars = 0;
+  for (const revision of slice) {
+    current.push({ ...revision, firstParagraph: revision.timestamp >= window.start && revision.timestamp < window.end });
+    chars += revision.text?.length ?? 0;
+    if (current.length >= PARSE_JOB.maxRevisions || chars >= PARSE_JOB.maxChars) {
+      batches.push({ revisions: current });
+      current = [];
+      chars = 0;
+    }
+  }
+  if (current.length > 0) batches.push({ revisions: current });
+  return batches;
+}
 
 /**
- * parse: stored wikitext → infoboxes (and first paragraphs inside the window), in batched
- * transactions bounded by text size; then the space of the dropped texts goes back to the disk.
+ * parse: stored wikitext → infoboxes (and first paragraphs inside the window), a slice bounded by
+ * text size at a time, cut into batches that run here or on the queue's workers (docs/ARCHITECTURE.md
+ * §13), each batch's results written in one transaction by this process; then the space of the
+ * dropped texts goes back to the disk.
  */
 export const parseStage: Stage<WeeklyInput> = {
   name: 'parse',
   after: ['collect'],
   async run(input, context) {
     const store = new RevisionStore(context.db, input.wiki);
+    const runner = batchRunnerFor(input);
     const counts = { revisions: 0, infoboxes: 0 };
     let cursor: ParseCursor | null = null;
     for (;;) {
-      const batch = store.unparsedBatch(cursor, PARSE_BATCH);
-      const last = batch.at(-1);
+      const slice = store.unparsedBatch(cursor, PARSE_SLICE);
+      const last = slice.at(-1);
       if (!last) break;
-      const results = batch.map((revision) => {
-        const inWindow = revision.timestamp >= input.window.start && revision.timestamp < input.window.end;
-        const parsed = revision.text === null ? { infoboxes: [], firstParagraph: '' } : input.parse(revision.text, { firstParagraph: inWindow });
-        counts.infoboxes += parsed.infoboxes.length;
-        return { pageId: revision.pageId, revId: revision.revId, infoboxes: parsed.infoboxes, firstParagraph: inWindow ? parsed.firstParagraph : null };
+      await runner.run(parseRevisionsJob, parseBatches(slice, input.window), (parsed) => {
+        store.saveParsed(parsed.revisions, input.keepContent);
+        counts.revisions += parsed.revisions.length;
+        counts.infoboxes += parsed.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
+        context.saveProgress({ counts });
+        context.reporter.progress(counts.revisions);
       });
-      store.saveParsed(results, input.keepContent);
       cursor = { pageId: last.pageId, revId: last.revId };
-      counts.revisions += batch.length;
-      context.saveProgress({ counts });
-      context.reporter.progress(counts.revisions);
       await yieldToEventLoop();
     }
     store.reclaimFreeSpace();

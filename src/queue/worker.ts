@@ -13,19 +13,18 @@ import { OfflineLabelTasks } from '../llm/offlineLabelTasks.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
+import { diffPagesJob } from './diffJob.js';
 import { labelArticlesJob } from './labelJob.js';
+import { parseRevisionsJob } from './parseJob.js';
+import { nextTurn } from './nextTurn.js';
 import { z } from 'zod';
 
 /** Every job kind a worker runs, by name. */
 const jobKinds: ReadonlyMap<string, JobKind<unknown, unknown>> = new Map(
-  [labelArticlesJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
+  [labelArticlesJob, parseRevisionsJob, diffPagesJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
 );
 
 const Envelope = z.object({ index: z.number().int().nonnegative(), batch: z.unknown(), models: ModelChoiceSchema, judge: z.enum(['none', 'offline']) });
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolveTurn) => setImmediate(resolveTurn));
-}
 
 /** Texts embedded, and pairs classified, between two turns of the event loop. */
 const TEXTS_PER_TURN = 16;

@@ -10,7 +10,6 @@ import { SAMPLE_DUMP } from '../../src/cli/commands/demo.js';
 import { windowFrom } from '../../src/dates.js';
 import { OfflineWeeklyTasks } from '../../src/llm/offlineWeeklyTasks.js';
 import type { ArticleContext } from '../../src/llm/weeklyTasks.js';
-import { parseRevision } from '../../src/parse/parseRevision.js';
 import { RecordingReporter } from '../../src/runs/progress.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import { openDatabase } from '../../src/store/database.js';
@@ -43,7 +42,6 @@ describe('the question rules in the generate stage', () => {
         revertHours: 48,
         keepContent: false,
         articleBaseUrl: 'https://sample.wikidelta.invalid/wiki/',
-        parse: parseRevision,
         tasks: new DatingTasks(),
       },
       stages: ['collect', 'parse', 'diff', 'select', 'generate'],

@@ -4,6 +4,7 @@ import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import { dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
+import { requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor } from '../queueOption.js';
 import { withSession, type Session } from '../session.js';
 import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 
@@ -19,6 +20,7 @@ interface WeeklyFlags extends SourceFlags {
   keepContent?: boolean;
   llm?: string;
   out?: string;
+  queue?: string;
 }
 
 export function registerWeekly(program: Command): void {
@@ -38,8 +40,10 @@ export function registerWeekly(program: Command): void {
     .option('--keep-content', 'keep revision wikitext in the store after parsing')
     .addOption(llmOption())
     .option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)')
+    .option('--queue <url>', WEEKLY_QUEUE_OPTION_HELP)
     .action(async (flags: WeeklyFlags, command: Command) => {
       const start = windowStart(flags, command);
+      await requireQueue(flags.queue);
       const outcome = await withSession(
         command,
         { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
@@ -60,7 +64,7 @@ async function weekly(session: Session, flags: WeeklyFlags & { start: string }):
   const window = windowFrom(flags.start, flags.days);
   const stages = flags.stages ?? [...WEEKLY_STAGES];
   const source = stages.includes('collect') ? openSource(flags, session.settings) : null;
-  const input = { ...weeklyRunInput(session, flags, source), window };
+  const input = { ...weeklyRunInput(session, flags, source), window, ...(await weeklyQueueRunnerFor(flags.queue)) };
   return runWeekly({ db: session.db, input, stages, redo: flags.redo ?? [], reporter: session.reporter, params: weeklyRunParams(session, input, flags.days) });
 }
 

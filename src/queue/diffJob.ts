@@ -1,0 +1,101 @@
+/**
+ * The weekly diff job (docs/ARCHITECTURE.md §13): a batch of pages carried as their revisions'
+ * metadata with the infoboxes the diff reads, and each in-window revision's key changes back, with
+ * filter and revert marks. The owner replaces a revision's changes as a whole, so a batch done
+ * twice writes the same rows.
+ */
+import { z } from 'zod';
+import { findReverts } from '../diff/reverts.js';
+import { diffInfoboxes } from '../diff/infoboxDiff.js';
+import type { Infobox, Window } from '../model.js';
+import type { PageRevisionRow } from '../model/weekly.js';
+import { filterReason } from '../select/changeFilters.js';
+import type { JobKind } from './batchRunner.js';
+import { nextTurn } from './nextTurn.js';
+import { InfoboxSchema } from './parseJob.js';
+
+const DiffRevision = z.object({
+  revId: z.number().int(),
+  timestamp: z.string(),
+  sha1: z.string().nullable(),
+  metadataOnly: z.boolean(),
+  /** Only for the revisions the diff reads (see infoboxesNeeded); null for the others. */
+  infoboxes: z.array(InfoboxSchema).nullable(),
+});
+
+const DiffBatchData = z.object({
+  window: z.object({ start: z.string(), end: z.string() }),
+  revertHours: z.number(),
+  pages: z.array(z.object({ pageId: z.number().int(), revisions: z.array(DiffRevision) })),
+});
+export type DiffBatch = z.infer<typeof DiffBatchData>;
+
+const KeyChangeSchema = z.object({
+  template: z.string(),
+  key: z.string(),
+  kind: z.enum(['added', 'removed', 'changed']),
+  old: z.string(),
+  new: z.string(),
+  filtered: z.enum(['styling_key', 'file_value', 'empty_value']).nullable(),
+  revertedBy: z.number().int().nullable(),
+});
+
+const RevisionChanges = z.object({ revId: z.number().int(), prevRevId: z.number().int(), timestamp: z.string(), changes: z.array(KeyChangeSchema) });
+
+const DiffedBatch = z.object({ pages: z.array(z.object({ pageId: z.number().int(), revisions: z.array(RevisionChanges) })) });
+export type DiffedBatch = z.infer<typeof DiffedBatch>;
+type PageChanges = DiffedBatch['pages'][number];
+
+function inWindow(timestamp: string, window: Window): boolean {
+  return timestamp >= window.start && timestamp < window.end;
+}
+
+/** The revisions whose infoboxes the diff of a page reads: each in-window revision with text and the one with text before it. */
+export function infoboxesNeeded(revisions: readonly Pick<PageRevisionRow, 'revId' | 'timestamp' | 'metadataOnly'>[], window: Window): Set<number> {
+  const withText = revisions.filter((revision) => !revision.metadataOnly);
+  const needed = new Set<number>();
+  for (let i = 1; i < withText.length; i++) {
+    const current = withText[i]!;
+    if (!inWindow(current.timestamp, window)) continue;
+    needed.add(withText[i - 1]!.revId);
+    needed.add(current.revId);
+  }
+  return needed;
+}
+
+/** A page's key-level changes: every in-window revision with text against the one with text before it. */
+export function diffPage(pageId: number, revisions: DiffBatch['pages'][number]['revisions'], window: Window, revertHours: number): PageChanges {
+  const revertedBy = findReverts(revisions, revertHours);
+  const withText = revisions.filter((revision) => !revision.metadataOnly);
+  const infoboxesOf = (revision: (typeof withText)[number]): Infobox[] => {
+    if (revision.infoboxes === null) throw new Error(`page ${pageId}: the infoboxes of revision ${revision.revId} were not sent with the diff batch`);
+    return revision.infoboxes;
+  };
+  const diffs: PageChanges['revisions'] = [];
+  for (let i = 1; i < withText.length; i++) {
+    const previous = withText[i - 1]!;
+    const current = withText[i]!;
+    if (!inWindow(current.timestamp, window)) continue;
+    const changes = diffInfoboxes(infoboxesOf(previous), infoboxesOf(current)).map((change) => ({
+      ...change,
+      filtered: filterReason(change),
+      revertedBy: revertedBy.get(current.revId) ?? null,
+    }));
+    diffs.push({ revId: current.revId, prevRevId: previous.revId, timestamp: current.timestamp, changes });
+  }
+  return { pageId, revisions: diffs };
+}
+
+export const diffPagesJob: JobKind<DiffBatch, DiffedBatch> = {
+  name: 'diff-pages',
+  data: DiffBatchData,
+  output: DiffedBatch,
+  async compute(batch) {
+    const pages: PageChanges[] = [];
+    for (const page of batch.pages) {
+      await nextTurn();
+      pages.push(diffPage(page.pageId, page.revisions, batch.window, batch.revertHours));
+    }
+    return { pages };
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * The weekly parse job (docs/ARCHITECTURE.md §13): a batch of revisions carried as their wikitext,
+ * and their infoboxes (with the first paragraph of those inside the window) back. The owner writes
+ * them by (page, revision), so a batch parsed twice writes the same rows.
+ */
+import { z } from 'zod';
+import { parseRevision } from '../parse/parseRevision.js';
+import type { JobKind } from './batchRunner.js';
+import { nextTurn } from './nextTurn.js';
+
+export const InfoboxSchema = z.object({ template: z.string(), fields: z.array(z.tuple([z.string(), z.string()])) });
+
+const ParseBatchData = z.object({
+  revisions: z.array(
+    z.object({
+      pageId: z.number().int(),
+      revId: z.number().int(),
+      text: z.string().nullable(),
+      /** Inside the window: its first paragraph is rendered too. */
+      firstParagraph: z.boolean(),
+    }),
+  ),
+});
+export type ParseBatch = z.infer<typeof ParseBatchData>;
+
+const ParsedBatch = z.object({
+  revisions: z.array(
+    z.object({ pageId: z.number().int(), revId: z.number().int(), infoboxes: z.array(InfoboxSchema), firstParagraph: z.string().nullable() }),
+  ),
+});
+export type ParsedBatch = z.infer<typeof ParsedBatch>;
+
+export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
+  name: 'parse-revisions',
+  data: ParseBatchData,
+  output: ParsedBatch,
+  async compute(batch) {
+    const revisions: ParsedBatch['revisions'] = [];
+    for (const revision of batch.revisions) {
+      // A long article parses for a while: the loop's turn keeps a worker's job lock renewed and the owner's progress moving.
+      await nextTurn();
+      const parsed = revision.text === null ? { infoboxes: [], firstParagraph: '' } : parseRevision(revision.text, { firstParagraph: revision.firstParagraph });
+      revisions.push({ pageId: revision.pageId, revId: revision.revId, infoboxes: parsed.infoboxes, firstParagraph: revision.firstParagraph ? parsed.firstParagraph : null });
+    }
+    return { revisions };
+  },
+};
