@@ -1,7 +1,8 @@
 /**
- * Labeling spread over two `wikidelta worker` processes through a real redis-server: one worker is
- * killed (SIGKILL) in the middle of a job, stalled-job detection hands that job to the other, and
- * the store ends exactly as a single-process run leaves it (byte-equal label exports).
+ * Labeling, and weekly parse and diff, spread over two `wikidelta worker` processes through a real
+ * redis-server: one worker is killed (SIGKILL) in the middle of a job, stalled-job detection hands
+ * that job to the other, and the store ends exactly as a single-process run leaves it (byte-equal
+ * label exports; every weekly data table row for row).
  */
 import Sqlite from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
 import { startRedis, type RedisServer } from '../../testkit/redis.js';
+import { snapshotStore } from '../support/storeSnapshot.js';
 
 /** Pages of the sample edited in January 2021: one long (the job to kill) and a few short ones. */
 const TITLES = ['Asda', 'Jim Pewter', 'Kerala Agricultural University', 'Dahlak SC'];
@@ -72,8 +74,20 @@ beforeAll(async () => {
   for (const name of ['single.sqlite', 'queued.sqlite']) copyFileSync(template, join(dir, name));
 }, 60_000);
 
+/** Stops every worker still running and waits for it, so the next test's jobs go to its own workers only. */
+async function stopWorkers(): Promise<void> {
+  const running = workers.filter((worker) => worker.exitCode === null && worker.signalCode === null);
+  await Promise.all(
+    running.map((worker) => {
+      const exited = new Promise<void>((resolveExit) => worker.once('exit', () => resolveExit()));
+      worker.kill('SIGTERM');
+      return exited;
+    }),
+  );
+}
+
 afterAll(async () => {
-  for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
+  await stopWorkers();
   await redis?.stop();
 });
 
@@ -141,3 +155,62 @@ describe('label --queue with two workers, one killed mid-job', () => {
   }, 60_000);
 });
 
+
+type WorkerEvent = { event: string; job: string };
+
+const sleep = (ms: number) => new Promise((resolveWait) => setTimeout(resolveWait, ms));
+
+/**
+ * Kills (SIGKILL) the first worker seen on a job of one of these kinds that it has not finished:
+ * the worker is frozen first (SIGSTOP), so it cannot finish the job between the check and the kill,
+ * and let go again when its events show the job done after all. Returns the worker's index and the job.
+ */
+async function killMidJob(started: ChildProcess[], events: WorkerEvent[][], kinds: readonly string[]): Promise<{ doomed: number; job: string }> {
+  for (;;) {
+    await sleep(50);
+    for (const [index, workerEvents] of events.entries()) {
+      const worker = started[index] as ChildProcess;
+      const current = workerEvents.filter((event) => event.event === 'job active' && kinds.some((kind) => event.job.startsWith(`${kind} `))).at(-1)?.job;
+      const finished = () => workerEvents.some((event) => event.event !== 'job active' && event.job === current);
+      if (current === undefined || finished()) continue;
+      worker.kill('SIGSTOP');
+      // Events written before the freeze are read by now.
+      await sleep(200);
+      if (finished()) {
+        worker.kill('SIGCONT');
+        continue;
+      }
+      worker.kill('SIGKILL');
+      return { doomed: index, job: current };
+    }
+  }
+}
+
+describe('weekly --queue with two workers, one killed mid-job', () => {
+  it('parses and diffs on the workers and ends with the store of a single-process run', async () => {
+    await stopWorkers();
+    const weekly = ['weekly', '--start', '2019-06-01', '--days', '1000', '--dump', join(sharedData, 'enwiki-history-sample.xml'), '--stages', 'collect,parse,diff,select,timeline'];
+    const single = join(dir, 'weekly-single.sqlite');
+    const queued = join(dir, 'weekly-queued.sqlite');
+    await cli(single, weekly);
+
+    const events: WorkerEvent[][] = [[], []];
+    const started = events.map((workerEvents) => startWorker(workerEvents));
+    const exits = started.map((worker) => collect(worker));
+    const running = runCli(['--db', queued, ...weekly, '--queue', redis.url]);
+    const { doomed, job } = await killMidJob(started, events, ['parse-revisions']);
+    const survivor = 1 - doomed;
+    expect((await exits[doomed])?.signal).toBe('SIGKILL');
+
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    const done = (kind: string) => (events[survivor] ?? []).filter((event) => event.event === 'job completed' && event.job.startsWith(`${kind} `));
+    expect(done('parse-revisions').map((event) => event.job)).toContain(job);
+    expect(done('diff-pages').length).toBeGreaterThan(0);
+
+    const fromSingle = snapshotStore(single);
+    expect(fromSingle.infoboxes?.length).toBeGreaterThan(100);
+    expect(fromSingle.infobox_changes?.length).toBeGreaterThan(50);
+    expect(snapshotStore(queued)).toEqual(fromSingle);
+  }, 240_000);
+});
