@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { AUDIT_SOURCES, AuditItemContentSchema, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment } from '../audit/model.js';
 import { hashToken } from '../audit/tokens.js';
 import { UserError } from '../errors.js';
-import { jsonColumn } from './rows.js';
+import { flag, jsonColumn } from './rows.js';
 
 const AuditRow = z.object({
   id: z.number().int(),
@@ -52,6 +52,8 @@ const JudgmentRow = z.object({
 });
 
 const AssignedRow = ItemRow.extend({ position: z.number().int(), judgment_id: z.number().int().nullable() });
+
+const AssignmentRow = z.object({ item_id: z.number().int(), annotator_id: z.number().int(), position: z.number().int(), judged: flag });
 
 const ProgressRow = z.object({ annotator: z.string(), assigned: z.number().int(), judged: z.number().int() });
 
@@ -147,6 +149,35 @@ export class AuditStore {
     const insert = this.db.prepare('INSERT INTO audit_assignments (item_id, annotator_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.db.transaction(() => {
       for (const pair of pairs) insert.run(pair.itemId, pair.annotatorId, z.number().int().parse(last.get(pair.annotatorId)) + 1);
+    }).immediate();
+  }
+
+  /** Every assignment of the audit, each annotator's in queue order, and whether that annotator has judged the item. */
+  assignments(auditId: number): Array<{ itemId: number; annotatorId: number; position: number; judged: boolean }> {
+    return this.db
+      .prepare(
+        `SELECT a.item_id, a.annotator_id, a.position,
+                EXISTS (SELECT 1 FROM audit_judgments j WHERE j.item_id = a.item_id AND j.annotator_id = a.annotator_id) AS judged
+           FROM audit_assignments a JOIN audit_items i ON i.id = a.item_id
+          WHERE i.audit_id = ? ORDER BY a.annotator_id, a.position`,
+      )
+      .all(auditId)
+      .map((raw) => {
+        const row = AssignmentRow.parse(raw);
+        return { itemId: row.item_id, annotatorId: row.annotator_id, position: row.position, judged: row.judged };
+      });
+  }
+
+  /**
+   * Hands an item over from one annotator to another, at the end of the receiver's queue; refused
+   * (false) once the giver has judged it, checked in the same transaction as the move.
+   */
+  moveAssignment(itemId: number, from: number, to: number): boolean {
+    return this.db.transaction(() => {
+      if (this.db.prepare('SELECT 1 FROM audit_judgments WHERE item_id = ? AND annotator_id = ?').get(itemId, from) !== undefined) return false;
+      if (this.db.prepare('DELETE FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').run(itemId, from).changes === 0) return false;
+      this.assign([{ itemId, annotatorId: to }]);
+      return true;
     }).immediate();
   }
 

@@ -93,6 +93,14 @@ describe('AuditStore', () => {
       { annotator: 'alice', assigned: 3, judged: 1 },
       { annotator: 'bob', assigned: 1, judged: 1 },
     ]);
+    expect(store.moveAssignment(q1!.id, alice.id, bob.id)).toBe(false);
+    expect(store.moveAssignment(q3!.id, alice.id, bob.id)).toBe(true);
+    expect(store.assignments(audit.id)).toEqual([
+      { itemId: q2!.id, annotatorId: alice.id, position: 0, judged: false },
+      { itemId: q1!.id, annotatorId: alice.id, position: 1, judged: true },
+      { itemId: q1!.id, annotatorId: bob.id, position: 0, judged: true },
+      { itemId: q3!.id, annotatorId: bob.id, position: 1, judged: false },
+    ]);
   });
 
   it('loses no judgment when two connections write at once, and keeps them when reopened', async () => {
