@@ -1,0 +1,50 @@
+/**
+ * The guidelines panel: what each verdict means for the kind of item judged, with one worked
+ * example per label and per verdict, so that three judges who never talk read the scale alike
+ * (Natural Questions' precision study gave its experts the same kind of sheet).
+ */
+import type { AuditItemContent } from '../audit/model.js';
+import { html, type Html } from './html.js';
+
+interface Example {
+  term: string;
+  meaning: string;
+  example: string;
+}
+
+const VERDICTS: Example[] = [
+  { term: '1 · correct', meaning: 'what is proposed is right, as the shown text supports it.', example: 'Answer "Lisbon" to "Where is the company headquartered?" and the evidence says "headquartered in Lisbon".' },
+  { term: '2 · debatable', meaning: 'defensible, but a careful reader could disagree (partial, ambiguous, a matter of granularity).', example: 'Answer "2019" where the article says "late 2019 or early 2020".' },
+  { term: '3 · wrong', meaning: 'not supported or contradicted; give the right label or answer, and a note if useful.', example: 'Answer "Madrid" where the evidence says "moved its headquarters from Madrid to Lisbon".' },
+];
+
+const LABELS: Example[] = [
+  { term: 'unchanged', meaning: 'the new sentence says the same as a matched old sentence (wording may differ).', example: 'Old "The bridge opened in 1932." → new "The bridge was opened in 1932."' },
+  { term: 'changed', meaning: 'a matched old sentence says something the new one contradicts or updates.', example: 'Old "Its population is 9,800." → new "Its population is 11,200."' },
+  { term: 'new', meaning: 'no old sentence carries this information.', example: 'New "In 2021 the station was electrified." with no old sentence about electrification.' },
+  { term: 'undecided', meaning: 'the labeler could not tell; judge it correct only if it truly cannot be told from the text.', example: 'Old "He played for the club." → new "He played for the club until 2020." (an addition, or a change?)' },
+];
+
+const QA: Example[] = [
+  { term: 'SAME', meaning: 'the question is answered the same way by the old and new article.', example: 'Q "Who designed the bridge?" A "Joseph Strauss", unchanged.' },
+  { term: 'NEW', meaning: 'the question is about information that appeared in the new article.', example: 'Q "When was the station electrified?" A "2021".' },
+  { term: 'CHANGED', meaning: 'the answer differs from the old answer, shown beside it.', example: 'Q "What is the population?" A "11,200", old answer "9,800".' },
+  { term: 'dialogue', meaning: 'each turn must be answered correctly from the article; one wrong turn makes the item wrong.', example: 'Turn 1 "Who founded it?" "Ada", turn 2 "When?" "1901".' },
+];
+
+const WEEKLY: Example[] = [
+  { term: 'changed key', meaning: 'the answer must be the value in effect after the week, as the infobox after shows for the marked key.', example: 'Key "manager" before "J. Smith", after "K. Ito": Q "Who manages the club?" A "K. Ito".' },
+  { term: 'timeline', meaning: 'the question should have a single answer on the evaluation date; a value reverted within the week makes it debatable.', example: 'A value set on Monday and reverted on Tuesday.' },
+];
+
+function examples(list: Example[]): Html {
+  return html`<dl class="examples">${list.map((entry) => html`<dt>${entry.term}</dt><dd>${entry.meaning}<br><span class="example">e.g. ${entry.example}</span></dd>`)}</dl>`;
+}
+
+export function guidelines(kind: AuditItemContent['kind']): Html {
+  const specific = kind === 'label' ? html`<h3>Labels</h3>${examples(LABELS)}` : kind === 'qa' ? html`<h3>Item types</h3>${examples(QA)}` : html`<h3>Weekly questions</h3>${examples(WEEKLY)}`;
+  return html`<details class="guidelines" id="guidelines"><summary>Guidelines (g)</summary>
+<h3>Verdicts</h3>${examples(VERDICTS)}${specific}
+<h3>Keys</h3><p><kbd>1</kbd> correct · <kbd>2</kbd> debatable · <kbd>3</kbd> wrong (then type the right ${kind === 'label' ? 'label' : 'answer'} and press Enter) · <kbd>←</kbd> <kbd>→</kbd> previous / next item · <kbd>u</kbd> undo: back to the item you judged last · <kbd>n</kbd> note · <kbd>g</kbd> guidelines</p>
+</details>`;
+}

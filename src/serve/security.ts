@@ -1,0 +1,37 @@
+/**
+ * The protections every response and every POST get (docs/ARCHITECTURE.md §14): headers that keep
+ * scripts to our own files and tokens out of Referer, and the checks that make a cross-site POST
+ * fail even though the token travels in a header a foreign page could not set anyway.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+/** Why a POST is refused before its body is read, with its status, or null when it may go on. */
+export function refusedPost(request: FastifyRequest): { status: number; message: string } | null {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') return { status: 415, message: 'POST bodies must be application/json' };
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) return { status: 403, message: `cross-site request refused (origin ${origin})` };
+  if (request.headers['sec-fetch-site'] === 'cross-site') return { status: 403, message: 'cross-site request refused' };
+  return null;
+}
+
+export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
+}
+
+/** The token of an `Authorization: Bearer TOKEN` header, or null. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1] ?? null;
+}

@@ -1,0 +1,37 @@
+/**
+ * Starts the audit server on a host and port (`wikidelta serve`, `audit demo`, the tests). Bound
+ * to loopback unless told otherwise: the tokens travel in URLs over plain HTTP, so another host
+ * is said out loud.
+ */
+import type { Database } from 'better-sqlite3';
+import { isIP } from 'node:net';
+import { buildAuditApp } from './app.js';
+
+export interface AuditServerOptions {
+  db: Database;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  log?: (line: string) => void;
+}
+
+export interface AuditServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+export async function startAuditServer(options: AuditServerOptions): Promise<AuditServer> {
+  const log = options.log ?? (() => {});
+  const app = await buildAuditApp({ db: options.db, log });
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = isIP(options.host) === 6 ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}`;
+  if (!isLoopback(options.host)) log(`warning: serving on ${options.host}, reachable from other machines over plain HTTP; annotator tokens travel in the links`);
+  return { url, close: () => app.close() };
+}

@@ -1,0 +1,176 @@
+/**
+ * An audit made through the real AuditStore, for the server's tests and benchmark: items of the
+ * three kinds (sentence labels, QA items, weekly questions), one of them carrying script, an
+ * event-handler image and a javascript: link in its wiki text, assigned to every annotator.
+ */
+import type { Database } from 'better-sqlite3';
+import type { AuditInfo, AuditItem, AuditItemContent } from '../src/audit/model.js';
+import { hashToken, newToken } from '../src/audit/tokens.js';
+import { AuditStore } from '../src/store/auditStore.js';
+
+export const HOSTILE = {
+  script: '<script>alert(1)</script>',
+  image: '<img src=x onerror=alert(2)>',
+  link: '[javascript:alert(3) the official site]',
+};
+
+const ARTICLE =
+  'Riverton is a town on the Ash river. It was founded in 1821 by mill owners. The town has a station on the northern line. ' +
+  'Its population was 11,200 at the 2020 census, up from 9,800 in 2010. The mayor is Jane Doe, elected in 2022. ' +
+  'The old bridge, opened in 1932, was replaced in 2019.';
+
+/** One item of each shape a judge meets, hostile text in the first; `stratum` as the sampler sets it. */
+export const AUDIT_CONTENTS: Array<{ stratum: string; content: AuditItemContent }> = [
+  {
+    stratum: 'changed',
+    content: {
+      kind: 'label',
+      title: `Riverton ${HOSTILE.script}`,
+      pageId: 101,
+      oldSnapshot: '2024-01',
+      newSnapshot: '2024-02',
+      sentence: `The mayor is ${HOSTILE.image} Jane Doe, see ${HOSTILE.link}.`,
+      label: 'changed',
+      matchedOld: ['The mayor is John Smith.'],
+      oldParagraph: 'Riverton has a council of nine. The mayor is John Smith. Elections are held every four years.',
+      newParagraph: `Riverton has a council of nine. The mayor is ${HOSTILE.image} Jane Doe, see ${HOSTILE.link}. Elections are held every four years.`,
+      similarity: 0.81,
+      evidence: `NLI: contradiction 0.93 ${HOSTILE.script}`,
+    },
+  },
+  {
+    stratum: 'unchanged',
+    content: {
+      kind: 'label',
+      title: 'Ash river',
+      pageId: 102,
+      oldSnapshot: '2024-01',
+      newSnapshot: '2024-02',
+      sentence: 'The bridge was opened in 1932.',
+      label: 'unchanged',
+      matchedOld: ['The bridge opened in 1932.'],
+      oldParagraph: 'The Ash crosses the town. The bridge opened in 1932. It carries the main road.',
+      newParagraph: 'The Ash crosses the town. The bridge was opened in 1932. It carries the main road and a cycle lane.',
+      similarity: 0.97,
+      evidence: null,
+    },
+  },
+  {
+    stratum: 'CHANGED',
+    content: {
+      kind: 'qa',
+      itemType: 'CHANGED',
+      title: 'Riverton',
+      snapshot: '2024-02',
+      question: 'What was the population of Riverton at the 2020 census?',
+      answer: '11,200',
+      oldAnswer: '9,800',
+      evidence: 'Its population was 11,200 at the 2020 census, up from 9,800 in 2010.',
+      article: ARTICLE,
+      turns: [],
+    },
+  },
+  {
+    stratum: 'dialogue',
+    content: {
+      kind: 'qa',
+      itemType: 'dialogue',
+      title: 'Riverton',
+      snapshot: '2024-02',
+      question: 'When was Riverton founded?',
+      answer: '1821',
+      oldAnswer: null,
+      evidence: 'It was founded in 1821 by mill owners. The old bridge, opened in 1932, was replaced in 2019.',
+      article: ARTICLE,
+      turns: [
+        { question: 'When was Riverton founded?', answer: '1821' },
+        { question: 'Who founded it?', answer: 'mill owners' },
+        { question: 'When was the old bridge replaced?', answer: '2019' },
+      ],
+    },
+  },
+  {
+    stratum: 'sports',
+    content: {
+      kind: 'weekly',
+      title: 'Riverton Rovers F.C.',
+      week: '2024-03-04',
+      domain: 'sports',
+      question: 'Who is the manager of Riverton Rovers F.C.?',
+      answer: 'Kenji Ito',
+      key: 'manager',
+      infoboxBefore: { clubname: 'Riverton Rovers', ground: 'Mill Lane', capacity: '4,500', manager: 'John Hale', league: 'Northern League' },
+      infoboxAfter: { clubname: 'Riverton Rovers', ground: 'Mill Lane', capacity: '4,800', manager: 'Kenji Ito', league: 'Northern League' },
+      firstParagraph: 'Riverton Rovers Football Club is a football club based in Riverton. They play in the Northern League at Mill Lane.',
+      timeline: [
+        { from: '2019-06-01', value: 'Paul Grant' },
+        { from: '2022-07-15', value: 'John Hale' },
+        { from: '2024-03-06', value: 'Kenji Ito' },
+      ],
+    },
+  },
+  {
+    stratum: 'NEW',
+    content: {
+      kind: 'qa',
+      itemType: 'NEW',
+      title: 'Riverton',
+      snapshot: '2024-02',
+      question: 'Who is the mayor of Riverton?',
+      answer: 'Jane Doe',
+      oldAnswer: null,
+      evidence: 'The mayor is Jane Doe, elected in 2022.',
+      article: ARTICLE,
+      turns: [],
+    },
+  },
+  {
+    stratum: 'new',
+    content: {
+      kind: 'label',
+      title: 'Riverton station',
+      pageId: 103,
+      oldSnapshot: '2024-01',
+      newSnapshot: '2024-02',
+      sentence: 'In 2021 the station was electrified.',
+      label: 'new',
+      matchedOld: [],
+      oldParagraph: 'The station opened in 1850 on the northern line.',
+      newParagraph: 'The station opened in 1850 on the northern line. In 2021 the station was electrified.',
+      similarity: null,
+      evidence: null,
+    },
+  },
+];
+
+export interface SeededAudit {
+  audit: AuditInfo;
+  items: AuditItem[];
+  /** Each annotator's token by name, and the admin's. */
+  tokens: Record<string, string>;
+  adminToken: string;
+}
+
+/**
+ * Creates an audit holding `copies` rounds of AUDIT_CONTENTS (keys made unique per round), every
+ * item assigned to every annotator in the same order, plus an admin.
+ */
+export function seedAudit(db: Database, options: { name?: string; annotators: string[]; copies?: number }): SeededAudit {
+  const store = new AuditStore(db);
+  const audit = store.createAudit({ name: options.name ?? 'pages', source: 'labels', params: {}, raters: options.annotators.length, seed: 1, createdAt: '2024-03-10T00:00:00.000Z' });
+  const rounds = Array.from({ length: options.copies ?? 1 }, (_, round) => round);
+  const items = store.addItems(
+    audit.id,
+    rounds.flatMap((round) => AUDIT_CONTENTS.map((entry, index) => ({ key: `item-${round}-${index}`, stratum: entry.stratum, content: entry.content }))),
+  );
+  const tokens: Record<string, string> = {};
+  for (const name of options.annotators) {
+    const token = newToken();
+    const annotator = store.addAnnotator(audit.id, name, hashToken(token), 'annotator');
+    store.assign(items.map((item) => ({ itemId: item.id, annotatorId: annotator.id })));
+    tokens[name] = token;
+  }
+  const adminToken = newToken();
+  store.addAnnotator(audit.id, 'maintainer', hashToken(adminToken), 'admin');
+  return { audit, items, tokens, adminToken };
+}
