@@ -65,9 +65,24 @@ export interface QueryAtInstant {
   validTo: string | null;
 }
 
-/** One line of DailyQA's per-date file. */
-export interface DailyAnswer {
+/** An infobox value's interval as stored: the value in effect from validFrom until validTo. */
+export interface StoredInterval {
+  value: string;
+  revId: number;
+  validFrom: string;
+  validTo: string | null;
+}
+
+/**
+ * What the store holds about a kept query at an instant, read for a whole day at once: for an
+ * imported query its answer interval, for a generated one its page's lifetime and the interval of
+ * its key in effect (undefined when none).
+ */
+export interface QueryOnDay {
   id: string;
   query: string;
-  answer: string | null;
+  origin: 'generated' | 'imported';
+  imported: Pick<QueryAtInstant, 'answer' | 'validFrom' | 'validTo'>;
+  lifetime: PageLifetime | undefined;
+  interval: StoredInterval | undefined;
 }

@@ -12,7 +12,7 @@ import type { Window } from '../model.js';
 import type { GeneratedItem, StoredCheck } from '../model/questions.js';
 import { ChangeStore } from '../store/changeStore.js';
 import { QuestionStore } from '../store/questionStore.js';
-import { answerQuery, answersOnDate } from '../timeline/answers.js';
+import { answersOnDate, type Answer } from '../timeline/answers.js';
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
 import { cardFrontMatter, wikiLanguage } from './datasetCard.js';
 
@@ -39,13 +39,14 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
 
   const files = new Map<string, string>();
   files.set('queries.jsonl', jsonLines(kept.map((item) => queryRecord(item))));
+  // Each day's answers are read once: DailyQA's file of the day, and the kept items' native records.
+  const answersByItem = new Map<string, Array<{ date: string } & Answer>>();
   for (const date of dates) {
-    files.set(dailyQaFileName(date), jsonLines(answersOnDate(db, date, { windowStart: window.start })));
+    const answers = answersOnDate(db, date, { windowStart: window.start });
+    files.set(dailyQaFileName(date), jsonLines(answers.map(({ id, query, answer }) => ({ id, query, answer }))));
+    for (const { id, query: _query, ...answer } of answers) answersByItem.set(id, [...(answersByItem.get(id) ?? []), { date, ...answer }]);
   }
-  files.set(
-    'native.jsonl',
-    jsonLines(items.map((item) => nativeRecord(db, item, checks.get(item.id) ?? [], item.kept ? dates : []))),
-  );
+  files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? []))));
   const counts: ReleaseCounts = {
     data_units: new ChangeStore(db, wiki).dataUnitCount(window),
     generated: items.filter((i) => i.status === 'ok').length,
@@ -80,7 +81,7 @@ function queryRecord(item: GeneratedItem): Record<string, unknown> {
   };
 }
 
-function nativeRecord(db: Database, item: GeneratedItem, checks: StoredCheck[], dates: string[]): Record<string, unknown> {
+function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array<{ date: string } & Answer>): Record<string, unknown> {
   return {
     id: item.id,
     query: item.text,
@@ -123,7 +124,7 @@ function nativeRecord(db: Database, item: GeneratedItem, checks: StoredCheck[], 
             reason: item.domainReason,
           },
     update_frequency: item.updateFrequency,
-    answers: dates.map((date) => ({ date, ...answerQuery(db, item.id, date) })),
+    answers,
   };
 }
 

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox } from '../model.js';
-import type { DailyAnswer, PageLifetime, PageTimeline, QueryAtInstant, TimelineRevision } from '../model/timelines.js';
+import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOnDay, TimelineRevision } from '../model/timelines.js';
 import { FieldsColumn, flag } from './rows.js';
 
 const RevisionRow = z.object({
@@ -168,7 +168,20 @@ const QueryRow = z.object({
   validFrom: z.string().nullable(),
   validTo: z.string().nullable(),
 });
-const DailyAnswerRow = z.object({ id: z.string(), query: z.string(), answer: z.string().nullable() });
+const DayRow = z.object({
+  id: z.string(),
+  query: z.string(),
+  origin: z.enum(['generated', 'imported']),
+  importedAnswer: z.string().nullable(),
+  importedFrom: z.string().nullable(),
+  importedTo: z.string().nullable(),
+  hasLifetime: z.number().int(),
+  ...LifetimeRow.shape,
+  value: z.string().nullable(),
+  revId: z.number().int().nullable(),
+  validFrom: z.string().nullable(),
+  validTo: z.string().nullable(),
+});
 const OptionalSlot = z.string().optional();
 
 /**
@@ -214,11 +227,11 @@ export class AnswerTimelines {
                           ORDER BY i.valid_from DESC LIMIT 1), q.slot) AS slot
          FROM queries q WHERE q.kept = 1 AND (@windowStart IS NULL OR q.window_start = @windowStart)
        )
-       SELECT k.id, k.text AS query,
-              CASE WHEN k.origin = 'imported' THEN a.answer
-                   WHEN l.synced_until IS NULL OR l.synced_until < @instant THEN NULL
-                   WHEN l.deleted_at IS NOT NULL AND l.deleted_at <= @instant THEN NULL
-                   ELSE v.value END AS answer
+       SELECT k.id, k.text AS query, k.origin,
+              a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
+              l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
+              l.known_from AS knownFrom, l.synced_until AS syncedUntil,
+              v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo
        FROM kept k
        LEFT JOIN query_answer_intervals a
          ON k.origin = 'imported' AND a.query_id = k.id AND a.valid_from <= @instant AND (a.valid_to IS NULL OR a.valid_to > @instant)
@@ -253,10 +266,21 @@ export class AnswerTimelines {
   }
 
   /**
-   * DailyQA's rows at an instant for every kept query (of one week, or all): imported queries from
-   * their answer intervals, generated ones from the value timeline of their page, infobox and key.
+   * Every kept query (of one week, or all) at an instant in one statement: imported queries with
+   * their answer intervals, generated ones with their page's lifetime and the interval of their key.
    */
-  day(instant: string, options: { windowStart?: string } = {}): DailyAnswer[] {
-    return this.selectDay.all({ instant, windowStart: options.windowStart ?? null }).map((row) => DailyAnswerRow.parse(row));
+  day(instant: string, options: { windowStart?: string } = {}): QueryOnDay[] {
+    return this.selectDay.all({ instant, windowStart: options.windowStart ?? null }).map((raw) => {
+      const row = DayRow.parse(raw);
+      const { createdAt, deletedAt, knownFrom, syncedUntil, value, revId, validFrom, validTo } = row;
+      return {
+        id: row.id,
+        query: row.query,
+        origin: row.origin,
+        imported: { answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo },
+        lifetime: row.hasLifetime ? { createdAt, deletedAt, knownFrom, syncedUntil } : undefined,
+        interval: value !== null && revId !== null && validFrom !== null ? { value, revId, validFrom, validTo } : undefined,
+      };
+    });
   }
 }

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { DailyAnswer } from '../model/timelines.js';
+import type { PageLifetime, QueryAtInstant, StoredInterval } from '../model/timelines.js';
 import { AnswerTimelines } from '../store/timelineStore.js';
 
 /**
@@ -27,6 +27,9 @@ export interface Answer {
   valid_from: string | null;
   valid_to: string | null;
 }
+
+/** A kept query's answer on a date, as DailyQA's files and a release's native records give it. */
+export type DatedAnswer = { id: string; query: string } & Answer;
 
 export interface Subject {
   wiki: string;
@@ -62,18 +65,11 @@ function timelinesOf(db: Database): AnswerTimelines {
 /** The value of a page's infobox key in effect at an instant, with its provenance. */
 export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string): Answer {
   const timelines = timelinesOf(db);
-  const none = (status: AnswerStatus): Answer => ({ answer: null, status, rev_id: null, valid_from: null, valid_to: null });
-  const life = timelines.lifetime(subject.wiki, subject.pageId);
-  // Every revision up to and including the sync mark is stored (docs/ARCHITECTURE.md §2); after it the value is not known.
-  if (!life || life.syncedUntil === null || instant > life.syncedUntil) return none('unknown');
-  if (life.deletedAt !== null && instant >= life.deletedAt) return none('deleted');
-  if (life.createdAt !== null && instant < life.createdAt) return none('no_page');
-  if (life.createdAt === null && (life.knownFrom === null || instant < life.knownFrom)) return none('unknown');
+  const unanswered = lifetimeStatus(timelines.lifetime(subject.wiki, subject.pageId), instant);
+  if (unanswered !== undefined) return none(unanswered);
   const slot = timelines.slotOf(subject.wiki, subject.pageId, subject.key, { template: subject.template ?? '', slot: subject.slot ?? '' });
   if (slot === undefined) return none('no_key');
-  const interval = timelines.intervalAt(subject.wiki, subject.pageId, slot, subject.key, instant);
-  if (!interval || (interval.validTo !== null && interval.validTo <= instant)) return none('no_key');
-  return { answer: interval.value, status: 'ok', rev_id: interval.revId, valid_from: interval.validFrom, valid_to: interval.validTo };
+  return intervalAnswer(timelines.intervalAt(subject.wiki, subject.pageId, slot, subject.key, instant), instant);
 }
 
 /** The answer of a stored query (generated or imported) on a date. */
@@ -81,12 +77,7 @@ export function answerQuery(db: Database, queryId: string, date: string): Answer
   const instant = answerInstant(date);
   const query = timelinesOf(db).query(queryId, instant);
   if (!query) throw new UserError(`no query with id "${queryId}" in the store`);
-  if (query.origin === 'imported') {
-    if (query.validFrom === null || (query.validTo !== null && query.validTo <= instant)) {
-      return { answer: null, status: 'unknown', rev_id: null, valid_from: null, valid_to: null };
-    }
-    return { answer: query.answer, status: query.answer === null ? 'no_key' : 'ok', rev_id: null, valid_from: query.validFrom, valid_to: query.validTo };
-  }
+  if (query.origin === 'imported') return importedAnswer(query, instant);
   return answerSubject(
     db,
     { wiki: query.wiki ?? '', pageId: query.pageId ?? -1, key: query.key ?? '', template: query.template ?? undefined, slot: query.slot },
@@ -94,7 +85,40 @@ export function answerQuery(db: Database, queryId: string, date: string): Answer
   );
 }
 
-/** DailyQA's per-date rows for every kept query (of one week, or all), in one statement. */
-export function answersOnDate(db: Database, date: string, options: { windowStart?: string } = {}): DailyAnswer[] {
-  return timelinesOf(db).day(answerInstant(date), options);
+/** Every kept query's answer (of one week, or all) on a date, under the rules above, from one statement. */
+export function answersOnDate(db: Database, date: string, options: { windowStart?: string } = {}): DatedAnswer[] {
+  const instant = answerInstant(date);
+  return timelinesOf(db)
+    .day(instant, options)
+    .map((row) => {
+      const unanswered = row.origin === 'generated' ? lifetimeStatus(row.lifetime, instant) : undefined;
+      const answer =
+        row.origin === 'imported' ? importedAnswer(row.imported, instant) : unanswered !== undefined ? none(unanswered) : intervalAnswer(row.interval, instant);
+      return { id: row.id, query: row.query, ...answer };
+    });
+}
+
+function none(status: AnswerStatus): Answer {
+  return { answer: null, status, rev_id: null, valid_from: null, valid_to: null };
+}
+
+/** Why a page has no value at an instant, from its lifetime alone; undefined when its keys decide. */
+function lifetimeStatus(life: PageLifetime | undefined, instant: string): AnswerStatus | undefined {
+  // Every revision up to and including the sync mark is stored (docs/ARCHITECTURE.md §2); after it the value is not known.
+  if (!life || life.syncedUntil === null || instant > life.syncedUntil) return 'unknown';
+  if (life.deletedAt !== null && instant >= life.deletedAt) return 'deleted';
+  if (life.createdAt !== null && instant < life.createdAt) return 'no_page';
+  if (life.createdAt === null && (life.knownFrom === null || instant < life.knownFrom)) return 'unknown';
+  return undefined;
+}
+
+/** The answer from the latest interval of a key starting at or before the instant. */
+function intervalAnswer(interval: StoredInterval | undefined, instant: string): Answer {
+  if (!interval || (interval.validTo !== null && interval.validTo <= instant)) return none('no_key');
+  return { answer: interval.value, status: 'ok', rev_id: interval.revId, valid_from: interval.validFrom, valid_to: interval.validTo };
+}
+
+function importedAnswer(query: Pick<QueryAtInstant, 'answer' | 'validFrom' | 'validTo'>, instant: string): Answer {
+  if (query.validFrom === null || (query.validTo !== null && query.validTo <= instant)) return none('unknown');
+  return { answer: query.answer, status: query.answer === null ? 'no_key' : 'ok', rev_id: null, valid_from: query.validFrom, valid_to: query.validTo };
 }

@@ -1,7 +1,10 @@
-import { existsSync, readdirSync } from 'node:fs';
+import Sqlite from 'better-sqlite3';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../../testkit/cli.js';
+import { renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
+import { answerQuery } from '../../src/timeline/answers.js';
+import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
 
 describe('demo: the weekly half on the embedded sample', () => {
   it('makes offline questions with checks and domains, prints answers by date, and writes a release per week', async () => {
@@ -16,5 +19,26 @@ describe('demo: the weekly half on the embedded sample', () => {
     expect(releases[0]).toBe('weekly-2025-01-06');
     const week = join(dir, 'releases', 'weekly-2025-02-03');
     for (const day of ['03', '04', '05', '06', '07', '08', '09']) expect(existsSync(join(week, `qa_2502${day}.jsonl`))).toBe(true);
+    // A week rendered again from the finished store: its native records' answers, read with the
+    // days' DailyQA files, are the queries' answers one by one.
+    const store = new Sqlite(join(dir, 'demo.sqlite'), { readonly: true });
+    try {
+      let compared = 0;
+      for (const release of releases) {
+        const [first] = jsonLines(readFileSync(join(dir, 'releases', release, 'queries.jsonl'), 'utf8'));
+        if (first === undefined) continue;
+        const window = { start: String(first.window_start), end: String(first.window_end) };
+        const native = renderWeeklyRelease(store, String(first.wiki), window).files.get('native.jsonl') ?? '';
+        for (const record of jsonLines(native)) {
+          for (const { date, ...answer } of record.answers as Array<{ date: string }>) {
+            expect(answer, `${String(record.id)} on ${date}`).toEqual(answerQuery(store, String(record.id), date));
+            compared++;
+          }
+        }
+      }
+      expect(compared).toBeGreaterThan(35 * 7);
+    } finally {
+      store.close();
+    }
   });
 });
