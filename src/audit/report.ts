@@ -1,0 +1,306 @@
+/**
+ * An audit's report (docs/ARCHITECTURE.md §14): the judgments turned into precision with Wilson
+ * intervals, agreement coefficients, majority verdicts, disputed items and each annotator against
+ * the others, beside GrowOVER's published check where the audit repeats it. Pure: the CLI, the
+ * JSON API and the maintainer's page all render the one object computed here.
+ *
+ * Decisions:
+ * - Precision counts items, not judgments: an item's verdict is the strict majority of its raters
+ *   (Natural Questions' consensus per item; GrowOVER's majority of three). An item without one
+ *   (a 1–1–1 split, or two raters apart) is left out of n and listed among the disputed items
+ *   for the maintainer to settle.
+ * - Disputed: any item whose raters did not all agree, majority or not, since those are the ones
+ *   NQ's experts would have had to discuss to reach a consensus.
+ * - An annotator is scored against the majority of the other raters of each item, never a
+ *   majority their own vote helped to make; items where the others have no majority do not count.
+ */
+import { VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditSource, type Judgment, type Verdict } from './model.js';
+import { cohenKappa, fleissKappa, krippendorffAlphaNominal, majorityOf, wilsonInterval, type Interval } from './statistics.js';
+
+export type { Interval } from './statistics.js';
+
+export type Votes = Record<Verdict, number>;
+
+export interface Agreement {
+  fleiss_kappa: number | null;
+  krippendorff_alpha: number | null;
+}
+
+/** A figure GrowOVER published next to the same measure of this audit. */
+export interface PublishedFigure {
+  stratum: string;
+  published: number;
+  source: string;
+  ours: Interval | undefined;
+  /** The published proportion with its own Wilson interval (k of 30), to see whether the two overlap. */
+  published_interval: Interval;
+  /** Which of this audit's measures repeats the published one (see GROWOVER_CHECK). */
+  measure: 'precision' | 'strict';
+}
+
+export interface AuditReport {
+  audit: string;
+  source: AuditSource;
+  n_items: number;
+  n_judgments: number;
+  /** (correct + debatable) / items with a majority verdict. */
+  precision: { overall: Interval; by_stratum: Record<string, Interval> };
+  /** correct / items with a majority verdict. */
+  strict: { overall: Interval; by_stratum: Record<string, Interval> };
+  agreement: Agreement & {
+    by_stratum: Record<string, Agreement>;
+    /** Cohen's kappa of each pair of annotators who judged an item in common, keyed "alice|bob" (names sorted). */
+    cohen: Record<string, number | null>;
+  };
+  majority: Array<{ item: number; key: string; stratum: string; verdict: Verdict | null; votes: Votes }>;
+  disputed: Array<{ item: number; key: string; stratum: string; votes: Votes }>;
+  /** `compared`: the items where the other raters had a majority, the denominator of the agreement. */
+  annotators: Array<{ name: string; judged: number; compared: number; agreement_with_majority: number | null }>;
+  published?: PublishedFigure[];
+}
+
+/**
+ * GrowOVER's human check of its sentence labels (Ko et al., ACL 2024, appendix D, table 12): 30 NEW
+ * and 30 CHANGED sentences, three crowd workers each, majority vote; 86.7% (26) and 96.7% (29)
+ * correct. Its rule is asymmetric: a NEW label is wrong only when the workers found the sentence
+ * supported by the old article ("uncertain" counts for it), a CHANGED label right only when they
+ * found it not supported ("uncertain" counts against). "Debatable" here plays "uncertain", so NEW
+ * compares with precision and CHANGED with strict precision. For a growover audit the strata are
+ * the QA items built on such sentences: the closest figure published, not the same measurement.
+ */
+const GROWOVER_CHECK = [
+  { stratum: 'new', correct: 26, of: 30, measure: 'precision' },
+  { stratum: 'changed', correct: 29, of: 30, measure: 'strict' },
+] as const;
+const GROWOVER_SOURCE = 'GrowOVER (Ko et al. 2024), app. D table 12: 30 sentences, 3 raters, majority vote';
+
+export interface AuditReportInput {
+  audit: AuditInfo;
+  items: AuditItem[];
+  annotators: Annotator[];
+  /** The latest judgment per item and annotator; should several be given, the highest id counts. */
+  judgments: Judgment[];
+}
+
+/**
+ * The report of an audit from its items, annotators and judgments.
+ *
+ * @example auditReport({ audit, items: store.items(audit.id), annotators: store.annotators(audit.id),
+ *   judgments: store.latestJudgments(audit.id) }).precision.overall // { value, low, high, n }
+ */
+export function auditReport(input: AuditReportInput): AuditReport {
+  const ballots = latestBallots(input);
+  const names = new Map(input.annotators.map((annotator) => [annotator.id, annotator.name]));
+  const nameOf = (id: number): string => names.get(id) ?? `annotator ${id}`;
+
+  const rows = input.items.map((item) => {
+    const cast = ballots.get(item.id) ?? new Map<number, Verdict>();
+    const votes = countVotes(cast.values());
+    return { item, cast, votes, verdict: majorityOf(votes) };
+  });
+  const strata = [...new Set(input.items.map((item) => item.stratum))].sort();
+  const inStratum = (stratum: string): typeof rows => rows.filter((row) => row.item.stratum === stratum);
+
+  const proportion = (subset: typeof rows, accepted: ReadonlySet<Verdict>): Interval => {
+    const decided = subset.filter((row) => row.verdict !== null);
+    return wilsonInterval(decided.filter((row) => accepted.has(row.verdict as Verdict)).length, decided.length);
+  };
+  const measure = (accepted: ReadonlySet<Verdict>): AuditReport['precision'] => ({
+    overall: proportion(rows, accepted),
+    by_stratum: Object.fromEntries(strata.map((stratum) => [stratum, proportion(inStratum(stratum), accepted)])),
+  });
+  const agreementOf = (subset: typeof rows): Agreement => ({
+    fleiss_kappa: fleissKappa(subset.map((row) => VERDICTS.map((verdict) => row.votes[verdict]))),
+    krippendorff_alpha: krippendorffAlphaNominal(subset.map((row) => [...row.cast.values()])),
+  });
+
+  const precision = measure(new Set<Verdict>(['correct', 'debatable']));
+  const strict = measure(new Set<Verdict>(['correct']));
+  const report: AuditReport = {
+    audit: input.audit.name,
+    source: input.audit.source,
+    n_items: input.items.length,
+    n_judgments: rows.reduce((acc, row) => acc + row.cast.size, 0),
+    precision,
+    strict,
+    agreement: {
+      ...agreementOf(rows),
+      by_stratum: Object.fromEntries(strata.map((stratum) => [stratum, agreementOf(inStratum(stratum))])),
+      cohen: pairwiseCohen(rows.map((row) => row.cast), nameOf),
+    },
+    majority: rows.map(({ item, votes, verdict }) => ({ item: item.id, key: item.key, stratum: item.stratum, verdict, votes })),
+    disputed: rows
+      .filter((row) => new Set(row.cast.values()).size > 1)
+      .map(({ item, votes }) => ({ item: item.id, key: item.key, stratum: item.stratum, votes })),
+    annotators: input.annotators.map((annotator) => againstOthers(annotator, rows.map((row) => row.cast))),
+  };
+  if (input.audit.source === 'labels' || input.audit.source === 'growover') {
+    report.published = GROWOVER_CHECK.map((check) => {
+      const stratum =
+        strata.find((name) => name.toLowerCase() === check.stratum) ??
+        (input.audit.source === 'growover' ? check.stratum.toUpperCase() : check.stratum);
+      return {
+        stratum,
+        published: check.correct / check.of,
+        source: GROWOVER_SOURCE,
+        ours: (check.measure === 'precision' ? precision : strict).by_stratum[stratum],
+        published_interval: wilsonInterval(check.correct, check.of),
+        measure: check.measure,
+      };
+    });
+  }
+  return report;
+}
+
+/** Each item's verdicts by annotator id, the judgment with the highest id winning a repeat. */
+function latestBallots(input: AuditReportInput): Map<number, Map<number, Verdict>> {
+  const known = new Set(input.items.map((item) => item.id));
+  const ballots = new Map<number, Map<number, Verdict>>();
+  const ids = new Map<string, number>();
+  for (const judgment of input.judgments) {
+    if (!known.has(judgment.itemId)) continue;
+    const slot = `${judgment.itemId}:${judgment.annotatorId}`;
+    if ((ids.get(slot) ?? -Infinity) > judgment.id) continue;
+    ids.set(slot, judgment.id);
+    const cast = ballots.get(judgment.itemId) ?? new Map<number, Verdict>();
+    ballots.set(judgment.itemId, cast);
+    cast.set(judgment.annotatorId, judgment.verdict);
+  }
+  return ballots;
+}
+
+function countVotes(verdicts: Iterable<Verdict>): Votes {
+  const votes: Votes = { correct: 0, debatable: 0, wrong: 0 };
+  for (const verdict of verdicts) votes[verdict]++;
+  return votes;
+}
+
+function pairwiseCohen(casts: Array<Map<number, Verdict>>, nameOf: (id: number) => string): Record<string, number | null> {
+  const pairs = new Map<string, Array<[Verdict, Verdict]>>();
+  for (const cast of casts) {
+    const voters = [...cast.entries()].map(([id, verdict]) => ({ name: nameOf(id), verdict }));
+    voters.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    voters.forEach((first, i) => {
+      for (const second of voters.slice(i + 1)) {
+        const key = `${first.name}|${second.name}`;
+        const list = pairs.get(key) ?? [];
+        pairs.set(key, list);
+        list.push([first.verdict, second.verdict]);
+      }
+    });
+  }
+  return Object.fromEntries([...pairs.keys()].sort().map((key) => [key, cohenKappa(pairs.get(key) ?? [])]));
+}
+
+function againstOthers(annotator: Annotator, casts: Array<Map<number, Verdict>>): AuditReport['annotators'][number] {
+  let judged = 0;
+  let compared = 0;
+  let agreed = 0;
+  for (const cast of casts) {
+    const own = cast.get(annotator.id);
+    if (own === undefined) continue;
+    judged++;
+    const others = countVotes([...cast.entries()].filter(([id]) => id !== annotator.id).map(([, verdict]) => verdict));
+    const majority = majorityOf(others);
+    if (majority === null) continue;
+    compared++;
+    if (majority === own) agreed++;
+  }
+  return { name: annotator.name, judged, compared, agreement_with_majority: compared === 0 ? null : agreed / compared };
+}
+
+/** The report as plain-text tables for a terminal. */
+export function formatReport(report: AuditReport): string {
+  const strata = Object.keys(report.precision.by_stratum);
+  const withAll = <T>(overall: T, byStratum: Record<string, T>): Array<[string, T | undefined]> => [
+    ['all', overall],
+    ...strata.map((stratum): [string, T | undefined] => [stratum, byStratum[stratum]]),
+  ];
+  const precisionRows = withAll(report.precision.overall, report.precision.by_stratum).map(([name, loose]) => {
+    const strict = name === 'all' ? report.strict.overall : report.strict.by_stratum[name];
+    return [name, String(loose?.n ?? 0), percent(loose), range(loose), percent(strict), range(strict)];
+  });
+  const agreementRows = withAll<Agreement>(report.agreement, report.agreement.by_stratum).map(([name, agreement]) => [
+    name,
+    coefficient(agreement?.fleiss_kappa),
+    coefficient(agreement?.krippendorff_alpha),
+  ]);
+  const sections = [
+    `Audit "${report.audit}" (${report.source}): ${report.n_items} items, ${report.n_judgments} judgments`,
+    section(
+      'Precision per item by majority verdict, Wilson 95% intervals\n' +
+        '(precision: correct + debatable; strict: correct only; n: items with a majority verdict)',
+      table(['stratum', 'n', 'precision', '95% interval', 'strict', '95% interval'], precisionRows),
+    ),
+    section(
+      'Agreement on the verdicts (correct / debatable / wrong)',
+      table(['stratum', "Fleiss' kappa", "Krippendorff's alpha"], agreementRows),
+    ),
+  ];
+  const pairs = Object.entries(report.agreement.cohen);
+  if (pairs.length > 0) {
+    const rows = pairs.map(([pair, kappa]) => [pair, coefficient(kappa)]);
+    sections.push(section("Cohen's kappa per pair of annotators", table(['pair', 'kappa'], rows)));
+  }
+  const annotatorRows = report.annotators.map((a) => [
+    a.name,
+    String(a.judged),
+    String(a.compared),
+    a.agreement_with_majority === null ? '-' : `${(a.agreement_with_majority * 100).toFixed(1)}%`,
+  ]);
+  sections.push(
+    section(
+      "Annotators against the majority of the item's other raters",
+      table(['annotator', 'judged', 'compared', 'agreement'], annotatorRows),
+    ),
+  );
+  if (report.published !== undefined) {
+    const rows = report.published.map((p) => [
+      p.stratum,
+      p.measure,
+      percent(p.published_interval),
+      range(p.published_interval),
+      String(p.published_interval.n),
+      percent(p.ours),
+      range(p.ours),
+      String(p.ours?.n ?? 0),
+    ]);
+    const header = ['stratum', 'measure', 'published', '95% interval', 'n', 'ours', '95% interval', 'n'];
+    sections.push(section(`Published: ${GROWOVER_SOURCE}`, table(header, rows, 2)));
+  }
+  if (report.disputed.length === 0) {
+    sections.push('Disputed items: none');
+  } else {
+    const rows = report.disputed.map((d) => [d.key, d.stratum, String(d.item), ...VERDICTS.map((verdict) => String(d.votes[verdict]))]);
+    const header = ['key', 'stratum', 'item', ...VERDICTS];
+    sections.push(section(`Disputed items (raters disagree): ${report.disputed.length}`, table(header, rows, 2)));
+  }
+  return `${sections.join('\n\n')}\n`;
+}
+
+function section(title: string, body: string): string {
+  return `${title}\n${body}`;
+}
+
+function percent(interval: Interval | undefined): string {
+  return interval === undefined || interval.n === 0 ? '-' : `${(interval.value * 100).toFixed(1)}%`;
+}
+
+function range(interval: Interval | undefined): string {
+  return interval === undefined || interval.n === 0 ? '-' : `${(interval.low * 100).toFixed(1)}-${(interval.high * 100).toFixed(1)}%`;
+}
+
+function coefficient(value: number | null | undefined): string {
+  return value === null || value === undefined ? '-' : value.toFixed(3);
+}
+
+/** Columns padded to their widest cell: names (the first `textColumns`) left-aligned, figures right-aligned. */
+function table(header: string[], rows: string[][], textColumns = 1): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, column) => (column < textColumns ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].map((text) => `  ${text}`).join('\n');
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import type { Annotator, AuditInfo, AuditItem, AuditSource, Judgment, Verdict } from '../../../src/audit/model.js';
+import { auditReport, formatReport } from '../../../src/audit/report.js';
+
+// A labels audit of 4 items × 3 raters, every figure below worked out by hand.
+//
+//            stratum   alice      bob        carol      votes c/d/w  majority
+//   item 1   new       correct    correct    correct    3/0/0        correct
+//   item 2   new       correct    debatable  correct    2/1/0        correct    (disputed)
+//   item 3   changed   wrong      debatable  correct    1/1/1        none       (disputed)
+//   item 4   changed   debatable  debatable  wrong      0/2/1        debatable  (disputed)
+//
+// Bob first judged item 1 wrong, then correct: only the later judgment counts. Dave, the
+// maintainer, judged nothing.
+
+const audit: AuditInfo = { id: 1, name: 'hand', source: 'labels', params: {}, raters: 3, seed: 7, createdAt: '2026-01-01T00:00:00Z' };
+
+function item(id: number, stratum: string): AuditItem {
+  return {
+    id, auditId: 1, key: `page-${id}`, stratum,
+    content: {
+      kind: 'label', title: `Page ${id}`, pageId: id, oldSnapshot: '2024-08', newSnapshot: '2024-09',
+      sentence: 's', label: stratum === 'new' ? 'new' : 'changed', matchedOld: [], oldParagraph: '', newParagraph: '',
+      similarity: null, evidence: null,
+    },
+  };
+}
+
+const items = [item(1, 'new'), item(2, 'new'), item(3, 'changed'), item(4, 'changed')];
+const annotators: Annotator[] = [
+  { id: 10, auditId: 1, name: 'carol', role: 'annotator' },
+  { id: 11, auditId: 1, name: 'alice', role: 'annotator' },
+  { id: 12, auditId: 1, name: 'bob', role: 'annotator' },
+  { id: 13, auditId: 1, name: 'dave', role: 'admin' },
+];
+const ALICE = 11;
+const BOB = 12;
+const CAROL = 10;
+
+let nextId = 1;
+function judgment(itemId: number, annotatorId: number, verdict: Verdict): Judgment {
+  const id = nextId++;
+  const createdAt = `2026-01-01T00:00:${String(id).padStart(2, '0')}Z`;
+  return { id, itemId, annotatorId, verdict, label: null, answer: null, note: null, seconds: 5, createdAt };
+}
+
+const judgments = [
+  judgment(1, BOB, 'wrong'),
+  judgment(1, ALICE, 'correct'), judgment(1, BOB, 'correct'), judgment(1, CAROL, 'correct'),
+  judgment(2, ALICE, 'correct'), judgment(2, BOB, 'debatable'), judgment(2, CAROL, 'correct'),
+  judgment(3, ALICE, 'wrong'), judgment(3, BOB, 'debatable'), judgment(3, CAROL, 'correct'),
+  judgment(4, ALICE, 'debatable'), judgment(4, BOB, 'debatable'), judgment(4, CAROL, 'wrong'),
+];
+
+function reportOf(source: AuditSource = 'labels', withStrata = items) {
+  return auditReport({ audit: { ...audit, source }, items: withStrata, annotators, judgments });
+}
+
+describe('auditReport on a hand-computed audit', () => {
+  const report = reportOf();
+
+  it('counts items and the latest judgment of each rater', () => {
+    expect(report.audit).toBe('hand');
+    expect(report.n_items).toBe(4);
+    expect(report.n_judgments).toBe(12);
+  });
+
+  it('takes precision over the items with a majority verdict, with Wilson intervals', () => {
+    // Items 1, 2, 4 have a majority (correct, correct, debatable): n = 3.
+    // Precision 3/3 = 1. Wilson, z² = 3.841459: denominator 1 + z²/3 = 2.280486; at k = n the
+    // half-width z·√(z²/36) is z²/6, so low = (1 + z²/6 − z²/6)/2.280486 = 1/2.280486 = 0.438503.
+    expect(report.precision.overall.n).toBe(3);
+    expect(report.precision.overall.value).toBe(1);
+    expect(report.precision.overall.low).toBeCloseTo(0.4385, 4);
+    expect(report.precision.overall.high).toBe(1);
+    // Strict 2/3: centre (0.666667 + 0.640243)/2.280486 = 0.573083,
+    // half 1.959964·√(0.074074 + 0.106707)/2.280486 = 0.365425 → [0.207658, 0.938508].
+    expect(report.strict.overall.value).toBeCloseTo(2 / 3, 10);
+    expect(report.strict.overall.low).toBeCloseTo(0.2077, 4);
+    expect(report.strict.overall.high).toBeCloseTo(0.9385, 4);
+    // new: items 1, 2 → precision 2/2, strict 2/2; changed: only item 4 decided → 1/1 and 0/1.
+    expect(report.precision.by_stratum.new).toMatchObject({ value: 1, n: 2 });
+    expect(report.strict.by_stratum.new).toMatchObject({ value: 1, n: 2 });
+    expect(report.precision.by_stratum.changed).toMatchObject({ value: 1, n: 1 });
+    expect(report.strict.by_stratum.changed).toMatchObject({ value: 0, n: 1 });
+    expect(Object.keys(report.precision.by_stratum)).toEqual(['changed', 'new']);
+  });
+
+  it("computes Fleiss' kappa overall and per stratum", () => {
+    // Per item P_i = Σ n_ij(n_ij − 1)/(3·2): 1, 1/3, 0, 1/3 → P̄ = 5/12.
+    // Category shares of the 12 votes: correct 6, debatable 4, wrong 2 → P_e = 1/4 + 1/9 + 1/36 = 7/18.
+    // κ = (5/12 − 7/18)/(11/18) = 1/22.
+    expect(report.agreement.fleiss_kappa).toBeCloseTo(1 / 22, 10);
+    // new (items 1, 2): P̄ = 2/3, shares 5/6, 1/6 → P_e = 13/18, κ = (2/3 − 13/18)/(5/18) = −1/5.
+    expect(report.agreement.by_stratum.new?.fleiss_kappa).toBeCloseTo(-0.2, 10);
+    // changed (items 3, 4): P̄ = 1/6, shares 1/6, 3/6, 2/6 → P_e = 7/18, κ = (1/6 − 7/18)/(11/18) = −4/11.
+    expect(report.agreement.by_stratum.changed?.fleiss_kappa).toBeCloseTo(-4 / 11, 10);
+  });
+
+  it("computes Krippendorff's alpha overall and per stratum", () => {
+    // Coincidences, weight 1/(3 − 1) per ordered pair within an item:
+    // o_cc = 3 + 1 = 4, o_dd = 1, o_ww = 0; marginals n_c = 6, n_d = 4, n_w = 2, n = 12;
+    // off-diagonal 12 − 5 = 7; α = 1 − 11·7/(144 − 36 − 16 − 4) = 1 − 77/88 = 0.125.
+    expect(report.agreement.krippendorff_alpha).toBeCloseTo(0.125, 10);
+    // new: o_cc = 4, o_cd = o_dc = 1, n = 6, n_c = 5, n_d = 1: α = 1 − 5·2/(36 − 26) = 0.
+    expect(report.agreement.by_stratum.new?.krippendorff_alpha).toBeCloseTo(0, 10);
+    // changed: diagonal o_dd = 1, n_c = 1, n_d = 3, n_w = 2, n = 6: α = 1 − 5·5/(36 − 14) = −3/22.
+    expect(report.agreement.by_stratum.changed?.krippendorff_alpha).toBeCloseTo(-3 / 22, 10);
+  });
+
+  it("computes Cohen's kappa per pair of annotators, names sorted", () => {
+    // alice c c w d / bob c d d d: p_o = 2/4, p_e = (2/4)(1/4) + (1/4)(3/4) = 5/16 → κ = (3/16)/(11/16) = 3/11.
+    // alice c c w d / carol c c c w: p_o = 2/4, p_e = (2/4)(3/4) + (1/4)(1/4) = 7/16 → κ = (1/16)/(9/16) = 1/9.
+    // bob c d d d / carol c c c w: p_o = 1/4, p_e = (1/4)(3/4) = 3/16 → κ = (1/16)/(13/16) = 1/13.
+    expect(Object.keys(report.agreement.cohen)).toEqual(['alice|bob', 'alice|carol', 'bob|carol']);
+    expect(report.agreement.cohen['alice|bob']).toBeCloseTo(3 / 11, 10);
+    expect(report.agreement.cohen['alice|carol']).toBeCloseTo(1 / 9, 10);
+    expect(report.agreement.cohen['bob|carol']).toBeCloseTo(1 / 13, 10);
+  });
+
+  it('lists the majority verdict of every item and the disputed ones', () => {
+    expect(report.majority.map((entry) => [entry.item, entry.verdict])).toEqual([[1, 'correct'], [2, 'correct'], [3, null], [4, 'debatable']]);
+    expect(report.majority[3]?.votes).toEqual({ correct: 0, debatable: 2, wrong: 1 });
+    expect(report.disputed).toEqual([
+      { item: 2, key: 'page-2', stratum: 'new', votes: { correct: 2, debatable: 1, wrong: 0 } },
+      { item: 3, key: 'page-3', stratum: 'changed', votes: { correct: 1, debatable: 1, wrong: 1 } },
+      { item: 4, key: 'page-4', stratum: 'changed', votes: { correct: 0, debatable: 2, wrong: 1 } },
+    ]);
+  });
+
+  it('scores each annotator against the majority of the other raters only', () => {
+    // alice: the others agree only on item 1 (correct, as she said) → 1/1.
+    // bob: others agree on item 1 (correct ✓) and item 2 (correct, he said debatable ✗) → 1/2.
+    // carol: others agree on item 1 (correct ✓) and item 4 (debatable, she said wrong ✗) → 1/2.
+    expect(report.annotators).toEqual([
+      { name: 'carol', judged: 4, compared: 2, agreement_with_majority: 0.5 },
+      { name: 'alice', judged: 4, compared: 1, agreement_with_majority: 1 },
+      { name: 'bob', judged: 4, compared: 2, agreement_with_majority: 0.5 },
+      { name: 'dave', judged: 0, compared: 0, agreement_with_majority: null },
+    ]);
+  });
+
+  it("sets GrowOVER's published figures beside the measure that repeats them", () => {
+    // 26/30 and 29/30 with their Wilson intervals; NEW against precision, CHANGED against strict.
+    expect(report.published?.map((p) => [p.stratum, p.measure, p.published, p.ours])).toEqual([
+      ['new', 'precision', 26 / 30, report.precision.by_stratum.new],
+      ['changed', 'strict', 29 / 30, report.strict.by_stratum.changed],
+    ]);
+    expect(report.published?.[0]?.published_interval.low).toBeCloseTo(0.7032, 4);
+    expect(report.published?.[1]?.published_interval.low).toBeCloseTo(0.8333, 4);
+  });
+});
+
+describe('auditReport by source', () => {
+  it('matches the published strata of a growover audit by item type, and has none for weekly', () => {
+    const qa = items.map((entry) => ({ ...entry, stratum: entry.stratum.toUpperCase() }));
+    expect(reportOf('growover', qa).published?.map((p) => [p.stratum, p.ours?.n])).toEqual([['NEW', 2], ['CHANGED', 1]]);
+    expect(reportOf('growover', qa.slice(0, 2)).published?.map((p) => [p.stratum, p.ours?.n])).toEqual([['NEW', 2], ['CHANGED', undefined]]);
+    expect(reportOf('weekly').published).toBeUndefined();
+  });
+
+  it('gives no coefficient where nothing is paired, and an empty interval where nothing is decided', () => {
+    const empty = auditReport({ audit, items, annotators, judgments: [] });
+    expect(empty.precision.overall).toEqual({ value: 0, low: 0, high: 1, n: 0 });
+    expect(empty.agreement.fleiss_kappa).toBeNull();
+    expect(empty.agreement.krippendorff_alpha).toBeNull();
+    expect(empty.agreement.cohen).toEqual({});
+    expect(empty.disputed).toEqual([]);
+  });
+});
+
+describe('formatReport', () => {
+  it('prints the figures as aligned plain-text tables', () => {
+    const text = formatReport(reportOf());
+    expect(text).toContain('Audit "hand" (labels): 4 items, 12 judgments');
+    expect(text).toContain(
+      [
+        '  stratum  n  precision  95% interval  strict  95% interval',
+        '  all      3     100.0%   43.9-100.0%   66.7%    20.8-93.9%',
+        '  changed  1     100.0%   20.7-100.0%    0.0%     0.0-79.3%',
+        '  new      2     100.0%   34.2-100.0%  100.0%   34.2-100.0%',
+      ].join('\n'),
+    );
+    expect(text).toContain('  all              0.045                 0.125');
+    expect(text).toContain('  alice|bob    0.273');
+    expect(text).toContain('  dave            0         0          -');
+    expect(text).toContain('  new      precision      86.7%    70.3-94.7%  30  100.0%   34.2-100.0%  2');
+    expect(text).toContain('  page-3  changed     3        1          1      1');
+  });
+});
