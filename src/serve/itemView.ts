@@ -58,7 +58,7 @@ function qaView(item: QaContent): Html {
     ${item.oldAnswer === null ? '' : html`<dt>Old answer</dt><dd class="old-answer">${item.oldAnswer}</dd>`}
   </dl>`}
   <div class="evidence"><span class="caption">Evidence</span><p>${item.evidence}</p></div>
-  <div class="article"><span class="caption">Article, evidence marked</span><div class="scroll"><p>${highlight(item.article, splitEvidence(item.evidence), 'evidence')}</p></div></div>
+  <div class="article"><span class="caption">Article, evidence marked</span><div class="scroll"><p>${highlight(item.article, splitEvidence(item.evidence), 'cited')}</p></div></div>
 </section>`;
 }
 

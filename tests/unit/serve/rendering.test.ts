@@ -59,13 +59,13 @@ describe('item views', () => {
     expect(weekly).toMatch(/<tr class="differs"><th>capacity<\/th>/);
     const changed = itemView(AUDIT_CONTENTS.find((entry) => entry.stratum === 'CHANGED')!.content).value;
     expect(changed).toContain('<dd class="old-answer">9,800</dd>');
-    expect(changed).toContain('<mark class="evidence">Its population was 11,200 at the 2020 census, up from 9,800 in 2010.</mark>');
+    expect(changed).toContain('<mark class="cited">Its population was 11,200 at the 2020 census, up from 9,800 in 2010.</mark>');
   });
 
   it('lists the dialogue turns and marks evidence sentences apart in the article', () => {
     const dialogue = itemView(AUDIT_CONTENTS.find((entry) => entry.stratum === 'dialogue')!.content).value;
     expect(dialogue.match(/<li>/g)).toHaveLength(3);
-    expect(dialogue.match(/<mark class="evidence">/g)).toHaveLength(2);
+    expect(dialogue.match(/<mark class="cited">/g)).toHaveLength(2);
   });
 
   it('puts no inline script or handler on the annotator page, and the item id where the script finds it', () => {
