@@ -14,6 +14,7 @@ import { registerLabel } from './commands/label.js';
 import { registerLeaderboard } from './commands/leaderboard.js';
 import { registerMonthly } from './commands/monthly.js';
 import { registerPredict } from './commands/predict.js';
+import { registerServe } from './commands/serve.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerStats } from './commands/stats.js';
 import { registerStatus } from './commands/status.js';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerDemo(program);
   registerPredict(program);
   registerLeaderboard(program);
+  registerServe(program);
   const groups = addGroups(program);
   registerDailyQa(groups);
   registerExportLabels(groups.exportGroup);
