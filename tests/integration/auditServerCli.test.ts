@@ -1,0 +1,66 @@
+/**
+ * `wikidelta serve` as a user runs it: the built command on a store made through AuditStore,
+ * printing its URL, serving a judgment, and stopping cleanly on SIGTERM with the judgment kept.
+ */
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AuditStore } from '../../src/store/auditStore.js';
+import { openDatabase } from '../../src/store/database.js';
+import { isLoopback } from '../../src/serve/server.js';
+import { seedAudit } from '../../testkit/auditFixture.js';
+import { collect, runCli, startCli, tempDir } from '../../testkit/cli.js';
+
+function seededStore() {
+  const path = join(tempDir('wikidelta-serve-cli-'), 'store.sqlite');
+  const db = openDatabase(path);
+  const seeded = seedAudit(db, { annotators: ['alice'] });
+  db.close();
+  return { path, seeded };
+}
+
+describe('wikidelta serve', () => {
+  it('prints its URL, serves the API and stops on SIGTERM with the judgment stored', async () => {
+    const { path, seeded } = seededStore();
+    const child = startCli(['--db', path, 'serve', '--port', '0']);
+    const result = collect(child);
+    let printed = '';
+    child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    while (!/\n/.test(printed)) await once(child.stdout!, 'data');
+    const url = /^serving audits at (http:\/\/127\.0\.0\.1:\d+) /.exec(printed)?.[1];
+    expect(url, printed).toBeDefined();
+    const posted = await fetch(`${url}/api/judgments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.tokens.alice}` },
+      body: JSON.stringify({ item: seeded.items[0]!.id, verdict: 'correct', seconds: 2 }),
+    });
+    expect(posted.status).toBe(201);
+    child.kill('SIGTERM');
+    const ended = await result;
+    expect([ended.code, ended.stderr]).toEqual([0, '']);
+    const db = openDatabase(path);
+    expect(new AuditStore(db).judgments(seeded.audit.id).map((row) => row.verdict)).toEqual(['correct']);
+    db.close();
+  });
+
+  it('ends with one line for a port in use and for a store that does not exist', async () => {
+    const { path } = seededStore();
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const port = (taken.address() as { port: number }).port;
+    const busy = await runCli(['--db', path, 'serve', '--port', String(port)]);
+    taken.close();
+    expect([busy.code, busy.stderr]).toEqual([1, `wikidelta: port ${port} on 127.0.0.1 is in use: choose another --port\n`]);
+    const missing = await runCli(['--db', join(tempDir(), 'none.sqlite'), 'serve']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^wikidelta: no database at .*none\.sqlite: run a pipeline first or pass --db\n$/);
+    const badPort = await runCli(['--db', path, 'serve', '--port', '70000']);
+    expect([badPort.code, badPort.stderr]).toEqual([1, 'wikidelta: invalid --port 70000: from 0 to 65535\n']);
+  });
+
+  it('knows which hosts are loopback, the others being warned about', () => {
+    expect(['127.0.0.1', '127.8.0.1', '::1', 'localhost'].every(isLoopback)).toBe(true);
+    expect(['0.0.0.0', '::', '192.168.1.5', 'example.org'].some(isLoopback)).toBe(false);
+  });
+});
