@@ -29,8 +29,15 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
   const snapshots = new SnapshotStore(db);
   if (!snapshots.snapshot(snapshot)) throw new UserError(`no snapshot named "${snapshot}"`);
   const items = new GrowoverStore(db);
-  const text = (page: number, index: number) => snapshots.sentenceText(snapshot, page, index);
-  const title = (page: number) => snapshots.articleTitle(snapshot, page);
+  // One read for every title and one per article for its sentences, however many items cite them.
+  const titles = new Map(snapshots.articles(snapshot).map((article) => [article.pageId, article.title]));
+  const sentencesByPage = new Map<number, string[]>();
+  const text = (page: number, index: number) => {
+    let sentences = sentencesByPage.get(page);
+    if (!sentences) sentencesByPage.set(page, (sentences = snapshots.sentences(snapshot, page)));
+    return sentences[index] ?? '';
+  };
+  const title = (page: number) => titles.get(page) ?? '';
   const qa = items.qaAt(snapshot);
   const dialogues = new Map(items.dialogues().map((d) => [d.id, d]));
   const turns = items.turnsAt(snapshot);

@@ -126,6 +126,7 @@ export class SnapshotStore {
     return this.selectArticles.all(snapshot).map((row) => ArticleRow.parse(row));
   }
 
+  /** An article's sentences by index: indices run from 0 without gaps, as the sentence cut numbers them. */
   sentences(snapshot: string, pageId: number): string[] {
     return Texts.parse(this.selectSentences.all(snapshot, pageId));
   }
