@@ -123,6 +123,16 @@ export class AuditStore {
     }).immediate();
   }
 
+  /** Gives an annotator a new token (its old link stops working): tokens are kept only as hashes, so a lost one cannot be shown again. */
+  renewToken(annotatorId: number, tokenHash: string): void {
+    this.db.prepare('UPDATE audit_annotators SET token_hash = ? WHERE id = ?').run(tokenHash, annotatorId);
+  }
+
+  /** Runs several writes as one transaction: an audit is created or grown whole, or not at all. */
+  atomically<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
   /** The audit's annotators and its admin, in the order they were added. */
   annotators(auditId: number): Annotator[] {
     return this.db

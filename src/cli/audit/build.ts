@@ -1,0 +1,161 @@
+/**
+ * Creating and growing an audit (docs/ARCHITECTURE.md §14): the candidates of its source, the
+ * seeded sample, contents frozen before anything is written, annotators with fresh tokens, and the
+ * balanced assignment, all stored in one transaction.
+ */
+import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
+import type { Annotator, AuditInfo, AuditSource } from '../../audit/model.js';
+import { assignRaters, rebalance, sampleItems, stratumCounts, type SamplePlan } from '../../audit/sample.js';
+import { hashToken, newToken } from '../../audit/tokens.js';
+import { UserError } from '../../errors.js';
+import { derivedRandom } from '../../random.js';
+import { AuditStore } from '../../store/auditStore.js';
+import { growoverCandidates, labelCandidates, weeklyCandidates, type Candidate } from './candidates.js';
+
+/** What an audit samples from, as stored in its params. */
+export const SourceParams = z.discriminatedUnion('of', [
+  z.object({ of: z.literal('labels'), old: z.string(), new: z.string() }),
+  z.object({ of: z.literal('growover'), snapshot: z.string() }),
+  z.object({ of: z.literal('weekly'), week: z.string(), wiki: z.string().optional() }),
+]);
+export type SourceParams = z.infer<typeof SourceParams>;
+
+/** A new annotator's (or the admin's) token, shown once: the store keeps only its hash. */
+export interface IssuedLink {
+  name: string;
+  role: Annotator['role'];
+  token: string;
+}
+
+export interface AuditChange {
+  audit: AuditInfo;
+  /** The items added, in queue order, each with the annotators it went to. */
+  items: Array<{ id: number; key: string; stratum: string; annotators: string[] }>;
+  links: IssuedLink[];
+  /** Unjudged items handed from one annotator to another to balance the load. */
+  moved: number;
+}
+
+export function candidatesOf(db: Database, source: SourceParams): Candidate[] {
+  if (source.of === 'labels') return labelCandidates(db, source.old, source.new);
+  if (source.of === 'growover') return growoverCandidates(db, source.snapshot);
+  return weeklyCandidates(db, source.week, source.wiki);
+}
+
+export function checkedNames(names: readonly string[]): string[] {
+  for (const name of names) {
+    if (!/^[\p{L}\p{N}_.-]{1,64}$/u.test(name)) throw new UserError(`invalid annotator name ${JSON.stringify(name)}: letters, digits, _ . - only, at most 64`);
+  }
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) throw new UserError(`annotator ${name} is named twice`);
+    seen.add(name);
+  }
+  return [...names];
+}
+
+export function createAudit(
+  db: Database,
+  request: { name: string; source: SourceParams; plan: SamplePlan; annotators: readonly string[]; raters: number; seed: number; now: string },
+): AuditChange {
+  const store = new AuditStore(db);
+  if (store.audit(request.name)) throw new UserError(`an audit named ${request.name} exists already: choose another --name, or grow it with wikidelta audit add`);
+  const annotators = checkedNames(request.annotators);
+  if (annotators.length === 0) throw new UserError('an audit needs annotators: give --annotators alice,bob,carol');
+  if (!Number.isInteger(request.raters) || request.raters < 1) throw new UserError(`invalid --raters ${request.raters}: expected a whole number ≥ 1`);
+  if (request.raters > annotators.length) throw new UserError(`--raters ${request.raters} needs at least ${request.raters} annotators, not ${annotators.length}`);
+  const drawn = draw(db, request.source, request.plan, request.seed, `audit:${request.name}`, new Set());
+  const frozen = drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.freeze() }));
+  return store.atomically(() => {
+    const audit = store.createAudit({ name: request.name, source: request.source.of satisfies AuditSource, params: { ...request.source, ...request.plan }, raters: request.raters, seed: request.seed, createdAt: request.now });
+    const items = store.addItems(audit.id, frozen);
+    const links: IssuedLink[] = [];
+    const people = annotators.map((name) => issue(store, audit.id, name, 'annotator', links));
+    issue(store, audit.id, 'admin', 'admin', links);
+    const pairs = assignRaters(items.map((item) => item.id), people, audit.raters, derivedRandom(audit.seed, `audit:${audit.name}:assign`));
+    store.assign(pairs.map((pair) => ({ itemId: pair.itemId, annotatorId: pair.annotator.id })));
+    return { audit, items: describeItems(store, audit.id, items), links, moved: 0 };
+  });
+}
+
+/** Adds annotators, more items, or both; new items go to the least-loaded annotators, then unjudged work moves to whoever holds too little. */
+export function growAudit(db: Database, request: { name: string; annotators: readonly string[]; plan: SamplePlan | undefined }): AuditChange {
+  const store = new AuditStore(db);
+  const audit = store.audit(request.name);
+  if (!audit) throw new UserError(`no audit named ${request.name}: create it with wikidelta audit create`);
+  const newNames = checkedNames(request.annotators);
+  if (newNames.length === 0 && request.plan === undefined) throw new UserError('nothing to add: give --annotators, --size or --per-stratum');
+  const existing = store.annotators(audit.id).filter((annotator) => annotator.role === 'annotator');
+  const taken = newNames.find((name) => existing.some((annotator) => annotator.name === name));
+  if (taken !== undefined) throw new UserError(`audit ${audit.name} has an annotator named ${taken} already`);
+  const held = store.items(audit.id);
+  let frozen: Array<{ key: string; stratum: string; content: ReturnType<Candidate['freeze']> }> = [];
+  if (request.plan !== undefined) {
+    const source = SourceParams.parse(audit.params);
+    const drawn = draw(db, source, request.plan, audit.seed, `audit:${audit.name}:add:${held.length}`, new Set(held.map((item) => item.key)));
+    frozen = drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.freeze() }));
+  }
+  return store.atomically(() => {
+    const links: IssuedLink[] = [];
+    const people = [...existing, ...newNames.map((name) => issue(store, audit.id, name, 'annotator', links))];
+    if (audit.raters > people.length) throw new UserError(`audit ${audit.name} has ${audit.raters} raters per item but only ${people.length} annotators`);
+    const items = store.addItems(audit.id, frozen);
+    const load = new Map<Annotator, number>();
+    const assignments = store.assignments(audit.id);
+    for (const person of people) load.set(person, assignments.filter((a) => a.annotatorId === person.id).length);
+    const random = derivedRandom(audit.seed, `audit:${audit.name}:assign:${held.length}:${existing.length}`);
+    const pairs = assignRaters(items.map((item) => item.id), people, audit.raters, random, load);
+    store.assign(pairs.map((pair) => ({ itemId: pair.itemId, annotatorId: pair.annotator.id })));
+    const byId = new Map(people.map((person) => [person.id, person]));
+    const holdings = store.assignments(audit.id).flatMap((a) => {
+      const annotator = byId.get(a.annotatorId);
+      return annotator === undefined ? [] : [{ itemId: a.itemId, annotator, judged: a.judged }];
+    });
+    const moved = rebalance(holdings, people).filter((move) => store.moveAssignment(move.itemId, move.from.id, move.to.id)).length;
+    return { audit, items: describeItems(store, audit.id, items), links, moved };
+  });
+}
+
+/** Issues new tokens to every annotator and the admin of an audit (the old links stop working). */
+export function renewLinks(db: Database, name: string): { audit: AuditInfo; links: IssuedLink[] } {
+  const store = new AuditStore(db);
+  const audit = store.audit(name);
+  if (!audit) throw new UserError(`no audit named ${name}`);
+  return store.atomically(() => ({
+    audit,
+    links: store.annotators(audit.id).map((annotator) => {
+      const token = newToken();
+      store.renewToken(annotator.id, hashToken(token));
+      return { name: annotator.name, role: annotator.role, token };
+    }),
+  }));
+}
+
+export function describeSample(items: ReadonlyArray<{ stratum: string }>): string {
+  return Object.entries(stratumCounts(items.map((item, index) => ({ key: String(index), stratum: item.stratum }))))
+    .map(([stratum, n]) => `${n} ${stratum}`)
+    .join(', ');
+}
+
+function draw(db: Database, source: SourceParams, plan: SamplePlan, seed: number, label: string, exclude: ReadonlySet<string>): Candidate[] {
+  const amount = 'size' in plan ? plan.size : plan.perStratum;
+  if (!Number.isInteger(amount) || amount < 1) throw new UserError(`invalid ${'size' in plan ? '--size' : '--per-stratum'} ${amount}: expected a whole number ≥ 1`);
+  const drawn = sampleItems(candidatesOf(db, source), plan, derivedRandom(seed, label), exclude);
+  if (drawn.length === 0) throw new UserError(exclude.size > 0 ? 'no items left to draw: the audit holds every candidate already' : 'the sample is empty: nothing to audit');
+  return drawn;
+}
+
+function issue(store: AuditStore, auditId: number, name: string, role: Annotator['role'], links: IssuedLink[]): Annotator {
+  const token = newToken();
+  links.push({ name, role, token });
+  return store.addAnnotator(auditId, name, hashToken(token), role);
+}
+
+/** The items with the annotators that hold them now, as stored. */
+function describeItems(store: AuditStore, auditId: number, items: ReadonlyArray<{ id: number; key: string; stratum: string }>): AuditChange['items'] {
+  const names = new Map(store.annotators(auditId).map((annotator) => [annotator.id, annotator.name]));
+  const holders = new Map<number, string[]>();
+  for (const assignment of store.assignments(auditId)) holders.set(assignment.itemId, [...(holders.get(assignment.itemId) ?? []), names.get(assignment.annotatorId) ?? '']);
+  return items.map((item) => ({ id: item.id, key: item.key, stratum: item.stratum, annotators: holders.get(item.id) ?? [] }));
+}

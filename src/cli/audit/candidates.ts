@@ -1,0 +1,168 @@
+/**
+ * What an audit can sample, read from the store (docs/ARCHITECTURE.md §14): sentence labels of two
+ * snapshots, a snapshot's GrowOVER items and dialogues, or a week's kept questions. Each candidate
+ * carries its key and stratum, and freezes its content only when drawn, so a large store costs one
+ * pass over keys, not a copy of everything.
+ */
+import type { Database } from 'better-sqlite3';
+import { paragraphsHolding, paragraphsNumbered, timelineAround } from '../../audit/freeze.js';
+import type { AuditItemContent } from '../../audit/model.js';
+import { windowFrom } from '../../dates.js';
+import { UserError } from '../../errors.js';
+import { PUBLISHED_TYPE } from '../../release/growoverRelease.js';
+import { GrowoverStore } from '../../store/growoverStore.js';
+import { QueryStore, QuestionStore } from '../../store/questionStore.js';
+import { RevisionReads } from '../../store/revisionReads.js';
+import { SnapshotStore } from '../../store/snapshotStore.js';
+import { answerSubject } from '../../timeline/answers.js';
+
+export interface Candidate {
+  key: string;
+  stratum: string;
+  freeze(): AuditItemContent;
+}
+
+/** The new snapshot's sentence labels (deleted old sentences have no new sentence to judge); stratum: the label. */
+export function labelCandidates(db: Database, oldName: string, newName: string): Candidate[] {
+  const snapshots = new SnapshotStore(db);
+  snapshots.requireSnapshot(oldName);
+  snapshots.requireSnapshot(newName);
+  const growover = new GrowoverStore(db);
+  const pairs = new Map(growover.labeledPairs(oldName, newName).map((pair) => [pair.title, pair]));
+  const candidates: Candidate[] = [];
+  for (const stored of snapshots.labels(oldName, newName)) {
+    const pair = pairs.get(stored.title);
+    const label = stored.label;
+    if (stored.side !== 'new' || label === 'deleted' || pair === undefined) continue;
+    candidates.push({
+      key: `${pair.newPageId}:${stored.index}`,
+      stratum: label,
+      freeze: () => {
+        const newSentences = growover.sentences(newName, pair.newPageId);
+        const oldSentences = pair.oldPageId === null ? [] : growover.sentences(oldName, pair.oldPageId);
+        const paragraph = newSentences.find((sentence) => sentence.index === stored.index)?.paragraph ?? 0;
+        return {
+          kind: 'label',
+          title: stored.title,
+          pageId: pair.newPageId,
+          oldSnapshot: oldName,
+          newSnapshot: newName,
+          sentence: stored.text,
+          label,
+          matchedOld: stored.oldIndices.map((index) => oldSentences.find((sentence) => sentence.index === index)?.text ?? ''),
+          oldParagraph:
+            stored.oldIndices.length > 0 ? paragraphsHolding(oldSentences, stored.oldIndices) : paragraphsNumbered(oldSentences, new Set([paragraph])),
+          newParagraph: paragraphsNumbered(newSentences, new Set([paragraph])),
+          similarity: stored.similarity,
+          evidence: stored.evidence,
+        };
+      },
+    });
+  }
+  if (candidates.length === 0) throw new UserError(`no sentence labels for snapshots ${oldName} → ${newName}: run wikidelta label --old ${oldName} --new ${newName} first`);
+  return candidates;
+}
+
+/** The snapshot's active QA items (stratum SAME / NEW / CHANGED) and dialogues (stratum dialogue, one item each). */
+export function growoverCandidates(db: Database, snapshot: string): Candidate[] {
+  const snapshots = new SnapshotStore(db);
+  snapshots.requireSnapshot(snapshot);
+  const growover = new GrowoverStore(db);
+  const sentencesOf = (pageId: number) => growover.sentences(snapshot, pageId);
+  const textOf = (pageId: number, indices: readonly number[]) => {
+    const sentences = sentencesOf(pageId);
+    return indices.map((index) => sentences.find((sentence) => sentence.index === index)?.text ?? '').join(' ');
+  };
+  const candidates: Candidate[] = [];
+  for (const qa of growover.qaAt(snapshot)) {
+    const now = qa.now;
+    if (now === null) continue;
+    const itemType = PUBLISHED_TYPE[now.type];
+    candidates.push({
+      key: qa.id,
+      stratum: itemType,
+      freeze: () => ({
+        kind: 'qa',
+        itemType,
+        title: snapshots.articleTitle(snapshot, now.pageId),
+        snapshot,
+        question: qa.question,
+        answer: qa.answer,
+        oldAnswer: itemType === 'CHANGED' ? qa.oldAnswer : null,
+        evidence: textOf(now.pageId, now.indices),
+        article: paragraphsHolding(sentencesOf(now.pageId), now.indices),
+        turns: [],
+      }),
+    });
+  }
+  const turnsByDialogue = new Map<string, Array<{ user: string; expert: string; pageId: number; indices: number[] }>>();
+  for (const turn of growover.turnsAt(snapshot)) {
+    if (turn.now === null) continue;
+    turnsByDialogue.set(turn.dialogueId, [...(turnsByDialogue.get(turn.dialogueId) ?? []), { user: turn.user, expert: turn.expert, pageId: turn.now.pageId, indices: turn.now.indices }]);
+  }
+  for (const [dialogueId, turns] of turnsByDialogue) {
+    const first = turns[0];
+    if (first === undefined) continue;
+    candidates.push({
+      key: dialogueId,
+      stratum: 'dialogue',
+      freeze: () => {
+        const indices = turns.flatMap((turn) => turn.indices);
+        return {
+          kind: 'qa',
+          itemType: 'dialogue',
+          title: snapshots.articleTitle(snapshot, first.pageId),
+          snapshot,
+          question: first.user,
+          answer: first.expert,
+          oldAnswer: null,
+          evidence: textOf(first.pageId, indices),
+          article: paragraphsHolding(sentencesOf(first.pageId), indices),
+          turns: turns.map((turn) => ({ question: turn.user, answer: turn.expert })),
+        };
+      },
+    });
+  }
+  if (candidates.length === 0) throw new UserError(`no GrowOVER items in snapshot ${snapshot}: run wikidelta monthly --new ${snapshot} first`);
+  return candidates;
+}
+
+/** The week's kept questions; stratum: the domain. `wiki` may be left out when one wiki has questions that week. */
+export function weeklyCandidates(db: Database, week: string, wiki?: string): Candidate[] {
+  const window = windowFrom(week, 7);
+  const wikis = new QueryStore(db).wikisWithQuestions(window);
+  const chosen = wiki ?? wikis[0];
+  if (chosen === undefined || !wikis.includes(chosen)) {
+    const weeks = new QueryStore(db).keptWeeks().map((start) => start.slice(0, 10));
+    const known = weeks.length > 0 ? `weeks with questions: ${weeks.join(', ')}` : `run wikidelta weekly --start ${week} first`;
+    throw new UserError(`no weekly questions${wiki ? ` of wiki ${wiki}` : ''} in the week of ${week}: ${known}`);
+  }
+  if (wiki === undefined && wikis.length > 1) throw new UserError(`several wikis have questions in the week of ${week} (${wikis.join(', ')}): name one with --wiki`);
+  const reads = new RevisionReads(db);
+  const kept = new QuestionStore(db, chosen).generatedItems(window).filter((item) => item.kept && item.text !== null);
+  if (kept.length === 0) throw new UserError(`no kept weekly questions in the week of ${week}`);
+  return kept.map((item) => ({
+    key: item.id,
+    stratum: item.domain ?? 'unclassified',
+    freeze: () => {
+      const before = reads.infoboxes(item.wiki, item.pageId, item.prevRevId).find((infobox) => infobox.template === item.template);
+      const subject = { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template };
+      return {
+        kind: 'weekly',
+        title: item.title,
+        week: window.start.slice(0, 10),
+        domain: item.domain ?? 'unclassified',
+        question: item.text ?? '',
+        answer: item.gold,
+        key: item.key,
+        infoboxBefore: before ? Object.fromEntries(before.fields) : { ...item.infobox, [item.key]: item.old },
+        infoboxAfter: item.infobox,
+        firstParagraph: item.firstParagraph,
+        timeline: timelineAround(item.timestamp, (instant) => {
+          const answer = answerSubject(db, subject, instant);
+          return answer.status === 'ok' && answer.valid_from !== null ? { value: answer.answer, validFrom: answer.valid_from, validTo: answer.valid_to } : undefined;
+        }),
+      };
+    },
+  }));
+}

@@ -1,0 +1,309 @@
+import { Option, type Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { auditReport, formatReport } from '../../audit/report.js';
+import type { SamplePlan } from '../../audit/sample.js';
+import { UserError } from '../../errors.js';
+import { packageRoot } from '../../packageRoot.js';
+import { writeFileAtomically, writeFilesAtomically } from '../../release/atomicFiles.js';
+import { AuditStore } from '../../store/auditStore.js';
+import { SnapshotStore } from '../../store/snapshotStore.js';
+import { candidatesOf, createAudit, describeSample, growAudit, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../audit/build.js';
+import { dateOption, integerOption, listOption, refuseUsage } from '../options.js';
+import { withSession, type Session } from '../session.js';
+
+const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+/** GrowOVER's human check took 30 items of each type. */
+const DEFAULT_PER_STRATUM = 30;
+const DEMO_AUDIT = 'demo';
+const DEMO_ANNOTATORS = ['alice', 'bob'];
+const DEMO_PER_STRATUM = 5;
+
+interface SampleFlags {
+  size?: number;
+  perStratum?: number;
+}
+
+interface CreateFlags extends SampleFlags {
+  name: string;
+  of: 'labels' | 'growover' | 'weekly';
+  old?: string;
+  new?: string;
+  snapshot?: string;
+  week?: string;
+  wiki?: string;
+  annotators: string[];
+  raters: number;
+  seed?: number;
+  baseUrl: string;
+}
+
+interface AddFlags extends SampleFlags {
+  name: string;
+  annotators?: string[];
+  baseUrl: string;
+}
+
+/** `audit`: annotators judge a sample of labels or items in the browser; the maintainer reads precision and agreement (docs/ARCHITECTURE.md §14). */
+export function registerAudit(program: Command): void {
+  const audit = program.command('audit').description('audits by annotators: sample items, hand out links, report precision and agreement');
+
+  withSampleOptions(
+    audit
+      .command('create')
+      .description("samples items, freezes them, gives each to --raters annotators (balanced) and prints each annotator's link")
+      .requiredOption('--name <name>', 'the audit name')
+      .addOption(new Option('--of <source>', 'what to audit: sentence labels, GrowOVER items, weekly questions').choices(['labels', 'growover', 'weekly']).makeOptionMandatory())
+      .option('--old <snapshot>', '--of labels: the old snapshot')
+      .option('--new <snapshot>', '--of labels: the new snapshot')
+      .option('--snapshot <name>', '--of growover: the snapshot whose items to audit')
+      .addOption(dateOption('--week <date>', '--of weekly: the first day of the week (YYYY-MM-DD)'))
+      .option('--wiki <name>', '--of weekly: the wiki (default: the only one with questions that week)')
+      .addOption(listOption('--annotators <names>', 'comma-separated annotator names').makeOptionMandatory())
+      .addOption(integerOption('--raters <k>', 'annotators per item').default(3))
+      .addOption(integerOption('--seed <n>', 'seed of the sample and the assignment (default: the settings seed)')),
+  ).action(async (flags: CreateFlags, command: Command) => {
+    const source = sourceOf(flags, command);
+    const plan = planOf(flags, command) ?? { perStratum: DEFAULT_PER_STRATUM };
+    await withSession(command, { write: false, lock: true }, (session) => {
+      const change = createAudit(session.db, {
+        name: flags.name,
+        source,
+        plan,
+        annotators: flags.annotators,
+        raters: flags.raters,
+        seed: flags.seed ?? session.settings.seed,
+        now: new Date().toISOString(),
+      });
+      printChange(session, change, flags.baseUrl, `audit ${change.audit.name}: ${change.items.length} items (${describeSample(change.items)}) from ${describeSource(source)}, ${change.audit.raters} raters each`);
+    });
+  });
+
+  withSampleOptions(
+    audit
+      .command('add')
+      .description('adds annotators (given their share of unjudged items) and/or more items from the same source')
+      .requiredOption('--name <name>', 'the audit name')
+      .addOption(listOption('--annotators <names>', 'comma-separated names of new annotators')),
+  ).action(async (flags: AddFlags, command: Command) => {
+    const plan = planOf(flags, command);
+    await withSession(command, { write: false, lock: true }, (session) => {
+      const change = growAudit(session.db, { name: flags.name, annotators: flags.annotators ?? [], plan });
+      const moved = change.moved > 0 ? `, ${change.moved} unjudged assignments moved to balance the load` : '';
+      printChange(session, change, flags.baseUrl, `audit ${change.audit.name}: ${change.items.length} items added, ${change.links.length} annotators added${moved}`);
+    });
+  });
+
+  audit
+    .command('report')
+    .description('precision (Wilson 95% intervals), agreement (Fleiss, Krippendorff, Cohen), majority verdicts and disputed items')
+    .requiredOption('--name <name>', 'the audit name')
+    .option('--out <dir>', 'write report.json and report.txt into this directory')
+    .action(async (flags: { name: string; out?: string }, command: Command) => {
+      await withSession(command, { write: false, lock: false }, (session) => {
+        const store = new AuditStore(session.db);
+        const info = requireAudit(store, flags.name);
+        const report = auditReport({
+          audit: info,
+          items: store.items(info.id),
+          annotators: store.annotators(info.id).filter((annotator) => annotator.role === 'annotator'),
+          judgments: store.latestJudgments(info.id),
+        });
+        const json = `${JSON.stringify(report, null, 2)}\n`;
+        if (flags.out === undefined) {
+          process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+          return;
+        }
+        writeFilesAtomically(flags.out, new Map([['report.json', json], ['report.txt', formatReport(report)]]), /^report\.(json|txt)$/);
+        process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, files: ['report.json', 'report.txt'] })}\n` : `wrote report.json and report.txt to ${flags.out}\n`);
+      });
+    });
+
+  audit
+    .command('export')
+    .description('every judgment row (a changed verdict is a later row) as JSON lines: item, annotator, verdict, label, answer, note, seconds, created_at')
+    .requiredOption('--name <name>', 'the audit name')
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action(async (flags: { name: string; out?: string }, command: Command) => {
+      await withSession(command, { write: false, lock: false }, (session) => {
+        const store = new AuditStore(session.db);
+        const info = requireAudit(store, flags.name);
+        const items = new Map(store.items(info.id).map((item) => [item.id, item]));
+        const names = new Map(store.annotators(info.id).map((annotator) => [annotator.id, annotator.name]));
+        const lines = store.judgments(info.id).map(
+          (j) =>
+            `${JSON.stringify({
+              item: items.get(j.itemId)?.key ?? null,
+              item_id: j.itemId,
+              stratum: items.get(j.itemId)?.stratum ?? null,
+              annotator: names.get(j.annotatorId) ?? null,
+              verdict: j.verdict,
+              label: j.label,
+              answer: j.answer,
+              note: j.note,
+              seconds: j.seconds,
+              created_at: j.createdAt,
+            })}\n`,
+        );
+        if (flags.out === undefined) process.stdout.write(lines.join(''));
+        else writeFileAtomically(flags.out, lines);
+      });
+    });
+
+  audit
+    .command('demo')
+    .description("opens a demo audit of the demo store (made by npm start) for alice and bob, prints their links and serves the pages until Ctrl-C")
+    .addOption(integerOption('--port <n>', 'port on 127.0.0.1 (0: any free port)').default(8787))
+    .action(async (flags: { port: number }, command: Command) => {
+      if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
+      const globals = command.optsWithGlobals<{ db?: string }>();
+      const dbPath = resolve(globals.db ?? process.env.WIKIDELTA_DB ?? join(packageRoot(), 'data/demo.sqlite'));
+      if (!existsSync(dbPath)) throw new UserError(`no demo store at ${dbPath}: run npm start first, which builds it`);
+      await withSession(command, { write: false, lock: false, dbPath }, async (session) => {
+        const { startAuditServer } = await import('../../serve/server.js');
+        const server = await startAuditServer({ db: session.db, host: '127.0.0.1', port: flags.port, log: (line) => process.stderr.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
+          throw error.code === 'EADDRINUSE' ? new UserError(`port ${flags.port} is in use: choose another --port`) : error;
+        });
+        try {
+          const { links, heading } = demoAudit(session);
+          const out = (line = '') => process.stdout.write(`${line}\n`);
+          out(heading);
+          printLinks(out, links, server.url);
+          out();
+          out(`serving ${server.url} on this machine only; Ctrl-C stops. Then: wikidelta audit report --db ${session.dbPath} --name ${DEMO_AUDIT}`);
+          await untilStopped();
+        } finally {
+          await server.close();
+        }
+      });
+    });
+}
+
+function withSampleOptions(command: Command): Command {
+  return command
+    .addOption(integerOption('--size <n>', 'a simple random sample of n items'))
+    .addOption(integerOption('--per-stratum <n>', `n items of each stratum (label, item type, or domain; default ${DEFAULT_PER_STRATUM} for create)`))
+    .option('--base-url <url>', 'the server address the links point to', DEFAULT_BASE_URL);
+}
+
+function sourceOf(flags: CreateFlags, command: Command): SourceParams {
+  const need = (value: string | undefined, option: string): string => value ?? refuseUsage(command, `--of ${flags.of} needs ${option}`);
+  if (flags.of === 'labels') return { of: 'labels', old: need(flags.old, '--old'), new: need(flags.new, '--new') };
+  if (flags.of === 'growover') return { of: 'growover', snapshot: need(flags.snapshot, '--snapshot') };
+  return { of: 'weekly', week: need(flags.week, '--week'), ...(flags.wiki === undefined ? {} : { wiki: flags.wiki }) };
+}
+
+function planOf(flags: SampleFlags, command: Command): SamplePlan | undefined {
+  if (flags.size !== undefined && flags.perStratum !== undefined) refuseUsage(command, 'give --size or --per-stratum, not both');
+  if (flags.size !== undefined) return { size: flags.size };
+  if (flags.perStratum !== undefined) return { perStratum: flags.perStratum };
+  return undefined;
+}
+
+function describeSource(source: SourceParams): string {
+  if (source.of === 'labels') return `the sentence labels of ${source.old} → ${source.new}`;
+  if (source.of === 'growover') return `the GrowOVER items of snapshot ${source.snapshot}`;
+  return `the weekly questions of the week of ${source.week}`;
+}
+
+function requireAudit(store: AuditStore, name: string) {
+  const info = store.audit(name);
+  if (!info) throw new UserError(`no audit named ${name}${describeKnown(store)}`);
+  return info;
+}
+
+function describeKnown(store: AuditStore): string {
+  const names = store.audits().map((audit) => audit.name);
+  return names.length === 0 ? ': the store has no audits yet (wikidelta audit create)' : ` (the store has: ${names.join(', ')})`;
+}
+
+function linkOf(baseUrl: string, link: IssuedLink): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${link.role === 'admin' ? 'admin' : 'a'}/${link.token}`;
+}
+
+function printLinks(out: (line?: string) => void, links: readonly IssuedLink[], baseUrl: string): void {
+  const annotators = links.filter((link) => link.role === 'annotator');
+  const width = Math.max(0, ...annotators.map((link) => link.name.length));
+  if (annotators.length > 0) out('annotator links (shown once: the store keeps only a hash of each token):');
+  for (const link of annotators) out(`  ${link.name.padEnd(width)}  ${linkOf(baseUrl, link)}`);
+  for (const link of links.filter((l) => l.role === 'admin')) out(`maintainer: ${linkOf(baseUrl, link)}`);
+}
+
+function printChange(session: Session, change: AuditChange, baseUrl: string, heading: string): void {
+  const withUrl = (link: IssuedLink) => ({ name: link.name, token: link.token, url: linkOf(baseUrl, link) });
+  if (session.json) {
+    const admin = change.links.find((link) => link.role === 'admin');
+    process.stdout.write(
+      `${JSON.stringify({
+        audit: change.audit,
+        items: change.items,
+        annotators: change.links.filter((link) => link.role === 'annotator').map(withUrl),
+        ...(admin ? { admin: { token: admin.token, url: linkOf(baseUrl, admin) } } : {}),
+        moved: change.moved,
+      })}\n`,
+    );
+    return;
+  }
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  out(heading);
+  for (const row of new AuditStore(session.db).progress(change.audit.id)) out(`  ${row.annotator}: ${row.assigned} items assigned, ${row.judged} judged`);
+  printLinks(out, change.links, baseUrl);
+  out(`serve the pages: wikidelta serve --db ${session.dbPath}`);
+}
+
+/**
+ * The demo store's audit "demo", made on first use from the GrowOVER items of its latest snapshot
+ * that has any (else its latest sentence labels), with fresh links on every run: tokens are kept
+ * only as hashes, so the old ones cannot be shown again.
+ */
+function demoAudit(session: Session): { links: IssuedLink[]; heading: string } {
+  const store = new AuditStore(session.db);
+  if (store.audit(DEMO_AUDIT)) {
+    const { links } = renewLinks(session.db, DEMO_AUDIT);
+    return { links, heading: `audit ${DEMO_AUDIT} (made earlier; new links, the old ones no longer work):` };
+  }
+  const source = demoSource(session);
+  const change = createAudit(session.db, {
+    name: DEMO_AUDIT,
+    source,
+    plan: { perStratum: DEMO_PER_STRATUM },
+    annotators: DEMO_ANNOTATORS,
+    raters: DEMO_ANNOTATORS.length,
+    seed: session.settings.seed,
+    now: new Date().toISOString(),
+  });
+  return { links: change.links, heading: `audit ${DEMO_AUDIT}: ${change.items.length} items (${describeSample(change.items)}) from ${describeSource(source)}, judged by alice and bob` };
+}
+
+function demoSource(session: Session): SourceParams {
+  const names = new SnapshotStore(session.db).snapshotNames();
+  const hasCandidates = (source: SourceParams) => {
+    try {
+      return candidatesOf(session.db, source).length > 0;
+    } catch (error) {
+      if (error instanceof UserError) return false;
+      throw error;
+    }
+  };
+  const growover = [...names].reverse().map((snapshot): SourceParams => ({ of: 'growover', snapshot })).find(hasCandidates);
+  if (growover) return growover;
+  const labels = names
+    .slice(1)
+    .map((name, index): SourceParams => ({ of: 'labels', old: names[index] ?? '', new: name }))
+    .reverse()
+    .find(hasCandidates);
+  if (labels) return labels;
+  throw new UserError(`the store at ${session.dbPath} has no GrowOVER items or sentence labels to audit: run npm start to build the demo store`);
+}
+
+function untilStopped(): Promise<void> {
+  return new Promise((resolveStop) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolveStop();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
