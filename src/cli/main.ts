@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { oneLine, UserError } from '../errors.js';
 import { wikideltaVersion } from '../settings.js';
 import { registerAnswer } from './commands/answer.js';
+import { registerAudit } from './commands/audit.js';
 import { registerChanges } from './commands/changes.js';
 import { registerDailyQa } from './commands/dailyqa.js';
 import { addGroups } from './commands/groups.js';
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerPredict(program);
   registerLeaderboard(program);
   registerServe(program);
+  registerAudit(program);
   const groups = addGroups(program);
   registerDailyQa(groups);
   registerExportLabels(groups.exportGroup);
