@@ -36,12 +36,35 @@ export interface BatchRunner {
   run<Data, Output>(kind: JobKind<Data, Output>, batches: readonly Data[], onResult: (output: Output, index: number) => void): Promise<void>;
 }
 
-/** Runs each batch here, one after the other, with the models the command built. */
+/**
+ * Runs the batches here with the models the command built, `concurrency` at a time (in the batches'
+ * order): while one batch waits for the embedder, another one's CPU work goes on, and their
+ * embedder calls meet in larger model calls. A failure starts no further batch and is thrown once
+ * those under way have ended.
+ */
 export class InProcessRunner implements BatchRunner {
-  constructor(private readonly env: ComputeEnv) {}
+  constructor(
+    private readonly env: ComputeEnv,
+    private readonly concurrency = 1,
+  ) {
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
+  }
 
   async run<Data, Output>(kind: JobKind<Data, Output>, batches: readonly Data[], onResult: (output: Output, index: number) => void): Promise<void> {
-    for (const [index, data] of batches.entries()) onResult(await kind.compute(data, this.env), index);
+    let next = 0;
+    let failure: { error: unknown } | null = null;
+    const lane = async () => {
+      while (!failure && next < batches.length) {
+        const index = next++;
+        try {
+          onResult(await kind.compute(batches[index] as Data, this.env), index);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, batches.length) }, lane));
+    if (failure) throw (failure as { error: unknown }).error;
   }
 }
 
