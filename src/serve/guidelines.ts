@@ -41,7 +41,18 @@ function examples(list: Example[]): Html {
   return html`<dl class="examples">${list.map((entry) => html`<dt>${entry.term}</dt><dd>${entry.meaning}<br><span class="example">e.g. ${entry.example}</span></dd>`)}</dl>`;
 }
 
+const rendered = new Map<AuditItemContent['kind'], Html>();
+
+/** The panel for an item kind; the same on every page, so rendered once per kind. */
 export function guidelines(kind: AuditItemContent['kind']): Html {
+  const cached = rendered.get(kind);
+  if (cached) return cached;
+  const panel = guidelinesPanel(kind);
+  rendered.set(kind, panel);
+  return panel;
+}
+
+function guidelinesPanel(kind: AuditItemContent['kind']): Html {
   const specific = kind === 'label' ? html`<h3>Labels</h3>${examples(LABELS)}` : kind === 'qa' ? html`<h3>Item types</h3>${examples(QA)}` : html`<h3>Weekly questions</h3>${examples(WEEKLY)}`;
   return html`<details class="guidelines" id="guidelines"><summary>Guidelines (g)</summary>
 <h3>Verdicts</h3>${examples(VERDICTS)}${specific}
