@@ -75,6 +75,9 @@ export function registerDemo(program: Command): void {
         out('next: wikidelta changes --db data/demo.sqlite --start 2025-01-06 --end 2025-04-06   (every change as JSON lines)');
         out('      wikidelta export labels --db data/demo.sqlite --old 2025-03-01 --new 2025-04-01   (sentence labels as JSON lines)');
         out('      wikidelta status --db data/demo.sqlite                                      (runs and stages)');
+        out();
+        const auditDb = session.dbPath === DEMO_DB ? '' : ` --db ${session.dbPath}`;
+        out(`audit the sample by hand: node bin/wikidelta.js audit demo${auditDb}   (two annotators' links, then their pages on http://127.0.0.1:8787)`);
       });
     });
 }
