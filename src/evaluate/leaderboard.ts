@@ -17,7 +17,7 @@ import { UserError } from '../errors.js';
 import { bootstrapIntervals } from './bootstrap.js';
 import { growoverScores } from './metrics.js';
 import { parsePredictions, type Prediction } from './predictions.js';
-import { growoverCasesFromStore, weeklyCasesFromStore } from './storeCases.js';
+import { StoreGold } from './storeCases.js';
 import { scoreGrowover, type GrowoverCase, type GrowoverReport } from './growoverScores.js';
 import { scoreWeekly, type GroupScores, type WeeklyReport } from './weeklyScores.js';
 
@@ -114,8 +114,9 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
     entry.predictions.push(...predictions.map((p) => ({ ...p, date: p.date ?? answerDate(file, p, options.date) })));
     weekly.set(file.system, entry);
   }
-  const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(db, system, entry, options.seed));
-  const growoverEntries = [...growover].map(([system, snapshots]) => growoverEntry(db, system, snapshots, options.seed));
+  const gold = new StoreGold(db);
+  const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, options.seed));
+  const growoverEntries = [...growover].map(([system, snapshots]) => growoverEntry(gold, system, snapshots, options.seed));
   return { seed: options.seed, resamples: RESAMPLES, weekly: rankEntries(weeklyEntries, (e) => [e.f1, e.em]), growover: rankEntries(growoverEntries, (e) => [e.ALL.f1, e.ALL.em]) };
 }
 
@@ -127,14 +128,14 @@ function answerDate(file: SubmissionFile, prediction: Prediction, date: string |
   throw new UserError(`${file.name}: the prediction for "${prediction.id}" names no date: give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week`);
 }
 
-function weeklyEntry(db: Database, system: string, entry: { files: string[]; predictions: Prediction[] }, seed: number): Omit<WeeklyEntry, 'rank'> {
+function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; predictions: Prediction[] }, seed: number): Omit<WeeklyEntry, 'rank'> {
   const seen = new Set<string>();
   for (const p of entry.predictions) {
     const key = `${p.id}\u0000${p.date}`;
     if (seen.has(key)) throw new UserError(`system "${system}": id "${p.id}" for ${p.date} is predicted in more than one file (${entry.files.join(', ')})`);
     seen.add(key);
   }
-  const { cases, unknownIds, dates } = weeklyCasesFromStore(db, entry.predictions, null);
+  const { cases, unknownIds, dates } = gold.weeklyCases(entry.predictions, null);
   const report = scoreWeekly(cases, { seed, resamples: RESAMPLES, unknownIds });
   return {
     system,
@@ -155,11 +156,11 @@ function weeklyEntry(db: Database, system: string, entry: { files: string[]; pre
   };
 }
 
-function growoverEntry(db: Database, system: string, snapshots: Map<string, { files: string[]; predictions: Prediction[] }>, seed: number): Omit<GrowoverEntry, 'rank'> {
+function growoverEntry(gold: StoreGold, system: string, snapshots: Map<string, { files: string[]; predictions: Prediction[] }>, seed: number): Omit<GrowoverEntry, 'rank'> {
   const cases: GrowoverCase[] = [];
   let unknown = 0;
   for (const [snapshot, entry] of snapshots) {
-    const paired = growoverCasesFromStore(db, snapshot, entry.predictions);
+    const paired = gold.growoverCases(snapshot, entry.predictions);
     cases.push(...paired.cases);
     unknown += paired.unknownIds.length;
   }
