@@ -69,6 +69,7 @@ export async function buildAuditApp(options: AuditAppOptions): Promise<FastifyIn
   app.get('/a/:token', async (request, reply) => {
     const check = context.checkToken(request.ip, (request.params as { token: string }).token);
     if (!check.ok) return refusedToken(reply, check);
+    if (check.annotator.role === 'admin') return sendPage(reply, 403, messagePage('The maintainer link', 'This link is for the maintainer page: open /admin/ with the same token.'));
     const query = PageQuery.safeParse(request.query);
     if (!query.success) return sendPage(reply, 400, messagePage('Bad request', 'item must be a whole number'));
     const here = whereabouts(context.store.assignedItems(check.annotator.id), query.data.item ?? null);

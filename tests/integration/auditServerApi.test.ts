@@ -82,6 +82,7 @@ describe('audit server API', () => {
     expect((await api(run, '/api/admin/report', { token: alice })).status).toBe(403);
     expect((await api(run, `/admin/${alice}`)).status).toBe(403);
     expect((await api(run, '/api/admin/progress', { token: run.seeded.adminToken })).status).toBe(200);
+    expect((await api(run, `/a/${run.seeded.adminToken}`)).status).toBe(403);
   });
 
   it('answers 400 with a message for a bad body, 413 for a large one, 415 for one not JSON', async () => {
