@@ -59,14 +59,16 @@ export async function runPipeline<Input>(options: {
     const chosen = allNames.filter((name) => options.selected.includes(name));
     throw new UserError(`--redo ${notChosen.join(',')}: the stage is not among the stages to run (${chosen.join(',')})`);
   }
-  refuseMissingInputs(options.stages, options.selected, runs.findRun(options.pipeline, options.params)?.stages ?? []);
-  const { run, resumed } = runs.openRun(options.pipeline, options.params, allNames);
+  const existing = runs.findRun(options.pipeline, options.params);
+  refuseMissingInputs(options.stages, options.selected, existing?.stages ?? []);
+  const { run, resumed } = runs.openRun(options.pipeline, options.params, allNames, existing);
   if (resumed) reporter.event('continuing run', { run: run.id });
   const executed: string[] = [];
   const skipped: string[] = [];
+  // The stage records as stored: read again only after a stage has run and changed them.
+  let records = run.stages;
   for (const stage of options.stages) {
     if (!options.selected.includes(stage.name)) continue;
-    const records = (runs.getRun(run.id) as RunRecord).stages;
     const record = records.find((s) => s.stage === stage.name);
     const changedInputs = record?.status === 'done' ? inputsMadeSince(stage, record, records) : [];
     if (record?.status === 'done' && !stage.repeatable && !redo.includes(stage.name) && changedInputs.length === 0) {
@@ -88,6 +90,7 @@ export async function runPipeline<Input>(options: {
       const counts = await stage.run(options.input, context);
       const seconds = (performance.now() - started) / 1000;
       runs.finishStage(run.id, stage.name, { status: 'done', seconds, counts });
+      records = (runs.getRun(run.id) as RunRecord).stages;
       reporter.stageFinished(stage.name, { status: 'done', counts, seconds });
       executed.push(stage.name);
     } catch (error) {
@@ -99,9 +102,8 @@ export async function runPipeline<Input>(options: {
       throw error;
     }
   }
-  const latest = runs.getRun(run.id) as RunRecord;
   // A run asked for only some of its stages is 'partial' until a later invocation finishes the rest.
-  runs.finishRun(run.id, { status: latest.stages.every((stage) => stage.status === 'done') ? 'done' : 'partial' });
+  runs.finishRun(run.id, { status: records.every((stage) => stage.status === 'done') ? 'done' : 'partial' });
   return { run: runs.getRun(run.id) as RunRecord, resumed, executed, skipped };
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { Numbers, jsonColumn } from './rows.js';
 
@@ -71,67 +71,102 @@ const RunId = z.object({ id: z.number().int() });
 
 /** Run and stage records: what ran, with which parameters, how far each stage got, and why it failed. */
 export class RunStore {
-  constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {}
+  private readonly selectRunByParams;
+  private readonly insertRun;
+  private readonly reopenRun;
+  private readonly insertStage;
+  private readonly updateStageStart;
+  private readonly updateCounts;
+  private readonly updateStageFinish;
+  private readonly updateRunFinish;
+  private readonly insertFailure;
+  private readonly interrupted: Record<'mine' | 'others', { runIds: Statement; stages: Statement; runs: Statement }>;
+  private readonly selectRun;
+  private readonly selectRuns;
+  private readonly selectNewest;
+  private readonly selectNewestOf;
+  private readonly selectStages;
+  private readonly selectFailures;
+
+  constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {
+    this.selectRunByParams = db.prepare('SELECT id FROM runs WHERE pipeline = ? AND params_key = ? ORDER BY id DESC LIMIT 1');
+    this.insertRun = db.prepare("INSERT INTO runs (pipeline, params_key, params, status, pid, started_at) VALUES (?, ?, ?, 'running', ?, ?)");
+    this.reopenRun = db.prepare("UPDATE runs SET status = 'running', error = NULL, pid = ?, finished_at = NULL WHERE id = ?");
+    this.insertStage = db.prepare("INSERT OR IGNORE INTO run_stages (run_id, stage, position, status) VALUES (?, ?, ?, 'pending')");
+    this.updateStageStart = db.prepare(
+      "UPDATE run_stages SET status = 'running', error = NULL, started_at = COALESCE(started_at, ?) WHERE run_id = ? AND stage = ?",
+    );
+    this.updateCounts = db.prepare('UPDATE run_stages SET counts = ? WHERE run_id = ? AND stage = ?');
+    this.updateStageFinish = db.prepare(
+      `UPDATE run_stages SET status = @status, seconds = seconds + @seconds, finished_at = @time, error = @error, counts = COALESCE(@counts, counts),
+         done_order = CASE WHEN @status = 'done'
+           THEN (SELECT COALESCE(MAX(done_order), 0) + 1 FROM run_stages WHERE run_id = @runId) ELSE done_order END
+       WHERE run_id = @runId AND stage = @stage`,
+    );
+    this.updateRunFinish = db.prepare('UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ?');
+    this.insertFailure = db.prepare('INSERT INTO run_failures (run_id, stage, error, failed_at) VALUES (?, ?, ?, ?)');
+    const interrupted = (condition: string) => ({
+      runIds: db.prepare(`SELECT id FROM runs WHERE status = 'running' AND ${condition}`).pluck(),
+      stages: db.prepare(
+        `UPDATE run_stages SET status = 'failed', error = ? WHERE status = 'running' AND run_id IN (SELECT id FROM runs WHERE status = 'running' AND ${condition})`,
+      ),
+      runs: db.prepare(`UPDATE runs SET status = 'failed', error = ?, finished_at = ? WHERE status = 'running' AND ${condition}`),
+    });
+    this.interrupted = { mine: interrupted('pid = ?'), others: interrupted('pid IS NOT ?') };
+    this.selectRun = db.prepare('SELECT * FROM runs WHERE id = ?');
+    this.selectRuns = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?');
+    this.selectNewest = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT 1');
+    this.selectNewestOf = db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1');
+    this.selectStages = db.prepare('SELECT * FROM run_stages WHERE run_id = ? ORDER BY position');
+    this.selectFailures = db.prepare('SELECT stage, error, failed_at AS failedAt FROM run_failures WHERE run_id = ? ORDER BY id');
+  }
 
   /** The latest run of a pipeline with these parameters, if any: the one `openRun` continues. */
   findRun(pipeline: string, params: Record<string, unknown>): RunRecord | undefined {
-    const existing = this.db
-      .prepare('SELECT id FROM runs WHERE pipeline = ? AND params_key = ? ORDER BY id DESC LIMIT 1')
-      .get(pipeline, canonicalJson(params));
+    const existing = this.selectRunByParams.get(pipeline, canonicalJson(params));
     return existing === undefined ? undefined : this.getRun(RunId.parse(existing).id);
   }
 
   /**
    * The run to continue for these parameters: the latest one with the same pipeline and parameters
-   * (whatever its state, so a finished run's stages are skipped), or a new one.
+   * (whatever its state, so a finished run's stages are skipped), or a new one. `existing`: that
+   * latest run when the caller has already found it.
    */
-  openRun(pipeline: string, params: Record<string, unknown>, stages: readonly string[]): { run: RunRecord; resumed: boolean } {
+  openRun(
+    pipeline: string,
+    params: Record<string, unknown>,
+    stages: readonly string[],
+    existing: RunRecord | undefined = this.findRun(pipeline, params),
+  ): { run: RunRecord; resumed: boolean } {
     const paramsKey = canonicalJson(params);
-    const existing = this.findRun(pipeline, params);
     const time = this.now().toISOString();
     const id = this.db.transaction(() => {
       let runId = existing?.id;
       if (runId === undefined) {
-        runId = Number(
-          this.db
-            .prepare("INSERT INTO runs (pipeline, params_key, params, status, pid, started_at) VALUES (?, ?, ?, 'running', ?, ?)")
-            .run(pipeline, paramsKey, JSON.stringify(params), process.pid, time).lastInsertRowid,
-        );
+        runId = Number(this.insertRun.run(pipeline, paramsKey, JSON.stringify(params), process.pid, time).lastInsertRowid);
       } else {
-        this.db.prepare("UPDATE runs SET status = 'running', error = NULL, pid = ?, finished_at = NULL WHERE id = ?").run(process.pid, runId);
+        this.reopenRun.run(process.pid, runId);
       }
-      const insertStage = this.db.prepare(
-        "INSERT OR IGNORE INTO run_stages (run_id, stage, position, status) VALUES (?, ?, ?, 'pending')",
-      );
-      stages.forEach((stage, position) => insertStage.run(runId, stage, position));
+      stages.forEach((stage, position) => this.insertStage.run(runId, stage, position));
       return runId;
     })();
     return { run: this.getRun(id) as RunRecord, resumed: existing !== undefined };
   }
 
   startStage(runId: number, stage: string): void {
-    this.db
-      .prepare("UPDATE run_stages SET status = 'running', error = NULL, started_at = COALESCE(started_at, ?) WHERE run_id = ? AND stage = ?")
-      .run(this.now().toISOString(), runId, stage);
+    this.updateStageStart.run(this.now().toISOString(), runId, stage);
   }
 
   /** Records a stage's counts so far, so status shows how far a long stage got. */
   saveCounts(runId: number, stage: string, counts: Counts): void {
-    this.db.prepare('UPDATE run_stages SET counts = ? WHERE run_id = ? AND stage = ?').run(JSON.stringify(counts), runId, stage);
+    this.updateCounts.run(JSON.stringify(counts), runId, stage);
   }
 
   /** A done stage takes the next completion order of its run; a failed one is also kept among the run's failures. */
   finishStage(runId: number, stage: string, outcome: { status: 'done' | 'failed'; seconds: number; counts?: Counts; error?: string }): void {
     const time = this.now().toISOString();
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `UPDATE run_stages SET status = @status, seconds = seconds + @seconds, finished_at = @time, error = @error, counts = COALESCE(@counts, counts),
-             done_order = CASE WHEN @status = 'done'
-               THEN (SELECT COALESCE(MAX(done_order), 0) + 1 FROM run_stages WHERE run_id = @runId) ELSE done_order END
-           WHERE run_id = @runId AND stage = @stage`,
-        )
-        .run({
+      this.updateStageFinish.run({
           status: outcome.status,
           seconds: outcome.seconds,
           time,
@@ -145,13 +180,11 @@ export class RunStore {
   }
 
   finishRun(runId: number, outcome: { status: Exclude<RunStatus, 'running'>; error?: string }): void {
-    this.db
-      .prepare('UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ?')
-      .run(outcome.status, outcome.error ?? null, this.now().toISOString(), runId);
+    this.updateRunFinish.run(outcome.status, outcome.error ?? null, this.now().toISOString(), runId);
   }
 
   private recordFailure(runId: number, stage: string | null, error: string, time: string): void {
-    this.db.prepare('INSERT INTO run_failures (run_id, stage, error, failed_at) VALUES (?, ?, ?, ?)').run(runId, stage, error, time);
+    this.insertFailure.run(runId, stage, error, time);
   }
 
   /**
@@ -159,49 +192,35 @@ export class RunStore {
    * lock, or this process's own when it is stopped by a signal, so status tells the truth.
    */
   markInterrupted(reason: string, whose: 'others' | 'mine'): number {
-    const condition = whose === 'mine' ? 'pid = ?' : 'pid IS NOT ?';
+    const statements = this.interrupted[whose];
     const time = this.now().toISOString();
     return this.db.transaction(() => {
-      const runIds = Numbers.parse(this.db.prepare(`SELECT id FROM runs WHERE status = 'running' AND ${condition}`).pluck().all(process.pid));
+      const runIds = Numbers.parse(statements.runIds.all(process.pid));
       for (const runId of runIds) this.recordFailure(runId, null, reason, time);
-      this.db
-        .prepare(`UPDATE run_stages SET status = 'failed', error = ? WHERE status = 'running' AND run_id IN (SELECT id FROM runs WHERE status = 'running' AND ${condition})`)
-        .run(reason, process.pid);
-      return this.db
-        .prepare(`UPDATE runs SET status = 'failed', error = ?, finished_at = ? WHERE status = 'running' AND ${condition}`)
-        .run(reason, time, process.pid).changes;
+      statements.stages.run(reason, process.pid);
+      return statements.runs.run(reason, time, process.pid).changes;
     })();
   }
 
   getRun(id: number): RunRecord | undefined {
-    return this.toRecord(this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id));
+    return this.toRecord(this.selectRun.get(id));
   }
 
   listRuns(limit = 20): RunRecord[] {
-    return this.db
-      .prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?')
-      .all(limit)
-      .map((raw) => this.toRecord(raw) as RunRecord);
+    return this.selectRuns.all(limit).map((raw) => this.toRecord(raw) as RunRecord);
   }
 
   /** The newest run, of one pipeline when named (for `status --check`). */
   newestRun(pipeline?: string): RunRecord | undefined {
-    return this.toRecord(
-      pipeline === undefined
-        ? this.db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT 1').get()
-        : this.db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1').get(pipeline),
-    );
+    return this.toRecord(pipeline === undefined ? this.selectNewest.get() : this.selectNewestOf.get(pipeline));
   }
 
   /** A run row (undefined when there is none) with its stages and failures, each row parsed. */
   private toRecord(raw: unknown): RunRecord | undefined {
     if (raw === undefined) return undefined;
     const row = RunRow.parse(raw);
-    const stages = this.db.prepare('SELECT * FROM run_stages WHERE run_id = ? ORDER BY position').all(row.id).map((stage) => StageRow.parse(stage));
-    const failures: RunFailure[] = this.db
-      .prepare('SELECT stage, error, failed_at AS failedAt FROM run_failures WHERE run_id = ? ORDER BY id')
-      .all(row.id)
-      .map((failure) => FailureRow.parse(failure));
+    const stages = this.selectStages.all(row.id).map((stage) => StageRow.parse(stage));
+    const failures: RunFailure[] = this.selectFailures.all(row.id).map((failure) => FailureRow.parse(failure));
     return {
       id: row.id,
       pipeline: row.pipeline,
