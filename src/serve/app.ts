@@ -12,7 +12,7 @@ import { ServeContext, type TokenCheck } from './context.js';
 import type { FailedAttemptsOptions } from './failedAttempts.js';
 import { whereabouts } from './navigation.js';
 import { adminPage, annotatorPage, messagePage } from './pages.js';
-import { refusedPost, SECURITY_HEADERS, sendError } from './security.js';
+import { foreignHost, refusedPost, SECURITY_HEADERS, sendError } from './security.js';
 
 /** Judgments are a few hundred bytes; anything near this is not one. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -21,6 +21,8 @@ export interface AuditAppOptions {
   db: Database;
   log?: (line: string) => void;
   failedAttempts?: FailedAttemptsOptions;
+  /** Refuse requests whose Host is not a loopback name (set when bound to loopback). */
+  loopbackOnly?: boolean;
 }
 
 const PageQuery = z.object({ item: z.string().regex(/^\d{1,12}$/).transform(Number).optional() });
@@ -44,6 +46,7 @@ export async function buildAuditApp(options: AuditAppOptions): Promise<FastifyIn
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
+    if (options.loopbackOnly && foreignHost(request)) return sendError(reply, 403, `this server answers only on loopback, not as ${request.hostname}`);
     if (request.method !== 'POST') return;
     const refused = refusedPost(request);
     if (refused) return sendError(reply, refused.status, refused.message);

@@ -16,6 +16,18 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
 };
 
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * A server bound to loopback answers only requests addressed to a loopback name: a page of another
+ * site whose name was rebound to 127.0.0.1 (DNS rebinding) would otherwise count as same-origin.
+ */
+export function foreignHost(request: FastifyRequest): boolean {
+  return !isLoopback(request.hostname);
+}
+
 /** Why a POST is refused before its body is read, with its status, or null when it may go on. */
 export function refusedPost(request: FastifyRequest): { status: number; message: string } | null {
   const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();

@@ -6,6 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { isIP } from 'node:net';
 import { buildAuditApp } from './app.js';
+import { isLoopback } from './security.js';
 
 export interface AuditServerOptions {
   db: Database;
@@ -20,13 +21,9 @@ export interface AuditServer {
   close(): Promise<void>;
 }
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 export async function startAuditServer(options: AuditServerOptions): Promise<AuditServer> {
   const log = options.log ?? (() => {});
-  const app = await buildAuditApp({ db: options.db, log });
+  const app = await buildAuditApp({ db: options.db, log, loopbackOnly: isLoopback(options.host) });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

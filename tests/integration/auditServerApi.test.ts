@@ -4,6 +4,7 @@
  * blindness between annotators, and that concurrent posts and a restart lose no judgment.
  */
 import type { Database } from 'better-sqlite3';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuditStore } from '../../src/store/auditStore.js';
@@ -121,6 +122,23 @@ describe('audit server API', () => {
     expect((await judge(run, alice, { item, verdict: 'correct' }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect(new AuditStore(run.db).judgments(run.seeded.audit.id)).toEqual([]);
     expect((await judge(run, alice, { item, verdict: 'correct' }, { origin: run.server.url })).status).toBe(201);
+  });
+
+  it('answers only requests addressed to loopback, so a name rebound to 127.0.0.1 gets nothing', async () => {
+    const run = await start();
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = request(`${run.server.url}/a/${run.seeded.tokens.alice}`, { headers: { host } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        sent.on('error', reject);
+        sent.end();
+      });
+    const port = new URL(run.server.url).port;
+    expect(await status(`evil.example:${port}`)).toBe(403);
+    expect(await status(`localhost:${port}`)).toBe(200);
+    expect(await status(`127.0.0.1:${port}`)).toBe(200);
   });
 
   it('sends the security headers on pages, assets and the API', async () => {

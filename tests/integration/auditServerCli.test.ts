@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditStore } from '../../src/store/auditStore.js';
 import { openDatabase } from '../../src/store/database.js';
-import { isLoopback } from '../../src/serve/server.js';
+import { isLoopback } from '../../src/serve/security.js';
 import { seedAudit } from '../../testkit/auditFixture.js';
 import { collect, runCli, startCli, tempDir } from '../../testkit/cli.js';
 
@@ -60,7 +60,7 @@ describe('wikidelta serve', () => {
   });
 
   it('knows which hosts are loopback, the others being warned about', () => {
-    expect(['127.0.0.1', '127.8.0.1', '::1', 'localhost'].every(isLoopback)).toBe(true);
+    expect(['127.0.0.1', '127.8.0.1', '::1', '[::1]', 'localhost'].every(isLoopback)).toBe(true);
     expect(['0.0.0.0', '::', '192.168.1.5', 'example.org'].some(isLoopback)).toBe(false);
   });
 });
