@@ -208,5 +208,5 @@ describe('audit pages in chromium', () => {
     await admin.screenshot({ path: join(SHOTS, 'admin.png'), fullPage: true });
 
     expect(incidents).toEqual([]);
-  });
+  }, 180_000);
 });
