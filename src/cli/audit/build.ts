@@ -65,7 +65,7 @@ export function createAudit(
   if (annotators.length === 0) throw new UserError('an audit needs annotators: give --annotators alice,bob,carol');
   if (!Number.isInteger(request.raters) || request.raters < 1) throw new UserError(`invalid --raters ${request.raters}: expected a whole number ≥ 1`);
   if (request.raters > annotators.length) throw new UserError(`--raters ${request.raters} needs at least ${request.raters} annotators, not ${annotators.length}`);
-  const drawn = draw(db, request.source, request.plan, request.seed, `audit:${request.name}`, new Set());
+  const drawn = draw(db, request.source, request.plan, request.seed, 'audit:sample', new Set());
   const frozen = drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.freeze() }));
   return store.atomically(() => {
     const audit = store.createAudit({ name: request.name, source: request.source.of satisfies AuditSource, params: { ...request.source, ...request.plan }, raters: request.raters, seed: request.seed, createdAt: request.now });
@@ -73,7 +73,7 @@ export function createAudit(
     const links: IssuedLink[] = [];
     const people = annotators.map((name) => issue(store, audit.id, name, 'annotator', links));
     issue(store, audit.id, 'admin', 'admin', links);
-    const pairs = assignRaters(items.map((item) => item.id), people, audit.raters, derivedRandom(audit.seed, `audit:${audit.name}:assign`));
+    const pairs = assignRaters(items.map((item) => item.id), people, audit.raters, derivedRandom(audit.seed, 'audit:assign'));
     store.assign(pairs.map((pair) => ({ itemId: pair.itemId, annotatorId: pair.annotator.id })));
     return { audit, items: describeItems(store, audit.id, items), links, moved: 0 };
   });
@@ -93,7 +93,7 @@ export function growAudit(db: Database, request: { name: string; annotators: rea
   let frozen: Array<{ key: string; stratum: string; content: ReturnType<Candidate['freeze']> }> = [];
   if (request.plan !== undefined) {
     const source = SourceParams.parse(audit.params);
-    const drawn = draw(db, source, request.plan, audit.seed, `audit:${audit.name}:add:${held.length}`, new Set(held.map((item) => item.key)));
+    const drawn = draw(db, source, request.plan, audit.seed, `audit:add:${held.length}`, new Set(held.map((item) => item.key)));
     frozen = drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.freeze() }));
   }
   return store.atomically(() => {
@@ -104,7 +104,7 @@ export function growAudit(db: Database, request: { name: string; annotators: rea
     const load = new Map<Annotator, number>();
     const assignments = store.assignments(audit.id);
     for (const person of people) load.set(person, assignments.filter((a) => a.annotatorId === person.id).length);
-    const random = derivedRandom(audit.seed, `audit:${audit.name}:assign:${held.length}:${existing.length}`);
+    const random = derivedRandom(audit.seed, `audit:assign:${held.length}:${existing.length}`);
     const pairs = assignRaters(items.map((item) => item.id), people, audit.raters, random, load);
     store.assign(pairs.map((pair) => ({ itemId: pair.itemId, annotatorId: pair.annotator.id })));
     const byId = new Map(people.map((person) => [person.id, person]));

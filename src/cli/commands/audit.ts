@@ -110,11 +110,12 @@ export function registerAudit(program: Command): void {
           judgments: store.latestJudgments(info.id),
         });
         const json = `${JSON.stringify(report, null, 2)}\n`;
+        const text = formatReport(report).replace(/\n?$/, '\n');
         if (flags.out === undefined) {
-          process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+          process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : text);
           return;
         }
-        writeFilesAtomically(flags.out, new Map([['report.json', json], ['report.txt', formatReport(report)]]), /^report\.(json|txt)$/);
+        writeFilesAtomically(flags.out, new Map([['report.json', json], ['report.txt', text]]), /^report\.(json|txt)$/);
         process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, files: ['report.json', 'report.txt'] })}\n` : `wrote report.json and report.txt to ${flags.out}\n`);
       });
     });

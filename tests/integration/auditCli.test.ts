@@ -1,0 +1,205 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { VERDICTS, type Verdict } from '../../src/audit/model.js';
+import { openDatabase } from '../../src/store/database.js';
+import { AuditStore } from '../../src/store/auditStore.js';
+import { collect, jsonLines, runCli, startCli, tempDir } from '../../testkit/cli.js';
+
+const dir = tempDir('wikidelta-audit-cli-');
+const db = join(dir, 'demo.sqlite');
+let demoOutput = '';
+
+interface Created {
+  audit: { id: number; name: string; source: string; raters: number };
+  items: Array<{ id: number; key: string; stratum: string; annotators: string[] }>;
+  annotators: Array<{ name: string; token: string; url: string }>;
+  admin: { token: string; url: string };
+}
+
+async function createdJson(args: string[]): Promise<Created> {
+  const run = await runCli(['--db', db, '--json', 'audit', 'create', ...args]);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as Created;
+}
+
+async function failsInOneLine(args: string[], message: RegExp, store = db): Promise<void> {
+  const run = await runCli(['--db', store, ...args]);
+  expect(run.code).toBe(1);
+  expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  expect(run.stderr).toMatch(message);
+}
+
+function loads(created: Created): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of created.items) for (const name of item.annotators) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return counts;
+}
+
+beforeAll(async () => {
+  const run = await runCli(['--db', db, 'demo']);
+  expect(run.code, run.stderr).toBe(0);
+  demoOutput = run.stdout;
+}, 300_000);
+
+describe('audit on the demo store', () => {
+  it('npm start ends by naming the demo audit command', () => {
+    expect(demoOutput.trimEnd().split('\n').at(-1)).toMatch(/node bin\/wikidelta\.js audit demo --db /);
+  });
+
+  it('creates a stratified audit, every item on K annotators, loads balanced, links printed once', async () => {
+    const created = await createdJson(['--name', 'qa', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice,bob,carol', '--raters', '2', '--per-stratum', '3', '--seed', '5', '--base-url', 'http://example.test:9000/']);
+    expect(created.audit).toMatchObject({ name: 'qa', source: 'growover', raters: 2 });
+    const strata = new Map<string, number>();
+    for (const item of created.items) strata.set(item.stratum, (strata.get(item.stratum) ?? 0) + 1);
+    expect([...strata.keys()].sort()).toEqual(expect.arrayContaining(['NEW', 'dialogue']));
+    for (const n of strata.values()) expect(n).toBeLessThanOrEqual(3);
+    for (const item of created.items) expect(new Set(item.annotators).size).toBe(2);
+    const counts = [...loads(created).values()];
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+    expect(created.annotators.map((a) => a.name)).toEqual(['alice', 'bob', 'carol']);
+    for (const annotator of created.annotators) {
+      expect(Buffer.from(annotator.token, 'base64url')).toHaveLength(32);
+      expect(annotator.url).toBe(`http://example.test:9000/a/${annotator.token}`);
+    }
+    expect(created.admin.url).toBe(`http://example.test:9000/admin/${created.admin.token}`);
+
+    // The same seed draws the same sample in another audit.
+    const again = await createdJson(['--name', 'qa-again', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice,bob,carol', '--raters', '2', '--per-stratum', '3', '--seed', '5']);
+    expect(again.items.map((item) => item.key)).toEqual(created.items.map((item) => item.key));
+
+    const store = new AuditStore(openDatabase(db));
+    const token = created.annotators[0]?.token ?? '';
+    expect(store.annotatorByToken(token)?.name).toBe('alice');
+    const frozen = store.items(created.audit.id);
+    expect(frozen.every((item) => item.content.kind === 'qa' && item.content.question !== '' && item.content.evidence !== '')).toBe(true);
+  });
+
+  it('audits sentence labels and weekly questions, frozen with what a judge needs', async () => {
+    const labels = await createdJson(['--name', 'labels', '--of', 'labels', '--old', '2025-03-01', '--new', '2025-04-01', '--annotators', 'alice,bob', '--raters', '2', '--size', '6']);
+    expect(labels.items).toHaveLength(6);
+    const weekly = await createdJson(['--name', 'week', '--of', 'weekly', '--week', '2025-02-03', '--annotators', 'alice,bob,carol', '--per-stratum', '2']);
+    expect(weekly.items.length).toBeGreaterThan(0);
+    const store = new AuditStore(openDatabase(db));
+    for (const item of store.items(labels.audit.id)) {
+      if (item.content.kind !== 'label') throw new Error(`not a label item: ${item.key}`);
+      expect(item.content.newParagraph).toContain(item.content.sentence);
+      expect(item.stratum).toBe(item.content.label);
+    }
+    for (const item of store.items(weekly.audit.id)) {
+      if (item.content.kind !== 'weekly') throw new Error(`not a weekly item: ${item.key}`);
+      expect(item.content.infoboxAfter[item.content.key]).toBe(item.content.answer);
+      expect(item.content.infoboxBefore[item.content.key]).not.toBe(item.content.answer);
+      expect(item.content.timeline.map((entry) => entry.value)).toContain(item.content.answer);
+    }
+  });
+
+  it('reports precision from the latest verdicts and exports every judgment row', async () => {
+    const created = await createdJson(['--name', 'judged', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice,bob', '--raters', '2', '--size', '8', '--seed', '2']);
+    const store = new AuditStore(openDatabase(db));
+    const ids = new Map(store.annotators(created.audit.id).map((a) => [a.name, a.id]));
+    // Items 0..4: both raters say correct (one of them first said wrong); 5..6: both wrong; 7: disputed.
+    const verdictOf = (index: number, name: string): Verdict => (index < 5 ? 'correct' : index < 7 ? 'wrong' : name === 'alice' ? 'correct' : 'debatable');
+    let rows = 0;
+    created.items.forEach((item, index) => {
+      for (const name of item.annotators) {
+        const base = { itemId: item.id, annotatorId: ids.get(name) ?? -1, label: null, answer: null, note: null, seconds: 2, createdAt: new Date().toISOString() };
+        if (index === 0 && name === 'alice') {
+          store.addJudgment({ ...base, verdict: 'wrong', note: 'first look' });
+          rows++;
+        }
+        store.addJudgment({ ...base, verdict: verdictOf(index, name) });
+        rows++;
+      }
+    });
+
+    const report = await runCli(['--db', db, '--json', 'audit', 'report', '--name', 'judged']);
+    expect(report.code, report.stderr).toBe(0);
+    const json = JSON.parse(report.stdout) as { n_items: number; precision: { overall: { value: number; n: number } }; strict: { overall: { value: number } }; disputed: Array<{ key: string }> };
+    expect(json.n_items).toBe(8);
+    // Seven items have a majority (the eighth is split correct / debatable): 5 correct, 2 wrong.
+    expect(json.precision.overall.n).toBe(7);
+    expect(json.precision.overall.value).toBeCloseTo(5 / 7, 10);
+    expect(json.strict.overall.value).toBeCloseTo(5 / 7, 10);
+    expect(json.disputed.map((d) => d.key)).toEqual([created.items[7]?.key]);
+
+    const out = join(dir, 'report');
+    const written = await runCli(['--db', db, 'audit', 'report', '--name', 'judged', '--out', out]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(json);
+    const text = await runCli(['--db', db, 'audit', 'report', '--name', 'judged']);
+    expect(readFileSync(join(out, 'report.txt'), 'utf8')).toBe(text.stdout);
+
+    const exported = join(dir, 'judgments.jsonl');
+    const exportRun = await runCli(['--db', db, 'audit', 'export', '--name', 'judged', '--out', exported]);
+    expect(exportRun.code, exportRun.stderr).toBe(0);
+    const lines = jsonLines(readFileSync(exported, 'utf8'));
+    expect(lines).toHaveLength(rows);
+    expect(lines[0]).toMatchObject({ item: created.items[0]?.key, annotator: 'alice', verdict: 'wrong', note: 'first look', seconds: 2 });
+    expect(Object.keys(lines[0] ?? {})).toEqual(expect.arrayContaining(['item', 'annotator', 'verdict', 'label', 'answer', 'note', 'seconds', 'created_at']));
+    expect(lines.every((line) => VERDICTS.includes(line.verdict as Verdict))).toBe(true);
+  });
+
+  it('adds an annotator who takes a balanced share of the unjudged items, and more items', async () => {
+    await createdJson(['--name', 'grow', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice,bob,carol', '--raters', '2', '--size', '9', '--seed', '3']);
+    const run = await runCli(['--db', db, '--json', 'audit', 'add', '--name', 'grow', '--annotators', 'dave', '--size', '3']);
+    expect(run.code, run.stderr).toBe(0);
+    const added = JSON.parse(run.stdout) as Created;
+    expect(added.annotators.map((a) => a.name)).toEqual(['dave']);
+    expect(added.items).toHaveLength(3);
+    const store = new AuditStore(openDatabase(db));
+    const progress = store.progress(added.audit.id);
+    expect(progress.map((p) => p.annotator)).toEqual(['alice', 'bob', 'carol', 'dave']);
+    const assigned = progress.map((p) => p.assigned);
+    expect(assigned.reduce((a, b) => a + b, 0)).toBe(24);
+    expect(Math.max(...assigned) - Math.min(...assigned)).toBeLessThanOrEqual(1);
+  });
+
+  it('ends bad input in one line', async () => {
+    await failsInOneLine(['audit', 'report', '--name', 'nope'], /no audit named nope \(the store has: qa, /);
+    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2031-01-01', '--annotators', 'a,b,c'], /snapshot/);
+    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'weekly', '--week', '2025-01-06', '--annotators', 'a,b,c'], /no weekly questions in the week of 2025-01-06: weeks with questions: 2025-01-13/);
+    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b', '--raters', '3'], /--raters 3 needs at least 3 annotators, not 2/);
+    await failsInOneLine(['audit', 'create', '--name', 'qa', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b,c'], /an audit named qa exists already/);
+    await failsInOneLine(['audit', 'add', '--name', 'qa', '--annotators', 'alice'], /has an annotator named alice already/);
+    await failsInOneLine(['audit', 'demo'], /no demo store at .*missing\.sqlite: run npm start first/, join(dir, 'missing.sqlite'));
+    expect(existsSync(join(dir, 'missing.sqlite'))).toBe(false);
+  });
+
+  it('audit demo creates the demo audit, prints the links and serves them; a second run renews the links', async () => {
+    const first = await runDemo();
+    expect(first.stdout).toMatch(/^audit demo: \d+ items \(.+\) from the GrowOVER items of snapshot 2025-04-01, judged by alice and bob$/m);
+    expect(first.statuses).toEqual([200, 200]);
+    const second = await runDemo(first.tokens[0]);
+    expect(second.stdout).toMatch(/^audit demo \(made earlier; new links/m);
+    expect(second.tokens[0]).not.toBe(first.tokens[0]);
+    expect(second.statuses).toEqual([200, 200, 401]);
+  }, 120_000);
+});
+
+/**
+ * Runs `audit demo` on a free port, opens the first annotator's page, the maintainer's and, if
+ * given, an earlier token's, then stops it as Ctrl-C would.
+ */
+async function runDemo(earlierToken?: string): Promise<{ stdout: string; statuses: number[]; tokens: string[] }> {
+  const child = startCli(['--db', db, 'audit', 'demo', '--port', '0']);
+  const ended = collect(child);
+  let stdout = '';
+  await new Promise<void>((resolveServing, rejectServing) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('serving http')) resolveServing();
+    });
+    child.on('close', () => rejectServing(new Error(`audit demo ended before serving: ${stdout}`)));
+  });
+  const links = [...stdout.matchAll(/http:\/\/127\.0\.0\.1:\d+\/(a|admin)\/([\w-]+)/g)];
+  const annotator = links.find((link) => link[1] === 'a');
+  const admin = links.find((link) => link[1] === 'admin');
+  const statuses = [];
+  for (const link of [annotator, admin]) statuses.push((await fetch(link?.[0] ?? 'http://127.0.0.1:1/')).status);
+  if (earlierToken !== undefined) statuses.push((await fetch((annotator?.[0] ?? '').replace(/[\w-]+$/, earlierToken))).status);
+  child.kill('SIGINT');
+  const result = await ended;
+  expect(result.code, result.stderr).toBe(0);
+  return { stdout, statuses, tokens: links.map((link) => link[2] ?? '') };
+}
