@@ -27,15 +27,13 @@ import type {
 } from '../model/growover.js';
 import { turnItemId } from '../model/growover.js';
 import type { ArticleSentence } from '../text/articleText.js';
+import { SnapshotStore } from './snapshotStore.js';
 import { Count, IndicesColumn, jsonColumn, ProvenanceColumns, provenanceOf, Texts } from './rows.js';
 
 const TurnTypeColumn = z.enum(['initial', 'unchanged', 'new', 'changed']);
 const StatusColumn = z.enum(['active', 'retired']);
 
 const MonthRow = z.object({ asOf: z.string().nullable(), newest: z.string().nullable() });
-const SentenceRow = z.object({ index: z.number().int(), paragraph: z.number().int(), text: z.string() });
-const LabeledPairRow = z.object({ newPageId: z.number().int(), oldPageId: z.number().int().nullable(), title: z.string() });
-const LabelRow = z.object({ idx: z.number().int(), label: z.enum(['unchanged', 'changed', 'new', 'undecided']), old_indices: IndicesColumn });
 const ActiveItemRow = z.object({ itemId: z.string(), kind: z.enum(['qa', 'turn']), indices: IndicesColumn, answer: z.string().nullable() });
 /** An item's evidence columns in the snapshot read for, all null when it is retired there. */
 const NowColumns = { now_type: TurnTypeColumn.nullable(), now_page: z.number().int().nullable(), indices: IndicesColumn.nullable() };
@@ -103,10 +101,8 @@ function stateOf(row: z.infer<z.ZodObject<typeof NowColumns>>): ItemState | null
 }
 
 export class GrowoverStore {
+  private readonly snapshots: SnapshotStore;
   private readonly selectMonth;
-  private readonly selectSentences;
-  private readonly selectLabeledPairs;
-  private readonly selectLabels;
   private readonly selectDone;
   private readonly selectEvidence;
   private readonly insertEvidence;
@@ -131,15 +127,9 @@ export class GrowoverStore {
   private readonly selectArticleQaAt;
 
   constructor(private readonly db: Database) {
+    this.snapshots = new SnapshotStore(db);
     this.selectMonth = db.prepare(
       'SELECT s.as_of AS asOf, (SELECT MAX(timestamp) FROM snapshot_articles a WHERE a.snapshot = s.name) AS newest FROM snapshots s WHERE s.name = ?',
-    );
-    this.selectSentences = db.prepare('SELECT idx AS "index", paragraph, text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? ORDER BY idx');
-    this.selectLabeledPairs = db.prepare(
-      'SELECT new_page_id AS newPageId, old_page_id AS oldPageId, title FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? ORDER BY new_page_id',
-    );
-    this.selectLabels = db.prepare(
-      "SELECT idx, label, old_indices FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? AND side = 'new' ORDER BY idx",
     );
     this.selectDone = db.prepare('SELECT 1 FROM growover_done WHERE snapshot = ? AND page_id = ? AND stage = ?');
     this.selectEvidence = db.prepare(
@@ -232,22 +222,19 @@ export class GrowoverStore {
     return (row?.asOf ?? row?.newest ?? '').slice(0, 7);
   }
 
-  /** The article's sentences with their paragraph numbers, in index order. */
+  /** The article's sentences with their paragraph numbers, in index order (read by the snapshot store). */
   sentences(snapshot: string, pageId: number): ArticleSentence[] {
-    return this.selectSentences.all(snapshot, pageId).map((row) => SentenceRow.parse(row));
+    return this.snapshots.articleSentences(snapshot, pageId);
   }
 
   /** The labeled article pairs of two snapshots (the label stage's record of what it paired). */
   labeledPairs(oldName: string, newName: string): LabeledPair[] {
-    return this.selectLabeledPairs.all(oldName, newName).map((row) => LabeledPairRow.parse(row));
+    return this.snapshots.labeledPairs(oldName, newName);
   }
 
   /** The new version's sentence labels of one article. */
   labels(oldName: string, newName: string, newPageId: number): LabeledSentence[] {
-    return this.selectLabels.all(oldName, newName, newPageId).map((raw) => {
-      const row = LabelRow.parse(raw);
-      return { index: row.idx, label: row.label, oldIndices: row.old_indices };
-    });
+    return this.snapshots.newLabels(oldName, newName, newPageId);
   }
 
   isDone(snapshot: string, pageId: number, stage: GrowoverStage): boolean {

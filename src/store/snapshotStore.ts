@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import type { LabeledPair, LabeledSentence } from '../model/growover.js';
 import type { ArticlePair, LabelName, SnapshotRecord, StoredArticle, StoredLabel } from '../model/labels.js';
 import type { ArticleSentence } from '../text/articleText.js';
 import type { ArticleLabels } from '../labels/labeler.js';
@@ -16,7 +17,9 @@ const SnapshotRow = z.object({ name: z.string(), wiki: z.string(), source: z.str
 const ArticleRow = z.object({ pageId: z.number().int(), title: z.string(), revId: z.number().int(), timestamp: z.string() });
 const LabelNameColumn = z.enum(['unchanged', 'changed', 'new', 'undecided', 'deleted']);
 const LabelCountRow = z.object({ label: LabelNameColumn, n: z.number().int() });
-const LabelArticleRow = z.object({ new_page_id: z.number().int(), old_page_id: z.number().int().nullable(), title: z.string() });
+const LabeledPairRow = z.object({ newPageId: z.number().int(), oldPageId: z.number().int().nullable(), title: z.string() });
+const SentenceRow = z.object({ index: z.number().int(), paragraph: z.number().int(), text: z.string() });
+const NewLabelRow = z.object({ idx: z.number().int(), label: z.enum(['unchanged', 'changed', 'new', 'undecided']), old_indices: IndicesColumn });
 const LabelRow = z.object({
   side: z.enum(['new', 'old']),
   idx: z.number().int(),
@@ -38,6 +41,7 @@ export class SnapshotStore {
   private readonly insertArticle;
   private readonly selectArticles;
   private readonly selectSentences;
+  private readonly selectArticleSentences;
   private readonly selectSentenceText;
   private readonly selectArticleTitle;
   private readonly selectLabeled;
@@ -46,6 +50,7 @@ export class SnapshotStore {
   private readonly selectLabelCounts;
   private readonly selectLabelArticles;
   private readonly selectArticleLabels;
+  private readonly selectNewLabels;
 
   constructor(private readonly db: Database) {
     this.insertSnapshot = db.prepare('INSERT INTO snapshots (name, wiki, source, as_of, created_at) VALUES (?, ?, ?, ?, ?)');
@@ -58,6 +63,7 @@ export class SnapshotStore {
     );
     this.selectArticles = db.prepare('SELECT page_id AS pageId, title, rev_id AS revId, timestamp FROM snapshot_articles WHERE snapshot = ? ORDER BY page_id');
     this.selectSentences = db.prepare('SELECT text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? ORDER BY idx').pluck();
+    this.selectArticleSentences = db.prepare('SELECT idx AS "index", paragraph, text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? ORDER BY idx');
     this.selectSentenceText = db.prepare('SELECT text FROM snapshot_sentences WHERE snapshot = ? AND page_id = ? AND idx = ?').pluck();
     this.selectArticleTitle = db.prepare('SELECT title FROM snapshot_articles WHERE snapshot = ? AND page_id = ?').pluck();
     this.selectLabeled = db.prepare('SELECT 1 FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ?');
@@ -72,11 +78,14 @@ export class SnapshotStore {
     );
     this.selectLabelCounts = db.prepare('SELECT label, COUNT(*) AS n FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? GROUP BY label');
     this.selectLabelArticles = db.prepare(
-      'SELECT new_page_id, old_page_id, title FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? ORDER BY new_page_id',
+      'SELECT new_page_id AS newPageId, old_page_id AS oldPageId, title FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ? ORDER BY new_page_id',
     );
     this.selectArticleLabels = db.prepare(
       `SELECT side, idx, label, old_indices, similarity, step, backend, evidence FROM sentence_labels
        WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? ORDER BY side DESC, idx`,
+    );
+    this.selectNewLabels = db.prepare(
+      "SELECT idx, label, old_indices FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ? AND new_page_id = ? AND side = 'new' ORDER BY idx",
     );
   }
 
@@ -141,6 +150,24 @@ export class SnapshotStore {
     return OptionalText.parse(this.selectArticleTitle.get(snapshot, pageId)) ?? '';
   }
 
+  /** An article's sentences with their paragraph numbers, in index order. */
+  articleSentences(snapshot: string, pageId: number): ArticleSentence[] {
+    return this.selectArticleSentences.all(snapshot, pageId).map((row) => SentenceRow.parse(row));
+  }
+
+  /** The labeled article pairs of two snapshots (the label stage's record of what it paired), by new page id. */
+  labeledPairs(oldName: string, newName: string): LabeledPair[] {
+    return this.selectLabelArticles.all(oldName, newName).map((row) => LabeledPairRow.parse(row));
+  }
+
+  /** The new version's sentence labels of one article. */
+  newLabels(oldName: string, newName: string, newPageId: number): LabeledSentence[] {
+    return this.selectNewLabels.all(oldName, newName, newPageId).map((raw) => {
+      const row = NewLabelRow.parse(raw);
+      return { index: row.idx, label: row.label, oldIndices: row.old_indices };
+    });
+  }
+
   /**
    * Articles of the new snapshot with their old versions: by page id when both snapshots come from
    * the same wiki (titles change on moves, ids do not), else by title (ids differ between wikis).
@@ -183,11 +210,10 @@ export class SnapshotStore {
 
   /** Every stored label with the texts it refers to, article by article, new sentences first, then deleted old ones. */
   *labels(oldName: string, newName: string): Iterable<StoredLabel> {
-    const articles = this.selectLabelArticles.all(oldName, newName).map((row) => LabelArticleRow.parse(row));
-    for (const article of articles) {
-      const newTexts = this.sentences(newName, article.new_page_id);
-      const oldTexts = article.old_page_id === null ? [] : this.sentences(oldName, article.old_page_id);
-      for (const raw of this.selectArticleLabels.all(oldName, newName, article.new_page_id)) {
+    for (const article of this.labeledPairs(oldName, newName)) {
+      const newTexts = this.sentences(newName, article.newPageId);
+      const oldTexts = article.oldPageId === null ? [] : this.sentences(oldName, article.oldPageId);
+      for (const raw of this.selectArticleLabels.all(oldName, newName, article.newPageId)) {
         const row = LabelRow.parse(raw);
         const oldIndices = row.old_indices;
         const text = (row.side === 'new' ? newTexts[row.idx] : oldTexts[row.idx]) ?? '';
