@@ -90,7 +90,7 @@ export function registerAudit(program: Command): void {
     await withSession(command, { write: false, lock: true }, (session) => {
       const change = growAudit(session.db, { name: flags.name, annotators: flags.annotators ?? [], plan });
       const moved = change.moved > 0 ? `, ${change.moved} unjudged assignments moved to balance the load` : '';
-      printChange(session, change, flags.baseUrl, `audit ${change.audit.name}: ${change.items.length} items added, ${change.links.length} annotators added${moved}`);
+      printChange(session, change, flags.baseUrl, `audit ${change.audit.name}: ${plural(change.items.length, 'item')} and ${plural(change.links.length, 'annotator')} added${moved}`);
     });
   });
 
@@ -178,6 +178,10 @@ export function registerAudit(program: Command): void {
         }
       });
     });
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function withSampleOptions(command: Command): Command {
