@@ -175,6 +175,22 @@ describe('audit on the demo store', () => {
     expect(second.tokens[0]).not.toBe(first.tokens[0]);
     expect(second.statuses).toEqual([200, 200, 401]);
   }, 120_000);
+
+  // Last: it rewrites the store under the audits.
+  it('keeps the frozen items when the store under them changes', async () => {
+    const store = new AuditStore(openDatabase(db));
+    const audit = store.audit('qa');
+    if (!audit) throw new Error('audit qa is missing');
+    const frozen = store.items(audit.id);
+    const raw = openDatabase(db);
+    raw.prepare("UPDATE growover_qa SET question = 'rewritten?', answer = 'rewritten'").run();
+    raw.prepare("UPDATE snapshot_sentences SET text = 'rewritten.'").run();
+    raw.close();
+    expect(store.items(audit.id)).toEqual(frozen);
+    const report = await runCli(['--db', db, '--json', 'audit', 'report', '--name', 'qa']);
+    expect(report.code, report.stderr).toBe(0);
+    expect((JSON.parse(report.stdout) as { n_items: number }).n_items).toBe(frozen.length);
+  });
 });
 
 /**
