@@ -5,7 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Annotator, AuditInfo, AuditSource } from '../../audit/model.js';
+import type { Annotator, AuditInfo, AuditItemContent, AuditSource } from '../../audit/model.js';
 import { assignRaters, rebalance, sampleItems, stratumCounts, type SamplePlan } from '../../audit/sample.js';
 import { hashToken, newToken } from '../../audit/tokens.js';
 import { UserError } from '../../errors.js';
@@ -65,8 +65,7 @@ export function createAudit(
   if (annotators.length === 0) throw new UserError('an audit needs annotators: give --annotators alice,bob,carol');
   if (!Number.isInteger(request.raters) || request.raters < 1) throw new UserError(`invalid --raters ${request.raters}: expected a whole number ≥ 1`);
   if (request.raters > annotators.length) throw new UserError(`--raters ${request.raters} needs at least ${request.raters} annotators, not ${annotators.length}`);
-  const drawn = draw(db, request.source, request.plan, request.seed, 'audit:sample', new Set());
-  const frozen = drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.freeze() }));
+  const frozen = frozenCopies(draw(db, request.source, request.plan, request.seed, 'audit:sample', new Set()));
   return store.atomically(() => {
     const audit = store.createAudit({ name: request.name, source: request.source.of satisfies AuditSource, params: { ...request.source, ...request.plan }, raters: request.raters, seed: request.seed, createdAt: request.now });
     const items = store.addItems(audit.id, frozen);
@@ -90,12 +89,8 @@ export function growAudit(db: Database, request: { name: string; annotators: rea
   const taken = newNames.find((name) => existing.some((annotator) => annotator.name === name));
   if (taken !== undefined) throw new UserError(`audit ${audit.name} has an annotator named ${taken} already`);
   const held = store.items(audit.id);
-  let frozen: Array<{ key: string; stratum: string; content: ReturnType<Candidate['freeze']> }> = [];
-  if (request.plan !== undefined) {
-    const source = SourceParams.parse(audit.params);
-    const drawn = draw(db, source, request.plan, audit.seed, `audit:add:${held.length}`, new Set(held.map((item) => item.key)));
-    frozen = drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.freeze() }));
-  }
+  const frozen =
+    request.plan === undefined ? [] : frozenCopies(draw(db, SourceParams.parse(audit.params), request.plan, audit.seed, `audit:add:${held.length}`, new Set(held.map((item) => item.key))));
   return store.atomically(() => {
     const links: IssuedLink[] = [];
     const people = [...existing, ...newNames.map((name) => issue(store, audit.id, name, 'annotator', links))];
@@ -112,7 +107,8 @@ export function growAudit(db: Database, request: { name: string; annotators: rea
       const annotator = byId.get(a.annotatorId);
       return annotator === undefined ? [] : [{ itemId: a.itemId, annotator, judged: a.judged }];
     });
-    const moved = rebalance(holdings, people).filter((move) => store.moveAssignment(move.itemId, move.from.id, move.to.id)).length;
+    let moved = 0;
+    for (const move of rebalance(holdings, people)) if (store.moveAssignment(move.itemId, move.from.id, move.to.id)) moved++;
     return { audit, items: describeItems(store, audit.id, items), links, moved };
   });
 }
@@ -144,6 +140,11 @@ function draw(db: Database, source: SourceParams, plan: SamplePlan, seed: number
   const drawn = sampleItems(candidatesOf(db, source), plan, derivedRandom(seed, label), exclude);
   if (drawn.length === 0) throw new UserError(exclude.size > 0 ? 'no items left to draw: the audit holds every candidate already' : 'the sample is empty: nothing to audit');
   return drawn;
+}
+
+/** Each drawn candidate's content, made now: from here on the audit no longer reads the store's items. */
+function frozenCopies(drawn: readonly Candidate[]): Array<{ key: string; stratum: string; content: AuditItemContent }> {
+  return drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.freeze() }));
 }
 
 function issue(store: AuditStore, auditId: number, name: string, role: Annotator['role'], links: IssuedLink[]): Annotator {
