@@ -1,16 +1,24 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
-import { withUsage } from '../../src/llm/usage.js';
-import { CachingEmbedder } from '../../src/models/embedder.js';
-import { generateFromChange, generateInitial, type Generated } from '../../src/growover/generator.js';
+import { UsageMeter, withUsage } from '../../src/llm/usage.js';
+import { CachingEmbedder, textHash } from '../../src/models/embedder.js';
+import { inBatches, InProcessRunner } from '../../src/queue/batchRunner.js';
+import { encodeVector, generateArticleJob, type GenerateArticle } from '../../src/queue/generateJob.js';
 import type { ArticleRef } from '../../src/model/growover.js';
+import type { Usage } from '../../src/model/llmUsage.js';
 import { GrowoverStore } from '../../src/store/growoverStore.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { MonthlyInput } from './input.js';
 
+/** Articles read from the store and handed out at a time: their sentences and vectors (2 KB a sentence) are in memory together. */
+const GENERATE_SLICE = 64;
+
 /**
  * generate (docs/ARCHITECTURE.md §7.5): new items for every article of the new snapshot, initial
- * ones for an article without earlier items, the others from its new and changed sentences.
+ * ones for an article without earlier items, the others from its new and changed sentences. An
+ * article is one job (docs/ARCHITECTURE.md §13), here or on the queue's workers, carrying the
+ * sentence vectors labeling stored; this process writes each article's items with its done marker,
+ * once, and counts what the jobs' LLM calls spent in the run's usage.
  */
 export const generateStage: Stage<MonthlyInput> = {
   name: 'generate',
@@ -18,35 +26,53 @@ export const generateStage: Stage<MonthlyInput> = {
   async run(input, context) {
     const store = new GrowoverStore(context.db);
     const snapshots = new SnapshotStore(context.db);
+    const vectors = new EmbeddingCache(context.db);
     const month = store.month(input.newName);
-    // The label stage stored the vectors of this snapshot's sentences: generation reads them back.
-    const embedder = new CachingEmbedder(input.embedder, new EmbeddingCache(context.db));
+    const embedder = new CachingEmbedder(input.embedder, vectors);
+    const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli }), growoverTasks: () => input.tasks });
     const pairs = new Map(input.oldName ? store.labeledPairs(input.oldName, input.newName).map((pair) => [pair.newPageId, pair]) : []);
     const articles = snapshots.articles(input.newName);
     const counts = { articles: articles.length, initial_articles: 0, changed_articles: 0, qa: 0, dialogues: 0, turns: 0, rejects: 0 };
-    await withUsage(context, input.tasks, input.prices ?? {}, async () => {
-      for (const [position, article] of articles.entries()) {
-        if (store.isDone(input.newName, article.pageId, 'generate')) continue;
-        const ref: ArticleRef = { snapshot: input.newName, month, pageId: article.pageId, title: article.title };
-        const generation = { tasks: input.tasks, embedder, seed: input.seed, article: ref, sentences: store.sentences(input.newName, article.pageId) };
-        const oldPageId = pairs.get(article.pageId)?.oldPageId ?? null;
-        const hadItems = input.oldName !== undefined && oldPageId !== null && store.evidenceIn(input.oldName, oldPageId).length > 0;
-        let generated: Generated;
-        if (hadItems) {
-          const oldName = input.oldName as string;
-          generated = await generateFromChange(generation, store.labels(oldName, input.newName, article.pageId), snapshots.sentences(oldName, oldPageId as number));
-          counts.changed_articles++;
-        } else {
-          generated = await generateInitial(generation);
-          counts.initial_articles++;
-        }
-        store.saveGenerated(ref, generated);
-        counts.qa += generated.qa.length;
-        counts.dialogues += generated.dialogues.length;
-        counts.turns += generated.dialogues.reduce((sum, dialogue) => sum + dialogue.turns.length, 0);
-        counts.rejects += generated.rejects.length;
-        context.saveProgress({ counts });
-        context.reporter.progress(position + 1, articles.length);
+    const spent = new UsageMeter(input.tasks.provider, input.tasks.model);
+    const addUsage = ({ requests, cacheHits, failures, promptTokens, completionTokens }: Usage) => spent.add({ requests, cacheHits, failures, promptTokens, completionTokens });
+    // Jobs in this process spend through input.tasks and hand it on with their result; what a failed one spent is still there.
+    const usage = { takeUsage: () => (addUsage(input.tasks.takeUsage()), spent.take()) };
+    const todo = articles.filter((article) => !store.isDone(input.newName, article.pageId, 'generate'));
+    let done = articles.length - todo.length;
+
+    const jobOf = (article: (typeof articles)[number]): GenerateArticle => {
+      const ref: ArticleRef = { snapshot: input.newName, month, pageId: article.pageId, title: article.title };
+      const sentences = store.sentences(input.newName, article.pageId);
+      const hashes = sentences.map((sentence) => textHash(sentence.text));
+      const known = vectors.load(input.embedder.id, hashes);
+      const oldPageId = pairs.get(article.pageId)?.oldPageId ?? null;
+      const hadItems = input.oldName !== undefined && oldPageId !== null && store.evidenceIn(input.oldName, oldPageId).length > 0;
+      const change =
+        hadItems && input.oldName !== undefined && oldPageId !== null
+          ? { labels: store.labels(input.oldName, input.newName, article.pageId), oldSentences: snapshots.sentences(input.oldName, oldPageId) }
+          : null;
+      return { seed: input.seed, article: ref, sentences, vectors: Object.fromEntries([...known].map(([hash, vector]) => [hash, encodeVector(vector)])), change };
+    };
+
+    await withUsage(context, usage, input.prices ?? {}, async () => {
+      for (const slice of inBatches(todo, GENERATE_SLICE)) {
+        const jobs = slice.map(jobOf);
+        const refs = new Map(jobs.map((job) => [job.article.pageId, job]));
+        await runner.run(generateArticleJob, jobs, ({ pageId, generated, usage: jobUsage }) => {
+          addUsage(jobUsage);
+          const job = refs.get(pageId);
+          // A job done twice (a worker lost mid-job) is written once: the done marker, and natural keys besides.
+          if (!job || store.isDone(input.newName, pageId, 'generate')) return;
+          store.saveGenerated(job.article, generated);
+          if (job.change === null) counts.initial_articles++;
+          else counts.changed_articles++;
+          counts.qa += generated.qa.length;
+          counts.dialogues += generated.dialogues.length;
+          counts.turns += generated.dialogues.reduce((sum, dialogue) => sum + dialogue.turns.length, 0);
+          counts.rejects += generated.rejects.length;
+          context.saveProgress({ counts });
+          context.reporter.progress(++done, articles.length);
+        });
       }
     });
     return counts;

@@ -1,16 +1,15 @@
 /**
- * The `--queue URL` option of `weekly`, `label` and `monthly` (docs/ARCHITECTURE.md §13), defined once: the
- * queue is checked before the store is touched, and the BullMQ runner carries the command's model
- * choice to the workers. BullMQ loads only when a queue is asked for.
+ * The `--queue URL` option of `weekly`, `label` and `monthly` (docs/ARCHITECTURE.md §13), defined
+ * once: the queue is checked before the store is touched, and the BullMQ runner carries the
+ * command's model and LLM choice to the workers. BullMQ loads only when a queue is asked for.
  */
 import type { BatchRunner } from '../queue/batchRunner.js';
 import { parseQueueUrl, requireReachable } from '../queue/connection.js';
-import { UserError } from '../errors.js';
-import { chosenProvider } from '../llm/openTasks.js';
-import type { Settings } from '../settings.js';
+import type { LlmChoice } from '../queue/llmChoice.js';
+import { chosenProvider, type LlmSettings } from '../llm/openTasks.js';
 import { modelChoiceOf, type ModelFlags } from './modelOptions.js';
 
-export const QUEUE_OPTION_HELP = 'label on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker); this process writes the store';
+export const QUEUE_OPTION_HELP = 'label (and with monthly, generate items) on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker); this process writes the store';
 export const WEEKLY_QUEUE_OPTION_HELP = 'parse and diff on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker); this process collects and writes the store';
 
 /** A bad or unreachable queue is one line before anything else happens. */
@@ -18,18 +17,36 @@ export async function requireQueue(queueUrl: string | undefined): Promise<void> 
   if (queueUrl !== undefined) await requireReachable(parseQueueUrl(queueUrl));
 }
 
-/** The labeling batch runner for `--queue`, or nothing (in process). */
-export async function queueRunnerFor(queueUrl: string | undefined, flags: ModelFlags, settings: Pick<Settings, 'llm'>): Promise<{ batchRunner?: BatchRunner }> {
-  if (queueUrl === undefined) return {};
-  // An online LLM judge needs its client and its cache in the store: it does not run on workers yet.
-  if (chosenProvider(settings) !== 'offline') throw new UserError('--queue runs the offline judge only: add --llm offline, or run without --queue to ask the LLM');
-  const { BullmqRunner } = await import('../queue/bullmqRunner.js');
-  return { batchRunner: new BullmqRunner(queueUrl, modelChoiceOf(flags), 'offline') };
+/**
+ * The LLM the settings choose, as jobs carry it: the client settings and this process's
+ * OPENAI_BASE_URL, never its key (each worker reads its own OPENAI_API_KEY).
+ */
+export function llmChoiceOf(settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): LlmChoice {
+  if (chosenProvider(settings, env) === 'offline') return { provider: 'offline' };
+  return {
+    provider: 'openai',
+    model: settings.llmModel,
+    concurrency: settings.llmConcurrency,
+    perMinute: settings.llmPerMinute,
+    maxRetries: settings.llmMaxRetries,
+    invalidRetries: settings.llmInvalidRetries,
+    timeoutSeconds: settings.llmTimeoutSeconds,
+    temperature: settings.llmTemperature,
+    seed: settings.seed,
+    baseUrl: env.OPENAI_BASE_URL || null,
+  };
 }
 
-/** The parse and diff batch runner of `weekly --queue`, or nothing (in process): those jobs use no models. */
+/** The batch runner of `label --queue` and `monthly --queue` (labeling with its LLM judge, item generation), or nothing (in process). */
+export async function queueRunnerFor(queueUrl: string | undefined, flags: ModelFlags, settings: LlmSettings): Promise<{ batchRunner?: BatchRunner }> {
+  if (queueUrl === undefined) return {};
+  const { BullmqRunner } = await import('../queue/bullmqRunner.js');
+  return { batchRunner: new BullmqRunner(queueUrl, modelChoiceOf(flags), 'llm', llmChoiceOf(settings)) };
+}
+
+/** The parse and diff batch runner of `weekly --queue`, or nothing (in process): those jobs use no models and ask no LLM. */
 export async function weeklyQueueRunnerFor(queueUrl: string | undefined): Promise<{ batchRunner?: BatchRunner }> {
   if (queueUrl === undefined) return {};
   const { BullmqRunner } = await import('../queue/bullmqRunner.js');
-  return { batchRunner: new BullmqRunner(queueUrl, {}, 'none') };
+  return { batchRunner: new BullmqRunner(queueUrl, {}, 'none', { provider: 'offline' }) };
 }

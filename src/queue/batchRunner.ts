@@ -7,13 +7,12 @@
 import type { z } from 'zod';
 import type { LabelerModels } from '../labels/labeler.js';
 import type { GrowoverTasks } from '../llm/growoverTasks.js';
-import type { LlmChoice } from './llmChoice.js';
 
 /** What a computation may use besides its data: built once per process (a worker: per model choice). */
 export interface ComputeEnv {
   models(): Promise<LabelerModels>;
-  /** GrowOVER's LLM tasks for the choice a generation job carries; absent where no job generates items. */
-  growoverTasks?(choice: LlmChoice): GrowoverTasks;
+  /** GrowOVER's LLM tasks (a worker: for the LLM choice the job carries); absent where no job generates items. */
+  growoverTasks?(): GrowoverTasks;
 }
 
 /**

@@ -11,23 +11,26 @@ import { oneLine, RemoteError } from '../errors.js';
 import type { ModelChoiceInput } from '../models/choose.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable, type QueueAddress } from './connection.js';
+import type { LlmChoice } from './llmChoice.js';
 
 /** The parent job of a stage's flow: done once every batch is. */
 export const STAGE_JOB = 'stage';
 
 /**
  * What a batch job carries: its place in the stage, the batch, and the models to compute it with:
- * the model choice and the LLM judge of labeling (only the offline one, which needs no client).
+ * the model choice, whether labeling asks the LLM judge, and the LLM (for the judge and for
+ * generating items).
  */
 export interface BatchEnvelope {
   index: number;
   batch: unknown;
   models: ModelChoiceInput;
   judge: QueueJudge;
+  llm: LlmChoice;
 }
 
-/** The LLM judge workers use: none, or the offline rules (an online LLM stays in the owning process). */
-export type QueueJudge = 'none' | 'offline';
+/** Whether labeling on workers asks a judge: none, or the tasks of the job's LLM choice (its offline rules or its model). */
+export type QueueJudge = 'none' | 'llm';
 
 export const BATCH_RETRIES = { attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
 
@@ -35,11 +38,12 @@ export class BullmqRunner implements BatchRunner {
   private readonly address: QueueAddress;
   private readonly connection: ConnectionOptions;
 
-  /** `models` is the command's model choice and `judge` its LLM judge: workers build the same from them. */
+  /** `models` is the command's model choice, `judge` its LLM judge and `llm` its LLM: workers build the same from them. */
   constructor(
     queueUrl: string,
     private readonly models: ModelChoiceInput,
     private readonly judge: QueueJudge,
+    private readonly llm: LlmChoice,
   ) {
     this.address = parseQueueUrl(queueUrl);
     this.connection = { url: this.address.url, maxRetriesPerRequest: null };
@@ -73,7 +77,7 @@ export class BullmqRunner implements BatchRunner {
         children: batches.map((batch, index) => ({
           name: kind.name,
           queueName: QUEUE_NAME,
-          data: { index, batch, models: this.models, judge: this.judge } satisfies BatchEnvelope,
+          data: { index, batch, models: this.models, judge: this.judge, llm: this.llm } satisfies BatchEnvelope,
           // A failed batch fails the stage, so the owner stops instead of waiting for ever.
           opts: { jobId: `${childPrefix}${index}`, ...BATCH_RETRIES, failParentOnFailure: true, removeOnComplete: true },
         })),

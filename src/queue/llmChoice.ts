@@ -6,9 +6,12 @@
  */
 import { z } from 'zod';
 import type { GrowoverTasks } from '../llm/growoverTasks.js';
+import type { LabelTasks } from '../llm/labelTasks.js';
 import { OfflineGrowoverTasks } from '../llm/offlineGrowoverTasks.js';
+import { OfflineLabelTasks } from '../llm/offlineLabelTasks.js';
 import { OpenAiClient } from '../llm/openaiClient.js';
 import { OpenAiGrowoverTasks } from '../llm/openaiGrowoverTasks.js';
+import { OpenAiLabelTasks } from '../llm/openaiLabelTasks.js';
 
 export const LlmChoiceSchema = z.discriminatedUnion('provider', [
   z.object({ provider: z.literal('offline') }),
@@ -28,23 +31,28 @@ export const LlmChoiceSchema = z.discriminatedUnion('provider', [
 ]);
 export type LlmChoice = z.infer<typeof LlmChoiceSchema>;
 
-/** GrowOVER's tasks for a choice, on a worker: its client has no cache (the owner's store holds it). */
-export function growoverTasksFor(choice: LlmChoice, env: NodeJS.ProcessEnv = process.env): GrowoverTasks {
-  if (choice.provider === 'offline') return new OfflineGrowoverTasks();
+/** The tasks a worker runs for one LLM choice: generation and the labeling judge, on one client. */
+export interface WorkerTasks {
+  growover: GrowoverTasks;
+  label: LabelTasks;
+}
+
+/** A worker's tasks for a choice: one client without a cache (the owner's store holds it), or the offline rules. */
+export function workerTasksFor(choice: LlmChoice, env: NodeJS.ProcessEnv = process.env): WorkerTasks {
+  if (choice.provider === 'offline') return { growover: new OfflineGrowoverTasks(), label: new OfflineLabelTasks() };
   const baseURL = choice.baseUrl ?? env.OPENAI_BASE_URL;
-  return new OpenAiGrowoverTasks(
-    new OpenAiClient({
-      model: choice.model,
-      concurrency: choice.concurrency,
-      perMinute: choice.perMinute,
-      maxRetries: choice.maxRetries,
-      invalidRetries: choice.invalidRetries,
-      timeoutMs: choice.timeoutSeconds * 1000,
-      temperature: choice.temperature,
-      seed: choice.seed,
-      cache: null,
-      ...(baseURL ? { baseURL } : {}),
-      apiKey: env.OPENAI_API_KEY || 'none',
-    }),
-  );
+  const client = new OpenAiClient({
+    model: choice.model,
+    concurrency: choice.concurrency,
+    perMinute: choice.perMinute,
+    maxRetries: choice.maxRetries,
+    invalidRetries: choice.invalidRetries,
+    timeoutMs: choice.timeoutSeconds * 1000,
+    temperature: choice.temperature,
+    seed: choice.seed,
+    cache: null,
+    ...(baseURL ? { baseURL } : {}),
+    apiKey: env.OPENAI_API_KEY || 'none',
+  });
+  return { growover: new OpenAiGrowoverTasks(client), label: new OpenAiLabelTasks(client) };
 }

@@ -9,11 +9,12 @@ import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
 import type { LabelerModels } from '../labels/labeler.js';
 import type { Models } from '../models/modelSet.js';
-import { OfflineLabelTasks } from '../llm/offlineLabelTasks.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
 import { diffPagesJob } from './diffJob.js';
+import { generateArticleJob } from './generateJob.js';
+import { LlmChoiceSchema, workerTasksFor, type LlmChoice, type WorkerTasks } from './llmChoice.js';
 import { labelArticlesJob } from './labelJob.js';
 import { parseRevisionsJob } from './parseJob.js';
 import { nextTurn } from './nextTurn.js';
@@ -21,10 +22,16 @@ import { z } from 'zod';
 
 /** Every job kind a worker runs, by name. */
 const jobKinds: ReadonlyMap<string, JobKind<unknown, unknown>> = new Map(
-  [labelArticlesJob, parseRevisionsJob, diffPagesJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
+  [labelArticlesJob, parseRevisionsJob, diffPagesJob, generateArticleJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
 );
 
-const Envelope = z.object({ index: z.number().int().nonnegative(), batch: z.unknown(), models: ModelChoiceSchema, judge: z.enum(['none', 'offline']) });
+const Envelope = z.object({
+  index: z.number().int().nonnegative(),
+  batch: z.unknown(),
+  models: ModelChoiceSchema,
+  judge: z.enum(['none', 'llm']),
+  llm: LlmChoiceSchema,
+});
 
 /** Texts embedded, and pairs classified, between two turns of the event loop. */
 const TEXTS_PER_TURN = 16;
@@ -75,9 +82,21 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const address = parseQueueUrl(options.queueUrl);
   await requireReachable(address);
   const modelsByChoice = new Map<string, Promise<LabelerModels>>();
-  const envFor = (choice: z.infer<typeof ModelChoiceSchema>, judge: QueueJudge): ComputeEnv => ({
+  // One client per LLM choice for the worker's life: its concurrency and per-minute cap hold across jobs.
+  const tasksByChoice = new Map<string, WorkerTasks>();
+  const tasksFor = (choice: LlmChoice): WorkerTasks => {
+    const key = JSON.stringify(choice);
+    let tasks = tasksByChoice.get(key);
+    if (!tasks) {
+      tasks = workerTasksFor(choice);
+      tasksByChoice.set(key, tasks);
+    }
+    return tasks;
+  };
+  const envFor = (choice: z.infer<typeof ModelChoiceSchema>, judge: QueueJudge, llm: LlmChoice): ComputeEnv => ({
+    growoverTasks: () => tasksFor(llm).growover,
     models() {
-      const key = JSON.stringify([choice, judge]);
+      const key = JSON.stringify([choice, judge, llm]);
       let models = modelsByChoice.get(key);
       if (!models) {
         // One embedding cache per model for the worker's life: sentences recur across batches.
@@ -86,7 +105,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
           .then((turnTaking) => ({
             embedder: new CachingEmbedder(turnTaking.embedder),
             nli: turnTaking.nli,
-            ...(judge === 'offline' ? { judge: new OfflineLabelTasks() } : {}),
+            ...(judge === 'llm' ? { judge: tasksFor(llm).label } : {}),
           }));
         modelsByChoice.set(key, models);
       }
@@ -102,7 +121,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       const envelope = Envelope.safeParse(job.data);
       const batch = envelope.success ? kind.data.safeParse(envelope.data.batch) : undefined;
       if (!envelope.success || !batch?.success) throw new UnrecoverableError(`job ${job.id ?? ''} of kind ${job.name} holds malformed data`);
-      return kind.compute(batch.data, envFor(envelope.data.models, envelope.data.judge));
+      return kind.compute(batch.data, envFor(envelope.data.models, envelope.data.judge, envelope.data.llm));
     },
     {
       connection: { url: address.url, maxRetriesPerRequest: null },

@@ -1,8 +1,8 @@
 /**
- * Labeling, and weekly parse and diff, spread over two `wikidelta worker` processes through a real
+ * Labeling, monthly item generation, and weekly parse and diff, spread over two `wikidelta worker` processes through a real
  * redis-server: one worker is killed (SIGKILL) in the middle of a job, stalled-job detection hands
  * that job to the other, and the store ends exactly as a single-process run leaves it (byte-equal
- * label exports; every weekly data table row for row).
+ * label exports; every weekly and GrowOVER table row for row).
  */
 import Sqlite from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
@@ -71,7 +71,7 @@ beforeAll(async () => {
   writeSubsetDump(dump);
   const template = join(dir, 'template.sqlite');
   for (const date of [OLD, NEW]) await cli(template, ['snapshot', '--name', date, '--dump', dump, '--as-of', date]);
-  for (const name of ['single.sqlite', 'queued.sqlite']) copyFileSync(template, join(dir, name));
+  for (const name of ['single.sqlite', 'queued.sqlite', 'monthly-single.sqlite', 'monthly-queued.sqlite']) copyFileSync(template, join(dir, name));
 }, 60_000);
 
 /** Stops every worker still running and waits for it, so the next test's jobs go to its own workers only. */
@@ -213,4 +213,44 @@ describe('weekly --queue with two workers, one killed mid-job', () => {
     expect(fromSingle.infobox_changes?.length).toBeGreaterThan(50);
     expect(snapshotStore(queued)).toEqual(fromSingle);
   }, 240_000);
+});
+
+/** Every row of these tables, sorted, to compare two stores exactly. */
+function tableRows(db: string, tables: readonly string[]): Record<string, string[]> {
+  const store = new Sqlite(db, { readonly: true });
+  try {
+    return Object.fromEntries(tables.map((table) => [table, store.prepare(`SELECT * FROM ${table}`).all().map((row) => JSON.stringify(row)).sort()]));
+  } finally {
+    store.close();
+  }
+}
+
+const GROWOVER_TABLES = ['sentence_labels', 'growover_qa', 'growover_dialogues', 'growover_turns', 'growover_evidence', 'growover_rejects', 'growover_done'];
+
+describe('monthly --queue with two workers, one killed mid-job', () => {
+  it('labels and generates items on the workers and ends with the items of a single-process run', async () => {
+    await stopWorkers();
+    const single = join(dir, 'monthly-single.sqlite');
+    const queued = join(dir, 'monthly-queued.sqlite');
+    await cli(single, ['monthly', '--old', OLD, '--new', NEW]);
+
+    const events: WorkerEvent[][] = [[], []];
+    const started = events.map((workerEvents) => startWorker(workerEvents));
+    const exits = started.map((worker) => collect(worker));
+    const running = runCli(['--db', queued, 'monthly', '--old', OLD, '--new', NEW, '--queue', redis.url]);
+    const { doomed, job } = await killMidJob(started, events, ['label-articles', 'generate-article']);
+    const survivor = 1 - doomed;
+    expect((await exits[doomed])?.signal).toBe('SIGKILL');
+
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    const completed = (events[survivor] ?? []).filter((event) => event.event === 'job completed').map((event) => event.job);
+    expect(completed).toContain(job);
+    expect(completed.filter((name) => name.startsWith('generate-article ')).length).toBeGreaterThan(0);
+
+    const fromSingle = tableRows(single, GROWOVER_TABLES);
+    expect(fromSingle.growover_qa?.length).toBeGreaterThan(5);
+    expect(fromSingle.growover_dialogues?.length).toBeGreaterThan(0);
+    expect(tableRows(queued, GROWOVER_TABLES)).toEqual(fromSingle);
+  }, 300_000);
 });
