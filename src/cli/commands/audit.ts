@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { auditReport, formatReport } from '../../audit/report.js';
@@ -188,7 +188,12 @@ function withSampleOptions(command: Command): Command {
   return command
     .addOption(integerOption('--size <n>', 'a simple random sample of n items'))
     .addOption(integerOption('--per-stratum <n>', `n items of each stratum (label, item type, or domain; default ${DEFAULT_PER_STRATUM} for create)`))
-    .option('--base-url <url>', 'the server address the links point to', DEFAULT_BASE_URL);
+    .addOption(
+      new Option('--base-url <url>', 'the server address the links point to').default(DEFAULT_BASE_URL).argParser((value: string) => {
+        if (!/^https?:\/\/[^/\s]+\/?$/.test(value)) throw new InvalidArgumentError(`expected the server's address, like ${DEFAULT_BASE_URL}, got "${value}"`);
+        return value;
+      }),
+    );
 }
 
 function sourceOf(flags: CreateFlags, command: Command): SourceParams {
