@@ -36,7 +36,8 @@ import {
   type RevisionEntry,
 } from './mediawikiReplies.js';
 import { MemorySpool, type ListedPage, type ListingKey, type RecentChangesSpool } from './recentChangesSpool.js';
-import { positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
+import { revisionsWithContent } from './revisionContent.js';
+import { IDS_PER_REQUEST, positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
 
 export interface ApiSourceOptions extends WikiClientOptions {
   /** How far back the wiki keeps recent changes ($wgRCMaxAge); default 30 days, as on Wikimedia wikis. */
@@ -46,8 +47,6 @@ export interface ApiSourceOptions extends WikiClientOptions {
 }
 
 const DEFAULT_RC_MAX_AGE_DAYS = 30;
-/** The most ids (page, revision, title) a client without apihighlimits may send per request. */
-const IDS_PER_REQUEST = 50;
 /** Revisions whose content is held in memory at once before their pages are yielded. */
 const REVISIONS_PER_CONTENT_GROUP = 2 * IDS_PER_REQUEST;
 const RC_LIMIT = 200;
@@ -256,7 +255,6 @@ export class ApiRevisionSource implements RevisionSource {
     return history;
   }
 
-  /** The given revisions with their wikitext, 50 revision ids per request. */
   /**
    * A content group's parts: the texts of its pages come in one fetch, except for a lone page too
    * big for one, whose texts come a slice at a time so that they never sit in memory all at once.
@@ -283,31 +281,14 @@ export class ApiRevisionSource implements RevisionSource {
     }
   }
 
+  /** The given revisions with their wikitext (null: hidden). */
   private async revisionsWithContent(revIds: number[]): Promise<Map<number, Revision>> {
+    const entries = await revisionsWithContent(this.api, revIds, 'ids|timestamp|sha1|comment|user|flags');
     const fetched = new Map<number, Revision>();
-    const batches: number[][] = [];
-    for (let at = 0; at < revIds.length; at += IDS_PER_REQUEST) batches.push(revIds.slice(at, at + IDS_PER_REQUEST));
-    await Promise.all(
-      batches.map(async (batch) => {
-        const replies = this.api.continued(
-          {
-            action: 'query',
-            prop: 'revisions',
-            revids: batch.join('|'),
-            rvprop: 'ids|timestamp|sha1|comment|user|flags|content',
-            rvslots: 'main',
-          },
-          RevisionsReply,
-        );
-        for await (const reply of replies) {
-          for (const entry of revisionsIn(reply)) {
-            // Revisions that did not fit the wiki's result size limit come in a continuation.
-            const main = entry.slots?.main;
-            if (main) fetched.set(entry.revid, revisionFrom(entry, main.texthidden ? null : (main.content ?? null)));
-          }
-        }
-      }),
-    );
+    for (const [revId, entry] of entries) {
+      const main = entry.slots?.main;
+      fetched.set(revId, revisionFrom(entry, main?.texthidden ? null : (main?.content ?? null)));
+    }
     return fetched;
   }
 

@@ -6,7 +6,8 @@ import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { openDumpInput } from './dumpInput.js';
 import { readDump, type DumpPageHeader } from './dumpReader.js';
 import { InfoReply, LinksReply, RevisionsReply } from './mediawikiReplies.js';
-import { WikiClient, type WikiClientOptions } from './wikiClient.js';
+import { revisionsWithContent } from './revisionContent.js';
+import { IDS_PER_REQUEST, WikiClient, type WikiClientOptions } from './wikiClient.js';
 import { isRedirectText } from '../text/articleText.js';
 
 export interface SnapshotArticle {
@@ -42,9 +43,6 @@ export async function* dumpSnapshotArticles(path: string, asOf: string | null): 
   }
 }
 
-/** The most titles (or revision ids) one request may name without apihighlimits. */
-const PER_REQUEST = 50;
-
 /**
  * The Action API path: title lists (given, or the links of given pages) resolved 50 per request,
  * one small request per page for the revision in effect at the date, then content 50 revisions
@@ -71,17 +69,18 @@ export class ApiSnapshotSource {
 
   async *articlesAsOf(titles: readonly string[], asOf: string, isDone: (pageId: number) => boolean = () => false): AsyncIterable<SnapshotArticle> {
     const seen = new Set<number>();
-    for (let at = 0; at < titles.length; at += PER_REQUEST) {
-      const reply = await this.api.read({ action: 'query', prop: 'info', titles: titles.slice(at, at + PER_REQUEST).join('|') }, InfoReply);
+    for (let at = 0; at < titles.length; at += IDS_PER_REQUEST) {
+      const reply = await this.api.read({ action: 'query', prop: 'info', titles: titles.slice(at, at + IDS_PER_REQUEST).join('|') }, InfoReply);
       const pages = (reply.query?.pages ?? []).flatMap((page) =>
         page.pageid !== undefined && page.ns === 0 && !page.missing && !seen.has(page.pageid) ? [{ pageId: page.pageid, title: page.title }] : [],
       );
       for (const page of pages) seen.add(page.pageId);
       const revisions = await Promise.all(pages.filter((page) => !isDone(page.pageId)).map((page) => this.revisionAsOf(page, asOf)));
       const found = revisions.filter((revision): revision is Omit<SnapshotArticle, 'wikitext'> => revision !== null);
-      const texts = await this.contentOf(found.map((revision) => revision.revId));
+      const texts = await revisionsWithContent(this.api, found.map((revision) => revision.revId), 'ids|timestamp');
       for (const revision of found) {
-        const wikitext = texts.get(revision.revId);
+        const main = texts.get(revision.revId)?.slots?.main;
+        const wikitext = main?.texthidden ? undefined : main?.content;
         if (wikitext !== undefined && !isRedirectText(wikitext)) yield { ...revision, wikitext };
       }
     }
@@ -94,25 +93,5 @@ export class ApiSnapshotSource {
     );
     const revision = reply.query?.pages[0]?.revisions?.[0];
     return revision ? { ...page, revId: revision.revid, timestamp: normaliseTimestamp(revision.timestamp) } : null;
-  }
-
-  private async contentOf(revIds: number[]): Promise<Map<number, string>> {
-    const texts = new Map<number, string>();
-    for (let at = 0; at < revIds.length; at += PER_REQUEST) {
-      const batch = revIds.slice(at, at + PER_REQUEST);
-      const replies = this.api.continued(
-        { action: 'query', prop: 'revisions', revids: batch.join('|'), rvprop: 'ids|timestamp|content', rvslots: 'main' },
-        RevisionsReply,
-      );
-      for await (const reply of replies) {
-        for (const page of reply.query?.pages ?? []) {
-          for (const revision of page.revisions ?? []) {
-            const content = revision.slots?.main?.content;
-            if (content !== undefined && !revision.slots?.main?.texthidden) texts.set(revision.revid, content);
-          }
-        }
-      }
-    }
-    return texts;
   }
 }

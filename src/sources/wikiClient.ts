@@ -42,6 +42,8 @@ export function wikiClientOptions(
   };
 }
 
+/** The most ids (page, revision, title) a client without apihighlimits may send per request. */
+export const IDS_PER_REQUEST = 50;
 const MAX_IN_FLIGHT = 3;
 const DEFAULT_MAX_RETRIES = 5;
 const DEFAULT_RETRY_BASE_MS = 1000;
