@@ -20,7 +20,7 @@
  *
  * Similarities are never rounded and texts are never truncated here (docs/ARCHITECTURE.md §12).
  */
-import { CachingEmbedder, cosine, type Embedder } from '../models/embedder.js';
+import { CachingEmbedder, cosine, type EmbedTally, type Embedder } from '../models/embedder.js';
 import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
 import { alignInOrder } from './align.js';
 import { sentenceHash } from '../text/normalise.js';
@@ -134,7 +134,8 @@ class ArticleLabeler {
   private readonly thresholds: LabelThresholds;
   private readonly same: number;
   private nliPairs = 0;
-  private readonly embeddedBefore: number;
+  /** What this article's calls sent to the model: the embedder may be shared by articles labeled at the same time. */
+  private readonly tally: EmbedTally = { embedded: 0 };
   private readonly embedder: CachingEmbedder;
 
   constructor(
@@ -145,12 +146,14 @@ class ArticleLabeler {
     this.thresholds = { ...DEFAULT_THRESHOLDS, ...models.thresholds };
     this.embedder = models.embedder instanceof CachingEmbedder ? models.embedder : new CachingEmbedder(models.embedder);
     this.same = this.thresholds.same ?? models.embedder.sameThreshold;
-    this.embeddedBefore = this.embedder.embedded;
   }
 
   async run(): Promise<ArticleLabels> {
-    const oldHashes = this.oldSentences.map(sentenceHash);
-    const newHashes = this.newSentences.map(sentenceHash);
+    // Most sentences are on both sides: each distinct text is normalised and hashed once.
+    const hashes = new Map<string, string>();
+    const hashOf = (text: string) => hashes.get(text) ?? hashes.set(text, sentenceHash(text)).get(text) as string;
+    const oldHashes = this.oldSentences.map(hashOf);
+    const newHashes = this.newSentences.map(hashOf);
     const anchors = alignInOrder(oldHashes, newHashes);
     for (const [i, j] of anchors) this.resolve(j, 'unchanged', [i], { similarity: 1, step: 'exact', backend: 'hash' });
     this.matchMoved(oldHashes, newHashes);
@@ -162,8 +165,7 @@ class ArticleLabeler {
     await this.labelGaps([{ old: this.oldSentences.map((_, i) => i).filter((i) => !this.usedOld.has(i)), new: deferred }]);
     const deleted = this.oldSentences.map((_, i) => i).filter((i) => !this.usedOld.has(i));
     const sentences = this.newSentences.map((_, j) => this.labels.get(j) as SentenceLabel);
-    const embedded = this.embedder.embedded - this.embeddedBefore;
-    return { sentences, deleted, work: { embedded, nliPairs: this.nliPairs } };
+    return { sentences, deleted, work: { embedded: this.tally.embedded, nliPairs: this.nliPairs } };
   }
 
   /** A paragraph moved elsewhere keeps its text: equal hashes out of order, each old sentence used once. */
@@ -205,12 +207,10 @@ class ArticleLabeler {
     }
     const open = gaps.map((gap) => this.lexicalCandidates(gap)).filter((gap) => this.pendingNew(gap).length > 0);
     if (open.length === 0) return;
-    await this.embedder.embed(
-      open.flatMap((gap) => [...this.freeOld(gap).map((i) => this.oldSentences[i] as string), ...this.pendingNew(gap).map((j) => this.newSentences[j] as string)]),
-    );
+    await this.embed(open.flatMap((gap) => [...this.freeOld(gap).map((i) => this.oldSentences[i] as string), ...this.pendingNew(gap).map((j) => this.newSentences[j] as string)]));
     const similarities = await Promise.all(open.map((gap) => this.similarities(gap)));
     open.forEach((gap, k) => this.matchNearDuplicates(gap, similarities[k] as Similarity));
-    await this.embedder.embed(open.flatMap((gap, k) => this.spanCandidates(gap, similarities[k] as Similarity).flatMap((pair) => [this.oldText(pair.oldSpan), this.newText(pair.newSpan)])));
+    await this.embed(open.flatMap((gap, k) => this.spanCandidates(gap, similarities[k] as Similarity).flatMap((pair) => [this.oldText(pair.oldSpan), this.newText(pair.newSpan)])));
     for (const [k, gap] of open.entries()) await this.matchSpans(gap, similarities[k] as Similarity);
     for (const [k, gap] of open.entries()) await this.inferRest(gap, similarities[k] as Similarity);
   }
@@ -243,13 +243,13 @@ class ArticleLabeler {
   private matchSameContent(gap: Gap): void {
     const oldSpansByKey = new Map<string, number[]>();
     for (const oldSpan of runsIn(this.freeOld(gap), this.thresholds.maxSpan)) {
-      const key = contentKey(this.oldText(oldSpan));
+      const key = contentKey(oldSpan.map((i) => this.oldSentences[i] as string));
       if (key !== null && !oldSpansByKey.has(key)) oldSpansByKey.set(key, oldSpan);
     }
     for (const j of gap.new) {
       if (this.labels.has(j)) continue;
       for (const newSpan of runsFrom(this.pendingNew(gap), j, this.thresholds.maxSpan)) {
-        const key = contentKey(this.newText(newSpan));
+        const key = contentKey(newSpan.map((j) => this.newSentences[j] as string));
         const oldSpan = key === null ? undefined : oldSpansByKey.get(key);
         if (oldSpan && oldSpan.every((i) => !this.usedOld.has(i)) && sameFacts(oldSpan.map((i) => this.oldSentences[i] as string), newSpan.map((i) => this.newSentences[i] as string))) {
           this.resolveSpan(newSpan, oldSpan, { similarity: null, step: 'lexical', backend: 'lexical' });
@@ -263,7 +263,7 @@ class ArticleLabeler {
   private async similarities(gap: Gap): Promise<Similarity> {
     const olds = this.freeOld(gap);
     const news = this.pendingNew(gap);
-    const vectors = await this.embedder.embed([...olds.map((i) => this.oldSentences[i] as string), ...news.map((j) => this.newSentences[j] as string)]);
+    const vectors = await this.embed([...olds.map((i) => this.oldSentences[i] as string), ...news.map((j) => this.newSentences[j] as string)]);
     const matrix: Similarity = new Map();
     news.forEach((j, b) => {
       const row = new Map<number, number>();
@@ -274,11 +274,10 @@ class ArticleLabeler {
   }
 
   private matchNearDuplicates(gap: Gap, similarity: Similarity): void {
-    const bestOldFor = (j: number) => argMax(similarity.get(j) as Map<number, number>);
-    const bestNewFor = (i: number) => argMax(new Map([...similarity].map(([j, row]) => [j, row.get(i) ?? -1])));
+    const bestNew = bestNewByOld(similarity);
     for (const j of this.pendingNew(gap)) {
-      const best = bestOldFor(j);
-      if (!best || best.value < this.same || this.usedOld.has(best.key) || bestNewFor(best.key)?.key !== j) continue;
+      const best = argMax(similarity.get(j) as Map<number, number>);
+      if (!best || best.value < this.same || this.usedOld.has(best.key) || bestNew.get(best.key) !== j) continue;
       if (!sameFacts([this.oldSentences[best.key] as string], [this.newSentences[j] as string])) continue;
       this.resolve(j, 'unchanged', [best.key], { similarity: best.value, step: 'near-duplicate', backend: this.embedder.id });
     }
@@ -296,13 +295,11 @@ class ArticleLabeler {
       const pairs = this.spanPairsFor(gap, j, similarity);
       if (pairs.length === 0) continue;
       const texts = pairs.flatMap((pair) => [this.oldText(pair.oldSpan), this.newText(pair.newSpan)]);
-      const vectors = await this.embedder.embed(texts);
+      const vectors = await this.embed(texts);
       let chosen: { pair: SpanPair; value: number } | null = null;
       pairs.forEach((pair, k) => {
         const value = cosine(vectors[2 * k] as Float32Array, vectors[2 * k + 1] as Float32Array);
-        if (value < this.same) return;
-        const factsEqual = sameFacts(pair.oldSpan.map((i) => this.oldSentences[i] as string), pair.newSpan.map((i) => this.newSentences[i] as string));
-        if (factsEqual && (!chosen || value > chosen.value)) chosen = { pair, value };
+        if (value >= this.same && (!chosen || value > chosen.value)) chosen = { pair, value };
       });
       const match = chosen as { pair: SpanPair; value: number } | null;
       if (match) this.resolveSpan(match.pair.newSpan, match.pair.oldSpan, { similarity: match.value, step: 'span', backend: this.embedder.id });
@@ -314,11 +311,19 @@ class ArticleLabeler {
     return this.pendingNew(gap).flatMap((j) => this.spanPairsFor(gap, j, similarity));
   }
 
-  /** No spans for a sentence whose best single match is below the "new" similarity: it is no part of a split or merge. */
+  /**
+   * No spans for a sentence whose best single match is below the "new" similarity: it is no part of
+   * a split or merge. A pair whose facts differ can never match, so it is not worth embedding.
+   */
   private spanPairsFor(gap: Gap, j: number, similarity: Similarity): SpanPair[] {
     const best = argMax(new Map([...(similarity.get(j) as Map<number, number>)].filter(([i]) => !this.usedOld.has(i))));
     if (!best || best.value < this.thresholds.newMaxSimilarity) return [];
-    return this.spanPairs(gap, j, this.freeOld(gap), best.key);
+    return this.spanPairs(gap, j, this.freeOld(gap), best.key).filter((pair) =>
+      sameFacts(
+        pair.oldSpan.map((i) => this.oldSentences[i] as string),
+        pair.newSpan.map((i) => this.newSentences[i] as string),
+      ),
+    );
   }
 
   private async inferRest(gap: Gap, similarity: Similarity): Promise<void> {
@@ -396,6 +401,10 @@ class ArticleLabeler {
   private async contradictsBackwards(i: number, j: number): Promise<boolean> {
     const [scores] = await this.classify([{ premise: this.newSentences[j] as string, hypothesis: this.oldSentences[i] as string }]);
     return scores !== undefined && nliLabel(scores) === 'contradiction';
+  }
+
+  private embed(texts: string[]): Promise<Float32Array[]> {
+    return this.embedder.embed(texts, this.tally);
   }
 
   private async classify(pairs: Array<{ premise: string; hypothesis: string }>): Promise<NliScores[]> {
@@ -482,6 +491,18 @@ function overlap(a: Set<string>, b: Set<string>): number {
   let shared = 0;
   for (const word of a) if (b.has(word)) shared++;
   return shared / Math.min(a.size, b.size);
+}
+
+/** For each old sentence, the new sentence most similar to it (the first of equals, in row order). */
+function bestNewByOld(similarity: Similarity): Map<number, number> {
+  const best = new Map<number, { j: number; value: number }>();
+  for (const [j, row] of similarity) {
+    for (const [i, value] of row) {
+      const known = best.get(i);
+      if (!known || value > known.value) best.set(i, { j, value });
+    }
+  }
+  return new Map([...best].map(([i, { j }]) => [i, j]));
 }
 
 function argMax(values: Map<number, number>): { key: number; value: number } | null {

@@ -44,16 +44,32 @@ export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
+/** Texts a caller's calls sent to the model, when several callers share one CachingEmbedder. */
+export interface EmbedTally {
+  embedded: number;
+}
+
+/** Texts gathered for one model call, and what the call sent to the model once done. */
+interface Batch {
+  texts: string[];
+  sent: Promise<ReadonlySet<string>>;
+}
+
 /**
  * Embeds each distinct text once per run (keyed by the text itself), and once ever with a
  * VectorStore, and counts what reached the model, which is the work the labeling benchmark reports.
- * Sound only for an embedder whose vector of a text does not depend on the other texts of its call
+ * Calls made in the same turn of the event loop (articles labeled concurrently) go to the model as
+ * one call, so that a worker pool gets jobs large enough to share and USE Lite finds more texts of
+ * one token count to batch; a text already on its way is awaited, not embedded twice. Sound only
+ * for an embedder whose vector of a text does not depend on the other texts of its call
  * (UseLiteEmbedder batches for that reason).
  */
 export class CachingEmbedder implements Embedder {
   readonly id: string;
   readonly sameThreshold: number;
   private readonly cache = new Map<string, Float32Array>();
+  private readonly inFlight = new Map<string, Batch>();
+  private next: Batch | null = null;
   /** Texts sent to the underlying model so far. */
   embedded = 0;
   /** Texts found in the VectorStore so far. */
@@ -67,27 +83,60 @@ export class CachingEmbedder implements Embedder {
     this.sameThreshold = inner.sameThreshold;
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    let missing = [...new Set(texts.filter((text) => !this.cache.has(text)))];
-    if (missing.length > 0 && this.store) {
-      const hashes = missing.map(textHash);
-      const found = this.store.load(this.id, hashes);
-      missing = missing.filter((text, k) => {
-        const vector = found.get(hashes[k] as string);
-        if (vector) this.cache.set(text, vector);
-        return !vector;
-      });
-      this.stored += found.size;
+  /** `tally` counts the texts of these calls that reached the model (not those another caller had sent). */
+  async embed(texts: readonly string[], tally?: EmbedTally): Promise<Float32Array[]> {
+    const fresh = [...new Set(texts)].filter((text) => !this.cache.has(text) && !this.inFlight.has(text));
+    if (fresh.length > 0) {
+      const batch = this.batchForThisTurn();
+      batch.texts.push(...fresh);
+      for (const text of fresh) this.inFlight.set(text, batch);
     }
-    if (missing.length > 0) {
-      const vectors = await this.inner.embed(missing);
-      missing.forEach((text, i) => this.cache.set(text, vectors[i] as Float32Array));
-      this.embedded += missing.length;
-      this.store?.save(
-        this.id,
-        missing.map((text, i) => [textHash(text), vectors[i] as Float32Array] as const),
-      );
-    }
+    const batches = new Set(texts.flatMap((text) => this.inFlight.get(text) ?? []));
+    const sent = await Promise.all([...batches].map((batch) => batch.sent));
+    if (tally) tally.embedded += fresh.filter((text) => sent.some((set) => set.has(text))).length;
     return texts.map((text) => this.cache.get(text) as Float32Array);
+  }
+
+  /** The batch that goes to the model once this turn's callers have all asked. */
+  private batchForThisTurn(): Batch {
+    if (this.next) return this.next;
+    const texts: string[] = [];
+    const batch: Batch = {
+      texts,
+      sent: new Promise((resolve) => setImmediate(resolve)).then(() => {
+        this.next = null;
+        return this.fetch(texts);
+      }),
+    };
+    this.next = batch;
+    return batch;
+  }
+
+  private async fetch(texts: readonly string[]): Promise<ReadonlySet<string>> {
+    try {
+      let missing = [...texts];
+      if (this.store) {
+        const hashes = missing.map(textHash);
+        const found = this.store.load(this.id, hashes);
+        missing = missing.filter((text, k) => {
+          const vector = found.get(hashes[k] as string);
+          if (vector) this.cache.set(text, vector);
+          return !vector;
+        });
+        this.stored += found.size;
+      }
+      if (missing.length > 0) {
+        const vectors = await this.inner.embed(missing);
+        missing.forEach((text, i) => this.cache.set(text, vectors[i] as Float32Array));
+        this.embedded += missing.length;
+        this.store?.save(
+          this.id,
+          missing.map((text, i) => [textHash(text), vectors[i] as Float32Array] as const),
+        );
+      }
+      return new Set(missing);
+    } finally {
+      for (const text of texts) this.inFlight.delete(text);
+    }
   }
 }

@@ -36,7 +36,7 @@ function judge(premiseText: string, hypothesisText: string): NliScores {
   // A changed fact updates the same statement when the rest of the two wordings, the facts' own words
   // set aside, is mostly shared ("1,014,003,817 (july 2000 est.)" → "1,049,700,118 (jul 2003 est)").
   const factual = differingFactWords(difference);
-  const rest = (tokens: Token[]) => tokens.filter((token) => token.kind === 'word' && !factual.has(token.norm));
+  const rest = (tokens: readonly Token[]) => tokens.filter((token) => token.kind === 'word' && !factual.has(token.norm));
   const premiseRest = rest(premise);
   const hypothesisRest = rest(hypothesis);
   if (premiseRest.length === 0 || hypothesisRest.length === 0) return neutral;
@@ -48,7 +48,7 @@ function judge(premiseText: string, hypothesisText: string): NliScores {
 }
 
 /** Share of `tokens` whose word `other` also holds. */
-function covered(tokens: Token[], other: Token[]): number {
+function covered(tokens: readonly Token[], other: readonly Token[]): number {
   const words = new Set(other.map((token) => token.norm));
   return tokens.filter((token) => words.has(token.norm)).length / tokens.length;
 }

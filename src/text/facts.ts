@@ -35,17 +35,35 @@ const QUANTITY_NOUNS: Readonly<Record<string, number>> = { dozen: 12, dozens: 12
 /** Quantifiers and comparison adverbs compromise tags as adverbs, not as comparatives. */
 const COMPARISON_WORDS = /^(more|most|less|least|fewer|fewest|only|over|under|nearly|almost|approximately|about|around|exactly|at least|at most)$/;
 
-/** Sentences recur across articles and months; facts are parsed once per text (a few ms each). */
-const cache = new Map<string, readonly Fact[]>();
+/** What the comparisons read of one sentence: its facts, and its content words (for the allowance on names). */
+interface SentenceFacts {
+  facts: readonly Fact[];
+  words: ReadonlySet<string>;
+}
+
+/**
+ * Sentences recur across articles and months, and a labeler compares one sentence with several:
+ * each text is parsed (a few ms with compromise) and tokenised once, not once per comparison.
+ */
+const cache = new Map<string, SentenceFacts>();
 const CACHE_LIMIT = 50_000;
 
-export function factsOf(text: string): readonly Fact[] {
+function sentenceFacts(text: string): SentenceFacts {
   const known = cache.get(text);
   if (known) return known;
-  const facts = parseFacts(text);
+  const read = { facts: parseFacts(text), words: new Set(contentTokens(text).map((token) => token.norm)) };
   if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(text, facts);
-  return facts;
+  cache.set(text, read);
+  return read;
+}
+
+export function factsOf(text: string): readonly Fact[] {
+  return sentenceFacts(text).facts;
+}
+
+/** Drops every parsed sentence: a benchmark's runs each start as a fresh process would. */
+export function forgetFacts(): void {
+  cache.clear();
 }
 
 function parseFacts(text: string): Fact[] {
@@ -97,18 +115,19 @@ export interface FactDifference {
  * operates the line").
  */
 export function factDifference(oldText: string | readonly string[], newText: string | readonly string[]): FactDifference {
-  const olds = (typeof oldText === 'string' ? [oldText] : oldText).flatMap((sentence) => [...factsOf(sentence)]);
-  const news = (typeof newText === 'string' ? [newText] : newText).flatMap((sentence) => [...factsOf(sentence)]);
-  const unitsOnBoth = olds.some((fact) => fact.kind === 'unit') && news.some((fact) => fact.kind === 'unit');
-  const wordsOf = (texts: string | readonly string[]) => new Set(contentTokens(typeof texts === 'string' ? texts : texts.join(' ')).map((token) => token.norm));
-  const oldWords = wordsOf(oldText);
-  const newWords = wordsOf(newText);
-  const counted = (facts: Fact[], otherWords: Set<string>) =>
-    facts.filter((fact) => (fact.kind !== 'unit' || unitsOnBoth) && !(fact.kind === 'name' && otherWords.has(fact.value))).map(keyOf);
+  const olds = (typeof oldText === 'string' ? [oldText] : oldText).map(sentenceFacts);
+  const news = (typeof newText === 'string' ? [newText] : newText).map(sentenceFacts);
+  const oldFacts = olds.flatMap((sentence) => sentence.facts);
+  const newFacts = news.flatMap((sentence) => sentence.facts);
+  const unitsOnBoth = oldFacts.some((fact) => fact.kind === 'unit') && newFacts.some((fact) => fact.kind === 'unit');
+  // A span's words are its sentences' words: a word never runs across the space that joins them.
+  const holds = (sentences: SentenceFacts[], word: string) => sentences.some((sentence) => sentence.words.has(word));
+  const counted = (facts: Fact[], other: SentenceFacts[]) =>
+    facts.filter((fact) => (fact.kind !== 'unit' || unitsOnBoth) && !(fact.kind === 'name' && holds(other, fact.value))).map(keyOf);
   const remaining = new Map<string, number>();
-  for (const key of counted(olds, newWords)) remaining.set(key, (remaining.get(key) ?? 0) + 1);
+  for (const key of counted(oldFacts, news)) remaining.set(key, (remaining.get(key) ?? 0) + 1);
   const onlyNew: string[] = [];
-  for (const key of counted(news, oldWords)) {
+  for (const key of counted(newFacts, olds)) {
     const left = remaining.get(key) ?? 0;
     if (left > 0) remaining.set(key, left - 1);
     else onlyNew.push(key);

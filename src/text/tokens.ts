@@ -21,7 +21,21 @@ const FUNCTION_WORDS = new Set([
 /** Negations change what a sentence says without changing its other words: never dropped. */
 const NEGATIONS = new Set(['not', 'no', 'never', 'nor']);
 
-export function contentTokens(text: string): Token[] {
+/** Sentences are compared with several others each: tokenised once per text, not once per comparison. */
+const cache = new Map<string, readonly Token[]>();
+const CACHE_LIMIT = 50_000;
+
+/** The tokens of a text, shared between callers: never to be changed in place. */
+export function contentTokens(text: string): readonly Token[] {
+  const known = cache.get(text);
+  if (known) return known;
+  const tokens = tokenise(text);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(text, tokens);
+  return tokens;
+}
+
+function tokenise(text: string): Token[] {
   const words = text.normalize('NFKC').match(/[\p{L}\p{N}][\p{L}\p{N}.,'’-]*/gu) ?? [];
   const tokens: Token[] = [];
   words.forEach((word, position) => {
@@ -35,9 +49,10 @@ export function contentTokens(text: string): Token[] {
 
 /**
  * A key equal for texts that say the same words in the same order, function words aside (a sentence
- * split or merged and re-punctuated); null for a text without content words.
+ * split or merged and re-punctuated); null for a text without content words. A span's key is its
+ * sentences' words in order: a word never runs across the space that joins them.
  */
-export function contentKey(text: string): string | null {
-  const tokens = contentTokens(text);
-  return tokens.length === 0 ? null : tokens.map((token) => token.norm).join(' ');
+export function contentKey(sentences: readonly string[]): string | null {
+  const norms = sentences.flatMap((sentence) => contentTokens(sentence).map((token) => token.norm));
+  return norms.length === 0 ? null : norms.join(' ');
 }

@@ -31,12 +31,14 @@ class CountingEmbedder implements Embedder {
   readonly id: string;
   readonly sameThreshold: number;
   texts = 0;
+  calls = 0;
   constructor(private readonly inner: Embedder) {
     this.id = inner.id;
     this.sameThreshold = inner.sameThreshold;
   }
   embed(texts: readonly string[]): Promise<Float32Array[]> {
     this.texts += texts.length;
+    this.calls++;
     return this.inner.embed(texts);
   }
 }
@@ -81,6 +83,37 @@ describe('the persistent embedding cache', () => {
     expect(cache.load('model-b', ['h1']).size).toBe(0);
     expect([...(cache.load('model-a', ['h1', 'h2']).get('h1') ?? [])]).toEqual([1, 2, 3]);
     db.close();
+  });
+});
+
+describe('calls made together', () => {
+  it('go to the model as one call, each text once, and each caller counts only the texts it sent', async () => {
+    const counting = new CountingEmbedder(model);
+    const cached = new CachingEmbedder(counting);
+    const [first, second] = [{ embedded: 0 }, { embedded: 0 }];
+    const [a, b] = await Promise.all([cached.embed(SENTENCES.slice(0, 3), first), cached.embed(SENTENCES.slice(1), second)]);
+    expect([counting.calls, counting.texts]).toEqual([1, SENTENCES.length]);
+    expect([first.embedded, second.embedded]).toEqual([3, 2]);
+    const alone: Float32Array[] = [];
+    for (const sentence of SENTENCES) alone.push(...(await model.embed([sentence])));
+    expect(bytes([...(a as Float32Array[]), ...(b as Float32Array[]).slice(2)])).toEqual(bytes(alone));
+    const again = { embedded: 0 };
+    await cached.embed(SENTENCES, again);
+    expect([counting.calls, again.embedded]).toEqual([1, 0]);
+  });
+
+  it('fail together when the model fails, and leave nothing pending for the next call', async () => {
+    let failures = 1;
+    const flaky: Embedder = {
+      id: model.id,
+      sameThreshold: model.sameThreshold,
+      embed: (texts) => (failures-- > 0 ? Promise.reject(new Error('model down')) : model.embed(texts)),
+    };
+    const cached = new CachingEmbedder(flaky);
+    const results = await Promise.allSettled([cached.embed(['One sentence.']), cached.embed(['One sentence.', 'Another sentence.'])]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(await cached.embed(['One sentence.', 'Another sentence.'])).toHaveLength(2);
+    expect(cached.embedded).toBe(2);
   });
 });
 
