@@ -9,7 +9,7 @@ import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { modelRunParams, type Models } from '../../src/models/modelSet.js';
 import type { LabelThresholds } from '../../src/labels/labeler.js';
 import { inBatches, InProcessRunner, type BatchRunner } from '../../src/queue/batchRunner.js';
-import { labelArticlesJob, type LabelBatch } from '../../src/queue/labelJob.js';
+import { labelArticlesJob, labelBatches } from '../../src/queue/labelJob.js';
 import { withUsage, type Prices } from '../../src/llm/usage.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { Reporter } from '../../src/runs/progress.js';
@@ -27,10 +27,8 @@ export interface LabelInput extends Models {
 /** Article pairs per queue job (one: an article takes seconds, a job's overhead milliseconds) and read from the store at a time. */
 const LABEL_PAIRS_PER_JOB = 1;
 const LABEL_PAIRS_PER_SLICE = 512;
-
-function sentenceCount(batch: LabelBatch): number {
-  return batch.pairs.reduce((sum, pair) => sum + pair.newSentences.length + (pair.oldSentences?.length ?? 0), 0);
-}
+/** Article pairs labeled at once in this process (src/queue/batchRunner.ts), measured by scripts/bench/label.bench.ts. */
+export const LABEL_CONCURRENCY = 8;
 
 const labelStage: Stage<LabelInput> = {
   name: 'label',
@@ -41,23 +39,19 @@ const labelStage: Stage<LabelInput> = {
     const pairs = store.pairs(input.oldName, input.newName);
     let done = 0;
     const labelAll = async () => {
-      const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli, ...(input.judge ? { judge: input.judge } : {}) }) });
+      const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli, ...(input.judge ? { judge: input.judge } : {}) }) }, LABEL_CONCURRENCY);
       const todo = pairs.filter((pair) => !store.isLabeled(input.oldName, input.newName, pair.newArticle.pageId));
       done = pairs.length - todo.length;
       // Texts are read a slice at a time, so a month of Wikipedia's articles is never in memory at once.
       for (const slice of inBatches(todo, LABEL_PAIRS_PER_SLICE)) {
         const byPage = new Map(slice.map((pair) => [pair.newArticle.pageId, pair]));
-        const batches = inBatches(slice, LABEL_PAIRS_PER_JOB).map((batch) => ({
-          thresholds: input.thresholds ?? {},
-          pairs: batch.map((pair) => ({
-            pageId: pair.newArticle.pageId,
-            oldSentences: pair.oldArticle ? store.sentences(input.oldName, pair.oldArticle.pageId) : null,
-            newSentences: store.sentences(input.newName, pair.newArticle.pageId),
-          })),
+        const texts = slice.map((pair) => ({
+          pageId: pair.newArticle.pageId,
+          oldSentences: pair.oldArticle ? store.sentences(input.oldName, pair.oldArticle.pageId) : null,
+          newSentences: store.sentences(input.newName, pair.newArticle.pageId),
         }));
-        // Largest first, so no worker is left with a long one while the others wait at the end.
-      batches.sort((a, b) => sentenceCount(b) - sentenceCount(a));
-      await runner.run(labelArticlesJob, batches, (labeled) => {
+        // Each article is written in its own transaction as its labels arrive, in whatever order the batches end.
+        await runner.run(labelArticlesJob, labelBatches(texts, input.thresholds ?? {}, LABEL_PAIRS_PER_JOB), (labeled) => {
           for (const { pageId, labels } of labeled.articles) {
             const pair = byPage.get(pageId);
             // A batch done twice (a worker lost mid-job) is written once: natural keys, and this check.

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { labelArticle, labelNewArticle, type ArticleLabels } from '../labels/labeler.js';
-import type { JobKind } from './batchRunner.js';
+import { inBatches, type JobKind } from './batchRunner.js';
 
 const LabelPairData = z.object({
   /** The new article's page id: how the owner finds the pair again. */
@@ -28,6 +28,20 @@ const LabelBatchData = z.object({
     .partial(),
 });
 export type LabelBatch = z.infer<typeof LabelBatchData>;
+export type LabelPair = z.infer<typeof LabelPairData>;
+
+/**
+ * Article pairs cut into jobs of `pairsPerJob`, the largest first, so that no worker (or in-process
+ * lane) is left with a long one while the others wait at the end.
+ */
+export function labelBatches(pairs: readonly LabelPair[], thresholds: LabelBatch['thresholds'], pairsPerJob: number): LabelBatch[] {
+  const batches = inBatches(pairs, pairsPerJob).map((batch) => ({ thresholds, pairs: batch }));
+  return batches.sort((a, b) => sentenceCount(b) - sentenceCount(a));
+}
+
+function sentenceCount(batch: LabelBatch): number {
+  return batch.pairs.reduce((sum, pair) => sum + pair.newSentences.length + (pair.oldSentences?.length ?? 0), 0);
+}
 
 const NliScoresSchema = z.object({ entailment: z.number(), neutral: z.number(), contradiction: z.number() });
 
@@ -64,13 +78,13 @@ export const labelArticlesJob: JobKind<LabelBatch, LabeledBatch> = {
   output: LabelBatchOutput,
   async compute(batch, env) {
     const models = await env.models();
-    const articles: LabeledBatch['articles'] = [];
-    for (const pair of batch.pairs) {
-      const labels = pair.oldSentences
-        ? await labelArticle(pair.oldSentences, pair.newSentences, { ...models, thresholds: batch.thresholds })
-        : labelNewArticle(pair.newSentences);
-      articles.push({ pageId: pair.pageId, labels });
-    }
+    // The pairs together, so that their embedder calls meet (src/models/embedder.ts).
+    const articles = await Promise.all(
+      batch.pairs.map(async (pair) => ({
+        pageId: pair.pageId,
+        labels: pair.oldSentences ? await labelArticle(pair.oldSentences, pair.newSentences, { ...models, thresholds: batch.thresholds }) : labelNewArticle(pair.newSentences),
+      })),
+    );
     return { articles };
   },
 };
