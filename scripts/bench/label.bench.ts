@@ -4,7 +4,10 @@
  * NLI), side by side in one run: the embedder in this thread against a pool of two worker threads
  * (each in its own child process, so peak RSS is its own), and each later month labeled with a
  * cold embedding cache (as every `label` run was before the store kept vectors) against the cache
- * the earlier months filled. Figures, one line per thread count:
+ * the earlier months filled. Each month is labeled as `label` labels it: its article pairs through
+ * the in-process runner, LABEL_CONCURRENCY at a time (`node --import tsx label.bench.ts THREADS
+ * CONCURRENCY` runs one side with another concurrency, to size it), facts parsed afresh. Figures,
+ * one line per thread count:
  * - label_article_pairs: article pairs labeled per second over the 6 month pairs, one store-backed
  *   cache carried from month to month, each month a run of its own;
  * - label_month_warm: pairs/s over the last 3 month pairs with that warm cache, beside
@@ -27,7 +30,11 @@ import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
 import { WorkerEmbedder } from '../../src/models/workerEmbedder.js';
 import { articleSentences } from '../../src/text/articleText.js';
-import { labelArticle } from '../../src/labels/labeler.js';
+import type { ArticleLabels } from '../../src/labels/labeler.js';
+import { InProcessRunner } from '../../src/queue/batchRunner.js';
+import { labelArticlesJob, labelBatches } from '../../src/queue/labelJob.js';
+import { forgetFacts } from '../../src/text/facts.js';
+import { LABEL_CONCURRENCY } from '../../pipelines/monthly/label.js';
 import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
 import { openDatabase } from '../../src/store/database.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
@@ -48,7 +55,7 @@ if (process.argv[2] === undefined) {
   // The parent: one child per thread count, their lines passed through, then the comparison.
   const figures: Array<z.infer<typeof Figure>> = [];
   for (const threads of THREADS) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', here, String(threads)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', here, String(threads), String(LABEL_CONCURRENCY)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
     if (child.status !== 0) throw new Error(`label benchmark with ${threads} thread(s) exited with ${child.status ?? child.signal}`);
     process.stdout.write(child.stdout);
     figures.push(...child.stdout.trim().split('\n').map((line) => Figure.parse(JSON.parse(line))));
@@ -69,6 +76,8 @@ if (process.argv[2] === undefined) {
   }
 } else {
   const threads = z.coerce.number().int().min(1).parse(process.argv[2]);
+  /** Article pairs labeled at once, as `label` does (its LABEL_CONCURRENCY unless given, to measure others). */
+  const concurrency = z.coerce.number().int().min(1).default(LABEL_CONCURRENCY).parse(process.argv[3]);
 
   /** Page id → sentences, as of each month (parsing is the snapshot stage's cost, not labeling's). */
   const snapshot = async (date: string): Promise<Map<number, string[]>> => {
@@ -92,16 +101,25 @@ if (process.argv[2] === undefined) {
   const embedSeconds = (performance.now() - embedStarted) / 1000;
   const work = { pairs: 0, changedPairs: 0, model: 0, allPairs: 0, changedModel: 0, changedAllPairs: 0, embedded: 0, nli: 0 };
 
-  /** Labels month pair k (snapshot k-1 → k) as one `label` run would: its own in-memory cache over the store's. */
+  /**
+   * Labels month pair k (snapshot k-1 → k) as one `label` run would: its own in-memory cache over the
+   * store's, facts parsed afresh, the article pairs in batches run `concurrency` at a time.
+   */
   const labelMonth = async (k: number, cache: EmbeddingCache, labels: Hash, count: boolean): Promise<{ pairs: number; embedded: number }> => {
+    forgetFacts();
     const embedder = new CachingEmbedder(inner, cache);
+    const runner = new InProcessRunner({ models: async () => ({ embedder, nli }) }, concurrency);
     const [before, after] = [snapshots[k - 1] as Map<number, string[]>, snapshots[k] as Map<number, string[]>];
-    let pairs = 0;
-    for (const [pageId, newSentences] of after) {
+    const pairs = [...after].flatMap(([pageId, newSentences]) => {
       const oldSentences = before.get(pageId);
-      if (!oldSentences) continue;
-      const result = await labelArticle(oldSentences, newSentences, { embedder, nli });
-      pairs++;
+      return oldSentences ? [{ pageId, oldSentences, newSentences }] : [];
+    });
+    const results = new Map<number, ArticleLabels>();
+    await runner.run(labelArticlesJob, labelBatches(pairs, {}, 1), (labeled) => {
+      for (const article of labeled.articles) results.set(article.pageId, article.labels);
+    });
+    for (const { pageId, oldSentences, newSentences } of pairs) {
+      const result = results.get(pageId) as ArticleLabels;
       labels.update(JSON.stringify([k, pageId, result.sentences, result.deleted]));
       if (!count) continue;
       const modelWork = result.work.embedded + result.work.nliPairs;
@@ -117,7 +135,7 @@ if (process.argv[2] === undefined) {
         work.changedAllPairs += allPairs;
       }
     }
-    return { pairs, embedded: embedder.embedded };
+    return { pairs: pairs.length, embedded: embedder.embedded };
   };
   const timed = async (months: number[], cache: () => EmbeddingCache, count: boolean) => {
     const labels = createHash('sha256');
@@ -142,7 +160,7 @@ if (process.argv[2] === undefined) {
 
   const pairs = history.pairs + warm.pairs;
   const seconds = history.seconds + warm.seconds;
-  report('label_article_pairs', pairs / seconds, 'pairs/s', { threads, pairs, changed_pairs: work.changedPairs, seconds: Number(seconds.toFixed(1)), months: MONTHS.length, cached_vectors: carried.count(model.id) });
+  report('label_article_pairs', pairs / seconds, 'pairs/s', { threads, concurrency, pairs, changed_pairs: work.changedPairs, seconds: Number(seconds.toFixed(1)), months: MONTHS.length, cached_vectors: carried.count(model.id) });
   report('label_month_warm', warm.pairs / warm.seconds, 'pairs/s', {
     threads,
     pairs: warm.pairs,
