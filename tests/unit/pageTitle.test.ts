@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseTitle } from '../../src/timeline/pageLookup.js';
+import { normaliseTitle, sameTitle } from '../../src/text/titles.js';
 
 describe('titles as MediaWiki reads them', () => {
   it('composes NFD into NFC, as MediaWiki stores titles', () => {
@@ -18,5 +18,12 @@ describe('titles as MediaWiki reads them', () => {
 
   it('keeps a first character whose capital is longer than one character, as MediaWiki does for ß', () => {
     expect(normaliseTitle('ßtest')).toBe('ßtest');
+  });
+
+  it('compares two titles by that one rule, as the descriptiveness check does', () => {
+    expect(sameTitle('port_Aldwin', 'Port Aldwin')).toBe(true);
+    expect(sameTitle('Zu\u0308rich', 'Z\u00fcrich')).toBe(true);
+    expect(sameTitle('ßtest', 'SStest')).toBe(false);
+    expect(sameTitle('Port Aldwin', 'Port aldwin')).toBe(false);
   });
 });
