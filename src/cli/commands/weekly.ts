@@ -1,14 +1,21 @@
 import type { Command } from 'commander';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
+import { UserError } from '../../errors.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
+import { DumpFilesSource } from '../../sources/dumpFiles.js';
+import { DumpRevisionSource } from '../../sources/dumpSource.js';
+import type { RevisionSource } from '../../sources/RevisionSource.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
+import type { Settings } from '../../settings.js';
 import { dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
 import { requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor } from '../queueOption.js';
 import { withSession, type Session } from '../session.js';
 import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 
-interface WeeklyFlags extends SourceFlags {
+interface WeeklyFlags extends Omit<SourceFlags, 'dump'> {
+  /** Every --dump given, in order. */
+  dump?: string[];
   start?: string;
   lastWeek?: boolean;
   days: number;
@@ -31,7 +38,7 @@ export function registerWeekly(program: Command): void {
     .option('--last-week', 'the last complete Monday-to-Sunday week (UTC) before now, for cron: same as --start MONDAY --days 7')
     .addOption(integerOption('--days <n>', 'window length in days').default(7))
     .option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php')
-    .option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input)')
+    .option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input); repeat it for a history split into several files', (path: string, earlier: string[] = []) => [...earlier, path])
     .addOption(listOption('--stages <list>', `comma-separated stages to run (default: all of ${WEEKLY_STAGES.join(',')}); a stage whose inputs are not done is refused`))
     .addOption(listOption('--redo <list>', 'stages to run again although done (then every later stage that reads them); a done stage whose inputs were made again since runs again by itself'))
     .addOption(integerOption('--seed <n>', 'seed for the key choice (default: setting seed, 1)'))
@@ -63,9 +70,19 @@ function windowStart(flags: WeeklyFlags, command: Command): string {
 async function weekly(session: Session, flags: WeeklyFlags & { start: string }): Promise<PipelineOutcome> {
   const window = windowFrom(flags.start, flags.days);
   const stages = flags.stages ?? [...WEEKLY_STAGES];
-  const source = stages.includes('collect') ? openSource(flags, session.settings) : null;
-  const input = { ...weeklyRunInput(session, flags, source), window, ...(await weeklyQueueRunnerFor(flags.queue)) };
+  const sourceFlags = { ...flags, dump: flags.dump?.[0] };
+  const source = stages.includes('collect') ? openWeeklySource(flags, sourceFlags, session.settings) : null;
+  const input = { ...weeklyRunInput(session, sourceFlags, source), window, ...(await weeklyQueueRunnerFor(flags.queue)) };
   return runWeekly({ db: session.db, input, stages, redo: flags.redo ?? [], reporter: session.reporter, params: weeklyRunParams(session, input, flags.days) });
+}
+
+/** The week's source: the API, one dump, or several dump files read one after the other. */
+function openWeeklySource(flags: WeeklyFlags, first: SourceFlags, settings: Settings): RevisionSource {
+  const dumps = flags.dump ?? [];
+  // openSource also refuses --api given with --dump.
+  if (dumps.length <= 1 || flags.api) return openSource(first, settings);
+  if (dumps.includes('-')) throw new UserError('standard input (--dump -) cannot be one of several dump files');
+  return new DumpFilesSource(dumps.map((path) => new DumpRevisionSource(path)));
 }
 
 function printOutcome(outcome: PipelineOutcome, json: boolean): void {

@@ -1,0 +1,21 @@
+/**
+ * Several dump files read as one source, one file after the other: a wiki's history comes split
+ * into files by page id ranges (English Wikipedia's pages-meta-history1.xml-p1p812.bz2, …), so
+ * every page is in one file. A page that did turn up twice is taken from the first file holding it:
+ * once collected it is done, and the collect stage skips done pages.
+ */
+import type { Window } from '../model.js';
+import type { CollectOptions, PageHistoryPart, RevisionSource } from './RevisionSource.js';
+
+export class DumpFilesSource implements RevisionSource {
+  readonly kind = 'dump' as const;
+  readonly origin: string;
+
+  constructor(private readonly files: readonly RevisionSource[]) {
+    this.origin = files.map((file) => file.origin).join(' + ');
+  }
+
+  async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
+    for (const file of this.files) yield* file.pagesChangedIn(window, options);
+  }
+}

@@ -1,0 +1,47 @@
+/** A history split into several dump files (`weekly --dump A --dump B`) collects what the one file does. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { snapshotStore } from '../support/storeSnapshot.js';
+
+const sample = join(sharedData, 'enwiki-history-sample.xml');
+const weekly = ['weekly', '--start', '2019-06-01', '--days', '1000', '--stages', 'collect,parse,diff,select'];
+
+/** The sample's pages dealt into two files, alternately, each a dump of its own. */
+function splitSample(dir: string): [string, string] {
+  const xml = readFileSync(sample, 'utf8');
+  const pages = xml.match(/<page>[\s\S]*?<\/page>/g) ?? [];
+  const files: [string, string] = [join(dir, 'part1.xml'), join(dir, 'part2.xml')];
+  files.forEach((file, part) => writeFileSync(file, `<mediawiki>\n${pages.filter((_, k) => k % 2 === part).join('\n')}\n</mediawiki>\n`));
+  return files;
+}
+
+describe('weekly with several dump files', () => {
+  it('ends with the store of the same history in one file', async () => {
+    const dir = tempDir();
+    const [first, second] = splitSample(dir);
+    const whole = join(dir, 'whole.sqlite');
+    const split = join(dir, 'split.sqlite');
+    expect((await runCli(['--db', whole, ...weekly, '--dump', sample])).code).toBe(0);
+    const result = await runCli(['--db', split, ...weekly, '--dump', first, '--dump', second]);
+    expect(result.code, result.stderr).toBe(0);
+    const fromWhole = snapshotStore(whole);
+    expect(fromWhole.pages?.length).toBeGreaterThan(20);
+    expect(snapshotStore(split)).toEqual(fromWhole);
+  }, 120_000);
+
+  it('refuses standard input among several files, and --api with them, with one line', async () => {
+    const dir = tempDir();
+    const [first] = splitSample(dir);
+    for (const [args, message] of [
+      [['--dump', first, '--dump', '-'], /standard input \(--dump -\) cannot be one of several/],
+      [['--dump', first, '--dump', first, '--api', 'https://en.wikipedia.org/w/api.php'], /either --api URL or --dump PATH/],
+    ] as const) {
+      const result = await runCli(['--db', join(dir, 'refused.sqlite'), ...weekly, ...args]);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    }
+  }, 60_000);
+});
