@@ -6,7 +6,8 @@
 import { createReadStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractInfoboxes, parseWithWtf } from '../../src/parse/infobox.js';
+import { extractInfoboxes } from '../../src/parse/infobox.js';
+import { parseWithWtf } from '../../src/text/wtf.js';
 import { readDump } from '../../src/sources/dumpReader.js';
 import { report } from './report.js';
 

@@ -4,28 +4,8 @@
  * parameters are split here (so keys, order, duplicates and empty values follow MediaWiki),
  * and only the parameter values are rendered to text by wtf, all values of one infobox in one call.
  */
-import { createRequire } from 'node:module';
 import type { Infobox } from '../model.js';
-
-/** The part of wtf_wikipedia's API used here (its bundled types declare `Infobox.data` as a method, which it is not). */
-interface WtfText {
-  text(): string;
-}
-interface WtfInfobox {
-  type(): string;
-  readonly data: Readonly<Record<string, WtfText | undefined>>;
-}
-export interface WtfDocument {
-  infoboxes(): WtfInfobox[];
-  paragraphs(): WtfText[];
-}
-/**
- * wtf_wikipedia is loaded by the first parse, not at start-up, where it would cost every command;
- * `require` keeps parsing synchronous.
- */
-export function parseWithWtf(wikitext: string): WtfDocument {
-  return (createRequire(import.meta.url)('wtf_wikipedia') as (wikitext: string) => WtfDocument)(wikitext);
-}
+import { parseWithWtf } from '../text/wtf.js';
 
 // ---------------------------------------------------------------------------------------------
 // Which templates are infoboxes: what wtf_wikipedia 10 recognises (src/infobox/_infoboxes.js,

@@ -3,7 +3,8 @@
  * section without its standalone templates (infobox, hatnotes, short description, maintenance
  * tags) is handed over: rendering a whole article costs about 20 ms.
  */
-import { hideNonMarkup, maskLiterals, outermostTemplates, parseWithWtf, toCleanText, type TemplateSpan } from './infobox.js';
+import { hideNonMarkup, maskLiterals, outermostTemplates, toCleanText, type TemplateSpan } from './infobox.js';
+import { parseWithWtf } from '../text/wtf.js';
 
 const HEADING = /^=[^\n]*=[ \t]*$/m;
 /** An indented line before the text (`:''For other uses, see …''`) is a hatnote written by hand. */

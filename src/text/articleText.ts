@@ -4,8 +4,8 @@
  * each paragraph's prose is cut by the one splitter, and each list becomes its own paragraph of
  * one "sentence" per item, since list items are statements but not prose sentences.
  */
-import { createRequire } from 'node:module';
 import { splitSentences } from './sentences.js';
+import { parseWithWtf } from './wtf.js';
 
 export interface ArticleSentence {
   /** Position of the sentence in the whole article, from 0: the index used everywhere. */
@@ -13,22 +13,6 @@ export interface ArticleSentence {
   /** Position of its paragraph in the article, from 0. */
   paragraph: number;
   text: string;
-}
-
-interface WtfText {
-  text(): string;
-}
-interface WtfParagraph {
-  sentences(): WtfText[];
-  lists(): Array<{ lines(): WtfText[] }>;
-}
-interface WtfSection {
-  title(): string;
-  paragraphs(): WtfParagraph[];
-}
-/** wtf_wikipedia, loaded by the first parse rather than at start-up; `require` keeps parsing synchronous. */
-function parse(wikitext: string): { sections(): WtfSection[] } {
-  return (createRequire(import.meta.url)('wtf_wikipedia') as (wikitext: string) => { sections(): WtfSection[] })(wikitext);
 }
 
 /** Back matter: citations and links, not statements about the subject. */
@@ -42,7 +26,7 @@ export function isRedirectText(wikitext: string): boolean {
 
 export function articleSentences(wikitext: string): ArticleSentence[] {
   const paragraphs: string[][] = [];
-  for (const section of parse(wikitext).sections()) {
+  for (const section of parseWithWtf(wikitext).sections()) {
     if (BACK_MATTER.test(section.title().trim())) continue;
     for (const paragraph of section.paragraphs()) {
       // wtf's own sentences only delimit the prose (lists excluded); the cut is ours.
