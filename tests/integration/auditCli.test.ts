@@ -155,6 +155,22 @@ describe('audit on the demo store', () => {
     expect(Math.max(...assigned) - Math.min(...assigned)).toBeLessThanOrEqual(1);
   });
 
+  it('renews a lost link: the new token opens, the old no longer does, the others are untouched', async () => {
+    const created = await createdJson(['--name', 'relink', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice,bob', '--raters', '1', '--size', '2']);
+    const run = await runCli(['--db', db, '--json', 'audit', 'links', '--name', 'relink', '--annotators', 'alice,admin']);
+    expect(run.code, run.stderr).toBe(0);
+    const renewed = JSON.parse(run.stdout) as Created;
+    expect(renewed.annotators.map((a) => a.name)).toEqual(['alice']);
+    const store = new AuditStore(openDatabase(db));
+    const [alice, bob] = created.annotators;
+    expect(store.annotatorByToken(alice?.token ?? '')).toBeUndefined();
+    expect(store.annotatorByToken(renewed.annotators[0]?.token ?? '')?.name).toBe('alice');
+    expect(store.annotatorByToken(bob?.token ?? '')?.name).toBe('bob');
+    expect(store.annotatorByToken(created.admin.token)).toBeUndefined();
+    expect(store.annotatorByToken(renewed.admin.token)?.role).toBe('admin');
+    await failsInOneLine(['audit', 'links', '--name', 'relink', '--annotators', 'zoe'], /audit relink has no annotator named zoe \(it has alice, bob, and admin\)/);
+  });
+
   it('ends bad input in one line', async () => {
     await failsInOneLine(['audit', 'report', '--name', 'nope'], /no audit named nope \(the store has: qa, /);
     await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2031-01-01', '--annotators', 'a,b,c'], /snapshot/);

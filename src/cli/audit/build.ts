@@ -113,18 +113,26 @@ export function growAudit(db: Database, request: { name: string; annotators: rea
   });
 }
 
-/** Issues new tokens to every annotator and the admin of an audit (the old links stop working). */
-export function renewLinks(db: Database, name: string): { audit: AuditInfo; links: IssuedLink[] } {
+/**
+ * Issues new tokens (the old links stop working) to the named people of an audit, "admin" naming
+ * the maintainer, or to everyone when no name is given: a lost link cannot be shown again.
+ */
+export function renewLinks(db: Database, name: string, only: readonly string[] = []): { audit: AuditInfo; links: IssuedLink[] } {
   const store = new AuditStore(db);
   const audit = store.audit(name);
   if (!audit) throw new UserError(`no audit named ${name}`);
+  const people = store.annotators(audit.id);
+  const unknown = only.find((wanted) => !people.some((person) => person.name === wanted));
+  if (unknown !== undefined) throw new UserError(`audit ${name} has no annotator named ${unknown} (it has ${people.filter((p) => p.role === 'annotator').map((p) => p.name).join(', ')}, and admin)`);
   return store.atomically(() => ({
     audit,
-    links: store.annotators(audit.id).map((annotator) => {
-      const token = newToken();
-      store.renewToken(annotator.id, hashToken(token));
-      return { name: annotator.name, role: annotator.role, token };
-    }),
+    links: people
+      .filter((person) => only.length === 0 || only.includes(person.name))
+      .map((person) => {
+        const token = newToken();
+        store.renewToken(person.id, hashToken(token));
+        return { name: person.name, role: person.role, token };
+      }),
   }));
 }
 

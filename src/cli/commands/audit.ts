@@ -95,6 +95,19 @@ export function registerAudit(program: Command): void {
   });
 
   audit
+    .command('links')
+    .description("new links for annotators who lost theirs (tokens are kept hashed, so an old link cannot be shown again; it stops working)")
+    .requiredOption('--name <name>', 'the audit name')
+    .addOption(listOption('--annotators <names>', 'whose links to renew, "admin" for the maintainer (default: everyone)'))
+    .addOption(baseUrlOption())
+    .action(async (flags: { name: string; annotators?: string[]; baseUrl: string }, command: Command) => {
+      await withSession(command, { write: false, lock: false }, (session) => {
+        const { audit: info, links } = renewLinks(session.db, flags.name, flags.annotators ?? []);
+        printChange(session, { audit: info, items: [], links, moved: 0 }, flags.baseUrl, `audit ${info.name}: new links (the old ones no longer work)`);
+      });
+    });
+
+  audit
     .command('report')
     .description('precision (Wilson 95% intervals), agreement (Fleiss, Krippendorff, Cohen), majority verdicts and disputed items')
     .requiredOption('--name <name>', 'the audit name')
@@ -188,12 +201,14 @@ function withSampleOptions(command: Command): Command {
   return command
     .addOption(integerOption('--size <n>', 'a simple random sample of n items'))
     .addOption(integerOption('--per-stratum <n>', `n items of each stratum (label, item type, or domain; default ${DEFAULT_PER_STRATUM} for create)`))
-    .addOption(
-      new Option('--base-url <url>', 'the server address the links point to').default(DEFAULT_BASE_URL).argParser((value: string) => {
-        if (!/^https?:\/\/[^/\s]+\/?$/.test(value)) throw new InvalidArgumentError(`expected the server's address, like ${DEFAULT_BASE_URL}, got "${value}"`);
-        return value;
-      }),
-    );
+    .addOption(baseUrlOption());
+}
+
+function baseUrlOption(): Option {
+  return new Option('--base-url <url>', 'the server address the links point to').default(DEFAULT_BASE_URL).argParser((value: string) => {
+    if (!/^https?:\/\/[^/\s]+\/?$/.test(value)) throw new InvalidArgumentError(`expected the server's address, like ${DEFAULT_BASE_URL}, got "${value}"`);
+    return value;
+  });
 }
 
 function sourceOf(flags: CreateFlags, command: Command): SourceParams {
