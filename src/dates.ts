@@ -6,15 +6,22 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Parses `YYYY-MM-DD` as midnight UTC; rejects anything else (including impossible dates) by name. */
 export function parseDate(text: string, what = 'date'): Date {
-  const match = DATE_RE.exec(text);
-  if (match) {
-    const [, y, m, d] = match;
-    const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-    if (date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d)) {
-      return date;
-    }
-  }
+  const date = calendarDate(text);
+  if (date) return date;
   throw new UserError(`invalid ${what} "${text}": expected a real calendar date as YYYY-MM-DD`);
+}
+
+/** Whether the text is a real calendar date as YYYY-MM-DD (for parsers that report their own errors). */
+export function isCalendarDate(text: string): boolean {
+  return calendarDate(text) !== undefined;
+}
+
+function calendarDate(text: string): Date | undefined {
+  const match = DATE_RE.exec(text);
+  if (!match) return undefined;
+  const [, y, m, d] = match;
+  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d) ? date : undefined;
 }
 
 /** ISO-8601 UTC without milliseconds, the form MediaWiki uses: 2021-03-04T05:06:07Z. */

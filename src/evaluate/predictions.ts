@@ -5,6 +5,7 @@
  * UserError naming it, so nothing is scored from a half-read file.
  */
 import { z } from 'zod';
+import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
 
 export interface Prediction {
@@ -15,7 +16,7 @@ export interface Prediction {
 }
 
 const PredictionText = z.union([z.string(), z.object({ text: z.string() }).passthrough()]);
-const DateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
+const DateText = z.string().refine(isCalendarDate, { error: (issue) => `${JSON.stringify(issue.input)} is not a real calendar date as YYYY-MM-DD` });
 const JsonlLine = z
   .object({
     id: z.union([z.string().min(1), z.number()]).optional(),

@@ -19,7 +19,6 @@ import {
   type Prediction,
   type WeeklyReport,
 } from '../../evaluate/index.js';
-import { parseDate } from '../../dates.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { dateOption } from '../options.js';
 import { withSession } from '../session.js';
@@ -48,7 +47,6 @@ export function registerEvaluate(program: Command): void {
     .option('--out <dir>', 'also write report.json and items.jsonl (per-item scores) into this directory')
     .action(async (flags: WeeklyFlags, command: Command) => {
       const predictions = readPredictions(flags.predictions);
-      for (const date of new Set(predictions.flatMap((p) => (p.date === null ? [] : [p.date])))) parseDate(date, `date in ${flags.predictions}`);
       await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, (session) => {
         const { cases, unknownIds } = weeklyCasesFromStore(session.db, predictions, flags.date ?? null);
         if (cases.length === 0) throw new UserError(`no prediction in ${flags.predictions} names a query the store holds`);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../../src/random.js';
+import { UserError } from '../../../src/errors.js';
 import {
   bootstrapIntervals,
   growoverScores,
@@ -178,5 +179,9 @@ describe('prediction files', () => {
   it('names the bad line, and refuses an id given twice', () => {
     expect(() => parsePredictions('{"id": "q1", "prediction": "a"}\n{"prediction": "b"}\n', 'p.jsonl')).toThrow(/p\.jsonl line 2: .*"id"/);
     expect(() => parsePredictions('{"id": "q1", "prediction": "a"}\n{"id": "q1", "prediction": "b"}\n', 'p.jsonl')).toThrow(/predicted twice/);
+    // A date that is no calendar day is refused by the parser, for the command and the leaderboard alike.
+    const badDate = () => parsePredictions('{"id": "q1", "prediction": "a"}\n{"id": "q2", "prediction": "b", "date": "2025-02-30"}\n', 'p.jsonl');
+    expect(badDate).toThrow(UserError);
+    expect(badDate).toThrow(/^p\.jsonl line 2: expected \{id, prediction\}: date: "2025-02-30" is not a real calendar date as YYYY-MM-DD$/);
   });
 });
