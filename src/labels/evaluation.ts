@@ -36,9 +36,13 @@ export function loadEvalPairs(evalDir: string, versionsDir: string): EvalPair[] 
   const own = readJsonLines(join(evalDir, 'sentence-pairs.jsonl'), OwnPair);
   const refs = readJsonLines(join(evalDir, 'versions-sample-pairs.jsonl'), VersionsPair);
   if (refs.length > 0 && !existsSync(versionsDir)) throw new InputError(`the versions sample is not at ${versionsDir}: the evaluation reads its pairs from there`);
+  // Many pairs cite the same version file: each is read and split into lines once.
+  const versionLines = new Map<string, string[]>();
   const sentenceAt = (article: string, ref: z.infer<typeof SentenceRef>, id: string): string => {
     const path = join(versionsDir, article, `${ref.version}.txt`);
-    const line = readFileSync(path, 'utf8').split('\n')[ref.line - 1];
+    let lines = versionLines.get(path);
+    if (!lines) versionLines.set(path, (lines = readFileSync(path, 'utf8').split('\n')));
+    const line = lines[ref.line - 1];
     const sentence = line === undefined ? undefined : splitSentences(line)[ref.sentence];
     if (sentence === undefined) throw new InputError(`evaluation pair ${id}: ${path} has no sentence ${ref.sentence} on line ${ref.line}`);
     return sentence;
