@@ -20,7 +20,7 @@ export type { MonthlyInput } from './monthly/input.js';
 
 
 /** The monthly pipeline's stages, in the order they run. */
-export const monthlyStages: ReadonlyArray<Stage<MonthlyInput>> = [maintainStage, generateStage];
+const monthlyStages: ReadonlyArray<Stage<MonthlyInput>> = [maintainStage, generateStage];
 
 /** Labels the pair first when they are not yet (the label pipeline skips what it already did). */
 export async function runMonthly(options: { db: Database; reporter: Reporter; input: MonthlyInput; llm: string; redo?: readonly string[] }): Promise<PipelineOutcome> {

@@ -38,7 +38,7 @@ const advanceStage: Stage<SyncInput> = {
   },
 };
 
-export const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, timelineStage, deletionsStage, advanceStage];
+const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, timelineStage, deletionsStage, advanceStage];
 
 /**
  * Extends the timelines of every tracked page up to `until`: only pages changed since their sync

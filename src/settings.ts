@@ -6,7 +6,7 @@ import { UserError } from './errors.js';
 const VERSION = '0.1.0';
 
 /** Every setting, its type, bounds and default. Flags override the environment, which overrides the file. */
-export const SettingsSchema = z
+const SettingsSchema = z
   .object({
     db: z.string().min(1).default('data/wikidelta.sqlite'),
     userAgent: z

@@ -11,7 +11,7 @@ import type { WeeklyInput } from './input.js';
 import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
 
 /** DailyQA looks at the first page of search results. */
-export const SEARCH_DEPTH = 10;
+const SEARCH_DEPTH = 10;
 
 /**
  * check: correctness (the tasks' provider answers from title, first paragraph and infobox; the gold value

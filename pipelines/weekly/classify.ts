@@ -6,7 +6,7 @@ import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
 
-export const DEFAULT_DOMAIN_CAP = 750;
+const DEFAULT_DOMAIN_CAP = 750;
 
 /**
  * classify: a domain for every generated question (by the tasks' provider; a failed call falls back to

@@ -6,7 +6,7 @@
  */
 import type { LabeledSentence } from '../model/growover.js';
 
-export const MAX_NEW_GROUP = 6;
+const MAX_NEW_GROUP = 6;
 
 /** Groups of consecutive new sentence indices, none longer than `max`, near-equal in size. */
 export function newSentenceGroups(labels: readonly LabeledSentence[], max = MAX_NEW_GROUP): number[][] {

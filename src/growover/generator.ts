@@ -18,9 +18,9 @@ import { paragraphsOf, qualifies, type Paragraph } from './paragraphs.js';
 import { validateChangedQa, validateDialogue, validateQa } from './validation.js';
 
 /** Paragraphs chosen per article and kind of item (GrowOVER's k = 4). */
-export const CLUSTERS = 4;
-export const MIN_TURNS = 3;
-export const MAX_TURNS = 4;
+const CLUSTERS = 4;
+const MIN_TURNS = 3;
+const MAX_TURNS = 4;
 
 export interface GenerationContext {
   tasks: GrowoverTasks;

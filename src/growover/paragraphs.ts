@@ -11,7 +11,7 @@ export interface Paragraph {
   sentences: ArticleSentence[];
 }
 
-export const PARAGRAPH_RULE = { maxSentences: 4, minChars: 300, maxChars: 600 } as const;
+const PARAGRAPH_RULE = { maxSentences: 4, minChars: 300, maxChars: 600 } as const;
 
 export function paragraphsOf(sentences: readonly ArticleSentence[]): Paragraph[] {
   const paragraphs: Paragraph[] = [];

@@ -11,10 +11,10 @@ import { answerContains, normaliseForMatch } from '../text/normalise.js';
 const Text = z.string().trim().min(1);
 const Index = z.number().int();
 
-export const GeneratedQaSchema = z.object({ question: Text.min(5), answer: Text.max(120), start: Index, end: Index });
-export const GeneratedChangedQaSchema = z.object({ question: Text.min(5), oldAnswer: Text.max(120), newAnswer: Text.max(120) });
-export const GeneratedTurnSchema = z.object({ user: Text, expert: Text, sentence: Index });
-export const GeneratedDialogueSchema = z.object({ turns: z.array(GeneratedTurnSchema).min(3).max(4) });
+const GeneratedQaSchema = z.object({ question: Text.min(5), answer: Text.max(120), start: Index, end: Index });
+const GeneratedChangedQaSchema = z.object({ question: Text.min(5), oldAnswer: Text.max(120), newAnswer: Text.max(120) });
+const GeneratedTurnSchema = z.object({ user: Text, expert: Text, sentence: Index });
+const GeneratedDialogueSchema = z.object({ turns: z.array(GeneratedTurnSchema).min(3).max(4) });
 
 export type GeneratedQa = z.infer<typeof GeneratedQaSchema>;
 export type GeneratedChangedQa = z.infer<typeof GeneratedChangedQaSchema>;

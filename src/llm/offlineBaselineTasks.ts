@@ -12,7 +12,7 @@ import { UsageMeter } from './usage.js';
 
 const BASELINE_RULES: PromptRef = { name: 'offline-baseline-rules', version: '1' };
 /** The offline rules' way of saying they have no answer: the empty prediction. */
-export const OFFLINE_NO_ANSWER = '';
+const OFFLINE_NO_ANSWER = '';
 
 export class OfflineBaselineTasks implements BaselineTasks {
   readonly provider = 'offline';

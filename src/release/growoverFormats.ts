@@ -10,10 +10,10 @@ const MonthText = z.string().regex(/^\d{2}$/);
 const MonthNumber = z.number().int().min(1).max(12);
 const Text = z.string().min(1);
 
-export const QaTypeName = z.enum(['SAME', 'NEW', 'CHANGED']);
-export const TurnTypeName = z.enum(['SAME', 'NEW', 'CONTRADICT']);
+const QaTypeName = z.enum(['SAME', 'NEW', 'CHANGED']);
+const TurnTypeName = z.enum(['SAME', 'NEW', 'CONTRADICT']);
 
-export const GrowoverQa = z
+const GrowoverQa = z
   .object({
     /** wikidelta's stable item id, which predictions refer to (GrowOVER's scorer keys results by it). */
     id: Text,

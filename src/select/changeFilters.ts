@@ -6,7 +6,7 @@
 import type { FilterReason } from '../model/weekly.js';
 
 /** Keys that are layout or styling, compared after normalisation (lowercase, underscores). */
-export const STYLING_KEYS: ReadonlySet<string> = new Set([
+const STYLING_KEYS: ReadonlySet<string> = new Set([
   'align', 'alt', 'background', 'bgcolor', 'bodyclass', 'bodystyle', 'border', 'box_width', 'caption', 'child',
   'class', 'color', 'colour', 'data_style', 'datastyle', 'embed', 'float', 'font_color', 'fontcolor', 'header_style',
   'headerstyle', 'headercolor', 'image', 'image_alt', 'image_caption', 'image_map', 'image_size', 'image_upright',

@@ -39,8 +39,8 @@ export type PageHistoryPart =
     };
 
 /** At most this many revision texts, or this many characters of them, travel in one part. */
-export const PART_REVISIONS = 100;
-export const PART_TEXT_CHARS = 16 << 20;
+const PART_REVISIONS = 100;
+const PART_TEXT_CHARS = 16 << 20;
 
 /**
  * A producer of page histories for a window. Every implementation (Action API, XML dump) yields the

@@ -10,7 +10,7 @@ import { Numbers } from './rows.js';
 export type { Database };
 
 /** How long a statement waits for another process's write lock before it fails as busy. */
-export const BUSY_TIMEOUT_MS = 5000;
+const BUSY_TIMEOUT_MS = 5000;
 
 /**
  * The one line to show for an SQLite failure that is the store's condition, not a bug: busy past
