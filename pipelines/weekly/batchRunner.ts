@@ -8,3 +8,29 @@ const noModels = { models: () => Promise.reject(new Error('the weekly parse and 
 export function batchRunnerFor(input: WeeklyInput): BatchRunner {
   return input.batchRunner ?? new InProcessRunner(noModels);
 }
+
+/** Slices under way at once: the workers go on with the next slice while the last one's longest batches finish. */
+const SLICES_IN_FLIGHT = 2;
+
+/**
+ * Runs slices one after the other but overlapping, at most SLICES_IN_FLIGHT under way: `nextSlice`
+ * reads the next slice and starts its run, or gives null when none is left. Once one fails no
+ * further slice starts; those under way end first (their results are written), then the failure
+ * is thrown.
+ */
+export async function runSlices(nextSlice: () => Promise<void> | null): Promise<void> {
+  const underWay: Array<Promise<void>> = [];
+  let failed = false;
+  try {
+    for (let slice = nextSlice(); slice !== null; slice = failed ? null : nextSlice()) {
+      // Noted at once, and handled so that a failure while an earlier slice is awaited is not an unhandled rejection.
+      slice.catch(() => (failed = true));
+      underWay.push(slice);
+      if (underWay.length >= SLICES_IN_FLIGHT) await underWay.shift();
+    }
+    await Promise.all(underWay);
+  } catch (error) {
+    await Promise.allSettled(underWay);
+    throw error;
+  }
+}

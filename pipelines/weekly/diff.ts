@@ -3,8 +3,7 @@ import type { WeeklyInput } from './input.js';
 import { inBatches } from '../../src/queue/batchRunner.js';
 import { diffPagesJob, infoboxesNeeded, type DiffBatch } from '../../src/queue/diffJob.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
-import { batchRunnerFor } from './batchRunner.js';
-import { yieldToEventLoop } from './yieldToEventLoop.js';
+import { batchRunnerFor, runSlices } from './batchRunner.js';
 
 /** Pages read from the store at a time, and per batch (a queue job). */
 const DIFF_SLICE_PAGES = 200;
@@ -12,7 +11,7 @@ const DIFF_JOB_PAGES = 25;
 
 /**
  * diff: key-level changes of every in-window revision against its predecessor, with filter and
- * revert marks; pages in batches that run here or on the queue's workers (docs/ARCHITECTURE.md §13),
+ * revert marks; pages in slices (two under way at once) cut into batches that run here or on the queue's workers (docs/ARCHITECTURE.md §13),
  * carrying the infoboxes the diff reads, each batch's changes written by this process.
  */
 export const diffStage: Stage<WeeklyInput> = {
@@ -23,8 +22,11 @@ export const diffStage: Stage<WeeklyInput> = {
     const runner = batchRunnerFor(input);
     const pageIds = store.windowPageIds(input.window);
     const counts = { pages: 0, revisions: 0, changes: 0, filtered: 0, reverted: 0 };
-    for (const slice of inBatches(pageIds, DIFF_SLICE_PAGES)) {
-      const pages = slice.map((pageId) => {
+    const slices = inBatches(pageIds, DIFF_SLICE_PAGES).values();
+    await runSlices(() => {
+      const slice = slices.next();
+      if (slice.done) return null;
+      const pages = slice.value.map((pageId) => {
         const revisions = store.pageRevisions(pageId);
         const needed = infoboxesNeeded(revisions, input.window);
         return {
@@ -35,7 +37,7 @@ export const diffStage: Stage<WeeklyInput> = {
         };
       });
       const batches: DiffBatch[] = inBatches(pages, DIFF_JOB_PAGES).map((batch) => ({ window: input.window, revertHours: input.revertHours, pages: batch }));
-      await runner.run(diffPagesJob, batches, (diffed) => {
+      return runner.run(diffPagesJob, batches, (diffed) => {
         store.saveChanges(diffed.pages);
         const changes = diffed.pages.flatMap((page) => page.revisions.flatMap((revision) => revision.changes));
         counts.pages += diffed.pages.length;
@@ -46,8 +48,7 @@ export const diffStage: Stage<WeeklyInput> = {
         context.saveProgress({ counts });
         context.reporter.progress(counts.pages, pageIds.length);
       });
-      await yieldToEventLoop();
-    }
+    });
     return counts;
   },
 };

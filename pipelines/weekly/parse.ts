@@ -2,8 +2,7 @@ import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import { parseRevisionsJob, type ParseBatch } from '../../src/queue/parseJob.js';
 import { RevisionStore, type ParseCursor, type UnparsedRevision } from '../../src/store/revisionStore.js';
-import { batchRunnerFor } from './batchRunner.js';
-import { yieldToEventLoop } from './yieldToEventLoop.js';
+import { batchRunnerFor, runSlices } from './batchRunner.js';
 
 /** Revisions read from the store at a time: at most this many, and no more once their texts reach this many characters. */
 const PARSE_SLICE = { maxRevisions: 400, maxChars: 16 << 20 };
@@ -29,8 +28,8 @@ function parseBatches(slice: readonly UnparsedRevision[], window: WeeklyInput['w
 }
 
 /**
- * parse: stored wikitext → infoboxes (and first paragraphs inside the window), a slice bounded by
- * text size at a time, cut into batches that run here or on the queue's workers (docs/ARCHITECTURE.md
+ * parse: stored wikitext → infoboxes (and first paragraphs inside the window), slices bounded by
+ * text size (two under way at once), cut into batches that run here or on the queue's workers (docs/ARCHITECTURE.md
  * §13), each batch's results written in one transaction by this process; then the space of the
  * dropped texts goes back to the disk.
  */
@@ -42,20 +41,19 @@ export const parseStage: Stage<WeeklyInput> = {
     const runner = batchRunnerFor(input);
     const counts = { revisions: 0, infoboxes: 0 };
     let cursor: ParseCursor | null = null;
-    for (;;) {
+    await runSlices(() => {
       const slice = store.unparsedBatch(cursor, PARSE_SLICE);
       const last = slice.at(-1);
-      if (!last) break;
-      await runner.run(parseRevisionsJob, parseBatches(slice, input.window), (parsed) => {
+      if (!last) return null;
+      cursor = { pageId: last.pageId, revId: last.revId };
+      return runner.run(parseRevisionsJob, parseBatches(slice, input.window), (parsed) => {
         store.saveParsed(parsed.revisions, input.keepContent);
         counts.revisions += parsed.revisions.length;
         counts.infoboxes += parsed.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
         context.saveProgress({ counts });
         context.reporter.progress(counts.revisions);
       });
-      cursor = { pageId: last.pageId, revId: last.revId };
-      await yieldToEventLoop();
-    }
+    });
     store.reclaimFreeSpace();
     return counts;
   },

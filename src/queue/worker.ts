@@ -1,13 +1,12 @@
 /**
  * The worker loop of `wikidelta worker` (docs/ARCHITECTURE.md §13): takes batch jobs from the
  * BullMQ queue and runs their pure computation on the job's data, returning the result to the
- * owner of the store. It never opens the store. Models are built once per model choice and kept,
- * so a worker pays for loading them once.
+ * owner of the store. It never opens the store. Models are built once per model choice and kept
+ * (the default ones before the first job), so a worker pays for loading them once.
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
-import type { LabelerModels } from '../labels/labeler.js';
 import type { Models } from '../models/modelSet.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
@@ -81,7 +80,7 @@ export interface RunningWorker {
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const address = parseQueueUrl(options.queueUrl);
   await requireReachable(address);
-  const modelsByChoice = new Map<string, Promise<LabelerModels>>();
+  const modelsByChoice = new Map<string, Promise<Models>>();
   // One client per LLM choice for the worker's life: its concurrency and per-minute cap hold across jobs.
   const tasksByChoice = new Map<string, WorkerTasks>();
   const tasksFor = (choice: LlmChoice): WorkerTasks => {
@@ -93,25 +92,24 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     }
     return tasks;
   };
+  // One embedding cache per model choice for the worker's life: sentences recur across batches.
+  const modelsFor = (choice: z.infer<typeof ModelChoiceSchema>): Promise<Models> => {
+    const key = JSON.stringify(choice);
+    let models = modelsByChoice.get(key);
+    if (!models) {
+      models = chooseModels(choice)
+        .then(takingTurns)
+        .then((turnTaking) => ({ embedder: new CachingEmbedder(turnTaking.embedder), nli: turnTaking.nli }));
+      modelsByChoice.set(key, models);
+    }
+    return models;
+  };
   const envFor = (choice: z.infer<typeof ModelChoiceSchema>, judge: QueueJudge, llm: LlmChoice): ComputeEnv => ({
     growoverTasks: () => tasksFor(llm).growover,
-    models() {
-      const key = JSON.stringify([choice, judge, llm]);
-      let models = modelsByChoice.get(key);
-      if (!models) {
-        // One embedding cache per model for the worker's life: sentences recur across batches.
-        models = chooseModels(choice)
-          .then(takingTurns)
-          .then((turnTaking) => ({
-            embedder: new CachingEmbedder(turnTaking.embedder),
-            nli: turnTaking.nli,
-            ...(judge === 'llm' ? { judge: tasksFor(llm).label } : {}),
-          }));
-        modelsByChoice.set(key, models);
-      }
-      return models;
-    },
+    models: async () => ({ ...(await modelsFor(choice)), ...(judge === 'llm' ? { judge: tasksFor(llm).label } : {}) }),
   });
+  // The default models are loaded before the first job, once for the worker's life, not inside some run's first job.
+  await (await modelsFor({})).embedder.embed(['The worker loads its models.']);
   const worker = new Worker(
     QUEUE_NAME,
     async (job: Job) => {
