@@ -13,6 +13,9 @@
  * - workers_weekly_speedup: `weekly --stages parse,diff --queue` over the sample's history copied
  *   COPIES times under other page and revision ids (collected once, beforehand, in process);
  * - workers_weekly_parse_throughput: revisions parsed and diffed per second per worker, one worker.
+ * - machine_parallel_capacity: the same CPU loop in one process twice over against two processes
+ *   once each, beside each speedup: what a second process could get of the machine at that time
+ *   (2 on an idle 2-core machine), the ceiling any two-worker speedup measured then had.
  * `tsx scripts/bench/workers.bench.ts label` (or `weekly`) measures one of the two only.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -65,11 +68,29 @@ async function timed(template: string, db: string, count: number, queueUrl: stri
   }
 }
 
+/** Seconds for `processes` processes each spinning `units` units of CPU work at once. */
+function spin(processes: number, units: number): Promise<number> {
+  const loop = `let x = 0; for (let i = 0; i < ${units} * 150_000_000; i++) x = (x + i) % 1_000_003; if (x < 0) console.log(x);`;
+  const started = performance.now();
+  return Promise.all(
+    Array.from({ length: processes }, () => new Promise((resolveExit) => spawn(process.execPath, ['-e', loop], { stdio: 'ignore' }).once('exit', resolveExit))),
+  ).then(() => (performance.now() - started) / 1000);
+}
+
+/** One process doing two units against two doing one each: how much of a second core there is now. */
+async function parallelCapacity(): Promise<number> {
+  const one = await spin(1, 2);
+  const two = await spin(2, 1);
+  return Number((one / two).toFixed(2));
+}
+
 /** Each side's fastest round, the sides alternating, and the load averages seen at each run's start. */
-async function sideBySide(run: (count: number) => Promise<number>): Promise<{ one: number; two: number; rounds: number[][]; load: number[] }> {
+async function sideBySide(run: (count: number) => Promise<number>): Promise<{ one: number; two: number; rounds: number[][]; load: number[]; capacity: number[] }> {
   const rounds: number[][] = [];
   const load: number[] = [];
+  const capacity: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
+    capacity.push(await parallelCapacity());
     const times: number[] = [];
     for (const count of [1, 2]) {
       load.push(Number((loadavg()[0] ?? 0).toFixed(2)));
@@ -77,7 +98,7 @@ async function sideBySide(run: (count: number) => Promise<number>): Promise<{ on
     }
     rounds.push(times);
   }
-  return { one: Math.min(...rounds.map((r) => r[0] ?? Infinity)), two: Math.min(...rounds.map((r) => r[1] ?? Infinity)), rounds, load };
+  return { one: Math.min(...rounds.map((r) => r[0] ?? Infinity)), two: Math.min(...rounds.map((r) => r[1] ?? Infinity)), rounds, load, capacity };
 }
 
 /**
@@ -130,6 +151,7 @@ async function labelSpeedup(pages: readonly string[]): Promise<void> {
     serial_seconds: Number((2 * label.two - label.one).toFixed(1)),
     rounds_seconds: label.rounds,
     load_average: label.load,
+    machine_parallel_capacity: label.capacity,
     pages: kept.length * LABEL_COPIES,
     article_pairs: pairs,
     old: OLD,
@@ -157,6 +179,7 @@ async function weeklySpeedup(pages: readonly string[]): Promise<void> {
     serial_seconds: Number((2 * weekly.two - weekly.one).toFixed(1)),
     rounds_seconds: weekly.rounds,
     load_average: weekly.load,
+    machine_parallel_capacity: weekly.capacity,
     revisions,
     copies_of_the_sample: COPIES,
   });
