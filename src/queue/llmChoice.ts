@@ -31,28 +31,34 @@ export const LlmChoiceSchema = z.discriminatedUnion('provider', [
 ]);
 export type LlmChoice = z.infer<typeof LlmChoiceSchema>;
 
-/** The tasks a worker runs for one LLM choice: generation and the labeling judge, on one client. */
+/** The tasks a worker runs for one LLM choice: generation and the labeling judge. */
 export interface WorkerTasks {
   growover: GrowoverTasks;
   label: LabelTasks;
 }
 
-/** A worker's tasks for a choice: one client without a cache (the owner's store holds it), or the offline rules. */
+/**
+ * A worker's tasks for a choice: the offline rules, or a client each without a cache (the owner's
+ * store holds it). A client each, because a client meters what it spends and a generation job
+ * returns its task set's spending: the judge's calls are not a generation's. The two are not
+ * asked at once anyway: labeling is done before generation starts.
+ */
 export function workerTasksFor(choice: LlmChoice, env: NodeJS.ProcessEnv = process.env): WorkerTasks {
   if (choice.provider === 'offline') return { growover: new OfflineGrowoverTasks(), label: new OfflineLabelTasks() };
   const baseURL = choice.baseUrl ?? env.OPENAI_BASE_URL;
-  const client = new OpenAiClient({
-    model: choice.model,
-    concurrency: choice.concurrency,
-    perMinute: choice.perMinute,
-    maxRetries: choice.maxRetries,
-    invalidRetries: choice.invalidRetries,
-    timeoutMs: choice.timeoutSeconds * 1000,
-    temperature: choice.temperature,
-    seed: choice.seed,
-    cache: null,
-    ...(baseURL ? { baseURL } : {}),
-    apiKey: env.OPENAI_API_KEY || 'none',
-  });
-  return { growover: new OpenAiGrowoverTasks(client), label: new OpenAiLabelTasks(client) };
+  const client = () =>
+    new OpenAiClient({
+      model: choice.model,
+      concurrency: choice.concurrency,
+      perMinute: choice.perMinute,
+      maxRetries: choice.maxRetries,
+      invalidRetries: choice.invalidRetries,
+      timeoutMs: choice.timeoutSeconds * 1000,
+      temperature: choice.temperature,
+      seed: choice.seed,
+      cache: null,
+      ...(baseURL ? { baseURL } : {}),
+      apiKey: env.OPENAI_API_KEY || 'none',
+    });
+  return { growover: new OpenAiGrowoverTasks(client()), label: new OpenAiLabelTasks(client()) };
 }

@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
+import { startOpenAiServer } from '../../testkit/openaiServer.js';
 import { startRedis, type RedisServer } from '../../testkit/redis.js';
 import { snapshotStore } from '../support/storeSnapshot.js';
 
@@ -51,8 +52,8 @@ function writeSubsetDump(target: string): void {
 }
 
 /** Starts a worker whose JSON events (stderr) are collected as they come. */
-function startWorker(events: Array<{ event: string; job: string }>): ChildProcess {
-  const worker = startCli(['--json', 'worker', '--queue', redis.url, '--lock-ms', LOCK_MS]);
+function startWorker(events: Array<{ event: string; job: string }>, lockMs = LOCK_MS): ChildProcess {
+  const worker = startCli(['--json', 'worker', '--queue', redis.url, '--lock-ms', lockMs]);
   let pending = '';
   worker.stderr?.on('data', (chunk: Buffer) => {
     pending += chunk.toString();
@@ -71,7 +72,9 @@ beforeAll(async () => {
   writeSubsetDump(dump);
   const template = join(dir, 'template.sqlite');
   for (const date of [OLD, NEW]) await cli(template, ['snapshot', '--name', date, '--dump', dump, '--as-of', date]);
-  for (const name of ['single.sqlite', 'queued.sqlite', 'monthly-single.sqlite', 'monthly-queued.sqlite']) copyFileSync(template, join(dir, name));
+  for (const name of ['single.sqlite', 'queued.sqlite', 'monthly-single.sqlite', 'monthly-queued.sqlite', 'llm-single.sqlite', 'llm-queued.sqlite']) {
+    copyFileSync(template, join(dir, name));
+  }
 }, 60_000);
 
 /** Stops every worker still running and waits for it, so the next test's jobs go to its own workers only. */
@@ -252,5 +255,44 @@ describe('monthly --queue with two workers, one killed mid-job', () => {
     expect(fromSingle.growover_qa?.length).toBeGreaterThan(5);
     expect(fromSingle.growover_dialogues?.length).toBeGreaterThan(0);
     expect(tableRows(queued, GROWOVER_TABLES)).toEqual(fromSingle);
+  }, 300_000);
+});
+
+/** What the monthly generation run of a store spent through the LLM, as `status` reports it. */
+async function generationUsage(db: string): Promise<Record<string, number | string> | undefined> {
+  const status = JSON.parse((await cli(db, ['--json', 'status'])).stdout) as { runs: Array<{ pipeline: string; llm_usage: Array<Record<string, number | string>> }> };
+  return status.runs.find((run) => run.pipeline === 'monthly')?.llm_usage[0];
+}
+
+describe('monthly --queue with an LLM behind a server', () => {
+  it('asks the server from the workers, which know it only from the jobs, and counts what they spent in the run', async () => {
+    await stopWorkers();
+    const server = await startOpenAiServer();
+    try {
+      const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key', WIKIDELTA_LLM_MODEL: 'test-model' };
+      const single = join(dir, 'llm-single.sqlite');
+      const queued = join(dir, 'llm-queued.sqlite');
+      const monthly = ['monthly', '--old', OLD, '--new', NEW, '--llm', 'openai'];
+      expect((await runCli(['--db', single, ...monthly], { env })).code).toBe(0);
+      const askedAlone = server.requests.length;
+
+      // The workers' environment names no server: the jobs carry it. Their locks are long: a job
+      // taken again from a busy worker would ask the server twice, and no worker is killed here.
+      const started = [startWorker([], '30000'), startWorker([], '30000')];
+      const result = await runCli(['--db', queued, ...monthly, '--queue', redis.url], { env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.length).toBe(2 * askedAlone);
+      expect(started.every((worker) => worker.exitCode === null)).toBe(true);
+
+      const fromSingle = tableRows(single, GROWOVER_TABLES);
+      expect(fromSingle.growover_rejects?.length ?? 0).toBeGreaterThan(0);
+      expect(tableRows(queued, GROWOVER_TABLES)).toEqual(fromSingle);
+      const spent = await generationUsage(single);
+      expect(spent).toMatchObject({ provider: 'openai', model: 'test-model' });
+      expect(Number(spent?.requests)).toBeGreaterThan(0);
+      expect(await generationUsage(queued)).toEqual(spent);
+    } finally {
+      await server.stop();
+    }
   }, 300_000);
 });
