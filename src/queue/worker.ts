@@ -13,7 +13,7 @@ import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
 import { diffPagesJob } from './diffJob.js';
 import { generateArticleJob } from './generateJob.js';
-import { LlmChoiceSchema, workerTasksFor, type LlmChoice, type WorkerTasks } from './llmChoice.js';
+import { LlmChoiceSchema, workerTasksFor, type LlmChoice } from './llmChoice.js';
 import { labelArticlesJob } from './labelJob.js';
 import { parseRevisionsJob } from './parseJob.js';
 import { nextTurn } from './nextTurn.js';
@@ -60,6 +60,16 @@ function takingTurns(models: Models): Models {
   };
 }
 
+/** `make`, called once per distinct choice (compared by value) and remembered. */
+function byChoice<Choice, Made>(make: (choice: Choice) => Made): (choice: Choice) => Made {
+  const made = new Map<string, Made>();
+  return (choice) => {
+    const key = JSON.stringify(choice);
+    if (!made.has(key)) made.set(key, make(choice));
+    return made.get(key) as Made;
+  };
+}
+
 export interface WorkerOptions {
   queueUrl: string;
   /** Jobs run at once by this process (CPU-bound work: one per core, in separate processes, is better). */
@@ -80,30 +90,15 @@ export interface RunningWorker {
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const address = parseQueueUrl(options.queueUrl);
   await requireReachable(address);
-  const modelsByChoice = new Map<string, Promise<Models>>();
-  // One client per LLM choice for the worker's life: its concurrency and per-minute cap hold across jobs.
-  const tasksByChoice = new Map<string, WorkerTasks>();
-  const tasksFor = (choice: LlmChoice): WorkerTasks => {
-    const key = JSON.stringify(choice);
-    let tasks = tasksByChoice.get(key);
-    if (!tasks) {
-      tasks = workerTasksFor(choice);
-      tasksByChoice.set(key, tasks);
-    }
-    return tasks;
-  };
+  // An LLM choice's clients live as long as the worker: their concurrency and per-minute cap hold across jobs.
+  const tasksFor = byChoice((choice: LlmChoice) => workerTasksFor(choice));
   // One embedding cache per model choice for the worker's life: sentences recur across batches.
-  const modelsFor = (choice: z.infer<typeof ModelChoiceSchema>): Promise<Models> => {
-    const key = JSON.stringify(choice);
-    let models = modelsByChoice.get(key);
-    if (!models) {
-      models = chooseModels(choice)
+  const modelsFor = byChoice(
+    (choice: z.infer<typeof ModelChoiceSchema>): Promise<Models> =>
+      chooseModels(choice)
         .then(takingTurns)
-        .then((turnTaking) => ({ embedder: new CachingEmbedder(turnTaking.embedder), nli: turnTaking.nli }));
-      modelsByChoice.set(key, models);
-    }
-    return models;
-  };
+        .then((turnTaking) => ({ embedder: new CachingEmbedder(turnTaking.embedder), nli: turnTaking.nli })),
+  );
   const envFor = (choice: z.infer<typeof ModelChoiceSchema>, judge: QueueJudge, llm: LlmChoice): ComputeEnv => ({
     growoverTasks: () => tasksFor(llm).growover,
     models: async () => ({ ...(await modelsFor(choice)), ...(judge === 'llm' ? { judge: tasksFor(llm).label } : {}) }),
