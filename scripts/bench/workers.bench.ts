@@ -5,10 +5,10 @@
  * a change in the machine's load falls on both; each side's figure is its fastest round, the one
  * least disturbed by other processes. The load average is reported with every figure.
  * - workers_label_speedup: `label --queue`, one-worker time over two-worker time; pages of the
- *   shared sample below 130,000 characters, copied LABEL_COPIES times under other ids, as of
- *   2021-01-01 and 2021-07-01 (more pairs than the sample's 19, so that the owner's start and end,
- *   the same whatever the workers, weigh as little as in a month's run); the serial part is
- *   estimated as 2 × two-worker time − one-worker time;
+ *   shared sample below 130,000 characters as of 2021-01-01 and 2021-07-01 (19 article pairs; not
+ *   copied like the weekly history: a worker labeling several copies reuses its caches for the
+ *   sentences they share, which favours one worker); the serial part is estimated as
+ *   2 × two-worker time − one-worker time;
  * - workers_label_throughput: article pairs labeled per second per worker, with one worker;
  * - workers_weekly_speedup: `weekly --stages parse,diff --queue` over the sample's history copied
  *   COPIES times under other page and revision ids (collected once, beforehand, in process);
@@ -32,7 +32,6 @@ const [OLD, NEW] = ['2021-01-01', '2021-07-01'];
 const MAX_PAGE_CHARS = 130_000;
 const ROUNDS = 2;
 const COPIES = 4;
-const LABEL_COPIES = 2;
 const WEEK = ['--start', '2019-06-01', '--days', '1000'];
 const parts = (process.argv[2] ?? 'label,weekly').split(',');
 
@@ -101,19 +100,13 @@ async function sideBySide(run: (count: number) => Promise<number>): Promise<{ on
   return { one: Math.min(...rounds.map((r) => r[0] ?? Infinity)), two: Math.min(...rounds.map((r) => r[1] ?? Infinity)), rounds, load, capacity };
 }
 
-/**
- * The sample's history as other pages: every id moved by a copy's offset, every title marked, and
- * (after the first copy) every sentence too, so that no copy's sentence is a worker's embedding
- * cache hit from another copy (that would favour one worker, which sees every copy).
- */
+/** The sample's history as other pages: every id moved by a copy's offset, every title marked. */
 function copiedHistory(pages: readonly string[], copy: number): string[] {
   const offset = copy * 1_000_000_000;
-  const marked = (text: string) => (copy === 0 ? text : text.replace(/\.(\s)/g, (_, space: string) => ` x${copy}.${space}`));
   return pages.map((page) =>
     page
       .replace(/<(id|parentid)>(\d+)<\/\1>/g, (_, tag: string, id: string) => `<${tag}>${Number(id) + offset}</${tag}>`)
-      .replace(/<title>([^<]*)<\/title>/, (_, title: string) => `<title>${title} (copy ${copy})</title>`)
-      .replace(/(<text[^>]*>)([\s\S]*?)(<\/text>)/g, (_, open: string, text: string, close: string) => `${open}${marked(text)}${close}`),
+      .replace(/<title>([^<]*)<\/title>/, (_, title: string) => `<title>${title} (copy ${copy})</title>`),
   );
 }
 
@@ -134,7 +127,7 @@ async function labelSpeedup(pages: readonly string[]): Promise<void> {
   const largestText = (page: string) => Math.max(0, ...[...page.matchAll(/<text[^>]*>([\s\S]*?)<\/text>/g)].map((match) => (match[1] ?? '').length));
   const kept = pages.filter((page) => largestText(page) < MAX_PAGE_CHARS);
   const dump = join(dir, 'pages.xml');
-  writeFileSync(dump, `<mediawiki>\n${Array.from({ length: LABEL_COPIES }, (_, copy) => copiedHistory(kept, copy).join('\n')).join('\n')}\n</mediawiki>\n`);
+  writeFileSync(dump, `<mediawiki>\n${kept.join('\n')}\n</mediawiki>\n`);
   const template = join(dir, 'template.sqlite');
   for (const date of [OLD, NEW]) wikidelta(['--db', template, 'snapshot', '--name', date, '--dump', dump, '--as-of', date]);
   const store = new Sqlite(template, { readonly: true });
@@ -152,7 +145,7 @@ async function labelSpeedup(pages: readonly string[]): Promise<void> {
     rounds_seconds: label.rounds,
     load_average: label.load,
     machine_parallel_capacity: label.capacity,
-    pages: kept.length * LABEL_COPIES,
+    pages: kept.length,
     article_pairs: pairs,
     old: OLD,
     new: NEW,
