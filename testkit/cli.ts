@@ -35,11 +35,37 @@ export function runCli(args: string[], options: { input?: string | Buffer; env?:
 export function collect(child: ChildProcess): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Decoded as a stream, so a character split across two chunks is not turned into two "\ufffd".
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.on('data', (chunk: string) => (stderr += chunk));
   // A command that fails early closes its input; writes after that are not the test's concern.
   child.stdin?.on('error', () => {});
   return new Promise((resolvePromise) => child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr })));
+}
+
+/**
+ * Waits until what a started command printed on one stream matches, and gives all of it so far; a
+ * command that ends first fails the wait with what it printed instead of leaving the test to time out.
+ */
+export function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', pattern: RegExp): Promise<string> {
+  const source = child[stream];
+  if (source === null) return Promise.reject(new Error(`the command has no ${stream} pipe`));
+  source.setEncoding('utf8');
+  let printed = '';
+  return new Promise((resolvePrinted, rejectPrinted) => {
+    const onData = (chunk: string): void => {
+      printed += chunk;
+      if (!pattern.test(printed)) return;
+      source.off('data', onData);
+      child.off('close', onClose);
+      resolvePrinted(printed);
+    };
+    const onClose = (code: number | null): void => rejectPrinted(new Error(`the command ended (exit ${code}) before printing ${pattern} on ${stream}: ${printed}`));
+    source.on('data', onData);
+    child.on('close', onClose);
+  });
 }
 
 export function tempDir(prefix = 'wikidelta-test-'): string {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { VERDICTS, type Verdict } from '../../src/audit/model.js';
 import { openDatabase } from '../../src/store/database.js';
 import { AuditStore } from '../../src/store/auditStore.js';
-import { collect, jsonLines, runCli, startCli, tempDir } from '../../testkit/cli.js';
+import { collect, jsonLines, runCli, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 
 const dir = tempDir('wikidelta-audit-cli-');
 const db = join(dir, 'demo.sqlite');
@@ -216,14 +216,7 @@ describe('audit on the demo store', () => {
 async function runDemo(earlierToken?: string): Promise<{ stdout: string; statuses: number[]; tokens: string[] }> {
   const child = startCli(['--db', db, 'audit', 'demo', '--port', '0']);
   const ended = collect(child);
-  let stdout = '';
-  await new Promise<void>((resolveServing, rejectServing) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('serving http')) resolveServing();
-    });
-    child.on('close', () => rejectServing(new Error(`audit demo ended before serving: ${stdout}`)));
-  });
+  const stdout = await waitForOutput(child, 'stdout', /serving http/);
   const links = [...stdout.matchAll(/http:\/\/127\.0\.0\.1:\d+\/(a|admin)\/([\w-]+)/g)];
   const annotator = links.find((link) => link[1] === 'a');
   const admin = links.find((link) => link[1] === 'admin');

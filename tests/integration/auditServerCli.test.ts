@@ -10,7 +10,7 @@ import { AuditStore } from '../../src/store/auditStore.js';
 import { openDatabase } from '../../src/store/database.js';
 import { isLoopback } from '../../src/serve/security.js';
 import { seedAudit } from '../../testkit/auditFixture.js';
-import { collect, runCli, startCli, tempDir } from '../../testkit/cli.js';
+import { collect, runCli, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 
 function seededStore() {
   const path = join(tempDir('wikidelta-serve-cli-'), 'store.sqlite');
@@ -25,9 +25,7 @@ describe('wikidelta serve', () => {
     const { path, seeded } = seededStore();
     const child = startCli(['--db', path, 'serve', '--port', '0']);
     const result = collect(child);
-    let printed = '';
-    child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    while (!/\n/.test(printed)) await once(child.stdout!, 'data');
+    const printed = await waitForOutput(child, 'stdout', /\n/);
     const url = /^serving audits at (http:\/\/127\.0\.0\.1:\d+) /.exec(printed)?.[1];
     expect(url, printed).toBeDefined();
     const posted = await fetch(`${url}/api/judgments`, {

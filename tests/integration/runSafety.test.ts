@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliPath, collect, jsonLines, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
+import { cliPath, collect, jsonLines, runCli, sharedData, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 const WEEK = ['weekly', '--start', '2021-01-04', '--dump', SAMPLE, '--llm', 'offline'];
@@ -71,14 +71,10 @@ describe('status', () => {
   it('shows a run killed with SIGKILL as interrupted, not running', async () => {
     const db = join(tempDir(), 'w.sqlite');
     // Reading the dump from a pipe that never ends keeps the run inside collect until it is killed.
-    const child = startCli(['--db', db, '--json', ...WEEK, '--dump', '-']);
+    const child = startCli(['--db', db, '--json', 'weekly', '--start', '2021-01-04', '--dump', '-', '--llm', 'offline']);
     const ended = collect(child);
     child.stdin?.write('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/">\n');
-    await new Promise<void>((resolve) => {
-      child.stderr?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('"stage":"collect"')) resolve();
-      });
-    });
+    await waitForOutput(child, 'stderr', /"stage":"collect"/);
     child.kill('SIGKILL');
     expect((await ended).signal).toBe('SIGKILL');
     const status = await runCli(['--db', db, 'status']);
