@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { VERDICTS, type Annotator, type AuditInfo, type Judgment } from '../audit/model.js';
 import { auditReport, type AuditReport } from '../audit/report.js';
 import type { ServeContext } from './context.js';
-import { whereabouts } from './navigation.js';
 import { adminPanel, type AdminView } from './pages.js';
 import { bearerToken, sendError } from './security.js';
 
@@ -51,7 +50,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
   });
 
   app.get('/next', async (request) => {
-    const here = whereabouts(context.store.assignedItems(annotatorOf(request).id), null);
+    const here = context.locate(annotatorOf(request).id, null);
     const current = here?.current ?? null;
     return { total: here?.total ?? 0, judged: here?.judged ?? 0, position: current?.position ?? null, item: current && current.item };
   });
@@ -59,14 +58,13 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
   app.get('/items', async (request) => ({
     items: context.store
       .assignedItems(annotatorOf(request).id)
-      .sort((a, b) => a.position - b.position)
-      .map((entry, index) => ({ id: entry.item.id, key: entry.item.key, position: index + 1, judged: entry.latest !== null, verdict: entry.latest?.verdict ?? null })),
+      .map((entry, index) => ({ id: entry.itemId, key: entry.key, position: index + 1, judged: entry.latest !== null, verdict: entry.latest?.verdict ?? null })),
   }));
 
   app.get('/items/:id', async (request, reply) => {
     const params = ItemParams.safeParse(request.params);
     if (!params.success) return sendError(reply, 400, issuesLine(params.error));
-    const here = whereabouts(context.store.assignedItems(annotatorOf(request).id), params.data.id);
+    const here = context.locate(annotatorOf(request).id, params.data.id);
     if (!here?.current) return sendError(reply, 403, `item ${params.data.id} is not assigned to you`);
     return { total: here.total, position: here.current.position, item: here.current.item, judgment: ownJudgment(here.current.latest) };
   });

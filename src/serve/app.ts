@@ -10,7 +10,6 @@ import { apiRoutes, adminView } from './api.js';
 import { loadAssets } from './assets.js';
 import { ServeContext, type TokenCheck } from './context.js';
 import type { FailedAttemptsOptions } from './failedAttempts.js';
-import { whereabouts } from './navigation.js';
 import { adminPage, annotatorPage, messagePage } from './pages.js';
 import { foreignHost, refusedPost, SECURITY_HEADERS, sendError } from './security.js';
 
@@ -75,7 +74,7 @@ export async function buildAuditApp(options: AuditAppOptions): Promise<FastifyIn
     if (check.annotator.role === 'admin') return sendPage(reply, 403, messagePage('The maintainer link', 'This link is for the maintainer page: open /admin/ with the same token.'));
     const query = PageQuery.safeParse(request.query);
     if (!query.success) return sendPage(reply, 400, messagePage('Bad request', 'item must be a whole number'));
-    const here = whereabouts(context.store.assignedItems(check.annotator.id), query.data.item ?? null);
+    const here = context.locate(check.annotator.id, query.data.item ?? null);
     if (!here) return sendPage(reply, 403, messagePage('Not yours', `Item ${query.data.item} is not assigned to you.`));
     const audit = context.store.auditById(check.annotator.auditId);
     return sendPage(reply, 200, annotatorPage({ audit: audit?.name ?? '', annotator: check.annotator.name, ...here }));

@@ -4,12 +4,18 @@
  * refused before its token is even looked up.
  */
 import type { Database } from 'better-sqlite3';
-import type { Annotator } from '../audit/model.js';
+import type { Annotator, AuditItem, Judgment } from '../audit/model.js';
 import { AuditStore } from '../store/auditStore.js';
 import { FailedAttempts, type FailedAttemptsOptions } from './failedAttempts.js';
+import { whereabouts, type Whereabouts } from './navigation.js';
 
 /** Longer than any token we issue (43 characters); a longer one is refused without hashing it. */
 const MAX_TOKEN_LENGTH = 256;
+
+/** Where an annotator is, with the content of the one item shown. */
+export interface Location extends Omit<Whereabouts, 'current'> {
+  current: { item: AuditItem; position: number; latest: Judgment | null } | null;
+}
 
 export type TokenCheck = { ok: true; annotator: Annotator } | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
 
@@ -32,5 +38,16 @@ export class ServeContext {
     if (annotator) return { ok: true, annotator };
     this.attempts.record(address);
     return { ok: false, status: 401, message: token === null ? 'missing token: send Authorization: Bearer TOKEN' : 'invalid token' };
+  }
+
+  /**
+   * The annotator's place in their assignment (see whereabouts), or null for an item not assigned
+   * to them; only the shown item's content is read from the store.
+   */
+  locate(annotatorId: number, requested: number | null): Location | null {
+    const here = whereabouts(this.store.assignedItems(annotatorId), requested);
+    if (!here) return null;
+    const item = here.current && this.store.item(here.current.itemId);
+    return { ...here, current: here.current && item ? { item, position: here.current.position, latest: here.current.latest } : null };
   }
 }

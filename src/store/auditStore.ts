@@ -5,7 +5,7 @@
  * posting at once, in one process or two, never lose a row.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { AUDIT_SOURCES, AuditItemContentSchema, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment } from '../audit/model.js';
 import { hashToken } from '../audit/tokens.js';
@@ -51,7 +51,7 @@ const JudgmentRow = z.object({
   created_at: z.string(),
 });
 
-const AssignedRow = ItemRow.extend({ position: z.number().int(), judgment_id: z.number().int().nullable() });
+const AssignedRow = z.object({ item_id: z.number().int(), key: z.string(), position: z.number().int(), judgment_id: z.number().int().nullable() });
 
 const AssignmentRow = z.object({ item_id: z.number().int(), annotator_id: z.number().int(), position: z.number().int(), judged: flag });
 
@@ -63,14 +63,25 @@ const JUDGMENT_COLUMNS = 'j.id, j.item_id, j.annotator_id, j.verdict, j.label, j
 const LATEST_IDS = 'SELECT MAX(id) FROM audit_judgments GROUP BY item_id, annotator_id';
 
 export class AuditStore {
+  /** Prepared once per store: preparing costs more than running most of these queries. */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(private readonly db: Database) {}
+
+  private statement(sql: string): Statement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
 
   createAudit(info: Omit<AuditInfo, 'id'>): AuditInfo {
     return this.db.transaction(() => {
       if (this.audit(info.name)) throw new UserError(`an audit named ${info.name} exists already: choose another --name`);
       const id = Number(
-        this.db
-          .prepare('INSERT INTO audits (name, source, params, raters, seed, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        this.statement('INSERT INTO audits (name, source, params, raters, seed, created_at) VALUES (?, ?, ?, ?, ?, ?)')
           .run(info.name, info.source, JSON.stringify(info.params), info.raters, info.seed, info.createdAt).lastInsertRowid,
       );
       return { id, ...info };
@@ -78,21 +89,21 @@ export class AuditStore {
   }
 
   audit(name: string): AuditInfo | undefined {
-    return this.auditFrom(this.db.prepare('SELECT * FROM audits WHERE name = ?').get(name));
+    return this.auditFrom(this.statement('SELECT * FROM audits WHERE name = ?').get(name));
   }
 
   auditById(id: number): AuditInfo | undefined {
-    return this.auditFrom(this.db.prepare('SELECT * FROM audits WHERE id = ?').get(id));
+    return this.auditFrom(this.statement('SELECT * FROM audits WHERE id = ?').get(id));
   }
 
   /** Every audit, oldest first. */
   audits(): AuditInfo[] {
-    return this.db.prepare('SELECT * FROM audits ORDER BY id').all().map((raw) => auditOf(AuditRow.parse(raw)));
+    return this.statement('SELECT * FROM audits ORDER BY id').all().map((raw) => auditOf(AuditRow.parse(raw)));
   }
 
   /** Stores the items in the order given; a key the audit holds already is kept once (the first copy). */
   addItems(auditId: number, items: ReadonlyArray<{ key: string; stratum: string; content: AuditItemContent }>): AuditItem[] {
-    const insert = this.db.prepare('INSERT INTO audit_items (audit_id, key, stratum, content) VALUES (?, ?, ?, ?) ON CONFLICT (audit_id, key) DO NOTHING');
+    const insert = this.statement('INSERT INTO audit_items (audit_id, key, stratum, content) VALUES (?, ?, ?, ?) ON CONFLICT (audit_id, key) DO NOTHING');
     return this.db.transaction(() => {
       const added: AuditItem[] = [];
       for (const item of items) {
@@ -104,20 +115,20 @@ export class AuditStore {
   }
 
   items(auditId: number): AuditItem[] {
-    return this.db.prepare('SELECT * FROM audit_items WHERE audit_id = ? ORDER BY id').all(auditId).map((raw) => itemOf(ItemRow.parse(raw)));
+    return this.statement('SELECT * FROM audit_items WHERE audit_id = ? ORDER BY id').all(auditId).map((raw) => itemOf(ItemRow.parse(raw)));
   }
 
   item(itemId: number): AuditItem | undefined {
-    const raw = this.db.prepare('SELECT * FROM audit_items WHERE id = ?').get(itemId);
+    const raw = this.statement('SELECT * FROM audit_items WHERE id = ?').get(itemId);
     return raw === undefined ? undefined : itemOf(ItemRow.parse(raw));
   }
 
   addAnnotator(auditId: number, name: string, tokenHash: string, role: Annotator['role']): Annotator {
     return this.db.transaction(() => {
-      const existing = this.db.prepare('SELECT 1 FROM audit_annotators WHERE audit_id = ? AND role = ? AND name = ?').get(auditId, role, name);
+      const existing = this.statement('SELECT 1 FROM audit_annotators WHERE audit_id = ? AND role = ? AND name = ?').get(auditId, role, name);
       if (existing) throw new UserError(`the audit has an ${role} named ${name} already`);
       const id = Number(
-        this.db.prepare('INSERT INTO audit_annotators (audit_id, name, token_hash, role) VALUES (?, ?, ?, ?)').run(auditId, name, tokenHash, role).lastInsertRowid,
+        this.statement('INSERT INTO audit_annotators (audit_id, name, token_hash, role) VALUES (?, ?, ?, ?)').run(auditId, name, tokenHash, role).lastInsertRowid,
       );
       return { id, auditId, name, role };
     }).immediate();
@@ -125,7 +136,7 @@ export class AuditStore {
 
   /** Gives an annotator a new token (its old link stops working): tokens are kept only as hashes, so a lost one cannot be shown again. */
   renewToken(annotatorId: number, tokenHash: string): void {
-    this.db.prepare('UPDATE audit_annotators SET token_hash = ? WHERE id = ?').run(tokenHash, annotatorId);
+    this.statement('UPDATE audit_annotators SET token_hash = ? WHERE id = ?').run(tokenHash, annotatorId);
   }
 
   /** Runs several writes as one transaction: an audit is created or grown whole, or not at all. */
@@ -135,8 +146,7 @@ export class AuditStore {
 
   /** The audit's annotators and its admin, in the order they were added. */
   annotators(auditId: number): Annotator[] {
-    return this.db
-      .prepare('SELECT id, audit_id, name, role FROM audit_annotators WHERE audit_id = ? ORDER BY id')
+    return this.statement('SELECT id, audit_id, name, role FROM audit_annotators WHERE audit_id = ? ORDER BY id')
       .all(auditId)
       .map((raw) => annotatorOf(AnnotatorRow.parse(raw)));
   }
@@ -144,7 +154,7 @@ export class AuditStore {
   /** The annotator (or admin) holding this token; the stored hash is compared in constant time. */
   annotatorByToken(token: string): Annotator | undefined {
     const hash = hashToken(token);
-    const raw = this.db.prepare('SELECT id, audit_id, name, role, token_hash FROM audit_annotators WHERE token_hash = ?').get(hash);
+    const raw = this.statement('SELECT id, audit_id, name, role, token_hash FROM audit_annotators WHERE token_hash = ?').get(hash);
     if (raw === undefined) return undefined;
     const row = AnnotatorWithHashRow.parse(raw);
     const found = Buffer.from(row.token_hash, 'hex');
@@ -155,8 +165,8 @@ export class AuditStore {
 
   /** Adds assignments; each annotator's new items go after the ones it holds, in the order given. A pair held already is left as it is. */
   assign(pairs: ReadonlyArray<{ itemId: number; annotatorId: number }>): void {
-    const last = this.db.prepare('SELECT COALESCE(MAX(position), -1) FROM audit_assignments WHERE annotator_id = ?').pluck();
-    const insert = this.db.prepare('INSERT INTO audit_assignments (item_id, annotator_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    const last = this.statement('SELECT COALESCE(MAX(position), -1) FROM audit_assignments WHERE annotator_id = ?').pluck();
+    const insert = this.statement('INSERT INTO audit_assignments (item_id, annotator_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.db.transaction(() => {
       for (const pair of pairs) insert.run(pair.itemId, pair.annotatorId, z.number().int().parse(last.get(pair.annotatorId)) + 1);
     }).immediate();
@@ -164,8 +174,7 @@ export class AuditStore {
 
   /** Every assignment of the audit, each annotator's in queue order, and whether that annotator has judged the item. */
   assignments(auditId: number): Array<{ itemId: number; annotatorId: number; position: number; judged: boolean }> {
-    return this.db
-      .prepare(
+    return this.statement(
         `SELECT a.item_id, a.annotator_id, a.position,
                 EXISTS (SELECT 1 FROM audit_judgments j WHERE j.item_id = a.item_id AND j.annotator_id = a.annotator_id) AS judged
            FROM audit_assignments a JOIN audit_items i ON i.id = a.item_id
@@ -184,18 +193,20 @@ export class AuditStore {
    */
   moveAssignment(itemId: number, from: number, to: number): boolean {
     return this.db.transaction(() => {
-      if (this.db.prepare('SELECT 1 FROM audit_judgments WHERE item_id = ? AND annotator_id = ?').get(itemId, from) !== undefined) return false;
-      if (this.db.prepare('DELETE FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').run(itemId, from).changes === 0) return false;
+      if (this.statement('SELECT 1 FROM audit_judgments WHERE item_id = ? AND annotator_id = ?').get(itemId, from) !== undefined) return false;
+      if (this.statement('DELETE FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').run(itemId, from).changes === 0) return false;
       this.assign([{ itemId, annotatorId: to }]);
       return true;
     }).immediate();
   }
 
-  /** The annotator's assigned items in order, each with that annotator's latest judgment (or null). */
-  assignedItems(annotatorId: number): Array<{ item: AuditItem; position: number; latest: Judgment | null }> {
-    const rows = this.db
-      .prepare(
-        `SELECT i.*, a.position,
+  /**
+   * The annotator's assignment in order: each item's id and key and that annotator's latest judgment (or
+   * null). Without the items' content, which every page asks for but only one item is shown.
+   */
+  assignedItems(annotatorId: number): Array<{ itemId: number; key: string; position: number; latest: Judgment | null }> {
+    const rows = this.statement(
+        `SELECT a.item_id, i.key, a.position,
                 (SELECT MAX(j.id) FROM audit_judgments j WHERE j.item_id = a.item_id AND j.annotator_id = a.annotator_id) AS judgment_id
            FROM audit_assignments a JOIN audit_items i ON i.id = a.item_id
           WHERE a.annotator_id = ? ORDER BY a.position`,
@@ -203,19 +214,18 @@ export class AuditStore {
       .all(annotatorId)
       .map((raw) => AssignedRow.parse(raw));
     const byId = this.judgmentsByIds(rows.flatMap((row) => (row.judgment_id === null ? [] : [row.judgment_id])));
-    return rows.map((row) => ({ item: itemOf(row), position: row.position, latest: row.judgment_id === null ? null : (byId.get(row.judgment_id) ?? null) }));
+    return rows.map((row) => ({ itemId: row.item_id, key: row.key, position: row.position, latest: row.judgment_id === null ? null : (byId.get(row.judgment_id) ?? null) }));
   }
 
   isAssigned(itemId: number, annotatorId: number): boolean {
-    return this.db.prepare('SELECT 1 FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').get(itemId, annotatorId) !== undefined;
+    return this.statement('SELECT 1 FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').get(itemId, annotatorId) !== undefined;
   }
 
   /** Always appends a row: a changed verdict is a new judgment, and the latest counts. */
   addJudgment(judgment: Omit<Judgment, 'id'>): Judgment {
     return this.db.transaction(() => {
       const id = Number(
-        this.db
-          .prepare('INSERT INTO audit_judgments (item_id, annotator_id, verdict, label, answer, note, seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        this.statement('INSERT INTO audit_judgments (item_id, annotator_id, verdict, label, answer, note, seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
           .run(judgment.itemId, judgment.annotatorId, judgment.verdict, judgment.label, judgment.answer, judgment.note, judgment.seconds, judgment.createdAt).lastInsertRowid,
       );
       return { id, ...judgment };
@@ -224,24 +234,21 @@ export class AuditStore {
 
   /** Every judgment row of the audit, oldest first. */
   judgments(auditId: number): Judgment[] {
-    return this.db
-      .prepare(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id WHERE i.audit_id = ? ORDER BY j.id`)
+    return this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id WHERE i.audit_id = ? ORDER BY j.id`)
       .all(auditId)
       .map((raw) => judgmentOf(JudgmentRow.parse(raw)));
   }
 
   /** The latest judgment per (item, annotator), oldest first. */
   latestJudgments(auditId: number): Judgment[] {
-    return this.db
-      .prepare(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id WHERE i.audit_id = ? AND j.id IN (${LATEST_IDS}) ORDER BY j.id`)
+    return this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id WHERE i.audit_id = ? AND j.id IN (${LATEST_IDS}) ORDER BY j.id`)
       .all(auditId)
       .map((raw) => judgmentOf(JudgmentRow.parse(raw)));
   }
 
   /** Per annotator (not the admin): items assigned, and how many of them it has judged. */
   progress(auditId: number): Array<{ annotator: string; assigned: number; judged: number }> {
-    return this.db
-      .prepare(
+    return this.statement(
         `SELECT n.name AS annotator,
                 (SELECT COUNT(*) FROM audit_assignments a WHERE a.annotator_id = n.id) AS assigned,
                 (SELECT COUNT(*) FROM audit_assignments a
@@ -260,8 +267,7 @@ export class AuditStore {
   private judgmentsByIds(ids: readonly number[]): Map<number, Judgment> {
     const found = new Map<number, Judgment>();
     if (ids.length === 0) return found;
-    const rows = this.db
-      .prepare(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j WHERE j.id IN (SELECT value FROM json_each(?))`)
+    const rows = this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j WHERE j.id IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(ids));
     for (const raw of rows) {
       const judgment = judgmentOf(JudgmentRow.parse(raw));

@@ -87,7 +87,7 @@ describe('AuditStore', () => {
     expect(store.judgments(audit.id).map((j) => j.verdict)).toEqual(['wrong', 'correct', 'debatable']);
     expect(store.latestJudgments(audit.id)).toEqual([changed, bobs]);
     const assigned = store.assignedItems(alice.id);
-    expect(assigned.map((entry) => [entry.item.key, entry.position])).toEqual([['q2', 0], ['q1', 1], ['q3', 2]]);
+    expect(assigned.map((entry) => [entry.key, entry.position])).toEqual([['q2', 0], ['q1', 1], ['q3', 2]]);
     expect(assigned.map((entry) => entry.latest?.verdict ?? null)).toEqual([null, 'correct', null]);
     expect(store.progress(audit.id)).toEqual([
       { annotator: 'alice', assigned: 3, judged: 1 },

@@ -1,25 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditItem, Judgment } from '../../../src/audit/model.js';
+import type { Judgment } from '../../../src/audit/model.js';
 import { FailedAttempts } from '../../../src/serve/failedAttempts.js';
 import { whereabouts, type Assigned } from '../../../src/serve/navigation.js';
-import { AUDIT_CONTENTS } from '../../../testkit/auditFixture.js';
 
-const item = (id: number): AuditItem => ({ id, auditId: 1, key: `k${id}`, stratum: 's', content: AUDIT_CONTENTS[0]!.content });
 const judged = (judgmentId: number, itemId: number): Judgment => ({
   id: judgmentId, itemId, annotatorId: 1, verdict: 'correct', label: null, answer: null, note: null, seconds: 1, createdAt: '2024-01-01T00:00:00Z',
 });
 /** Items 10, 20, 30, 40 in positions 0..3; 10 judged first (row 1), then 30 (row 5). */
 const assigned: Assigned[] = [
-  { item: item(30), position: 2, latest: judged(5, 30) },
-  { item: item(10), position: 0, latest: judged(1, 10) },
-  { item: item(20), position: 1, latest: null },
-  { item: item(40), position: 3, latest: null },
+  { itemId: 30, position: 2, latest: judged(5, 30) },
+  { itemId: 10, position: 0, latest: judged(1, 10) },
+  { itemId: 20, position: 1, latest: null },
+  { itemId: 40, position: 3, latest: null },
 ];
 
 describe('whereabouts', () => {
   it('shows the first unjudged item by position, its neighbours, and the last verdict for undo', () => {
     const here = whereabouts(assigned, null)!;
-    expect(here.current?.item.id).toBe(20);
+    expect(here.current?.itemId).toBe(20);
     expect(here.current?.position).toBe(2);
     expect([here.total, here.judged, here.previous, here.next, here.undo]).toEqual([4, 2, 10, 30, 30]);
   });
@@ -31,7 +29,7 @@ describe('whereabouts', () => {
 
   it('says null for an item that is not assigned, and offers the last item once all are judged', () => {
     expect(whereabouts(assigned, 99)).toBeNull();
-    const all = assigned.map((entry, index) => ({ ...entry, latest: entry.latest ?? judged(10 + index, entry.item.id) }));
+    const all = assigned.map((entry, index) => ({ ...entry, latest: entry.latest ?? judged(10 + index, entry.itemId) }));
     const done = whereabouts(all, null)!;
     expect(done.current).toBeNull();
     expect([done.previous, done.next, done.judged]).toEqual([40, null, 4]);
