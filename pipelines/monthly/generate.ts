@@ -1,10 +1,9 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
-import { UsageMeter, withUsage } from '../../src/llm/usage.js';
+import { StageUsage, withUsage } from '../../src/llm/usage.js';
 import { CachingEmbedder, textHash } from '../../src/models/embedder.js';
 import { inBatches, InProcessRunner } from '../../src/queue/batchRunner.js';
 import { encodeVector, generateArticleJob, type GenerateArticle } from '../../src/queue/generateJob.js';
 import type { ArticleRef } from '../../src/model/growover.js';
-import type { Usage } from '../../src/model/llmUsage.js';
 import { GrowoverStore } from '../../src/store/growoverStore.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
@@ -33,10 +32,7 @@ export const generateStage: Stage<MonthlyInput> = {
     const pairs = new Map(input.oldName ? store.labeledPairs(input.oldName, input.newName).map((pair) => [pair.newPageId, pair]) : []);
     const articles = snapshots.articles(input.newName);
     const counts = { articles: articles.length, initial_articles: 0, changed_articles: 0, qa: 0, dialogues: 0, turns: 0, rejects: 0 };
-    const spent = new UsageMeter(input.tasks.provider, input.tasks.model);
-    const addUsage = ({ requests, cacheHits, failures, promptTokens, completionTokens }: Usage) => spent.add({ requests, cacheHits, failures, promptTokens, completionTokens });
-    // Jobs in this process spend through input.tasks and hand it on with their result; what a failed one spent is still there.
-    const usage = { takeUsage: () => (addUsage(input.tasks.takeUsage()), spent.take()) };
+    const usage = new StageUsage(input.tasks);
     const todo = articles.filter((article) => !store.isDone(input.newName, article.pageId, 'generate'));
     let done = articles.length - todo.length;
 
@@ -59,7 +55,7 @@ export const generateStage: Stage<MonthlyInput> = {
         const jobs = slice.map(jobOf);
         const refs = new Map(jobs.map((job) => [job.article.pageId, job]));
         await runner.run(generateArticleJob, jobs, ({ pageId, generated, usage: jobUsage }) => {
-          addUsage(jobUsage);
+          usage.add(jobUsage);
           const job = refs.get(pageId);
           // A job done twice (a worker lost mid-job) is written once: the done marker, and natural keys besides.
           if (!job || store.isDone(input.newName, pageId, 'generate')) return;

@@ -10,7 +10,7 @@ import { modelRunParams, type Models } from '../../src/models/modelSet.js';
 import type { LabelThresholds } from '../../src/labels/labeler.js';
 import { inBatches, InProcessRunner, type BatchRunner } from '../../src/queue/batchRunner.js';
 import { labelArticlesJob, labelBatches } from '../../src/queue/labelJob.js';
-import { withUsage, type Prices } from '../../src/llm/usage.js';
+import { StageUsage, withUsage, type Prices } from '../../src/llm/usage.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
@@ -38,6 +38,7 @@ const labelStage: Stage<LabelInput> = {
     const embedder = new CachingEmbedder(input.embedder, new EmbeddingCache(context.db));
     const pairs = store.pairs(input.oldName, input.newName);
     let done = 0;
+    const usage = input.judge ? new StageUsage(input.judge) : null;
     const labelAll = async () => {
       const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli, ...(input.judge ? { judge: input.judge } : {}) }) }, LABEL_CONCURRENCY);
       const todo = pairs.filter((pair) => !store.isLabeled(input.oldName, input.newName, pair.newArticle.pageId));
@@ -52,6 +53,7 @@ const labelStage: Stage<LabelInput> = {
         }));
         // Each article is written in its own transaction as its labels arrive, in whatever order the batches end.
         await runner.run(labelArticlesJob, labelBatches(texts, input.thresholds ?? {}, LABEL_PAIRS_PER_JOB), (labeled) => {
+          if (labeled.usage) usage?.add(labeled.usage);
           for (const { pageId, labels } of labeled.articles) {
             const pair = byPage.get(pageId);
             // A batch done twice (a worker lost mid-job) is written once: natural keys, and this check.
@@ -62,8 +64,8 @@ const labelStage: Stage<LabelInput> = {
         });
       }
     };
-    // What the LLM step spent counts in the run's usage (`status`), also when the stage fails.
-    if (input.judge) await withUsage(context, input.judge, input.prices ?? {}, labelAll);
+    // What the LLM step spent, here or on the workers, counts in the run's usage (`status`), also when the stage fails.
+    if (usage) await withUsage(context, usage, input.prices ?? {}, labelAll);
     else await labelAll();
     const counts = store.labelCounts(input.oldName, input.newName);
     return { articles: pairs.length, new_articles: pairs.filter((pair) => !pair.oldArticle).length, ...counts };

@@ -1,5 +1,6 @@
 /** Calls and tokens spent through one LLM provider, and their record per run (what `status` shows). */
 import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
 import type { RunUsage, Usage } from '../model/llmUsage.js';
 import { LlmUsageStore } from '../store/llmUsageStore.js';
 
@@ -24,6 +25,39 @@ export class UsageMeter {
     const taken = this.current;
     this.current = emptyUsage(this.provider, this.model);
     return taken;
+  }
+}
+
+/** Usage as a job returns it through the queue (docs/ARCHITECTURE.md §13). */
+export const UsageSchema = z.object({
+  provider: z.string(),
+  model: z.string(),
+  requests: z.number(),
+  cacheHits: z.number(),
+  failures: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+}) satisfies z.ZodType<Usage>;
+
+/**
+ * What a stage whose batches run as jobs spent: each job returns what its calls spent with its
+ * result (on a worker, through the worker's own client), and what jobs in this process spent
+ * without returning it (a failed one) is still with the stage's own provider.
+ */
+export class StageUsage {
+  private readonly spent: UsageMeter;
+
+  constructor(private readonly local: { provider: string; model: string; takeUsage(): Usage }) {
+    this.spent = new UsageMeter(local.provider, local.model);
+  }
+
+  add({ requests, cacheHits, failures, promptTokens, completionTokens }: Usage): void {
+    this.spent.add({ requests, cacheHits, failures, promptTokens, completionTokens });
+  }
+
+  takeUsage(): Usage {
+    this.add(this.local.takeUsage());
+    return this.spent.take();
   }
 }
 

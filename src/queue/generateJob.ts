@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { generateFromChange, generateInitial, type Generated } from '../growover/generator.js';
-import type { Usage } from '../model/llmUsage.js';
+import { UsageSchema } from '../llm/usage.js';
 import { CachingEmbedder, type VectorStore } from '../models/embedder.js';
 import type { JobKind } from './batchRunner.js';
 
@@ -53,16 +53,6 @@ const GeneratedSchema = z.object({
   ),
   rejects: z.array(z.object({ id: z.string(), kind: z.enum(['qa', 'dialogue']), type: z.string(), reason: z.string(), reply: z.unknown(), provenance: ProvenanceSchema })),
 }) satisfies z.ZodType<Generated>;
-
-const UsageSchema = z.object({
-  provider: z.string(),
-  model: z.string(),
-  requests: z.number(),
-  cacheHits: z.number(),
-  failures: z.number(),
-  promptTokens: z.number(),
-  completionTokens: z.number(),
-}) satisfies z.ZodType<Usage>;
 
 const GeneratedArticle = z.object({ pageId: z.number().int(), generated: GeneratedSchema, usage: UsageSchema });
 export type GeneratedArticle = z.infer<typeof GeneratedArticle>;

@@ -4,6 +4,7 @@
  * in the job rather than a shared read-only copy of the store because workers run on other machines.
  */
 import { z } from 'zod';
+import { UsageSchema } from '../llm/usage.js';
 import { labelArticle, labelNewArticle, type ArticleLabels } from '../labels/labeler.js';
 import { inBatches, type JobKind } from './batchRunner.js';
 
@@ -69,7 +70,8 @@ const ArticleLabelsSchema = z
   })
   .transform((labels) => labels as unknown as ArticleLabels);
 
-const LabelBatchOutput = z.object({ articles: z.array(z.object({ pageId: z.number().int(), labels: ArticleLabelsSchema })) });
+/** `usage`: what the batch's judge calls spent, null without a judge. */
+const LabelBatchOutput = z.object({ articles: z.array(z.object({ pageId: z.number().int(), labels: ArticleLabelsSchema })), usage: UsageSchema.nullable() });
 export type LabeledBatch = z.infer<typeof LabelBatchOutput>;
 
 export const labelArticlesJob: JobKind<LabelBatch, LabeledBatch> = {
@@ -85,7 +87,8 @@ export const labelArticlesJob: JobKind<LabelBatch, LabeledBatch> = {
         labels: pair.oldSentences ? await labelArticle(pair.oldSentences, pair.newSentences, { ...models, thresholds: batch.thresholds }) : labelNewArticle(pair.newSentences),
       })),
     );
-    return { articles };
+    // Taken at the end: on a judge shared by batches under way at once, each take may hold a little of another's, the sum all of it.
+    return { articles, usage: models.judge?.takeUsage() ?? null };
   },
 };
 

@@ -258,14 +258,15 @@ describe('monthly --queue with two workers, one killed mid-job', () => {
   }, 300_000);
 });
 
-/** What the monthly generation run of a store spent through the LLM, as `status` reports it. */
-async function generationUsage(db: string): Promise<Record<string, number | string> | undefined> {
+/** What a store's labeling and generation runs spent through the LLM, as `status` reports it. */
+async function llmUsage(db: string): Promise<Record<string, Record<string, number | string> | undefined>> {
   const status = JSON.parse((await cli(db, ['--json', 'status'])).stdout) as { runs: Array<{ pipeline: string; llm_usage: Array<Record<string, number | string>> }> };
-  return status.runs.find((run) => run.pipeline === 'monthly')?.llm_usage[0];
+  const of = (pipeline: string) => status.runs.find((run) => run.pipeline === pipeline)?.llm_usage[0];
+  return { label: of('monthly-label'), generation: of('monthly') };
 }
 
 describe('monthly --queue with an LLM behind a server', () => {
-  it('asks the server from the workers, which know it only from the jobs, and counts what they spent in the run', async () => {
+  it('asks the server from the workers, which know it only from the jobs, and counts what they spent in the runs', async () => {
     await stopWorkers();
     const server = await startOpenAiServer();
     try {
@@ -287,10 +288,13 @@ describe('monthly --queue with an LLM behind a server', () => {
       const fromSingle = tableRows(single, GROWOVER_TABLES);
       expect(fromSingle.growover_rejects?.length ?? 0).toBeGreaterThan(0);
       expect(tableRows(queued, GROWOVER_TABLES)).toEqual(fromSingle);
-      const spent = await generationUsage(single);
-      expect(spent).toMatchObject({ provider: 'openai', model: 'test-model' });
-      expect(Number(spent?.requests)).toBeGreaterThan(0);
-      expect(await generationUsage(queued)).toEqual(spent);
+      // The judge's calls on the workers are counted in the labeling run, the generation's in the monthly run.
+      const spent = await llmUsage(single);
+      for (const usage of [spent.label, spent.generation]) {
+        expect(usage).toMatchObject({ provider: 'openai', model: 'test-model' });
+        expect(Number(usage?.requests)).toBeGreaterThan(0);
+      }
+      expect(await llmUsage(queued)).toEqual(spent);
     } finally {
       await server.stop();
     }
