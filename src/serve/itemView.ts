@@ -4,6 +4,7 @@
  * question with the infobox before and after. Pure: content in, escaped markup out.
  */
 import type { AuditItemContent } from '../audit/model.js';
+import { splitSentences } from '../text/sentences.js';
 import { highlight, wordDiff } from './highlight.js';
 import { html, type Html } from './html.js';
 
@@ -58,18 +59,13 @@ function qaView(item: QaContent): Html {
     ${item.oldAnswer === null ? '' : html`<dt>Old answer</dt><dd class="old-answer">${item.oldAnswer}</dd>`}
   </dl>`}
   <div class="evidence"><span class="caption">Evidence</span><p>${item.evidence}</p></div>
-  <div class="article"><span class="caption">Article, evidence marked</span><div class="scroll"><p>${highlight(item.article, splitEvidence(item.evidence), 'cited')}</p></div></div>
+  <div class="article"><span class="caption">Article, evidence marked</span><div class="scroll"><p>${highlight(item.article, splitSentences(item.evidence), 'cited')}</p></div></div>
 </section>`;
 }
 
 function dialogueTurns(item: QaContent): Html {
   const turns = item.turns.length > 0 ? item.turns : [{ question: item.question, answer: item.answer }];
   return html`<ol class="turns">${turns.map((turn) => html`<li><span class="question">${turn.question}</span><span class="answer">${turn.answer}</span></li>`)}</ol>`;
-}
-
-/** Evidence of several sentences is marked sentence by sentence, as they may lie apart in the article. */
-function splitEvidence(evidence: string): string[] {
-  return evidence.split(/(?<=[.!?])\s+(?=\S)/);
 }
 
 function weeklyView(item: WeeklyContent): Html {

@@ -68,6 +68,14 @@ describe('item views', () => {
     expect(dialogue.match(/<mark class="cited">/g)).toHaveLength(2);
   });
 
+  it('cuts evidence into sentences as the articles are cut, so an abbreviation or an initial stays inside its sentence', () => {
+    const base = AUDIT_CONTENTS.find((entry) => entry.stratum === 'CHANGED')!.content;
+    if (base.kind !== 'qa') throw new Error('the fixture has no QA item');
+    const sentence = 'They met on St. Brannoc Street in 2011 with A. K. Demir.';
+    const markup = itemView({ ...base, evidence: sentence, article: `The band is from Vellan. ${sentence} It split in 2020.` }).value;
+    expect(markup.match(/<mark class="cited">[^<]*<\/mark>/g)).toEqual([`<mark class="cited">${sentence}</mark>`]);
+  });
+
   it('puts no inline script or handler on the annotator page, and the item id where the script finds it', () => {
     const item: AuditItem = { id: 7, auditId: 1, key: 'k', stratum: 'changed', content: AUDIT_CONTENTS[0]!.content };
     const page = annotatorPage({ audit: HOSTILE.script, annotator: HOSTILE.image, total: 3, judged: 1, current: { item, position: 2, latest: null }, previous: 5, next: 9, undo: 5 });
