@@ -283,7 +283,7 @@ function section(title: string, body: string): string {
 }
 
 function percent(interval: Interval | undefined): string {
-  return interval === undefined || interval.n === 0 ? '-' : `${(interval.value * 100).toFixed(1)}%`;
+  return interval === undefined || interval.value === null ? '-' : `${(interval.value * 100).toFixed(1)}%`;
 }
 
 function range(interval: Interval | undefined): string {

@@ -12,7 +12,8 @@
 
 /** A proportion with its interval: `value` = k/n, [`low`, `high`] its confidence interval, `n` the trials. */
 export interface Interval {
-  value: number;
+  /** Null without trials: no proportion to report (a 0 would read as none correct). */
+  value: number | null;
   low: number;
   high: number;
   n: number;
@@ -24,7 +25,7 @@ export const Z95 = 1.959964;
 /**
  * The Wilson score interval of k successes in n trials (Wilson 1927): unlike the normal
  * approximation it stays inside [0, 1] and keeps its coverage for the small n and the proportions
- * near 1 an audit produces. With no trials there is no information: the whole range [0, 1], value 0.
+ * near 1 an audit produces. With no trials there is no information: the whole range [0, 1], no value.
  *
  * @example wilsonInterval(26, 30) // { value: 0.8667, low: 0.7032, high: 0.9469, n: 30 }
  */
@@ -32,7 +33,7 @@ export function wilsonInterval(k: number, n: number, z: number = Z95): Interval 
   if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) {
     throw new RangeError(`wilsonInterval: need whole numbers 0 <= k <= n, got k=${k}, n=${n}`);
   }
-  if (n === 0) return { value: 0, low: 0, high: 1, n: 0 };
+  if (n === 0) return { value: null, low: 0, high: 1, n: 0 };
   const p = k / n;
   const z2 = z * z;
   const denominator = 1 + z2 / n;

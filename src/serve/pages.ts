@@ -110,7 +110,7 @@ export function adminPage(view: AdminView): string {
 }
 
 function interval(value: Interval | undefined): Html {
-  if (!value || value.n === 0) return html`<span class="na">—</span>`;
+  if (!value || value.value === null) return html`<span class="na">—</span>`;
   const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
   return html`<span class="figure">${percent(value.value)}</span> <span class="ci">[${percent(value.low)}, ${percent(value.high)}] n=${value.n}</span>`;
 }

@@ -161,7 +161,7 @@ describe('auditReport by source', () => {
 
   it('gives no coefficient where nothing is paired, and an empty interval where nothing is decided', () => {
     const empty = auditReport({ audit, items, annotators, judgments: [] });
-    expect(empty.precision.overall).toEqual({ value: 0, low: 0, high: 1, n: 0 });
+    expect(empty.precision.overall).toEqual({ value: null, low: 0, high: 1, n: 0 });
     expect(empty.agreement.fleiss_kappa).toBeNull();
     expect(empty.agreement.krippendorff_alpha).toBeNull();
     expect(empty.agreement.cohen).toEqual({});

@@ -38,7 +38,7 @@ describe('wilsonInterval', () => {
   it('keeps the bounds at exactly 0 and 1, and gives the whole range for no trials', () => {
     expect(wilsonInterval(30, 30).high).toBe(1);
     expect(wilsonInterval(0, 5).low).toBe(0);
-    expect(wilsonInterval(0, 0)).toEqual({ value: 0, low: 0, high: 1, n: 0 });
+    expect(wilsonInterval(0, 0)).toEqual({ value: null, low: 0, high: 1, n: 0 });
     expect(() => wilsonInterval(4, 3)).toThrow(/0 <= k <= n/);
   });
 });
