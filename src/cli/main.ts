@@ -88,4 +88,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0);
   throw error;
 });
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// main awaits all of a command's work, so what may still hold the event loop here is a library's
+// housekeeping, not ours: after a --queue run's large results, the Redis reply parser shrinks its
+// buffer every 50 ms for up to a second before it lets the process go. Exit once what was written
+// to standard output and error has been handed over.
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((flushed) => stream.write('', () => flushed()))));
+process.exit(code);
