@@ -56,8 +56,8 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
   });
 
   app.get('/items', async (request) => ({
-    items: context.store
-      .assignedItems(annotatorOf(request).id)
+    items: context
+      .assigned(annotatorOf(request).id)
       .map((entry, index) => ({ id: entry.itemId, key: entry.key, position: index + 1, judged: entry.latest !== null, verdict: entry.latest?.verdict ?? null })),
   }));
 
@@ -83,7 +83,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
       if (answer && item.content.kind === 'label') return { status: 400, message: 'a sentence-label item takes a label, not an answer' };
       if (label && !(LABELS as readonly string[]).includes(label)) return { status: 400, message: `label must be one of ${LABELS.join(', ')}` };
       return {
-        judgment: context.store.addJudgment({
+        judgment: context.addJudgment({
           itemId,
           annotatorId: annotator.id,
           verdict,

@@ -3,11 +3,11 @@
  * no annotator counts as a failed attempt of the client's address; an address past the limit is
  * refused before its token is even looked up.
  */
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { Annotator, AuditItem, Judgment } from '../audit/model.js';
 import { AuditStore } from '../store/auditStore.js';
 import { FailedAttempts, type FailedAttemptsOptions } from './failedAttempts.js';
-import { whereabouts, type Whereabouts } from './navigation.js';
+import { whereabouts, type Assigned, type Whereabouts } from './navigation.js';
 
 /** Longer than any token we issue (43 characters); a longer one is refused without hashing it. */
 const MAX_TOKEN_LENGTH = 256;
@@ -22,6 +22,15 @@ export type TokenCheck = { ok: true; annotator: Annotator } | { ok: false; statu
 export class ServeContext {
   readonly store: AuditStore;
   private readonly attempts: FailedAttempts;
+  /**
+   * Each annotator's assignment as last read, kept while the store is unchanged: reading it is most
+   * of what a page costs, and 20 annotators at once ask for it on every item. This server's own
+   * judgments are written into their annotator's copy; any other process's commit (`audit add`,
+   * `audit links`, a second server) changes SQLite's data_version and drops them all.
+   */
+  private readonly assignments = new Map<number, Assigned[]>();
+  private readonly dataVersion: Statement;
+  private readVersion: unknown = null;
 
   constructor(
     readonly db: Database,
@@ -29,6 +38,7 @@ export class ServeContext {
   ) {
     this.store = new AuditStore(db);
     this.attempts = new FailedAttempts(attempts);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   checkToken(address: string, token: string | null): TokenCheck {
@@ -45,9 +55,32 @@ export class ServeContext {
    * to them; only the shown item's content is read from the store.
    */
   locate(annotatorId: number, requested: number | null): Location | null {
-    const here = whereabouts(this.store.assignedItems(annotatorId), requested);
+    const here = whereabouts(this.assigned(annotatorId), requested);
     if (!here) return null;
     const item = here.current && this.store.item(here.current.itemId);
     return { ...here, current: here.current && item ? { item, position: here.current.position, latest: here.current.latest } : null };
+  }
+
+  /** The annotator's assigned items in order with their latest own judgments (see `assignments`). */
+  assigned(annotatorId: number): Assigned[] {
+    const version = this.dataVersion.get();
+    if (version !== this.readVersion) {
+      this.assignments.clear();
+      this.readVersion = version;
+    }
+    let assigned = this.assignments.get(annotatorId);
+    if (!assigned) {
+      assigned = this.store.assignedItems(annotatorId);
+      this.assignments.set(annotatorId, assigned);
+    }
+    return assigned;
+  }
+
+  /** Appends a judgment (the latest counts), which becomes its item's latest in the annotator's assignment as read. */
+  addJudgment(judgment: Omit<Judgment, 'id'>): Judgment {
+    const added = this.store.addJudgment(judgment);
+    const assigned = this.assignments.get(added.annotatorId);
+    if (assigned) this.assignments.set(added.annotatorId, assigned.map((entry) => (entry.itemId === added.itemId ? { ...entry, latest: added } : entry)));
+    return added;
   }
 }

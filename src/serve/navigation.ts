@@ -7,6 +7,7 @@ import type { Judgment } from '../audit/model.js';
 
 export interface Assigned {
   itemId: number;
+  key: string;
   position: number;
   latest: Judgment | null;
 }

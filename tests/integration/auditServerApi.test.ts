@@ -174,6 +174,28 @@ describe('audit server API', () => {
     expect(next).toMatchObject({ position: 1, judged: 1, item: { id: run.seeded.items[0]!.id } });
   });
 
+  it('shows what another process wrote to the store at once, and its own posts on the next request', async () => {
+    const run = await start(['alice']);
+    const alice = run.seeded.tokens.alice!;
+    const next = async () => ((await (await api(run, '/api/next', { token: alice })).json()) as { judged: number; total: number; item: { id: number } | null });
+    expect(await next()).toMatchObject({ judged: 0, total: run.seeded.items.length, item: { id: run.seeded.items[0]!.id } });
+    expect((await judge(run, alice, { item: run.seeded.items[0]!.id, verdict: 'correct' })).status).toBe(201);
+    expect(await next()).toMatchObject({ judged: 1, item: { id: run.seeded.items[1]!.id } });
+
+    // Another connection, as \`audit add\` or a second server would hold: a judgment and a new item.
+    const other = openDatabase(run.path);
+    try {
+      const store = new AuditStore(other);
+      const annotator = store.annotators(run.seeded.audit.id).find((entry) => entry.name === 'alice')!;
+      store.addJudgment({ itemId: run.seeded.items[1]!.id, annotatorId: annotator.id, verdict: 'wrong', label: null, answer: 'x', note: null, seconds: null, createdAt: '2024-03-11T00:00:00Z' });
+      const [added] = store.addItems(run.seeded.audit.id, [{ key: 'added-later', stratum: 'NEW', content: run.seeded.items[0]!.content }]);
+      store.assign([{ itemId: added!.id, annotatorId: annotator.id }]);
+    } finally {
+      other.close();
+    }
+    expect(await next()).toMatchObject({ judged: 2, total: run.seeded.items.length + 1, item: { id: run.seeded.items[2]!.id } });
+  });
+
   it('loses nothing when 20 clients post at once, nor across a restart', async () => {
     const names = Array.from({ length: 20 }, (_, index) => `annotator${index + 1}`);
     const run = await start(names);

@@ -8,10 +8,10 @@ const judged = (judgmentId: number, itemId: number): Judgment => ({
 });
 /** Items 10, 20, 30, 40 in positions 0..3; 10 judged first (row 1), then 30 (row 5). */
 const assigned: Assigned[] = [
-  { itemId: 30, position: 2, latest: judged(5, 30) },
-  { itemId: 10, position: 0, latest: judged(1, 10) },
-  { itemId: 20, position: 1, latest: null },
-  { itemId: 40, position: 3, latest: null },
+  { itemId: 30, key: 'k30', position: 2, latest: judged(5, 30) },
+  { itemId: 10, key: 'k10', position: 0, latest: judged(1, 10) },
+  { itemId: 20, key: 'k20', position: 1, latest: null },
+  { itemId: 40, key: 'k40', position: 3, latest: null },
 ];
 
 describe('whereabouts', () => {
