@@ -100,6 +100,19 @@ async function sideBySide(run: (count: number) => Promise<number>): Promise<{ on
   return { one: Math.min(...rounds.map((r) => r[0] ?? Infinity)), two: Math.min(...rounds.map((r) => r[1] ?? Infinity)), rounds, load, capacity };
 }
 
+/** One worker's time over two workers' time, with the rounds, the load and the machine's capacity beside it. */
+function reportSpeedup(name: string, side: Awaited<ReturnType<typeof sideBySide>>, extra: Record<string, unknown>): void {
+  report(name, side.one / side.two, 'x', {
+    one_worker_seconds: side.one,
+    two_workers_seconds: side.two,
+    serial_seconds: Number((2 * side.two - side.one).toFixed(1)),
+    rounds_seconds: side.rounds,
+    load_average: side.load,
+    machine_parallel_capacity: side.capacity,
+    ...extra,
+  });
+}
+
 /** The sample's history as other pages: every id moved by a copy's offset, every title marked. */
 function copiedHistory(pages: readonly string[], copy: number): string[] {
   const offset = copy * 1_000_000_000;
@@ -138,13 +151,7 @@ async function labelSpeedup(pages: readonly string[]): Promise<void> {
     process.stderr.write(`label, ${count} worker(s): ${seconds.toFixed(1)} s, ${JSON.stringify((JSON.parse(printed) as { counts: unknown }).counts)}\n`);
     return seconds;
   });
-  report('workers_label_speedup', label.one / label.two, 'x', {
-    one_worker_seconds: label.one,
-    two_workers_seconds: label.two,
-    serial_seconds: Number((2 * label.two - label.one).toFixed(1)),
-    rounds_seconds: label.rounds,
-    load_average: label.load,
-    machine_parallel_capacity: label.capacity,
+  reportSpeedup('workers_label_speedup', label, {
     pages: kept.length,
     article_pairs: pairs,
     old: OLD,
@@ -166,13 +173,7 @@ async function weeklySpeedup(pages: readonly string[]): Promise<void> {
     process.stderr.write(`weekly parse and diff, ${count} worker(s): ${seconds.toFixed(1)} s, ${JSON.stringify(stages.map((stage) => [stage.stage, stage.counts]))}\n`);
     return seconds;
   });
-  report('workers_weekly_speedup', weekly.one / weekly.two, 'x', {
-    one_worker_seconds: weekly.one,
-    two_workers_seconds: weekly.two,
-    serial_seconds: Number((2 * weekly.two - weekly.one).toFixed(1)),
-    rounds_seconds: weekly.rounds,
-    load_average: weekly.load,
-    machine_parallel_capacity: weekly.capacity,
+  reportSpeedup('workers_weekly_speedup', weekly, {
     revisions,
     copies_of_the_sample: COPIES,
   });

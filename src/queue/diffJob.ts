@@ -5,6 +5,7 @@
  * twice writes the same rows.
  */
 import { z } from 'zod';
+import { MarkedKeyChangeSchema } from '../diff/markedChange.js';
 import { findReverts } from '../diff/reverts.js';
 import { diffInfoboxes } from '../diff/infoboxDiff.js';
 import type { Infobox, Window } from '../model.js';
@@ -30,17 +31,8 @@ const DiffBatchData = z.object({
 });
 export type DiffBatch = z.infer<typeof DiffBatchData>;
 
-const KeyChangeSchema = z.object({
-  template: z.string(),
-  key: z.string(),
-  kind: z.enum(['added', 'removed', 'changed']),
-  old: z.string(),
-  new: z.string(),
-  filtered: z.enum(['styling_key', 'file_value', 'empty_value']).nullable(),
-  revertedBy: z.number().int().nullable(),
-});
 
-const RevisionChanges = z.object({ revId: z.number().int(), prevRevId: z.number().int(), timestamp: z.string(), changes: z.array(KeyChangeSchema) });
+const RevisionChanges = z.object({ revId: z.number().int(), prevRevId: z.number().int(), timestamp: z.string(), changes: z.array(MarkedKeyChangeSchema) });
 
 const DiffedBatch = z.object({ pages: z.array(z.object({ pageId: z.number().int(), revisions: z.array(RevisionChanges) })) });
 export type DiffedBatch = z.infer<typeof DiffedBatch>;

@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { Infobox, Window } from '../model.js';
 import type { DataUnit, FilterReason, PageRevisionRow, StoredChange } from '../model/weekly.js';
 import type { KeyChange } from '../diff/infoboxDiff.js';
+import { MarkedKeyChangeSchema } from '../diff/markedChange.js';
 import { Count, FieldsColumn, flag, InfoboxColumn, Numbers } from './rows.js';
 
 const PageRevisionColumns = z.object({
@@ -19,20 +20,13 @@ const PageRevisionColumns = z.object({
   parsed: flag,
 });
 const InfoboxRow = z.object({ template: z.string(), fields: FieldsColumn });
-const StoredChangeRow = z.object({
+const StoredChangeRow = MarkedKeyChangeSchema.extend({
   wiki: z.string(),
   title: z.string(),
   pageId: z.number().int(),
   revId: z.number().int(),
   prevRevId: z.number().int(),
   timestamp: z.string(),
-  template: z.string(),
-  key: z.string(),
-  kind: z.enum(['added', 'removed', 'changed']),
-  old: z.string(),
-  new: z.string(),
-  filtered: z.enum(['styling_key', 'file_value', 'empty_value']).nullable(),
-  revertedBy: z.number().int().nullable(),
 });
 /** The data unit columns, aliased to the model's names; shared with the question repository's joins. */
 export const DataUnitRow = z.object({
