@@ -31,7 +31,6 @@ const DiffBatchData = z.object({
 });
 export type DiffBatch = z.infer<typeof DiffBatchData>;
 
-
 const RevisionChanges = z.object({ revId: z.number().int(), prevRevId: z.number().int(), timestamp: z.string(), changes: z.array(MarkedKeyChangeSchema) });
 
 const DiffedBatch = z.object({ pages: z.array(z.object({ pageId: z.number().int(), revisions: z.array(RevisionChanges) })) });
