@@ -1,13 +1,15 @@
 /**
  * Sentence labeling on the shared 30-page sample's consecutive monthly snapshots (first of each
  * month, 2021-07 .. 2022-01, from the dump), with the offline default models (USE Lite, heuristic
- * NLI), side by side in one run: the embedder in this thread against a pool of two worker threads
- * (each in its own child process, so peak RSS is its own), and each later month labeled with a
- * cold embedding cache (as every `label` run was before the store kept vectors) against the cache
- * the earlier months filled. Each month is labeled as `label` labels it: its article pairs through
- * the in-process runner, LABEL_CONCURRENCY at a time (`node --import tsx label.bench.ts THREADS
- * CONCURRENCY` runs one side with another concurrency, to size it), facts parsed afresh. Figures,
- * each run of a thread count printing its own lines:
+ * NLI), side by side in one run, each configuration in a child process of its own (so that peak
+ * RSS is its own): USE Lite on TensorFlow.js's WebAssembly runtime in the labeling thread (how
+ * every `label` run embedded before the native runtime), then on ONNX Runtime in the labeling
+ * thread and in a pool of two worker threads; and each later month labeled with a cold embedding
+ * cache (as every `label` run was before the store kept vectors) against the cache the earlier
+ * months filled. Each month is labeled as `label` labels it: its article pairs through the
+ * in-process runner, LABEL_CONCURRENCY at a time (`node --import tsx label.bench.ts RUNTIME:THREADS
+ * CONCURRENCY` runs one configuration with another concurrency, to size it), facts parsed afresh.
+ * Figures, each configuration printing its own lines:
  * - label_article_pairs: article pairs labeled per second over the 6 month pairs, one store-backed
  *   cache carried from month to month, each month a run of its own;
  * - label_month_warm: pairs/s over the last 3 month pairs with that warm cache, beside
@@ -17,9 +19,9 @@
  *   over the 6 month pairs; `changed_pairs_ratio` gives the same over pairs whose text moved;
  * - label_embed_sentences: sentences/s of the embedder alone, 240 distinct sentences in one call;
  * - label_peak_rss: peak resident set size;
- * then, from both: label_speedup (two threads and a warm cache against one thread and a cold one,
- * on the same months, each side its best of ROUNDS alternating runs) and whether every
- * configuration gave byte-identical labels.
+ * then, from all: label_speedup (the product's default, native with two threads and a warm cache,
+ * against WebAssembly on one thread with a cold cache, on the same months, each side its best of
+ * ROUNDS alternating runs) and whether every configuration of a runtime gave byte-identical labels.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
@@ -49,7 +51,8 @@ const dump = resolve(repoRoot, '../shared/data/enwiki-history-sample.xml');
 const MONTHS = [...Array.from({ length: 6 }, (_, k) => `2021-${String(k + 7).padStart(2, '0')}-01`), '2022-01-01'];
 /** Month pairs after this index are the "next months", labeled again with an empty cache. */
 const LATER = 3;
-const THREADS = [1, 2];
+/** The configurations compared, as RUNTIME:THREADS. */
+const CONFIGURATIONS = ['wasm:1', 'native:1', 'native:2'];
 /**
  * Each thread count runs this many times, alternating, and the comparison takes each side's best
  * run: on a shared machine other jobs only ever slow a run down, and alternating spreads their
@@ -57,36 +60,41 @@ const THREADS = [1, 2];
  */
 const ROUNDS = 2;
 
-const Figure = z.object({ name: z.string(), value: z.number(), threads: z.number().optional(), labels_sha256: z.string().optional(), cold_pairs_per_s: z.number().optional() }).passthrough();
+const Figure = z.object({ name: z.string(), value: z.number(), configuration: z.string().optional(), labels_sha256: z.string().optional(), cold_pairs_per_s: z.number().optional() }).passthrough();
 
 if (process.argv[2] === undefined) {
-  // The parent: children per thread count in alternation, their lines passed through, then the comparison.
+  // The parent: a child per configuration in alternation, their lines passed through, then the comparison.
   const figures: Array<z.infer<typeof Figure>> = [];
-  for (const threads of Array.from({ length: ROUNDS }, () => THREADS).flat()) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', here, String(threads), String(LABEL_CONCURRENCY)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
-    if (child.status !== 0) throw new Error(`label benchmark with ${threads} thread(s) exited with ${child.status ?? child.signal}`);
+  for (const configuration of Array.from({ length: ROUNDS }, () => CONFIGURATIONS).flat()) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', here, configuration, String(LABEL_CONCURRENCY)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+    if (child.status !== 0) throw new Error(`label benchmark on ${configuration} exited with ${child.status ?? child.signal}`);
     process.stdout.write(child.stdout);
     figures.push(...child.stdout.trim().split('\n').map((line) => Figure.parse(JSON.parse(line))));
   }
-  /** The best of the rounds for one thread count: a figure's value, or its cold rate. */
-  const best = (name: string, threads: number, read: (figure: z.infer<typeof Figure>) => number | undefined) =>
-    Math.max(...figures.filter((figure) => figure.name === name && figure.threads === threads).map((figure) => read(figure) ?? Number.NaN));
-  const warm = (threads: number) => best('label_month_warm', threads, (figure) => figure.value);
-  const cold = (threads: number) => best('label_month_warm', threads, (figure) => figure.cold_pairs_per_s);
-  const embedding = (threads: number) => best('label_embed_sentences', threads, (figure) => figure.value);
-  const hashes = new Set(figures.flatMap((figure) => (figure.labels_sha256 ? [figure.labels_sha256] : [])));
+  /** The best of the rounds for one configuration: a figure's value, or its cold rate. */
+  const best = (name: string, configuration: string, read: (figure: z.infer<typeof Figure>) => number | undefined) =>
+    Math.max(...figures.filter((figure) => figure.name === name && figure.configuration === configuration).map((figure) => read(figure) ?? Number.NaN));
+  const warm = (configuration: string) => best('label_month_warm', configuration, (figure) => figure.value);
+  const cold = (configuration: string) => best('label_month_warm', configuration, (figure) => figure.cold_pairs_per_s);
+  const embedding = (configuration: string) => best('label_embed_sentences', configuration, (figure) => figure.value);
+  const labelHashes = (runtime: string) => new Set(figures.flatMap((figure) => (figure.labels_sha256 && figure.configuration?.startsWith(`${runtime}:`) ? [figure.labels_sha256] : [])));
   const sameAsCold = figures.every((figure) => figure.name !== 'label_month_warm' || figure.labels_same_as_cold === true);
-  report('label_speedup', warm(2) / cold(1), 'x', {
-    against: `one thread, cold cache, same months; each side its best of ${ROUNDS} runs`,
-    two_threads_warm_pairs_per_s: warm(2),
-    one_thread_cold_pairs_per_s: cold(1),
-    two_threads_cold: Number((cold(2) / cold(1)).toFixed(2)),
-    one_thread_warm: Number((warm(1) / cold(1)).toFixed(2)),
-    embedding_two_threads: Number((embedding(2) / embedding(1)).toFixed(2)),
-    labels_identical: hashes.size === 1 && sameAsCold,
+  const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+  report('label_speedup', warm('native:2') / cold('wasm:1'), 'x', {
+    against: `WebAssembly, one thread, cold cache, same months; each side its best of ${ROUNDS} runs`,
+    native_two_threads_warm_pairs_per_s: warm('native:2'),
+    wasm_one_thread_cold_pairs_per_s: cold('wasm:1'),
+    native_one_thread_cold: ratio(cold('native:1'), cold('wasm:1')),
+    native_two_threads_cold: ratio(cold('native:2'), cold('wasm:1')),
+    native_one_thread_warm: ratio(warm('native:1'), cold('wasm:1')),
+    embedding_native: ratio(embedding('native:1'), embedding('wasm:1')),
+    embedding_native_two_threads: ratio(embedding('native:2'), embedding('wasm:1')),
+    labels_identical_per_runtime: labelHashes('native').size === 1 && labelHashes('wasm').size === 1 && sameAsCold,
+    labels_same_on_both_runtimes: new Set([...labelHashes('native'), ...labelHashes('wasm')]).size === 1,
   });
 } else {
-  const threads = z.coerce.number().int().min(1).parse(process.argv[2]);
+  const configuration = z.string().regex(/^(native|wasm):[1-9]\d*$/).parse(process.argv[2]);
+  const [runtime, threads] = [configuration.split(':')[0] === 'wasm' ? 'wasm' : 'native', Number(configuration.split(':')[1])] as const;
   /** Article pairs labeled at once, as `label` does (its LABEL_CONCURRENCY unless given, to measure others). */
   const concurrency = z.coerce.number().int().min(1).default(LABEL_CONCURRENCY).parse(process.argv[3]);
 
@@ -101,8 +109,8 @@ if (process.argv[2] === undefined) {
   const snapshots: Array<Map<number, string[]>> = [];
   for (const month of MONTHS) snapshots.push(await snapshot(month));
 
-  const model = new UseLiteEmbedder();
-  const inner: Embedder = threads === 1 ? model : new WorkerEmbedder(model, {}, threads);
+  const model = new UseLiteEmbedder({ runtime });
+  const inner: Embedder = threads === 1 ? model : new WorkerEmbedder(model, { embeddingRuntime: runtime }, threads);
   // Every thread loads its model before timing: enough distinct texts for a job per thread.
   await inner.embed(Array.from({ length: 16 * threads * 4 }, (_, k) => `warm-up ${k}: load the model before timing`));
   const nli = new HeuristicNli();
@@ -173,9 +181,9 @@ if (process.argv[2] === undefined) {
 
   const pairs = history.pairs + warm.pairs;
   const seconds = history.seconds + warm.seconds;
-  report('label_article_pairs', pairs / seconds, 'pairs/s', { threads, concurrency, pairs, changed_pairs: work.changedPairs, seconds: Number(seconds.toFixed(1)), months: MONTHS.length, cached_vectors: carried.count(model.id) });
+  report('label_article_pairs', pairs / seconds, 'pairs/s', { configuration, concurrency, pairs, changed_pairs: work.changedPairs, seconds: Number(seconds.toFixed(1)), months: MONTHS.length, cached_vectors: carried.count(model.id) });
   report('label_month_warm', warm.pairs / warm.seconds, 'pairs/s', {
-    threads,
+    configuration,
     pairs: warm.pairs,
     month_pairs: MONTHS.length - 1 - LATER,
     cold_pairs_per_s: Number((cold.pairs / cold.seconds).toFixed(3)),
@@ -186,12 +194,12 @@ if (process.argv[2] === undefined) {
     load_average: Number(loadavg()[0]?.toFixed(2)),
   });
   report('label_model_work_ratio', (100 * work.model) / work.allPairs, '%', {
-    threads,
+    configuration,
     embedded: work.embedded,
     nli_pairs: work.nli,
     all_pairs: work.allPairs,
     changed_pairs_ratio_percent: Number(((100 * work.changedModel) / work.changedAllPairs).toFixed(3)),
   });
-  report('label_embed_sentences', distinct.length / embedSeconds, 'sentences/s', { threads, sentences: distinct.length });
-  report('label_peak_rss', peakRssMb(), 'MB', { threads });
+  report('label_embed_sentences', distinct.length / embedSeconds, 'sentences/s', { configuration, sentences: distinct.length });
+  report('label_peak_rss', peakRssMb(), 'MB', { configuration });
 }

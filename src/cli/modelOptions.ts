@@ -10,11 +10,13 @@ import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { llmOption } from './options.js';
 import { chooseModels, ModelChoiceSchema, type ModelChoiceInput } from '../models/choose.js';
+import { EMBEDDING_RUNTIMES, type EmbeddingRuntime } from '../models/useEmbedder.js';
 import { WorkerEmbedder } from '../models/workerEmbedder.js';
 import type { Models } from '../models/modelSet.js';
 
 export interface ModelFlags {
   embeddingModel?: string;
+  embeddingRuntime?: EmbeddingRuntime;
   sameThreshold?: string;
   nliModel?: string;
   modelCache?: string;
@@ -25,6 +27,7 @@ export interface ModelFlags {
 export function addModelOptions(command: Command): Command {
   return command
     .addOption(new Option('--embedding-model <dir>', 'ONNX sentence-embedding model directory (default: Universal Sentence Encoder Lite)'))
+    .addOption(new Option('--embedding-runtime <runtime>', 'where the default model runs: native (ONNX Runtime) or wasm (TensorFlow.js, for machines without ONNX Runtime)').choices(EMBEDDING_RUNTIMES))
     .addOption(new Option('--same-threshold <x>', 'cosine at which two texts are the same statement, calibrated for the embedding model'))
     .addOption(new Option('--nli-model <dir>', 'ONNX NLI cross-encoder directory (default: the heuristic NLI)'))
     .addOption(new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'))
@@ -46,7 +49,7 @@ export async function modelsFrom(flags: ModelFlags): Promise<Models> {
 
 /** The flags as a model choice: also what `--queue` sends to workers, which build the same models from it. */
 export function modelChoiceOf(flags: ModelFlags): ModelChoiceInput {
-  return { embeddingModel: flags.embeddingModel, sameThreshold: flags.sameThreshold, nliModel: flags.nliModel, modelCache: flags.modelCache };
+  return { embeddingModel: flags.embeddingModel, embeddingRuntime: flags.embeddingRuntime, sameThreshold: flags.sameThreshold, nliModel: flags.nliModel, modelCache: flags.modelCache };
 }
 
 /** The models with the LLM step the settings (`--llm` among them) ask for, its replies cached in the store. */

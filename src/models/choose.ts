@@ -2,7 +2,7 @@
  * The models a command uses (docs/ARCHITECTURE.md §11), built in this one place for `label`,
  * `monthly` and the demo: the offline defaults (Universal Sentence Encoder Lite, heuristic NLI)
  * unless ONNX models are named, from a local directory or, with a cache dir, from the hub. Each
- * backend's module is loaded only when it is chosen: the runtimes behind them take long to load.
+ * runtime is loaded only when it is chosen and first used: they take long to load.
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
@@ -10,9 +10,12 @@ import type { Embedder } from './embedder.js';
 import { HeuristicNli } from './heuristicNli.js';
 import type { Models } from './modelSet.js';
 import type { NliModel } from './nli.js';
+import { EMBEDDING_RUNTIMES, UseLiteEmbedder } from './useEmbedder.js';
 
 export const ModelChoiceSchema = z.object({
   embeddingModel: z.string().min(1).optional(),
+  /** Where the default model runs (src/models/useEmbedder.ts); an ONNX model given by directory always runs natively. */
+  embeddingRuntime: z.enum(EMBEDDING_RUNTIMES).optional(),
   /** Required with embeddingModel: a threshold is the model's, never borrowed from another. */
   sameThreshold: z.coerce.number().gt(0).lte(1).optional(),
   nliModel: z.string().min(1).optional(),
@@ -33,11 +36,14 @@ export async function chooseModels(raw: unknown): Promise<Models> {
   let embedder: Embedder;
   if (choice.embeddingModel) {
     if (choice.sameThreshold === undefined) throw new UserError('--embedding-model needs --same-threshold, calibrated for that model');
+    if (choice.embeddingRuntime) throw new UserError('--embedding-runtime chooses where the default model runs; an --embedding-model runs on ONNX Runtime');
     const { TransformersEmbedder } = await import('./transformersEmbedder.js');
     embedder = new TransformersEmbedder({ model: choice.embeddingModel, sameThreshold: choice.sameThreshold, ...cache });
   } else {
-    const { UseLiteEmbedder } = await import('./useEmbedder.js');
-    embedder = new UseLiteEmbedder(choice.sameThreshold === undefined ? {} : { sameThreshold: choice.sameThreshold });
+    embedder = new UseLiteEmbedder({
+      ...(choice.sameThreshold === undefined ? {} : { sameThreshold: choice.sameThreshold }),
+      ...(choice.embeddingRuntime ? { runtime: choice.embeddingRuntime } : {}),
+    });
   }
   let nli: NliModel = new HeuristicNli();
   if (choice.nliModel) {

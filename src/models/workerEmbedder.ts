@@ -1,8 +1,8 @@
 /**
  * The chosen embedder run in a pool of worker threads, one per core by default (`--embed-threads`),
- * behind the same `Embedder` interface: TensorFlow.js's WASM backend and ONNX runtime each keep a
- * model call on one thread, so a month's sentences are split across threads (docs/ARCHITECTURE.md
- * §7.3). Each worker builds the same model from the same ModelChoice; since a text's vector does
+ * behind the same `Embedder` interface: ONNX Runtime (with one thread per call) and TensorFlow.js's
+ * WebAssembly backend each keep a model call on one thread, so a month's sentences are split
+ * across threads (docs/ARCHITECTURE.md §11). Each worker builds the same model from the same ModelChoice; since a text's vector does
  * not depend on the texts embedded with it, the pool returns the in-thread embedder's vectors.
  */
 import { Worker } from 'node:worker_threads';
