@@ -40,7 +40,7 @@ const labelStage: Stage<LabelInput> = {
     let done = 0;
     const usage = input.judge ? new StageUsage(input.judge) : null;
     const labelAll = async () => {
-      const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli, ...(input.judge ? { judge: input.judge } : {}) }) }, LABEL_CONCURRENCY);
+      const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli, ...(input.judge ? { judge: input.judge } : {}), ...(input.factReader ? { factReader: input.factReader } : {}) }) }, LABEL_CONCURRENCY);
       const todo = pairs.filter((pair) => !store.isLabeled(input.oldName, input.newName, pair.newArticle.pageId));
       done = pairs.length - todo.length;
       // Texts are read a slice at a time, so a month of Wikipedia's articles is never in memory at once.

@@ -4,7 +4,8 @@
  * NLI), side by side in one run, each configuration in a child process of its own (so that peak
  * RSS is its own): USE Lite on TensorFlow.js's WebAssembly runtime in the labeling thread (how
  * every `label` run embedded before the native runtime), then on ONNX Runtime in the labeling
- * thread and in a pool of two worker threads; and each later month labeled with a cold embedding
+ * thread and in a pool of two worker threads (which also read the sentences' facts, as `label`'s
+ * pool does); and each later month labeled with a cold embedding
  * cache (as every `label` run was before the store kept vectors) against the cache the earlier
  * months filled. Each month is labeled as `label` labels it: its article pairs through the
  * in-process runner, LABEL_CONCURRENCY at a time (`node --import tsx label.bench.ts RUNTIME:THREADS
@@ -127,7 +128,7 @@ if (process.argv[2] === undefined) {
   const labelMonth = async (k: number, cache: EmbeddingCache, labels: Hash, count: boolean): Promise<{ pairs: number; embedded: number }> => {
     forgetFacts();
     const embedder = new CachingEmbedder(inner, cache);
-    const runner = new InProcessRunner({ models: async () => ({ embedder, nli }) }, concurrency);
+    const runner = new InProcessRunner({ models: async () => ({ embedder, nli, ...(inner instanceof WorkerEmbedder ? { factReader: inner } : {}) }) }, concurrency);
     const [before, after] = [snapshots[k - 1] as Map<number, string[]>, snapshots[k] as Map<number, string[]>];
     const pairs = [...after].flatMap(([pageId, newSentences]) => {
       const oldSentences = before.get(pageId);

@@ -31,20 +31,21 @@ export function addModelOptions(command: Command): Command {
     .addOption(new Option('--same-threshold <x>', 'cosine at which two texts are the same statement, calibrated for the embedding model'))
     .addOption(new Option('--nli-model <dir>', 'ONNX NLI cross-encoder directory (default: the heuristic NLI)'))
     .addOption(new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'))
-    .addOption(new Option('--embed-threads <n>', `worker threads that run the embedding model (1: in this thread; default: the cores, ${availableParallelism()})`))
+    .addOption(new Option('--embed-threads <n>', `worker threads that run the embedding model and read sentences' facts (1: in this thread; default: the cores, ${availableParallelism()})`))
     .addOption(llmOption(' (also the labeling step after NLI)'));
 }
 
 const EmbedThreads = z.coerce.number().int().min(1).max(64);
 
-/** The chosen models; with more than one embedding thread the embedder runs in a worker pool (same vectors, same id). */
+/** The chosen models; with more than one embedding thread the embedder runs in a worker pool (same vectors, same id), which also reads the sentences' facts. */
 export async function modelsFrom(flags: ModelFlags): Promise<Models> {
   const threads = EmbedThreads.safeParse(flags.embedThreads ?? availableParallelism());
   if (!threads.success) throw new UserError(`invalid --embed-threads ${flags.embedThreads}: a whole number from 1 to 64`);
   const choice = modelChoiceOf(flags);
   const models = await chooseModels(choice);
   if (threads.data === 1) return models;
-  return { ...models, embedder: new WorkerEmbedder(models.embedder, ModelChoiceSchema.parse(choice), threads.data) };
+  const pool = new WorkerEmbedder(models.embedder, ModelChoiceSchema.parse(choice), threads.data);
+  return { ...models, embedder: pool, factReader: pool };
 }
 
 /** The flags as a model choice: also what `--queue` sends to workers, which build the same models from it. */

@@ -24,7 +24,7 @@ import { CachingEmbedder, cosine, type EmbedTally, type Embedder } from '../mode
 import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
 import { alignInOrder } from './align.js';
 import { sentenceHash } from '../text/normalise.js';
-import { describeFactDifference, factDifference, sameFacts } from '../text/facts.js';
+import { describeFactDifference, factDifference, rememberFacts, sameFacts, unreadFacts, type FactReader } from '../text/facts.js';
 import { contentKey, contentTokens } from '../text/tokens.js';
 import type { LabelStep, SentenceChangeJudge, SentenceLabelName } from '../model/labels.js';
 
@@ -86,6 +86,8 @@ export const DEFAULT_THRESHOLDS: LabelThresholds = {
 export interface LabelerModels {
   /** Wrapped in a CachingEmbedder unless it is one (pass one to share its cache across articles). */
   embedder: Embedder;
+  /** Absent: facts are read in this thread when a comparison first needs them. */
+  factReader?: FactReader;
   nli: NliModel;
   /** The last say on changed and undecided sentences (src/llm/labelTasks.ts); absent: the models' labels stand, and say so. */
   judge?: SentenceChangeJudge;
@@ -207,7 +209,9 @@ class ArticleLabeler {
     }
     const open = gaps.map((gap) => this.lexicalCandidates(gap)).filter((gap) => this.pendingNew(gap).length > 0);
     if (open.length === 0) return;
-    await this.embed(open.flatMap((gap) => [...this.freeOld(gap).map((i) => this.oldSentences[i] as string), ...this.pendingNew(gap).map((j) => this.newSentences[j] as string)]));
+    const texts = open.flatMap((gap) => [...this.freeOld(gap).map((i) => this.oldSentences[i] as string), ...this.pendingNew(gap).map((j) => this.newSentences[j] as string)]);
+    // The comparisons below need these sentences' facts: read elsewhere while they are embedded.
+    await Promise.all([this.embed(texts), this.readFactsAhead(texts)]);
     const similarities = await Promise.all(open.map((gap) => this.similarities(gap)));
     open.forEach((gap, k) => this.matchNearDuplicates(gap, similarities[k] as Similarity));
     await this.embed(open.flatMap((gap, k) => this.spanCandidates(gap, similarities[k] as Similarity).flatMap((pair) => [this.oldText(pair.oldSpan), this.newText(pair.newSpan)])));
@@ -401,6 +405,12 @@ class ArticleLabeler {
   private async contradictsBackwards(i: number, j: number): Promise<boolean> {
     const [scores] = await this.classify([{ premise: this.newSentences[j] as string, hypothesis: this.oldSentences[i] as string }]);
     return scores !== undefined && nliLabel(scores) === 'contradiction';
+  }
+
+  private async readFactsAhead(texts: readonly string[]): Promise<void> {
+    const reader = this.models.factReader;
+    const unread = reader ? unreadFacts(texts) : [];
+    if (reader && unread.length > 0) rememberFacts(unread, await reader.readFacts(unread));
   }
 
   private embed(texts: string[]): Promise<Float32Array[]> {

@@ -2,18 +2,26 @@
  * The chosen embedder run in a pool of worker threads, one per core by default (`--embed-threads`),
  * behind the same `Embedder` interface: ONNX Runtime (with one thread per call) and TensorFlow.js's
  * WebAssembly backend each keep a model call on one thread, so a month's sentences are split
- * across threads (docs/ARCHITECTURE.md §11). Each worker builds the same model from the same ModelChoice; since a text's vector does
- * not depend on the texts embedded with it, the pool returns the in-thread embedder's vectors.
+ * across threads (docs/ARCHITECTURE.md §11). Each worker builds the same model from the same
+ * ModelChoice; since a text's vector does not depend on the texts embedded with it, the pool
+ * returns the in-thread embedder's vectors. The same threads read sentences' facts (compromise's
+ * parse, the labeler's other heavy work) for the labeling thread, as a `FactReader`.
  */
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { FactSchema, type Fact, type FactReader } from '../text/facts.js';
 import type { ModelChoice } from './choose.js';
 import type { Embedder } from './embedder.js';
 
-const EmbedReply = z.union([
+/** What a thread is asked: the texts' vectors, or their facts. */
+export type ThreadTask = 'embed' | 'facts';
+
+const ThreadReply = z.union([
   z.object({ id: z.number().int(), vectors: z.array(z.instanceof(Float32Array)) }),
+  z.object({ id: z.number().int(), facts: z.array(z.array(FactSchema)) }),
   z.object({ id: z.number().int(), error: z.string() }),
 ]);
+type Answer = { vectors: Float32Array[] } | { facts: Fact[][] };
 
 /**
  * Texts go out sorted by length so that a job's texts share token counts (the model's calls group
@@ -29,7 +37,7 @@ function jobSize(texts: number, threads: number): number {
 }
 
 interface Pending {
-  resolve: (vectors: Float32Array[]) => void;
+  resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
 }
 
@@ -55,13 +63,13 @@ class EmbedThread {
     this.worker.unref();
   }
 
-  run(texts: readonly string[]): Promise<Float32Array[]> {
+  run(task: ThreadTask, texts: readonly string[]): Promise<Answer> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     if (this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, texts });
+      this.worker.postMessage({ id, task, texts });
     });
   }
 
@@ -71,12 +79,12 @@ class EmbedThread {
   }
 
   private answer(raw: unknown): void {
-    const reply = EmbedReply.parse(raw);
+    const reply = ThreadReply.parse(raw);
     const job = this.pending.get(reply.id);
     if (!job) return;
     this.settled(reply.id);
     if ('error' in reply) job.reject(new Error(`embedding worker: ${reply.error}`));
-    else job.resolve(reply.vectors);
+    else job.resolve(reply);
   }
 
   private fail(error: Error): void {
@@ -93,7 +101,7 @@ class EmbedThread {
   }
 }
 
-export class WorkerEmbedder implements Embedder {
+export class WorkerEmbedder implements Embedder, FactReader {
   readonly id: string;
   readonly sameThreshold: number;
   private threads: EmbedThread[] | null = null;
@@ -114,6 +122,15 @@ export class WorkerEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.spread('embed', texts, (answer) => ('vectors' in answer ? answer.vectors : []));
+  }
+
+  async readFacts(texts: readonly string[]): Promise<Fact[][]> {
+    return this.spread('facts', texts, (answer) => ('facts' in answer ? answer.facts : []));
+  }
+
+  /** The texts cut into jobs over the threads, and each text's answer in the texts' order. */
+  private async spread<T>(task: ThreadTask, texts: readonly string[], pick: (answer: Answer) => T[]): Promise<T[]> {
     if (this.closed) throw new Error('embedding pool closed');
     if (texts.length === 0) return [];
     this.threads ??= Array.from({ length: this.threadCount }, () => new EmbedThread(this.choice));
@@ -122,18 +139,19 @@ export class WorkerEmbedder implements Embedder {
     const size = jobSize(order.length, threads.length);
     const jobs: number[][] = [];
     for (let at = 0; at < order.length; at += size) jobs.push(order.slice(at, at + size));
-    const vectors = new Array<Float32Array>(texts.length);
+    const answers = new Array<T>(texts.length);
     let next = 0;
     await Promise.all(
       threads.map(async (thread) => {
         while (next < jobs.length) {
           const job = jobs[next++] as number[];
-          const got = await thread.run(job.map((k) => texts[k] as string));
-          job.forEach((k, i) => (vectors[k] = got[i] as Float32Array));
+          const got = pick(await thread.run(task, job.map((k) => texts[k] as string)));
+          if (got.length !== job.length) throw new Error(`embedding worker answered ${got.length} of ${job.length} texts (${task})`);
+          job.forEach((k, i) => (answers[k] = got[i] as T));
         }
       }),
     );
-    return vectors;
+    return answers;
   }
 
   /** Stops the worker threads; the pool cannot embed afterwards. */

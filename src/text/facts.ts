@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import type nlpType from 'compromise';
+import { z } from 'zod';
 import { contentTokens } from './tokens.js';
 
 /**
@@ -22,12 +23,19 @@ function compromise(): typeof nlpType {
   return nlp;
 }
 
-export type FactKind = 'number' | 'ordinal' | 'unit' | 'date' | 'person' | 'organisation' | 'place' | 'name' | 'negation' | 'comparison';
-
-export interface Fact {
-  kind: FactKind;
+export const FactSchema = z.object({
+  kind: z.enum(['number', 'ordinal', 'unit', 'date', 'person', 'organisation', 'place', 'name', 'negation', 'comparison']),
   /** Normalised value: "3", "kilometres", "dana holt", "not", "longest". */
-  value: string;
+  value: z.string(),
+});
+export type Fact = z.infer<typeof FactSchema>;
+
+/**
+ * Reads sentences' facts elsewhere (src/models/workerEmbedder.ts: the embedding threads), so that
+ * compromise's parse, the labeler's heaviest work after the embedder, runs on other cores.
+ */
+export interface FactReader {
+  readFacts(texts: readonly string[]): Promise<Fact[][]>;
 }
 
 /** Quantity words compromise reads as plain nouns; their value is what they count. */
@@ -49,12 +57,25 @@ const cache = new Map<string, SentenceFacts>();
 const CACHE_LIMIT = 50_000;
 
 function sentenceFacts(text: string): SentenceFacts {
-  const known = cache.get(text);
-  if (known) return known;
-  const read = { facts: parseFacts(text), words: new Set(contentTokens(text).map((token) => token.norm)) };
+  return cache.get(text) ?? remember(text, parseFacts(text));
+}
+
+function remember(text: string, facts: readonly Fact[]): SentenceFacts {
+  const read = { facts, words: new Set(contentTokens(text).map((token) => token.norm)) };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, read);
   return read;
+}
+
+/** The texts, once each, whose facts this process has not read yet. */
+export function unreadFacts(texts: readonly string[]): string[] {
+  return [...new Set(texts)].filter((text) => !cache.has(text));
+}
+
+/** Facts read elsewhere (by parseFacts in a worker thread), kept as if read here. */
+export function rememberFacts(texts: readonly string[], facts: ReadonlyArray<readonly Fact[]>): void {
+  if (facts.length !== texts.length) throw new Error(`facts of ${facts.length} texts given for ${texts.length}`);
+  texts.forEach((text, k) => remember(text, facts[k] as readonly Fact[]));
 }
 
 export function factsOf(text: string): readonly Fact[] {
@@ -66,7 +87,8 @@ export function forgetFacts(): void {
   cache.clear();
 }
 
-function parseFacts(text: string): Fact[] {
+/** A sentence's facts, read by compromise: pure, so a worker thread can read them for the labeling thread. */
+export function parseFacts(text: string): Fact[] {
   const doc = compromise()(text);
   const facts: Fact[] = [];
   const clean = (value: string) => value.toLowerCase().replace(/[^\p{L}\p{N}.%$€£ -]+/gu, ' ').replace(/[.\s]+$/u, '').replace(/\s+/g, ' ').trim();

@@ -9,6 +9,7 @@ import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../../src/models/useEmbedder.js';
 import { WorkerEmbedder } from '../../../src/models/workerEmbedder.js';
 import { articleSentences } from '../../../src/text/articleText.js';
+import { forgetFacts, parseFacts } from '../../../src/text/facts.js';
 import { JsonLinesReporter } from '../../../src/runs/progress.js';
 import { dumpSnapshotArticles } from '../../../src/sources/snapshotSources.js';
 import { openDatabase, type Database } from '../../../src/store/database.js';
@@ -147,11 +148,17 @@ describe('labeling with the store-backed cache', () => {
     expect(storedLabels(db, second)).toEqual(labels);
     db.close();
 
-    // The same labels again with the embedder in two worker threads, from a cold cache.
+    // The same labels again with the embedder in two worker threads, from a cold cache, and the
+    // sentences' facts read there too, none of them read in this thread before.
+    forgetFacts();
     const pooled = openDatabase(':memory:');
     const throughPool = new CountingEmbedder(pool);
-    await runLabel({ db: pooled, reporter, input: { ...(await snapshots(pooled, 'first-')), embedder: throughPool, nli: new HeuristicNli() } });
+    const factsAsked: string[] = [];
+    const factReader = { readFacts: (texts: readonly string[]) => (factsAsked.push(...texts), pool.readFacts(texts)) };
+    await runLabel({ db: pooled, reporter, input: { ...(await snapshots(pooled, 'first-')), embedder: throughPool, factReader, nli: new HeuristicNli() } });
     expect(throughPool.texts).toBe(cold.texts);
+    expect(factsAsked.length).toBeGreaterThan(0);
+    expect(new Set(factsAsked).size).toBe(factsAsked.length);
     expect(storedLabels(pooled, first)).toEqual(labels);
     pooled.close();
   });
@@ -168,6 +175,12 @@ describe('the worker-thread embedder', () => {
     expect(bytes(pooled)).toEqual(bytes(await model.embed(texts)));
     expect([pool.id, pool.sameThreshold]).toEqual([model.id, model.sameThreshold]);
     expect(await pool.embed([])).toEqual([]);
+  });
+
+  it('reads the facts this thread reads', async () => {
+    const texts = [...SENTENCES, 'It has three branches and a dozen offices, not the 4 it had in March.'];
+    expect(await pool.readFacts(texts)).toEqual(texts.map(parseFacts));
+    expect(await pool.readFacts([])).toEqual([]);
   });
 
   it('reports a closed pool instead of returning nothing', async () => {
