@@ -53,6 +53,11 @@ export function windowFrom(start: string, days: number): Window {
   return { start: isoSeconds(from), end: isoSeconds(addDays(from, days)) };
 }
 
+/** Whether a timestamp falls inside the half-open window (the revisions whose first paragraph is rendered and whose changes are diffed). */
+export function inWindow(timestamp: string, window: Window): boolean {
+  return timestamp >= window.start && timestamp < window.end;
+}
+
 /** Normalises any timestamp a source gives (with or without milliseconds) to isoSeconds form. */
 export function normaliseTimestamp(text: string): string {
   const time = Date.parse(text);

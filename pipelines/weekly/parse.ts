@@ -1,5 +1,6 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
+import { inWindow } from '../../src/dates.js';
 import { parseRevisionsJob, type ParseBatch } from '../../src/queue/parseJob.js';
 import { RevisionStore, type ParseCursor, type UnparsedRevision } from '../../src/store/revisionStore.js';
 import { batchRunnerFor, runSlices } from './batchRunner.js';
@@ -15,7 +16,7 @@ function parseBatches(slice: readonly UnparsedRevision[], window: WeeklyInput['w
   let current: ParseBatch['revisions'] = [];
   let chars = 0;
   for (const revision of slice) {
-    current.push({ ...revision, firstParagraph: revision.timestamp >= window.start && revision.timestamp < window.end });
+    current.push({ ...revision, firstParagraph: inWindow(revision.timestamp, window) });
     chars += revision.text?.length ?? 0;
     if (current.length >= PARSE_JOB.maxRevisions || chars >= PARSE_JOB.maxChars) {
       batches.push({ revisions: current });

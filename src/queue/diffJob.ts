@@ -5,6 +5,7 @@
  * twice writes the same rows.
  */
 import { z } from 'zod';
+import { inWindow } from '../dates.js';
 import { MarkedKeyChangeSchema } from '../diff/markedChange.js';
 import { findReverts } from '../diff/reverts.js';
 import { diffInfoboxes } from '../diff/infoboxDiff.js';
@@ -36,10 +37,6 @@ const RevisionChanges = z.object({ revId: z.number().int(), prevRevId: z.number(
 const DiffedBatch = z.object({ pages: z.array(z.object({ pageId: z.number().int(), revisions: z.array(RevisionChanges) })) });
 export type DiffedBatch = z.infer<typeof DiffedBatch>;
 type PageChanges = DiffedBatch['pages'][number];
-
-function inWindow(timestamp: string, window: Window): boolean {
-  return timestamp >= window.start && timestamp < window.end;
-}
 
 /** The revisions whose infoboxes the diff of a page reads: each in-window revision with text and the one with text before it. */
 export function infoboxesNeeded(revisions: readonly Pick<PageRevisionRow, 'revId' | 'timestamp' | 'metadataOnly'>[], window: Window): Set<number> {

@@ -4,6 +4,7 @@
  * them by (page, revision), so a batch parsed twice writes the same rows.
  */
 import { z } from 'zod';
+import type { Infobox } from '../model.js';
 import { parseRevision } from '../parse/parseRevision.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
@@ -30,6 +31,16 @@ const ParsedBatch = z.object({
 });
 export type ParsedBatch = z.infer<typeof ParsedBatch>;
 
+/**
+ * What the store keeps of a revision's wikitext: its infoboxes, and its first paragraph when asked
+ * (null otherwise); a revision without text has none of either. One function for the parse job and
+ * the read-dump job (dumpJob.ts), so a page parses the same wherever it was read.
+ */
+export function parsedText(text: string | null, firstParagraph: boolean): { infoboxes: Infobox[]; firstParagraph: string | null } {
+  const parsed = text === null ? { infoboxes: [], firstParagraph: '' } : parseRevision(text, { firstParagraph });
+  return { infoboxes: parsed.infoboxes, firstParagraph: firstParagraph ? parsed.firstParagraph : null };
+}
+
 export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
   name: 'parse-revisions',
   data: ParseBatchData,
@@ -39,8 +50,7 @@ export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
     for (const revision of batch.revisions) {
       // A long article parses for a while: the loop's turn keeps a worker's job lock renewed and the owner's progress moving.
       await nextTurn();
-      const parsed = revision.text === null ? { infoboxes: [], firstParagraph: '' } : parseRevision(revision.text, { firstParagraph: revision.firstParagraph });
-      revisions.push({ pageId: revision.pageId, revId: revision.revId, infoboxes: parsed.infoboxes, firstParagraph: revision.firstParagraph ? parsed.firstParagraph : null });
+      revisions.push({ pageId: revision.pageId, revId: revision.revId, ...parsedText(revision.text, revision.firstParagraph) });
     }
     return { revisions };
   },
