@@ -14,6 +14,14 @@ export interface UnparsedRevision {
   text: string | null;
 }
 
+/** What parsing keeps of a revision: its infoboxes, and its first paragraph when inside the window (else null). */
+export interface ParsedRevision {
+  pageId: number;
+  revId: number;
+  infoboxes: Infobox[];
+  firstParagraph: string | null;
+}
+
 /** Where a walk over unparsed revisions stands: after this page and revision, in key order. */
 export interface ParseCursor {
   pageId: number;
@@ -70,7 +78,7 @@ export class RevisionStore {
     );
     this.markParsed = db.prepare(
       `UPDATE revisions SET parsed = 1, first_paragraph = ?, text = CASE WHEN ? THEN text ELSE NULL END
-       WHERE wiki = ? AND page_id = ? AND rev_id = ?`,
+       WHERE wiki = ? AND page_id = ? AND rev_id = ? AND parsed = 0`,
     );
   }
 
@@ -115,18 +123,33 @@ export class RevisionStore {
     return batch;
   }
 
-  /** Writes the parse results of a batch in one transaction; the raw text is dropped unless content is cached. */
-  saveParsed(
-    results: Array<{ pageId: number; revId: number; infoboxes: Infobox[]; firstParagraph: string | null }>,
-    keepContent: boolean,
-  ): void {
+  /**
+   * Writes the parse results of a batch in one transaction; the raw text is dropped unless content
+   * is cached. A revision already parsed keeps what it has, as a stored revision keeps its parse
+   * state when collected again: a page read and parsed at once on a worker (dumpJob.ts) then ends as
+   * one collected, then parsed.
+   */
+  saveParsed(results: ParsedRevision[], keepContent: boolean): void {
     this.db.transaction(() => {
       for (const result of results) {
+        if (this.markParsed.run(result.firstParagraph, keepContent ? 1 : 0, this.wiki, result.pageId, result.revId).changes === 0) continue;
         result.infoboxes.forEach((infobox, position) => {
           this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
         });
-        this.markParsed.run(result.firstParagraph, keepContent ? 1 : 0, this.wiki, result.pageId, result.revId);
       }
+    })();
+  }
+
+  /**
+   * A page collected and parsed at once (a dump file read on a worker, no text kept): its revisions,
+   * their parse results and its end, in one transaction, so the page is done for the window and for
+   * parsing together or not at all.
+   */
+  saveParsedPage(window: Window, page: PageRef, revisions: Array<Omit<Revision, 'text'> & Omit<ParsedRevision, 'pageId'>>, end: { moves: PageMove[]; followers: Revision[] }): void {
+    this.db.transaction(() => {
+      this.saveRevisions(page, revisions.map((revision) => ({ ...revision, text: null })));
+      this.saveParsed(revisions.map(({ revId, infoboxes, firstParagraph }) => ({ pageId: page.pageId, revId, infoboxes, firstParagraph })), false);
+      this.finishPage(window, page, end);
     })();
   }
 
