@@ -12,6 +12,7 @@ import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
 import { diffPagesJob } from './diffJob.js';
+import { readDumpJob } from './dumpJob.js';
 import { generateArticleJob } from './generateJob.js';
 import { LlmChoiceSchema, workerTasksFor, type LlmChoice } from './llmChoice.js';
 import { labelArticlesJob } from './labelJob.js';
@@ -21,7 +22,7 @@ import { z } from 'zod';
 
 /** Every job kind a worker runs, by name. */
 const jobKinds: ReadonlyMap<string, JobKind<unknown, unknown>> = new Map(
-  [labelArticlesJob, parseRevisionsJob, diffPagesJob, generateArticleJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
+  [labelArticlesJob, parseRevisionsJob, diffPagesJob, generateArticleJob, readDumpJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
 );
 
 const Envelope = z.object({

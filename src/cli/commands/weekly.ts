@@ -4,7 +4,6 @@ import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
 import { DumpFilesSource } from '../../sources/dumpFiles.js';
-import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import type { RevisionSource } from '../../sources/RevisionSource.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import type { Settings } from '../../settings.js';
@@ -82,7 +81,7 @@ function openWeeklySource(flags: WeeklyFlags, first: SourceFlags, settings: Sett
   // openSource also refuses --api given with --dump.
   if (dumps.length <= 1 || flags.api) return openSource(first, settings);
   if (dumps.includes('-')) throw new UserError('standard input (--dump -) cannot be one of several dump files');
-  return new DumpFilesSource(dumps.map((path) => new DumpRevisionSource(path)));
+  return new DumpFilesSource(dumps);
 }
 
 function printOutcome(outcome: PipelineOutcome, json: boolean): void {

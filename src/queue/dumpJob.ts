@@ -1,0 +1,115 @@
+/**
+ * The weekly read-dump job (docs/ARCHITECTURE.md §13): one dump file of several, named by its path
+ * (every worker sees the same files, e.g. on a shared filesystem), read on a worker with the collect
+ * stage's window and page selection, each collected revision parsed as the parse stage parses it.
+ * The file's changed pages come back with their revisions' metadata, infoboxes and first
+ * paragraphs, never their wikitext: the store drops it once parsed (with --keep-content the owner
+ * reads the files itself). A file comes back in parts: a part ends after the page that takes its
+ * result to `partChars`, and names that page, after which the next part starts.
+ */
+import { z } from 'zod';
+import { inWindow } from '../dates.js';
+import { InputError, oneLine, UserError } from '../errors.js';
+import type { Revision } from '../model.js';
+import { DumpRevisionSource } from '../sources/dumpSource.js';
+import type { JobKind } from './batchRunner.js';
+import { nextTurn } from './nextTurn.js';
+import { InfoboxSchema, parsedText } from './parseJob.js';
+
+const ReadDumpData = z.object({
+  /** Absolute, so that it names the same file on every worker whatever its working directory. */
+  path: z.string(),
+  window: z.object({ start: z.string(), end: z.string() }),
+  /** Revisions up to this many hours after the window come back as metadata-only followers (revert detection). */
+  followHours: z.number(),
+  /** The part starts after this page, in the file's order; null: at the file's start. */
+  afterPage: z.number().int().nullable(),
+  /** The part ends after the page that takes its result (as JSON) to this many characters. */
+  partChars: z.number().int().positive(),
+});
+export type ReadDumpPart = z.infer<typeof ReadDumpData>;
+
+const RevisionMeta = z.object({
+  revId: z.number().int(),
+  parentId: z.number().int().nullable(),
+  timestamp: z.string(),
+  sha1: z.string().nullable(),
+  comment: z.string(),
+  user: z.string(),
+  minor: z.boolean(),
+});
+
+const ParsedDumpPage = z.object({
+  page: z.object({ pageId: z.number().int(), title: z.string(), namespace: z.number().int() }),
+  /** The in-window revisions and the last one before the window, parsed. */
+  revisions: z.array(RevisionMeta.extend({ infoboxes: z.array(InfoboxSchema), firstParagraph: z.string().nullable() })),
+  moves: z.array(z.object({ timestamp: z.string(), from: z.string(), to: z.string() })),
+  followers: z.array(RevisionMeta),
+  invalidUtf8: z.number().int().nonnegative(),
+});
+export type ParsedDumpPage = z.infer<typeof ParsedDumpPage>;
+
+const ReadDumpResult = z.object({
+  pages: z.array(ParsedDumpPage),
+  /** The page the file's next part starts after; null: the file is done. */
+  nextAfterPage: z.number().int().nullable(),
+});
+export type ReadDumpResult = z.infer<typeof ReadDumpResult>;
+
+function metaOf({ revId, parentId, timestamp, sha1, comment, user, minor }: Revision): z.infer<typeof RevisionMeta> {
+  return { revId, parentId, timestamp, sha1, comment, user, minor };
+}
+
+/** One part of a file: its changed pages after `afterPage`, parsed, until the result reaches `partChars`. */
+async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
+  // The pages up to the part's start are passed over as a resumed collect passes over done ones: their texts are not even kept.
+  let started = part.afterPage === null;
+  const beforeThePart = (pageId: number): boolean => {
+    if (started) return false;
+    started = pageId === part.afterPage;
+    return true;
+  };
+  const pages: ParsedDumpPage[] = [];
+  let chars = 0;
+  let revisions: ParsedDumpPage['revisions'] = [];
+  const source = new DumpRevisionSource(part.path);
+  for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, isDone: beforeThePart })) {
+    if (history.kind === 'revisions') {
+      for (const revision of history.revisions) {
+        // A long article parses for a while: the loop's turn keeps the worker's job lock renewed.
+        await nextTurn();
+        revisions.push({ ...metaOf(revision), ...parsedText(revision.text, inWindow(revision.timestamp, part.window)) });
+      }
+      continue;
+    }
+    const page: ParsedDumpPage = {
+      page: history.page,
+      revisions,
+      moves: history.moves,
+      followers: (history.followers ?? []).map(metaOf),
+      invalidUtf8: history.invalidUtf8 ?? 0,
+    };
+    revisions = [];
+    pages.push(page);
+    chars += JSON.stringify(page).length;
+    if (chars >= part.partChars) return { pages, nextAfterPage: page.page.pageId };
+  }
+  // The page an earlier part ended with is gone: the file changed between the parts.
+  if (!started) throw new InputError(`the dump no longer holds page ${part.afterPage ?? ''}, where its previous part ended (was the file replaced during the run?)`);
+  return { pages, nextAfterPage: null };
+}
+
+export const readDumpJob: JobKind<ReadDumpPart, ReadDumpResult> = {
+  name: 'read-dump',
+  data: ReadDumpData,
+  output: ReadDumpResult,
+  async compute(part) {
+    try {
+      return await readPart(part);
+    } catch (error) {
+      // Several files are read at once: the one line the owner prints names the file (a bug's error stays as it is).
+      if (!(error instanceof UserError) || error.message.includes(part.path)) throw error;
+      throw new InputError(`${part.path}: ${oneLine(error)}`, { cause: error });
+    }
+  },
+};
