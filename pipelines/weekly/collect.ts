@@ -1,12 +1,19 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import { UserError } from '../../src/errors.js';
+import type { PageRef } from '../../src/model.js';
+import { DumpFilesSource } from '../../src/sources/dumpFiles.js';
+import type { RevisionSource } from '../../src/sources/RevisionSource.js';
 import { RecentChangesStore } from '../../src/store/recentChangesStore.js';
 import { RevisionStore } from '../../src/store/revisionStore.js';
+import { readDumpFiles } from './readDumpFiles.js';
 
 /**
  * collect: every changed page's revisions for the window, a part per transaction and the page
  * marked done with its last part (docs/ARCHITECTURE.md §4), so memory stays bounded on any window.
+ * Several dump files with `--queue` are read on the workers, each page parsed there too and written
+ * parsed (docs/ARCHITECTURE.md §13), unless the texts are to be kept: the parse stage then finds
+ * nothing left to parse.
  */
 export const collectStage: Stage<WeeklyInput> = {
   name: 'collect',
@@ -14,16 +21,36 @@ export const collectStage: Stage<WeeklyInput> = {
     if (!input.source) throw new UserError('the collect stage needs a source: give --api URL or --dump PATH');
     const store = new RevisionStore(context.db, input.wiki);
     const counts = { pages: 0, revisions: 0, skipped_pages: 0, invalid_utf8_pages: 0 };
-    const parts = input.source.pagesChangedIn(input.window, {
-      isDone: (pageId) => {
-        if (input.onlyPages && !input.onlyPages.has(pageId)) return true;
-        const done = store.isPageDone(input.window, pageId);
-        if (done) counts.skipped_pages++;
-        return done;
-      },
-      followHours: input.revertHours,
-      recentChanges: new RecentChangesStore(context.db),
-    });
+    const isDone = (pageId: number) => {
+      if (input.onlyPages && !input.onlyPages.has(pageId)) return true;
+      const done = store.isPageDone(input.window, pageId);
+      if (done) counts.skipped_pages++;
+      return done;
+    };
+    const pageCollected = (page: PageRef, invalidUtf8 = 0) => {
+      if (invalidUtf8 > 0) {
+        counts.invalid_utf8_pages++;
+        context.reporter.warn('invalid UTF-8 in the dump, replaced by U+FFFD', { page: page.title, page_id: page.pageId, sequences: invalidUtf8 });
+      }
+      counts.pages++;
+      context.saveProgress({ counts });
+      context.reporter.progress(counts.pages);
+    };
+    const onWorkers = dumpFilesForWorkers(input, input.source);
+    if (onWorkers) {
+      let infoboxes = 0;
+      await readDumpFiles(onWorkers.runner, onWorkers.files, { window: input.window, followHours: input.revertHours }, (pages) => {
+        for (const page of pages) {
+          if (isDone(page.page.pageId)) continue;
+          store.saveParsedPage(input.window, page.page, page.revisions, { moves: page.moves, followers: page.followers.map((follower) => ({ ...follower, text: null })) });
+          counts.revisions += page.revisions.length;
+          infoboxes += page.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
+          pageCollected(page.page, page.invalidUtf8);
+        }
+      });
+      return { ...counts, infoboxes };
+    }
+    const parts = input.source.pagesChangedIn(input.window, { isDone, followHours: input.revertHours, recentChanges: new RecentChangesStore(context.db) });
     for await (const part of parts) {
       if (part.kind === 'revisions') {
         store.saveRevisions(part.page, part.revisions);
@@ -31,18 +58,17 @@ export const collectStage: Stage<WeeklyInput> = {
         continue;
       }
       store.finishPage(input.window, part.page, part);
-      if (part.invalidUtf8) {
-        counts.invalid_utf8_pages++;
-        context.reporter.warn('invalid UTF-8 in the dump, replaced by U+FFFD', {
-          page: part.page.title,
-          page_id: part.page.pageId,
-          sequences: part.invalidUtf8,
-        });
-      }
-      counts.pages++;
-      context.saveProgress({ counts });
-      context.reporter.progress(counts.pages);
+      pageCollected(part.page, part.invalidUtf8);
     }
     return counts;
   },
 };
+
+/**
+ * The files to read on the queue's workers: several dump files and a queue given. Not when the
+ * store keeps the texts: the workers would send every text back, so this process reads the files.
+ */
+function dumpFilesForWorkers(input: WeeklyInput, source: RevisionSource): { files: readonly string[]; runner: NonNullable<WeeklyInput['batchRunner']> } | null {
+  if (!input.batchRunner || !(source instanceof DumpFilesSource) || input.keepContent) return null;
+  return { files: source.paths, runner: input.batchRunner };
+}
