@@ -69,6 +69,11 @@ export class BullmqRunner implements BatchRunner {
         if (!jobId.startsWith(childPrefix)) return;
         hand(returnvalue, Number(jobId.slice(childPrefix.length)));
       });
+      // The stage fails naming only the child: the child's own reason is what the owner's one line says.
+      let childFailure: string | null = null;
+      events.on('failed', ({ jobId, failedReason }) => {
+        if (jobId.startsWith(childPrefix)) childFailure = failedReason;
+      });
       const tree = await flows.add({
         name: STAGE_JOB,
         queueName: QUEUE_NAME,
@@ -84,7 +89,7 @@ export class BullmqRunner implements BatchRunner {
       });
       const stageJob = tree.job;
       await stageJob.waitUntilFinished(events).catch((error: unknown) => {
-        throw new RemoteError(`the queue's ${kind.name} jobs failed past their retries: ${oneLine(error)}`);
+        throw new RemoteError(`the queue's ${kind.name} jobs failed past their retries: ${childFailure === null ? oneLine(error) : oneLine(childFailure)}`);
       });
       // Children's results stay with the parent even once the children are removed.
       const finished = await Job.fromId(queue, stageJob.id ?? '');
