@@ -218,6 +218,80 @@ describe('weekly --queue with two workers, one killed mid-job', () => {
   }, 240_000);
 });
 
+/** The sample's pages dealt into three files, alternately, each a dump of its own. */
+function splitSample(target: string): string[] {
+  const pages = readFileSync(join(sharedData, 'enwiki-history-sample.xml'), 'utf8').match(/<page>[\s\S]*?<\/page>/g) ?? [];
+  return [0, 1, 2].map((part) => {
+    const file = join(target, `history${part + 1}.xml`);
+    writeFileSync(file, `<mediawiki>\n${pages.filter((_, k) => k % 3 === part).join('\n')}\n</mediawiki>\n`);
+    return file;
+  });
+}
+
+describe('weekly --queue over several dump files with two workers', () => {
+  const stages = ['--start', '2019-06-01', '--days', '1000', '--stages', 'collect,parse,diff,select,timeline'];
+  const weeklyOver = (files: readonly string[]) => ['weekly', ...stages, ...files.flatMap((file) => ['--dump', file])];
+  let single: Promise<Record<string, unknown[]>> | undefined;
+  /** The store of a run without the queue over the files: made once, for both tests. */
+  const singleStore = (files: readonly string[]) =>
+    (single ??= cli(join(dir, 'files-single.sqlite'), weeklyOver(files)).then(() => snapshotStore(join(dir, 'files-single.sqlite'))));
+
+  it('reads each file on a worker, one killed mid-job, and ends with the store of a single-process run', async () => {
+    await stopWorkers();
+    const files = splitSample(dir);
+    const weekly = weeklyOver(files);
+    const queued = join(dir, 'files-queued.sqlite');
+    const fromSingle = await singleStore(files);
+
+    const events: WorkerEvent[][] = [[], []];
+    const started = events.map((workerEvents) => startWorker(workerEvents));
+    const exits = started.map((worker) => collect(worker));
+    const running = runCli(['--db', queued, ...weekly, '--queue', redis.url]);
+    const { doomed, job } = await killMidJob(started, events, ['read-dump']);
+    const survivor = 1 - doomed;
+    expect((await exits[doomed])?.signal).toBe('SIGKILL');
+
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    const ran = (kind: string) => events.flat().filter((event) => event.event === 'job completed' && event.job.startsWith(`${kind} `));
+    expect((events[survivor] ?? []).filter((event) => event.event === 'job completed').map((event) => event.job)).toContain(job);
+    expect(ran('read-dump')).toHaveLength(files.length);
+    // Every revision came back parsed: no parse job was left to queue.
+    expect(ran('parse-revisions')).toEqual([]);
+    expect(ran('diff-pages').length).toBeGreaterThan(0);
+
+    expect(fromSingle.window_pages?.length).toBeGreaterThan(20);
+    expect(fromSingle.infoboxes?.length).toBeGreaterThan(100);
+    expect(fromSingle.infobox_changes?.length).toBeGreaterThan(50);
+    expect(snapshotStore(queued)).toEqual(fromSingle);
+  }, 240_000);
+
+  it('stops at a broken file with one line naming it, keeps what was written, and a run once it is mended ends the same', async () => {
+    await stopWorkers();
+    const files = splitSample(dir);
+    const fromSingle = await singleStore(files);
+    const broken = files[2] as string;
+    const whole = readFileSync(broken, 'utf8');
+    writeFileSync(broken, whole.slice(0, Math.floor(whole.length / 2)));
+    const weekly = weeklyOver(files);
+    const queued = join(dir, 'files-broken.sqlite');
+    startWorker([]);
+    startWorker([]);
+    const failed = await runCli(['--db', queued, ...weekly, '--queue', redis.url]);
+    expect(failed.code).toBe(1);
+    // The last line is the one a user reads (the lines before it are the log of a command not on a terminal).
+    expect(failed.stderr.trim().split('\n').at(-1)).toMatch(new RegExp(`^wikidelta: the queue's read-dump jobs failed past their retries: ${broken}: dump is truncated`));
+    const kept = snapshotStore(queued).window_pages ?? [];
+    expect(kept.length).toBeGreaterThan(0);
+
+    writeFileSync(broken, whole);
+    const mended = await cli(queued, [...weekly, '--queue', redis.url]);
+    // The pages written before the failure stay, and the mended run skips them.
+    expect(mended.stdout).toMatch(new RegExp(`collect +done .*skipped_pages=${kept.length}\\b`));
+    expect(snapshotStore(queued)).toEqual(fromSingle);
+  }, 240_000);
+});
+
 /** Every row of these tables, sorted, to compare two stores exactly. */
 function tableRows(db: string, tables: readonly string[]): Record<string, string[]> {
   const store = new Sqlite(db, { readonly: true });
