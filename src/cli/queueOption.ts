@@ -10,7 +10,7 @@ import { chosenProvider, type LlmSettings } from '../llm/openTasks.js';
 import { modelChoiceOf, type ModelFlags } from './modelOptions.js';
 
 export const QUEUE_OPTION_HELP = 'label (and with monthly, generate items) on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker); this process writes the store';
-export const WEEKLY_QUEUE_OPTION_HELP = 'parse and diff on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker); this process collects and writes the store';
+export const WEEKLY_QUEUE_OPTION_HELP = 'parse and diff, and read each of several --dump files, on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker; they open the files by the same paths); this process writes the store';
 
 /** A bad or unreachable queue is one line before anything else happens. */
 export async function requireQueue(queueUrl: string | undefined): Promise<void> {

@@ -18,7 +18,7 @@ const Positive = z.coerce.number().int().positive();
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('run the batch jobs (labeling; weekly parse and diff) that label, monthly and weekly --queue put on a BullMQ queue in Redis, until stopped')
+    .description('run the batch jobs (labeling, item generation; weekly parse and diff, and reading dump files by path) that label, monthly and weekly --queue put on a BullMQ queue in Redis, until stopped')
     .requiredOption('--queue <url>', 'the Redis server holding the queue, e.g. redis://127.0.0.1:6379')
     .addOption(new Option('--concurrency <n>', 'jobs at once in this process (CPU-bound: start one process per core instead)').default('1'))
     .addOption(new Option('--lock-ms <ms>', "how long a job stays claimed after its worker went silent (killed, machine lost) before another takes it").default('30000'))
