@@ -7,6 +7,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
+import { factsOf } from '../text/facts.js';
 import type { Models } from '../models/modelSet.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
@@ -104,8 +105,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     growoverTasks: () => tasksFor(llm).growover,
     models: async () => ({ ...(await modelsFor(choice)), ...(judge === 'llm' ? { judge: tasksFor(llm).label } : {}) }),
   });
-  // The default models are loaded before the first job, once for the worker's life, not inside some run's first job.
-  await (await modelsFor({})).embedder.embed(['The worker loads its models.']);
+  // The default models, and compromise that reads sentences' facts, are loaded before the first
+  // job, once for the worker's life, not inside some run's first job.
+  const warmUp = 'The worker loads its three models in November.';
+  await (await modelsFor({})).embedder.embed([warmUp]);
+  factsOf(warmUp);
   const worker = new Worker(
     QUEUE_NAME,
     async (job: Job) => {
