@@ -22,7 +22,8 @@
  * - label_peak_rss: peak resident set size;
  * then, from all: label_speedup (the product's default, native with two threads and a warm cache,
  * against WebAssembly on one thread with a cold cache, on the same months, each side its best of
- * ROUNDS alternating runs) and whether every configuration of a runtime gave byte-identical labels.
+ * ROUNDS alternating runs) and whether every configuration of a runtime gave byte-identical labels
+ * (similarities included, which differ across runtimes in the last bits).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
@@ -90,8 +91,8 @@ if (process.argv[2] === undefined) {
     native_one_thread_warm: ratio(warm('native:1'), cold('wasm:1')),
     embedding_native: ratio(embedding('native:1'), embedding('wasm:1')),
     embedding_native_two_threads: ratio(embedding('native:2'), embedding('wasm:1')),
+    // Across runtimes the similarities differ in the last bits (at most 5e-7), so the hashes do too.
     labels_identical_per_runtime: labelHashes('native').size === 1 && labelHashes('wasm').size === 1 && sameAsCold,
-    labels_same_on_both_runtimes: new Set([...labelHashes('native'), ...labelHashes('wasm')]).size === 1,
   });
 } else {
   const configuration = z.string().regex(/^(native|wasm):[1-9]\d*$/).parse(process.argv[2]);

@@ -5,7 +5,7 @@
  * from those weights. No network: the weights are files inside the package. The same model also
  * runs on TensorFlow.js's WebAssembly backend (`--embedding-runtime wasm`, for machines without a
  * native build of ONNX Runtime); the two agree to 4e-7 per component of a vector
- * (tests/unit/models/useLiteRuntimes.test.ts), the native one about eight times faster on a core.
+ * (tests/unit/models/useLiteRuntimes.test.ts), the native one five to eight times faster on a core.
  *
  * Its "same" threshold was calibrated by `scripts/calibrate-embedder.ts` on real sentences of the
  * embedded sample and ../shared/data/versions-sample (rerun it to reproduce): 71 trivial edits that
@@ -34,6 +34,8 @@ export const USE_SAME_THRESHOLD = 0.9835;
  */
 const BATCH = 16;
 
+const DIMENSIONS = 512;
+
 /** The TensorFlow graph keeps the first 128 tokens of a text (ClipToMaxLength); so does this one. */
 const MAX_TOKENS = 128;
 
@@ -58,23 +60,20 @@ export class UseLiteEmbedder implements Embedder {
   readonly id: string;
   readonly sameThreshold: number;
   private readonly runtime: EmbeddingRuntime;
-  private readonly threads: number;
   private model: Promise<LoadedModel> | null = null;
 
   /**
-   * `threads`: ONNX Runtime's threads inside one call (1 where a pool of embedding threads or
-   * workers shares the cores). The WebAssembly runtime's vectors differ from the native ones in the
-   * last bits, so its id differs too: the store's embedding cache never mixes them.
+   * The WebAssembly runtime's vectors differ from the native ones in the last bits, so its id
+   * differs too: the store's embedding cache never mixes them.
    */
-  constructor(options: { sameThreshold?: number; runtime?: EmbeddingRuntime; threads?: number } = {}) {
+  constructor(options: { sameThreshold?: number; runtime?: EmbeddingRuntime } = {}) {
     this.sameThreshold = options.sameThreshold ?? USE_SAME_THRESHOLD;
     this.runtime = options.runtime ?? 'native';
-    this.threads = options.threads ?? 1;
     this.id = this.runtime === 'native' ? 'use-lite' : 'use-lite/wasm';
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.model ??= this.runtime === 'native' ? loadNative(this.threads) : loadWasm();
+    this.model ??= this.runtime === 'native' ? loadNative() : loadWasm();
     const model = await this.model;
     const tokens = texts.map((text) => model.tokenizer.encode(text).slice(0, MAX_TOKENS));
     const byLength = new Map<number, number[]>();
@@ -100,8 +99,6 @@ export class UseLiteEmbedder implements Embedder {
   }
 }
 
-const DIMENSIONS = 512;
-
 async function loadTokenizer(): Promise<Tokenizer> {
   const [{ EmbeddingsModel }, vocabulary] = await Promise.all([
     import('@energetic-ai/embeddings'),
@@ -117,17 +114,15 @@ async function loadTokenizer(): Promise<Tokenizer> {
  * process that only names the model (the owner of a `--queue` run, whose workers embed) never pays
  * for them.
  */
-async function loadNative(threads: number): Promise<LoadedModel> {
+async function loadNative(): Promise<LoadedModel> {
   const [ort, tokenizer] = await Promise.all([
     import('onnxruntime-node').catch((error: unknown) => {
       throw new UserError(`ONNX Runtime does not load on this machine (${error instanceof Error ? error.message : String(error)}); run with --embedding-runtime wasm`);
     }),
     loadTokenizer(),
   ]);
-  const session = await ort.InferenceSession.create(encodeOnnxModel(useLiteOnnxGraph(readUseLiteWeights())), {
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-  });
+  // One thread a call: the cores are shared by a pool of embedding threads, or by worker processes.
+  const session = await ort.InferenceSession.create(encodeOnnxModel(useLiteOnnxGraph(readUseLiteWeights())), { intraOpNumThreads: 1, interOpNumThreads: 1 });
   return {
     tokenizer,
     async embedSameLength(_texts, tokens) {

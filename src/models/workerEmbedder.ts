@@ -14,7 +14,7 @@ import type { ModelChoice } from './choose.js';
 import type { Embedder } from './embedder.js';
 
 /** What a thread is asked: the texts' vectors, or their facts. */
-export type ThreadTask = 'embed' | 'facts';
+type ThreadTask = 'embed' | 'facts';
 
 const ThreadReply = z.union([
   z.object({ id: z.number().int(), vectors: z.array(z.instanceof(Float32Array)) }),
