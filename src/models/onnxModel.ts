@@ -17,7 +17,7 @@ export interface OnnxNode {
 export interface OnnxInitializer {
   name: string;
   dims: number[];
-  data: Float32Array | Int32Array | BigInt64Array;
+  data: Float32Array | BigInt64Array;
 }
 
 /** A graph input or output: its element type and shape, a string for a dimension known only at run time. */
@@ -37,7 +37,6 @@ export interface OnnxGraph {
 
 /** TensorProto.DataType values. */
 const FLOAT = 1;
-const INT32 = 6;
 const INT64 = 7;
 /** AttributeProto.AttributeType values. */
 const ATTRIBUTE_FLOAT = 1;
@@ -125,7 +124,7 @@ function writeAttribute(writer: ProtoWriter, name: string, value: AttributeValue
 
 function writeTensor(writer: ProtoWriter, tensor: OnnxInitializer): void {
   for (const dim of tensor.dims) writer.int(1, dim);
-  writer.int(2, tensor.data instanceof Float32Array ? FLOAT : tensor.data instanceof Int32Array ? INT32 : INT64);
+  writer.int(2, tensor.data instanceof Float32Array ? FLOAT : INT64);
   writer.string(8, tensor.name);
   writer.bytes(9, new Uint8Array(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength));
 }

@@ -96,38 +96,24 @@ export function useLiteOnnxGraph(weights: Map<string, Float32Array | Int32Array>
       epsilon: { float: scalar(`${STACK}/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`) },
     });
 
-  const headShapes = new Map<number, string>();
-  const toHeads = (input: string, headSize: number): string => {
-    let shape = headShapes.get(headSize);
-    if (!shape) {
-      shape = constant(`heads_shape_${headSize}`, BigInt64Array.from([0n, 0n, BigInt(HEADS), BigInt(headSize)]), [4]);
-      headShapes.set(headSize, shape);
-    }
-    return op('Transpose', [op('Reshape', [input, shape])], { perm: [0, 2, 1, 3] });
-  };
-
   const layer = (input: string, inputWidth: number, shape: LayerShape): string => {
     const at = `${PARAMETERS}/Layer_${shape.index}/TransformerLayer`;
     const attentionWidth = HEADS * shape.headSize;
     const residual =
       inputWidth === shape.width ? input : dense(input, `${at}/dense/kernel/ConcatPartitions/concat`, `${at}/dense/bias/ConcatPartitions/concat`, inputWidth, shape.width);
     const normed = layerNorm(input, `${at}/layer_prepostprocess/layer_norm`, inputWidth);
-    const qkv = op('Add', [
-      op('MatMul', [normed, floatWeight(`${KERNELS}/Layer_${shape.index}/TransformerLayer/MultiheadAttention/qkv_transform_single/kernel/part_0`, [inputWidth, 3 * attentionWidth])]),
-      floatWeight(`${at}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [3 * attentionWidth]),
-    ]);
+    const kernels = `${KERNELS}/Layer_${shape.index}/TransformerLayer/MultiheadAttention`;
+    const qkv = dense(normed, `${kernels}/qkv_transform_single/kernel/part_0`, `${at}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, inputWidth, 3 * attentionWidth);
     const split = constant(`split_${shape.index}`, BigInt64Array.from([attentionWidth, attentionWidth, attentionWidth].map(BigInt)), [3]);
     const parts = [`q_${shape.index}`, `k_${shape.index}`, `v_${shape.index}`];
     nodes.push({ op: 'Split', inputs: [qkv, split], outputs: parts, attributes: { axis: -1 } });
-    const [q, k, v] = parts.map((part) => toHeads(part, shape.headSize)) as [string, string, string];
+    const headsShape = constant(`heads_shape_${shape.index}`, BigInt64Array.from([0n, 0n, BigInt(HEADS), BigInt(shape.headSize)]), [4]);
+    const [q, k, v] = parts.map((part) => op('Transpose', [op('Reshape', [part, headsShape])], { perm: [0, 2, 1, 3] })) as [string, string, string];
     const scale = constant(`query_scale_${shape.index}`, Float32Array.of(scalar(`${STACK}/Layer_${shape.index}/TransformerLayer/MultiheadAttention/mul/y`)), []);
     const scores = op('MatMul', [op('Mul', [q, scale]), op('Transpose', [k], { perm: [0, 1, 3, 2] })]);
     const attended = op('MatMul', [op('Softmax', [scores], { axis: -1 }), v]);
     const combined = op('Reshape', [op('Transpose', [attended], { perm: [0, 2, 1, 3] }), constant(`combine_shape_${shape.index}`, BigInt64Array.from([0n, 0n, BigInt(attentionWidth)]), [3])]);
-    const output = op('Add', [
-      op('MatMul', [combined, floatWeight(`${KERNELS}/Layer_${shape.index}/TransformerLayer/MultiheadAttention/output_transform_single/kernel/part_0`, [attentionWidth, shape.width])]),
-      floatWeight(`${at}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [shape.width]),
-    ]);
+    const output = dense(combined, `${kernels}/output_transform_single/kernel/part_0`, `${at}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, attentionWidth, shape.width);
     const attendedResidual = op('Add', [output, residual]);
     const ffnInput = layerNorm(attendedResidual, `${at}/FFN/layer_prepostprocess/layer_norm`, shape.width);
     const hidden = op('Relu', [dense(ffnInput, `${STACK}/Layer_${shape.index}/TransformerLayer/FFN/conv1/Tensordot/Reshape_1`, `${at}/FFN/conv1/bias/ConcatPartitions/concat`, shape.width, 1536)]);
