@@ -409,8 +409,9 @@ class ArticleLabeler {
 
   private async readFactsAhead(texts: readonly string[]): Promise<void> {
     const reader = this.models.factReader;
-    const unread = reader ? unreadFacts(texts) : [];
-    if (reader && unread.length > 0) rememberFacts(unread, await reader.readFacts(unread));
+    if (!reader) return;
+    const unread = unreadFacts(texts);
+    if (unread.length > 0) rememberFacts(unread, await reader.readFacts(unread));
   }
 
   private embed(texts: string[]): Promise<Float32Array[]> {
