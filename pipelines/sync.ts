@@ -3,6 +3,7 @@ import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
 import { RevisionReads } from '../src/store/revisionReads.js';
 import { TimelineStore } from '../src/store/timelineStore.js';
+import { finalizeUpdateFrequency } from '../src/timeline/updateFrequency.js';
 import type { WeeklyInput } from './weekly.js';
 import { collectStage } from './weekly/collect.js';
 import { parseStage } from './weekly/parse.js';
@@ -29,16 +30,27 @@ const deletionsStage: Stage<SyncInput> = {
   },
 };
 
-/** advance: every tracked page's history is now complete up to the sync date. */
+/**
+ * advance: every tracked page's history is now held up to the sync date: the changed ones were
+ * collected (the timeline stage recorded them), the others held still since their latest instant held.
+ */
 const advanceStage: Stage<SyncInput> = {
   name: 'advance',
   async run(input, context) {
-    new TimelineStore(context.db, input.wiki).markSyncedUntil([...input.onlyPages], input.window);
+    new TimelineStore(context.db, input.wiki).markUnchanged([...input.onlyPages], input.window);
     return { pages: input.onlyPages.size };
   },
 };
 
-const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, timelineStage, deletionsStage, advanceStage];
+/** finalize: the update-frequency class of every pending query whose 21 days the extended timelines now hold. */
+const finalizeStage: Stage<SyncInput> = {
+  name: 'finalize',
+  async run(_input, context) {
+    return finalizeUpdateFrequency(context.db);
+  },
+};
+
+const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, timelineStage, deletionsStage, advanceStage, finalizeStage];
 
 /**
  * Extends the timelines of every tracked page up to `until`: only pages changed since their sync

@@ -37,6 +37,8 @@ export interface PageHistory {
   revisions: Revision[];
   /** Title renames of this page seen by the source, oldest first. */
   moves: PageMove[];
+  /** Revisions before the window within the revert horizon (and the one before those), metadata only. */
+  predecessors?: Revision[];
   /**
    * Revisions after the window within the revert horizon, metadata only (text null): they tell
    * whether a late change in the window was reverted. Sources that cannot see past the window omit it.

@@ -31,8 +31,16 @@ export interface SimulatedWiki {
   stop(): Promise<void>;
 }
 
-const WEEK_MS = 7 * 86_400_000;
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
 const AFTER_DAYS = 2;
+/**
+ * Each page's revision before the week lies this long before it, older than the client's revert
+ * horizon (48 hours): recent changes then hold nothing in the two days before the week, as listed.
+ */
+const BASELINE_AGE_MS = 3 * DAY_MS;
+/** The oldest change recent changes keep: a talk-page edit (no main-namespace listing sees it), so the window and its horizon are covered. */
+const OLDEST_KEPT_MS = 7 * DAY_MS;
 const BASELINE_REV = 1_000_000_000;
 const EDIT_REV = 2_000_000_000;
 /** A prime: page index k becomes page id 1 + (k × PAGE_STRIDE mod pages), scattering busy pages. */
@@ -106,7 +114,7 @@ export class WeekModel {
       return { page: this.pageOf(index).page, ms: this.timeOf(index), index };
     }
     const page = revId - BASELINE_REV;
-    if (page >= 0 && page < this.week.pages && !this.createdInWeek(page)) return { page, ms: this.startMs - 86_400_000 - page * 1000, index: null };
+    if (page >= 0 && page < this.week.pages && !this.createdInWeek(page)) return { page, ms: this.startMs - BASELINE_AGE_MS - page * 1000, index: null };
     return undefined;
   }
 
@@ -143,7 +151,11 @@ function recentChanges(model: WeekModel, params: URLSearchParams): unknown {
   const endMs = params.has('rcend') ? Date.parse(params.get('rcend') as string) : Infinity;
   const token = params.get('rccontinue');
   const first = token ? Number(token.split('|')[1]) - 1 : params.has('rcstart') ? model.firstAtOrAfter(Date.parse(params.get('rcstart') as string)) : 0;
-  const rows = [];
+  const rows: unknown[] = [];
+  if (!token && !params.has('rcstart') && !params.has('rcnamespace')) {
+    const ms = model.startMs - OLDEST_KEPT_MS;
+    rows.push({ type: 'edit', ns: 1, title: 'Talk:Place 1', pageid: model.week.pages + 1, old_revid: 0, rcid: 0, ...metadata(BASELINE_REV - 1, ms, null) });
+  }
   let index = first;
   for (; index < model.total && rows.length < limit && model.timeOf(index) <= endMs; index++) {
     const { page } = model.pageOf(index);

@@ -42,7 +42,12 @@ export const collectStage: Stage<WeeklyInput> = {
       await readDumpFiles(onWorkers.runner, onWorkers.files, { window: input.window, followHours: input.revertHours }, (pages) => {
         for (const page of pages) {
           if (isDone(page.page.pageId)) continue;
-          store.saveParsedPage(input.window, page.page, page.revisions, { moves: page.moves, followers: page.followers.map((follower) => ({ ...follower, text: null })) });
+          const metadata = (revision: (typeof page.followers)[number]) => ({ ...revision, text: null });
+          store.saveParsedPage(input.window, page.page, page.revisions, {
+            moves: page.moves,
+            predecessors: page.predecessors.map(metadata),
+            followers: page.followers.map(metadata),
+          });
           counts.revisions += page.revisions.length;
           infoboxes += page.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
           pageCollected(page.page, page.invalidUtf8);
@@ -53,7 +58,7 @@ export const collectStage: Stage<WeeklyInput> = {
     const parts = input.source.pagesChangedIn(input.window, { isDone, followHours: input.revertHours, recentChanges: new RecentChangesStore(context.db) });
     for await (const part of parts) {
       if (part.kind === 'revisions') {
-        store.saveRevisions(part.page, part.revisions);
+        store.saveRevisions(part.page, part.revisions, input.window);
         counts.revisions += part.revisions.length;
         continue;
       }

@@ -18,8 +18,7 @@ export const timelineStage: Stage<WeeklyInput> = {
     for (let offset = 0; offset < pageIds.length; offset += TIMELINE_BATCH_PAGES) {
       const batch = pageIds.slice(offset, offset + TIMELINE_BATCH_PAGES);
       counts.intervals += timelines.rebuild(batch, (revisions) => buildTimeline(revisions, input.revertHours));
-      // Each of these pages has every revision up to the window's end stored.
-      timelines.markSyncedUntil(batch, input.window);
+      timelines.markCollected(batch, input.window);
       counts.pages += batch.length;
       context.saveProgress({ counts });
       context.reporter.progress(counts.pages, pageIds.length);

@@ -79,7 +79,7 @@ async function timeWholeHistory(): Promise<{ bytes: number; revisions: number; s
     for await (const part of DumpRevisionSource.fromStream(pipe.stdout).pagesChangedIn(window)) {
       if (part.kind === 'end') store.finishPage(window, part.page, part);
       else {
-        store.saveRevisions(part.page, part.revisions);
+        store.saveRevisions(part.page, part.revisions, window);
         revisions += part.revisions.length;
       }
     }

@@ -30,19 +30,16 @@ export interface PageTimeline {
   intervals: ValueInterval[];
   /** The page's first revision, when it is among the known ones. */
   createdAt: string | null;
-  /** The earliest revision with content: before it (unless createdAt says the page did not exist) nothing is known. */
-  knownFrom: string | null;
-  /** The latest revision with content: the timelines are synced up to it. */
-  lastRevId: number | null;
-  lastTimestamp: string | null;
 }
 
-/** What the store knows of a page's existence and how far its history is synced. */
-export interface PageLifetime {
+/**
+ * What the store knows of a page at one instant: when it existed, and whether its history there is
+ * held whole (some collection or sync covered the instant, docs/ARCHITECTURE.md §5).
+ */
+export interface PageAtInstant {
   createdAt: string | null;
   deletedAt: string | null;
-  knownFrom: string | null;
-  syncedUntil: string | null;
+  covered: boolean;
 }
 
 /** An imported query's answer over whole days [validFrom, validTo), as YYYY-MM-DD. */
@@ -83,6 +80,6 @@ export interface QueryOnDay {
   query: string;
   origin: 'generated' | 'imported';
   imported: Pick<QueryAtInstant, 'answer' | 'validFrom' | 'validTo'>;
-  lifetime: PageLifetime | undefined;
+  page: PageAtInstant | undefined;
   interval: StoredInterval | undefined;
 }

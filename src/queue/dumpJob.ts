@@ -20,7 +20,7 @@ const ReadDumpData = z.object({
   /** Absolute, so that it names the same file on every worker whatever its working directory. */
   path: z.string(),
   window: z.object({ start: z.string(), end: z.string() }),
-  /** Revisions up to this many hours after the window come back as metadata-only followers (revert detection). */
+  /** Revisions up to this many hours around the window come back as metadata (revert detection). */
   followHours: z.number(),
   /** The part starts after this page, in the file's order; null: at the file's start. */
   afterPage: z.number().int().nullable(),
@@ -44,6 +44,7 @@ const ParsedDumpPage = z.object({
   /** The in-window revisions and the last one before the window, parsed. */
   revisions: z.array(RevisionMeta.extend({ infoboxes: z.array(InfoboxSchema), firstParagraph: z.string().nullable() })),
   moves: z.array(z.object({ timestamp: z.string(), from: z.string(), to: z.string() })),
+  predecessors: z.array(RevisionMeta),
   followers: z.array(RevisionMeta),
   invalidUtf8: z.number().int().nonnegative(),
 });
@@ -86,6 +87,7 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
       page: history.page,
       revisions,
       moves: history.moves,
+      predecessors: (history.predecessors ?? []).map(metaOf),
       followers: (history.followers ?? []).map(metaOf),
       invalidUtf8: history.invalidUtf8 ?? 0,
     };

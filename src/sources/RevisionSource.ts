@@ -7,7 +7,11 @@ export interface CollectOptions {
    * fetching any content, so a resumed run repeats no network call.
    */
   isDone?: (pageId: number) => boolean;
-  /** Also report revisions up to this many hours after the window as `followers` (revert detection). */
+  /**
+   * The revert horizon: also report, as metadata, the revisions up to this many hours before the
+   * window (`predecessors`, with the latest one before those) and after it (`followers`), so that
+   * reverts across the window's edges are seen whatever else the store holds (docs/ARCHITECTURE.md §5).
+   */
   followHours?: number;
   /** Called with the number of pages the source has found so far, for progress display. */
   onPagesFound?: (count: number) => void;
@@ -29,6 +33,12 @@ export type PageHistoryPart =
       page: PageRef;
       /** Title renames of this page seen by the source, oldest first. */
       moves: PageMove[];
+      /**
+       * Revisions before the window within the revert horizon, and the latest one before those,
+       * metadata only (text null; the baseline is not among them, it comes with its text): they tell
+       * whether an early change in the window restored an earlier version, and which.
+       */
+      predecessors?: Revision[];
       /**
        * Revisions after the window within the revert horizon, metadata only (text null): they tell
        * whether a late change in the window was reverted. Sources that cannot see past the window omit it.

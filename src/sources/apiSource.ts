@@ -6,8 +6,8 @@
  * the configured `titles`, or all main-namespace articles (`list=allpages`). The latter is fine for
  * small wikis only; on Wikipedia an old window needs a `titles` list or an XML dump.
  *
- * Requests per page stay low. With recent changes, one listing from the window's start to the end
- * of the follow-up horizon describes every in-window edit and every follower, and the first
+ * Requests per page stay low. With recent changes, one listing over the revert horizon around the
+ * window describes every in-window edit, every predecessor and every follower, and the first
  * in-window edit's `old_revid` names the baseline (the last revision before the window). Page
  * facts come 50 page ids per `prop=info` request, and content (with the baseline's metadata) 50
  * revision ids per request, only for the revisions yielded. Only pages whose recent changes may
@@ -36,7 +36,7 @@ import {
   type RevisionEntry,
 } from './mediawikiReplies.js';
 import { MemorySpool, type ListedPage, type ListingKey, type RecentChangesSpool } from './recentChangesSpool.js';
-import { revisionsWithContent } from './revisionContent.js';
+import { revisionsById } from './revisionContent.js';
 import { IDS_PER_REQUEST, positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
 
 export interface ApiSourceOptions extends WikiClientOptions {
@@ -76,23 +76,24 @@ export class ApiRevisionSource implements RevisionSource {
       throw new UserError(`invalid followHours ${options.followHours}: expected a number of hours ≥ 0`);
     }
     const movesByPage = await this.movesIn(span);
+    const reach = reachOf(span, options.followHours);
     const batches =
-      (await this.recentChangesCover(span))
-        ? this.recentlyChangedPages(span, movesByPage, options)
-        : this.pageHistories(this.titles ? this.pagesTitled(this.titles, options) : this.allArticles(options), span, options.followHours);
+      (await this.recentChangesCover(reach))
+        ? this.recentlyChangedPages(span, reach, movesByPage, options)
+        : this.pageHistories(this.titles ? this.pagesTitled(this.titles, options) : this.allArticles(options), span, reach);
     let found = 0;
     for await (const histories of batches) {
       const changed = histories.filter((history) => history.inWindow.length > 0);
       found += changed.length;
       options.onPagesFound?.(found);
       for (const group of contentGroups(changed)) {
-        yield* this.contentParts(group, movesByPage, options.followHours);
+        yield* this.contentParts(group, movesByPage, options.followHours !== undefined);
       }
     }
   }
 
   /**
-   * Whether recent changes are complete from the window's start: everything younger than the
+   * Whether recent changes are complete from the start of the horizon before the window: everything younger than the
    * wiki's $wgRCMaxAge is kept, and changes are purged oldest first, so the oldest kept change and
    * everything after it are all there too (asked only when the window is older than $wgRCMaxAge).
    */
@@ -114,18 +115,18 @@ export class ApiRevisionSource implements RevisionSource {
    */
   private async *recentlyChangedPages(
     span: Span,
+    reach: Span,
     movesByPage: Map<number, PageMove[]>,
     options: CollectOptions,
   ): AsyncIterable<MetadataHistory[]> {
     const isDone = options.isDone ?? (() => false);
     const spool = options.recentChanges ?? new MemorySpool();
-    const horizon = span.end + (options.followHours ?? 0) * HOUR_MS;
-    const key = { origin: this.origin, start: isoSeconds(new Date(span.start)), horizonEnd: isoSeconds(new Date(horizon)) };
-    await this.spoolRecentChanges(key, { start: span.start, end: horizon }, spool);
+    const key = { origin: this.origin, start: isoSeconds(new Date(reach.start)), horizonEnd: isoSeconds(new Date(reach.end)) };
+    await this.spoolRecentChanges(key, reach, spool);
     // The spool's split keeps the end instant in the window (docs/ARCHITECTURE.md §2).
-    const windowEnd = isoSeconds(new Date(span.end));
+    const window = { start: isoSeconds(new Date(span.start)), end: isoSeconds(new Date(span.end)) };
     let after = 0;
-    for (let listed = spool.pages(key, windowEnd, after, IDS_PER_REQUEST); listed.length > 0; listed = spool.pages(key, windowEnd, after, IDS_PER_REQUEST)) {
+    for (let listed = spool.pages(key, window, after, IDS_PER_REQUEST); listed.length > 0; listed = spool.pages(key, window, after, IDS_PER_REQUEST)) {
       after = listed.at(-1)?.pageId ?? after;
       // Moved pages are read from their history below: recent changes may miss a move's null revision.
       const wanted = new Map(listed.filter((changes) => !movesByPage.has(changes.pageId) && !isDone(changes.pageId)).map((changes) => [changes.pageId, changes]));
@@ -134,14 +135,14 @@ export class ApiRevisionSource implements RevisionSource {
       yield await Promise.all(
         pages.map((page) => {
           const changes = wanted.get(page.pageId) as ListedPage;
-          return chained(changes) ? historyFromChanges(page, changes) : this.revisionMetadata(page, span, options.followHours);
+          return chained(changes) ? historyFromChanges(page, changes) : this.revisionMetadata(page, span, reach);
         }),
       );
     }
     const moved = [...movesByPage.keys()].filter((pageId) => !isDone(pageId));
     for (let at = 0; at < moved.length; at += IDS_PER_REQUEST) {
       const pages = await this.articlesById(moved.slice(at, at + IDS_PER_REQUEST));
-      yield await Promise.all(pages.map((page) => this.revisionMetadata(page, span, options.followHours)));
+      yield await Promise.all(pages.map((page) => this.revisionMetadata(page, span, reach)));
     }
     spool.discard(key);
   }
@@ -172,12 +173,8 @@ export class ApiRevisionSource implements RevisionSource {
     }
   }
 
-  private async *pageHistories(
-    pages: AsyncIterable<PageRef[]>,
-    span: Span,
-    followHours: number | undefined,
-  ): AsyncIterable<MetadataHistory[]> {
-    for await (const batch of pages) yield await Promise.all(batch.map((page) => this.revisionMetadata(page, span, followHours)));
+  private async *pageHistories(pages: AsyncIterable<PageRef[]>, span: Span, reach: Span): AsyncIterable<MetadataHistory[]> {
+    for await (const batch of pages) yield await Promise.all(batch.map((page) => this.revisionMetadata(page, span, reach)));
   }
 
   private async *pagesTitled(titles: string[], options: CollectOptions): AsyncIterable<PageRef[]> {
@@ -218,12 +215,11 @@ export class ApiRevisionSource implements RevisionSource {
   }
 
   /**
-   * One backwards walk from the end of the follow-up horizon (or the window) gives the followers,
-   * the in-window revisions and the baseline's id, usually in a single request.
+   * One backwards walk from the end of the revert horizon (or the window) gives the followers, the
+   * in-window revisions, the baseline's id and the predecessors, usually in a single request.
    */
-  private async revisionMetadata(page: PageRef, span: Span, followHours: number | undefined): Promise<MetadataHistory> {
-    const horizon = span.end + (followHours ?? 0) * HOUR_MS;
-    const history: MetadataHistory = { page, baselineRevId: null, inWindow: [], followers: [] };
+  private async revisionMetadata(page: PageRef, span: Span, reach: Span): Promise<MetadataHistory> {
+    const history: MetadataHistory = { page, baselineRevId: null, predecessors: [], inWindow: [], followers: [] };
     const replies = this.api.continued(
       {
         action: 'query',
@@ -232,26 +228,28 @@ export class ApiRevisionSource implements RevisionSource {
         rvprop: 'ids|timestamp|sha1|comment|user|flags',
         rvdir: 'older',
         // The end instant is collected, so a walk without followers starts there.
-        rvstart: isoSeconds(new Date(Math.max(horizon - 1000, span.end))),
+        rvstart: isoSeconds(new Date(Math.max(reach.end - 1000, span.end))),
         rvlimit: REVISION_LIST_LIMIT,
       },
       RevisionsReply,
     );
-    for await (const reply of replies) {
+    walk: for await (const reply of replies) {
       for (const entry of revisionsIn(reply)) {
         const revision = revisionFrom(entry, null);
         const time = Date.parse(revision.timestamp);
         if (time > span.end) history.followers.push(revision);
         else if (time >= span.start) history.inWindow.push(revision);
         else {
-          history.baselineRevId = revision.revId;
-          break;
+          // The baseline, then before it the horizon's revisions and the latest one before those, as metadata.
+          if (history.baselineRevId === null) history.baselineRevId = revision.revId;
+          else history.predecessors.push(revision);
+          if (time < reach.start) break walk;
         }
       }
-      if (history.baselineRevId !== null) break;
     }
     history.followers.reverse();
     history.inWindow.reverse();
+    history.predecessors.reverse();
     return history;
   }
 
@@ -259,11 +257,8 @@ export class ApiRevisionSource implements RevisionSource {
    * A content group's parts: the texts of its pages come in one fetch, except for a lone page too
    * big for one, whose texts come a slice at a time so that they never sit in memory all at once.
    */
-  private async *contentParts(
-    group: MetadataHistory[],
-    movesByPage: Map<number, PageMove[]>,
-    followHours: number | undefined,
-  ): AsyncIterable<PageHistoryPart> {
+  private async *contentParts(group: MetadataHistory[], movesByPage: Map<number, PageMove[]>, withHorizon: boolean): AsyncIterable<PageHistoryPart> {
+    const beforeHorizon = withHorizon ? await this.revisionsBeforeHorizon(group) : new Map<number, Revision>();
     const [lone] = group;
     if (group.length === 1 && lone) {
       const ids = revIdsToFetch(lone);
@@ -271,19 +266,33 @@ export class ApiRevisionSource implements RevisionSource {
         const slice = ids.slice(at, at + REVISIONS_PER_CONTENT_GROUP);
         yield revisionsPart(lone, slice, await this.revisionsWithContent(slice));
       }
-      yield endPart(lone, movesByPage, followHours);
+      yield endPart(lone, movesByPage, withHorizon, beforeHorizon);
       return;
     }
     const fetched = await this.revisionsWithContent(group.flatMap(revIdsToFetch));
     for (const history of group) {
       yield revisionsPart(history, revIdsToFetch(history), fetched);
-      yield endPart(history, movesByPage, followHours);
+      yield endPart(history, movesByPage, withHorizon, beforeHorizon);
     }
+  }
+
+  /**
+   * The metadata of the revision before each page's listed predecessors, which recent changes name
+   * by `old_revid` only (a revert early in the window may restore it), 50 ids a request.
+   */
+  private async revisionsBeforeHorizon(group: MetadataHistory[]): Promise<Map<number, Revision>> {
+    const ids = group.flatMap((history) => {
+      const parentId = history.predecessors[0]?.parentId ?? null;
+      const known = parentId === null || parentId === history.baselineRevId || history.predecessors.some((revision) => revision.revId === parentId);
+      return known ? [] : [parentId];
+    });
+    const entries = await revisionsById(this.api, ids, 'ids|timestamp|sha1|comment|user|flags', { content: false });
+    return new Map([...entries].map(([revId, entry]) => [revId, revisionFrom(entry, null)]));
   }
 
   /** The given revisions with their wikitext (null: hidden). */
   private async revisionsWithContent(revIds: number[]): Promise<Map<number, Revision>> {
-    const entries = await revisionsWithContent(this.api, revIds, 'ids|timestamp|sha1|comment|user|flags');
+    const entries = await revisionsById(this.api, revIds, 'ids|timestamp|sha1|comment|user|flags', { content: true });
     const fetched = new Map<number, Revision>();
     for (const [revId, entry] of entries) {
       const main = entry.slots?.main;
@@ -352,6 +361,8 @@ interface Span {
 interface MetadataHistory {
   page: PageRef;
   baselineRevId: number | null;
+  /** Before the baseline within the revert horizon (and, from a history walk, the one before those), oldest first. */
+  predecessors: Revision[];
   inWindow: Revision[];
   followers: Revision[];
 }
@@ -366,6 +377,12 @@ function listBounds(prefix: 'rc' | 'le', span: Span): Record<string, string> {
     [`${prefix}end`]: isoSeconds(new Date(span.end)),
     [`${prefix}dir`]: 'newer',
   };
+}
+
+/** The revert horizon around the window (the window itself when no horizon is asked for). */
+function reachOf(span: Span, followHours: number | undefined): Span {
+  const hours = (followHours ?? 0) * HOUR_MS;
+  return { start: span.start - hours, end: span.end + hours };
 }
 
 function parseWindow(window: Window): Span {
@@ -406,12 +423,15 @@ function revIdsToFetch(history: MetadataHistory): number[] {
  * but may come last, where no chain shows it missing: moved pages are always read from their history.
  */
 function chained(changes: ListedPage): boolean {
-  const revisions = [...changes.inWindow, ...changes.followers];
+  const revisions = [...changes.predecessors, ...changes.inWindow, ...changes.followers];
   return revisions.every((revision, index) => index === 0 || revision.parentId === revisions[index - 1]?.revId);
 }
 
 function historyFromChanges(page: PageRef, changes: ListedPage): MetadataHistory {
-  return { page, baselineRevId: changes.inWindow[0]?.parentId ?? null, inWindow: changes.inWindow, followers: changes.followers };
+  const baselineRevId = changes.inWindow[0]?.parentId ?? null;
+  // The baseline comes with its text; the other predecessors stay metadata.
+  const predecessors = changes.predecessors.filter((revision) => revision.revId !== baselineRevId);
+  return { page, baselineRevId, predecessors, inWindow: changes.inWindow, followers: changes.followers };
 }
 
 /** The revisions `ids` names (the baseline and in-window revisions of one page), with their fetched texts. */
@@ -427,9 +447,11 @@ function revisionsPart(history: MetadataHistory, ids: number[], fetched: Map<num
   return { kind: 'revisions', page: history.page, revisions };
 }
 
-function endPart(history: MetadataHistory, movesByPage: Map<number, PageMove[]>, followHours: number | undefined): PageHistoryPart {
+function endPart(history: MetadataHistory, movesByPage: Map<number, PageMove[]>, withHorizon: boolean, beforeHorizon: Map<number, Revision>): PageHistoryPart {
   const moves = movesByPage.get(history.page.pageId) ?? [];
-  return { kind: 'end', page: history.page, moves, ...(followHours !== undefined ? { followers: history.followers } : {}) };
+  if (!withHorizon) return { kind: 'end', page: history.page, moves };
+  const before = beforeHorizon.get(history.predecessors[0]?.parentId ?? -1);
+  return { kind: 'end', page: history.page, moves, predecessors: [...(before ? [before] : []), ...history.predecessors], followers: history.followers };
 }
 
 function revisionFrom(entry: RevisionEntry, text: string | null): Revision {

@@ -59,8 +59,13 @@ export class DumpRevisionSource implements RevisionSource {
       this.readOnce = true;
     }
     const bounds = { start: normaliseTimestamp(window.start), end: normaliseTimestamp(window.end) };
-    const followUntil =
-      options.followHours === undefined ? null : isoSeconds(new Date(Date.parse(bounds.end) + options.followHours * HOUR_MS));
+    const horizon =
+      options.followHours === undefined
+        ? null
+        : {
+            from: isoSeconds(new Date(Date.parse(bounds.start) - options.followHours * HOUR_MS)),
+            until: isoSeconds(new Date(Date.parse(bounds.end) + options.followHours * HOUR_MS)),
+          };
     const isDone = options.isDone ?? (() => false);
     let current: PageCollector | null = null;
     let skippedPageId: number | null = null;
@@ -75,7 +80,7 @@ export class DumpRevisionSource implements RevisionSource {
         return null;
       }
       skippedPageId = null;
-      current = new PageCollector(page, bounds, followUntil);
+      current = new PageCollector(page, bounds, horizon);
       return current;
     };
 
@@ -111,13 +116,16 @@ class PageCollector {
   changed = false;
   private latestBefore: Revision | null = null;
   private readonly moves: PageMove[] = [];
+  /** Before the window: those from the horizon's start, and the latest one before that (metadata only). */
+  private readonly predecessors: Revision[] = [];
+  private beforeHorizon: Revision | null = null;
   private readonly followers: Revision[] = [];
 
   constructor(
     readonly page: DumpPageHeader,
     private readonly window: Window,
-    /** Revisions from the window's end up to here are kept as metadata-only followers (revert detection). */
-    private readonly followUntil: string | null,
+    /** The revert horizon around the window, whose revisions are kept as metadata (revert detection); null: none. */
+    private readonly horizon: { from: string; until: string } | null,
   ) {}
 
   /**
@@ -132,8 +140,12 @@ class PageCollector {
 
   add(revision: Revision): void {
     if (revision.timestamp > this.window.end) {
-      if (this.followUntil !== null && revision.timestamp <= this.followUntil) this.followers.push({ ...revision, text: null });
+      if (this.horizon !== null && revision.timestamp <= this.horizon.until) this.followers.push({ ...revision, text: null });
       return;
+    }
+    if (this.horizon !== null && revision.timestamp < this.window.start) {
+      if (revision.timestamp >= this.horizon.from) this.predecessors.push({ ...revision, text: null });
+      else if (this.beforeHorizon === null || isLater(revision, this.beforeHorizon)) this.beforeHorizon = { ...revision, text: null };
     }
     const move = parseMoveComment(revision.comment);
     if (move) this.moves.push({ timestamp: revision.timestamp, ...move });
@@ -163,10 +175,15 @@ class PageCollector {
     if (this.inWindow.length > 0) yield this.takeInWindow();
     const moves = [...this.moves].sort((a, b) => compareStrings(a.timestamp, b.timestamp));
     const followers = [...this.followers].sort(compareRevisions);
+    // The baseline came with its text; the others of the horizon before the window only as metadata.
+    const predecessors = [...this.predecessors, ...(this.beforeHorizon ? [this.beforeHorizon] : [])]
+      .filter((revision) => revision.revId !== this.latestBefore?.revId)
+      .sort(compareRevisions);
     yield {
       kind: 'end',
       page: this.pageRef(),
       moves,
+      ...(predecessors.length > 0 ? { predecessors } : {}),
       ...(followers.length > 0 ? { followers } : {}),
       ...(invalidUtf8 > 0 ? { invalidUtf8 } : {}),
     };

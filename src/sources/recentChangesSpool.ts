@@ -5,9 +5,9 @@
  * where it stopped (docs/ARCHITECTURE.md §3). The collect stage passes a spool backed by the store;
  * without one, the source keeps the listing in memory (small wikis, tests of the source alone).
  */
-import type { Revision } from '../model.js';
+import type { Revision, Window } from '../model.js';
 
-/** One listing: a wiki's recent changes from a window's start to the end of its follow-up horizon. */
+/** One listing: a wiki's recent changes over a window and its revert horizon on both sides. */
 export interface ListingKey {
   origin: string;
   start: string;
@@ -26,9 +26,10 @@ export interface ListedEdit {
   revision: Revision;
 }
 
-/** A page's listed edits, oldest first: those up to `windowEnd` (included), then those after it. */
+/** A page's listed edits, oldest first: those before the window, those in it (its end included), those after it. */
 export interface ListedPage {
   pageId: number;
+  predecessors: Revision[];
   inWindow: Revision[];
   followers: Revision[];
 }
@@ -37,8 +38,8 @@ export interface RecentChangesSpool {
   progress(key: ListingKey): ListingProgress;
   /** Keeps one reply's edits and the continuation after them (null: the listing is complete), together. */
   append(key: ListingKey, edits: ListedEdit[], next: Record<string, string> | null): void;
-  /** Up to `limit` pages with an edit at or before `windowEnd`, in page-id order after `afterPageId`. */
-  pages(key: ListingKey, windowEnd: string, afterPageId: number, limit: number): ListedPage[];
+  /** Up to `limit` pages with an edit in the window (its end included), in page-id order after `afterPageId`. */
+  pages(key: ListingKey, window: Window, afterPageId: number, limit: number): ListedPage[];
   /** Drops the listing once every page of it has been yielded. */
   discard(key: ListingKey): void;
 }
@@ -72,14 +73,14 @@ export class MemorySpool implements RecentChangesSpool {
     delete listing.sortedIds;
   }
 
-  pages(key: ListingKey, windowEnd: string, afterPageId: number, limit: number): ListedPage[] {
+  pages(key: ListingKey, window: Window, afterPageId: number, limit: number): ListedPage[] {
     const listing = this.listing(key);
     // Sorted once per listing state, not per batch: a batch is read for every 50 pages.
     listing.sortedIds ??= [...listing.byPage.keys()].sort((a, b) => a - b);
     const pages: ListedPage[] = [];
     for (let at = firstAbove(listing.sortedIds, afterPageId); at < listing.sortedIds.length && pages.length < limit; at++) {
       const pageId = listing.sortedIds[at] as number;
-      const page = splitAtWindowEnd(pageId, listing.byPage.get(pageId) ?? [], windowEnd);
+      const page = splitAroundWindow(pageId, listing.byPage.get(pageId) ?? [], window);
       if (page.inWindow.length > 0) pages.push(page);
     }
     return pages;
@@ -103,14 +104,15 @@ function firstAbove(ids: number[], value: number): number {
 }
 
 /**
- * A page's edits, sorted oldest first and split at the window's end, the end instant collected
- * (docs/ARCHITECTURE.md §2): the one rule of both spools.
+ * A page's edits, sorted oldest first and split at the window's start and end, the end instant
+ * collected (docs/ARCHITECTURE.md §2): the one rule of both spools.
  */
-export function splitAtWindowEnd(pageId: number, revisions: Revision[], windowEnd: string): ListedPage {
+export function splitAroundWindow(pageId: number, revisions: Revision[], window: Window): ListedPage {
   const sorted = [...revisions].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.revId - b.revId));
   return {
     pageId,
-    inWindow: sorted.filter((revision) => revision.timestamp <= windowEnd),
-    followers: sorted.filter((revision) => revision.timestamp > windowEnd),
+    predecessors: sorted.filter((revision) => revision.timestamp < window.start),
+    inWindow: sorted.filter((revision) => revision.timestamp >= window.start && revision.timestamp <= window.end),
+    followers: sorted.filter((revision) => revision.timestamp > window.end),
   };
 }

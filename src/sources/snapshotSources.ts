@@ -6,7 +6,7 @@ import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { openDumpInput } from './dumpInput.js';
 import { readDump, type DumpPageHeader } from './dumpReader.js';
 import { InfoReply, LinksReply, RevisionsReply } from './mediawikiReplies.js';
-import { revisionsWithContent } from './revisionContent.js';
+import { revisionsById } from './revisionContent.js';
 import { IDS_PER_REQUEST, WikiClient, type WikiClientOptions } from './wikiClient.js';
 import { isRedirectText } from '../text/articleText.js';
 
@@ -77,7 +77,7 @@ export class ApiSnapshotSource {
       for (const page of pages) seen.add(page.pageId);
       const revisions = await Promise.all(pages.filter((page) => !isDone(page.pageId)).map((page) => this.revisionAsOf(page, asOf)));
       const found = revisions.filter((revision): revision is Omit<SnapshotArticle, 'wikitext'> => revision !== null);
-      const texts = await revisionsWithContent(this.api, found.map((revision) => revision.revId), 'ids|timestamp');
+      const texts = await revisionsById(this.api, found.map((revision) => revision.revId), 'ids|timestamp', { content: true });
       for (const revision of found) {
         const main = texts.get(revision.revId)?.slots?.main;
         const wikitext = main?.texthidden ? undefined : main?.content;

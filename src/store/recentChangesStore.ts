@@ -4,9 +4,10 @@
  * pages at a time in page-id order, so neither the listing nor a crash costs memory or requests.
  */
 import type { Database } from 'better-sqlite3';
+import type { Window } from '../model.js';
 import { z } from 'zod';
 import type { ListedEdit, ListedPage, ListingKey, ListingProgress, RecentChangesSpool } from '../sources/recentChangesSpool.js';
-import { splitAtWindowEnd } from '../sources/recentChangesSpool.js';
+import { splitAroundWindow } from '../sources/recentChangesSpool.js';
 import { flag, jsonColumn } from './rows.js';
 
 const ListingRow = z.object({ id: z.number().int(), next: jsonColumn(z.record(z.string(), z.string())).nullable(), complete: flag });
@@ -39,7 +40,10 @@ export class RecentChangesStore implements RecentChangesSpool {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectPageIds = db
-      .prepare('SELECT DISTINCT page_id FROM rc_listing_edits WHERE listing_id = ? AND page_id > ? AND timestamp <= ? ORDER BY page_id LIMIT ?')
+      .prepare(
+        `SELECT DISTINCT page_id FROM rc_listing_edits
+         WHERE listing_id = @id AND page_id > @after AND timestamp >= @start AND timestamp <= @end ORDER BY page_id LIMIT @limit`,
+      )
       .pluck();
     this.selectEdits = db.prepare(
       `SELECT page_id AS pageId, rev_id AS revId, parent_id AS parentId, timestamp, sha1, comment, user, minor
@@ -68,9 +72,9 @@ export class RecentChangesStore implements RecentChangesSpool {
     })();
   }
 
-  pages(key: ListingKey, windowEnd: string, afterPageId: number, limit: number): ListedPage[] {
+  pages(key: ListingKey, window: Window, afterPageId: number, limit: number): ListedPage[] {
     const { id } = this.listing(key);
-    const pageIds = z.array(z.number().int()).parse(this.selectPageIds.all(id, afterPageId, windowEnd, limit));
+    const pageIds = z.array(z.number().int()).parse(this.selectPageIds.all({ id, after: afterPageId, ...window, limit }));
     const first = pageIds[0];
     const last = pageIds.at(-1);
     if (first === undefined || last === undefined) return [];
@@ -79,7 +83,7 @@ export class RecentChangesStore implements RecentChangesSpool {
       const { pageId, ...revision } = EditRow.parse(row);
       byPage.get(pageId)?.push({ ...revision, text: null });
     }
-    return pageIds.map((pageId) => splitAtWindowEnd(pageId, byPage.get(pageId) ?? [], windowEnd));
+    return pageIds.map((pageId) => splitAroundWindow(pageId, byPage.get(pageId) ?? [], window));
   }
 
   discard(key: ListingKey): void {

@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { inWindow } from '../dates.js';
 import type { Infobox, PageMove, PageRef, Revision, Window } from '../model.js';
 
 export interface UnparsedRevision {
@@ -28,6 +29,10 @@ export interface ParseCursor {
   revId: number;
 }
 
+/** Whether a stored revision is parsed again from the text a new collection brings (SQL, in the upsert). */
+const REPARSE = `(revisions.metadata_only = 1 AND excluded.metadata_only = 0)
+  OR (@wantsLead = 1 AND revisions.parsed = 1 AND revisions.first_paragraph IS NULL AND excluded.text IS NOT NULL)`;
+
 const UnparsedRow = z.object({ revId: z.number(), pageId: z.number(), timestamp: z.string(), text: z.string().nullable() });
 
 /** Free pages worth a reclaim: at least this share of the file. */
@@ -50,13 +55,15 @@ export class RevisionStore {
       `INSERT INTO pages (wiki, page_id, title, namespace) VALUES (?, ?, ?, ?)
        ON CONFLICT (wiki, page_id) DO UPDATE SET title = excluded.title, namespace = excluded.namespace`,
     );
-    // A revision already stored keeps its parse state; a metadata-only row is upgraded when its text arrives.
+    // A revision already stored keeps its parse state, unless it must be parsed again with the text
+    // that arrives: a metadata-only row, or one parsed outside a window (no first paragraph read) that
+    // this window holds. So a week's data units keep their first paragraphs whatever ran before.
     this.insertRevision = db.prepare(
       `INSERT INTO revisions (wiki, rev_id, page_id, parent_id, timestamp, sha1, comment, user, minor, text, metadata_only)
        VALUES (@wiki, @revId, @pageId, @parentId, @timestamp, @sha1, @comment, @user, @minor, @text, @metadataOnly)
        ON CONFLICT (wiki, page_id, rev_id) DO UPDATE SET
-         text = CASE WHEN revisions.metadata_only = 1 AND excluded.metadata_only = 0 THEN excluded.text ELSE revisions.text END,
-         parsed = CASE WHEN revisions.metadata_only = 1 AND excluded.metadata_only = 0 THEN 0 ELSE revisions.parsed END,
+         text = CASE WHEN ${REPARSE} THEN excluded.text ELSE revisions.text END,
+         parsed = CASE WHEN ${REPARSE} THEN 0 ELSE revisions.parsed END,
          metadata_only = MIN(revisions.metadata_only, excluded.metadata_only)`,
     );
     this.insertMove = db.prepare(
@@ -77,27 +84,29 @@ export class RevisionStore {
       'INSERT OR REPLACE INTO infoboxes (wiki, page_id, rev_id, position, template, fields) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.markParsed = db.prepare(
-      `UPDATE revisions SET parsed = 1, first_paragraph = ?, text = CASE WHEN ? THEN text ELSE NULL END
-       WHERE wiki = ? AND page_id = ? AND rev_id = ? AND parsed = 0`,
+      `UPDATE revisions SET parsed = 1, first_paragraph = @firstParagraph, text = CASE WHEN @keep THEN text ELSE NULL END
+       WHERE wiki = @wiki AND page_id = @pageId AND rev_id = @revId
+         AND (parsed = 0 OR (first_paragraph IS NULL AND @firstParagraph IS NOT NULL))`,
     );
   }
 
-  /** Stores one part of a page's revisions in a single transaction. */
-  saveRevisions(page: PageRef, revisions: Revision[]): void {
+  /** Stores one part of a page's revisions, collected for `window`, in a single transaction. */
+  saveRevisions(page: PageRef, revisions: Revision[], window: Window): void {
     this.db.transaction(() => {
       this.insertPage.run(this.wiki, page.pageId, page.title, page.namespace);
-      for (const revision of revisions) this.saveRevision(page.pageId, revision, false);
+      for (const revision of revisions) this.saveRevision(page.pageId, revision, { metadataOnly: false, wantsLead: inWindow(revision.timestamp, window) });
     })();
   }
 
   /**
-   * Records a page's end for a window, after all its revisions were saved: its followers and moves,
+   * Records a page's end for a window, after all its revisions were saved: the metadata of the
+   * revisions around the window (revert horizon), its moves,
    * and the page as done, in one transaction, so a crash before it leaves the page to be collected again.
    */
-  finishPage(window: Window, page: PageRef, end: { moves: PageMove[]; followers?: Revision[] }): void {
+  finishPage(window: Window, page: PageRef, end: { moves: PageMove[]; predecessors?: Revision[]; followers?: Revision[] }): void {
     this.db.transaction(() => {
       this.insertPage.run(this.wiki, page.pageId, page.title, page.namespace);
-      for (const revision of end.followers ?? []) this.saveRevision(page.pageId, revision, true);
+      for (const revision of [...(end.predecessors ?? []), ...(end.followers ?? [])]) this.saveRevision(page.pageId, revision, { metadataOnly: true, wantsLead: false });
       for (const move of end.moves) this.insertMove.run(this.wiki, page.pageId, move.timestamp, move.from, move.to);
       this.insertWindowPage.run(this.wiki, window.start, window.end, page.pageId);
     })();
@@ -126,13 +135,14 @@ export class RevisionStore {
   /**
    * Writes the parse results of a batch in one transaction; the raw text is dropped unless content
    * is cached. A revision already parsed keeps what it has, as a stored revision keeps its parse
-   * state when collected again: a page read and parsed at once on a worker (dumpJob.ts) then ends as
+   * state when collected again, but for the first paragraph a parse inside a window reads: a page read and parsed at once on a worker (dumpJob.ts) then ends as
    * one collected, then parsed.
    */
   saveParsed(results: ParsedRevision[], keepContent: boolean): void {
     this.db.transaction(() => {
       for (const result of results) {
-        if (this.markParsed.run(result.firstParagraph, keepContent ? 1 : 0, this.wiki, result.pageId, result.revId).changes === 0) continue;
+        const marked = this.markParsed.run({ firstParagraph: result.firstParagraph, keep: keepContent ? 1 : 0, wiki: this.wiki, pageId: result.pageId, revId: result.revId });
+        if (marked.changes === 0) continue;
         result.infoboxes.forEach((infobox, position) => {
           this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
         });
@@ -145,9 +155,9 @@ export class RevisionStore {
    * their parse results and its end, in one transaction, so the page is done for the window and for
    * parsing together or not at all.
    */
-  saveParsedPage(window: Window, page: PageRef, revisions: Array<Omit<Revision, 'text'> & Omit<ParsedRevision, 'pageId'>>, end: { moves: PageMove[]; followers: Revision[] }): void {
+  saveParsedPage(window: Window, page: PageRef, revisions: Array<Omit<Revision, 'text'> & Omit<ParsedRevision, 'pageId'>>, end: { moves: PageMove[]; predecessors: Revision[]; followers: Revision[] }): void {
     this.db.transaction(() => {
-      this.saveRevisions(page, revisions.map((revision) => ({ ...revision, text: null })));
+      this.saveRevisions(page, revisions.map((revision) => ({ ...revision, text: null })), window);
       this.saveParsed(revisions.map(({ revId, infoboxes, firstParagraph }) => ({ pageId: page.pageId, revId, infoboxes, firstParagraph })), false);
       this.finishPage(window, page, end);
     })();
@@ -177,8 +187,9 @@ export class RevisionStore {
     return z.number().parse(this.db.pragma(name, { simple: true }));
   }
 
-  private saveRevision(pageId: number, revision: Revision, metadataOnly: boolean): void {
+  private saveRevision(pageId: number, revision: Revision, { metadataOnly, wantsLead }: { metadataOnly: boolean; wantsLead: boolean }): void {
     this.insertRevision.run({
+      wantsLead: wantsLead ? 1 : 0,
       wiki: this.wiki,
       revId: revision.revId,
       pageId,

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
+import type { Window } from '../model.js';
 import { Numbers, jsonColumn } from './rows.js';
 
 export type StageStatus = z.infer<typeof StageStatusColumn>;
@@ -86,6 +87,7 @@ export class RunStore {
   private readonly selectNewest;
   private readonly selectNewestOf;
   private readonly selectStages;
+  private readonly selectWindowWikis;
   private readonly selectFailures;
 
   constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {
@@ -118,6 +120,13 @@ export class RunStore {
     this.selectNewest = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT 1');
     this.selectNewestOf = db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1');
     this.selectStages = db.prepare('SELECT * FROM run_stages WHERE run_id = ? ORDER BY position');
+    this.selectWindowWikis = db
+      .prepare(
+        `SELECT DISTINCT json_extract(params, '$.wiki') FROM runs
+         WHERE pipeline = @pipeline AND json_extract(params, '$.window.start') = @start AND json_extract(params, '$.window.end') = @end
+         ORDER BY 1`,
+      )
+      .pluck();
     this.selectFailures = db.prepare('SELECT stage, error, failed_at AS failedAt FROM run_failures WHERE run_id = ? ORDER BY id');
   }
 
@@ -211,6 +220,11 @@ export class RunStore {
   }
 
   /** The newest run, of one pipeline when named (for `status --check`). */
+  /** The wikis a pipeline ran on for exactly this window, in name order. */
+  wikisRunFor(pipeline: string, window: Window): string[] {
+    return z.array(z.string()).parse(this.selectWindowWikis.all({ pipeline, ...window }));
+  }
+
   newestRun(pipeline?: string): RunRecord | undefined {
     return this.toRecord(pipeline === undefined ? this.selectNewest.get() : this.selectNewestOf.get(pipeline));
   }

@@ -1,12 +1,12 @@
 /**
  * Value timelines in the store (docs/ARCHITECTURE.md §5): the intervals of every infobox value, page
- * lifetimes and sync marks, written by the timeline and sync stages and read by the answers for any
+ * lifetimes and the stretches of history held whole (coverage), written by the timeline and sync stages and read by the answers for any
  * date. Statements are prepared once per repository; rows come back parsed.
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Infobox } from '../model.js';
-import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOnDay, TimelineRevision } from '../model/timelines.js';
+import type { Infobox, Window } from '../model.js';
+import type { PageAtInstant, PageTimeline, QueryAtInstant, QueryOnDay, TimelineRevision } from '../model/timelines.js';
 import { FieldsColumn, flag } from './rows.js';
 
 const RevisionRow = z.object({
@@ -31,7 +31,8 @@ export class TimelineStore {
   private readonly deleteIntervals;
   private readonly insertInterval;
   private readonly upsertLifetime;
-  private readonly advanceSyncMark;
+  private readonly coverCollected;
+  private readonly extendCoverage;
   private readonly selectTrackedPages;
   private readonly upsertDeletion;
 
@@ -50,16 +51,25 @@ export class TimelineStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.upsertLifetime = db.prepare(
-      `INSERT INTO page_lifetimes (wiki, page_id, created_at, known_from, synced_rev_id)
-       VALUES (@wiki, @pageId, @createdAt, @knownFrom, @lastRevId)
-       ON CONFLICT (wiki, page_id) DO UPDATE SET
-         created_at = COALESCE(excluded.created_at, page_lifetimes.created_at),
-         known_from = excluded.known_from,
-         synced_rev_id = excluded.synced_rev_id`,
+      `INSERT INTO page_lifetimes (wiki, page_id, created_at) VALUES (@wiki, @pageId, @createdAt)
+       ON CONFLICT (wiki, page_id) DO UPDATE SET created_at = COALESCE(excluded.created_at, page_lifetimes.created_at)`,
     );
-    this.advanceSyncMark = db.prepare(
-      `UPDATE page_lifetimes SET synced_until = MAX(COALESCE(synced_until, ''), @end)
-       WHERE wiki = @wiki AND page_id = @pageId AND (synced_until IS NULL OR synced_until >= @start)`,
+    // A collection of the window fetched the last revision before it and every one up to its end: the
+    // history is whole from that revision (or the page's first in the window) to the end.
+    this.coverCollected = db.prepare(
+      `INSERT OR IGNORE INTO page_coverage (wiki, page_id, covered_from, covered_until)
+       SELECT @wiki, @pageId, covered_from, @end FROM (SELECT COALESCE(
+         (SELECT MAX(timestamp) FROM revisions WHERE wiki = @wiki AND page_id = @pageId AND metadata_only = 0 AND timestamp < @start),
+         (SELECT MIN(timestamp) FROM revisions WHERE wiki = @wiki AND page_id = @pageId AND metadata_only = 0 AND timestamp >= @start)) AS covered_from)
+       WHERE covered_from IS NOT NULL AND covered_from <= @end`,
+    );
+    // A page no source listed as changed in [start, end] kept the value it had at start: its latest
+    // covered instant, when that is not before start, reaches on to the end.
+    this.extendCoverage = db.prepare(
+      `INSERT OR IGNORE INTO page_coverage (wiki, page_id, covered_from, covered_until)
+       SELECT @wiki, @pageId, mark, @end FROM (
+         SELECT MAX(covered_until) AS mark FROM page_coverage WHERE wiki = @wiki AND page_id = @pageId)
+       WHERE mark >= @start AND mark < @end`,
     );
     this.selectTrackedPages = db.prepare(
       `WITH tracked AS (
@@ -68,8 +78,9 @@ export class TimelineStore {
          SELECT d.page_id FROM data_units d WHERE d.wiki = @wiki AND NOT EXISTS (
            SELECT 1 FROM queries q WHERE q.origin = 'generated' AND q.wiki = d.wiki AND q.page_id = d.page_id AND q.window_start = d.window_start)
        )
-       SELECT t.page_id AS pageId, l.synced_until AS syncedUntil FROM tracked t
-       LEFT JOIN page_lifetimes l ON l.wiki = @wiki AND l.page_id = t.page_id ORDER BY t.page_id`,
+       SELECT t.page_id AS pageId,
+              (SELECT MAX(c.covered_until) FROM page_coverage c WHERE c.wiki = @wiki AND c.page_id = t.page_id) AS syncedUntil
+       FROM tracked t ORDER BY t.page_id`,
     );
     this.upsertDeletion = db.prepare(
       `INSERT INTO page_lifetimes (wiki, page_id, deleted_at) VALUES (?, ?, ?)
@@ -94,17 +105,28 @@ export class TimelineStore {
   }
 
   /**
-   * Records that these pages' stored histories are complete from their first known revision up to
-   * and including the instant `window.end` (collection reaches it, docs/ARCHITECTURE.md §2). A page whose history stopped before `window.start` keeps its mark: the revisions
-   * in between are missing, and the next sync starts from there to fill the gap.
+   * Records that these pages, collected for `window`, have their history held whole from the last
+   * revision before the window up to and including the instant `window.end` (collection reaches it,
+   * docs/ARCHITECTURE.md §2), whatever else the store holds of them.
    */
-  markSyncedUntil(pageIds: readonly number[], window: { start: string; end: string }): void {
+  markCollected(pageIds: readonly number[], window: Window): void {
     this.db.transaction(() => {
-      for (const pageId of pageIds) this.advanceSyncMark.run({ ...window, wiki: this.wiki, pageId });
+      for (const pageId of pageIds) this.coverCollected.run({ ...window, wiki: this.wiki, pageId });
     })();
   }
 
-  /** Pages behind kept generated queries, and behind data units that have no query yet. */
+  /**
+   * Records that these pages, which the source did not list as changed in `window`, held still
+   * through it: each page whose history is held up to an instant inside the window is held to its end.
+   * A page held only up to an instant before the window gains nothing (the revisions between are missing).
+   */
+  markUnchanged(pageIds: readonly number[], window: Window): void {
+    this.db.transaction(() => {
+      for (const pageId of pageIds) this.extendCoverage.run({ ...window, wiki: this.wiki, pageId });
+    })();
+  }
+
+  /** Pages behind kept generated queries, and behind data units that have no query yet, with the latest instant held of each. */
   trackedPages(): Array<{ pageId: number; syncedUntil: string | null }> {
     return this.selectTrackedPages.all({ wiki: this.wiki }).map((row) => TrackedPageRow.parse(row));
   }
@@ -140,22 +162,11 @@ export class TimelineStore {
         this.wiki, pageId, interval.slot, interval.key, interval.template, interval.value, interval.validFrom, interval.validTo, interval.revId,
       );
     }
-    this.upsertLifetime.run({
-      wiki: this.wiki,
-      pageId,
-      createdAt: timeline.createdAt,
-      knownFrom: timeline.knownFrom,
-      lastRevId: timeline.lastRevId,
-    });
+    this.upsertLifetime.run({ wiki: this.wiki, pageId, createdAt: timeline.createdAt });
   }
 }
 
-const LifetimeRow = z.object({
-  createdAt: z.string().nullable(),
-  deletedAt: z.string().nullable(),
-  knownFrom: z.string().nullable(),
-  syncedUntil: z.string().nullable(),
-});
+const PageRow = z.object({ createdAt: z.string().nullable(), deletedAt: z.string().nullable(), covered: flag });
 const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable() });
 const QueryRow = z.object({
   origin: z.enum(['generated', 'imported']),
@@ -176,7 +187,7 @@ const DayRow = z.object({
   importedFrom: z.string().nullable(),
   importedTo: z.string().nullable(),
   hasLifetime: z.number().int(),
-  ...LifetimeRow.shape,
+  ...PageRow.shape,
   value: z.string().nullable(),
   revId: z.number().int().nullable(),
   validFrom: z.string().nullable(),
@@ -184,22 +195,26 @@ const DayRow = z.object({
 });
 const OptionalSlot = z.string().optional();
 
+/** Whether some coverage range of the page holds @instant (docs/ARCHITECTURE.md §5). */
+const COVERED = (wiki: string, pageId: string): string =>
+  `EXISTS (SELECT 1 FROM page_coverage c WHERE c.wiki = ${wiki} AND c.page_id = ${pageId} AND c.covered_from <= @instant AND c.covered_until >= @instant)`;
+
 /**
- * The reads behind answers for any date, across wikis: a page's lifetime, the interval of a key in
+ * The reads behind answers for any date, across wikis: a page at an instant, the interval of a key in
  * effect at an instant, a stored query, and a whole day of answers in one statement. Lookups come
  * by the hundred thousand, so each statement is prepared once per repository and each row parsed once.
  */
 export class AnswerTimelines {
-  private readonly selectLifetime;
+  private readonly selectPage;
   private readonly selectSlot;
   private readonly selectInterval;
   private readonly selectQuery;
   private readonly selectDay;
 
   constructor(db: Database) {
-    this.selectLifetime = db.prepare(
-      `SELECT created_at AS createdAt, deleted_at AS deletedAt, known_from AS knownFrom, synced_until AS syncedUntil
-       FROM page_lifetimes WHERE wiki = ? AND page_id = ?`,
+    this.selectPage = db.prepare(
+      `SELECT created_at AS createdAt, deleted_at AS deletedAt, ${COVERED('@wiki', '@pageId')} AS covered
+       FROM page_lifetimes WHERE wiki = @wiki AND page_id = @pageId`,
     );
     this.selectSlot = db
       .prepare(
@@ -230,7 +245,7 @@ export class AnswerTimelines {
        SELECT k.id, k.text AS query, k.origin,
               a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
               l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
-              l.known_from AS knownFrom, l.synced_until AS syncedUntil,
+              ${COVERED('k.wiki', 'k.page_id')} AS covered,
               v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo
        FROM kept k
        LEFT JOIN query_answer_intervals a
@@ -243,9 +258,10 @@ export class AnswerTimelines {
     );
   }
 
-  lifetime(wiki: string, pageId: number): PageLifetime | undefined {
-    const row = this.selectLifetime.get(wiki, pageId);
-    return row === undefined ? undefined : LifetimeRow.parse(row);
+  /** The page's lifetime and whether its history at the instant is held; undefined when its timeline was never built. */
+  page(wiki: string, pageId: number, instant: string): PageAtInstant | undefined {
+    const row = this.selectPage.get({ wiki, pageId, instant });
+    return row === undefined ? undefined : PageRow.parse(row);
   }
 
   /** The slot of the page's infobox that has the key, preferring the template and then the slot given. */
@@ -272,13 +288,13 @@ export class AnswerTimelines {
   day(instant: string, options: { windowStart?: string } = {}): QueryOnDay[] {
     return this.selectDay.all({ instant, windowStart: options.windowStart ?? null }).map((raw) => {
       const row = DayRow.parse(raw);
-      const { createdAt, deletedAt, knownFrom, syncedUntil, value, revId, validFrom, validTo } = row;
+      const { createdAt, deletedAt, covered, value, revId, validFrom, validTo } = row;
       return {
         id: row.id,
         query: row.query,
         origin: row.origin,
         imported: { answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo },
-        lifetime: row.hasLifetime ? { createdAt, deletedAt, knownFrom, syncedUntil } : undefined,
+        page: row.hasLifetime ? { createdAt, deletedAt, covered } : undefined,
         interval: value !== null && revId !== null && validFrom !== null ? { value, revId, validFrom, validTo } : undefined,
       };
     });

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { PageLifetime, QueryAtInstant, StoredInterval } from '../model/timelines.js';
+import type { PageAtInstant, QueryAtInstant, StoredInterval } from '../model/timelines.js';
 import { AnswerTimelines } from '../store/timelineStore.js';
 
 /**
@@ -14,9 +14,8 @@ import { AnswerTimelines } from '../store/timelineStore.js';
  * - no_key: the page existed but had no such key (or the imported answer was null);
  * - no_page: the page did not exist yet;
  * - deleted: the page had been deleted;
- * - unknown: the date lies outside the history the store holds for this page or query (before the
- *   first known revision of a page whose creation is not known, or after its sync mark, the last
- *   instant whose revisions are all stored: run `sync` to extend it).
+ * - unknown: the date lies outside the history the store holds whole for this page or query (no
+ *   collected window or sync reached it: run `sync` to extend a page's history forward).
  */
 export type AnswerStatus = 'ok' | 'no_key' | 'no_page' | 'deleted' | 'unknown';
 
@@ -65,7 +64,7 @@ function timelinesOf(db: Database): AnswerTimelines {
 /** The value of a page's infobox key in effect at an instant, with its provenance. */
 export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string): Answer {
   const timelines = timelinesOf(db);
-  const unanswered = lifetimeStatus(timelines.lifetime(subject.wiki, subject.pageId), instant);
+  const unanswered = pageStatus(timelines.page(subject.wiki, subject.pageId, instant), instant);
   if (unanswered !== undefined) return none(unanswered);
   const slot = timelines.slotOf(subject.wiki, subject.pageId, subject.key, { template: subject.template ?? '', slot: subject.slot ?? '' });
   if (slot === undefined) return none('no_key');
@@ -91,7 +90,7 @@ export function answersOnDate(db: Database, date: string, options: { windowStart
   return timelinesOf(db)
     .day(instant, options)
     .map((row) => {
-      const unanswered = row.origin === 'generated' ? lifetimeStatus(row.lifetime, instant) : undefined;
+      const unanswered = row.origin === 'generated' ? pageStatus(row.page, instant) : undefined;
       const answer =
         row.origin === 'imported' ? importedAnswer(row.imported, instant) : unanswered !== undefined ? none(unanswered) : intervalAnswer(row.interval, instant);
       return { id: row.id, query: row.query, ...answer };
@@ -102,13 +101,14 @@ function none(status: AnswerStatus): Answer {
   return { answer: null, status, rev_id: null, valid_from: null, valid_to: null };
 }
 
-/** Why a page has no value at an instant, from its lifetime alone; undefined when its keys decide. */
-function lifetimeStatus(life: PageLifetime | undefined, instant: string): AnswerStatus | undefined {
-  // Every revision up to and including the sync mark is stored (docs/ARCHITECTURE.md §2); after it the value is not known.
-  if (!life || life.syncedUntil === null || instant > life.syncedUntil) return 'unknown';
-  if (life.deletedAt !== null && instant >= life.deletedAt) return 'deleted';
-  if (life.createdAt !== null && instant < life.createdAt) return 'no_page';
-  if (life.createdAt === null && (life.knownFrom === null || instant < life.knownFrom)) return 'unknown';
+/** Why a page has no value at an instant, from what the store knows of the page alone; undefined when its keys decide. */
+function pageStatus(page: PageAtInstant | undefined, instant: string): AnswerStatus | undefined {
+  if (!page) return 'unknown';
+  // A stored first revision tells the page did not exist before it, whatever else is held.
+  if (page.createdAt !== null && instant < page.createdAt) return 'no_page';
+  // Outside every stretch of history held whole, a revision the store lacks may have set any value.
+  if (!page.covered) return 'unknown';
+  if (page.deletedAt !== null && instant >= page.deletedAt) return 'deleted';
   return undefined;
 }
 

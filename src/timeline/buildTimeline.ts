@@ -12,7 +12,7 @@ import type { PageTimeline, TimelineRevision, ValueInterval } from '../model/tim
  */
 export function buildTimeline(revisions: readonly TimelineRevision[], revertHours: number): PageTimeline {
   const revertedBy = findReverts(revisions, revertHours);
-  const effective = revisions.filter((r) => r.infoboxes !== null && (revertedBy.get(r.revId) ?? r.revId) === r.revId);
+  const effective = withContentByHash(revisions).filter((r) => r.infoboxes !== null && (revertedBy.get(r.revId) ?? r.revId) === r.revId);
   const open = new Map<string, ValueInterval>();
   const closed: ValueInterval[] = [];
   let previous: { infoboxes: Infobox[]; slots: string[] } | null = null;
@@ -46,15 +46,21 @@ export function buildTimeline(revisions: readonly TimelineRevision[], revertHour
     // A revision and its instant replacement (same timestamp) leave zero-length intervals: no date sees them.
     .filter((interval) => interval.validTo === null || interval.validTo > interval.validFrom)
     .sort((a, b) => a.slot.localeCompare(b.slot) || a.key.localeCompare(b.key) || a.validFrom.localeCompare(b.validFrom));
-  const first = revisions.find((r) => r.infoboxes !== null);
-  const last = revisions.findLast((r) => r.infoboxes !== null);
-  return {
-    intervals,
-    createdAt: revisions.find((r) => r.parentId === null || r.parentId === 0)?.timestamp ?? null,
-    knownFrom: first?.timestamp ?? null,
-    lastRevId: last?.revId ?? null,
-    lastTimestamp: last?.timestamp ?? null,
-  };
+  return { intervals, createdAt: revisions.find((r) => r.parentId === null || r.parentId === 0)?.timestamp ?? null };
+}
+
+/**
+ * A revision known by its metadata alone (the revert horizon around a window) whose content hash is
+ * that of a revision with content has that content: the same text parses to the same infoboxes. So
+ * the version a revert restores is known from the revert even when the restored revision's own text
+ * was never fetched, and a week's values do not depend on whether an earlier week stored it.
+ */
+function withContentByHash(revisions: readonly TimelineRevision[]): TimelineRevision[] {
+  const byHash = new Map<string, Infobox[]>();
+  for (const revision of revisions) if (revision.infoboxes !== null && revision.sha1 !== null) byHash.set(revision.sha1, revision.infoboxes);
+  return revisions.map((revision) =>
+    revision.infoboxes === null && revision.sha1 !== null && byHash.has(revision.sha1) ? { ...revision, infoboxes: byHash.get(revision.sha1) ?? null } : revision,
+  );
 }
 
 /** Slots of a revision's infoboxes: inherited from the paired infobox of the previous revision, else new. */

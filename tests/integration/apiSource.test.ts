@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoSeconds } from '../../src/dates.js';
 import { RemoteError, UserError } from '../../src/errors.js';
-import type { PageHistory, Window } from '../../src/model.js';
+import type { PageHistory, Revision, Window } from '../../src/model.js';
 import { ApiRevisionSource, type ApiSourceOptions } from '../../src/sources/apiSource.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import type { CollectOptions, RevisionSource } from '../../src/sources/RevisionSource.js';
@@ -134,9 +134,16 @@ describe('ApiRevisionSource against a real MediaWiki', () => {
     expect(comparable(fromApi)).toEqual(comparable(fromDump));
   });
 
-  it('reports the revisions after the window as metadata-only followers when asked', async () => {
+  it('reports the revisions around the window as metadata-only predecessors and followers when asked, as the dump does', async () => {
     const followHours = 24 * 365;
     const fromApi = await collect(sourceFor(), YEAR, { followHours });
+    const fromDump = new Map((await collect(dump, YEAR, { followHours })).map((history) => [history.page.title, history]));
+    const described = (revisions: Revision[] | undefined) => (revisions ?? []).map((revision) => `${revision.timestamp} ${sha1Hex(revision.sha1)}`);
+    for (const history of fromApi) {
+      expect((history.predecessors ?? []).every((revision) => revision.text === null)).toBe(true);
+      expect(described(history.predecessors)).toEqual(described(fromDump.get(history.page.title)?.predecessors));
+    }
+    expect(fromApi.some((history) => (history.predecessors ?? []).length > 0)).toBe(true);
     const after = { start: YEAR.end, end: isoSeconds(new Date(Date.parse(YEAR.end) + followHours * 3_600_000)) };
     const laterRevisions = new Map(
       (await collect(dump, after)).map((history) => [
@@ -155,7 +162,7 @@ describe('ApiRevisionSource against a real MediaWiki', () => {
     expect(fromApi.some((history) => (history.followers ?? []).length > 0)).toBe(true);
     const week = await collect(sourceFor(), WEEK);
     expect(week.length).toBeGreaterThan(0);
-    expect(week.every((history) => history.followers === undefined)).toBe(true);
+    expect(week.every((history) => history.followers === undefined && history.predecessors === undefined)).toBe(true);
   });
 
   it('collects a revision at exactly the end instant with its text, through recent changes and page histories alike', async () => {

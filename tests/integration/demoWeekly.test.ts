@@ -19,6 +19,14 @@ describe('demo: the weekly half on the embedded sample', () => {
     expect(releases[0]).toBe('weekly-2025-01-06');
     const week = join(dir, 'releases', 'weekly-2025-02-03');
     for (const day of ['03', '04', '05', '06', '07', '08', '09']) expect(existsSync(join(week, `qa_2502${day}.jsonl`))).toBe(true);
+    // Each week's release, written by its run in the one demo store, answers every day of its week: a
+    // page collected again weeks later keeps its history whole (the releases from the third week on held only nulls).
+    for (const release of releases) {
+      for (const record of jsonLines(readFileSync(join(dir, 'releases', release, 'native.jsonl'), 'utf8'))) {
+        const statuses = (record.answers as Array<{ status: string }>).map((answer) => answer.status);
+        expect(statuses, `${release} ${String(record.id)}`).not.toContain('unknown');
+      }
+    }
     // A week rendered again from the finished store: its native records' answers, read with the
     // days' DailyQA files, are the queries' answers one by one.
     const store = new Sqlite(join(dir, 'demo.sqlite'), { readonly: true });

@@ -83,7 +83,7 @@ describe('weekly pipeline with the offline provider', () => {
     expect(releaseFiles(again)).toEqual(releaseFiles(join(dir, 'releases', 'weekly-2025-02-03')));
     const none = await runCli(['--db', db, 'export', 'weekly', '--start', '2024-02-05']);
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/^wikidelta: no questions for the window 2024-02-05T00:00:00Z .. 2024-02-12T00:00:00Z: run wikidelta weekly first\n$/);
+    expect(none.stderr).toMatch(/^wikidelta: no weekly run for the window 2024-02-05T00:00:00Z .. 2024-02-12T00:00:00Z: run wikidelta weekly first\n$/);
   });
 
   it('gives byte-identical releases for the same week and seed in two fresh stores', async () => {

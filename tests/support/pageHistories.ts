@@ -17,6 +17,7 @@ export async function gatherHistories(source: RevisionSource, window: Window, op
     }
     current.revisions.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.revId - b.revId));
     current.moves = part.moves;
+    if (part.predecessors) current.predecessors = part.predecessors;
     if (part.followers) current.followers = part.followers;
     histories.push(current);
     current = null;

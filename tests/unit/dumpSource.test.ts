@@ -212,7 +212,7 @@ describe('moves', () => {
   });
 });
 
-describe('DumpRevisionSource followers', () => {
+describe('DumpRevisionSource revert horizon', () => {
   const sampleXml = join(repoRoot, 'data/sample/sample-history.xml');
 
   it('reports revisions within the follow horizon after the window, without text, so a late vandal edit can be seen reverted', async () => {
@@ -224,6 +224,25 @@ describe('DumpRevisionSource followers', () => {
     const without = await collect(new DumpRevisionSource(sampleXml), window);
     expect(without.map((history) => history.page.title)).toEqual(withFollowers.map((history) => history.page.title));
     expect(without.every((history) => history.followers === undefined)).toBe(true);
+  });
+
+  it('reports revisions within the horizon before the window and the one before those, without text, the baseline with its text', async () => {
+    // The vandal edit of 02-09 22:51 is the baseline of the week of 02-10; the rollback restores the revision before it.
+    const window = windowFrom('2025-02-10', 7);
+    const portAldwin = (await collect(new DumpRevisionSource(sampleXml), window, { followHours: 48 })).find((history) => history.page.title === 'Port Aldwin');
+    const baseline = portAldwin?.revisions.find((r) => r.timestamp < window.start);
+    expect(baseline).toMatchObject({ timestamp: '2025-02-09T22:51:26Z', revId: 1031 });
+    expect(baseline?.text).toMatch(/999999999 lol/);
+    const predecessors = portAldwin?.predecessors ?? [];
+    expect(predecessors.length).toBeGreaterThan(0);
+    expect(predecessors.every((r) => r.text === null && r.timestamp < (baseline?.timestamp ?? ''))).toBe(true);
+    // All but the oldest lie in the 48 hours before the window; the oldest is the latest before those.
+    expect(predecessors.slice(1).every((r) => r.timestamp >= '2025-02-08T00:00:00Z')).toBe(true);
+    expect((predecessors[0]?.timestamp ?? '') < '2025-02-08T00:00:00Z').toBe(true);
+    const restored = portAldwin?.revisions.find((r) => r.revId === 1032);
+    expect(predecessors.some((r) => r.sha1 === restored?.sha1)).toBe(true);
+    const without = (await collect(new DumpRevisionSource(sampleXml), window)).find((history) => history.page.title === 'Port Aldwin');
+    expect(without?.predecessors).toBeUndefined();
   });
 
   it('collects a revision at exactly the end instant with its text, not as a follower', async () => {

@@ -5,7 +5,6 @@ import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
 import { demoMonthly } from '../demo/monthlyDemo.js';
 import { runSync } from '../../../pipelines/sync.js';
-import { finalizeUpdateFrequency } from '../../timeline/updateFrequency.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import { ChangeStore } from '../../store/changeStore.js';
 import { withSession } from '../session.js';
@@ -56,9 +55,9 @@ export function registerDemo(program: Command): void {
         }
         const end = windowFrom(FIRST_WEEK, 7 * WEEKS);
         // Each week's run knows its pages up to the week's end; sync brings every tracked page to the
-        // sample's end, and finalize can then class the weeks observed for 21 days.
-        await runSync({ db: session.db, until: end.end, reporter: session.reporter, input: weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki) });
-        const frequency = finalizeUpdateFrequency(session.db);
+        // sample's end, and its finalize stage classes the weeks now observed for 21 days.
+        const synced = await runSync({ db: session.db, until: end.end, reporter: session.reporter, input: weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki) });
+        const frequency = 'upToDate' in synced ? {} : (synced.run.stages.find((stage) => stage.stage === 'finalize')?.counts ?? {});
         const units = new ChangeStore(session.db, wiki).dataUnitsIn(end);
         out();
         out(`${units.length} data units selected (one per page and week, the key drawn with seed ${session.settings.seed}):`);
@@ -66,7 +65,7 @@ export function registerDemo(program: Command): void {
           out(`  ${unit.timestamp.slice(0, 10)}  ${unit.title} [${unit.template}] ${unit.key}: ${clip(unit.old) || '∅'} → ${clip(unit.new)}`);
         }
         out();
-        out(`synced every tracked page to ${end.end.slice(0, 10)}; update frequency: ${frequency.frequent_update} frequent, ${frequency.infrequent_update} infrequent, ${frequency.pending} pending (fewer than 21 days observed)`);
+        out(`synced every tracked page to ${end.end.slice(0, 10)}; update frequency: ${frequency.frequent_update ?? 0} frequent, ${frequency.infrequent_update ?? 0} infrequent, ${frequency.pending ?? 0} pending (fewer than 21 days observed)`);
         out();
         printQuestionsAndAnswers(session.db, wiki, out);
         out();

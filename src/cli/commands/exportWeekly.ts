@@ -4,7 +4,7 @@ import { UserError } from '../../errors.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
 import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
-import { QueryStore } from '../../store/questionStore.js';
+import { RunStore } from '../../store/runStore.js';
 import { dateOption, integerOption } from '../options.js';
 import { withSession } from '../session.js';
 
@@ -25,17 +25,18 @@ export function registerExportWeekly(exportGroup: Command): void {
     .description("a week's release (queries, qa_YYMMDD.jsonl per day, native JSONL, dataset card) from the store")
     .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
     .addOption(integerOption('--days <n>', 'window length in days').default(7))
-    .option('--wiki <name>', 'the wiki the week was collected from (default: the only one with questions in that window)')
+    .option('--wiki <name>', 'the wiki the week was collected from (default: the only one the weekly pipeline ran on in that window)')
     .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database)')
     .action(async (flags: ExportWeeklyFlags, command: Command) => {
       await withSession(command, { write: false, lock: true }, async (session) => {
         const window = windowFrom(flags.start, flags.days);
-        const wikis = new QueryStore(session.db).wikisWithQuestions(window);
+        // A week the pipeline ran is released even when it kept no question, as its export stage did.
+        const wikis = new RunStore(session.db).wikisRunFor('weekly', window);
         const wiki = flags.wiki ?? wikis[0];
         if (wiki === undefined || !wikis.includes(wiki)) {
-          throw new UserError(`no questions for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
+          throw new UserError(`no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
         }
-        if (!flags.wiki && wikis.length > 1) throw new UserError(`several wikis have questions in this window (${wikis.join(', ')}): name one with --wiki`);
+        if (!flags.wiki && wikis.length > 1) throw new UserError(`the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
         const dir = flags.out ?? defaultReleaseDir(session.dbPath, window.start);
         const rendered = renderWeeklyRelease(session.db, wiki, window);
         const files = await withFigures(rendered.files, weeklyFigures(session.db, window.start.slice(0, 10)));

@@ -1,0 +1,164 @@
+/**
+ * One store, week after week, as cron runs it: a week's release and its answers do not depend on
+ * what ran before it in the store (docs/ARCHITECTURE.md §5). Every week of the embedded sample run
+ * alone on a fresh store is the reference; the same weeks run one after another into one store, an
+ * earlier week run again, the weeks run out of order, and all of them after `sync`, must give the
+ * same day files, queries and answers.
+ */
+import Sqlite from 'better-sqlite3';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addDays, formatDate, parseDate } from '../../src/dates.js';
+import { answerQuery, type Answer } from '../../src/timeline/answers.js';
+import { jsonLines, repoRoot, runCli, tempDir, type CliResult } from '../../testkit/cli.js';
+
+const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
+const WEEKS = Array.from({ length: 13 }, (_, week) => formatDate(addDays(parseDate('2025-01-06'), 7 * week)));
+const SAMPLE_END = '2025-04-07';
+/** A fixed shuffle of the weeks, for the out-of-order store. */
+const SHUFFLED = [9, 2, 12, 4, 0, 11, 6, 1, 8, 5, 3, 10, 7].map((index) => WEEKS[index] as string);
+
+const dir = tempDir();
+
+async function ok(args: string[]): Promise<CliResult> {
+  const run = await runCli(args);
+  expect(run.code, `${args.join(' ')}\n${run.stderr}`).toBe(0);
+  return run;
+}
+
+function weekly(db: string, week: string, out: string, extra: string[] = []): Promise<CliResult> {
+  return ok(['--db', db, 'weekly', '--start', week, '--dump', SAMPLE, '--llm', 'offline', '--out', out, ...extra]);
+}
+
+/** What a week's release says that must not depend on the store's past: the day files and the queries. */
+function releaseOf(out: string): Record<string, string> {
+  const files = readdirSync(out).filter((name) => /^qa_\d{6}\.jsonl$/.test(name) || name === 'queries.jsonl');
+  return Object.fromEntries(files.sort().map((name) => [name, readFileSync(join(out, name), 'utf8')]));
+}
+
+/**
+ * The same day files and queries as the week alone, but for the update frequency: a store that holds
+ * the weeks after this one may know a frequency the week alone leaves pending (never another class).
+ */
+function expectSameRelease(actual: Record<string, string>, reference: Record<string, string> | undefined, week: string): void {
+  const frequencyKnown = (release: Record<string, string>, decided: Array<Record<string, unknown>>) => ({
+    ...release,
+    'queries.jsonl': jsonLines(release['queries.jsonl'] ?? '')
+      .map((query, index) => (query.update_frequency === 'pending' ? { ...query, update_frequency: decided[index]?.update_frequency } : query))
+      .map((query) => JSON.stringify(query)),
+  });
+  const decided = jsonLines(actual['queries.jsonl'] ?? '');
+  expect(frequencyKnown(actual, decided), week).toEqual(frequencyKnown(reference ?? {}, decided));
+}
+
+type DayAnswer = { key: string } & Answer;
+
+/** Every query of the week's release answered on every day of the week and the day after, as `answer` does. */
+function answersOf(db: string, release: Record<string, string>, week: string): DayAnswer[] {
+  const store = new Sqlite(db, { readonly: true });
+  try {
+    const ids = jsonLines(release['queries.jsonl'] ?? '').map((query) => String(query.id));
+    const days = Array.from({ length: 8 }, (_, day) => formatDate(addDays(parseDate(week), day)));
+    return ids.flatMap((id) => days.map((day) => ({ key: `${id} on ${day}`, ...answerQuery(store, id, day) })));
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The same answers and statuses as the week alone. A value's interval is what the store knows of it:
+ * a store holding more of the page's history may know it began earlier, or when it ended, so its
+ * interval holds the one of the week alone, and ends where that one ends whenever that one ends.
+ */
+function expectSameAnswers(actual: DayAnswer[], reference: DayAnswer[]): void {
+  expect(actual.map(({ key, answer, status }) => ({ key, answer, status }))).toEqual(reference.map(({ key, answer, status }) => ({ key, answer, status })));
+  actual.forEach((answer, index) => {
+    const known = reference[index] as DayAnswer;
+    if (known.valid_from === null) return;
+    expect((answer.valid_from ?? '') <= known.valid_from, answer.key).toBe(true);
+    if (answer.valid_from === known.valid_from) expect(answer.rev_id, answer.key).toBe(known.rev_id);
+    if (known.valid_to !== null) expect(answer.valid_to, answer.key).toBe(known.valid_to);
+  });
+}
+
+/** Runs tasks two at a time, the machine's cores. */
+async function inPairs<T>(items: readonly T[], task: (item: T) => Promise<unknown>): Promise<void> {
+  for (let at = 0; at < items.length; at += 2) await Promise.all(items.slice(at, at + 2).map(task));
+}
+
+describe('one store, week after week', () => {
+  const alone = new Map<string, { release: Record<string, string>; answers: DayAnswer[] }>();
+  const aloneDb = (week: string) => join(dir, `alone-${week}.sqlite`);
+
+  beforeAll(async () => {
+    await inPairs(WEEKS, async (week) => {
+      const out = join(dir, 'alone', week);
+      await weekly(aloneDb(week), week, out);
+      const release = releaseOf(out);
+      alone.set(week, { release, answers: answersOf(aloneDb(week), release, week) });
+    });
+  }, 600_000);
+
+  it('gives every week the release and the answers it has run alone, weeks run one after another into one store', async () => {
+    const shared = join(dir, 'shared.sqlite');
+    let answered = 0;
+    for (const week of WEEKS) {
+      const out = join(dir, 'shared', week);
+      await weekly(shared, week, out);
+      const release = releaseOf(out);
+      expect(release, week).toEqual(alone.get(week)?.release);
+      const answers = answersOf(shared, release, week);
+      expectSameAnswers(answers, alone.get(week)?.answers ?? []);
+      answered += answers.filter((answer) => answer.status === 'ok').length;
+    }
+    // The sample's weeks hold values: most of their day answers are values, not "no value then".
+    expect(answered).toBeGreaterThan(250);
+
+    // An earlier week collected again from scratch, then every week's release written again from the store.
+    await weekly(shared, WEEKS[3] as string, join(dir, 'rerun', WEEKS[3] as string), ['--redo', 'collect']);
+    expectSameRelease(releaseOf(join(dir, 'rerun', WEEKS[3] as string)), alone.get(WEEKS[3] as string)?.release, WEEKS[3] as string);
+    for (const week of WEEKS) {
+      const out = join(dir, 'reexport', week);
+      await ok(['--db', shared, 'export', 'weekly', '--start', week, '--out', out]);
+      expectSameRelease(releaseOf(out), alone.get(week)?.release, week);
+    }
+  }, 600_000);
+
+  it('gives the same with the weeks run out of order, and after sync the same as each week alone synced', async () => {
+    const shuffled = join(dir, 'shuffled.sqlite');
+    for (const week of SHUFFLED) {
+      const out = join(dir, 'shuffled', week);
+      await weekly(shuffled, week, out);
+      expect(releaseOf(out), week).toEqual(alone.get(week)?.release);
+      expectSameAnswers(answersOf(shuffled, releaseOf(out), week), alone.get(week)?.answers ?? []);
+    }
+
+    await ok(['--db', shuffled, 'sync', '--until', SAMPLE_END, '--dump', SAMPLE]);
+    await inPairs(WEEKS, (week) => ok(['--db', aloneDb(week), 'sync', '--until', SAMPLE_END, '--dump', SAMPLE]));
+    let classified = 0;
+    for (const week of WEEKS) {
+      const fromAlone = join(dir, 'synced-alone', week);
+      const fromShuffled = join(dir, 'synced-shuffled', week);
+      await Promise.all([
+        ok(['--db', aloneDb(week), 'export', 'weekly', '--start', week, '--out', fromAlone]),
+        ok(['--db', shuffled, 'export', 'weekly', '--start', week, '--out', fromShuffled]),
+      ]);
+      expect(releaseOf(fromShuffled), week).toEqual(releaseOf(fromAlone));
+      classified += jsonLines(releaseOf(fromAlone)['queries.jsonl'] ?? '').filter((query) => query.update_frequency !== 'pending').length;
+    }
+    // sync classes the update frequency of the weeks its timelines now hold for 21 days.
+    expect(classified).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('answers the third week of a shared store as cron left it (the reproduction of the empty releases)', async () => {
+    const db = join(dir, 'cron.sqlite');
+    for (const week of WEEKS.slice(0, 3)) await weekly(db, week, join(dir, 'cron', week));
+    const days = Object.entries(releaseOf(join(dir, 'cron', WEEKS[2] as string))).filter(([name]) => name.startsWith('qa_'));
+    const answers = days.flatMap(([, text]) => jsonLines(text));
+    expect(answers.length).toBe(24);
+    expect(answers.filter((line) => line.answer === null)).toEqual([]);
+    const answer = await ok(['--db', db, '--json', 'answer', '--query', '25012000-101-0', '--date', '2025-01-22']);
+    expect(JSON.parse(answer.stdout)).toMatchObject({ status: 'ok', rev_id: 1013 });
+  });
+});
