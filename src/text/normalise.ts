@@ -72,9 +72,12 @@ export function normaliseForMatch(text: string): string {
  */
 export function answerContains(text: string, answer: string): boolean {
   const needle = normaliseForMatch(answer);
-  if (needle === '') return false;
-  const haystack = normaliseForMatch(text);
-  return ` ${haystack} `.includes(` ${needle} `) && !continuesAsDecimal(haystack, needle);
+  return needle !== '' && normalisedContains(normaliseForMatch(text), needle);
+}
+
+/** `answerContains` on texts already normalised for matching (scoring keeps each text's form). */
+export function normalisedContains(haystack: string, needle: string): boolean {
+  return needle !== '' && ` ${haystack} `.includes(` ${needle} `) && !continuesAsDecimal(haystack, needle);
 }
 
 /** Whether the needle occurs at a word start followed by a decimal part ("4" in "4.5"); scoring calls this by the hundred thousand, so no RegExp per call. */
@@ -108,17 +111,37 @@ const ARTICLE = /(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu;
 const ASCII_ARTICLE = /\b(a|an|the)\b/g;
 
 /**
+ * What Python's `str.isspace()` holds to be whitespace, which `str.split()` and `str.strip()` break
+ * on: category Zs and the bidirectional classes WS, B and S. Unlike JavaScript's `\s`, U+0085 and
+ * U+001C-U+001F are whitespace and U+FEFF is not; the reference scorers (SQuAD v1.1, GrowOVER) are Python.
+ */
+const PYTHON_SPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PYTHON_SPACES = new RegExp(`[${PYTHON_SPACE}]+`);
+const PYTHON_EDGE_SPACES = new RegExp(`^[${PYTHON_SPACE}]+|[${PYTHON_SPACE}]+$`, 'g');
+
+/**
+ * Python's `text.split()`: the words between runs of whitespace, none empty.
+ *
+ * @example pythonSplit(' a\u0085b\ufeff ') // ['a', 'b\ufeff']
+ */
+export function pythonSplit(text: string): string[] {
+  return text.split(PYTHON_SPACES).filter((word) => word !== '');
+}
+
+/** Python's `text.strip()`. */
+export function pythonStrip(text: string): string {
+  return text.replace(PYTHON_EDGE_SPACES, '');
+}
+
+/**
  * SQuAD's official answer normalisation, exactly: lowercase, ASCII punctuation deleted (not
- * replaced by a space), the words a/an/the removed, whitespace collapsed. Nothing else: no Unicode
- * folding, so that exact-match and F1 scores stay comparable with published ones.
+ * replaced by a space), the words a/an/the removed, whitespace collapsed as Python's `split()`
+ * sees whitespace. Nothing else: no Unicode folding, so that exact-match and F1 scores stay
+ * comparable with published ones.
  *
  * @example squadNormalise('The  Eiffel-Tower!') === 'eiffeltower'
  */
 export function squadNormalise(text: string): string {
   const bare = text.toLowerCase().replace(ASCII_PUNCTUATION, '');
-  return bare
-    .replace(NON_ASCII.test(bare) ? ARTICLE : ASCII_ARTICLE, ' ')
-    .split(/\s+/u)
-    .filter((word) => word !== '')
-    .join(' ');
+  return pythonSplit(bare.replace(NON_ASCII.test(bare) ? ARTICLE : ASCII_ARTICLE, ' ')).join(' ');
 }

@@ -1,0 +1,17 @@
+/**
+ * The weekly metrics, in report order: the registry a new metric joins (docs/ARCHITECTURE.md §15).
+ * Everything that reports, averages, bootstraps or draws a metric reads this list.
+ */
+import { exactMatch } from './exactMatch.js';
+import type { Metric } from './metric.js';
+import { subsetMatch } from './subsetMatch.js';
+import { tokenF1 } from './tokenF1.js';
+
+export const WEEKLY_METRICS = [exactMatch, tokenF1, subsetMatch] as const satisfies readonly Metric[];
+
+/** A weekly metric's key: `em`, `f1`, `sm`. */
+export type MetricName = (typeof WEEKLY_METRICS)[number]['name'];
+
+export type { Metric } from './metric.js';
+export { ScoredText } from './scoredText.js';
+export { tokenOverlapF1 } from './tokenF1.js';

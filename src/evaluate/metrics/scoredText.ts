@@ -1,0 +1,28 @@
+/**
+ * A text as the metrics read it, each normal form computed once however many metrics, gold answers
+ * and aliases read it: scoring 1M predictions would otherwise normalise every text once per metric.
+ */
+import { normaliseForMatch, squadNormalise } from '../../text/normalise.js';
+
+export class ScoredText {
+  private squadForm: string | undefined;
+  private squadWords: string[] | undefined;
+  private matchForm: string | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** SQuAD v1.1's normal form (`squadNormalise`). */
+  get squad(): string {
+    return (this.squadForm ??= squadNormalise(this.text));
+  }
+
+  /** The tokens of the SQuAD form. */
+  get squadTokens(): string[] {
+    return (this.squadWords ??= this.squad === '' ? [] : this.squad.split(' '));
+  }
+
+  /** The form in which an answer is looked for (`normaliseForMatch`): the check stage's. */
+  get match(): string {
+    return (this.matchForm ??= normaliseForMatch(this.text));
+  }
+}
