@@ -1,7 +1,11 @@
 /**
- * Percentile bootstrap intervals for mean scores: items resampled with replacement by a seeded
- * generator, so the same scores and seed give the same interval on every machine. All metrics of
- * an item are drawn together, so their intervals come from the same resamples.
+ * Percentile bootstrap intervals for mean scores, resampling clusters with replacement by a seeded
+ * generator: a query answered on 80 dates is one unit, not 80, since its answers stand or fall
+ * together (resampling the items would make the interval about half as wide as it is). Every group
+ * of a report (all items, each domain, each week, ...) is computed from the same resamples: a
+ * resample draws the clusters once, and a group's mean is its score sums over the drawn clusters,
+ * each counted as often as it was drawn. The same scores and seed give the same intervals on every
+ * machine.
  */
 import { SeededRandom } from '../random.js';
 
@@ -13,45 +17,140 @@ export interface BootstrapOptions {
   seed: number | string;
 }
 
+/** An interval [low, high]; [0, 0] when there is nothing to resample. */
+export type Interval = [number, number];
+
 /**
- * The [low, high] percentile interval of the mean of each score column (one Float64Array per
- * metric, one entry per item); [0, 0] for no items.
- *
- * @example bootstrapIntervals({ em: new Float64Array([1, 0, 1]) }, { seed: 1 }).em // e.g. [0, 1]
+ * One group's scores, summed per cluster: the rows a resample reweights. Clusters are numbered by
+ * the caller (0 … clusterCount - 1) across all groups of one report.
  */
-export function bootstrapIntervals<K extends string>(
-  columns: Record<K, Float64Array>,
-  options: BootstrapOptions,
-): Record<K, [number, number]> {
-  const names = Object.keys(columns) as K[];
-  const n = names.length === 0 ? 0 : (columns[names[0] as K] as Float64Array).length;
-  const result = {} as Record<K, [number, number]>;
-  if (n === 0) {
-    for (const name of names) result[name] = [0, 0];
-    return result;
+export class ClusteredSums {
+  private readonly rowOf = new Map<number, number>();
+  private clusterIds = new Int32Array(16);
+  private counts = new Float64Array(16);
+  private sums: Float64Array;
+  private totals: Float64Array;
+  /** Items added. */
+  n = 0;
+
+  constructor(readonly metrics: number) {
+    this.sums = new Float64Array(16 * metrics);
+    this.totals = new Float64Array(metrics);
   }
+
+  add(cluster: number, scores: ArrayLike<number>): void {
+    let row = this.rowOf.get(cluster);
+    if (row === undefined) {
+      row = this.rowOf.size;
+      this.rowOf.set(cluster, row);
+      if (row === this.clusterIds.length) this.grow();
+      this.clusterIds[row] = cluster;
+    }
+    this.counts[row] = (this.counts[row] as number) + 1;
+    for (let m = 0; m < this.metrics; m++) {
+      const score = scores[m] as number;
+      this.sums[row * this.metrics + m] = (this.sums[row * this.metrics + m] as number) + score;
+      this.totals[m] = (this.totals[m] as number) + score;
+    }
+    this.n++;
+  }
+
+  /** Clusters with at least one item in the group. */
+  get clusters(): number {
+    return this.rowOf.size;
+  }
+
+  /** The mean of each metric over the group's items (0 for none). */
+  means(): number[] {
+    return Array.from(this.totals, (total) => (this.n === 0 ? 0 : total / this.n));
+  }
+
+  /** Adds this group's sums over the drawn clusters, weighted by how often each was drawn, into `out` (metrics, then the count). */
+  resampled(weights: Uint32Array, out: Float64Array): void {
+    out.fill(0);
+    const rows = this.rowOf.size;
+    for (let row = 0; row < rows; row++) {
+      const weight = weights[this.clusterIds[row] as number] as number;
+      if (weight === 0) continue;
+      for (let m = 0; m < this.metrics; m++) out[m] = (out[m] as number) + weight * (this.sums[row * this.metrics + m] as number);
+      out[this.metrics] = (out[this.metrics] as number) + weight * (this.counts[row] as number);
+    }
+  }
+
+  private grow(): void {
+    const size = this.clusterIds.length * 2;
+    const clusterIds = new Int32Array(size);
+    clusterIds.set(this.clusterIds);
+    const counts = new Float64Array(size);
+    counts.set(this.counts);
+    const sums = new Float64Array(size * this.metrics);
+    sums.set(this.sums);
+    [this.clusterIds, this.counts, this.sums] = [clusterIds, counts, sums];
+  }
+}
+
+/**
+ * The interval of each metric's mean for every group, from resamples of `clusterCount` clusters.
+ * A resample that draws none of a group's clusters says nothing of it and is left out of its
+ * percentiles.
+ *
+ * @example
+ * const all = new ClusteredSums(1);
+ * all.add(0, [1]); all.add(0, [1]); all.add(1, [0]);
+ * clusteredIntervals([all], 2, { seed: 1 })[0][0] // [0, 1]: two clusters, not three items
+ */
+export function clusteredIntervals(groups: readonly ClusteredSums[], clusterCount: number, options: BootstrapOptions): Interval[][] {
   const resamples = options.resamples ?? 1000;
   const confidence = options.confidence ?? 0.95;
   const random = new SeededRandom(options.seed);
-  const means = names.map(() => new Float64Array(resamples));
-  // A large evaluation is 1,000 resamples of 100,000 random draws each, bound by memory reads:
-  // scores held as 32-bit floats (a score is a ratio of small counts; sums stay 64-bit) halve them.
-  const values = names.map((name) => Float32Array.from(columns[name]));
-  const picks = new Uint32Array(n);
-  for (let r = 0; r < resamples; r++) {
-    random.fillIndices(picks, n);
-    values.forEach((column, m) => {
-      let sum = 0;
-      for (let i = 0; i < n; i++) sum += column[picks[i] as number] as number;
-      (means[m] as Float64Array)[r] = sum / n;
+  const metrics = groups[0]?.metrics ?? 0;
+  const means = groups.map(() => Array.from({ length: metrics }, () => new Float64Array(resamples)));
+  const drawn = groups.map(() => 0);
+  const picks = new Uint32Array(clusterCount);
+  const weights = new Uint32Array(clusterCount);
+  const sums = new Float64Array(metrics + 1);
+  for (let r = 0; clusterCount > 0 && r < resamples; r++) {
+    random.fillIndices(picks, clusterCount);
+    weights.fill(0);
+    for (let i = 0; i < clusterCount; i++) {
+      const pick = picks[i] as number;
+      weights[pick] = (weights[pick] as number) + 1;
+    }
+    groups.forEach((group, g) => {
+      group.resampled(weights, sums);
+      const count = sums[metrics] as number;
+      if (count === 0) return;
+      const at = drawn[g] as number;
+      for (let m = 0; m < metrics; m++) (means[g]?.[m] as Float64Array)[at] = (sums[m] as number) / count;
+      drawn[g] = at + 1;
     });
   }
   const tail = (1 - confidence) / 2;
-  names.forEach((name, m) => {
-    const sorted = (means[m] as Float64Array).sort();
-    result[name] = [percentile(sorted, tail), percentile(sorted, 1 - tail)];
-  });
-  return result;
+  return groups.map((_, g) =>
+    Array.from({ length: metrics }, (_unused, m): Interval => {
+      const kept = (means[g]?.[m] as Float64Array).subarray(0, drawn[g]).sort();
+      return kept.length === 0 ? [0, 0] : [percentile(kept, tail), percentile(kept, 1 - tail)];
+    }),
+  );
+}
+
+/**
+ * Intervals of the means of score columns whose items are independent (each its own cluster), e.g.
+ * the QA items of one GrowOVER snapshot; [0, 0] for no items.
+ *
+ * @example bootstrapIntervals({ em: new Float64Array([1, 0, 1]) }, { seed: 1 }).em // e.g. [0, 1]
+ */
+export function bootstrapIntervals<K extends string>(columns: Record<K, Float64Array>, options: BootstrapOptions): Record<K, Interval> {
+  const names = Object.keys(columns) as K[];
+  const n = names.length === 0 ? 0 : (columns[names[0] as K] as Float64Array).length;
+  const group = new ClusteredSums(names.length);
+  const scores = new Float64Array(names.length);
+  for (let i = 0; i < n; i++) {
+    names.forEach((name, m) => (scores[m] = (columns[name] as Float64Array)[i] as number));
+    group.add(i, scores);
+  }
+  const [intervals = []] = clusteredIntervals([group], n, options);
+  return Object.fromEntries(names.map((name, m) => [name, intervals[m] ?? [0, 0]])) as Record<K, Interval>;
 }
 
 /** Linear interpolation between the closest ranks (numpy's default percentile). */

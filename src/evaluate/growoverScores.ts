@@ -1,11 +1,15 @@
 /**
- * A system's GrowOVER QA scores, as GrowOVER's scorer computes them: EM and F1 (its normalisation,
- * first line, 50 tokens) for ALL items, for SAME, NEW and CHANGED items against their current
- * answer, and CHANGED_DEL: CHANGED items scored against their OLD answer, i.e. how often a system
- * still gives the answer that is no longer true (lower is better). Pure: the shell pairs the
- * predictions with the stored items.
+ * A system's GrowOVER QA scores on one snapshot, as GrowOVER's scorer computes them: EM and F1 (its
+ * normalisation, first line, 50 tokens) for ALL items, for SAME, NEW and CHANGED items against their
+ * current answer, and CHANGED_DEL: CHANGED items scored against their OLD answer, i.e. how often a
+ * system still gives the answer that is no longer true (lower is better). Each in percent with a 95%
+ * bootstrap interval over the snapshot's items, which are independent (one snapshot holds an item
+ * once; snapshots are reported apart, never pooled). Pure: the shell pairs the predictions with the
+ * stored items.
  */
+import { bootstrapIntervals, type Interval } from './bootstrap.js';
 import { growoverScores } from './metrics.js';
+import { SAMPLE_IDS } from './weeklyScores.js';
 
 export interface GrowoverGold {
   id: string;
@@ -23,48 +27,50 @@ export interface GrowoverCase {
 
 export type GrowoverGroup = 'ALL' | 'SAME' | 'NEW' | 'CHANGED' | 'CHANGED_DEL';
 
-export type GrowoverReport = Record<GrowoverGroup, { n: number; em: number; f1: number }> & {
+export interface GrowoverGroupScores {
+  n: number;
+  em: number;
+  f1: number;
+  ci: { em: Interval; f1: Interval };
+}
+
+export type GrowoverReport = Record<GrowoverGroup, GrowoverGroupScores> & {
   missing: number;
-  missing_ids: string[];
-  unknown_ids: string[];
+  missing_sample: string[];
+  outside: { n: number; sample: string[] };
 };
+
+const GROUPS: readonly GrowoverGroup[] = ['ALL', 'SAME', 'NEW', 'CHANGED', 'CHANGED_DEL'];
 
 /**
  * @example
- * scoreGrowover([{ gold: { id: 'a', type: 'CHANGED', answer: '12', oldAnswer: '11' }, prediction: '11' }]).CHANGED_DEL.em === 1
+ * scoreGrowover([{ gold: { id: 'a', type: 'CHANGED', answer: '12', oldAnswer: '11' }, prediction: '11' }], { seed: 1 }).CHANGED_DEL.em === 100
  */
-export function scoreGrowover(cases: readonly GrowoverCase[], unknownIds: readonly string[] = []): GrowoverReport {
-  const sums: Record<GrowoverGroup, { n: number; em: number; f1: number }> = {
-    ALL: { n: 0, em: 0, f1: 0 },
-    SAME: { n: 0, em: 0, f1: 0 },
-    NEW: { n: 0, em: 0, f1: 0 },
-    CHANGED: { n: 0, em: 0, f1: 0 },
-    CHANGED_DEL: { n: 0, em: 0, f1: 0 },
-  };
+export function scoreGrowover(cases: readonly GrowoverCase[], options: { seed: number | string; resamples?: number; outside?: string[] }): GrowoverReport {
+  const columns = new Map<GrowoverGroup, { em: number[]; f1: number[] }>(GROUPS.map((group) => [group, { em: [], f1: [] }]));
   const add = (group: GrowoverGroup, scores: { em: number; f1: number }) => {
-    const sum = sums[group];
-    sum.n++;
-    sum.em += scores.em;
-    sum.f1 += scores.f1;
+    const column = columns.get(group) as { em: number[]; f1: number[] };
+    column.em.push(scores.em);
+    column.f1.push(scores.f1);
   };
-  const missingIds: string[] = [];
+  const missing: string[] = [];
   for (const { gold, prediction } of cases) {
-    if (prediction === null) missingIds.push(gold.id);
+    if (prediction === null) missing.push(gold.id);
     const text = prediction ?? '';
     const current = growoverScores(text, gold.answer);
     add('ALL', current);
     add(gold.type, current);
     if (gold.type === 'CHANGED') add('CHANGED_DEL', growoverScores(text, gold.oldAnswer ?? ''));
   }
-  const mean = ({ n, em, f1 }: { n: number; em: number; f1: number }) => ({ n, em: n === 0 ? 0 : em / n, f1: n === 0 ? 0 : f1 / n });
-  return {
-    ALL: mean(sums.ALL),
-    SAME: mean(sums.SAME),
-    NEW: mean(sums.NEW),
-    CHANGED: mean(sums.CHANGED),
-    CHANGED_DEL: mean(sums.CHANGED_DEL),
-    missing: missingIds.length,
-    missing_ids: missingIds,
-    unknown_ids: [...unknownIds],
-  };
+  const report = Object.fromEntries(
+    GROUPS.map((group) => {
+      const { em, f1 } = columns.get(group) as { em: number[]; f1: number[] };
+      const ci = bootstrapIntervals({ em: Float64Array.from(em), f1: Float64Array.from(f1) }, { seed: options.seed, resamples: options.resamples });
+      const mean = (values: number[]) => (values.length === 0 ? 0 : (100 * values.reduce((sum, value) => sum + value, 0)) / values.length);
+      const percent = ([low, high]: Interval): Interval => [100 * low, 100 * high];
+      return [group, { n: em.length, em: mean(em), f1: mean(f1), ci: { em: percent(ci.em), f1: percent(ci.f1) } }];
+    }),
+  ) as Record<GrowoverGroup, GrowoverGroupScores>;
+  const outside = options.outside ?? [];
+  return { ...report, missing: missing.length, missing_sample: missing.slice(0, SAMPLE_IDS), outside: { n: outside.length, sample: outside.slice(0, SAMPLE_IDS) } };
 }

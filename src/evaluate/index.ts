@@ -1,23 +1,38 @@
 /**
- * Scoring a system's predictions (issue 11): pure functions, no store and no files, so the
- * `evaluate` command, the leaderboard and tests share one definition of every number.
+ * Scoring a system's predictions (docs/ARCHITECTURE.md §15): pure functions over cases, and the
+ * evaluation that pairs a submission with the store's gold, so the `evaluate` command, the
+ * leaderboard and tests share one definition of every number. Every rate is a percentage with its n
+ * and a 95% bootstrap interval (by query for the weekly data).
  *
- * - `parsePredictions(text, source)`: JSONL `{id|question_id, prediction, date?}` or GrowOVER's
- *   results JSON `{id: {prediction: {text}}}` → `Prediction[]`.
- * - `scoreWeekly(cases, {seed, resamples?, unknownIds?})`: `cases` pair each gold answer
- *   (`WeeklyGold`: status, answer, validFrom, domain, frequency, week) with a prediction (null:
- *   missing) → `WeeklyReport` {n, scored, missing, unknown, em, f1, sm, ci, no_answer, by_domain,
- *   by_frequency, by_days_since_change, by_week, missing_ids, unknown_ids}.
- * - `scoreGrowover(cases, unknownIds?)` → {ALL, SAME, NEW, CHANGED, CHANGED_DEL: {n, em, f1}, …}.
- * - per item: `squadScores` (SQuAD EM/F1), `subsetMatch` (the check stage's SM), `growoverScores`,
- *   `saysNoAnswer` / `NO_ANSWER_PHRASES`; `bootstrapIntervals` for any score columns.
- * - `weeklyCasesFromStore(db, predictions, date)` and `growoverCasesFromStore(db, snapshot,
- *   predictions)` (in `storeCases.ts`) pair predictions with the store's gold.
+ * - `readPredictionFile(path, sink)` / `parsePredictions(text, source)`: JSONL
+ *   `{id|question_id, prediction, date?}` or GrowOVER's results JSON `{id: {prediction: {text}}}`.
+ * - `evaluateWeekly(new StoreGold(db), index, slots, {seed})`: every kept query a slot expects (a
+ *   date, and optionally one week), paired with the `PredictionIndex` → `WeeklyReport`.
+ * - `scoreWeekly(cases, {seed})` / `WeeklyScorer`: the same on cases already paired.
+ * - `scoreGrowover(cases, {seed})` → {ALL, SAME, NEW, CHANGED, CHANGED_DEL: {n, em, f1, ci}, …}.
+ * - per item: the metric registry `WEEKLY_METRICS` (`em`, `f1`, `sm`), `squadScores`, `subsetMatch`,
+ *   `growoverScores`, `saysNoAnswer`; `clusteredIntervals` / `bootstrapIntervals` for any scores.
  */
-export { bootstrapIntervals, type BootstrapOptions } from './bootstrap.js';
-export { growoverNormalise, growoverScores, squadScores, subsetMatch, tokenF1, type AnswerScores } from './metrics.js';
+export { bootstrapIntervals, clusteredIntervals, ClusteredSums, type BootstrapOptions, type Interval } from './bootstrap.js';
+export { growoverNormalise, growoverScores, squadScores, subsetMatch, type AnswerScores } from './metrics.js';
+export { ScoredText, tokenOverlapF1, WEEKLY_METRICS, type Metric, type MetricName } from './metrics/index.js';
 export { NO_ANSWER_PHRASES, saysNoAnswer } from './noAnswer.js';
-export { parsePredictions, type Prediction } from './predictions.js';
-export { scoreWeekly, weeklyItemScore, daysSinceChange, type WeeklyItemScore, type GroupScores, type WeeklyCase, type WeeklyGold, type WeeklyReport, type WeeklyScoreOptions } from './weeklyScores.js';
-export { weeklyCasesFromStore, growoverCasesFromStore } from './storeCases.js';
-export { scoreGrowover, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverReport } from './growoverScores.js';
+export { parsePredictions, readPredictionFile, type Prediction, type PredictionSink } from './predictions.js';
+export {
+  daysBin,
+  daysSinceChange,
+  DAY_BIN_ORDER,
+  scoreWeekly,
+  weeklyItemScore,
+  WeeklyScorer,
+  type GroupScores,
+  type Outside,
+  type WeeklyCase,
+  type WeeklyGold,
+  type WeeklyItemScore,
+  type WeeklyReport,
+  type WeeklyScoreOptions,
+} from './weeklyScores.js';
+export { evaluateWeekly, PredictionIndex, type EvaluationScope, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
+export { StoreGold, type EvaluationSlot } from './storeCases.js';
+export { scoreGrowover, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverGroupScores, type GrowoverReport } from './growoverScores.js';

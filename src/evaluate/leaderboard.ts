@@ -14,12 +14,11 @@
 import type { Database } from 'better-sqlite3';
 import { parseDate, weekEvaluationDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import { bootstrapIntervals } from './bootstrap.js';
-import { growoverScores } from './metrics.js';
-import { parsePredictions, type Prediction } from './predictions.js';
-import { StoreGold } from './storeCases.js';
-import { scoreGrowover, type GrowoverCase, type GrowoverReport } from './growoverScores.js';
-import { scoreWeekly, type GroupScores, type WeeklyReport } from './weeklyScores.js';
+import { parsePredictions } from './predictions.js';
+import { StoreGold, type EvaluationSlot } from './storeCases.js';
+import { scoreGrowover, type GrowoverReport } from './growoverScores.js';
+import { evaluateWeekly, PredictionIndex } from './weeklyEvaluation.js';
+import type { GroupScores, WeeklyReport } from './weeklyScores.js';
 
 /** Which dataset a file predicts for: weekly (of one week, or null: dates from the lines), or a GrowOVER snapshot. */
 export type SubmissionKind = { weekly: string | null } | { growover: string };
@@ -36,9 +35,8 @@ export interface WeeklyEntry {
   rank: number;
   system: string;
   files: string[];
-  /** The dates the predictions answered for. */
-  dates: string[];
   n: number;
+  queries: number;
   scored: number;
   missing: number;
   unknown: number;
@@ -49,23 +47,25 @@ export interface WeeklyEntry {
   no_answer: WeeklyReport['no_answer'];
   by_week: Record<string, GroupScores>;
   by_days_since_change: Record<string, GroupScores>;
-  unknown_ids: number;
+  /** Predictions the board did not expect (ids the store does not know, or dates it does not score). */
+  outside: number;
 }
 
 export interface GrowoverEntry extends Pick<GrowoverReport, 'ALL' | 'SAME' | 'NEW' | 'CHANGED' | 'CHANGED_DEL' | 'missing'> {
   rank: number;
   system: string;
   files: string[];
-  snapshots: string[];
-  ci: { em: [number, number]; f1: [number, number] };
-  unknown_ids: number;
+  outside: number;
 }
 
 export interface Leaderboard {
   seed: number;
   resamples: number;
+  /** The dates every weekly system is scored on: the union of what any system's files answer, and --date. */
+  dates: string[];
   weekly: WeeklyEntry[];
-  growover: GrowoverEntry[];
+  /** One ranking per snapshot: the same item in two months is two items, never pooled. */
+  growover: Array<{ snapshot: string; entries: GrowoverEntry[] }>;
 }
 
 const RESAMPLES = 1000;
@@ -93,55 +93,66 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
   throw new UserError(`${path}: not a submission file: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl (a week's start) or SYSTEM/growover-SNAPSHOT.jsonl`);
 }
 
-/** Every system scored and ranked; `date` answers the flat files' lines that name none. */
+/**
+ * Every system scored and ranked on the same expected items: the weekly systems on every date any
+ * of them answers (and `date`), each date expecting every kept query of the weeks begun before it;
+ * the GrowOVER systems on every snapshot any of them answers. A system that leaves out a week or a
+ * snapshot has those items missing, counted wrong.
+ */
 export function buildLeaderboard(db: Database, files: readonly SubmissionFile[], options: { seed: number; date: string | null }): Leaderboard {
   if (files.length === 0) throw new UserError('no submission files: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl or SYSTEM/growover-SNAPSHOT.jsonl');
-  const weekly = new Map<string, { files: string[]; predictions: Prediction[] }>();
-  const growover = new Map<string, Map<string, { files: string[]; predictions: Prediction[] }>>();
+  const weekly = new Map<string, { files: string[]; index: PredictionIndex; dates: Set<string> }>();
+  const growover = new Map<string, Map<string, { files: string[]; predictions: Map<string, string> }>>();
   for (const file of files) {
-    const predictions = parsePredictions(file.content, file.name);
     if ('growover' in file.kind) {
-      const snapshots = growover.get(file.system) ?? new Map<string, { files: string[]; predictions: Prediction[] }>();
-      const entry = snapshots.get(file.kind.growover) ?? { files: [], predictions: [] };
+      const snapshots = growover.get(file.system) ?? new Map<string, { files: string[]; predictions: Map<string, string> }>();
+      const entry = snapshots.get(file.kind.growover) ?? { files: [], predictions: new Map<string, string>() };
       entry.files.push(file.name);
-      entry.predictions.push(...predictions);
+      for (const p of parsePredictions(file.content, file.name)) {
+        if (entry.predictions.has(p.id)) throw new UserError(`system "${file.system}": id "${p.id}" is predicted in more than one file (${entry.files.join(', ')})`);
+        entry.predictions.set(p.id, p.prediction);
+      }
       snapshots.set(file.kind.growover, entry);
       growover.set(file.system, snapshots);
       continue;
     }
-    const entry = weekly.get(file.system) ?? { files: [], predictions: [] };
+    const entry = weekly.get(file.system) ?? { files: [], index: new PredictionIndex(), dates: new Set<string>() };
     entry.files.push(file.name);
-    entry.predictions.push(...predictions.map((p) => ({ ...p, date: p.date ?? answerDate(file, p, options.date) })));
+    const defaultDate = file.kind.weekly !== null ? weekEvaluationDate(file.kind.weekly) : options.date;
+    const sink = entry.index.sink(defaultDate, 'give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week');
+    for (const p of parsePredictions(file.content, file.name)) {
+      sink(p, file.name);
+      entry.dates.add(p.date ?? (defaultDate as string));
+    }
     weekly.set(file.system, entry);
   }
   const gold = new StoreGold(db);
-  const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, options.seed));
-  const growoverEntries = [...growover].map(([system, snapshots]) => growoverEntry(gold, system, snapshots, options.seed));
-  return { seed: options.seed, resamples: RESAMPLES, weekly: rankEntries(weeklyEntries, (e) => [e.f1, e.em]), growover: rankEntries(growoverEntries, (e) => [e.ALL.f1, e.ALL.em]) };
+  const dates = [...new Set([...(options.date === null ? [] : [options.date]), ...[...weekly.values()].flatMap((entry) => [...entry.dates])])].sort();
+  const slots: EvaluationSlot[] = dates.map((date) => ({ date, week: null }));
+  const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, slots, options.seed));
+  const snapshots = [...new Set([...growover.values()].flatMap((entry) => [...entry.keys()]))].sort();
+  return {
+    seed: options.seed,
+    resamples: RESAMPLES,
+    dates: weekly.size > 0 ? dates : [],
+    weekly: rankEntries(weeklyEntries, (e) => [e.f1, e.em]),
+    growover: snapshots.map((snapshot) => ({
+      snapshot,
+      entries: rankEntries(
+        [...growover].map(([system, entries]) => growoverEntry(gold, system, snapshot, entries.get(snapshot), options.seed)),
+        (e) => [e.ALL.f1, e.ALL.em],
+      ),
+    })),
+  };
 }
 
-/** The day after a week file's week (DailyQA's evaluation date), else the leaderboard's date. */
-function answerDate(file: SubmissionFile, prediction: Prediction, date: string | null): string {
-  const week = 'weekly' in file.kind ? file.kind.weekly : null;
-  if (week !== null) return weekEvaluationDate(week);
-  if (date !== null) return date;
-  throw new UserError(`${file.name}: the prediction for "${prediction.id}" names no date: give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week`);
-}
-
-function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; predictions: Prediction[] }, seed: number): Omit<WeeklyEntry, 'rank'> {
-  const seen = new Set<string>();
-  for (const p of entry.predictions) {
-    const key = `${p.id}\u0000${p.date}`;
-    if (seen.has(key)) throw new UserError(`system "${system}": id "${p.id}" for ${p.date} is predicted in more than one file (${entry.files.join(', ')})`);
-    seen.add(key);
-  }
-  const { cases, unknownIds, dates } = gold.weeklyCases(entry.predictions, null);
-  const report = scoreWeekly(cases, { seed, resamples: RESAMPLES, unknownIds });
+function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; index: PredictionIndex }, slots: EvaluationSlot[], seed: number): Omit<WeeklyEntry, 'rank'> {
+  const report = evaluateWeekly(gold, entry.index, slots, { seed, resamples: RESAMPLES });
   return {
     system,
     files: entry.files.sort(),
-    dates,
     n: report.n,
+    queries: report.queries,
     scored: report.scored,
     missing: report.missing,
     unknown: report.unknown,
@@ -152,38 +163,34 @@ function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; 
     no_answer: report.no_answer,
     by_week: report.by_week,
     by_days_since_change: report.by_days_since_change,
-    unknown_ids: report.unknown_ids.length,
+    outside: report.outside.n,
   };
 }
 
-function growoverEntry(gold: StoreGold, system: string, snapshots: Map<string, { files: string[]; predictions: Prediction[] }>, seed: number): Omit<GrowoverEntry, 'rank'> {
-  const cases: GrowoverCase[] = [];
-  let unknown = 0;
-  for (const [snapshot, entry] of snapshots) {
-    const paired = gold.growoverCases(snapshot, entry.predictions);
-    cases.push(...paired.cases);
-    unknown += paired.unknownIds.length;
-  }
-  const report = scoreGrowover(cases);
-  // Intervals over ALL items, from the same per-item scores the scorer averages.
-  const columns = { em: new Float64Array(cases.length), f1: new Float64Array(cases.length) };
-  cases.forEach((item, i) => {
-    const scores = growoverScores(item.prediction ?? '', item.gold.answer);
-    columns.em[i] = scores.em;
-    columns.f1[i] = scores.f1;
+function growoverEntry(
+  gold: StoreGold,
+  system: string,
+  snapshot: string,
+  entry: { files: string[]; predictions: Map<string, string> } | undefined,
+  seed: number,
+): Omit<GrowoverEntry, 'rank'> {
+  const predicted = new Map(entry?.predictions ?? []);
+  const cases = gold.growoverGold(snapshot).map((item) => {
+    const prediction = predicted.get(item.id) ?? null;
+    predicted.delete(item.id);
+    return { gold: item, prediction };
   });
+  const report = scoreGrowover(cases, { seed, resamples: RESAMPLES, outside: [...predicted.keys()] });
   return {
     system,
-    files: [...snapshots.values()].flatMap((entry) => entry.files).sort(),
-    snapshots: [...snapshots.keys()].sort(),
+    files: (entry?.files ?? []).sort(),
     ALL: report.ALL,
     SAME: report.SAME,
     NEW: report.NEW,
     CHANGED: report.CHANGED,
     CHANGED_DEL: report.CHANGED_DEL,
     missing: report.missing,
-    ci: bootstrapIntervals(columns, { seed, resamples: RESAMPLES }),
-    unknown_ids: unknown,
+    outside: report.outside.n,
   };
 }
 

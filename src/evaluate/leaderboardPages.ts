@@ -4,6 +4,7 @@
  * tables are built once as rows of cells, so the two pages cannot disagree.
  */
 import { scoreByDaysChart } from '../plots/charts.js';
+import { DAY_BIN_ORDER } from './weeklyScores.js';
 import { figuresMarkdown, renderFigures, type Figure } from '../plots/datasetFigures.js';
 import type { Leaderboard } from './leaderboard.js';
 
@@ -14,9 +15,9 @@ interface Table {
   rows: string[][];
 }
 
-/** Scores shown as percentages with one decimal, as RealTimeQA's board does. */
+/** Scores are percentages already; one decimal, as RealTimeQA's board shows them. */
 function percent(value: number): string {
-  return (100 * value).toFixed(1);
+  return value.toFixed(1);
 }
 
 function withInterval(value: number, [low, high]: [number, number]): string {
@@ -28,8 +29,11 @@ function tables(board: Leaderboard): Table[] {
   if (board.weekly.length > 0) {
     result.push({
       title: 'DailyQA (weekly)',
-      note: `Ranked by F1 (SQuAD's token F1); EM, F1 and SM in percent with 95% bootstrap intervals (${board.resamples} resamples, seed ${board.seed}). Missing predictions count as wrong; "no answer" is the share of queries without a value on the date that the system said it could not answer; "unknown" answers are not scored.`,
-      header: ['rank', 'system', 'F1', 'EM', 'SM', 'no answer', 'scored', 'missing', 'unknown', 'dates'],
+      note:
+        `Every system is scored on the same items: on each of ${board.dates.join(', ')}, every kept query of the weeks begun before it. ` +
+        `Ranked by F1 (SQuAD's token F1); EM, F1 and SM in percent with 95% bootstrap intervals by query (${board.resamples} resamples, seed ${board.seed}). ` +
+        'Missing predictions count as wrong; "no answer" is the share of queries without a value on the date that the system said it could not answer; "unknown" answers are not scored; "outside" counts predictions for ids or dates the board does not score.',
+      header: ['rank', 'system', 'F1', 'EM', 'SM', 'no answer', 'n', 'queries', 'missing', 'unknown', 'outside'],
       rows: board.weekly.map((entry) => [
         String(entry.rank),
         entry.system,
@@ -37,37 +41,44 @@ function tables(board: Leaderboard): Table[] {
         withInterval(entry.em, entry.ci.em),
         withInterval(entry.sm, entry.ci.sm),
         entry.no_answer.n === 0 ? '–' : `${percent(entry.no_answer.accuracy)} (${entry.no_answer.n})`,
-        String(entry.scored),
+        String(entry.n),
+        String(entry.queries),
         String(entry.missing),
         String(entry.unknown),
-        entry.dates.join(', '),
+        String(entry.outside),
       ]),
     });
     const weeks = [...new Set(board.weekly.flatMap((entry) => Object.keys(entry.by_week)))].sort();
     result.push({
       title: 'F1 by week of queries',
-      note: 'Each week\'s queries, in percent (number of scored queries in brackets).',
+      note: "Each week's queries, F1 in percent with its 95% interval and the number of answers scored.",
       header: ['system', ...weeks],
-      rows: board.weekly.map((entry) => [entry.system, ...weeks.map((week) => (entry.by_week[week] ? `${percent(entry.by_week[week].f1)} (${entry.by_week[week].n})` : '–'))]),
+      rows: board.weekly.map((entry) => [
+        entry.system,
+        ...weeks.map((week) => {
+          const scores = entry.by_week[week];
+          return scores ? `${withInterval(scores.f1, scores.ci.f1)} (${scores.n})` : '–';
+        }),
+      ]),
     });
   }
-  if (board.growover.length > 0) {
+  for (const { snapshot, entries } of board.growover) {
     result.push({
-      title: 'GrowOVER',
-      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals. CHANGED_DEL scores CHANGED items against their old answer: lower is better.",
-      header: ['rank', 'system', 'ALL F1', 'ALL EM', 'SAME F1', 'NEW F1', 'CHANGED F1', 'CHANGED_DEL EM', 'items', 'missing', 'snapshots'],
-      rows: board.growover.map((entry) => [
+      title: `GrowOVER, snapshot ${snapshot}`,
+      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals over the snapshot's items. CHANGED_DEL scores CHANGED items against their old answer: lower is better.",
+      header: ['rank', 'system', 'ALL F1', 'ALL EM', 'SAME F1', 'NEW F1', 'CHANGED F1', 'CHANGED_DEL EM', 'items', 'missing', 'outside'],
+      rows: entries.map((entry) => [
         String(entry.rank),
         entry.system,
-        withInterval(entry.ALL.f1, entry.ci.f1),
-        withInterval(entry.ALL.em, entry.ci.em),
-        percent(entry.SAME.f1),
-        percent(entry.NEW.f1),
-        percent(entry.CHANGED.f1),
-        percent(entry.CHANGED_DEL.em),
+        withInterval(entry.ALL.f1, entry.ALL.ci.f1),
+        withInterval(entry.ALL.em, entry.ALL.ci.em),
+        withInterval(entry.SAME.f1, entry.SAME.ci.f1),
+        withInterval(entry.NEW.f1, entry.NEW.ci.f1),
+        withInterval(entry.CHANGED.f1, entry.CHANGED.ci.f1),
+        withInterval(entry.CHANGED_DEL.em, entry.CHANGED_DEL.ci.em),
         String(entry.ALL.n),
         String(entry.missing),
-        entry.snapshots.join(', '),
+        String(entry.outside),
       ]),
     });
   }
@@ -77,7 +88,7 @@ function tables(board: Leaderboard): Table[] {
 /** The board's own figure: each system's F1 by days since the answer changed (weekly systems only). */
 export function leaderboardFigures(board: Leaderboard): Figure[] {
   if (board.weekly.length === 0) return [];
-  return [{ name: 'score-by-days-since-change', title: 'F1 by days since the answer last changed, one line per system', spec: scoreByDaysChart(board.weekly) }];
+  return [{ name: 'score-by-days-since-change', title: 'F1 by days since the answer last changed, one line per system', spec: scoreByDaysChart(board.weekly, DAY_BIN_ORDER) }];
 }
 
 export function leaderboardMarkdown(board: Leaderboard, figures: readonly Figure[]): string {

@@ -1,6 +1,6 @@
 /**
- * The weekly baselines (issue 11): every kept query of the weeks begun before the date (or of one
- * week), answered as of that date. closed-book: "Today is D." and the question; golden-doc: the question with the
+ * The weekly baselines: every kept query an evaluation of the date expects (those with a known answer
+ * that day, of all weeks or of one), answered as of that date. closed-book: "Today is D." and the question; golden-doc: the question with the
  * article as it stood at D 00:00 UTC (the infobox holding the asked key, and the first paragraph)
  * from the store. Offline, golden-doc reads the key's value (an upper bound) and closed-book
  * answers nothing.
@@ -11,10 +11,10 @@ import type { Database } from 'better-sqlite3';
 import type { BaselineTasks, ReferenceDocument } from '../llm/baselineTasks.js';
 import type { Infobox } from '../model.js';
 import { RevisionReads } from '../store/revisionReads.js';
-import { QueryStore } from '../store/questionStore.js';
 import { AnswerTimelines } from '../store/timelineStore.js';
 import { answerInstant, answersOnDate } from '../timeline/answers.js';
 import { predictAll, type BaselinePredictions } from './predictBaseline.js';
+import { StoreGold } from './storeCases.js';
 
 export const WEEKLY_SYSTEMS = ['closed-book', 'golden-doc'] as const;
 export type WeeklySystem = (typeof WEEKLY_SYSTEMS)[number];
@@ -27,11 +27,8 @@ interface WeeklyItem {
 /** `week`: only the queries of the week starting that day (YYYY-MM-DD). */
 export async function predictWeekly(db: Database, tasks: BaselineTasks, system: WeeklySystem, date: string, week?: string): Promise<BaselinePredictions> {
   const instant = answerInstant(date);
-  const weeks = new Map(new QueryStore(db).scoringFacts().map((facts) => [facts.id, facts.week]));
-  // A query exists from its week on: a week starting on or after the date has nothing to ask yet.
-  const items: WeeklyItem[] = answersOnDate(db, date)
-    .filter((row) => (weeks.get(row.id) ?? '') < date && (week === undefined || weeks.get(row.id) === week))
-    .map((row) => ({ id: row.id, question: row.query }));
+  const questions = new Map(answersOnDate(db, date).map((row) => [row.id, row.query]));
+  const items: WeeklyItem[] = new StoreGold(db).expected({ date, week: week ?? null }).map((gold) => ({ id: gold.id, question: questions.get(gold.id) ?? '' }));
   if (system === 'closed-book') return predictAll(items, (item) => tasks.answerClosedBook({ text: item.question, date }));
   const timelines = new AnswerTimelines(db);
   const revisions = new RevisionReads(db);

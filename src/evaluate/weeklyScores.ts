@@ -1,12 +1,15 @@
 /**
  * A system's weekly (DailyQA / RealTimeQA) scores from predictions already paired with the stored
- * answers: EM, F1 and SM over the items whose gold is a value, with missing predictions counted as
- * wrong; gold "no value" items scored apart by the no-answer phrases; gold `unknown` excluded and
- * counted; breakdowns by domain, update frequency, days since the answer last changed and week;
- * seeded bootstrap intervals. Pure: the shell pairs predictions with gold through the store.
+ * answers: every metric of the registry (`./metrics/`) over the items whose gold is a value, missing
+ * predictions counted as wrong; gold "no value" items (and the empty string, which no system can
+ * match) scored apart by the no-answer phrases; gold `unknown` excluded and counted; breakdowns by
+ * domain, update frequency, days since the answer last changed and week; every figure a percentage
+ * with its n and a 95% bootstrap interval by query (docs/ARCHITECTURE.md §15). Pure: the shell pairs
+ * predictions with gold through the store, and items can be added one at a time, so a million
+ * predictions never sit in memory as cases.
  */
-import { bootstrapIntervals } from './bootstrap.js';
-import { squadScores, subsetMatch } from './metrics.js';
+import { clusteredIntervals, ClusteredSums, type Interval } from './bootstrap.js';
+import { ScoredText, WEEKLY_METRICS, type MetricName } from './metrics/index.js';
 import { saysNoAnswer } from './noAnswer.js';
 
 /** The stored answer of one query on one date, with what the breakdowns need. */
@@ -29,65 +32,84 @@ export interface WeeklyCase {
   prediction: string | null;
 }
 
-export interface GroupScores {
+/** A rate per metric, in percent. */
+export type MetricValues = Record<MetricName, number>;
+
+export type GroupScores = MetricValues & {
+  /** Items (query and date) in the group. */
   n: number;
-  em: number;
-  f1: number;
-  sm: number;
+  /** Queries among them: the bootstrap's units. */
+  queries: number;
+  ci: Record<MetricName, Interval>;
+};
+
+/** Predictions the evaluation did not expect: ids the store does not know, or dates it does not score. */
+export interface Outside {
+  n: number;
+  sample: string[];
 }
 
 export interface WeeklyReport extends GroupScores {
   /** Items with a gold value and a prediction. */
   scored: number;
-  /** Items with a gold value (or a gold "no value") and no prediction; counted as wrong. */
+  /** Expected items (a value or "no value") with no prediction; counted as wrong. */
   missing: number;
   /** Items whose gold is `unknown` (outside the history held): excluded from every score. */
   unknown: number;
-  ci: { em: [number, number]; f1: [number, number]; sm: [number, number] };
-  /** Gold "no value" (no_key, no_page, deleted): correct when the prediction is a no-answer phrase. */
-  no_answer: { n: number; correct: number; accuracy: number };
+  /** Gold "no value" (no_key, no_page, deleted, or an empty string): correct when the prediction is a no-answer phrase. */
+  no_answer: { n: number; correct: number; accuracy: number; ci: Interval };
+  /** Of the no-answer gold, the values stored as an empty string (DailyQA's release has 3,704). */
+  empty_gold: number;
   by_domain: Record<string, GroupScores>;
   by_frequency: Record<string, GroupScores>;
   by_days_since_change: Record<string, GroupScores>;
   by_week: Record<string, GroupScores>;
-  missing_ids: string[];
-  /** Prediction ids the store does not know: reported, not scored. */
-  unknown_ids: string[];
+  /** The first missing items, as "ID on DATE"; the count is `missing`. */
+  missing_sample: string[];
+  outside: Outside;
 }
 
 export interface WeeklyScoreOptions {
   seed: number | string;
   resamples?: number;
-  unknownIds?: readonly string[];
+  outside?: Outside;
 }
 
-/** One item's outcome: how it counts (a value, a "no value", or excluded) and its scores. */
-export interface WeeklyItemScore {
+/** One item's outcome: how it counts (a value, a "no value", or excluded) and its scores (0 or 1, F1 in between). */
+export type WeeklyItemScore = MetricValues & {
   id: string;
   date: string;
   counts: 'value' | 'no_answer' | 'excluded';
   missing: boolean;
-  /** EM, F1 and SM against the value; for a "no value" gold, EM = F1 = SM = 1 when a no-answer phrase was given. */
-  em: number;
-  f1: number;
-  sm: number;
-}
+};
+
+/** How many ids a report lists by name; the counts say how many there are. */
+export const SAMPLE_IDS = 20;
+
+const NO_SCORES: MetricValues = Object.fromEntries(WEEKLY_METRICS.map((metric) => [metric.name, 0])) as MetricValues;
 
 /**
- * How one prediction scores against its gold.
+ * How one prediction scores against its gold. A gold "no value" (or the empty string) scores 1 on
+ * every metric for a no-answer phrase.
  *
  * @example weeklyItemScore({ gold: { …, status: 'no_key' }, prediction: 'unknown' }).em === 1
  */
 export function weeklyItemScore({ gold, prediction }: WeeklyCase): WeeklyItemScore {
-  const base = { id: gold.id, date: gold.date, missing: prediction === null, em: 0, f1: 0, sm: 0 };
-  if (gold.status === 'unknown') return { ...base, counts: 'excluded' };
-  if (gold.status !== 'ok') {
+  const base = { id: gold.id, date: gold.date, missing: prediction === null };
+  if (gold.status === 'unknown') return { ...base, counts: 'excluded', ...NO_SCORES };
+  if (!hasValue(gold)) {
     const said = prediction !== null && saysNoAnswer(prediction) ? 1 : 0;
-    return { ...base, counts: 'no_answer', em: said, f1: said, sm: said };
+    return { ...base, counts: 'no_answer', ...(Object.fromEntries(WEEKLY_METRICS.map((metric) => [metric.name, said])) as MetricValues) };
   }
-  if (prediction === null) return { ...base, counts: 'value' };
-  const squad = squadScores(prediction, gold.answer ?? '');
-  return { ...base, counts: 'value', em: squad.em, f1: squad.f1, sm: subsetMatch(prediction, gold.answer ?? '') };
+  if (prediction === null) return { ...base, counts: 'value', ...NO_SCORES };
+  const predicted = new ScoredText(prediction);
+  const answer = new ScoredText(gold.answer ?? '');
+  return { ...base, counts: 'value', ...(Object.fromEntries(WEEKLY_METRICS.map((metric) => [metric.name, metric.score(predicted, answer)])) as MetricValues) };
+}
+
+/** A gold value a system can match: a status ok and a non-empty answer. */
+function hasValue(gold: WeeklyGold): boolean {
+  return gold.status === 'ok' && gold.answer !== null && gold.answer !== '';
 }
 
 const DAY_MS = 86_400_000;
@@ -98,34 +120,154 @@ export function daysSinceChange(date: string, validFrom: string | null): number 
   return Math.floor((Date.parse(`${date}T00:00:00Z`) - Date.parse(validFrom)) / DAY_MS);
 }
 
-class Accumulator {
-  n = 0;
-  em = 0;
-  f1 = 0;
-  sm = 0;
-  add(em: number, f1: number, sm: number): void {
-    this.n++;
-    this.em += em;
-    this.f1 += f1;
-    this.sm += sm;
+/** Bins of days since the change, doubling in width: enough items per point for an interval that says something. */
+const DAY_BINS: ReadonlyArray<[number, string]> = [
+  [0, '0'],
+  [1, '1'],
+  [3, '2-3'],
+  [7, '4-7'],
+  [14, '8-14'],
+  [30, '15-30'],
+  [90, '31-90'],
+  [365, '91-365'],
+  [Infinity, '366+'],
+];
+
+/** The bin of a number of days since the change, as the report and the figures name it. */
+export function daysBin(days: number | null): string {
+  if (days === null) return 'unknown';
+  return DAY_BINS.find(([upTo]) => days <= upTo)?.[1] ?? 'unknown';
+}
+
+/** The order of the day bins, for reports and figures. */
+export const DAY_BIN_ORDER: readonly string[] = [...DAY_BINS.map(([, label]) => label), 'unknown'];
+
+type Breakdown = 'by_domain' | 'by_frequency' | 'by_days_since_change' | 'by_week';
+
+/**
+ * Adds items one at a time and reports the scores; the same seed gives the same intervals.
+ *
+ * @example
+ * const scorer = new WeeklyScorer();
+ * scorer.add({ gold: { id: 'q', date: '2025-01-27', status: 'ok', answer: '3rd', validFrom: null, domain: null, frequency: null, week: null }, prediction: '3rd' });
+ * scorer.report({ seed: 1 }).em === 100
+ */
+export class WeeklyScorer {
+  private readonly clusters = new Map<string, number>();
+  private readonly all = new ClusteredSums(WEEKLY_METRICS.length);
+  private readonly noAnswer = new ClusteredSums(1);
+  private readonly breakdowns: Record<Breakdown, Map<string, ClusteredSums>> = {
+    by_domain: new Map(),
+    by_frequency: new Map([
+      ['frequent_update', new ClusteredSums(WEEKLY_METRICS.length)],
+      ['infrequent_update', new ClusteredSums(WEEKLY_METRICS.length)],
+    ]),
+    by_days_since_change: new Map(),
+    by_week: new Map(),
+  };
+  private readonly scores = new Float64Array(WEEKLY_METRICS.length);
+  private scored = 0;
+  private unknown = 0;
+  private emptyGold = 0;
+  private missing = 0;
+  private readonly missingSample: string[] = [];
+
+  /** Counts one item; returns its scores. */
+  add(item: WeeklyCase): WeeklyItemScore {
+    const score = weeklyItemScore(item);
+    const { gold } = item;
+    if (score.counts === 'excluded') {
+      this.unknown++;
+      return score;
+    }
+    if (score.missing) {
+      this.missing++;
+      if (this.missingSample.length < SAMPLE_IDS) this.missingSample.push(`${gold.id} on ${gold.date}`);
+    }
+    const cluster = this.clusterOf(gold.id);
+    if (score.counts === 'no_answer') {
+      if (gold.status === 'ok') this.emptyGold++;
+      this.noAnswer.add(cluster, [score.em]);
+      return score;
+    }
+    if (!score.missing) this.scored++;
+    WEEKLY_METRICS.forEach((metric, m) => (this.scores[m] = score[metric.name]));
+    this.all.add(cluster, this.scores);
+    this.groupOf('by_domain', gold.domain ?? 'none').add(cluster, this.scores);
+    this.groupOf('by_frequency', gold.frequency ?? 'pending').add(cluster, this.scores);
+    this.groupOf('by_days_since_change', daysBin(daysSinceChange(gold.date, gold.validFrom))).add(cluster, this.scores);
+    this.groupOf('by_week', gold.week ?? 'none').add(cluster, this.scores);
+    return score;
   }
-  scores(): GroupScores {
-    const mean = (sum: number) => (this.n === 0 ? 0 : sum / this.n);
-    return { n: this.n, em: mean(this.em), f1: mean(this.f1), sm: mean(this.sm) };
+
+  /** Items counted (excluded ones aside). */
+  get expected(): number {
+    return this.all.n + this.noAnswer.n;
+  }
+
+  report(options: WeeklyScoreOptions): WeeklyReport {
+    const names = (breakdown: Breakdown) => [...this.breakdowns[breakdown].keys()].sort(ORDER[breakdown]);
+    const groups = [this.all, ...BREAKDOWNS.flatMap((breakdown) => names(breakdown).map((name) => this.groupOf(breakdown, name)))];
+    const intervals = clusteredIntervals(groups, this.clusters.size, { seed: options.seed, resamples: options.resamples });
+    const [noAnswerInterval = [[0, 0] as Interval]] = clusteredIntervals([this.noAnswer], this.clusters.size, { seed: options.seed, resamples: options.resamples });
+    let at = 1;
+    const breakdown = (name: Breakdown): Record<string, GroupScores> =>
+      Object.fromEntries(names(name).map((key) => [key, groupScores(this.groupOf(name, key), intervals[at++] ?? [])]));
+    const noAnswerMean = this.noAnswer.means()[0] ?? 0;
+    return {
+      ...groupScores(this.all, intervals[0] ?? []),
+      scored: this.scored,
+      missing: this.missing,
+      unknown: this.unknown,
+      no_answer: { n: this.noAnswer.n, correct: Math.round(noAnswerMean * this.noAnswer.n), accuracy: 100 * noAnswerMean, ci: percentInterval(noAnswerInterval[0]) },
+      empty_gold: this.emptyGold,
+      by_domain: breakdown('by_domain'),
+      by_frequency: breakdown('by_frequency'),
+      by_days_since_change: breakdown('by_days_since_change'),
+      by_week: breakdown('by_week'),
+      missing_sample: [...this.missingSample],
+      outside: options.outside ?? { n: 0, sample: [] },
+    };
+  }
+
+  private clusterOf(id: string): number {
+    let cluster = this.clusters.get(id);
+    if (cluster === undefined) {
+      cluster = this.clusters.size;
+      this.clusters.set(id, cluster);
+    }
+    return cluster;
+  }
+
+  private groupOf(breakdown: Breakdown, key: string): ClusteredSums {
+    const groups = this.breakdowns[breakdown];
+    let group = groups.get(key);
+    if (!group) {
+      group = new ClusteredSums(WEEKLY_METRICS.length);
+      groups.set(key, group);
+    }
+    return group;
   }
 }
 
-function groupsOf(groups: Map<string, Accumulator>, order: (a: string, b: string) => number): Record<string, GroupScores> {
-  return Object.fromEntries([...groups].sort(([a], [b]) => order(a, b)).map(([key, acc]) => [key, acc.scores()]));
+const BREAKDOWNS: readonly Breakdown[] = ['by_domain', 'by_frequency', 'by_days_since_change', 'by_week'];
+const byName = (a: string, b: string) => a.localeCompare(b);
+const ORDER: Record<Breakdown, (a: string, b: string) => number> = {
+  by_domain: byName,
+  by_frequency: byName,
+  by_days_since_change: (a, b) => DAY_BIN_ORDER.indexOf(a) - DAY_BIN_ORDER.indexOf(b),
+  by_week: byName,
+};
+
+function percentInterval(interval: Interval | undefined): Interval {
+  return interval ? [100 * interval[0], 100 * interval[1]] : [0, 0];
 }
 
-function accumulatorFor(groups: Map<string, Accumulator>, key: string): Accumulator {
-  let acc = groups.get(key);
-  if (!acc) {
-    acc = new Accumulator();
-    groups.set(key, acc);
-  }
-  return acc;
+function groupScores(group: ClusteredSums, intervals: readonly Interval[]): GroupScores {
+  const means = group.means();
+  const values = Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, 100 * (means[m] ?? 0)])) as MetricValues;
+  const ci = Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, percentInterval(intervals[m])])) as Record<MetricName, Interval>;
+  return { n: group.n, queries: group.clusters, ...values, ci };
 }
 
 /**
@@ -133,62 +275,10 @@ function accumulatorFor(groups: Map<string, Accumulator>, key: string): Accumula
  *
  * @example
  * scoreWeekly([{ gold: { id: 'q', date: '2025-01-27', status: 'ok', answer: '3rd', validFrom: '2025-01-26T22:10:00Z',
- *   domain: 'sports', frequency: 'frequent_update', week: '2025-01-20' }, prediction: '3rd' }], { seed: 1 }).em === 1
+ *   domain: 'sports', frequency: 'frequent_update', week: '2025-01-20' }, prediction: '3rd' }], { seed: 1 }).em === 100
  */
-export function scoreWeekly(cases: readonly WeeklyCase[], options: WeeklyScoreOptions): WeeklyReport {
-  const total = new Accumulator();
-  const byDomain = new Map<string, Accumulator>();
-  const byFrequency = new Map<string, Accumulator>([
-    ['frequent_update', new Accumulator()],
-    ['infrequent_update', new Accumulator()],
-  ]);
-  const byDays = new Map<string, Accumulator>();
-  const byWeek = new Map<string, Accumulator>();
-  const valued = cases.filter((c) => c.gold.status === 'ok');
-  const columns = { em: new Float64Array(valued.length), f1: new Float64Array(valued.length), sm: new Float64Array(valued.length) };
-  const missingIds: string[] = [];
-  let scored = 0;
-  let unknown = 0;
-  const noAnswer = { n: 0, correct: 0 };
-
-  let row = 0;
-  for (const item of cases) {
-    const { gold } = item;
-    const { counts, missing, em, f1, sm } = weeklyItemScore(item);
-    if (counts === 'excluded') {
-      unknown++;
-      continue;
-    }
-    if (missing) missingIds.push(gold.id);
-    if (counts === 'no_answer') {
-      noAnswer.n++;
-      noAnswer.correct += em;
-      continue;
-    }
-    if (!missing) scored++;
-    columns.em[row] = em;
-    columns.f1[row] = f1;
-    columns.sm[row] = sm;
-    row++;
-    total.add(em, f1, sm);
-    accumulatorFor(byDomain, gold.domain ?? 'none').add(em, f1, sm);
-    accumulatorFor(byFrequency, gold.frequency ?? 'pending').add(em, f1, sm);
-    accumulatorFor(byDays, String(daysSinceChange(gold.date, gold.validFrom) ?? 'unknown')).add(em, f1, sm);
-    accumulatorFor(byWeek, gold.week ?? 'none').add(em, f1, sm);
-  }
-  const byNumber = (a: string, b: string) => (Number(a) || 0) - (Number(b) || 0) || a.localeCompare(b);
-  return {
-    ...total.scores(),
-    scored,
-    missing: missingIds.length,
-    unknown,
-    ci: bootstrapIntervals(columns, { seed: options.seed, resamples: options.resamples }),
-    no_answer: { ...noAnswer, accuracy: noAnswer.n === 0 ? 0 : noAnswer.correct / noAnswer.n },
-    by_domain: groupsOf(byDomain, (a, b) => a.localeCompare(b)),
-    by_frequency: groupsOf(byFrequency, (a, b) => a.localeCompare(b)),
-    by_days_since_change: groupsOf(byDays, byNumber),
-    by_week: groupsOf(byWeek, (a, b) => a.localeCompare(b)),
-    missing_ids: missingIds,
-    unknown_ids: [...(options.unknownIds ?? [])],
-  };
+export function scoreWeekly(cases: Iterable<WeeklyCase>, options: WeeklyScoreOptions): WeeklyReport {
+  const scorer = new WeeklyScorer();
+  for (const item of cases) scorer.add(item);
+  return scorer.report(options);
 }

@@ -9,7 +9,9 @@ import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
 import { answerChangeStats } from '../timeline/answerStats.js';
-import { answerChangesChart, monthlyCountsChart, queriesPerDomainChart, type DomainCount, type MonthCount } from './charts.js';
+import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
+import { addDays, formatDate, parseDate } from '../dates.js';
+import { answerChangesChart, monthlyCountsChart, queriesPerDomainChart, sentenceLabelsChart, type DomainCount, type MonthCount } from './charts.js';
 import { renderSvg, type ChartSpec } from './render.js';
 
 export interface Figure {
@@ -35,7 +37,7 @@ export function weeklyFigures(db: Database, lastWeek?: string): Figure[] {
   }
   return [
     { name: 'answer-changes', title: 'Answers changed per day, relative to the previous day, one line per weekly update', spec: answerChangesChart(weeks) },
-    { name: 'queries-per-domain', title: 'Queries per domain per week', spec: queriesPerDomainChart([...counts.values()]) },
+    { name: 'queries-per-domain', title: 'Queries per domain per week', spec: queriesPerDomainChart([...counts.values()], everyWeek(weeks.map((week) => week.week))) },
   ];
 }
 
@@ -55,12 +57,24 @@ export function growoverFigures(db: Database, lastDate = '9999-12-31'): Figure[]
     if (previous !== undefined) {
       for (const [kind, n] of Object.entries(snapshots.labelCounts(previous, name))) if (n > 0) labels.push({ month: monthOf(name), kind, n });
     }
-    for (const { type, n } of growover.evidenceTypeCounts(name, 'qa')) if (n > 0) items.push({ month: monthOf(name), kind: type, n });
+    const byType = new Map<string, number>();
+    for (const { type, n } of growover.evidenceTypeCounts(name, 'qa')) byType.set(PUBLISHED_TYPE[type], (byType.get(PUBLISHED_TYPE[type]) ?? 0) + n);
+    for (const [kind, n] of byType) if (n > 0) items.push({ month: monthOf(name), kind, n });
   });
   return [
-    ...(labels.length > 0 ? [{ name: 'growover-labels', title: 'GrowOVER sentence labels per month', spec: monthlyCountsChart('Sentence labels per month', 'label', labels) }] : []),
-    ...(items.length > 0 ? [{ name: 'growover-items', title: 'GrowOVER QA items per month by type', spec: monthlyCountsChart('QA items per month', 'type', items) }] : []),
+    ...(labels.length > 0 ? [{ name: 'growover-labels', title: 'GrowOVER sentence labels per month', spec: sentenceLabelsChart(labels, ['unchanged', 'changed', 'new', 'undecided', 'deleted']) }] : []),
+    ...(items.length > 0 ? [{ name: 'growover-items', title: 'GrowOVER QA items per month by type', spec: monthlyCountsChart('QA items per month', 'type', items, ['SAME', 'NEW', 'CHANGED']) }] : []),
   ];
+}
+
+/** Every week from the first to the last given, a week apart: the weeks that kept nothing stay on the axis. */
+function everyWeek(weeks: readonly string[]): string[] {
+  const sorted = [...weeks].sort();
+  const [first, last] = [sorted[0], sorted.at(-1)];
+  if (first === undefined || last === undefined) return [];
+  const all: string[] = [];
+  for (let week = parseDate(first); formatDate(week) <= last; week = addDays(week, 7)) all.push(formatDate(week));
+  return all;
 }
 
 /** Each figure drawn: `NAME.svg` → SVG text. */

@@ -13,8 +13,8 @@ const CHANGE_SPAN_AFTER = 13;
 export interface WeekStats {
   week: string;
   queries: number;
-  /** Per day from the second observed one: how many answers differ from the day before. */
-  daily_changes: Array<{ date: string; changed: number }>;
+  /** Per day from the second observed one: of the queries whose answer is known that day and the day before (`compared`), how many differ. */
+  daily_changes: Array<{ date: string; changed: number; compared: number }>;
   /** How many queries changed answer 0, 1, 2, … times over the three weeks around their creation. */
   changes_per_query: Record<string, number>;
 }
@@ -28,12 +28,15 @@ export function answerChangeStats(db: Database): WeekStats[] {
   return new QueryStore(db).keptWeeks().map((windowStart) => {
     const start = parseDate(windowStart.slice(0, 10));
     const dates = Array.from({ length: DAYS_BEFORE + DAYS_AFTER + 1 }, (_, i) => formatDate(addDays(start, i - DAYS_BEFORE)));
-    const answers = dates.map((date) => new Map(answersOnDate(db, date, { windowStart }).map((row) => [row.id, row.answer])));
+    const days = dates.map((date) => answersOnDate(db, date, { windowStart }));
+    const answers = days.map((rows) => new Map(rows.map((row) => [row.id, row.answer])));
+    const known = days.map((rows) => new Set(rows.filter((row) => row.status !== 'unknown').map((row) => row.id)));
     const ids = [...(answers[0]?.keys() ?? [])];
-    const daily_changes = dates.slice(1).map((date, i) => ({
-      date,
-      changed: ids.filter((id) => answers[i + 1]?.get(id) !== answers[i]?.get(id)).length,
-    }));
+    // An answer turning unknown (the history held ends) is not a change of the answer.
+    const daily_changes = dates.slice(1).map((date, i) => {
+      const compared = ids.filter((id) => known[i + 1]?.has(id) && known[i]?.has(id));
+      return { date, changed: compared.filter((id) => answers[i + 1]?.get(id) !== answers[i]?.get(id)).length, compared: compared.length };
+    });
     const changes_per_query: Record<string, number> = {};
     const spanStart = dates.indexOf(formatDate(addDays(start, -CHANGE_SPAN_BEFORE)));
     const spanEnd = dates.indexOf(formatDate(addDays(start, CHANGE_SPAN_AFTER)));

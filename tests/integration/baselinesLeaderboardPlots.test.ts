@@ -26,15 +26,16 @@ function predictions(path: string): Map<string, string> {
   return new Map(jsonLines(readFileSync(path, 'utf8')).map((line) => [line.id as string, line.prediction as string]));
 }
 
-/** Kept queries of weeks begun before DATE with their answer on DATE; GrowOVER items active in SNAPSHOT. */
+/** Kept queries with a known answer on DATE, with that answer (what an evaluation of DATE expects); GrowOVER items active in SNAPSHOT. */
 function gold(): { weekly: Map<string, string | null>; growover: Map<string, string> } {
   const store = openDatabase(db);
   try {
     const weekly = new Map(
       new QueryStore(store)
         .scoringFacts()
-        .filter((facts) => (facts.week ?? '') < DATE)
-        .map((facts) => [facts.id, answerQuery(store, facts.id, DATE).answer]),
+        .map((facts) => [facts.id, answerQuery(store, facts.id, DATE)] as const)
+        .filter(([, answer]) => answer.status !== 'unknown')
+        .map(([id, answer]) => [id, answer.answer]),
     );
     const growover = new Map(new GrowoverStore(store).qaAt(SNAPSHOT).filter((item) => item.now !== null).map((item) => [item.id, item.answer]));
     return { weekly, growover };
@@ -151,7 +152,7 @@ describe('predict through an OpenAI-compatible server', () => {
 
 /** The marks of a rendered chart, read back from the SVG: Vega writes each mark's values into its ARIA label. */
 function marks(svg: string, role: string): string[] {
-  return [...svg.matchAll(/<path aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="([^"]*)"/g)].filter((m) => m[2] === role).map((m) => m[1] as string);
+  return [...svg.matchAll(/<\w+ aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="([^"]*)"/g)].filter((m) => m[2] === role).map((m) => m[1] as string);
 }
 
 describe('predict when the model never replies in shape', () => {
@@ -175,7 +176,7 @@ describe('predict when the model never replies in shape', () => {
 });
 
 describe('stats --plot', () => {
-  it("draws one line per weekly update with a point per day, queries per domain and week, GrowOVER's labels and items per month", async () => {
+  it("draws a panel per weekly update with a point per day, queries per domain and week, GrowOVER's labels and items per month", async () => {
     const out = join(dir, 'figures');
     const run = await runCli(['--db', db, 'stats', '--plot', out]);
     expect(run.code, run.stderr).toBe(0);
@@ -185,7 +186,7 @@ describe('stats --plot', () => {
     expect(marks(changes, 'line mark')).toHaveLength(weeks.length);
     const points = marks(changes, 'point');
     expect(points).toHaveLength(weeks.reduce((sum, week) => sum + week.daily_changes.length, 0));
-    for (const week of weeks) expect(points.filter((label) => label.endsWith(`weekly update: ${week.week}`))).toHaveLength(week.daily_changes.length);
+    for (const week of weeks) expect(points.filter((label) => label.includes(`week: ${week.week};`))).toHaveLength(week.daily_changes.length);
 
     const store = openDatabase(db);
     const facts = new QueryStore(store).scoringFacts();
@@ -197,6 +198,8 @@ describe('stats --plot', () => {
     const labels = marks(readFileSync(join(out, 'growover-labels.svg'), 'utf8'), 'bar');
     expect(labels.some((label) => label.includes('month: 2025-02'))).toBe(false);
     expect(labels.some((label) => label.includes('month: 2025-03') && label.includes('label: unchanged'))).toBe(true);
+    expect(labels.filter((label) => label.includes('label: deleted')).every((label) => label.includes('side: old snapshot'))).toBe(true);
+    expect(items.every((label) => /type: (SAME|NEW|CHANGED);/.test(label))).toBe(true);
 
     expect((await runCli(['--db', db, 'stats', '--plot', out])).code).toBe(0);
     const mine = join(dir, 'mine');
@@ -236,7 +239,7 @@ describe('leaderboard', () => {
   beforeAll(async () => {
     for (const system of ['golden-doc', 'closed-book']) {
       mkdirSync(join(subs, system), { recursive: true });
-      // The queries of the weeks up to the one starting 2025-02-24, answered the day after it.
+      // Every kept query answered the day after the week of 2025-02-24 (DATE).
       const weekly = await runCli(['--db', db, 'predict', 'weekly', '--system', system, '--date', DATE, '--out', join(subs, system, '2025-02-24.jsonl'), '--llm', 'offline']);
       expect(weekly.code, weekly.stderr).toBe(0);
       const growover = system === 'golden-doc' ? 'evidence' : 'closed-book';
@@ -249,33 +252,63 @@ describe('leaderboard', () => {
     writeFileSync(join(subs, 'notes.md'), 'not a submission\n');
   }, 60_000);
 
-  it('ranks the systems by F1 with intervals, missing predictions counting as wrong', async () => {
+  it('ranks the systems by F1 with intervals, every one on the same expected items, missing predictions counting as wrong', async () => {
     const run = await runCli(['--db', db, '--json', 'leaderboard', '--submissions', subs]);
     expect(run.code, run.stderr).toBe(0);
+    type Entry = { rank: number; system: string; f1: number; n: number; missing: number; ci: { f1: [number, number] }; no_answer: { n: number } };
     const board = JSON.parse(run.stdout) as {
-      weekly: Array<{ rank: number; system: string; f1: number; n: number; missing: number; ci: { f1: [number, number] }; dates: string[] }>;
-      growover: Array<{ rank: number; system: string; ALL: { f1: number; n: number } }>;
+      seed: number;
+      dates: string[];
+      weekly: Entry[];
+      growover: Array<{ snapshot: string; entries: Array<{ rank: number; system: string; ALL: { f1: number; n: number } }> }>;
     };
     expect(board.weekly.map((entry) => [entry.rank, entry.system])).toEqual([[1, 'golden-doc'], [2, 'half'], [3, 'closed-book']]);
-    const [golden, half, closed] = board.weekly as [(typeof board.weekly)[0], (typeof board.weekly)[0], (typeof board.weekly)[0]];
-    expect(golden.f1).toBe(1);
+    const [golden, half, closed] = board.weekly as [Entry, Entry, Entry];
+    expect(golden.f1).toBe(100);
     expect(closed.f1).toBe(0);
-    expect(golden.dates).toEqual([DATE]);
-    // Expected: every kept query of the weeks the file predicts for; those it leaves out count as wrong.
-    const store = openDatabase(db);
-    const weekOf = new Map(new QueryStore(store).scoringFacts().map((f) => [f.id, f.week]));
-    store.close();
+    expect(board.dates).toEqual([DATE]);
+    // Expected: every kept query of the weeks begun before the date, for every system alike.
+    expect(half.n).toBe(golden.n);
+    expect(half.no_answer.n).toBe(golden.no_answer.n);
+    const answers = gold().weekly;
     const predicted = jsonLines(readFileSync(join(subs, 'half.jsonl'), 'utf8')).map((line) => line.id as string);
-    const weeks = new Set(predicted.map((id) => weekOf.get(id)));
-    const expected = [...weekOf].filter(([id, week]) => weeks.has(week) && gold().weekly.has(id)).length;
-    expect(half.missing).toBe(expected - predicted.length);
+    expect(half.missing).toBe(answers.size - predicted.length);
     expect(half.missing).toBeGreaterThan(0);
-    expect(half.n).toBe(expected);
-    expect(half.f1).toBeCloseTo(predicted.length / expected, 10);
+    expect(golden.n).toBe([...answers.values()].filter((answer) => answer !== null && answer !== '').length);
+    const predictedValues = predicted.filter((id) => (answers.get(id) ?? '') !== '').length;
+    expect(half.f1).toBeCloseTo((100 * predictedValues) / golden.n, 10);
     expect(half.ci.f1[0]).toBeLessThan(half.f1);
     expect(half.ci.f1[1]).toBeGreaterThan(half.f1);
-    expect(board.growover.map((entry) => [entry.rank, entry.system, entry.ALL.f1])).toEqual([[1, 'golden-doc', 1], [2, 'closed-book', 0]]);
-    expect(board.growover[0]?.ALL.n).toBe(gold().growover.size);
+    expect(board.growover).toHaveLength(1);
+    expect(board.growover[0]?.snapshot).toBe(SNAPSHOT);
+    expect(board.growover[0]?.entries.map((entry) => [entry.rank, entry.system, entry.ALL.f1])).toEqual([[1, 'golden-doc', 100], [2, 'closed-book', 0]]);
+    expect(board.growover[0]?.entries[0]?.ALL.n).toBe(gold().growover.size);
+  });
+
+  it('scores every system on every date any of them answers: a system that skips a week cannot tie the oracle', async () => {
+    const skip = join(dir, 'skip');
+    for (const week of ['2025-02-17', '2025-02-24']) {
+      mkdirSync(join(skip, 'oracle'), { recursive: true });
+      const date = week === '2025-02-17' ? '2025-02-24' : DATE;
+      const run = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', date, '--out', join(skip, 'oracle', `${week}.jsonl`), '--llm', 'offline']);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    mkdirSync(join(skip, 'skipper'));
+    writeFileSync(join(skip, 'skipper', '2025-02-24.jsonl'), readFileSync(join(skip, 'oracle', '2025-02-24.jsonl')));
+    const board = (seed: string) => runCli(['--db', db, '--json', 'leaderboard', '--submissions', skip, '--seed', seed]);
+    const run = await board('5');
+    expect(run.code, run.stderr).toBe(0);
+    const parsed = JSON.parse(run.stdout) as { seed: number; dates: string[]; weekly: Array<{ rank: number; system: string; f1: number; missing: number; ci: unknown }> };
+    expect(parsed.seed).toBe(5);
+    expect(parsed.dates).toEqual(['2025-02-24', DATE]);
+    expect(parsed.weekly.map((entry) => [entry.rank, entry.system])).toEqual([[1, 'oracle'], [2, 'skipper']]);
+    const [oracle, skipper] = parsed.weekly;
+    expect(oracle?.f1).toBe(100);
+    expect(skipper?.f1).toBeLessThan(100);
+    expect(skipper?.missing).toBe(jsonLines(readFileSync(join(skip, 'oracle', '2025-02-17.jsonl'), 'utf8')).length);
+    // The same seed gives the same intervals; another seed draws other resamples.
+    expect(JSON.parse((await board('5')).stdout).weekly[1].ci).toEqual(skipper?.ci);
+    expect(JSON.parse((await board('6')).stdout).seed).toBe(6);
   });
 
   it('writes Markdown, HTML with the figures inline and JSON, and the score chart has a line per system', async () => {
@@ -295,8 +328,10 @@ describe('leaderboard', () => {
     const score = readFileSync(join(out, 'score-by-days-since-change.svg'), 'utf8');
     expect(marks(score, 'line mark')).toHaveLength(3);
     const json = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8')) as { weekly: Array<{ system: string; by_days_since_change: Record<string, unknown> }> };
-    const points = json.weekly.reduce((sum, entry) => sum + Object.keys(entry.by_days_since_change).filter((days) => /^\d+$/.test(days)).length, 0);
+    const points = json.weekly.reduce((sum, entry) => sum + Object.keys(entry.by_days_since_change).filter((days) => days !== 'unknown').length, 0);
     expect(marks(score, 'point')).toHaveLength(points);
+    // Each point with its interval.
+    expect(marks(score, 'rule mark')).toHaveLength(points);
     expect((await runCli(['--db', db, 'leaderboard', '--submissions', subs, '--out', out])).code).toBe(0);
   });
 
@@ -305,13 +340,13 @@ describe('leaderboard', () => {
     const run = await runCli(['--db', db, 'stats', '--plot', out, '--predictions', join(subs, 'golden-doc', '2025-02-24.jsonl'), '--date', DATE]);
     expect(run.code, run.stderr).toBe(0);
     const board = JSON.parse(readFileSync(join(dir, 'board', 'leaderboard.json'), 'utf8')) as { weekly: Array<{ system: string; by_days_since_change: Record<string, unknown> }> };
-    const days = Object.keys(board.weekly.find((entry) => entry.system === 'golden-doc')?.by_days_since_change ?? {}).filter((key) => /^\d+$/.test(key));
+    const days = Object.keys(board.weekly.find((entry) => entry.system === 'golden-doc')?.by_days_since_change ?? {}).filter((key) => key !== 'unknown');
     expect(days.length).toBeGreaterThan(2);
     const svg = readFileSync(join(out, 'score-by-days-since-change.svg'), 'utf8');
     expect(marks(svg, 'line mark')).toHaveLength(1);
     const points = marks(svg, 'point');
-    expect(points.map((label) => /days since the answer changed: (\d+);/.exec(label)?.[1]).sort()).toEqual(days.sort());
-    expect(points.every((label) => label.includes('F1: 1; system: 2025-02-24'))).toBe(true);
+    expect(points.map((label) => /\(answers scored\): ([^ ]+) \(\d+\);/.exec(label)?.[1]).sort()).toEqual(days.sort());
+    expect(points.every((label) => label.includes('F1 (%): 100; system: 2025-02-24'))).toBe(true);
   });
 
   it('refuses a file it cannot place, naming it, and a flat file without dates', async () => {

@@ -57,12 +57,15 @@ describe('evaluate growover', () => {
     writeFileSync(results, JSON.stringify(Object.fromEntries(items.map((item) => [item.id, { prediction: { text: reply(item) }, type: item.type }])), null, 2));
     const fromJson = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', results])).stdout);
     const count = (type: string) => items.filter((item) => item.type === type).length;
-    expect(fromJson.ALL).toEqual({ n: items.length, em: count('SAME') / items.length, f1: count('SAME') / items.length });
-    expect(fromJson.SAME).toEqual({ n: count('SAME'), em: 1, f1: 1 });
-    expect(fromJson.NEW).toEqual({ n: count('NEW'), em: 0, f1: 0 });
+    // Percent, each with its 95% interval over the snapshot's items.
+    expect(fromJson.ALL).toMatchObject({ n: items.length, em: (100 * count('SAME')) / items.length, f1: (100 * count('SAME')) / items.length });
+    expect(fromJson.ALL.ci.em[0]).toBeLessThan(fromJson.ALL.em);
+    expect(fromJson.ALL.ci.em[1]).toBeGreaterThan(fromJson.ALL.em);
+    expect(fromJson.SAME).toEqual({ n: count('SAME'), em: 100, f1: 100, ci: { em: [100, 100], f1: [100, 100] } });
+    expect(fromJson.NEW).toEqual({ n: count('NEW'), em: 0, f1: 0, ci: { em: [0, 0], f1: [0, 0] } });
     // The sample's changed numbers ("3.5" → "3.7", "4.2.0" → "4.2.1", …) share no token once normalised.
-    expect(fromJson.CHANGED).toEqual({ n: count('CHANGED'), em: 0, f1: 0 });
-    expect(fromJson.CHANGED_DEL).toEqual({ n: count('CHANGED'), em: 1, f1: 1 });
+    expect(fromJson.CHANGED).toMatchObject({ n: count('CHANGED'), em: 0, f1: 0 });
+    expect(fromJson.CHANGED_DEL).toMatchObject({ n: count('CHANGED'), em: 100, f1: 100 });
 
     const jsonl = join(dir, 'predictions.jsonl');
     writeFileSync(jsonl, `${items.map((item) => JSON.stringify({ id: item.id, prediction: reply(item) })).join('\n')}\n`);
@@ -75,8 +78,8 @@ describe('evaluate growover', () => {
     const jsonl = join(dir, 'partial.jsonl');
     writeFileSync(jsonl, `${JSON.stringify({ id: 'no-such-item', prediction: 'x' })}\n${JSON.stringify({ id: same?.id, prediction: same?.answer })}\n`);
     const report = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', jsonl])).stdout);
-    expect(report.ALL).toEqual({ n: items.length, em: 1 / items.length, f1: 1 / items.length });
+    expect(report.ALL).toMatchObject({ n: items.length, em: 100 / items.length, f1: 100 / items.length });
     expect(report.missing).toBe(items.length - 1);
-    expect(report.unknown_ids).toEqual(['no-such-item']);
+    expect(report.outside).toEqual({ n: 1, sample: ['no-such-item'] });
   });
 });

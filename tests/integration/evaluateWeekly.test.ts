@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
 import { checkCard } from '../support/datasetCard.js';
+import { openDatabase } from '../../src/store/database.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const SEASON = '2024–25 Port Aldwin Rovers F.C. season';
@@ -76,22 +77,53 @@ describe('the day after a week', () => {
     );
     const out = join(dir, 'evaluation');
     const report = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out])).stdout);
-    // second: one token ("73"-like answer) of five predicted → P = 1/5, R = 1, F1 = 1/3; third missing.
-    expect(report).toMatchObject({ n: 3, scored: 2, missing: 1, unknown: 0, missing_ids: [third?.id], unknown_ids: ['not-a-query'] });
-    expect(report.em).toBeCloseTo(1 / 3, 12);
-    expect(report.f1).toBeCloseTo((1 + 1 / 3) / 3, 12);
-    expect(report.sm).toBeCloseTo(2 / 3, 12);
+    // second: one token ("73"-like answer) of five predicted → P = 1/5, R = 1, F1 = 1/3; third missing. Percent.
+    expect(report).toMatchObject({
+      evaluation: { dates: ['2025-01-27'], week: null },
+      n: 3,
+      queries: 3,
+      scored: 2,
+      missing: 1,
+      unknown: 0,
+      missing_sample: [`${third?.id} on 2025-01-27`],
+      outside: { n: 1, sample: ['not-a-query on 2025-01-27'] },
+    });
+    expect(report.em).toBeCloseTo(100 / 3, 10);
+    expect(report.f1).toBeCloseTo((100 * (1 + 1 / 3)) / 3, 10);
+    expect(report.sm).toBeCloseTo(200 / 3, 10);
     expect(Object.keys(report.by_frequency)).toEqual(expect.arrayContaining(['frequent_update', 'infrequent_update']));
     expect(Object.values(report.by_domain as Record<string, { n: number }>).reduce((sum, d) => sum + d.n, 0)).toBe(3);
-    expect(report.by_week).toEqual({ '2025-01-20': expect.objectContaining({ n: 3 }) });
+    expect(report.by_week).toEqual({ '2025-01-20': expect.objectContaining({ n: 3, queries: 3 }) });
     for (const metric of ['em', 'f1', 'sm']) expect(report.ci[metric]).toHaveLength(2);
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(report);
     expect(jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8'))).toHaveLength(3);
+    // The same evaluation again into its own directory.
+    await cli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out]);
 
-    // A date on each line replaces --date; before the week's first day the store knows nothing: excluded.
-    writeFileSync(predictions, `${JSON.stringify({ id: first?.id, prediction: first?.answer, date: '2025-01-19' })}\n`);
-    const early = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions])).stdout);
-    expect(early.n + early.no_answer.n + early.unknown).toBe(3);
+    // The expected items come from the evaluation: leaving out the wrong answer does not raise EM, it is missing and wrong.
+    const withWrong = join(dir, 'with-wrong.jsonl');
+    const withoutWrong = join(dir, 'without-wrong.jsonl');
+    writeFileSync(withWrong, answers.map((a, i) => `${JSON.stringify({ id: a.id, prediction: i === 0 ? 'nonsense' : a.answer })}\n`).join(''));
+    writeFileSync(withoutWrong, answers.slice(1).map((a) => `${JSON.stringify({ id: a.id, prediction: a.answer })}\n`).join(''));
+    const scored = async (file: string) => JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', file, '--date', '2025-01-27'])).stdout);
+    const [all, partial] = [await scored(withWrong), await scored(withoutWrong)];
+    expect(partial.em).toBe(all.em);
+    expect(partial.n).toBe(all.n);
+    expect(partial.missing).toBe(1);
+
+    // Nothing to score is an error naming why: a store with no queries, a date past the history held.
+    writeFileSync(predictions, `${JSON.stringify({ id: first?.id, prediction: first?.answer })}\n`);
+    const empty = join(dir, 'empty.sqlite');
+    openDatabase(empty).close();
+    for (const [store, date, why] of [
+      [empty, '2025-01-27', /nothing to score: the store holds no kept queries on 2025-01-27/],
+      [db, '2025-03-01', /nothing to score: the answers of all 3 kept queries on 2025-03-01 are unknown.*run wikidelta sync/],
+    ] as const) {
+      const none = await runCli(['--db', store, 'evaluate', 'weekly', '--predictions', predictions, '--date', date]);
+      expect(none.code, date).toBe(1);
+      expect(none.stderr.trim().split('\n')).toHaveLength(1);
+      expect(none.stderr).toMatch(why);
+    }
   });
 
   it('refuses a prediction file it cannot read whole, writing nothing', async () => {
@@ -105,7 +137,10 @@ describe('the day after a week', () => {
     expect(existsSync(out)).toBe(false);
     writeFileSync(predictions, '{"id": "a", "prediction": "x"}\n');
     const undated = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions]);
-    expect(undated.code).toBe(1);
-    expect(undated.stderr).toMatch(/names no date/);
+    expect(undated.code).toBe(2);
+    expect(undated.stderr).toMatch(/say what to evaluate: --date D/);
+    const range = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-01-20', '--to', '2025-01-27']);
+    expect(range.code).toBe(1);
+    expect(range.stderr).toMatch(/the prediction for "a" names no date: with --from and --to each line names its date/);
   });
 });

@@ -23,24 +23,26 @@ describe('leaderboard', () => {
   });
 
   it('writes percentages with their interval and escapes a pipe in a system name', () => {
-    const scores = { n: 2, em: 0.5, f1: 0.75, sm: 1 };
+    const scores = { n: 2, queries: 2, em: 50, f1: 75, sm: 100, ci: { em: [0, 100] as [number, number], f1: [50, 100] as [number, number], sm: [100, 100] as [number, number] } };
     const markdown = leaderboardMarkdown(
       {
         seed: 1,
         resamples: 1000,
+        dates: ['2025-01-27'],
         weekly: [
           {
-            rank: 1, system: 'a|b', files: ['a|b.jsonl'], dates: ['2025-01-27'], ...scores, scored: 2, missing: 0, unknown: 1,
-            ci: { em: [0, 1], f1: [0.5, 1], sm: [1, 1] }, no_answer: { n: 0, correct: 0, accuracy: 0 },
-            by_week: { '2025-01-20': scores }, by_days_since_change: { '1': scores }, unknown_ids: 0,
+            rank: 1, system: 'a|b', files: ['a|b.jsonl'], ...scores, scored: 2, missing: 0, unknown: 1,
+            no_answer: { n: 0, correct: 0, accuracy: 0, ci: [0, 0] },
+            by_week: { '2025-01-20': scores }, by_days_since_change: { '1': scores }, outside: 0,
           },
         ],
         growover: [],
       },
       [],
     );
-    expect(markdown).toContain('| 1 | a\\|b | 75.0 [50.0, 100.0] | 50.0 [0.0, 100.0] | 100.0 [100.0, 100.0] | – | 2 | 0 | 1 | 2025-01-27 |');
-    expect(markdown).toContain('| a\\|b | 75.0 (2) |');
+    expect(markdown).toContain('| 1 | a\\|b | 75.0 [50.0, 100.0] | 50.0 [0.0, 100.0] | 100.0 [100.0, 100.0] | – | 2 | 2 | 0 | 1 | 0 |');
+    expect(markdown).toContain('| a\\|b | 75.0 [50.0, 100.0] (2) |');
+    expect(markdown).toContain('on each of 2025-01-27, every kept query');
     expect(markdown).not.toContain('## GrowOVER');
   });
 });

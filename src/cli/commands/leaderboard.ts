@@ -13,6 +13,7 @@ interface LeaderboardFlags {
   submissions: string;
   out?: string;
   date?: string;
+  seed?: string;
 }
 
 /** What a leaderboard directory holds; a directory with anything else is refused, not overwritten. */
@@ -25,10 +26,11 @@ export function registerLeaderboard(program: Command): void {
     .description('score every submitted system and rank them by F1 with 95% intervals: SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl (a week, answered the day after it) or SYSTEM/growover-SNAPSHOT.jsonl; Markdown on standard output (JSON with --json), or README.md, index.html, leaderboard.json and figures into --out')
     .requiredOption('--submissions <dir>', 'the directory of prediction files')
     .option('--out <dir>', 'write the leaderboard pages, JSON and figures (SVG) into this directory')
-    .addOption(dateOption('--date <date>', 'the date for SYSTEM.jsonl lines that name none (YYYY-MM-DD)'))
+    .addOption(dateOption('--date <date>', 'a date every weekly system is scored on, and the date of SYSTEM.jsonl lines that name none (YYYY-MM-DD)'))
+    .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
     .action(async (flags: LeaderboardFlags, command: Command) => {
       const files = readSubmissions(flags.submissions);
-      await withSession(command, { write: false }, async (session) => {
+      await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, async (session) => {
         const board = buildLeaderboard(session.db, files, { seed: session.settings.seed, date: flags.date ?? null });
         if (flags.out === undefined) {
           process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
@@ -36,7 +38,7 @@ export function registerLeaderboard(program: Command): void {
         }
         const figures = [...(board.weekly.length > 0 ? weeklyFigures(session.db) : []), ...(board.growover.length > 0 ? growoverFigures(session.db) : [])];
         writeFilesAtomically(flags.out, await leaderboardFiles(board, figures), LEADERBOARD_ENTRY);
-        const systems = new Set([...board.weekly, ...board.growover].map((entry) => entry.system)).size;
+        const systems = new Set([...board.weekly, ...board.growover.flatMap((snapshot) => snapshot.entries)].map((entry) => entry.system)).size;
         process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, systems })}\n` : `leaderboard of ${systems} systems written to ${flags.out}\n`);
       });
     });

@@ -15,6 +15,7 @@ import {
   scoreWeekly,
   squadScores,
   subsetMatch,
+  type WeeklyCase,
   type WeeklyGold,
 } from '../../../src/evaluate/index.js';
 
@@ -45,6 +46,41 @@ describe('SQuAD exact match and F1', () => {
   it('scores an empty prediction 0 against a value', () => {
     expect(squadScores('', 'Paris')).toEqual({ em: 0, f1: 0 });
     expect(squadScores('  ', 'Paris')).toEqual({ em: 0, f1: 0 });
+  });
+});
+
+/**
+ * Whitespace as the reference scorers (Python) see it: \`str.split()\` and \`str.strip()\` break on
+ * category Zs and the bidirectional classes WS, B and S, so U+0085 and U+001C-U+001F are whitespace
+ * and U+FEFF (or U+200B) is not. Each expected pair worked out from SQuAD v1.1's \`normalize_answer\`
+ * and \`f1_score\` (checked by running them), and for GrowOVER from its \`normalize_answer\` (strip,
+ * first line, SQuAD's rule).
+ */
+const WHITESPACE_CASES: Array<[prediction: string, gold: string, em: number, f1: number]> = [
+  ['2024\ufeff', '2024', 0, 0], // U+FEFF is no space: the token is "2024\ufeff"
+  ['New\u0085York', 'New York', 1, 1], // NEL splits words
+  ['New\u001cYork', 'New York', 1, 1], // the file separator splits words
+  ['New\u001fYork', 'new york', 1, 1], // so does the unit separator
+  ['Paris\u00a0France', 'Paris France', 1, 1],
+  ['New\u200bYork', 'New York', 0, 0], // a zero-width space joins
+  ['the\u3000Beatles', 'Beatles', 1, 1], // the article goes, the ideographic space splits
+  ['Beatles\u2028', 'beatles', 1, 1],
+  ['\u0085The Times\u0085', 'Times', 1, 1],
+  ['an\u0085apple', 'apple', 1, 1],
+  ['a\ufeffb c', 'b c', 0, 0.5], // "a" is an article (U+FEFF is no word character); "\ufeffb" and "c" against "b" and "c"
+  ['Zürich\u2009Airport', 'zürich airport', 1, 1],
+];
+
+describe('whitespace as the reference scorers see it', () => {
+  it.each(WHITESPACE_CASES)('SQuAD: %j against %j scores EM %d, F1 %d', (prediction, gold, em, f1) => {
+    expect(squadScores(prediction, gold)).toEqual({ em, f1 });
+  });
+
+  it("GrowOVER strips as Python does: U+0085 is stripped, U+FEFF is not and holds the first line", () => {
+    expect(growoverScores('\u0085Paris\u0085', 'Paris')).toEqual({ em: 1, f1: 1 });
+    // strip() keeps U+FEFF, so the first line is "\ufeff": not empty, and nothing like Paris.
+    expect(growoverScores('\ufeff\nParis', 'Paris')).toEqual({ em: 0, f1: 0 });
+    expect(growoverScores(' \nParis', 'Paris')).toEqual({ em: 1, f1: 1 });
   });
 });
 
@@ -83,15 +119,17 @@ describe("GrowOVER's scorer", () => {
       { gold: { id: 'n', type: 'NEW', answer: '42', oldAnswer: null }, prediction: 'forty two' },
       { gold: { id: 'c1', type: 'CHANGED', answer: '12 goals', oldAnswer: '11 goals' }, prediction: '11 goals' },
       { gold: { id: 'c2', type: 'CHANGED', answer: 'Smith', oldAnswer: 'Jones' }, prediction: null },
-    ]);
-    // c1 against "12 goals": "goals" shared, P = R = 1/2 → F1 1/2; c2 missing → 0.
-    expect(report.ALL).toEqual({ n: 4, em: 0.25, f1: 0.375 });
-    expect(report.SAME).toEqual({ n: 1, em: 1, f1: 1 });
-    expect(report.NEW).toEqual({ n: 1, em: 0, f1: 0 });
-    expect(report.CHANGED).toEqual({ n: 2, em: 0, f1: 0.25 });
+    ], { seed: 1 });
+    // c1 against "12 goals": "goals" shared, P = R = 1/2 → F1 1/2; c2 missing → 0. Percent.
+    expect(report.ALL).toMatchObject({ n: 4, em: 25, f1: 37.5 });
+    expect(report.SAME).toMatchObject({ n: 1, em: 100, f1: 100, ci: { em: [100, 100], f1: [100, 100] } });
+    expect(report.NEW).toMatchObject({ n: 1, em: 0, f1: 0 });
+    expect(report.CHANGED).toMatchObject({ n: 2, em: 0, f1: 25 });
     // c1 still gives the old answer exactly: CHANGED_DEL EM 1/2.
-    expect(report.CHANGED_DEL).toEqual({ n: 2, em: 0.5, f1: 0.5 });
-    expect(report.missing_ids).toEqual(['c2']);
+    expect(report.CHANGED_DEL).toMatchObject({ n: 2, em: 50, f1: 50 });
+    expect(report.ALL.ci.f1[0]).toBeLessThan(37.5);
+    expect(report.ALL.ci.f1[1]).toBeGreaterThan(37.5);
+    expect(report.missing_sample).toEqual(['c2']);
   });
 });
 
@@ -117,20 +155,20 @@ describe('weekly report', () => {
   ];
 
   it('scores valued gold, counts no-answer gold apart, excludes unknown gold and counts missing as wrong', () => {
-    const report = scoreWeekly(cases, { seed: 1, unknownIds: ['zz'] });
-    // a: EM 1, F1 1, SM 1. b: "about 1 234 people" vs "1234": EM 0, F1 0; SM 1 (the space is a thousands separator). c: missing, 0.
-    expect(report).toMatchObject({ n: 3, scored: 2, missing: 1, unknown: 1, em: 1 / 3, f1: 1 / 3, sm: 2 / 3 });
-    expect(report.no_answer).toEqual({ n: 2, correct: 1, accuracy: 0.5 });
-    expect(report.missing_ids).toEqual(['c']);
-    expect(report.unknown_ids).toEqual(['zz']);
-    expect(report.by_domain).toEqual({ economy: { n: 2, em: 0, f1: 0, sm: 0.5 }, sports: { n: 1, em: 1, f1: 1, sm: 1 } });
-    expect(report.by_frequency).toEqual({
-      frequent_update: { n: 1, em: 1, f1: 1, sm: 1 },
-      infrequent_update: { n: 2, em: 0, f1: 0, sm: 0.5 },
+    const report = scoreWeekly(cases, { seed: 1, outside: { n: 1, sample: ['zz on 2025-01-27'] } });
+    // a: EM 1, F1 1, SM 1. b: "about 1 234 people" vs "1234": EM 0, F1 0; SM 1 (the space is a thousands separator). c: missing, 0. Percent.
+    expect(report).toMatchObject({ n: 3, queries: 3, scored: 2, missing: 1, unknown: 1, empty_gold: 0, em: expect.closeTo(100 / 3, 10), f1: expect.closeTo(100 / 3, 10), sm: expect.closeTo(200 / 3, 10) });
+    expect(report.no_answer).toMatchObject({ n: 2, correct: 1, accuracy: 50 });
+    expect(report.missing_sample).toEqual(['c on 2025-01-27']);
+    expect(report.outside).toEqual({ n: 1, sample: ['zz on 2025-01-27'] });
+    expect(report.by_domain).toMatchObject({ economy: { n: 2, queries: 2, em: 0, f1: 0, sm: 50 }, sports: { n: 1, em: 100, f1: 100, sm: 100 } });
+    expect(report.by_frequency).toMatchObject({
+      frequent_update: { n: 1, em: 100, f1: 100, sm: 100 },
+      infrequent_update: { n: 2, em: 0, f1: 0, sm: 50 },
     });
-    // Days from the value's start to 2025-01-27 00:00: 0 (01-26 22:10), 6 (01-20 05:00), 17 (01-10).
-    expect(Object.keys(report.by_days_since_change)).toEqual(['0', '6', '17']);
-    expect(report.by_week).toEqual({ '2025-01-20': { n: 3, em: 1 / 3, f1: 1 / 3, sm: 2 / 3 } });
+    // Days from the value's start to 2025-01-27 00:00: 0 (01-26 22:10), 6 (01-20 05:00), 17 (01-10), binned.
+    expect(Object.keys(report.by_days_since_change)).toEqual(['0', '4-7', '15-30']);
+    expect(report.by_week).toMatchObject({ '2025-01-20': { n: 3, em: expect.closeTo(100 / 3, 10), sm: expect.closeTo(200 / 3, 10) } });
   });
 
   it('gives seeded bootstrap intervals around the mean', () => {
@@ -143,6 +181,35 @@ describe('weekly report', () => {
       expect(high).toBeGreaterThan(low);
     }
     expect(bootstrapIntervals({ em: new Float64Array([1, 1, 1]) }, { seed: 1 }).em).toEqual([1, 1]);
+  });
+
+  it('treats an empty-string gold as no value, scored by the no-answer phrases and counted apart', () => {
+    const report = scoreWeekly(
+      [
+        { gold: gold('x', { answer: '' }), prediction: '' },
+        { gold: gold('y', { answer: '' }), prediction: 'Berlin' },
+        { gold: gold('z', { answer: 'Paris' }), prediction: 'Paris' },
+      ],
+      { seed: 1 },
+    );
+    expect(report).toMatchObject({ n: 1, em: 100, empty_gold: 2, no_answer: { n: 2, correct: 1, accuracy: 50 } });
+  });
+
+  it('resamples queries, not answers: a query answered on many dates is one unit', () => {
+    // 40 queries, each answered on 20 dates, right on all of them or on none: 800 answers, 40 units.
+    const many: WeeklyCase[] = [];
+    for (let q = 0; q < 40; q++) {
+      for (let d = 0; d < 20; d++) many.push({ gold: gold(`q${q}`, { answer: 'yes', date: `2025-02-${String(d + 1).padStart(2, '0')}` }), prediction: q % 2 === 0 ? 'yes' : 'no' });
+    }
+    const report = scoreWeekly(many, { seed: 3 });
+    expect(report).toMatchObject({ n: 800, queries: 40, em: 50 });
+    const byQuery = report.ci.em[1] - report.ci.em[0];
+    // Resampled as 800 independent answers, the interval would be about sqrt(20) times narrower.
+    const byAnswer = bootstrapIntervals({ em: Float64Array.from(many, (c) => (c.prediction === 'yes' ? 1 : 0)) }, { seed: 3 }).em;
+    expect(byQuery).toBeGreaterThan(3 * 100 * (byAnswer[1] - byAnswer[0]));
+    // Two clusters of 40 per cent each, as a binomial over 40 units: about ±15.5 points.
+    expect(byQuery).toBeGreaterThan(25);
+    expect(byQuery).toBeLessThan(40);
   });
 
   it('draws resampling indices as the seeded generator does, one by one', () => {
