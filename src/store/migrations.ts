@@ -9,10 +9,11 @@ import { labelEvidence } from './schema/010-label-evidence.js';
 import { recentChangesListing } from './schema/011-recent-changes-listing.js';
 import { embeddingCache } from './schema/012-embedding-cache.js';
 import { audits } from './schema/013-audits.js';
+import { auditWithdrawalsAndSkips } from './schema/014-audit-withdrawals-skips.js';
 
 import type { Migration } from './schema/migration.js';
 
 export type { Migration } from './schema/migration.js';
 
 
-export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache, audits].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache, audits, auditWithdrawalsAndSkips].sort((a, b) => a.version - b.version);
