@@ -364,9 +364,10 @@ export function formatReport(report: AuditReport): string {
       percent(p.ours),
       range(p.ours),
       String(p.ours?.n ?? 0),
+      describeLeftOut(report.left_out.by_stratum[p.stratum]),
     ]);
-    const header = ['stratum', 'measure', 'published', '95% interval', 'n', 'ours', '95% interval', 'n'];
-    sections.push(section(`Published: ${GROWOVER_SOURCE}`, table(header, rows, 2)));
+    const header = ['stratum', 'measure', 'published', '95% interval', 'n', 'ours', '95% interval', 'n', 'left out'];
+    sections.push(section(`Published: ${GROWOVER_SOURCE}`, table(header, rows, 2, [8])));
   }
   if (report.disputed.length === 0) {
     sections.push('Disputed items: none');

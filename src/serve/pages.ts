@@ -165,7 +165,7 @@ ${figuresRow('all', (measure) => measure.overall, report.agreement)}
 ${strata.map((stratum) => figuresRow(stratum, (measure) => measure.by_stratum[stratum], report.agreement.by_stratum[stratum]))}
 </tbody></table></div>
 ${Object.keys(report.agreement.cohen).length === 0 ? '' : html`<p class="cohen">Cohen's κ: ${Object.entries(report.agreement.cohen).map(([pair, kappa], index) => html`${index > 0 ? ' · ' : ''}${pair.replace('|', ' & ')} ${statistic(kappa)}`)}</p>`}
-${report.published && report.published.length > 0 ? publishedTable(report.published) : ''}
+${report.published && report.published.length > 0 ? publishedTable(report.published, report.left_out.by_stratum) : ''}
 </section>
 <section class="admin-time"><h2>Time per item <small>median ${seconds(report.time.median_seconds)} over ${report.time.timed} timed verdicts</small></h2>
 ${report.time.slowest.length === 0 ? html`<p class="na">no timed verdict yet</p>` : html`<table><thead><tr><th>slowest items</th><th>key</th><th>stratum</th><th>median</th><th>each rater</th></tr></thead><tbody>
@@ -177,10 +177,10 @@ ${report.disputed.map((entry) => html`<tr><td>${entry.item}</td><td class="key">
 </tbody></table>`}</section>`;
 }
 
-function publishedTable(published: NonNullable<AuditReport['published']>): Html {
+function publishedTable(published: NonNullable<AuditReport['published']>, leftOut: Record<string, LeftOut>): Html {
   const sources = [...new Set(published.map((entry) => entry.source))];
   return html`<h3>Beside the published figures <small>${sources.join('; ')}</small></h3>
 <table class="published"><thead><tr><th>stratum</th><th>published</th><th>ours</th></tr></thead><tbody>
-${published.map((entry) => html`<tr><th>${entry.stratum}</th><td>${(entry.published * 100).toFixed(1)}%</td><td>${interval(entry.ours)}</td></tr>`)}
+${published.map((entry) => html`<tr><th>${entry.stratum}</th><td>${(entry.published * 100).toFixed(1)}%</td><td>${withLeftOut(entry.ours, leftOut[entry.stratum])}</td></tr>`)}
 </tbody></table>`;
 }

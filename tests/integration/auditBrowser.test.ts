@@ -376,7 +376,8 @@ describe('audit pages in chromium', () => {
     await page.clock.install();
     await page.goto(`${server.url}/a/${seeded.tokens.dana}?item=${seeded.items[1]!.id}`);
     await page.route('**/api/judgments', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'the store is busy' }) }));
-    await page.keyboard.press('1');
+    const [refused] = await Promise.all([page.waitForResponse('**/api/judgments'), page.keyboard.press('1')]);
+    expect(refused.status()).toBe(503);
     await page.locator('#status.error').waitFor();
     expect(await page.locator('#status').textContent()).toBe('Not saved: the store is busy');
     expect(await page.locator('#status').getAttribute('role')).toBe('alert');

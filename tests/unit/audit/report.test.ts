@@ -239,7 +239,8 @@ describe('formatReport', () => {
     expect(text).toContain('  alice           4         1     100.0%       5.0');
     expect(text).not.toContain('dave');
     expect(text).toContain('Time per item: median 5.0 s over 12 timed verdicts');
-    expect(text).toContain('  new      precision      86.7%    70.3-94.7%  30  100.0%   34.2-100.0%  2');
+    expect(text).toContain('  new      precision      86.7%    70.3-94.7%  30  100.0%   34.2-100.0%  2  0');
+    expect(text).toContain('  changed  strict         96.7%    83.3-99.4%  30    0.0%     0.0-79.3%  1  1 (1 no majority)');
     expect(text).toContain('  page-3  changed     3        1          1      1');
   });
 });
