@@ -9,7 +9,7 @@ import { labelEvidence } from './schema/010-label-evidence.js';
 import { recentChangesListing } from './schema/011-recent-changes-listing.js';
 import { embeddingCache } from './schema/012-embedding-cache.js';
 import { audits } from './schema/013-audits.js';
-import { auditWithdrawalsAndSkips } from './schema/014-audit-withdrawals-skips.js';
+import { auditWithdrawalsAndSkips } from './schema/015-audit-withdrawals-skips.js';
 
 import type { Migration } from './schema/migration.js';
 

@@ -7,7 +7,7 @@ import type { Migration } from './migration.js';
  * and stands while the item's newest judgment row is still the one it saw (`after_judgment`).
  */
 export const auditWithdrawalsAndSkips: Migration = {
-  version: 14,
+  version: 15,
   name: 'audit verdicts withdrawn, audit items skipped',
   sql: `
       ALTER TABLE audit_judgments ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0 CHECK (withdrawn IN (0, 1));
