@@ -1,7 +1,8 @@
 /**
  * An audit made through the real AuditStore, for the server's tests and benchmark: items of the
  * three kinds (sentence labels, QA items, weekly questions), one of them carrying script, an
- * event-handler image and a javascript: link in its wiki text, assigned to every annotator.
+ * event-handler image and a javascript: link in its wiki text, assigned to every annotator. The
+ * weekly item's infobox is as long as a real club's, its changed key far down in source order.
  */
 import type { Database } from 'better-sqlite3';
 import type { AuditInfo, AuditItem, AuditItemContent } from '../src/audit/model.js';
@@ -18,6 +19,31 @@ const ARTICLE =
   'Riverton is a town on the Ash river. It was founded in 1821 by mill owners. The town has a station on the northern line. ' +
   'Its population was 11,200 at the 2020 census, up from 9,800 in 2010. The mayor is Jane Doe, elected in 2022. ' +
   'The old bridge, opened in 1932, was replaced in 2019.';
+
+/** A club's infobox in source order, as long as a real one: the changed key comes far down. */
+const CLUB_INFOBOX: Record<string, string> = {
+  clubname: 'Riverton Rovers',
+  image: 'Riverton Rovers crest.svg',
+  image_size: '150px',
+  fullname: 'Riverton Rovers Football Club',
+  nickname: 'The Millers',
+  short_name: 'Rovers',
+  founded: '1889',
+  dissolved: '',
+  ground: 'Mill Lane',
+  ground_coordinates_and_capacity_note: 'Mill Lane, Riverton',
+  owner: 'Riverton Supporters Trust',
+  chairman: 'Alan Marsh',
+  chrtitle: 'Chairman',
+  mgrtitle: 'Manager',
+  position_in_league_table_2023_24: '7th',
+  website: 'rivertonrovers.example',
+  season: '2023–24',
+  current: '2023–24 Riverton Rovers F.C. season',
+  pattern_la1: '_blackshoulders',
+  leftarm1: '0000FF',
+  body1: '0000FF',
+};
 
 /** One item of each shape a judge meets, hostile text in the first; `stratum` as the sampler sets it. */
 export const AUDIT_CONTENTS: Array<{ stratum: string; content: AuditItemContent }> = [
@@ -68,6 +94,8 @@ export const AUDIT_CONTENTS: Array<{ stratum: string; content: AuditItemContent 
       evidence: 'Its population was 11,200 at the 2020 census, up from 9,800 in 2010.',
       article: ARTICLE,
       turns: [],
+      oldEvidence: 'Its population was 9,800 at the 2010 census.',
+      oldSnapshot: '2024-01',
     },
   },
   {
@@ -99,14 +127,20 @@ export const AUDIT_CONTENTS: Array<{ stratum: string; content: AuditItemContent 
       question: 'Who is the manager of Riverton Rovers F.C.?',
       answer: 'Kenji Ito',
       key: 'manager',
-      infoboxBefore: { clubname: 'Riverton Rovers', ground: 'Mill Lane', capacity: '4,500', manager: 'John Hale', league: 'Northern League' },
-      infoboxAfter: { clubname: 'Riverton Rovers', ground: 'Mill Lane', capacity: '4,800', manager: 'Kenji Ito', league: 'Northern League' },
+      infoboxBefore: { ...CLUB_INFOBOX, capacity: '4,500', manager: 'John Hale', league: 'Northern League' },
+      infoboxAfter: { ...CLUB_INFOBOX, capacity: '4,800', manager: 'Kenji Ito', league: 'Northern League' },
       firstParagraph: 'Riverton Rovers Football Club is a football club based in Riverton. They play in the Northern League at Mill Lane.',
       timeline: [
         { from: '2019-06-01', value: 'Paul Grant' },
         { from: '2022-07-15', value: 'John Hale' },
         { from: '2024-03-06', value: 'Kenji Ito' },
       ],
+      revisions: {
+        changedAt: '2024-03-06T09:12:00Z',
+        before: { revId: 1006, url: 'https://en.wikipedia.org/w/index.php?oldid=1006' },
+        after: { revId: 1010, url: 'https://en.wikipedia.org/w/index.php?oldid=1010' },
+        diff: 'https://en.wikipedia.org/w/index.php?diff=1010&oldid=1006',
+      },
     },
   },
   {
@@ -137,8 +171,25 @@ export const AUDIT_CONTENTS: Array<{ stratum: string; content: AuditItemContent 
       matchedOld: [],
       oldParagraph: 'The station opened in 1850 on the northern line.',
       newParagraph: 'The station opened in 1850 on the northern line. In 2021 the station was electrified.',
-      similarity: null,
+      similarity: 0.41,
       evidence: null,
+      closestOld: {
+        measure: 'cosine',
+        embedder: 'use-lite',
+        sentences: [
+          { text: 'The station opened in 1850 on the northern line.', similarity: 0.41 },
+          { text: 'Steam trains called at the station until 1968.', similarity: 0.37 },
+          { text: 'The line was doubled in 1901.', similarity: 0.22 },
+        ],
+      },
+      oldArticle: [
+        'Riverton station is a railway station in Riverton.',
+        'The station opened in 1850 on the northern line.',
+        'The line was doubled in 1901.',
+        'Steam trains called at the station until 1968.',
+        'Diesel units have served it since 1968, hourly to the city.',
+        'The booking hall was rebuilt in 1990.',
+      ],
     },
   },
 ];
@@ -173,4 +224,10 @@ export function seedAudit(db: Database, options: { name?: string; annotators: st
   const adminToken = newToken();
   store.addAnnotator(audit.id, 'maintainer', hashToken(adminToken), 'admin');
   return { audit, items, tokens, adminToken };
+}
+
+/** What a "wrong" verdict on the item carries: another label than the one proposed, or an answer. */
+export function correctionOf(content: AuditItemContent): { label: string } | { answer: string } {
+  if (content.kind !== 'label') return { answer: 'x' };
+  return { label: content.label === 'new' ? 'unchanged' : 'new' };
 }

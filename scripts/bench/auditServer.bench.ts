@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditStore } from '../../src/store/auditStore.js';
 import { openDatabase } from '../../src/store/database.js';
-import { seedAudit } from '../../testkit/auditFixture.js';
+import { correctionOf, seedAudit } from '../../testkit/auditFixture.js';
 import { cliPath } from '../../testkit/cli.js';
 import { report } from './report.js';
 
@@ -66,7 +66,7 @@ async function judgeNext(annotator: number): Promise<void> {
   const response = await fetch(`${url}/api/judgments`, {
     method: 'POST',
     headers: { ...headers(token(annotator)), 'content-type': 'application/json' },
-    body: JSON.stringify({ item: item.id, verdict, seconds: 3, ...(verdict !== 'wrong' ? {} : item.content.kind === 'label' ? { label: 'new' } : { answer: 'x' }) }),
+    body: JSON.stringify({ item: item.id, verdict, seconds: 3, ...(verdict === 'wrong' ? correctionOf(item.content) : {}) }),
   });
   await response.arrayBuffer();
   if (response.status !== 201) throw new Error(`judgment refused: HTTP ${response.status}`);

@@ -1,7 +1,9 @@
 /**
  * Pieces of an item's frozen content that are pure given the store's reads (docs/ARCHITECTURE.md
- * §14): the paragraphs around sentences, and an answer's timeline walked interval by interval.
+ * §14): the paragraphs around sentences, an answer's timeline walked interval by interval, the old
+ * sentences closest to a new one, and the links to a change's revisions.
  */
+import type { RevisionLinks } from './model.js';
 
 export interface NumberedSentence {
   index: number;
@@ -54,4 +56,43 @@ export function timelineAround(changedAt: string, intervalAt: (instant: string) 
     interval = next !== undefined && next.validFrom > interval.validFrom ? next : undefined;
   }
   return entries;
+}
+
+/** How many of the old article's sentences a `new` label item shows as the closest. */
+export const CLOSEST_SENTENCES = 3;
+
+/**
+ * The `limit` best-scored sentences, best first (ties in article order); a score of 0 or less
+ * (no word in common) is no closeness and is left out.
+ */
+export function closestSentences(scored: ReadonlyArray<{ text: string; similarity: number }>, limit = CLOSEST_SENTENCES): Array<{ text: string; similarity: number }> {
+  return scored
+    .map((entry, order) => ({ ...entry, order }))
+    .filter((entry) => entry.similarity > 0)
+    .sort((a, b) => b.similarity - a.similarity || a.order - b.order)
+    .slice(0, limit)
+    .map(({ text, similarity }) => ({ text, similarity }));
+}
+
+/**
+ * The revision before a change, the one that made it, and their diff, on the wiki of an article
+ * whose page URL is `pageUrl`: `…/wiki/Title` (revisions through the `/w/index.php` beside it) or
+ * `…/index.php?title=Title`. Undefined for a URL that is not http(s), which a page never links to.
+ */
+export function revisionLinks(pageUrl: string, prevRevId: number, revId: number, changedAt: string): RevisionLinks | undefined {
+  let url: URL;
+  try {
+    url = new URL(pageUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const wiki = url.pathname.indexOf('/wiki/');
+  const script = wiki === -1 ? `${url.origin}${url.pathname}` : `${url.origin}${url.pathname.slice(0, wiki)}/w/index.php`;
+  return {
+    changedAt,
+    before: { revId: prevRevId, url: `${script}?oldid=${prevRevId}` },
+    after: { revId, url: `${script}?oldid=${revId}` },
+    diff: `${script}?diff=${revId}&oldid=${prevRevId}`,
+  };
 }

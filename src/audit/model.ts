@@ -8,8 +8,33 @@ export type AuditSource = 'labels' | 'growover' | 'weekly';
 export const AUDIT_SOURCES = ['labels', 'growover', 'weekly'] as const satisfies readonly AuditSource[];
 export const VERDICTS = ['correct', 'debatable', 'wrong'] as const;
 export type Verdict = (typeof VERDICTS)[number];
+/** The sentence labels an annotator may give as the right one. */
+export const LABELS = ['unchanged', 'changed', 'new', 'undecided'] as const;
 
-/** A frozen copy of what a judge needs: stored as JSON, so the audit stays valid when the store changes. */
+/**
+ * The old article's sentences closest to a new one, as the labeler measured them: the cosine of
+ * its embedder's vectors where it compared them, else the share of content words in common (its
+ * test before any model call).
+ */
+export interface ClosestSentences {
+  measure: 'cosine' | 'words';
+  /** The embedder whose vectors gave the cosine, null for words. */
+  embedder: string | null;
+  sentences: Array<{ text: string; similarity: number }>;
+}
+
+/** Where the change of a weekly item can be seen on the wiki: both revisions and their diff. */
+export interface RevisionLinks {
+  changedAt: string;
+  before: { revId: number; url: string };
+  after: { revId: number; url: string };
+  diff: string;
+}
+
+/**
+ * A frozen copy of what a judge needs: stored as JSON, so the audit stays valid when the store
+ * changes. The optional fields came with later versions; an item frozen before them lacks them.
+ */
 export type AuditItemContent =
   | {
       kind: 'label';
@@ -19,6 +44,8 @@ export type AuditItemContent =
       matchedOld: string[];             // the old sentences it was matched with (may be empty)
       oldParagraph: string; newParagraph: string;   // paragraphs around them, for side-by-side
       similarity: number | null; evidence: string | null;  // the labeler's evidence text
+      closestOld?: ClosestSentences;    // label new: what the old article said nearest to it
+      oldArticle?: string[] | null;     // label new: the old article's sentences to search, null when the article is new
     }
   | {
       kind: 'qa';
@@ -28,6 +55,8 @@ export type AuditItemContent =
       evidence: string;                 // the evidence sentence(s)
       article: string;                  // article text (or the paragraphs) in which the evidence is highlighted
       turns: Array<{ question: string; answer: string }>;  // dialogue turns, else []
+      oldEvidence?: string | null;      // CHANGED: the old wording the old answer came from
+      oldSnapshot?: string | null;      // CHANGED: the snapshot of that wording
     }
   | {
       kind: 'weekly';
@@ -37,6 +66,7 @@ export type AuditItemContent =
       infoboxBefore: Record<string, string>; infoboxAfter: Record<string, string>;
       firstParagraph: string;
       timeline: Array<{ from: string; value: string }>;   // the answer's timeline
+      revisions?: RevisionLinks;
     };
 
 export interface AuditItem { id: number; auditId: number; key: string; stratum: string; content: AuditItemContent; }
@@ -46,7 +76,12 @@ export interface Judgment {
   label: string | null; answer: string | null; note: string | null;
   seconds: number | null; createdAt: string;
 }
+/** A row of the judgment log: a verdict given, or (`withdrawn`) the taking back of the verdict it names. */
+export interface JudgmentRecord extends Judgment { withdrawn: boolean; }
 export interface AuditInfo { id: number; name: string; source: AuditSource; params: Record<string, unknown>; raters: number; seed: number; createdAt: string; }
+
+/** A link a page may carry: http or https only, never `javascript:`. */
+const HttpUrl = z.string().regex(/^https?:\/\//i, 'not an http(s) URL');
 
 /** The same union as AuditItemContent, for reading it back from JSON (a stored column, a file). */
 export const AuditItemContentSchema = z.discriminatedUnion('kind', [
@@ -63,6 +98,14 @@ export const AuditItemContentSchema = z.discriminatedUnion('kind', [
     newParagraph: z.string(),
     similarity: z.number().nullable(),
     evidence: z.string().nullable(),
+    closestOld: z
+      .object({
+        measure: z.enum(['cosine', 'words']),
+        embedder: z.string().nullable(),
+        sentences: z.array(z.object({ text: z.string(), similarity: z.number() })),
+      })
+      .optional(),
+    oldArticle: z.array(z.string()).nullable().optional(),
   }),
   z.object({
     kind: z.literal('qa'),
@@ -75,6 +118,8 @@ export const AuditItemContentSchema = z.discriminatedUnion('kind', [
     evidence: z.string(),
     article: z.string(),
     turns: z.array(z.object({ question: z.string(), answer: z.string() })),
+    oldEvidence: z.string().nullable().optional(),
+    oldSnapshot: z.string().nullable().optional(),
   }),
   z.object({
     kind: z.literal('weekly'),
@@ -88,6 +133,14 @@ export const AuditItemContentSchema = z.discriminatedUnion('kind', [
     infoboxAfter: z.record(z.string(), z.string()),
     firstParagraph: z.string(),
     timeline: z.array(z.object({ from: z.string(), value: z.string() })),
+    revisions: z
+      .object({
+        changedAt: z.string(),
+        before: z.object({ revId: z.number().int(), url: HttpUrl }),
+        after: z.object({ revId: z.number().int(), url: HttpUrl }),
+        diff: HttpUrl,
+      })
+      .optional(),
   }),
 ]) satisfies z.ZodType<AuditItemContent>;
 

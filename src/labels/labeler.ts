@@ -25,7 +25,7 @@ import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
 import { alignInOrder } from './align.js';
 import { sentenceHash } from '../text/normalise.js';
 import { describeFactDifference, factDifference, rememberFacts, sameFacts, unreadFacts, type FactReader } from '../text/facts.js';
-import { contentKey, contentTokens } from '../text/tokens.js';
+import { contentKey, contentWords, wordOverlap } from '../text/tokens.js';
 import type { LabelStep, SentenceChangeJudge, SentenceLabelName } from '../model/labels.js';
 
 
@@ -226,13 +226,12 @@ class ArticleLabeler {
    * sentence resembles is left to be deleted.
    */
   private lexicalCandidates(gap: Gap): Gap {
-    const wordsOf = (text: string) => new Set(contentTokens(text).map((token) => token.norm));
-    const olds = this.freeOld(gap).map((i) => ({ i, words: wordsOf(this.oldSentences[i] as string) }));
+    const olds = this.freeOld(gap).map((i) => ({ i, words: contentWords(this.oldSentences[i] as string) }));
     const keptOld = new Set<number>();
     const keptNew: number[] = [];
     for (const j of this.pendingNew(gap)) {
-      const words = wordsOf(this.newSentences[j] as string);
-      const close = olds.filter((old) => overlap(words, old.words) >= this.thresholds.lexicalMinOverlap);
+      const words = contentWords(this.newSentences[j] as string);
+      const close = olds.filter((old) => wordOverlap(words, old.words) >= this.thresholds.lexicalMinOverlap);
       if (close.length === 0) {
         this.resolve(j, 'new', [], { similarity: null, step: 'no-counterpart', backend: 'lexical' });
         continue;
@@ -494,14 +493,6 @@ function runsAround(indices: number[], point: number, max: number): number[][] {
 /** Every run of consecutive indices of lengths 1..max. */
 function runsIn(indices: number[], max: number): number[][] {
   return indices.flatMap((start) => runsFrom(indices, start, max));
-}
-
-/** Shared words as a share of the smaller set: a split half fully inside its old sentence scores 1. */
-function overlap(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const word of a) if (b.has(word)) shared++;
-  return shared / Math.min(a.size, b.size);
 }
 
 /** For each old sentence, the new sentence most similar to it (the first of equals, in row order). */

@@ -56,9 +56,10 @@ export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, str
 
 /**
  * Writes one output file. A regular file (or none) is replaced whole through an exclusive temporary
- * file beside it; a FIFO or device is written into directly, as a shell redirection would.
+ * file beside it, created with `mode` (e.g. 0o600 for a file holding secrets, never readable by
+ * others even for a moment); a FIFO or device is written into directly, as a shell redirection would.
  */
-export function writeFileAtomically(path: string, content: string | Iterable<string>): void {
+export function writeFileAtomically(path: string, content: string | Iterable<string>, options: { mode?: number } = {}): void {
   const existing = statOf(path, 'the file');
   if (existing?.isDirectory()) throw new UserError(`cannot write ${path}: it is a directory`);
   if (existing && !existing.isFile()) {
@@ -68,7 +69,7 @@ export function writeFileAtomically(path: string, content: string | Iterable<str
   makeDirectory(dirname(path), path);
   const temporary = join(dirname(path), `.${basename(path)}.${randomSuffix()}.tmp`);
   try {
-    writeNewFile(temporary, content);
+    writeNewFile(temporary, content, options.mode);
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
@@ -77,14 +78,14 @@ export function writeFileAtomically(path: string, content: string | Iterable<str
 }
 
 /** Creates a file that must not exist yet (O_EXCL: an existing name, symlink or not, is an error). */
-function writeNewFile(path: string, content: string | Iterable<string>): void {
-  writeInto(path, content, 'wx');
+function writeNewFile(path: string, content: string | Iterable<string>, mode?: number): void {
+  writeInto(path, content, 'wx', mode);
 }
 
-function writeInto(path: string, content: string | Iterable<string>, flags: 'w' | 'wx'): void {
+function writeInto(path: string, content: string | Iterable<string>, flags: 'w' | 'wx', mode?: number): void {
   let fd: number | undefined;
   try {
-    fd = openSync(path, flags);
+    fd = openSync(path, flags, mode);
     for (const chunk of typeof content === 'string' ? [content] : content) {
       const bytes = Buffer.from(chunk);
       for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);

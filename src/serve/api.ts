@@ -1,28 +1,50 @@
 /**
  * The JSON API (docs/ARCHITECTURE.md §14), for scripts and for the annotator's page itself. Every
  * route needs `Authorization: Bearer TOKEN`; an annotator sees only their own items and their own
- * verdicts (the audit stays blind), the admin routes need an admin token.
+ * verdicts (the audit stays blind), the admin routes need an admin token. A verdict is given
+ * (POST /judgments), taken back (DELETE /judgments/ITEM: an appended withdrawal) or put off
+ * (POST /skips).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { VERDICTS, type Annotator, type AuditInfo, type Judgment } from '../audit/model.js';
+import { LABELS, VERDICTS, type Annotator, type AuditInfo, type Judgment, type JudgmentRecord } from '../audit/model.js';
 import { auditReport, type AuditReport } from '../audit/report.js';
 import type { ServeContext } from './context.js';
+import { stateOf } from './navigation.js';
 import { adminPanel, type AdminView } from './pages.js';
 import { bearerToken, sendError } from './security.js';
 
-const LABELS = ['unchanged', 'changed', 'new', 'undecided'] as const;
+/** A day: the longest time one item is taken to have held an annotator (a page left open longer is stored at this). */
+export const MAX_SECONDS = 86_400;
 
-const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish();
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text every reader of the store and its exports can hold: no NUL, and no half of a UTF-16
+ * surrogate pair, which UTF-8 cannot encode (SQLite would store invalid UTF-8 that Python refuses).
+ */
+const storableText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((text) => !text.includes('\0'), 'contains a NUL character')
+    .refine((text) => !LONE_SURROGATE.test(text), 'contains a lone surrogate (half of a UTF-16 pair)');
 
 export const JudgmentBody = z.strictObject({
   item: z.number().int().positive(),
   verdict: z.enum(VERDICTS),
-  label: optionalText(100),
-  answer: optionalText(2000),
-  note: z.string().trim().max(2000).nullish(),
-  seconds: z.number().min(0).max(86_400).nullish(),
+  label: storableText(100).pipe(z.string().min(1)).nullish(),
+  answer: storableText(2000).pipe(z.string().min(1)).nullish(),
+  note: storableText(2000).nullish(),
+  seconds: z
+    .number()
+    .min(0)
+    .transform((seconds) => Math.min(seconds, MAX_SECONDS))
+    .nullish(),
 });
+
+const SkipBody = z.strictObject({ item: z.number().int().positive() });
 
 const ItemParams = z.object({ id: z.string().regex(/^\d{1,12}$/, 'item id must be a whole number').transform(Number) });
 
@@ -33,6 +55,10 @@ export function issuesLine(error: z.ZodError): string {
 
 function ownJudgment(judgment: Judgment | null) {
   return judgment && { verdict: judgment.verdict, label: judgment.label, answer: judgment.answer, note: judgment.note, seconds: judgment.seconds, created_at: judgment.createdAt };
+}
+
+function ownWithdrawal(withdrawal: JudgmentRecord | Judgment | null) {
+  return withdrawal && { verdict: withdrawal.verdict, created_at: withdrawal.createdAt };
 }
 
 export async function apiRoutes(app: FastifyInstance, context: ServeContext): Promise<void> {
@@ -55,18 +81,34 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     return { total: here?.total ?? 0, judged: here?.judged ?? 0, position: current?.position ?? null, item: current && current.item };
   });
 
-  app.get('/items', async (request) => ({
-    items: context
-      .assigned(annotatorOf(request).id)
-      .map((entry, index) => ({ id: entry.itemId, key: entry.key, position: index + 1, judged: entry.latest !== null, verdict: entry.latest?.verdict ?? null })),
-  }));
+  /** The annotator's history: every assigned item in queue position with its state (judged, skipped, to do). */
+  app.get('/items', async (request) => {
+    const annotatorId = annotatorOf(request).id;
+    const titles = context.store.assignedTitles(annotatorId);
+    return {
+      items: [...context.assigned(annotatorId)]
+        .sort((a, b) => a.position - b.position)
+        .map((entry, index) => ({
+          id: entry.itemId,
+          key: entry.key,
+          title: titles.get(entry.itemId) ?? '',
+          position: index + 1,
+          state: stateOf(entry),
+          judged: entry.latest !== null,
+          verdict: entry.latest?.verdict ?? null,
+          judged_at: entry.latest?.createdAt ?? null,
+          withdrawn: ownWithdrawal(entry.withdrawn),
+        })),
+    };
+  });
 
   app.get('/items/:id', async (request, reply) => {
     const params = ItemParams.safeParse(request.params);
     if (!params.success) return sendError(reply, 400, issuesLine(params.error));
     const here = context.locate(annotatorOf(request).id, params.data.id);
     if (!here?.current) return sendError(reply, 403, `item ${params.data.id} is not assigned to you`);
-    return { total: here.total, position: here.current.position, item: here.current.item, judgment: ownJudgment(here.current.latest) };
+    const { current } = here;
+    return { total: here.total, position: current.position, item: current.item, judgment: ownJudgment(current.latest), withdrawn: ownWithdrawal(current.withdrawn), skipped: current.skipped };
   });
 
   app.post('/judgments', async (request, reply) => {
@@ -79,9 +121,13 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     const outcome = context.db.transaction((): { judgment: Judgment } | { status: 400 | 403; message: string } => {
       const item = context.store.isAssigned(itemId, annotator.id) ? context.store.item(itemId) : undefined;
       if (!item) return { status: 403, message: `item ${itemId} is not assigned to you` };
-      if (label && item.content.kind !== 'label') return { status: 400, message: 'label applies to sentence-label items; give answer instead' };
-      if (answer && item.content.kind === 'label') return { status: 400, message: 'a sentence-label item takes a label, not an answer' };
+      const content = item.content;
+      if (label && content.kind !== 'label') return { status: 400, message: 'label applies to sentence-label items; give answer instead' };
+      if (answer && content.kind === 'label') return { status: 400, message: 'a sentence-label item takes a label, not an answer' };
       if (label && !(LABELS as readonly string[]).includes(label)) return { status: 400, message: `label must be one of ${LABELS.join(', ')}` };
+      // Nothing is chosen for the annotator: a wrong label needs the right one, and it is another label.
+      if (content.kind === 'label' && verdict === 'wrong' && !label) return { status: 400, message: `a wrong label needs the right one: give label (one of ${LABELS.filter((other) => other !== content.label).join(', ')})` };
+      if (content.kind === 'label' && label === content.label) return { status: 400, message: `label ${label} is the proposed one: a wrong label's right label is another` };
       return {
         judgment: context.addJudgment({
           itemId,
@@ -97,6 +143,29 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     }).immediate();
     if ('status' in outcome) return sendError(reply, outcome.status, outcome.message);
     return reply.code(201).send({ item: itemId, verdict, judgment: ownJudgment(outcome.judgment) });
+  });
+
+  /** Takes the annotator's verdict on the item back: a withdrawal row is appended and the item is unjudged again. */
+  app.delete('/judgments/:id', async (request, reply) => {
+    const params = ItemParams.safeParse(request.params);
+    if (!params.success) return sendError(reply, 400, issuesLine(params.error));
+    const annotator = annotatorOf(request);
+    const itemId = params.data.id;
+    if (!context.store.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
+    const withdrawal = context.withdrawJudgment(itemId, annotator.id);
+    if (!withdrawal) return sendError(reply, 404, `item ${itemId} has no verdict of yours to withdraw`);
+    return { item: itemId, judged: false, withdrawn: ownWithdrawal(withdrawal) };
+  });
+
+  /** Puts an unjudged item off: it comes back after every item still to do. */
+  app.post('/skips', async (request, reply) => {
+    const body = SkipBody.safeParse(request.body);
+    if (!body.success) return sendError(reply, 400, issuesLine(body.error));
+    const annotator = annotatorOf(request);
+    const itemId = body.data.item;
+    if (!context.store.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
+    if (!context.skip(itemId, annotator.id)) return sendError(reply, 409, `item ${itemId} is judged: withdraw the verdict (DELETE /api/judgments/${itemId}) before skipping it`);
+    return reply.code(201).send({ item: itemId, skipped: true });
   });
 
   /** The audit an admin token governs; any other token gets a 403. */
@@ -124,7 +193,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
 }
 
 export function reportOf(context: ServeContext, audit: AuditInfo): AuditReport {
-  return auditReport({ audit, items: context.store.items(audit.id), annotators: context.store.annotators(audit.id), judgments: context.store.latestJudgments(audit.id) });
+  return auditReport(context.store.reportInput(audit));
 }
 
 /** The maintainer's page's content: progress per annotator and the live report. */

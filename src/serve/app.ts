@@ -11,7 +11,7 @@ import { loadAssets } from './assets.js';
 import { ServeContext, type TokenCheck } from './context.js';
 import type { FailedAttemptsOptions } from './failedAttempts.js';
 import { adminPage, annotatorPage, messagePage } from './pages.js';
-import { foreignHost, refusedPost, SECURITY_HEADERS, sendError } from './security.js';
+import { foreignHost, refusedHost, refusedWrite, SECURITY_HEADERS, sendError } from './security.js';
 
 /** Judgments are a few hundred bytes; anything near this is not one. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -22,6 +22,12 @@ export interface AuditAppOptions {
   failedAttempts?: FailedAttemptsOptions;
   /** Refuse requests whose Host is not a loopback name (set when bound to loopback). */
   loopbackOnly?: boolean;
+  /**
+   * The reverse proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For,
+   * -Host and -Proto are believed, so each client's own address is the one its failed tokens
+   * count under; without it every client behind a proxy is the proxy's one address.
+   */
+  trustProxy?: string;
 }
 
 const PageQuery = z.object({ item: z.string().regex(/^\d{1,12}$/).transform(Number).optional() });
@@ -37,17 +43,19 @@ function refusedToken(reply: FastifyReply, check: Extract<TokenCheck, { ok: fals
 
 export async function buildAuditApp(options: AuditAppOptions): Promise<FastifyInstance> {
   const log = options.log ?? (() => {});
-  const context = new ServeContext(options.db, options.failedAttempts);
+  const context = new ServeContext(options.db, options.failedAttempts, log);
   const assets = loadAssets();
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, trustProxy: false });
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, trustProxy: options.trustProxy ?? false });
   // Only JSON bodies: a text/plain POST is what a cross-site form could send without a preflight.
   app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
-    if (options.loopbackOnly && foreignHost(request)) return sendError(reply, 403, `this server answers only on loopback, not as ${request.hostname}`);
-    if (request.method !== 'POST') return;
-    const refused = refusedPost(request);
+    const host = refusedHost(request);
+    if (host) return sendError(reply, 400, host);
+    if (options.loopbackOnly && foreignHost(request)) return sendError(reply, 403, `this server answers only on loopback, not as ${request.headers.host ?? ''}`);
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const refused = refusedWrite(request);
     if (refused) return sendError(reply, refused.status, refused.message);
   });
 

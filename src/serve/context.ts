@@ -1,27 +1,33 @@
 /**
- * What every route works with: the audit store, and who a token belongs to. A token that matches
- * no annotator counts as a failed attempt of the client's address; an address past the limit is
- * refused before its token is even looked up.
+ * What every route works with: the audit store, and who a token belongs to. A token is looked up
+ * first, so a valid one is always let in; one that matches no annotator counts as a failed attempt
+ * of the client's address and of its first characters (failedAttempts.ts), and once either has
+ * failed too often its failures are answered 429 instead of 401. A request without a token is no
+ * guess and counts nowhere.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { Annotator, AuditItem, Judgment } from '../audit/model.js';
+import type { Annotator, AuditItem, Judgment, JudgmentRecord } from '../audit/model.js';
 import { AuditStore } from '../store/auditStore.js';
-import { FailedAttempts, type FailedAttemptsOptions } from './failedAttempts.js';
+import { clientAddressKey, FailedAttempts, type FailedAttemptsOptions } from './failedAttempts.js';
 import { whereabouts, type Assigned, type Whereabouts } from './navigation.js';
 
 /** Longer than any token we issue (43 characters); a longer one is refused without hashing it. */
 const MAX_TOKEN_LENGTH = 256;
 
+/** The characters of a presented token its failures are counted under: 48 bits, far from enough to guess the rest. */
+export const TOKEN_PREFIX_LENGTH = 8;
+
 /** Where an annotator is, with the content of the one item shown. */
 export interface Location extends Omit<Whereabouts, 'current'> {
-  current: { item: AuditItem; position: number; latest: Judgment | null } | null;
+  current: (NonNullable<Whereabouts['current']> & { item: AuditItem }) | null;
 }
 
 export type TokenCheck = { ok: true; annotator: Annotator } | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
 
 export class ServeContext {
   readonly store: AuditStore;
-  private readonly attempts: FailedAttempts;
+  private readonly byAddress: FailedAttempts;
+  private readonly byPrefix: FailedAttempts;
   /**
    * Each annotator's assignment as last read, kept while the store is unchanged: reading it is most
    * of what a page costs, and 20 annotators at once ask for it on every item. This server's own
@@ -35,19 +41,30 @@ export class ServeContext {
   constructor(
     readonly db: Database,
     attempts: FailedAttemptsOptions = {},
+    private readonly log: (line: string) => void = () => {},
   ) {
     this.store = new AuditStore(db);
-    this.attempts = new FailedAttempts(attempts);
+    this.byAddress = new FailedAttempts(attempts);
+    this.byPrefix = new FailedAttempts(attempts);
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   checkToken(address: string, token: string | null): TokenCheck {
-    const retryAfter = this.attempts.retryAfter(address);
-    if (retryAfter > 0) return { ok: false, status: 429, message: `too many failed token attempts from ${address}; try again in ${retryAfter} s`, retryAfter };
-    const annotator = token !== null && token.length <= MAX_TOKEN_LENGTH ? this.store.annotatorByToken(token) : undefined;
+    if (token === null) return { ok: false, status: 401, message: 'missing token: send Authorization: Bearer TOKEN' };
+    const annotator = token.length <= MAX_TOKEN_LENGTH ? this.store.annotatorByToken(token) : undefined;
     if (annotator) return { ok: true, annotator };
-    this.attempts.record(address);
-    return { ok: false, status: 401, message: token === null ? 'missing token: send Authorization: Bearer TOKEN' : 'invalid token' };
+    const addressKey = clientAddressKey(address);
+    const prefixKey = token.slice(0, TOKEN_PREFIX_LENGTH);
+    const byAddress = this.byAddress.retryAfter(addressKey);
+    const byPrefix = this.byPrefix.retryAfter(prefixKey);
+    this.byAddress.record(addressKey);
+    this.byPrefix.record(prefixKey);
+    if (byAddress === 0 && this.byAddress.retryAfter(addressKey) > 0) this.log(`too many failed token attempts from ${address}: its further failures get 429`);
+    if (byPrefix === 0 && this.byPrefix.retryAfter(prefixKey) > 0) this.log(`too many failed attempts with tokens starting ${prefixKey}: their further failures get 429`);
+    const retryAfter = Math.max(byAddress, byPrefix);
+    if (retryAfter === 0) return { ok: false, status: 401, message: 'invalid token' };
+    const who = byAddress > 0 ? `from ${address}` : 'with this link';
+    return { ok: false, status: 429, message: `too many failed token attempts ${who}; check the link and try again in ${retryAfter} s`, retryAfter };
   }
 
   /**
@@ -58,7 +75,7 @@ export class ServeContext {
     const here = whereabouts(this.assigned(annotatorId), requested);
     if (!here) return null;
     const item = here.current && this.store.item(here.current.itemId);
-    return { ...here, current: here.current && item ? { item, position: here.current.position, latest: here.current.latest } : null };
+    return { ...here, current: here.current && item ? { ...here.current, item } : null };
   }
 
   /** The annotator's assigned items in order with their latest own judgments (see `assignments`). */
@@ -76,11 +93,29 @@ export class ServeContext {
     return assigned;
   }
 
-  /** Appends a judgment (the latest counts), which becomes its item's latest in the annotator's assignment as read. */
+  /** Appends a judgment (the latest counts), which becomes its item's verdict in the annotator's assignment as read. */
   addJudgment(judgment: Omit<Judgment, 'id'>): Judgment {
     const added = this.store.addJudgment(judgment);
-    const assigned = this.assignments.get(added.annotatorId);
-    if (assigned) this.assignments.set(added.annotatorId, assigned.map((entry) => (entry.itemId === added.itemId ? { ...entry, latest: added } : entry)));
+    this.patch(added.annotatorId, added.itemId, { latest: added, withdrawn: null, skipped: null });
     return added;
+  }
+
+  /** Withdraws the annotator's standing verdict on the item (see AuditStore.withdrawJudgment); undefined when none stands. */
+  withdrawJudgment(itemId: number, annotatorId: number): JudgmentRecord | undefined {
+    const withdrawal = this.store.withdrawJudgment(itemId, annotatorId, new Date().toISOString());
+    if (withdrawal) this.patch(annotatorId, itemId, { latest: null, withdrawn: withdrawal, skipped: null });
+    return withdrawal;
+  }
+
+  /** Sends an unjudged item to the end of the annotator's queue; false when its verdict stands. */
+  skip(itemId: number, annotatorId: number): boolean {
+    const skip = this.store.addSkip(itemId, annotatorId, new Date().toISOString());
+    if (skip !== undefined) this.patch(annotatorId, itemId, { skipped: skip });
+    return skip !== undefined;
+  }
+
+  private patch(annotatorId: number, itemId: number, change: Partial<Assigned>): void {
+    const assigned = this.assignments.get(annotatorId);
+    if (assigned) this.assignments.set(annotatorId, assigned.map((entry) => (entry.itemId === itemId ? { ...entry, ...change } : entry)));
   }
 }

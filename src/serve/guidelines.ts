@@ -37,6 +37,35 @@ const WEEKLY: Example[] = [
   { term: 'timeline', meaning: 'the question should have a single answer on the evaluation date; a value reverted within the week makes it debatable.', example: 'A value set on Monday and reverted on Tuesday.' },
 ];
 
+/** A key of the annotator's page and what it does; `kinds` limits it to some item kinds. */
+export interface KeyHelp {
+  keys: string[];
+  does: string;
+  kinds?: ReadonlyArray<AuditItemContent['kind']>;
+}
+
+/** Every key of the annotator's page (annotator.js), for the `?` overlay and the guidelines. */
+export const KEYS: KeyHelp[] = [
+  { keys: ['1'], does: 'correct: saved, and on to the next item' },
+  { keys: ['2'], does: 'debatable: saved, and on to the next item' },
+  { keys: ['3'], does: 'wrong: choose the right label, then Enter', kinds: ['label'] },
+  { keys: ['3'], does: 'wrong: type the right answer (or a note saying why there is none), then Enter', kinds: ['qa', 'weekly'] },
+  { keys: ['s'], does: 'skip for now: the item comes back after all the others' },
+  { keys: ['u'], does: 'withdraw your verdict on this item, or else your last verdict, and show that item unjudged again' },
+  { keys: ['←', '→'], does: 'previous / next item' },
+  { keys: ['h'], does: 'your items: judged, skipped, still to do' },
+  { keys: ['/'], does: 'search the old article (items labeled new)', kinds: ['label'] },
+  { keys: ['n'], does: 'write a note' },
+  { keys: ['g'], does: 'open or close the guidelines' },
+  { keys: ['?'], does: 'this list of keys' },
+  { keys: ['Esc'], does: 'leave a text field; close this list or your items' },
+];
+
+/** The keys that work on an item of this kind. */
+export function keysFor(kind: AuditItemContent['kind']): KeyHelp[] {
+  return KEYS.filter((entry) => entry.kinds === undefined || entry.kinds.includes(kind));
+}
+
 function examples(list: Example[]): Html {
   return html`<dl class="examples">${list.map((entry) => html`<dt>${entry.term}</dt><dd>${entry.meaning}<br><span class="example">e.g. ${entry.example}</span></dd>`)}</dl>`;
 }
@@ -56,6 +85,6 @@ function guidelinesPanel(kind: AuditItemContent['kind']): Html {
   const specific = kind === 'label' ? html`<h3>Labels</h3>${examples(LABELS)}` : kind === 'qa' ? html`<h3>Item types</h3>${examples(QA)}` : html`<h3>Weekly questions</h3>${examples(WEEKLY)}`;
   return html`<details class="guidelines" id="guidelines"><summary>Guidelines (g)</summary>
 <h3>Verdicts</h3>${examples(VERDICTS)}${specific}
-<h3>Keys</h3><p><kbd>1</kbd> correct · <kbd>2</kbd> debatable · <kbd>3</kbd> wrong (then type the right ${kind === 'label' ? 'label' : 'answer'} and press Enter) · <kbd>←</kbd> <kbd>→</kbd> previous / next item · <kbd>u</kbd> undo: back to the item you judged last · <kbd>n</kbd> note · <kbd>g</kbd> guidelines</p>
+<h3>Keys</h3><p>${keysFor(kind).map((entry, index) => html`${index > 0 ? ' · ' : ''}${entry.keys.map((key) => html`<kbd>${key}</kbd>`)} ${entry.does}`)}</p>
 </details>`;
 }

@@ -23,15 +23,33 @@ export function isLoopback(host: string): boolean {
 /**
  * A server bound to loopback answers only requests addressed to a loopback name: a page of another
  * site whose name was rebound to 127.0.0.1 (DNS rebinding) would otherwise count as same-origin.
+ * The Host the connection sent is checked, never an X-Forwarded-Host a trusted proxy may pass on.
  */
 export function foreignHost(request: FastifyRequest): boolean {
-  return !isLoopback(request.hostname);
+  const host = request.headers.host ?? '';
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '');
+  return !isLoopback(name);
 }
 
-/** Why a POST is refused before its body is read, with its status, or null when it may go on. */
-export function refusedPost(request: FastifyRequest): { status: number; message: string } | null {
-  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') return { status: 415, message: 'POST bodies must be application/json' };
+/** Why the request's Host is refused (none, or several: proxies and the server could each read another), or null. */
+export function refusedHost(request: FastifyRequest): string | null {
+  const raw = request.raw.rawHeaders;
+  let hosts = 0;
+  for (let at = 0; at < raw.length; at += 2) if (raw[at]?.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return `${hosts} Host headers: send one`;
+  return null;
+}
+
+/**
+ * Why a request that changes something (POST, DELETE) is refused before its body is read, with its
+ * status, or null when it may go on: a POST body must be JSON, which a cross-site form cannot send,
+ * and a browser's Origin, when sent, must be this server's.
+ */
+export function refusedWrite(request: FastifyRequest): { status: number; message: string } | null {
+  if (request.method === 'POST') {
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') return { status: 415, message: 'POST bodies must be application/json' };
+  }
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) return { status: 403, message: `cross-site request refused (origin ${origin})` };
   if (request.headers['sec-fetch-site'] === 'cross-site') return { status: 403, message: 'cross-site request refused' };

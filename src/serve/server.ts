@@ -14,6 +14,8 @@ export interface AuditServerOptions {
   /** 0 picks a free port. */
   port: number;
   log?: (line: string) => void;
+  /** See AuditAppOptions.trustProxy. */
+  trustProxy?: string;
 }
 
 export interface AuditServer {
@@ -23,7 +25,7 @@ export interface AuditServer {
 
 export async function startAuditServer(options: AuditServerOptions): Promise<AuditServer> {
   const log = options.log ?? (() => {});
-  const app = await buildAuditApp({ db: options.db, log, loopbackOnly: isLoopback(options.host) });
+  const app = await buildAuditApp({ db: options.db, log, loopbackOnly: isLoopback(options.host), trustProxy: options.trustProxy });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

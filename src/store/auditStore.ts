@@ -1,13 +1,13 @@
 /**
  * The audits' repository (docs/ARCHITECTURE.md §14): audits, their frozen items, annotators (by
- * token hash), assignments and judgments. Judgments are only ever appended; the latest row per
- * (item, annotator) is the one that counts. Every write is one transaction, so two annotators
- * posting at once, in one process or two, never lose a row.
+ * token hash), assignments, judgments and skips. Judgments are only ever appended; the latest row
+ * per (item, annotator) is the one that counts, and a withdrawal row leaves the item unjudged. Every
+ * write is one transaction, so two annotators posting at once, in one process or two, never lose a row.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
-import { AUDIT_SOURCES, AuditItemContentSchema, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment } from '../audit/model.js';
+import { AUDIT_SOURCES, AuditItemContentSchema, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment, type JudgmentRecord } from '../audit/model.js';
 import { hashToken } from '../audit/tokens.js';
 import { UserError } from '../errors.js';
 import { flag, jsonColumn } from './rows.js';
@@ -49,7 +49,12 @@ const JudgmentRow = z.object({
   note: z.string().nullable(),
   seconds: z.number().nullable(),
   created_at: z.string(),
+  withdrawn: flag,
 });
+
+const SkipRow = z.object({ id: z.number().int(), item_id: z.number().int(), after_judgment: z.number().int().nullable() });
+
+const TitleRow = z.object({ item_id: z.number().int(), title: z.string().nullable() });
 
 const AssignedRow = z.object({ item_id: z.number().int(), key: z.string(), position: z.number().int() });
 
@@ -57,10 +62,27 @@ const AssignmentRow = z.object({ item_id: z.number().int(), annotator_id: z.numb
 
 const ProgressRow = z.object({ annotator: z.string(), assigned: z.number().int(), judged: z.number().int() });
 
-const JUDGMENT_COLUMNS = 'j.id, j.item_id, j.annotator_id, j.verdict, j.label, j.answer, j.note, j.seconds, j.created_at';
+const JUDGMENT_COLUMNS = 'j.id, j.item_id, j.annotator_id, j.verdict, j.label, j.answer, j.note, j.seconds, j.created_at, j.withdrawn';
 
 /** The newest judgment row of each (item, annotator) pair. */
 const LATEST_IDS = 'SELECT MAX(id) FROM audit_judgments GROUP BY item_id, annotator_id';
+
+/** Whether assignment `a` holds a verdict: its newest judgment row exists and is not a withdrawal. */
+const STANDING_VERDICT = `COALESCE((SELECT j.withdrawn FROM audit_judgments j WHERE j.item_id = a.item_id AND j.annotator_id = a.annotator_id
+                                     ORDER BY j.id DESC LIMIT 1), 1) = 0`;
+
+/** One assigned item as its annotator's queue sees it. */
+export interface AssignedItem {
+  itemId: number;
+  key: string;
+  position: number;
+  /** The annotator's standing verdict: the newest judgment row, unless that row withdrew it. */
+  latest: Judgment | null;
+  /** The withdrawal row, when the newest row took the verdict back. */
+  withdrawn: JudgmentRecord | null;
+  /** The standing skip's row id (skipped items come back in this order), or null. */
+  skipped: number | null;
+}
 
 export class AuditStore {
   /** Prepared once per store: preparing costs more than running most of these queries. */
@@ -172,11 +194,10 @@ export class AuditStore {
     }).immediate();
   }
 
-  /** Every assignment of the audit, each annotator's in queue order, and whether that annotator has judged the item. */
+  /** Every assignment of the audit, each annotator's in queue order, and whether that annotator's verdict on the item stands. */
   assignments(auditId: number): Array<{ itemId: number; annotatorId: number; position: number; judged: boolean }> {
     return this.statement(
-        `SELECT a.item_id, a.annotator_id, a.position,
-                EXISTS (SELECT 1 FROM audit_judgments j WHERE j.item_id = a.item_id AND j.annotator_id = a.annotator_id) AS judged
+        `SELECT a.item_id, a.annotator_id, a.position, ${STANDING_VERDICT} AS judged
            FROM audit_assignments a JOIN audit_items i ON i.id = a.item_id
           WHERE i.audit_id = ? ORDER BY a.annotator_id, a.position`,
       )
@@ -189,11 +210,11 @@ export class AuditStore {
 
   /**
    * Hands an item over from one annotator to another, at the end of the receiver's queue; refused
-   * (false) once the giver has judged it, checked in the same transaction as the move.
+   * (false) while the giver's verdict on it stands, checked in the same transaction as the move.
    */
   moveAssignment(itemId: number, from: number, to: number): boolean {
     return this.db.transaction(() => {
-      if (this.statement('SELECT 1 FROM audit_judgments WHERE item_id = ? AND annotator_id = ?').get(itemId, from) !== undefined) return false;
+      if (this.latestRow(itemId, from)?.withdrawn === false) return false;
       if (this.statement('DELETE FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').run(itemId, from).changes === 0) return false;
       this.assign([{ itemId, annotatorId: to }]);
       return true;
@@ -201,25 +222,49 @@ export class AuditStore {
   }
 
   /**
-   * The annotator's assignment in order: each item's id and key and that annotator's latest judgment
-   * (or null). Without the items' content, which every page asks for but only one item is shown.
-   * Two plain queries, the latest judgment per item picked here: a subquery per assigned item cost
-   * a page more than everything else it does.
+   * The annotator's assignment in order: each item's id and key, that annotator's standing verdict,
+   * withdrawal and skip. Without the items' content, which every page asks for but only one item
+   * is shown. Three plain queries, the newest rows per item picked here: a subquery per assigned
+   * item cost a page more than everything else it does.
    */
-  assignedItems(annotatorId: number): Array<{ itemId: number; key: string; position: number; latest: Judgment | null }> {
+  assignedItems(annotatorId: number): AssignedItem[] {
     const rows = this.statement(
       `SELECT a.item_id, i.key, a.position FROM audit_assignments a JOIN audit_items i ON i.id = a.item_id
         WHERE a.annotator_id = ? ORDER BY a.position`,
     )
       .all(annotatorId)
       .map((raw) => AssignedRow.parse(raw));
-    const latest = new Map<number, Judgment>();
-    const judgments = this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j WHERE j.annotator_id = ? ORDER BY j.id`).all(annotatorId);
-    for (const raw of judgments) {
-      const judgment = judgmentOf(JudgmentRow.parse(raw));
-      latest.set(judgment.itemId, judgment);
+    const newest = new Map<number, JudgmentRecord>();
+    for (const raw of this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j WHERE j.annotator_id = ? ORDER BY j.id`).all(annotatorId)) {
+      const record = recordOf(JudgmentRow.parse(raw));
+      newest.set(record.itemId, record);
     }
-    return rows.map((row) => ({ itemId: row.item_id, key: row.key, position: row.position, latest: latest.get(row.item_id) ?? null }));
+    const skips = new Map<number, z.infer<typeof SkipRow>>();
+    for (const raw of this.statement('SELECT id, item_id, after_judgment FROM audit_skips WHERE annotator_id = ? ORDER BY id').all(annotatorId)) {
+      const skip = SkipRow.parse(raw);
+      skips.set(skip.item_id, skip);
+    }
+    return rows.map((row) => {
+      const record = newest.get(row.item_id);
+      const skip = skips.get(row.item_id);
+      const standing = record !== undefined && !record.withdrawn;
+      return {
+        itemId: row.item_id,
+        key: row.key,
+        position: row.position,
+        latest: standing ? verdictOf(record) : null,
+        withdrawn: record?.withdrawn ? record : null,
+        skipped: !standing && skip !== undefined && skip.after_judgment === (record?.id ?? null) ? skip.id : null,
+      };
+    });
+  }
+
+  /** The title of each item assigned to the annotator, read from the frozen content by SQLite alone. */
+  assignedTitles(annotatorId: number): Map<number, string> {
+    const rows = this.statement(
+      `SELECT a.item_id, json_extract(i.content, '$.title') AS title FROM audit_assignments a JOIN audit_items i ON i.id = a.item_id WHERE a.annotator_id = ?`,
+    ).all(annotatorId);
+    return new Map(rows.map((raw) => TitleRow.parse(raw)).map((row) => [row.item_id, row.title ?? '']));
   }
 
   isAssigned(itemId: number, annotatorId: number): boolean {
@@ -237,32 +282,85 @@ export class AuditStore {
     }).immediate();
   }
 
-  /** Every judgment row of the audit, oldest first. */
-  judgments(auditId: number): Judgment[] {
+  /**
+   * Appends a withdrawal of the annotator's standing verdict on the item (the row names the verdict
+   * taken back), after which the item is unjudged again; undefined when no verdict stands.
+   */
+  withdrawJudgment(itemId: number, annotatorId: number, createdAt: string): JudgmentRecord | undefined {
+    return this.db.transaction(() => {
+      const standing = this.latestRow(itemId, annotatorId);
+      if (standing === undefined || standing.withdrawn) return undefined;
+      const withdrawal = { itemId, annotatorId, verdict: standing.verdict, label: null, answer: null, note: null, seconds: null, createdAt };
+      const id = Number(
+        this.statement('INSERT INTO audit_judgments (item_id, annotator_id, verdict, created_at, withdrawn) VALUES (?, ?, ?, ?, 1)').run(itemId, annotatorId, standing.verdict, createdAt)
+          .lastInsertRowid,
+      );
+      return { id, ...withdrawal, withdrawn: true };
+    }).immediate();
+  }
+
+  /**
+   * Sends an unjudged item to the end of the annotator's queue (the skip row names the newest
+   * judgment row it saw, so a later verdict or withdrawal ends it) and returns the skip's id, which
+   * orders the skipped items; undefined when a verdict stands.
+   */
+  addSkip(itemId: number, annotatorId: number, createdAt: string): number | undefined {
+    return this.db.transaction(() => {
+      const newest = this.latestRow(itemId, annotatorId);
+      if (newest !== undefined && !newest.withdrawn) return undefined;
+      return Number(
+        this.statement('INSERT INTO audit_skips (item_id, annotator_id, after_judgment, created_at) VALUES (?, ?, ?, ?)').run(itemId, annotatorId, newest?.id ?? null, createdAt)
+          .lastInsertRowid,
+      );
+    }).immediate();
+  }
+
+  /** Every judgment row of the audit, withdrawals included, oldest first. */
+  judgments(auditId: number): JudgmentRecord[] {
     return this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id WHERE i.audit_id = ? ORDER BY j.id`)
       .all(auditId)
-      .map((raw) => judgmentOf(JudgmentRow.parse(raw)));
+      .map((raw) => recordOf(JudgmentRow.parse(raw)));
   }
 
-  /** The latest judgment per (item, annotator), oldest first. */
+  /** The standing verdict per (item, annotator), oldest first: the latest row, unless it is a withdrawal. */
   latestJudgments(auditId: number): Judgment[] {
-    return this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id WHERE i.audit_id = ? AND j.id IN (${LATEST_IDS}) ORDER BY j.id`)
+    return this.statement(
+      `SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j JOIN audit_items i ON i.id = j.item_id
+        WHERE i.audit_id = ? AND j.id IN (${LATEST_IDS}) AND j.withdrawn = 0 ORDER BY j.id`,
+    )
       .all(auditId)
-      .map((raw) => judgmentOf(JudgmentRow.parse(raw)));
+      .map((raw) => verdictOf(recordOf(JudgmentRow.parse(raw))));
   }
 
-  /** Per annotator (not the admin): items assigned, and how many of them it has judged. */
+  /**
+   * What the audit's report is computed from, the same for the CLI and the server: its items, its
+   * annotators (never the maintainer, who judges nothing) and their standing verdicts.
+   */
+  reportInput(audit: AuditInfo): { audit: AuditInfo; items: AuditItem[]; annotators: Annotator[]; judgments: Judgment[] } {
+    return {
+      audit,
+      items: this.items(audit.id),
+      annotators: this.annotators(audit.id).filter((annotator) => annotator.role === 'annotator'),
+      judgments: this.latestJudgments(audit.id),
+    };
+  }
+
+  /** Per annotator (not the admin): items assigned, and on how many of them its verdict stands. */
   progress(auditId: number): Array<{ annotator: string; assigned: number; judged: number }> {
     return this.statement(
         `SELECT n.name AS annotator,
                 (SELECT COUNT(*) FROM audit_assignments a WHERE a.annotator_id = n.id) AS assigned,
-                (SELECT COUNT(*) FROM audit_assignments a
-                  WHERE a.annotator_id = n.id
-                    AND EXISTS (SELECT 1 FROM audit_judgments j WHERE j.item_id = a.item_id AND j.annotator_id = n.id)) AS judged
+                (SELECT COUNT(*) FROM audit_assignments a WHERE a.annotator_id = n.id AND ${STANDING_VERDICT}) AS judged
            FROM audit_annotators n WHERE n.audit_id = ? AND n.role = 'annotator' ORDER BY n.id`,
       )
       .all(auditId)
       .map((raw) => ProgressRow.parse(raw));
+  }
+
+  /** The newest judgment row of an (item, annotator) pair, a withdrawal included. */
+  private latestRow(itemId: number, annotatorId: number): JudgmentRecord | undefined {
+    const raw = this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j WHERE j.item_id = ? AND j.annotator_id = ? ORDER BY j.id DESC LIMIT 1`).get(itemId, annotatorId);
+    return raw === undefined ? undefined : recordOf(JudgmentRow.parse(raw));
   }
 
   private auditFrom(raw: unknown): AuditInfo | undefined {
@@ -282,7 +380,7 @@ function annotatorOf(row: z.infer<typeof AnnotatorRow>): Annotator {
   return { id: row.id, auditId: row.audit_id, name: row.name, role: row.role };
 }
 
-function judgmentOf(row: z.infer<typeof JudgmentRow>): Judgment {
+function recordOf(row: z.infer<typeof JudgmentRow>): JudgmentRecord {
   return {
     id: row.id,
     itemId: row.item_id,
@@ -293,5 +391,11 @@ function judgmentOf(row: z.infer<typeof JudgmentRow>): Judgment {
     note: row.note,
     seconds: row.seconds,
     createdAt: row.created_at,
+    withdrawn: row.withdrawn,
   };
+}
+
+/** A verdict row without its log flag. */
+function verdictOf({ withdrawn: _withdrawn, ...judgment }: JudgmentRecord): Judgment {
+  return judgment;
 }

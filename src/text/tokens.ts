@@ -56,3 +56,16 @@ export function contentKey(sentences: readonly string[]): string | null {
   const norms = sentences.flatMap((sentence) => contentTokens(sentence).map((token) => token.norm));
   return norms.length === 0 ? null : norms.join(' ');
 }
+
+/** A text's content words, normalised, as a set: what the labeler's word-overlap test compares. */
+export function contentWords(text: string): Set<string> {
+  return new Set(contentTokens(text).map((token) => token.norm));
+}
+
+/** Shared words as a share of the smaller set: a split half fully inside its old sentence scores 1. */
+export function wordOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / Math.min(a.size, b.size);
+}

@@ -1,14 +1,17 @@
 /**
  * The annotator's and maintainer's pages in Debian's chromium against the real server on loopback:
- * two annotators judge at the same time with the keyboard (one reloads half-way and goes on where
- * she was), a third posts through the API, hostile wiki text stays inert (no dialog, no request
- * leaves for another address), and the report equals the one worked out by hand below. The tests
- * write screenshots of every item kind and of the maintainer's page to tests/.artifacts/.
+ * two annotators judge at the same time with the keyboard (one withdraws a verdict with u, skips an
+ * item with s and gets it back at the end, opens her items with h and the keys with ?, reloads
+ * half-way and goes on where she was), a third posts through the API, hostile wiki text stays
+ * inert (no dialog, no request leaves for another address), and the report equals the one worked
+ * out by hand below. The weekly item shows its change above the verdict bar at 1280x900 and on a
+ * 390 px screen; errors are seen; a page left open for days sends a day; the dark scheme follows
+ * the system's. Screenshots go to $AUDIT_SHOTS (default tests/.artifacts/audit-pages).
  */
 import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditReport } from '../../src/audit/report.js';
 import { AuditStore } from '../../src/store/auditStore.js';
@@ -18,7 +21,13 @@ import { seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
 import { launchChromium } from '../../testkit/browser.js';
 import { repoRoot, tempDir } from '../../testkit/cli.js';
 
-const SHOTS = join(repoRoot, 'tests/.artifacts/audit-pages');
+// The callbacks given to evaluate() run in the page; the project compiles without the DOM library,
+// so the page's globals they use are declared here, loosely.
+declare const document: any;
+declare const NodeFilter: { SHOW_TEXT: number };
+declare function getComputedStyle(element: unknown): { backgroundColor: string };
+
+const SHOTS = process.env.AUDIT_SHOTS ?? join(repoRoot, 'tests/.artifacts/audit-pages');
 const Z = 1.959964;
 
 let db: Database;
@@ -30,7 +39,7 @@ const incidents: string[] = [];
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   db = openDatabase(join(tempDir('wikidelta-browser-'), 'store.sqlite'));
-  seeded = seedAudit(db, { annotators: ['alice', 'bob', 'carol'] });
+  seeded = seedAudit(db, { annotators: ['alice', 'bob', 'carol', 'dana'] });
   server = await startAuditServer({ db, host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
 });
@@ -42,8 +51,8 @@ afterAll(async () => {
 });
 
 /** A page in its own browser context that records any dialog, script error or request to another address. */
-async function openPage(who: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function openPage(who: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   page.on('dialog', (dialog) => {
     incidents.push(`${who}: dialog ${dialog.type()} ${dialog.message()}`);
@@ -63,6 +72,34 @@ async function pressAndLoad(page: Page, key: string): Promise<void> {
 
 const shownItem = async (page: Page) => Number(await page.locator('body').getAttribute('data-item'));
 const position = (page: Page) => page.locator('nav .position').textContent();
+const top = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())?.y ?? Number.NaN;
+const aliceRows = () => {
+  const store = new AuditStore(db);
+  const alice = store.annotators(seeded.audit.id).find((annotator) => annotator.name === 'alice');
+  return store.judgments(seeded.audit.id).filter((row) => row.annotatorId === alice?.id);
+};
+
+/**
+ * Whether every word of the cells lies on one line: a cell may wrap between words (or after a key's
+ * "_"), never inside one, unless the word alone is wider than the cell.
+ */
+const wordsUnbroken = (page: Page, selector: string) =>
+  page.locator(selector).evaluateAll((cells) =>
+    cells.every((cell) => {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const rects = [...range.getClientRects()];
+          const width = rects.reduce((sum, rect) => sum + rect.width, 0);
+          if (new Set(rects.map((rect) => Math.round(rect.top))).size > 1 && width <= cell.clientWidth) return false;
+        }
+      }
+      return true;
+    }),
+  );
 
 async function alice(page: Page, items: number[]): Promise<void> {
   await page.goto(`${server.url}/a/${seeded.tokens.alice}`);
@@ -78,16 +115,22 @@ async function alice(page: Page, items: number[]): Promise<void> {
   await pressAndLoad(page, '1');
   await pressAndLoad(page, '2');
 
+  // A CHANGED item: the old evidence beside the new.
   expect(await shownItem(page)).toBe(items[2]);
+  expect(await page.locator('.old-evidence p').textContent()).toBe('Its population was 9,800 at the 2010 census.');
+  expect(await page.locator('.new-evidence mark').textContent()).toBe('11,200');
   await page.keyboard.press('3');
   await page.keyboard.type('9,800');
   await page.screenshot({ path: join(SHOTS, 'annotator-qa-changed.png'), fullPage: true });
   await pressAndLoad(page, 'Enter');
 
-  // u: back to the verdict just given; a new one replaces it and the page goes on where it was.
+  // u withdraws the verdict just given: its item comes back unjudged, and a new verdict goes on where she was.
+  expect(await shownItem(page)).toBe(items[3]);
   await pressAndLoad(page, 'u');
   expect(await shownItem(page)).toBe(items[2]);
-  expect(await page.locator('.previous-verdict').textContent()).toContain('wrong (answer 9,800)');
+  expect(await page.locator('.notice.withdrawn').textContent()).toBe('You withdrew your verdict wrong on this item: it is unjudged again.');
+  expect(await page.locator('#progress-text').textContent()).toBe('2 / 7 judged');
+  expect(aliceRows().map((row) => [row.verdict, row.withdrawn])).toEqual([['correct', false], ['debatable', false], ['wrong', false], ['wrong', true]]);
   await pressAndLoad(page, '1');
   expect(await shownItem(page)).toBe(items[3]);
   await pressAndLoad(page, 'ArrowLeft');
@@ -95,22 +138,85 @@ async function alice(page: Page, items: number[]): Promise<void> {
   await pressAndLoad(page, 'ArrowRight');
   expect(await position(page)).toBe('item 4 of 7');
   await page.screenshot({ path: join(SHOTS, 'annotator-qa-dialogue.png'), fullPage: true });
-  await pressAndLoad(page, '1');
 
-  await page.reload();
-  expect(await position(page)).toBe('item 5 of 7');
-  expect(await page.locator('#progress-text').textContent()).toBe('4 / 7 judged');
+  // s puts the dialogue off: on to the weekly item, the change at the top, the infobox folded.
+  await pressAndLoad(page, 's');
+  expect(await shownItem(page)).toBe(items[4]);
+  expect(await page.locator('#progress-text').textContent()).toBe('3 / 7 judged');
+  expect(await page.locator('.skipped-count').textContent()).toBe('· 1 skipped');
+  const changedRow = await top(page, '#change tr.changed');
+  const verdictBar = await top(page, 'form#verdict');
+  expect(changedRow).toBeLessThan(verdictBar - 100);
+  expect(await page.locator('#change tr.changed').textContent()).toBe('managerJohn HaleKenji Ito');
+  expect(await page.locator('#change .revisions a').evaluateAll((links) => links.map((link) => (link as unknown as { href: string }).href))).toEqual([
+    'https://en.wikipedia.org/w/index.php?oldid=1006',
+    'https://en.wikipedia.org/w/index.php?oldid=1010',
+    'https://en.wikipedia.org/w/index.php?diff=1010&oldid=1006',
+  ]);
+  expect(await page.locator('details#infobox').evaluate((details) => (details as unknown as { open: boolean }).open)).toBe(false);
+  await page.screenshot({ path: join(SHOTS, 'weekly-1280x900.png') });
+  console.log(`weekly item at 1280x900: changed row at y=${changedRow}, verdict bar at y=${verdictBar}`);
+  await page.locator('details#infobox summary').click();
+  expect(await page.locator('details#infobox tr', { hasText: 'dissolved' }).locator('td').allTextContents()).toEqual(['(blank)', '(blank)']);
+  expect(await wordsUnbroken(page, 'th.key')).toBe(true);
   await page.keyboard.press('3');
   await page.keyboard.type('John Hale');
-  await page.screenshot({ path: join(SHOTS, 'annotator-weekly.png'), fullPage: true });
   await pressAndLoad(page, 'Enter');
-  await page.screenshot({ path: join(SHOTS, 'annotator-qa-new.png'), fullPage: true });
+
+  await page.reload();
+  expect(await position(page)).toBe('item 6 of 7');
+  expect(await page.locator('#progress-text').textContent()).toBe('4 / 7 judged');
   await pressAndLoad(page, '1');
+
+  // The `new` label: the closest old sentences, and the old article searched for a word.
+  expect(await shownItem(page)).toBe(items[6]);
+  expect(await page.locator('#closest li').allTextContents()).toEqual([
+    '0.41 The station opened in 1850 on the northern line.',
+    '0.37 Steam trains called at the station until 1968.',
+    '0.22 The line was doubled in 1901.',
+  ]);
+  await page.screenshot({ path: join(SHOTS, 'label-new.png') });
+  await page.keyboard.press('/');
+  await page.keyboard.type('1968');
+  expect(await page.locator('#old-sentences li:visible').allTextContents()).toEqual(['Steam trains called at the station until 1968.', 'Diesel units have served it since 1968, hourly to the city.']);
+  expect(await page.locator('#old-sentences mark').allTextContents()).toEqual(['1968', '1968']);
+  expect(await page.locator('#old-search-count').textContent()).toBe('2 of 6 sentences hold "1968"');
+  await page.screenshot({ path: join(SHOTS, 'label-new-search.png') });
+  await page.keyboard.press('Escape');
+
+  // 3 then Enter chooses nothing for her: the error is said, loudly, and nothing is saved.
+  const before = aliceRows().length;
   await page.keyboard.press('3');
-  expect(await page.locator('#right:focus').count()).toBe(1);
+  expect(await page.locator('#right').inputValue()).toBe('');
+  await page.keyboard.press('Enter');
+  await page.locator('#status.error').waitFor();
+  expect(await page.locator('#status').textContent()).toBe('Choose the right label first: a wrong label is saved with the one it should be.');
+  expect(await page.locator('#status').evaluate((status) => getComputedStyle(status).backgroundColor)).toBe('rgb(179, 38, 30)');
+  expect(aliceRows()).toHaveLength(before);
   await page.selectOption('#right', 'unchanged');
-  await page.screenshot({ path: join(SHOTS, 'annotator-label-new.png'), fullPage: true });
   await pressAndLoad(page, 'Enter');
+
+  // The skipped dialogue comes back at the end.
+  expect(await shownItem(page)).toBe(items[3]);
+  expect(await page.locator('.notice.skipped').count()).toBe(1);
+  await page.keyboard.press('h');
+  await page.locator('#history-table tbody tr').nth(6).waitFor();
+  expect(await page.locator('#history-table tbody tr td:last-child').allTextContents()).toEqual([
+    'judged: correct', 'judged: debatable', 'judged: correct', 'skipped', 'judged: wrong', 'judged: correct', 'judged: wrong',
+  ]);
+  expect(await page.locator('#history-status').textContent()).toBe('6 judged · 1 skipped · 0 to do');
+  await page.screenshot({ path: join(SHOTS, 'history.png') });
+  await page.keyboard.press('Escape');
+  expect(await page.locator('#history').evaluate((dialog) => (dialog as unknown as { open: boolean }).open)).toBe(false);
+  await page.keyboard.press('?');
+  expect(await page.locator('#help').isVisible()).toBe(true);
+  expect(await page.locator('#help dt').count()).toBe(11);
+  await page.screenshot({ path: join(SHOTS, 'help.png') });
+  await page.keyboard.press('1');
+  expect(await shownItem(page)).toBe(items[3]);
+  await page.keyboard.press('?');
+  expect(await page.locator('#help').isVisible()).toBe(false);
+  await pressAndLoad(page, '1');
   expect(await page.locator('.done h2').textContent()).toBe('All 7 items judged. Thank you.');
   await page.screenshot({ path: join(SHOTS, 'annotator-done.png'), fullPage: true });
 }
@@ -118,6 +224,7 @@ async function alice(page: Page, items: number[]): Promise<void> {
 async function bob(page: Page): Promise<void> {
   await page.goto(`${server.url}/a/${seeded.tokens.bob}`);
   await page.keyboard.press('3');
+  await page.selectOption('#right', 'new');
   await pressAndLoad(page, 'Enter');
   for (const key of ['1', '1', '2', '1', '2', '1']) await pressAndLoad(page, key);
   expect(await page.locator('#progress-text').textContent()).toBe('7 / 7 judged');
@@ -162,15 +269,17 @@ describe('audit pages in chromium', () => {
     // Latest verdicts (alice · bob · carol) and the strict majority of each item:
     //   0 changed   correct · wrong · wrong        → wrong
     //   1 unchanged debatable · correct · correct  → correct
-    //   2 CHANGED   correct · correct · correct    → correct (alice first said wrong, then undid it)
+    //   2 CHANGED   correct · correct · correct    → correct (alice first said wrong, then withdrew it)
     //   3 dialogue  correct · debatable · wrong    → none: left out of n, disputed
     //   4 sports    wrong · correct · wrong        → wrong
     //   5 NEW       correct · debatable · debatable → debatable
     //   6 new       wrong · correct · correct      → correct
     // precision (correct + debatable) = 4 of 6, strict (correct) = 3 of 6; disputed: every item but 2.
-    // alice against the others' majority: items 0, 1, 5, 6 disagree, 2 agrees, 3 and 4 have none → 1/5.
+    // Disputed as half: precision 1/2 + 1 + 1 + 1/2 + 1/2 + 1 + 1/2 = 5 of 7; strict 1/2 + 1/2 + 1 +
+    // 1/2 + 1/2 + 1/2 + 1/2 = 4 of 7. alice against the others' majority: items 0, 1, 5, 6 disagree,
+    // 2 agrees, 3 and 4 have none → 1/5. dana, assigned everything, judged nothing.
     const store = new AuditStore(db);
-    const report = auditReport({ audit: seeded.audit, items: store.items(seeded.audit.id), annotators: store.annotators(seeded.audit.id), judgments: store.latestJudgments(seeded.audit.id) });
+    const report = auditReport(store.reportInput(seeded.audit));
     expect(report.majority.map((entry) => entry.verdict)).toEqual(['wrong', 'correct', 'correct', null, 'wrong', 'debatable', 'correct']);
     expect(report.n_judgments).toBe(21);
     for (const [measure, k] of [['precision', 4], ['strict', 3]] as const) {
@@ -180,33 +289,107 @@ describe('audit pages in chromium', () => {
       expect(report[measure].overall.low).toBeCloseTo(expected.low, 6);
       expect(report[measure].overall.high).toBeCloseTo(expected.high, 6);
     }
+    expect(report.left_out.overall).toEqual({ no_majority: 1, unjudged: 0 });
+    for (const [measure, k] of [['precision', 5], ['strict', 4]] as const) {
+      const expected = wilson(k, 7);
+      expect(report.disputed_as_half[measure].overall.value).toBeCloseTo(expected.value, 10);
+      expect(report.disputed_as_half[measure].overall.low).toBeCloseTo(expected.low, 6);
+    }
     expect(report.disputed.map((entry) => entry.item)).toEqual([0, 1, 3, 4, 5, 6].map((index) => items[index]));
     expect(report.annotators.find((entry) => entry.name === 'alice')?.agreement_with_majority).toBeCloseTo(1 / 5, 10);
+    expect(report.annotators.map((entry) => entry.name)).toEqual(['alice', 'bob', 'carol', 'dana']);
 
     const rows = store.judgments(seeded.audit.id);
-    expect(rows).toHaveLength(22);
-    expect(rows.every((row) => row.seconds !== null && row.seconds >= 0)).toBe(true);
-    const aliceRows = rows.filter((row) => store.annotators(seeded.audit.id).find((annotator) => annotator.id === row.annotatorId)?.name === 'alice');
-    expect(aliceRows.map((row) => [row.verdict, row.label, row.answer])).toEqual([
-      ['correct', null, null],
-      ['debatable', null, null],
-      ['wrong', null, '9,800'],
-      ['correct', null, null],
-      ['correct', null, null],
-      ['wrong', null, 'John Hale'],
-      ['correct', null, null],
-      ['wrong', 'unchanged', null],
+    expect(rows).toHaveLength(23);
+    expect(rows.every((row) => row.withdrawn || (row.seconds !== null && row.seconds >= 0 && row.seconds <= 86_400))).toBe(true);
+    expect(aliceRows().map((row) => [row.verdict, row.label, row.answer, row.withdrawn])).toEqual([
+      ['correct', null, null, false],
+      ['debatable', null, null, false],
+      ['wrong', null, '9,800', false],
+      ['wrong', null, null, true],
+      ['correct', null, null, false],
+      ['wrong', null, 'John Hale', false],
+      ['correct', null, null, false],
+      ['wrong', 'unchanged', null, false],
+      ['correct', null, null, false],
     ]);
 
     const served = await fetch(`${server.url}/api/admin/report`, { headers: { authorization: `Bearer ${seeded.adminToken}` } });
     expect(await served.json()).toEqual(JSON.parse(JSON.stringify(report)));
 
     // The maintainer's page refreshes on its own: its panel catches up with every verdict.
-    await admin.locator('.admin-disputed h2 small').filter({ hasText: /^6$/ }).waitFor({ timeout: 15_000 });
+    await admin.waitForFunction(
+      () => [...document.querySelectorAll('.admin-progress tbody tr')].filter((row) => row.children[1]?.textContent === '7').length === 3,
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(await admin.locator('.admin-disputed h2 small').textContent()).toBe('6');
     // Agreement with the others' majority: bob 1 of 2 (items 2 and 4), carol 1 of 1 (item 2).
-    expect(await admin.locator('.admin-progress tbody tr').allTextContents()).toEqual(['alice7720.0%', 'bob7750.0%', 'carol77100.0%']);
+    const progress = await admin.locator('.admin-progress tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 5).map((cell) => cell.textContent)));
+    expect(progress).toEqual([
+      ['alice', '7', '7', '', '20.0%'],
+      ['bob', '7', '7', '', '50.0%'],
+      ['carol', '7', '7', '', '100.0%'],
+      ['dana', '0', '7', '', '—'],
+    ]);
+    expect(await admin.locator('.admin-progress tbody tr', { hasText: 'carol' }).locator('td').last().textContent()).toBe('4.0 s');
+    expect(await admin.locator('.admin-figures tr.overall td').first().textContent()).toBe('66.7% [30.0%, 90.3%] n=6left out: 1 (1 no majority)');
+    expect(await admin.locator('.admin-figures tr.overall td').nth(2).textContent()).toBe('71.4% [35.9%, 91.8%] n=7left out: 0');
+    expect(await admin.locator('.admin-time h2 small').textContent()).toMatch(/^median \d+\.\d s over 21 timed verdicts$/);
+    expect(await admin.locator('.admin-time tbody tr').count()).toBe(5);
     await admin.screenshot({ path: join(SHOTS, 'admin.png'), fullPage: true });
 
     expect(incidents).toEqual([]);
   }, 180_000);
+
+  it('shows the change of a weekly item above the verdict bar on a 390 px screen, and in the dark scheme', async () => {
+    const weekly = seeded.items[4]!.id;
+    const phone = await openPage('phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.goto(`${server.url}/a/${seeded.tokens.dana}?item=${weekly}`);
+    const changedRow = await top(phone, '#change tr.changed');
+    const verdictBar = await top(phone, 'form#verdict');
+    expect(changedRow).toBeLessThan(verdictBar - 100);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.screenshot({ path: join(SHOTS, 'weekly-390.png') });
+    console.log(`weekly item at 390x844: changed row at y=${changedRow}, verdict bar at y=${verdictBar}`);
+    await phone.locator('details#infobox summary').click();
+    expect(await wordsUnbroken(phone, 'th.key')).toBe(true);
+    expect(await wordsUnbroken(phone, 'details#infobox td')).toBe(true);
+    // Before and after share the width under their key: no value squeezed into a sliver.
+    expect(Math.min(...(await phone.locator('details#infobox tbody td').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width))))).toBeGreaterThan(150);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.screenshot({ path: join(SHOTS, 'weekly-390-infobox.png'), fullPage: true });
+
+    const dark = await openPage('dark', { colorScheme: 'dark' });
+    await dark.goto(`${server.url}/a/${seeded.tokens.dana}?item=${weekly}`);
+    expect(await dark.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(20, 24, 30)');
+    expect(await dark.locator('#change tr.changed').evaluate((row) => getComputedStyle(row).backgroundColor)).toBe('rgb(92, 82, 18)');
+    await dark.screenshot({ path: join(SHOTS, 'dark.png') });
+    const light = await openPage('light', { colorScheme: 'light' });
+    await light.goto(`${server.url}/a/${seeded.tokens.dana}?item=${weekly}`);
+    expect(await light.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    expect(incidents).toEqual([]);
+  }, 60_000);
+
+  it('says loudly when a verdict is not saved, and sends a page left open for days as a day', async () => {
+    const page = await openPage('dana');
+    await page.clock.install();
+    await page.goto(`${server.url}/a/${seeded.tokens.dana}?item=${seeded.items[1]!.id}`);
+    await page.route('**/api/judgments', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'the store is busy' }) }));
+    const [refused] = await Promise.all([page.waitForResponse('**/api/judgments'), page.keyboard.press('1')]);
+    expect(refused.status()).toBe(503);
+    await page.locator('#status.error').waitFor();
+    expect(await page.locator('#status').textContent()).toBe('Not saved: the store is busy');
+    expect(await page.locator('#status').getAttribute('role')).toBe('alert');
+    await page.screenshot({ path: join(SHOTS, 'error.png') });
+    await page.unroute('**/api/judgments');
+
+    await page.clock.fastForward(60 * 3600 * 1000);
+    const [posted] = await Promise.all([page.waitForRequest('**/api/judgments'), page.waitForEvent('load'), page.keyboard.press('1')]);
+    expect(posted.postDataJSON()).toEqual({ item: seeded.items[1]!.id, verdict: 'correct', seconds: 86_400 });
+    const store = new AuditStore(db);
+    const dana = store.annotators(seeded.audit.id).find((annotator) => annotator.name === 'dana')!;
+    expect(store.judgments(seeded.audit.id).filter((row) => row.annotatorId === dana.id).map((row) => row.seconds)).toEqual([86_400]);
+    expect(incidents).toEqual([]);
+  }, 60_000);
 });

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VERDICTS, type Verdict } from '../../src/audit/model.js';
+import { VERDICTS, type AuditItemContent, type Verdict } from '../../src/audit/model.js';
+import { cosine, textHash } from '../../src/models/embedder.js';
+import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { openDatabase } from '../../src/store/database.js';
 import { AuditStore } from '../../src/store/auditStore.js';
 import { collect, jsonLines, runCli, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
@@ -76,22 +78,69 @@ describe('audit on the demo store', () => {
   });
 
   it('audits sentence labels and weekly questions, frozen with what a judge needs', async () => {
-    const labels = await createdJson(['--name', 'labels', '--of', 'labels', '--old', '2025-03-01', '--new', '2025-04-01', '--annotators', 'alice,bob', '--raters', '2', '--size', '6']);
-    expect(labels.items).toHaveLength(6);
+    const labels = await createdJson(['--name', 'labels', '--of', 'labels', '--old', '2025-03-01', '--new', '2025-04-01', '--annotators', 'alice,bob', '--raters', '2', '--per-stratum', '50']);
+    // Every new label of the month: some decided by a model (their closest sentences by cosine), some by words alone.
+    expect(labels.items.filter((item) => item.stratum === 'new').length).toBeGreaterThan(10);
     const weekly = await createdJson(['--name', 'week', '--of', 'weekly', '--week', '2025-02-03', '--annotators', 'alice,bob,carol', '--per-stratum', '2']);
     expect(weekly.items.length).toBeGreaterThan(0);
     const store = new AuditStore(openDatabase(db));
+    const cache = new EmbeddingCache(openDatabase(db));
+    const measures = new Set<string>();
     for (const item of store.items(labels.audit.id)) {
       if (item.content.kind !== 'label') throw new Error(`not a label item: ${item.key}`);
       expect(item.content.newParagraph).toContain(item.content.sentence);
       expect(item.stratum).toBe(item.content.label);
+      if (item.content.label !== 'new') {
+        expect(item.content.closestOld).toBeUndefined();
+        continue;
+      }
+      // A new label carries the old article, and its closest sentences by what the labeler computed.
+      const { closestOld, oldArticle } = item.content as Extract<AuditItemContent, { kind: 'label' }>;
+      expect(oldArticle?.length).toBeGreaterThan(0);
+      expect(closestOld).toBeDefined();
+      measures.add(closestOld!.measure);
+      for (const close of closestOld!.sentences) expect(oldArticle).toContain(close.text);
+      const similarities = closestOld!.sentences.map((close) => close.similarity);
+      expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+      if (closestOld!.measure === 'cosine') {
+        // The cosine of the very vectors the labeler embedded, from the store's cache.
+        const [own, first] = [item.content.sentence, closestOld!.sentences[0]!.text].map((text) => cache.load('use-lite', [textHash(text)]).get(textHash(text))!);
+        expect(closestOld!.embedder).toBe('use-lite');
+        expect(closestOld!.sentences[0]!.similarity).toBeCloseTo(cosine(own!, first!), 10);
+        expect(closestOld!.sentences[0]!.similarity).toBeGreaterThanOrEqual(item.content.similarity ?? 0);
+      }
     }
+    expect([...measures].sort()).toEqual(['cosine', 'words']);
+    const sampleUrl = /^https:\/\/sample\.wikidelta\.invalid\/w\/index\.php\?/;
     for (const item of store.items(weekly.audit.id)) {
       if (item.content.kind !== 'weekly') throw new Error(`not a weekly item: ${item.key}`);
       expect(item.content.infoboxAfter[item.content.key]).toBe(item.content.answer);
       expect(item.content.infoboxBefore[item.content.key]).not.toBe(item.content.answer);
       expect(item.content.timeline.map((entry) => entry.value)).toContain(item.content.answer);
+      const links = item.content.revisions!;
+      expect(links.diff).toMatch(sampleUrl);
+      expect(links.diff).toBe(`https://sample.wikidelta.invalid/w/index.php?diff=${links.after.revId}&oldid=${links.before.revId}`);
+      expect(links.after.revId).toBeGreaterThan(links.before.revId);
     }
+  });
+
+  it('freezes the old evidence of CHANGED items beside the new', async () => {
+    const created = await createdJson(['--name', 'changed', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice', '--raters', '1', '--per-stratum', '5']);
+    const store = new AuditStore(openDatabase(db));
+    const changed = store.items(created.audit.id).flatMap((item) => (item.content.kind === 'qa' && item.content.itemType === 'CHANGED' ? [item.content] : []));
+    expect(changed.length).toBeGreaterThan(0);
+    const raw = openDatabase(db);
+    const inSnapshot = raw.prepare('SELECT COUNT(*) FROM snapshot_sentences WHERE snapshot = ? AND instr(?, text) > 0').pluck();
+    for (const content of changed) {
+      expect(content.oldEvidence).toContain(content.oldAnswer);
+      expect(content.evidence).toContain(content.answer);
+      expect(content.oldEvidence).not.toBe(content.evidence);
+      // The old wording is the old snapshot's text, the snapshot before the one the item was made in.
+      expect(['2025-02-01', '2025-03-01']).toContain(content.oldSnapshot);
+      expect(inSnapshot.get(content.oldSnapshot, content.oldEvidence)).toBeGreaterThan(0);
+      expect(inSnapshot.get(content.snapshot, content.oldEvidence)).toBe(0);
+    }
+    raw.close();
   });
 
   it('reports precision from the latest verdicts and exports every judgment row', async () => {
@@ -135,8 +184,8 @@ describe('audit on the demo store', () => {
     expect(exportRun.code, exportRun.stderr).toBe(0);
     const lines = jsonLines(readFileSync(exported, 'utf8'));
     expect(lines).toHaveLength(rows);
-    expect(lines[0]).toMatchObject({ item: created.items[0]?.key, annotator: 'alice', verdict: 'wrong', note: 'first look', seconds: 2 });
-    expect(Object.keys(lines[0] ?? {})).toEqual(expect.arrayContaining(['item', 'annotator', 'verdict', 'label', 'answer', 'note', 'seconds', 'created_at']));
+    expect(lines[0]).toMatchObject({ item: created.items[0]?.key, annotator: 'alice', verdict: 'wrong', note: 'first look', seconds: 2, withdrawn: false });
+    expect(Object.keys(lines[0] ?? {})).toEqual(expect.arrayContaining(['item', 'annotator', 'verdict', 'label', 'answer', 'note', 'seconds', 'created_at', 'withdrawn']));
     expect(lines.every((line) => VERDICTS.includes(line.verdict as Verdict))).toBe(true);
   });
 
@@ -182,15 +231,38 @@ describe('audit on the demo store', () => {
     expect(existsSync(join(dir, 'missing.sqlite'))).toBe(false);
   });
 
-  it('audit demo creates the demo audit, prints the links and serves them; a second run renews the links', async () => {
+  it('audit demo creates the demo audit and serves it; its links survive a rerun, and are renewed only when they no longer open', async () => {
+    const kept = `${db}.audit-demo-links.json`;
     const first = await runDemo();
     expect(first.stdout).toMatch(/^audit demo: \d+ items \(.+\) from the GrowOVER items of snapshot 2025-04-01, judged by alice and bob$/m);
+    expect(first.stdout).toContain(`kept for the next run in ${kept}, readable by you only`);
     expect(first.statuses).toEqual([200, 200]);
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
+    // The store holds no token, only hashes: the links file is what a rerun prints again.
+    expect(readFileSync(db).includes(Buffer.from(first.tokens[0]!))).toBe(false);
+
     const second = await runDemo(first.tokens[0]);
-    expect(second.stdout).toMatch(/^audit demo \(made earlier; new links/m);
-    expect(second.tokens[0]).not.toBe(first.tokens[0]);
-    expect(second.statuses).toEqual([200, 200, 401]);
-  }, 120_000);
+    expect(second.stdout).toMatch(/^audit demo \(made earlier; the same links as before\):$/m);
+    expect(second.tokens).toEqual(first.tokens);
+    expect(second.statuses).toEqual([200, 200, 200]);
+    // The maintainer's report over the API is the CLI's, the maintainer not among the annotators.
+    expect(second.served).toEqual(second.cli);
+    expect(second.served.annotators.map((entry) => entry.name)).toEqual(['alice', 'bob']);
+    expect(second.served.n_judgments).toBe(2);
+
+    // A link renewed by hand, or a lost file: only what no longer opens gets a new token.
+    const renewed = await runCli(['--db', db, 'audit', 'links', '--name', 'demo', '--annotators', 'alice']);
+    expect(renewed.code, renewed.stderr).toBe(0);
+    const third = await runDemo(first.tokens[0]);
+    expect(third.stdout).toMatch(/^audit demo \(made earlier; new links for alice, whose kept link no longer opened\):$/m);
+    expect(third.tokens[0]).not.toBe(first.tokens[0]);
+    expect(third.tokens.slice(1)).toEqual(first.tokens.slice(1));
+    expect(third.statuses).toEqual([200, 200, 401]);
+    rmSync(kept);
+    const fourth = await runDemo(third.tokens[1]);
+    expect(fourth.tokens.every((token) => !third.tokens.includes(token))).toBe(true);
+    expect(fourth.statuses).toEqual([200, 200, 401]);
+  }, 180_000);
 
   // Last: it rewrites the store under the audits.
   it('keeps the frozen items when the store under them changes', async () => {
@@ -209,22 +281,40 @@ describe('audit on the demo store', () => {
   });
 });
 
+interface DemoRun {
+  stdout: string;
+  statuses: number[];
+  tokens: string[];
+  /** The maintainer's report as served, and as `audit report --json` prints it at the same time. */
+  served: { n_judgments: number; annotators: Array<{ name: string }> };
+  cli: unknown;
+}
+
 /**
  * Runs `audit demo` on a free port, opens the first annotator's page, the maintainer's and, if
- * given, an earlier token's, then stops it as Ctrl-C would.
+ * given, an earlier token's; has the first annotator judge her first item if she has not; reads
+ * the report from the API and the CLI; then stops it as Ctrl-C would.
  */
-async function runDemo(earlierToken?: string): Promise<{ stdout: string; statuses: number[]; tokens: string[] }> {
+async function runDemo(earlierToken?: string): Promise<DemoRun> {
   const child = startCli(['--db', db, 'audit', 'demo', '--port', '0']);
   const ended = collect(child);
   const stdout = await waitForOutput(child, 'stdout', /serving http/);
-  const links = [...stdout.matchAll(/http:\/\/127\.0\.0\.1:\d+\/(a|admin)\/([\w-]+)/g)];
-  const annotator = links.find((link) => link[1] === 'a');
-  const admin = links.find((link) => link[1] === 'admin');
+  const links = [...stdout.matchAll(/(http:\/\/127\.0\.0\.1:\d+)\/(a|admin)\/([\w-]+)/g)];
+  const annotator = links.find((link) => link[2] === 'a');
+  const admin = links.find((link) => link[2] === 'admin');
   const statuses = [];
   for (const link of [annotator, admin]) statuses.push((await fetch(link?.[0] ?? 'http://127.0.0.1:1/')).status);
   if (earlierToken !== undefined) statuses.push((await fetch((annotator?.[0] ?? '').replace(/[\w-]+$/, earlierToken))).status);
+  const base = annotator?.[1] ?? '';
+  for (const link of links.filter((entry) => entry[2] === 'a')) {
+    const authorization = `Bearer ${link[3]}`;
+    const next = (await (await fetch(`${base}/api/next`, { headers: { authorization } })).json()) as { judged: number; item: { id: number } | null };
+    if (next.judged === 0 && next.item) await fetch(`${base}/api/judgments`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ item: next.item.id, verdict: 'correct', seconds: 4 }) });
+  }
+  const served = (await (await fetch(`${base}/api/admin/report`, { headers: { authorization: `Bearer ${admin?.[3]}` } })).json()) as DemoRun['served'];
+  const cli = await runCli(['--db', db, '--json', 'audit', 'report', '--name', 'demo']);
   child.kill('SIGINT');
   const result = await ended;
   expect(result.code, result.stderr).toBe(0);
-  return { stdout, statuses, tokens: links.map((link) => link[2] ?? '') };
+  return { stdout, statuses, tokens: links.map((link) => link[3] ?? ''), served, cli: JSON.parse(cli.stdout) };
 }

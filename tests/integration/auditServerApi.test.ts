@@ -1,16 +1,18 @@
 /**
  * The audit server's JSON API over real HTTP on loopback, on a real SQLite store: who may do what
- * (401, 403, 400 with a message), the cross-site and size guards, the rate limit on failed tokens,
- * blindness between annotators, and that concurrent posts and a restart lose no judgment.
+ * (401, 403, 400 with a message), the cross-site, Host and size guards, the limits on failed tokens
+ * (per address and per token prefix, never against a valid token), withdrawals and skips, blindness
+ * between annotators, and that concurrent posts and a restart lose no judgment.
  */
 import type { Database } from 'better-sqlite3';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuditStore } from '../../src/store/auditStore.js';
 import { openDatabase } from '../../src/store/database.js';
 import { startAuditServer, type AuditServer } from '../../src/serve/server.js';
-import { seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
+import { correctionOf, seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
 import { tempDir } from '../../testkit/cli.js';
 
 interface Running {
@@ -22,11 +24,11 @@ interface Running {
 
 const running: Running[] = [];
 
-async function start(annotators = ['alice', 'bob']): Promise<Running> {
+async function start(annotators = ['alice', 'bob'], options: { trustProxy?: string; log?: (line: string) => void } = {}): Promise<Running> {
   const path = join(tempDir('wikidelta-serve-'), 'store.sqlite');
   const db = openDatabase(path);
   const seeded = seedAudit(db, { annotators });
-  const server = await startAuditServer({ db, host: '127.0.0.1', port: 0 });
+  const server = await startAuditServer({ db, host: '127.0.0.1', port: 0, ...options });
   const run = { db, path, server, seeded };
   running.push(run);
   return run;
@@ -47,6 +49,18 @@ function api(run: Running, path: string, init: { token?: string | null; method?:
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers,
     body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+  });
+}
+
+/** The status of a GET sent from a chosen loopback source address: all of 127/8 reaches the server. */
+function statusFrom(run: Running, path: string, token: string, from: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${run.server.url}${path}`, { headers: { authorization: `Bearer ${token}` }, localAddress: from }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    sent.on('error', reject);
+    sent.end();
   });
 }
 
@@ -99,7 +113,12 @@ describe('audit server API', () => {
       [{ item: qa, verdict: 'wrong', label: 'new' }, /label applies to sentence-label items/],
       [{ item: label, verdict: 'wrong', answer: 'Jane' }, /takes a label, not an answer/],
       [{ item: label, verdict: 'wrong', label: 'rewritten' }, /label must be one of unchanged, changed, new, undecided/],
+      [{ item: label, verdict: 'wrong' }, /a wrong label needs the right one: give label \(one of unchanged, new, undecided\)/],
+      [{ item: label, verdict: 'wrong', label: 'changed' }, /label changed is the proposed one/],
       [{ item: label, verdict: 'correct', seconds: -1 }, /seconds: Too small/],
+      [{ item: label, verdict: 'correct', note: 'a\u0000b' }, /note: contains a NUL character/],
+      ['{"item": 1, "verdict": "correct", "note": "half \\ud800 a pair"}', /note: contains a lone surrogate/],
+      [`{"item": ${qa}, "verdict": "wrong", "answer": "\\udc00"}`, /answer: contains a lone surrogate/],
       ['{"item": 1,', /JSON/],
     ];
     for (const [body, message] of cases) {
@@ -111,6 +130,94 @@ describe('audit server API', () => {
     expect((await judge(run, alice, { item: label, verdict: 'correct', note: 'x'.repeat(20_000) })).status).toBe(413);
     expect((await judge(run, alice, JSON.stringify({ item: label, verdict: 'correct' }), { 'content-type': 'text/plain' })).status).toBe(415);
     expect(new AuditStore(run.db).judgments(run.seeded.audit.id)).toEqual([]);
+    // A whole pair of surrogates is text like any other, and is kept.
+    expect((await judge(run, alice, { item: label, verdict: 'correct', note: 'checked 👍' })).status).toBe(201);
+    expect(new AuditStore(run.db).judgments(run.seeded.audit.id).map((row) => row.note)).toEqual(['checked 👍']);
+  });
+
+  it('stores the seconds of a page left open for days as a day, instead of refusing the verdict', async () => {
+    const run = await start();
+    const item = run.seeded.items[1]!.id;
+    const response = await judge(run, run.seeded.tokens.alice!, { item, verdict: 'correct', seconds: 3 * 86_400 + 5 });
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { judgment: { seconds: number } }).judgment.seconds).toBe(86_400);
+    expect(new AuditStore(run.db).judgments(run.seeded.audit.id).map((row) => row.seconds)).toEqual([86_400]);
+  });
+
+  it('refuses a request with two Host headers', async () => {
+    const run = await start();
+    const { port } = new URL(run.server.url);
+    const answer = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(`${head}Connection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const twice = await answer(`GET /a/${run.seeded.tokens.alice} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: evil.example\r\n`);
+    expect(twice).toMatch(/^HTTP\/1\.1 400 /);
+    expect(twice).toContain('{"error":"2 Host headers: send one"}');
+    expect(await answer(`GET /a/${run.seeded.tokens.alice} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('withdraws a verdict as an appended row: the item is unjudged again and the report forgets it', async () => {
+    const run = await start();
+    const [alice, bob] = [run.seeded.tokens.alice!, run.seeded.tokens.bob!];
+    const [first, second] = run.seeded.items.map((item) => item.id) as [number, number];
+    const report = async () => (await (await api(run, '/api/admin/report', { token: run.seeded.adminToken })).json()) as { n_judgments: number; annotators: Array<{ name: string; judged: number }> };
+    expect((await judge(run, alice, { item: first, verdict: 'correct', seconds: 2 })).status).toBe(201);
+    expect((await judge(run, alice, { item: second, verdict: 'debatable', seconds: 2 })).status).toBe(201);
+    expect((await report()).n_judgments).toBe(2);
+
+    const withdrawn = await api(run, `/api/judgments/${first}`, { token: alice, method: 'DELETE' });
+    expect(withdrawn.status).toBe(200);
+    expect(await withdrawn.json()).toMatchObject({ item: first, judged: false, withdrawn: { verdict: 'correct' } });
+    expect((await report()).n_judgments).toBe(1);
+    expect((await report()).annotators.find((entry) => entry.name === 'alice')?.judged).toBe(1);
+    const next = (await (await api(run, '/api/next', { token: alice })).json()) as { judged: number; position: number; item: { id: number } };
+    expect(next).toMatchObject({ judged: 1, position: 1, item: { id: first } });
+    expect(await (await api(run, `/api/items/${first}`, { token: alice })).json()).toMatchObject({ judgment: null, withdrawn: { verdict: 'correct' } });
+    expect(await api(run, `/a/${alice}?item=${first}`).then((response) => response.text())).toContain('You withdrew your verdict <strong>correct</strong>');
+
+    const again = await api(run, `/api/judgments/${first}`, { token: alice, method: 'DELETE' });
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ error: `item ${first} has no verdict of yours to withdraw` });
+    expect((await api(run, `/api/judgments/${first}`, { token: bob, method: 'DELETE' })).status).toBe(404);
+    expect((await api(run, '/api/judgments/999999', { token: alice, method: 'DELETE' })).status).toBe(403);
+    expect((await api(run, '/api/judgments/abc', { token: alice, method: 'DELETE' })).status).toBe(400);
+    expect((await api(run, `/api/judgments/${second}`, { token: alice, method: 'DELETE', headers: { origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await api(run, `/api/judgments/${second}`, { token: 'not-a-token', method: 'DELETE' })).status).toBe(401);
+
+    const rows = new AuditStore(run.db).judgments(run.seeded.audit.id);
+    expect(rows.map((row) => [row.itemId, row.verdict, row.withdrawn])).toEqual([[first, 'correct', false], [second, 'debatable', false], [first, 'correct', true]]);
+    expect((await judge(run, alice, { item: first, verdict: 'wrong', answer: 'x' })).status).toBe(400);
+    expect((await judge(run, alice, { item: first, verdict: 'wrong', label: 'new' })).status).toBe(201);
+    expect((await report()).n_judgments).toBe(2);
+  });
+
+  it('skips an item to the end of the queue, lists it as skipped, and refuses to skip a judged one', async () => {
+    const run = await start(['alice']);
+    const alice = run.seeded.tokens.alice!;
+    const ids = run.seeded.items.map((item) => item.id);
+    const next = async () => ((await (await api(run, '/api/next', { token: alice })).json()) as { item: { id: number } | null }).item?.id ?? null;
+    const skip = (item: number) => api(run, '/api/skips', { token: alice, body: { item } });
+    expect((await skip(ids[0]!)).status).toBe(201);
+    expect((await skip(ids[1]!)).status).toBe(201);
+    expect(await next()).toBe(ids[2]);
+    const listed = (await (await api(run, '/api/items', { token: alice })).json()) as { items: Array<{ id: number; title: string; state: string; position: number }> };
+    expect(listed.items.map((entry) => entry.state)).toEqual(['skipped', 'skipped', 'todo', 'todo', 'todo', 'todo', 'todo']);
+    expect(listed.items[0]).toMatchObject({ position: 1, title: 'Riverton <script>alert(1)</script>' });
+    for (const item of ids.slice(2)) expect((await judge(run, alice, { item, verdict: 'correct' })).status).toBe(201);
+    // Only skipped items are left: the first skipped comes first.
+    expect(await next()).toBe(ids[0]);
+    const refused = await skip(ids[2]!);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/is judged: withdraw the verdict/);
+    expect((await skip(999_999)).status).toBe(403);
+    expect((await api(run, '/api/skips', { token: alice, body: { item: ids[0], extra: 1 } })).status).toBe(400);
+    expect((await judge(run, alice, { item: ids[0], verdict: 'debatable' })).status).toBe(201);
+    expect(await next()).toBe(ids[1]);
   });
 
   it('refuses a cross-site POST and takes a same-origin one', async () => {
@@ -203,7 +310,10 @@ describe('audit server API', () => {
     const verdicts = ['correct', 'debatable', 'wrong'] as const;
     const responses = await Promise.all(
       names.flatMap((name, client) =>
-        items.map((item, index) => judge(run, run.seeded.tokens[name]!, { item, verdict: verdicts[(client + index) % 3], seconds: index })),
+        run.seeded.items.map((item, index) => {
+          const verdict = verdicts[(client + index) % 3];
+          return judge(run, run.seeded.tokens[name]!, { item: item.id, verdict, seconds: index, ...(verdict === 'wrong' ? correctionOf(item.content) : {}) });
+        }),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(responses.map(() => 201));
@@ -223,12 +333,49 @@ describe('audit server API', () => {
     expect(next).toMatchObject({ judged: items.length, item: null });
   });
 
-  it('answers 429 to an address after ten failed tokens, a valid token included, with Retry-After', async () => {
-    const run = await start();
-    for (let attempt = 0; attempt < 10; attempt++) expect((await api(run, '/api/next', { token: `guess${attempt}` })).status).toBe(401);
-    const blocked = await api(run, '/api/next', { token: run.seeded.tokens.alice });
+  it('answers 429 to an address past ten failed tokens, but never to a valid token or to a request without one', async () => {
+    const lines: string[] = [];
+    const run = await start(['alice', 'bob'], { log: (line) => lines.push(line) });
+    for (let attempt = 0; attempt < 20; attempt++) expect((await api(run, '/api/next')).status).toBe(401);
+    for (let attempt = 0; attempt < 10; attempt++) expect((await api(run, '/api/next', { token: `guess${attempt}-${'x'.repeat(30)}` })).status).toBe(401);
+    const blocked = await api(run, '/api/next', { token: 'one-more-guess' });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await api(run, `/a/${run.seeded.tokens.alice}`)).status).toBe(429);
+    expect(((await blocked.json()) as { error: string }).error).toMatch(/^too many failed token attempts from 127\.0\.0\.1; check the link and try again in \d+ s$/);
+    expect(lines).toEqual(['too many failed token attempts from 127.0.0.1: its further failures get 429']);
+    // Everyone else on this address (every loopback user, everyone behind one proxy) goes on working.
+    expect((await api(run, '/api/next', { token: run.seeded.tokens.alice })).status).toBe(200);
+    expect((await api(run, `/a/${run.seeded.tokens.bob}`)).status).toBe(200);
+    expect((await judge(run, run.seeded.tokens.bob!, { item: run.seeded.items[0]!.id, verdict: 'correct' })).status).toBe(201);
+    expect((await api(run, '/api/next')).status).toBe(401);
+    expect((await api(run, '/a/not-a-token')).status).toBe(429);
+  });
+
+  it('counts all of 127/8 as one address, so rotating the source address escapes nothing', async () => {
+    const run = await start();
+    for (let host = 2; host < 12; host++) expect(await statusFrom(run, '/api/next', `guess-${host}`, `127.0.${host}.${host}`)).toBe(401);
+    expect(await statusFrom(run, '/api/next', 'guess-last', '127.9.9.9')).toBe(429);
+    expect(await statusFrom(run, '/api/next', run.seeded.tokens.alice!, '127.9.9.9')).toBe(200);
+  });
+
+  it('behind a trusted proxy, counts each client apart, and a guessed link by its first characters from any address', async () => {
+    const run = await start(['alice'], { trustProxy: '127.0.0.1' });
+    const from = (client: string, token: string) => api(run, '/api/next', { token, headers: { 'x-forwarded-for': client } });
+    for (let attempt = 0; attempt < 10; attempt++) expect((await from('203.0.113.5', `client-guess-${attempt}`)).status).toBe(401);
+    expect((await from('203.0.113.5', 'client-guess-last')).status).toBe(429);
+    expect((await from('203.0.113.6', 'other-client-guess')).status).toBe(401);
+    expect((await from('203.0.113.5', run.seeded.tokens.alice!)).status).toBe(200);
+    // One link tried from many addresses: its prefix is counted wherever it comes from.
+    for (let client = 10; client < 20; client++) expect((await from(`198.51.100.${client}`, `AAAAAAAA-${client}`)).status).toBe(401);
+    const prefix = await from('198.51.100.99', 'AAAAAAAA-again');
+    expect(prefix.status).toBe(429);
+    expect(((await prefix.json()) as { error: string }).error).toMatch(/^too many failed token attempts with this link;/);
+    expect((await from('198.51.100.99', 'BBBBBBBB-other')).status).toBe(401);
+  });
+
+  it('believes no X-Forwarded-For without a trusted proxy', async () => {
+    const run = await start();
+    for (let client = 0; client < 10; client++) expect((await api(run, '/api/next', { token: `guess-${client}`, headers: { 'x-forwarded-for': `203.0.113.${client}` } })).status).toBe(401);
+    expect((await api(run, '/api/next', { token: 'guess-last', headers: { 'x-forwarded-for': '203.0.113.200' } })).status).toBe(429);
   });
 });

@@ -42,6 +42,21 @@ describe('wikidelta serve', () => {
     db.close();
   });
 
+  it('behind --trust-proxy, counts failed links per client the proxy names, and logs the scan once', async () => {
+    const { path, seeded } = seededStore();
+    const child = startCli(['--db', path, 'serve', '--port', '0', '--trust-proxy', '127.0.0.1']);
+    const result = collect(child);
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await waitForOutput(child, 'stdout', /\n/))?.[1];
+    const from = async (client: string, token: string) => (await fetch(`${url}/api/next`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': client } })).status;
+    for (let attempt = 0; attempt < 10; attempt++) expect(await from('203.0.113.5', `guess-${attempt}`)).toBe(401);
+    expect(await from('203.0.113.5', 'guess-last')).toBe(429);
+    expect(await from('203.0.113.9', 'another-guess')).toBe(401);
+    expect(await from('203.0.113.5', seeded.tokens.alice!)).toBe(200);
+    child.kill('SIGTERM');
+    const ended = await result;
+    expect([ended.code, ended.stderr]).toEqual([0, 'wikidelta serve: too many failed token attempts from 203.0.113.5: its further failures get 429\n']);
+  });
+
   it('ends with one line for a port in use and for a store that does not exist', async () => {
     const { path } = seededStore();
     const taken = createServer().listen(0, '127.0.0.1');

@@ -5,15 +5,19 @@
  * pass over keys, not a copy of everything.
  */
 import type { Database } from 'better-sqlite3';
-import { paragraphsHolding, paragraphsNumbered, timelineAround } from '../../audit/freeze.js';
-import type { AuditItemContent } from '../../audit/model.js';
+import { closestSentences, paragraphsHolding, paragraphsNumbered, revisionLinks, timelineAround } from '../../audit/freeze.js';
+import type { AuditItemContent, ClosestSentences } from '../../audit/model.js';
 import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
+import type { StoredLabel } from '../../model/labels.js';
+import { cosine, textHash } from '../../models/embedder.js';
 import { PUBLISHED_TYPE } from '../../release/growoverRelease.js';
+import { EmbeddingCache } from '../../store/embeddingCache.js';
 import { GrowoverStore } from '../../store/growoverStore.js';
 import { QueryStore, QuestionStore } from '../../store/questionStore.js';
 import { RevisionReads } from '../../store/revisionReads.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
+import { contentWords, wordOverlap } from '../../text/tokens.js';
 import { answerSubject } from '../../timeline/answers.js';
 
 export interface Candidate {
@@ -41,6 +45,7 @@ export function labelCandidates(db: Database, oldName: string, newName: string):
         const newSentences = growover.sentences(newName, pair.newPageId);
         const oldSentences = pair.oldPageId === null ? [] : growover.sentences(oldName, pair.oldPageId);
         const paragraph = newSentences.find((sentence) => sentence.index === stored.index)?.paragraph ?? 0;
+        const oldTexts = oldSentences.map((sentence) => sentence.text);
         return {
           kind: 'label',
           title: stored.title,
@@ -55,12 +60,36 @@ export function labelCandidates(db: Database, oldName: string, newName: string):
           newParagraph: paragraphsNumbered(newSentences, new Set([paragraph])),
           similarity: stored.similarity,
           evidence: stored.evidence,
+          // A `new` label claims that no old sentence said it: the judge sees the nearest ones and can search the rest.
+          ...(label === 'new' && { oldArticle: pair.oldPageId === null ? null : oldTexts, closestOld: pair.oldPageId === null ? undefined : closestOld(db, stored, oldTexts) }),
         };
       },
     });
   }
   if (candidates.length === 0) throw new UserError(`no sentence labels for snapshots ${oldName} → ${newName}: run wikidelta label --old ${oldName} --new ${newName} first`);
   return candidates;
+}
+
+/**
+ * The old sentences closest to a new one by what the labeler computed: the cosine of its
+ * embedder's vectors, read from the store's embedding cache, where it compared the sentence with a
+ * model; else (it found no old sentence sharing enough words to ask one) the share of content
+ * words in common, its own test.
+ */
+function closestOld(db: Database, stored: StoredLabel, oldTexts: readonly string[]): ClosestSentences {
+  const embedder = stored.step === 'nli' || stored.step === 'llm' ? stored.backend.split('+')[0] : undefined;
+  if (embedder !== undefined) {
+    const hashes = [stored.text, ...oldTexts].map(textHash);
+    const vectors = new EmbeddingCache(db).load(embedder, hashes);
+    const own = vectors.get(hashes[0] as string);
+    const scored = oldTexts.flatMap((text, i) => {
+      const vector = vectors.get(hashes[i + 1] as string);
+      return own && vector ? [{ text, similarity: cosine(own, vector) }] : [];
+    });
+    if (scored.length > 0) return { measure: 'cosine', embedder, sentences: closestSentences(scored) };
+  }
+  const words = contentWords(stored.text);
+  return { measure: 'words', embedder: null, sentences: closestSentences(oldTexts.map((text) => ({ text, similarity: wordOverlap(words, contentWords(text)) }))) };
 }
 
 /** The snapshot's active QA items (stratum SAME / NEW / CHANGED) and dialogues (stratum dialogue, one item each). */
@@ -73,11 +102,14 @@ export function growoverCandidates(db: Database, snapshot: string): Candidate[] 
     const sentences = sentencesOf(pageId);
     return indices.map((index) => sentences.find((sentence) => sentence.index === index)?.text ?? '').join(' ');
   };
+  const names = snapshots.snapshotNames();
   const candidates: Candidate[] = [];
   for (const qa of growover.qaAt(snapshot)) {
     const now = qa.now;
     if (now === null) continue;
     const itemType = PUBLISHED_TYPE[now.type];
+    // A CHANGED item was made from a sentence changed since the snapshot before the one it was made in.
+    const oldSnapshot = names[names.indexOf(qa.snapshot) - 1] ?? null;
     candidates.push({
       key: qa.id,
       stratum: itemType,
@@ -92,6 +124,7 @@ export function growoverCandidates(db: Database, snapshot: string): Candidate[] 
         evidence: textOf(now.pageId, now.indices),
         article: paragraphsHolding(sentencesOf(now.pageId), now.indices),
         turns: [],
+        ...(itemType === 'CHANGED' ? { oldEvidence: qa.oldText, oldSnapshot } : {}),
       }),
     });
   }
@@ -162,6 +195,7 @@ export function weeklyCandidates(db: Database, week: string, wiki?: string): Can
           const answer = answerSubject(db, subject, instant);
           return answer.status === 'ok' && answer.valid_from !== null ? { value: answer.answer, validFrom: answer.valid_from, validTo: answer.valid_to } : undefined;
         }),
+        revisions: revisionLinks(item.url, item.prevRevId, item.revId, item.timestamp),
       };
     },
   }));

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { auditReport, formatReport } from '../../audit/report.js';
 import type { SamplePlan } from '../../audit/sample.js';
@@ -116,12 +117,7 @@ export function registerAudit(program: Command): void {
       await withSession(command, { write: false, lock: false }, (session) => {
         const store = new AuditStore(session.db);
         const info = requireAudit(store, flags.name);
-        const report = auditReport({
-          audit: info,
-          items: store.items(info.id),
-          annotators: store.annotators(info.id).filter((annotator) => annotator.role === 'annotator'),
-          judgments: store.latestJudgments(info.id),
-        });
+        const report = auditReport(store.reportInput(info));
         const json = `${JSON.stringify(report, null, 2)}\n`;
         const text = formatReport(report).replace(/\n?$/, '\n');
         if (flags.out === undefined) {
@@ -135,7 +131,7 @@ export function registerAudit(program: Command): void {
 
   audit
     .command('export')
-    .description('every judgment row (a changed verdict is a later row) as JSON lines: item, annotator, verdict, label, answer, note, seconds, created_at')
+    .description('every judgment row (a changed verdict is a later row; withdrawn: true takes the verdict named back) as JSON lines: item, annotator, verdict, label, answer, note, seconds, created_at, withdrawn')
     .requiredOption('--name <name>', 'the audit name')
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (flags: { name: string; out?: string }, command: Command) => {
@@ -157,6 +153,7 @@ export function registerAudit(program: Command): void {
               note: j.note,
               seconds: j.seconds,
               created_at: j.createdAt,
+              withdrawn: j.withdrawn,
             })}\n`,
         );
         if (flags.out === undefined) process.stdout.write(lines.join(''));
@@ -182,7 +179,7 @@ export function registerAudit(program: Command): void {
           const { links, heading } = demoAudit(session);
           const out = (line = '') => process.stdout.write(`${line}\n`);
           out(heading);
-          printLinks(out, links, server.url);
+          printLinks(out, links, server.url, `kept for the next run in ${demoLinksPath(session.dbPath)}, readable by you only; the store keeps only a hash of each token`);
           out();
           out(`serving ${server.url} on this machine only; Ctrl-C stops. Then: wikidelta audit report --db ${session.dbPath} --name ${DEMO_AUDIT}`);
           await untilStopped();
@@ -246,10 +243,10 @@ function linkOf(baseUrl: string, link: IssuedLink): string {
   return `${baseUrl.replace(/\/+$/, '')}/${link.role === 'admin' ? 'admin' : 'a'}/${link.token}`;
 }
 
-function printLinks(out: (line?: string) => void, links: readonly IssuedLink[], baseUrl: string): void {
+function printLinks(out: (line?: string) => void, links: readonly IssuedLink[], baseUrl: string, kept = 'shown once: the store keeps only a hash of each token'): void {
   const annotators = links.filter((link) => link.role === 'annotator');
   const width = Math.max(0, ...annotators.map((link) => link.name.length));
-  if (annotators.length > 0) out('annotator links (shown once: the store keeps only a hash of each token):');
+  if (annotators.length > 0) out(`annotator links (${kept}):`);
   for (const link of annotators) out(`  ${link.name.padEnd(width)}  ${linkOf(baseUrl, link)}`);
   for (const link of links.filter((l) => l.role === 'admin')) out(`maintainer: ${linkOf(baseUrl, link)}`);
 }
@@ -278,14 +275,27 @@ function printChange(session: Session, change: AuditChange, baseUrl: string, hea
 
 /**
  * The demo store's audit "demo", made on first use from the GrowOVER items of its latest snapshot
- * that has any (else its latest sentence labels), with fresh links on every run: tokens are kept
- * only as hashes, so the old ones cannot be shown again.
+ * that has any (else its latest sentence labels), whose links survive a rerun. The store keeps
+ * tokens only as hashes, so the demo keeps the links it issued in a file of its own beside the
+ * store (`demoLinksPath`, readable by its owner only) and prints them again while they still open;
+ * a link renewed meanwhile (`audit links`) or a lost file gets a new token.
  */
 function demoAudit(session: Session): { links: IssuedLink[]; heading: string } {
   const store = new AuditStore(session.db);
-  if (store.audit(DEMO_AUDIT)) {
-    const { links } = renewLinks(session.db, DEMO_AUDIT);
-    return { links, heading: `audit ${DEMO_AUDIT} (made earlier; new links, the old ones no longer work):` };
+  const path = demoLinksPath(session.dbPath);
+  const existing = store.audit(DEMO_AUDIT);
+  if (existing) {
+    const people = store.annotators(existing.id);
+    const kept = readDemoLinks(path).filter((link) => {
+      const holder = store.annotatorByToken(link.token);
+      return holder !== undefined && holder.auditId === existing.id && holder.name === link.name && holder.role === link.role;
+    });
+    const lost = people.filter((person) => !kept.some((link) => link.name === person.name && link.role === person.role));
+    if (lost.length === 0) return { links: people.flatMap((person) => kept.filter((link) => link.name === person.name && link.role === person.role)), heading: `audit ${DEMO_AUDIT} (made earlier; the same links as before):` };
+    const renewed = renewLinks(session.db, DEMO_AUDIT, lost.map((person) => person.name)).links;
+    const links = people.flatMap((person) => [...kept, ...renewed].filter((link) => link.name === person.name && link.role === person.role));
+    keepDemoLinks(path, links);
+    return { links, heading: `audit ${DEMO_AUDIT} (made earlier; new links for ${lost.map((person) => person.name).join(', ')}, whose kept link no longer opened):` };
   }
   const source = demoSource(session);
   const change = createAudit(session.db, {
@@ -297,7 +307,39 @@ function demoAudit(session: Session): { links: IssuedLink[]; heading: string } {
     seed: session.settings.seed,
     now: new Date().toISOString(),
   });
+  keepDemoLinks(path, change.links);
   return { links: change.links, heading: `audit ${DEMO_AUDIT}: ${change.items.length} items (${describeSample(change.items)}) from ${describeSource(source)}, judged by alice and bob` };
+}
+
+/** Where `audit demo` keeps the links it issued: beside the store, named after it. */
+function demoLinksPath(dbPath: string): string {
+  return `${dbPath}.audit-demo-links.json`;
+}
+
+const DemoLinks = z.object({
+  audit: z.literal(DEMO_AUDIT),
+  links: z.array(z.object({ name: z.string(), role: z.enum(['annotator', 'admin']), token: z.string() })),
+});
+
+/** The links kept by an earlier run; none when the file is missing, unreadable or not one of ours. */
+function readDemoLinks(path: string): IssuedLink[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return [];
+  }
+  const parsed = DemoLinks.safeParse(raw);
+  return parsed.success ? parsed.data.links : [];
+}
+
+/** Written by its owner only (0600): the file holds working links, which the store itself never does. */
+function keepDemoLinks(path: string, links: readonly IssuedLink[]): void {
+  try {
+    writeFileAtomically(path, `${JSON.stringify({ audit: DEMO_AUDIT, links }, null, 2)}\n`, { mode: 0o600 });
+  } catch (error) {
+    process.stderr.write(`wikidelta: the demo's links could not be kept (${(error as Error).message}): a rerun will issue new ones\n`);
+  }
 }
 
 function demoSource(session: Session): SourceParams {

@@ -11,6 +11,7 @@ import { withSession } from '../session.js';
 interface ServeFlags {
   host: string;
   port: number;
+  trustProxy?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -19,12 +20,19 @@ export function registerServe(program: Command): void {
     .description("serve the audits' annotator pages (/a/TOKEN), the maintainer's page (/admin/TOKEN) and their JSON API (/api, Authorization: Bearer TOKEN) until stopped")
     .option('--host <host>', 'the address to listen on; anything but loopback is reachable from other machines over plain HTTP', '127.0.0.1')
     .addOption(integerOption('--port <n>', 'the port (0 picks a free one)').default(8787))
+    .option('--trust-proxy <addresses>', "behind a reverse proxy: its addresses or CIDR ranges, comma-separated, whose X-Forwarded-For/-Host/-Proto are believed (so failed links count per client, not per proxy)")
     .action(async (flags: ServeFlags, command: Command) => {
       if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
       // No run lock: judgments are single-row transactions, so `audit` commands may add items or annotators meanwhile.
       await withSession(command, { write: false }, async (session) => {
         const { startAuditServer } = await import('../../serve/server.js');
-        const server = await startAuditServer({ db: session.db, host: flags.host, port: flags.port, log: (line) => process.stderr.write(`wikidelta serve: ${line}\n`) }).catch(
+        const server = await startAuditServer({
+          db: session.db,
+          host: flags.host,
+          port: flags.port,
+          log: (line) => process.stderr.write(`wikidelta serve: ${line}\n`),
+          trustProxy: flags.trustProxy,
+        }).catch(
           (error: NodeJS.ErrnoException) => {
             if (error.code === 'EADDRINUSE') throw new UserError(`port ${flags.port} on ${flags.host} is in use: choose another --port`);
             if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') throw new UserError(`cannot listen on --host ${flags.host}: no such local address`);

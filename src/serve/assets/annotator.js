@@ -1,6 +1,7 @@
-// The annotator's page: verdicts by button or key (1/2/3), arrows to move, u to go back to the
-// last verdict, seconds spent per item. Served as a file because the page's policy forbids
-// inline script; every text it shows is set through textContent.
+// The annotator's page: verdicts by button or key (1/2/3), u to withdraw a verdict, s to skip,
+// arrows to move, h for one's items, ? for the keys, seconds spent per item (while the page is
+// visible, at most a day). Served as a file because the page's policy forbids inline script; every
+// text it shows is set through textContent.
 'use strict';
 
 (() => {
@@ -13,57 +14,190 @@
   const right = document.getElementById('right');
   const note = document.getElementById('note');
   const guidelines = document.getElementById('guidelines');
-  const shownAt = performance.now();
+  const help = document.getElementById('help');
+  const history = document.getElementById('history');
+  const search = document.getElementById('old-search');
+  /** The server stores at most a day per item; a page left open longer is sent as a day. */
+  const MAX_SECONDS = 86400;
   let sending = false;
+
+  // Time counts while the page is visible: a tab left in the background is not time spent judging.
+  let visibleMs = 0;
+  let visibleSince = document.visibilityState === 'visible' ? performance.now() : null;
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') visibleSince = performance.now();
+    else if (visibleSince !== null) {
+      visibleMs += performance.now() - visibleSince;
+      visibleSince = null;
+    }
+  });
+  const secondsSpent = () => {
+    const ms = visibleMs + (visibleSince === null ? 0 : performance.now() - visibleSince);
+    return Math.min(MAX_SECONDS, Math.round(ms / 100) / 10);
+  };
 
   const go = (id) => {
     if (id) location.assign(`${location.pathname}?item=${encodeURIComponent(id)}`);
   };
-  const say = (text) => {
-    if (status) status.textContent = text;
+  const say = (text, isError = false) => {
+    if (!status) return;
+    status.textContent = text;
+    status.classList.toggle('error', isError);
+    status.setAttribute('role', isError ? 'alert' : 'status');
   };
+  const authorized = (init = {}) => ({ ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
 
-  async function judge(verdict) {
-    if (!itemId || sending) return;
-    const body = { item: itemId, verdict, seconds: Math.round((performance.now() - shownAt) / 100) / 10 };
+  /** Sends a request that changes something; on success goes to `then`, else says why, loudly. */
+  async function send(path, init, then) {
+    if (sending) return;
+    sending = true;
+    say('saving…');
+    try {
+      const response = await fetch(path, authorized(init));
+      if (!response.ok) {
+        const reply = await response.json().catch(() => ({}));
+        say(`Not saved: ${reply.error ?? `the server answered ${response.status}`}`, true);
+        sending = false;
+        return;
+      }
+      then();
+    } catch {
+      say('Not saved: the server cannot be reached. Try again.', true);
+      sending = false;
+    }
+  }
+
+  function judge(verdict) {
+    if (!itemId) return;
+    const body = { item: itemId, verdict, seconds: secondsSpent() };
     const noteText = note.value.trim();
     if (noteText) body.note = noteText;
     if (verdict === 'wrong') {
       const value = right.value.trim();
+      if (right.tagName === 'SELECT' && !value) {
+        say('Choose the right label first: a wrong label is saved with the one it should be.', true);
+        right.focus();
+        return;
+      }
       if (!value && !noteText) {
-        say(right.tagName === 'SELECT' ? 'choose the right label' : 'type the right answer, or a note saying why there is none');
+        say('Type the right answer, or a note saying why there is none.', true);
         right.focus();
         return;
       }
       if (value) body[right.name] = value;
     }
-    sending = true;
-    say('saving…');
-    try {
-      const response = await fetch('/api/judgments', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
-      });
-      if (!response.ok) {
-        const reply = await response.json().catch(() => ({}));
-        say(`not saved: ${reply.error ?? response.status}`);
-        sending = false;
-        return;
-      }
-      // On to the first item not judged yet (after an undo, that is where the annotator left off).
-      location.assign(location.pathname);
-    } catch {
-      say('not saved: the server cannot be reached; try again');
-      sending = false;
+    // On to the first item still to do (after a withdrawal, that is where the annotator left off).
+    void send('/api/judgments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, () => location.assign(location.pathname));
+  }
+
+  function withdraw() {
+    const id = Number(data.undo) || null;
+    if (!id) {
+      say('No verdict of yours to withdraw yet.');
+      return;
     }
+    void send(`/api/judgments/${id}`, { method: 'DELETE' }, () => go(id));
+  }
+
+  function skip() {
+    if (!itemId) return;
+    if (data.judged) {
+      location.assign(location.pathname);
+      return;
+    }
+    void send('/api/skips', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ item: itemId }) }, () => location.assign(location.pathname));
   }
 
   function askForCorrection() {
     if (!correction) return;
     correction.hidden = false;
     right.focus();
-    say(right.tagName === 'SELECT' ? 'choose the right label, then Enter' : 'type the right answer, then Enter');
+    say(right.tagName === 'SELECT' ? 'Choose the right label, then Enter.' : 'Type the right answer, then Enter.');
+  }
+
+  const STATES = { judged: 'judged', skipped: 'skipped', todo: 'to do' };
+
+  async function openHistory() {
+    if (!history) return;
+    if (!history.open) history.showModal();
+    const table = document.getElementById('history-table');
+    const summary = document.getElementById('history-status');
+    try {
+      const response = await fetch('/api/items', authorized());
+      if (!response.ok) throw new Error(String(response.status));
+      const { items } = await response.json();
+      const body = table.querySelector('tbody');
+      body.replaceChildren(
+        ...items.map((entry) => {
+          const row = document.createElement('tr');
+          row.className = `state-${entry.state}${entry.id === itemId ? ' current' : ''}`;
+          const position = document.createElement('td');
+          position.textContent = String(entry.position);
+          const title = document.createElement('td');
+          const link = document.createElement('a');
+          link.href = `${location.pathname}?item=${encodeURIComponent(entry.id)}`;
+          link.textContent = entry.title || entry.key;
+          const key = document.createElement('small');
+          key.textContent = ` ${entry.key}`;
+          title.append(link, key);
+          const state = document.createElement('td');
+          state.textContent = entry.state === 'judged' ? `${STATES.judged}: ${entry.verdict}` : STATES[entry.state];
+          row.append(position, title, state);
+          return row;
+        }),
+      );
+      const counts = { judged: 0, skipped: 0, todo: 0 };
+      for (const entry of items) counts[entry.state]++;
+      summary.textContent = `${counts.judged} judged · ${counts.skipped} skipped · ${counts.todo} to do`;
+      summary.classList.remove('error');
+      table.hidden = false;
+      (table.querySelector('tr.current a') ?? table.querySelector('a'))?.focus();
+    } catch {
+      summary.textContent = 'Your items could not be loaded: the server cannot be reached.';
+      summary.classList.add('error');
+    }
+  }
+
+  function toggle(dialog) {
+    if (!dialog) return;
+    if (dialog.open) dialog.close();
+    else dialog.showModal();
+  }
+
+  // The old article of a `new` label item: the sentences holding every word typed, the words marked.
+  const sentences = search ? [...document.querySelectorAll('#old-sentences li')].map((li) => ({ li, text: li.textContent })) : [];
+  const searchCount = document.getElementById('old-search-count');
+  search?.addEventListener('input', () => {
+    const words = search.value.toLowerCase().split(/\s+/).filter((word) => word.length > 0);
+    let shown = 0;
+    for (const { li, text } of sentences) {
+      const lower = text.toLowerCase();
+      const match = words.every((word) => lower.includes(word));
+      li.hidden = !match;
+      if (match) shown++;
+      li.replaceChildren(...marked(text, lower, match ? words : []));
+    }
+    searchCount.textContent = words.length === 0 ? '' : `${shown} of ${sentences.length} sentences hold ${words.map((word) => `"${word}"`).join(' and ')}`;
+  });
+
+  /** The text as nodes, each occurrence of a word inside a <mark>. */
+  function marked(text, lower, words) {
+    const ranges = [];
+    for (const word of words) for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + word.length)) ranges.push([at, at + word.length]);
+    ranges.sort((a, b) => a[0] - b[0]);
+    const nodes = [];
+    let at = 0;
+    for (const [start, end] of ranges) {
+      if (start < at) continue;
+      nodes.push(document.createTextNode(text.slice(at, start)));
+      const mark = document.createElement('mark');
+      mark.className = 'hit';
+      mark.textContent = text.slice(start, end);
+      nodes.push(mark);
+      at = end;
+    }
+    nodes.push(document.createTextNode(text.slice(at)));
+    return nodes;
   }
 
   form?.querySelectorAll('button[data-verdict]').forEach((button) => {
@@ -79,6 +213,11 @@
       judge('wrong');
     }
   });
+  document.getElementById('withdraw')?.addEventListener('click', withdraw);
+  document.getElementById('skip')?.addEventListener('click', skip);
+  document.getElementById('open-history')?.addEventListener('click', () => void openHistory());
+  document.getElementById('open-help')?.addEventListener('click', () => toggle(help));
+  document.querySelectorAll('dialog [data-close]').forEach((button) => button.addEventListener('click', () => button.closest('dialog').close()));
 
   document.addEventListener('keydown', (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -87,16 +226,24 @@
       if (event.key === 'Escape') event.target.blur();
       return;
     }
-    const actions = {
-      1: () => judge('correct'),
-      2: () => judge('debatable'),
-      3: askForCorrection,
-      ArrowLeft: () => go(data.prev),
-      ArrowRight: () => go(data.next),
-      u: () => go(data.undo),
-      n: () => note?.focus(),
-      g: () => guidelines && (guidelines.open = !guidelines.open),
-    };
+    // Over an open list only its own keys work; Escape closes it (the browser's dialog does).
+    const open = document.querySelector('dialog[open]');
+    const actions = open
+      ? { '?': () => open === help && help.close(), h: () => open === history && history.close() }
+      : {
+          1: () => judge('correct'),
+          2: () => judge('debatable'),
+          3: askForCorrection,
+          ArrowLeft: () => go(data.prev),
+          ArrowRight: () => go(data.next),
+          u: withdraw,
+          s: skip,
+          h: () => void openHistory(),
+          '?': () => toggle(help),
+          '/': () => search?.focus(),
+          n: () => note?.focus(),
+          g: () => guidelines && (guidelines.open = !guidelines.open),
+        };
     const action = actions[event.key];
     if (!action) return;
     event.preventDefault();

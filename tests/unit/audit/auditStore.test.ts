@@ -103,6 +103,73 @@ describe('AuditStore', () => {
     ]);
   });
 
+  it('appends a withdrawal that leaves the item unjudged everywhere, and keeps it in the log', () => {
+    const { store } = newStore('withdrawals');
+    const audit = createdAudit(store);
+    const [q1, q2] = store.addItems(audit.id, ['q1', 'q2'].map((key) => ({ key, stratum: 'NEW', content: qa(`${key}?`) })));
+    const alice = store.addAnnotator(audit.id, 'alice', hashToken(newToken()), 'annotator');
+    const bob = store.addAnnotator(audit.id, 'bob', hashToken(newToken()), 'annotator');
+    store.assign([q1!, q2!].map((item) => ({ itemId: item.id, annotatorId: alice.id })));
+    const base = { label: null, answer: null, note: null, seconds: 2 };
+    expect(store.withdrawJudgment(q1!.id, alice.id, '2026-01-01T00:00:00Z')).toBeUndefined();
+    store.addJudgment({ ...base, itemId: q1!.id, annotatorId: alice.id, verdict: 'wrong', answer: 'no', createdAt: '2026-01-01T00:00:01Z' });
+    store.addJudgment({ ...base, itemId: q2!.id, annotatorId: alice.id, verdict: 'correct', createdAt: '2026-01-01T00:00:02Z' });
+
+    const withdrawal = store.withdrawJudgment(q1!.id, alice.id, '2026-01-01T00:00:03Z');
+    expect(withdrawal).toMatchObject({ itemId: q1!.id, verdict: 'wrong', answer: null, withdrawn: true });
+    expect(store.withdrawJudgment(q1!.id, alice.id, '2026-01-01T00:00:04Z')).toBeUndefined();
+    expect(store.judgments(audit.id).map((row) => [row.verdict, row.withdrawn])).toEqual([['wrong', false], ['correct', false], ['wrong', true]]);
+    expect(store.latestJudgments(audit.id).map((row) => [row.itemId, row.verdict])).toEqual([[q2!.id, 'correct']]);
+    expect(store.progress(audit.id)).toEqual([
+      { annotator: 'alice', assigned: 2, judged: 1 },
+      { annotator: 'bob', assigned: 0, judged: 0 },
+    ]);
+    const [first] = store.assignedItems(alice.id);
+    expect(first).toMatchObject({ latest: null, withdrawn: { verdict: 'wrong', withdrawn: true }, skipped: null });
+    expect(store.assignments(audit.id).map((row) => row.judged)).toEqual([false, true]);
+    // Unjudged again, the item may move to another annotator; a standing verdict never does.
+    expect(store.moveAssignment(q2!.id, alice.id, bob.id)).toBe(false);
+    expect(store.moveAssignment(q1!.id, alice.id, bob.id)).toBe(true);
+
+    store.addJudgment({ ...base, itemId: q2!.id, annotatorId: alice.id, verdict: 'debatable', createdAt: '2026-01-01T00:00:05Z' });
+    expect(store.latestJudgments(audit.id).map((row) => row.verdict)).toEqual(['debatable']);
+  });
+
+  it('skips an unjudged item until a verdict or a withdrawal comes after the skip', () => {
+    const { store } = newStore('skips');
+    const audit = createdAudit(store);
+    const items = store.addItems(audit.id, ['q1', 'q2', 'q3'].map((key) => ({ key, stratum: 'NEW', content: qa(`${key}?`) })));
+    const alice = store.addAnnotator(audit.id, 'alice', hashToken(newToken()), 'annotator');
+    store.assign(items.map((item) => ({ itemId: item.id, annotatorId: alice.id })));
+    const [q1, q2, q3] = items.map((item) => item.id) as [number, number, number];
+    const base = { annotatorId: alice.id, label: null, answer: null, note: null, seconds: 1, createdAt: '2026-01-01T00:00:00Z' };
+    const skipped = () => store.assignedItems(alice.id).map((entry) => entry.skipped !== null);
+
+    const first = store.addSkip(q2, alice.id, '2026-01-01T00:00:01Z');
+    const second = store.addSkip(q1, alice.id, '2026-01-01T00:00:02Z');
+    expect(first).toBeLessThan(second as number);
+    expect(skipped()).toEqual([true, true, false]);
+    store.addJudgment({ ...base, itemId: q3, verdict: 'correct' });
+    expect(store.addSkip(q3, alice.id, '2026-01-01T00:00:03Z')).toBeUndefined();
+    store.addJudgment({ ...base, itemId: q1, verdict: 'correct' });
+    expect(skipped()).toEqual([false, true, false]);
+    // Withdrawn, q1 is to do again, not skipped: the skip was older than the verdict.
+    store.withdrawJudgment(q1, alice.id, '2026-01-01T00:00:04Z');
+    expect(store.assignedItems(alice.id).map((entry) => [entry.latest?.verdict ?? null, entry.skipped !== null])).toEqual([[null, false], [null, true], ['correct', false]]);
+    store.addSkip(q1, alice.id, '2026-01-01T00:00:05Z');
+    expect(skipped()).toEqual([true, true, false]);
+  });
+
+  it('gives the report its items, the annotators but never the admin, and the standing verdicts', () => {
+    const { store } = newStore('report-input');
+    const audit = createdAudit(store);
+    const [item] = store.addItems(audit.id, [{ key: 'q1', stratum: 'NEW', content: qa('one?') }]);
+    const alice = store.addAnnotator(audit.id, 'alice', hashToken(newToken()), 'annotator');
+    store.addAnnotator(audit.id, 'admin', hashToken(newToken()), 'admin');
+    const verdict = store.addJudgment({ itemId: item!.id, annotatorId: alice.id, verdict: 'correct', label: null, answer: null, note: null, seconds: 3, createdAt: '2026-01-01T00:00:00Z' });
+    expect(store.reportInput(audit)).toEqual({ audit, items: [item], annotators: [alice], judgments: [verdict] });
+  });
+
   it('loses no judgment when two connections write at once, and keeps them when reopened', async () => {
     const { store, path } = newStore('concurrent');
     const audit = createdAudit(store);

@@ -11,7 +11,7 @@ import { auditReport, formatReport } from '../../../src/audit/report.js';
 //   item 4   changed   debatable  debatable  wrong      0/2/1        debatable  (disputed)
 //
 // Bob first judged item 1 wrong, then correct: only the later judgment counts. Dave, the
-// maintainer, judged nothing.
+// maintainer, judged nothing and is no annotator of the report.
 
 const audit: AuditInfo = { id: 1, name: 'hand', source: 'labels', params: {}, raters: 3, seed: 7, createdAt: '2026-01-01T00:00:00Z' };
 
@@ -128,16 +128,39 @@ describe('auditReport on a hand-computed audit', () => {
     ]);
   });
 
-  it('scores each annotator against the majority of the other raters only', () => {
+  it('scores each annotator against the majority of the other raters only, the maintainer not among them', () => {
     // alice: the others agree only on item 1 (correct, as she said) → 1/1.
     // bob: others agree on item 1 (correct ✓) and item 2 (correct, he said debatable ✗) → 1/2.
     // carol: others agree on item 1 (correct ✓) and item 4 (debatable, she said wrong ✗) → 1/2.
     expect(report.annotators).toEqual([
-      { name: 'carol', judged: 4, compared: 2, agreement_with_majority: 0.5 },
-      { name: 'alice', judged: 4, compared: 1, agreement_with_majority: 1 },
-      { name: 'bob', judged: 4, compared: 2, agreement_with_majority: 0.5 },
-      { name: 'dave', judged: 0, compared: 0, agreement_with_majority: null },
+      { name: 'carol', judged: 4, compared: 2, agreement_with_majority: 0.5, median_seconds: 5 },
+      { name: 'alice', judged: 4, compared: 1, agreement_with_majority: 1, median_seconds: 5 },
+      { name: 'bob', judged: 4, compared: 2, agreement_with_majority: 0.5, median_seconds: 5 },
     ]);
+  });
+
+  it('says beside each majority figure how many items it left out and why', () => {
+    // Item 3 (1–1–1) has no majority; every item is judged.
+    expect(report.left_out.overall).toEqual({ no_majority: 1, unjudged: 0 });
+    expect(report.left_out.by_stratum).toEqual({ changed: { no_majority: 1, unjudged: 0 }, new: { no_majority: 0, unjudged: 0 } });
+    const unjudged = auditReport({ audit, items: [...items, item(5, 'new')], annotators, judgments });
+    expect(unjudged.left_out.by_stratum.new).toEqual({ no_majority: 0, unjudged: 1 });
+    expect(unjudged.precision.by_stratum.new?.n).toBe(2);
+  });
+
+  it('counts an item whose raters split on it as half, over every judged item', () => {
+    // precision (correct or debatable accepted): item 1 all accept → 1, item 2 all accept → 1,
+    // item 3 (w d c) and item 4 (d d w) split → 1/2 each: 3 of 4. Wilson, p = 0.75, z² = 3.841459:
+    // denominator 1 + z²/4 = 1.960365, centre (0.75 + 0.480182)/1.960365 = 0.627527,
+    // half 1.959964·√(0.046875 + 0.060023)/1.960365 = 0.326886 → [0.300641, 0.954413].
+    const half = report.disputed_as_half;
+    expect(half.precision.overall).toMatchObject({ value: 0.75, n: 4 });
+    expect(half.precision.overall.low).toBeCloseTo(0.3006, 4);
+    expect(half.precision.overall.high).toBeCloseTo(0.9544, 4);
+    expect(half.precision.by_stratum).toMatchObject({ new: { value: 1, n: 2 }, changed: { value: 0.5, n: 2 } });
+    // strict (correct alone accepted): 1, 1/2 (c d c), 1/2 (w d c), 0 (d d w): 2 of 4; new 1.5/2, changed 0.5/2.
+    expect(half.strict.overall).toMatchObject({ value: 0.5, n: 4 });
+    expect(half.strict.by_stratum).toMatchObject({ new: { value: 0.75, n: 2 }, changed: { value: 0.25, n: 2 } });
   });
 
   it("sets GrowOVER's published figures beside the measure that repeats them", () => {
@@ -169,22 +192,55 @@ describe('auditReport by source', () => {
   });
 });
 
+describe('time per item', () => {
+  it('takes the median of the standing verdicts, per annotator, and lists the items that took longest', () => {
+    const timed = (id: number, itemId: number, annotatorId: number, seconds: number | null): Judgment => ({ ...judgment(itemId, annotatorId, 'correct'), id, seconds });
+    const rows = [
+      timed(101, 1, ALICE, 4), timed(102, 1, BOB, 6),
+      timed(103, 2, ALICE, 30), timed(104, 2, BOB, 10), timed(105, 2, CAROL, 20),
+      timed(106, 3, ALICE, null), timed(107, 3, BOB, 86_400),
+      timed(108, 4, CAROL, 8),
+    ];
+    const report = auditReport({ audit, items, annotators, judgments: rows });
+    // Timed: 4, 6, 30, 10, 20, 86400, 8 → sorted 4 6 8 10 20 30 86400, median 10.
+    expect(report.time.timed).toBe(7);
+    expect(report.time.median_seconds).toBe(10);
+    // Item medians: 1 → 5, 2 → 20, 3 → 86400 (its only time), 4 → 8.
+    expect(report.time.slowest.map((entry) => [entry.item, entry.median_seconds, entry.seconds])).toEqual([
+      [3, 86_400, [86_400]],
+      [2, 20, [30, 10, 20]],
+      [4, 8, [8]],
+      [1, 5, [4, 6]],
+    ]);
+    expect(report.annotators.map((entry) => [entry.name, entry.median_seconds])).toEqual([['carol', 14], ['alice', 17], ['bob', 10]]);
+  });
+});
+
 describe('formatReport', () => {
   it('prints the figures as aligned plain-text tables', () => {
     const text = formatReport(reportOf());
     expect(text).toContain('Audit "hand" (labels): 4 items, 12 judgments');
     expect(text).toContain(
       [
-        '  stratum  n  precision  95% interval  strict  95% interval',
-        '  all      3     100.0%   43.9-100.0%   66.7%    20.8-93.9%',
-        '  changed  1     100.0%   20.7-100.0%    0.0%     0.0-79.3%',
-        '  new      2     100.0%   34.2-100.0%  100.0%   34.2-100.0%',
+        '  stratum  n  left out           precision  95% interval  strict  95% interval',
+        '  all      3  1 (1 no majority)     100.0%   43.9-100.0%   66.7%    20.8-93.9%',
+        '  changed  1  1 (1 no majority)     100.0%   20.7-100.0%    0.0%     0.0-79.3%',
+        '  new      2  0                     100.0%   34.2-100.0%  100.0%   34.2-100.0%',
+      ].join('\n'),
+    );
+    expect(text).toContain(
+      [
+        '  stratum  n  unjudged  precision  95% interval  strict  95% interval',
+        '  all      4         0      75.0%    30.1-95.4%   50.0%    15.0-85.0%',
       ].join('\n'),
     );
     expect(text).toContain('  all              0.045                 0.125');
     expect(text).toContain('  alice|bob    0.273');
-    expect(text).toContain('  dave            0         0          -');
-    expect(text).toContain('  new      precision      86.7%    70.3-94.7%  30  100.0%   34.2-100.0%  2');
+    expect(text).toContain('  alice           4         1     100.0%       5.0');
+    expect(text).not.toContain('dave');
+    expect(text).toContain('Time per item: median 5.0 s over 12 timed verdicts');
+    expect(text).toContain('  new      precision      86.7%    70.3-94.7%  30  100.0%   34.2-100.0%  2  0');
+    expect(text).toContain('  changed  strict         96.7%    83.3-99.4%  30    0.0%     0.0-79.3%  1  1 (1 no majority)');
     expect(text).toContain('  page-3  changed     3        1          1      1');
   });
 });

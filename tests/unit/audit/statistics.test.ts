@@ -4,6 +4,7 @@ import {
   fleissKappa,
   krippendorffAlphaNominal,
   majorityOf,
+  median,
   wilsonInterval,
 } from '../../../src/audit/statistics.js';
 
@@ -40,6 +41,26 @@ describe('wilsonInterval', () => {
     expect(wilsonInterval(0, 5).low).toBe(0);
     expect(wilsonInterval(0, 0)).toEqual({ value: null, low: 0, high: 1, n: 0 });
     expect(() => wilsonInterval(4, 3)).toThrow(/0 <= k <= n/);
+  });
+
+  it('takes half a success, as an item counted half, and nothing finer', () => {
+    // 13.5 of 17 (the demo audit's 8 agreed items, 2 agreed on acceptance, 7 split): p = 0.794118,
+    // z²/n = 0.225968, denominator 1.225968, centre (0.794118 + 0.112984)/1.225968 = 0.739906,
+    // half 1.959964·√(0.0096174 + 0.0033231)/1.225968 = 1.959964·0.113756/1.225968 = 0.181862
+    // → [0.558044, 0.921769].
+    const interval = wilsonInterval(13.5, 17);
+    expect(interval.value).toBeCloseTo(0.794118, 6);
+    expect(interval.low).toBeCloseTo(0.558044, 5);
+    expect(interval.high).toBeCloseTo(0.921769, 5);
+    expect(() => wilsonInterval(13.25, 17)).toThrow(/whole or a half/);
+  });
+});
+
+describe('median', () => {
+  it('is the middle value, the mean of the two middle ones for an even count, null for none', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 10])).toBe(3.5);
+    expect(median([])).toBeNull();
   });
 });
 

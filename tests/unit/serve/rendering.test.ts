@@ -1,10 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditItem } from '../../../src/audit/model.js';
+import { AuditItemContentSchema, type AuditItem, type AuditItemContent, type Judgment } from '../../../src/audit/model.js';
 import { highlight, wordDiff } from '../../../src/serve/highlight.js';
 import { escapeHtml, html } from '../../../src/serve/html.js';
 import { itemView } from '../../../src/serve/itemView.js';
-import { annotatorPage } from '../../../src/serve/pages.js';
+import { annotatorPage, type AnnotatorView } from '../../../src/serve/pages.js';
 import { AUDIT_CONTENTS, HOSTILE } from '../../../testkit/auditFixture.js';
+
+type LabelContent = Extract<AuditItemContent, { kind: 'label' }>;
+type WeeklyContent = Extract<AuditItemContent, { kind: 'weekly' }>;
+
+const contentOf = (stratum: string): AuditItemContent => AUDIT_CONTENTS.find((entry) => entry.stratum === stratum)!.content;
+
+/** The annotator's page on the fixture's first item (a label changed → proposed "changed"). */
+const view: AnnotatorView = {
+  audit: 'pages',
+  annotator: 'alice',
+  total: 3,
+  judged: 1,
+  skipped: 0,
+  current: { item: { id: 7, auditId: 1, key: 'k', stratum: 'changed', content: AUDIT_CONTENTS[0]!.content } satisfies AuditItem, position: 2, latest: null, withdrawn: null, skipped: false },
+  previous: 5,
+  next: 9,
+  undo: 5,
+};
 
 /** Every tag the markup opens, by name: wiki text must never add one. */
 const tagsOf = (markup: string) => [...markup.matchAll(/<([a-zA-Z][a-zA-Z0-9-]*)/g)].map((match) => (match[1] as string).toLowerCase());
@@ -44,7 +62,8 @@ describe('item views', () => {
       const markup = itemView(content).value;
       expect(tagsOf(markup)).not.toContain('script');
       expect(tagsOf(markup)).not.toContain('img');
-      expect(tagsOf(markup)).not.toContain('a');
+      // The only links are the weekly item's revisions, to http(s) addresses.
+      expect([...markup.matchAll(/<a\b[^>]*>/g)].map((match) => match[0]).every((tag) => /^<a href="https:\/\/[^"]*" target="_blank" rel="noopener noreferrer">$/.test(tag))).toBe(true);
       expect(markup).not.toMatch(/<[a-z][^>]*\son\w+=/i);
     }
     const label = itemView(AUDIT_CONTENTS[0]!.content).value;
@@ -53,13 +72,56 @@ describe('item views', () => {
     expect(label).toContain('[javascript:alert(3) the official site]');
   });
 
-  it('marks the changed infobox key and the old answer of a CHANGED item', () => {
-    const weekly = itemView(AUDIT_CONTENTS.find((entry) => entry.content.kind === 'weekly')!.content).value;
-    expect(weekly).toMatch(/<tr class="changed"><th>▶ manager<\/th><td>John Hale<\/td><td>Kenji Ito<\/td><\/tr>/);
-    expect(weekly).toMatch(/<tr class="differs"><th>capacity<\/th>/);
-    const changed = itemView(AUDIT_CONTENTS.find((entry) => entry.stratum === 'CHANGED')!.content).value;
+  it('puts the change of a weekly item first, with its revisions, and folds the rest of the infobox', () => {
+    const weekly = itemView(contentOf('sports')).value;
+    const change = weekly.indexOf('<div class="change" id="change">');
+    expect(change).toBeGreaterThan(-1);
+    expect(change).toBeLessThan(weekly.indexOf('<dd class="question">'));
+    expect(weekly.slice(change)).toMatch(/^<div class="change" id="change"><span class="caption">The change<\/span>\s*<table>\s*<thead>.*?<\/thead>\s*<tbody><tr class="changed"><th class="key">manager<\/th><td class="before">John Hale<\/td><td class="after">Kenji Ito<\/td><\/tr><\/tbody>/s);
+    expect(weekly).toContain('Changed 2024-03-06 09:12 UTC · <a href="https://en.wikipedia.org/w/index.php?oldid=1006" target="_blank" rel="noopener noreferrer">revision 1006 (before)</a>');
+    expect(weekly).toContain('<a href="https://en.wikipedia.org/w/index.php?diff=1010&amp;oldid=1006" target="_blank" rel="noopener noreferrer">diff</a>');
+    // The whole infobox is folded, its summary naming the other keys that differ.
+    expect(weekly).toMatch(/<details class="infobox" id="infobox"><summary>The whole infobox, before and after the week: 24 keys; 1 other differs: capacity<\/summary>/);
+    expect(weekly).toMatch(/<tr class="differs"><th class="key">capacity<\/th>/);
+    expect(weekly.match(/<tr class="changed">/g)).toHaveLength(2);
+  });
+
+  it('breaks infobox keys only after an underscore, and shows a blank or absent value in words', () => {
+    const weekly = itemView(contentOf('sports')).value;
+    expect(weekly).toContain('<th class="key">ground_<wbr>coordinates_<wbr>and_<wbr>capacity_<wbr>note</th>');
+    expect(weekly).toContain('<tr class=""><th class="key">dissolved</th><td><span class="na blank">(blank)</span></td><td><span class="na blank">(blank)</span></td></tr>');
+    expect(weekly).toContain('{{film date|…}}');
+    const absent = itemView({ ...(contentOf('sports') as WeeklyContent), infoboxAfter: { manager: 'Kenji Ito' } }).value;
+    expect(absent).toContain('<tr class="differs"><th class="key">clubname</th><td>Riverton Rovers</td><td><span class="na">(absent)</span></td></tr>');
+  });
+
+  it('says when a weekly item was frozen without revision links, and refuses a link that is not http(s)', () => {
+    const { revisions: _revisions, ...older } = contentOf('sports') as WeeklyContent;
+    expect(itemView(older).value).toContain('This item was frozen before revision links were kept.');
+    const hostile = { ...(contentOf('sports') as WeeklyContent), revisions: { changedAt: 't', before: { revId: 1, url: 'javascript:alert(1)' }, after: { revId: 2, url: 'https://x.example/' }, diff: 'https://x.example/' } };
+    expect(AuditItemContentSchema.safeParse(hostile).success).toBe(false);
+  });
+
+  it('shows the old evidence of a CHANGED item beside the new, each answer marked', () => {
+    const changed = itemView(contentOf('CHANGED')).value;
     expect(changed).toContain('<dd class="old-answer">9,800</dd>');
+    expect(changed).toContain('<div class="column old-evidence"><span class="caption">Old evidence (2024-01) · old answer marked</span><p>Its population was <mark class="old">9,800</mark> at the 2010 census.</p></div>');
+    expect(changed).toContain('<div class="column new-evidence"><span class="caption">New evidence (2024-02) · answer marked</span><p>Its population was <mark class="new">11,200</mark> at the 2020 census, up from 9,800 in 2010.</p></div>');
     expect(changed).toContain('<mark class="cited">Its population was 11,200 at the 2020 census, up from 9,800 in 2010.</mark>');
+  });
+
+  it("shows a new label's closest old sentences, as the labeler measured them, and the old article to search", () => {
+    const label = itemView(contentOf('new')).value;
+    expect(label).toContain('Closest old sentences (2024-01) · by cosine of the use-lite vectors the labeler compared');
+    expect(label).toContain('<li><span class="score">0.41</span> The station opened in 1850 on the northern line.</li>');
+    expect(label.match(/<span class="score">/g)).toHaveLength(3);
+    expect(label).toContain('<input type="search" id="old-search"');
+    expect(label.match(/<ol class="old-sentences scroll" id="old-sentences">(.*?)<\/ol>/s)?.[1]?.match(/<li>/g)).toHaveLength(6);
+    const newArticle = itemView({ ...(contentOf('new') as LabelContent), oldArticle: null, closestOld: undefined }).value;
+    expect(newArticle).toContain('The article did not exist in 2024-01: no old sentence can have said it.');
+    expect(newArticle).not.toContain('old-search');
+    const older = itemView({ ...(contentOf('new') as LabelContent), oldArticle: undefined, closestOld: undefined }).value;
+    expect(older).not.toContain('Closest old sentences');
   });
 
   it('lists the dialogue turns and marks evidence sentences apart in the article', () => {
@@ -77,11 +139,30 @@ describe('item views', () => {
   });
 
   it('puts no inline script or handler on the annotator page, and the item id where the script finds it', () => {
-    const item: AuditItem = { id: 7, auditId: 1, key: 'k', stratum: 'changed', content: AUDIT_CONTENTS[0]!.content };
-    const page = annotatorPage({ audit: HOSTILE.script, annotator: HOSTILE.image, total: 3, judged: 1, current: { item, position: 2, latest: null }, previous: 5, next: 9, undo: 5 });
+    const page = annotatorPage({ ...view, audit: HOSTILE.script, annotator: HOSTILE.image });
     expect(page.match(/<script\b[^>]*>/g)).toEqual(['<script src="/assets/annotator.js" defer>']);
     expect(page).not.toMatch(/<[a-z][^>]*\son\w+=/i);
-    expect(page).toContain('data-item="7" data-prev="5" data-next="9" data-undo="5"');
-    expect(page).toContain('<option value="unchanged" selected>');
+    expect(page).toContain('data-item="7" data-prev="5" data-next="9" data-undo="5" data-kind="label" data-judged=""');
+  });
+
+  it('chooses no right label for the annotator: none selected, the proposed one not offered', () => {
+    const page = annotatorPage(view);
+    expect(page).toContain('<select name="label" id="right" required><option value="" selected disabled>choose…</option><option value="unchanged">unchanged</option><option value="new">new</option><option value="undecided">undecided</option></select>');
+    const own: Judgment = { id: 3, itemId: 7, annotatorId: 1, verdict: 'wrong', label: 'new', answer: null, note: null, seconds: 2, createdAt: 't' };
+    const again = annotatorPage({ ...view, current: { ...view.current!, latest: own } });
+    expect(again).toContain('<option value="" disabled>choose…</option>');
+    expect(again).toContain('<option value="new" selected>new</option>');
+    expect(again).toContain('data-judged="1"');
+    expect(again).toContain('<kbd>u</kbd> withdraw my verdict');
+  });
+
+  it('says when the verdict shown was withdrawn or the item skipped, and lists every key in the help overlay', () => {
+    const withdrawn: Judgment = { id: 4, itemId: 7, annotatorId: 1, verdict: 'debatable', label: null, answer: null, note: null, seconds: null, createdAt: 't' };
+    expect(annotatorPage({ ...view, current: { ...view.current!, withdrawn } })).toContain('You withdrew your verdict <strong>debatable</strong> on this item: it is unjudged again.');
+    expect(annotatorPage({ ...view, current: { ...view.current!, skipped: true } })).toContain('You skipped this item; it waits at the end of your items');
+    const help = annotatorPage(view).match(/<dialog id="help".*?<\/dialog>/s)?.[0] ?? '';
+    for (const key of ['1', '2', '3', 's', 'u', '←', '→', 'h', '/', 'n', 'g', '?', 'Esc']) expect(help).toContain(`<kbd>${key}</kbd>`);
+    const qaPage = annotatorPage({ ...view, current: { ...view.current!, item: { ...view.current!.item, content: contentOf('CHANGED') } } });
+    expect(qaPage.match(/<dialog id="help".*?<\/dialog>/s)?.[0]).not.toContain('<kbd>/</kbd>');
   });
 });
