@@ -86,3 +86,17 @@ export interface QueryOnDay {
   lifetime: PageLifetime | undefined;
   interval: StoredInterval | undefined;
 }
+
+/**
+ * What the store holds about a kept query over a span of days, read for all of them at once: for an
+ * imported query its answer intervals, for a generated one its page's lifetime and the intervals of
+ * its key, each in effect at some instant of the span, oldest first.
+ */
+export interface QueryOverSpan {
+  id: string;
+  query: string;
+  origin: 'generated' | 'imported';
+  imported: Array<Pick<QueryAtInstant, 'answer' | 'validTo'> & { validFrom: string }>;
+  lifetime: PageLifetime | undefined;
+  intervals: StoredInterval[];
+}

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox } from '../model.js';
-import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOnDay, TimelineRevision } from '../model/timelines.js';
+import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOnDay, QueryOverSpan, TimelineRevision } from '../model/timelines.js';
 import { FieldsColumn, flag } from './rows.js';
 
 const RevisionRow = z.object({
@@ -184,6 +184,21 @@ const DayRow = z.object({
 });
 const OptionalSlot = z.string().optional();
 
+/** The kept queries (of one week when @windowStart is set), a generated one with the slot of its key. */
+const KEPT_QUERIES = `
+  SELECT q.id, q.text, q.origin, q.wiki, q.page_id, q.key,
+         COALESCE((SELECT i.slot FROM infobox_intervals i
+                   WHERE i.wiki = q.wiki AND i.page_id = q.page_id AND i.key = q.key AND i.template = q.template
+                   ORDER BY i.valid_from DESC LIMIT 1), q.slot) AS slot
+  FROM queries q WHERE q.kept = 1 AND (@windowStart IS NULL OR q.window_start = @windowStart)`;
+
+/** What a row of a kept query holds: an imported interval, its page's lifetime, an interval of its key (DayRow). */
+const QUERY_COLUMNS = `k.id, k.text AS query, k.origin,
+       a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
+       l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
+       l.known_from AS knownFrom, l.synced_until AS syncedUntil,
+       v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo`;
+
 /**
  * The reads behind answers for any date, across wikis: a page's lifetime, the interval of a key in
  * effect at an instant, a stored query, and a whole day of answers in one statement. Lookups come
@@ -194,7 +209,7 @@ export class AnswerTimelines {
   private readonly selectSlot;
   private readonly selectInterval;
   private readonly selectQuery;
-  private readonly selectDay;
+  private readonly selectSpan;
 
   constructor(db: Database) {
     this.selectLifetime = db.prepare(
@@ -219,27 +234,18 @@ export class AnswerTimelines {
          AND a.valid_from = (SELECT MAX(valid_from) FROM query_answer_intervals WHERE query_id = q.id AND valid_from <= @instant)
        WHERE q.id = @id`,
     );
-    this.selectDay = db.prepare(
-      `WITH kept AS (
-         SELECT q.id, q.text, q.origin, q.wiki, q.page_id, q.key,
-                COALESCE((SELECT i.slot FROM infobox_intervals i
-                          WHERE i.wiki = q.wiki AND i.page_id = q.page_id AND i.key = q.key AND i.template = q.template
-                          ORDER BY i.valid_from DESC LIMIT 1), q.slot) AS slot
-         FROM queries q WHERE q.kept = 1 AND (@windowStart IS NULL OR q.window_start = @windowStart)
-       )
-       SELECT k.id, k.text AS query, k.origin,
-              a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
-              l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
-              l.known_from AS knownFrom, l.synced_until AS syncedUntil,
-              v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo
+    // Every kept query with the intervals in effect at some instant from @first to @last (a day: both the same), in order.
+    this.selectSpan = db.prepare(
+      `WITH kept AS (${KEPT_QUERIES})
+       SELECT ${QUERY_COLUMNS}
        FROM kept k
        LEFT JOIN query_answer_intervals a
-         ON k.origin = 'imported' AND a.query_id = k.id AND a.valid_from <= @instant AND (a.valid_to IS NULL OR a.valid_to > @instant)
+         ON k.origin = 'imported' AND a.query_id = k.id AND a.valid_from <= @last AND (a.valid_to IS NULL OR a.valid_to > @first)
        LEFT JOIN infobox_intervals v
          ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key
-        AND v.valid_from <= @instant AND (v.valid_to IS NULL OR v.valid_to > @instant)
+        AND v.valid_from <= @last AND (v.valid_to IS NULL OR v.valid_to > @first)
        LEFT JOIN page_lifetimes l ON l.wiki = k.wiki AND l.page_id = k.page_id
-       ORDER BY k.id`,
+       ORDER BY k.id, a.valid_from, v.valid_from`,
     );
   }
 
@@ -270,7 +276,7 @@ export class AnswerTimelines {
    * their answer intervals, generated ones with their page's lifetime and the interval of their key.
    */
   day(instant: string, options: { windowStart?: string } = {}): QueryOnDay[] {
-    return this.selectDay.all({ instant, windowStart: options.windowStart ?? null }).map((raw) => {
+    return this.selectSpan.all({ first: instant, last: instant, windowStart: options.windowStart ?? null }).map((raw) => {
       const row = DayRow.parse(raw);
       const { createdAt, deletedAt, knownFrom, syncedUntil, value, revId, validFrom, validTo } = row;
       return {
@@ -282,5 +288,32 @@ export class AnswerTimelines {
         interval: value !== null && revId !== null && validFrom !== null ? { value, revId, validFrom, validTo } : undefined,
       };
     });
+  }
+
+  /**
+   * Every kept query (of one week, or all) over the instants from `first` to `last`, in one
+   * statement read row by row: each query once, with every imported interval or every interval of
+   * its key in effect at some instant of the span, oldest first.
+   */
+  *span(first: string, last: string, options: { windowStart?: string } = {}): Generator<QueryOverSpan> {
+    let current: QueryOverSpan | undefined;
+    for (const raw of this.selectSpan.iterate({ first, last, windowStart: options.windowStart ?? null })) {
+      const row = DayRow.parse(raw);
+      if (current?.id !== row.id) {
+        if (current) yield current;
+        const { createdAt, deletedAt, knownFrom, syncedUntil } = row;
+        current = {
+          id: row.id,
+          query: row.query,
+          origin: row.origin,
+          imported: [],
+          lifetime: row.hasLifetime ? { createdAt, deletedAt, knownFrom, syncedUntil } : undefined,
+          intervals: [],
+        };
+      }
+      if (row.importedFrom !== null) current.imported.push({ answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo });
+      if (row.value !== null && row.revId !== null && row.validFrom !== null) current.intervals.push({ value: row.value, revId: row.revId, validFrom: row.validFrom, validTo: row.validTo });
+    }
+    if (current) yield current;
   }
 }

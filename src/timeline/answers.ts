@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { PageLifetime, QueryAtInstant, StoredInterval } from '../model/timelines.js';
+import type { PageLifetime, QueryAtInstant, QueryOverSpan, StoredInterval } from '../model/timelines.js';
 import { AnswerTimelines } from '../store/timelineStore.js';
 
 /**
@@ -96,6 +96,27 @@ export function answersOnDate(db: Database, date: string, options: { windowStart
         row.origin === 'imported' ? importedAnswer(row.imported, instant) : unanswered !== undefined ? none(unanswered) : intervalAnswer(row.interval, instant);
       return { id: row.id, query: row.query, ...answer };
     });
+}
+
+/**
+ * Every kept query's answers (of one week, or all) on each of the dates, ascending, under the same
+ * rules as `answersOnDate`, from one statement read query by query: a range of days costs one pass
+ * over the intervals, not one statement per day.
+ */
+export function* answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string } = {}): Generator<{ id: string; query: string; answers: Answer[] }> {
+  const instants = dates.map(answerInstant);
+  const [first, last] = [instants[0], instants.at(-1)];
+  if (first === undefined || last === undefined) return;
+  for (const row of timelinesOf(db).span(first, last, options)) {
+    yield { id: row.id, query: row.query, answers: instants.map((instant) => answerOverSpan(row, instant)) };
+  }
+}
+
+function answerOverSpan(row: QueryOverSpan, instant: string): Answer {
+  const inEffect = (interval: { validFrom: string; validTo: string | null }) => interval.validFrom <= instant && (interval.validTo === null || interval.validTo > instant);
+  if (row.origin === 'imported') return importedAnswer(row.imported.find(inEffect) ?? { answer: null, validFrom: null, validTo: null }, instant);
+  const unanswered = lifetimeStatus(row.lifetime, instant);
+  return unanswered !== undefined ? none(unanswered) : intervalAnswer(row.intervals.find(inEffect), instant);
 }
 
 function none(status: AnswerStatus): Answer {
