@@ -1,14 +1,17 @@
 /**
  * The weekly half of scoring, through the CLI on the embedded sample: the week's collection reaches
  * its end instant so the day after the week (DailyQA's evaluation date) is answered, a revision at
- * exactly that midnight included; the release carries that day's file and a Hugging Face card whose
- * files all exist and parse; `evaluate weekly` scores predictions against those answers.
+ * exactly that midnight included; the release carries that day's file, the answers of every day as
+ * a Parquet table that DuckDB reads back as the store answers, and a Hugging Face card whose types
+ * and counts match its files; `evaluate weekly` scores predictions against those answers.
  */
+import Sqlite from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
-import { checkCard } from '../support/datasetCard.js';
+import { answersOnDate } from '../../src/timeline/answers.js';
+import { checkCard, jsonLinesOf, parquetRows } from '../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const SEASON = '2024–25 Port Aldwin Rovers F.C. season';
@@ -37,9 +40,39 @@ describe('the day after a week', () => {
       ['20', '21', '22', '23', '24', '25', '26', '27'].map((day) => `qa_2501${day}.jsonl`),
     );
     expect(jsonLines(readFileSync(join(release, 'qa_250127.jsonl'), 'utf8'))).toContainEqual(expect.objectContaining({ answer: '4th' }));
-    const card = checkCard(release);
+    const queries = jsonLinesOf(join(release, 'queries.jsonl'));
+    const card = await checkCard(release, { queries: queries.map((query) => ({ ...query, infobox: JSON.stringify(query.infobox) })) });
     expect(card.configs.map((c) => c.config_name)).toEqual(['queries', 'answers']);
-    expect(card.configs[1]?.data_files.map((f) => f.path)).toContain('qa_250127.jsonl');
+  });
+
+  it("gives each kept query's answer on each day of the release as the store answers it, in the Parquet table and the day's DailyQA file alike", async () => {
+    const release = join(dir, 'releases', 'weekly-2025-01-20');
+    const { rows } = await parquetRows(join(release, 'answers.parquet'));
+    const days = ['20', '21', '22', '23', '24', '25', '26', '27'].map((day) => `2025-01-${day}`);
+    const store = new Sqlite(db, { readonly: true });
+    try {
+      const expected = days.flatMap((date) =>
+        answersOnDate(store, date, { windowStart: '2025-01-20T00:00:00Z' }).map((answer) => ({
+          id: answer.id,
+          date,
+          answer: answer.answer,
+          status: answer.status,
+          valid_from: answer.valid_from === null ? null : String(Date.parse(answer.valid_from)),
+          valid_to: answer.valid_to === null ? null : String(Date.parse(answer.valid_to)),
+          aliases: [],
+        })),
+      );
+      const key = (row: Record<string, unknown>) => `${String(row.id)} ${String(row.date)}`;
+      const order = (a: Record<string, unknown>, b: Record<string, unknown>) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+      expect(rows).toEqual(expected.sort(order));
+      expect(rows.some((row) => row.status === 'ok')).toBe(true);
+    } finally {
+      store.close();
+    }
+    for (const date of days) {
+      const file = jsonLines(readFileSync(join(release, `qa_${date.slice(2).replace(/-/g, '')}.jsonl`), 'utf8'));
+      expect(file.map(({ id, answer }) => ({ id, answer }))).toEqual(rows.filter((row) => row.date === date).map(({ id, answer }) => ({ id, answer })));
+    }
   });
 
   it('counts a revision at exactly the end instant for that day, but not among the changes of the week', async () => {
