@@ -21,6 +21,8 @@ export interface Column {
   nullable?: boolean;
   /** Few distinct values over many rows (ids repeated per day, dates, statuses): dictionary-encoded. */
   repeats?: boolean;
+  /** Min/max per row group, which readers skip row groups by (default on; off where no one filters by range, to save the writing). */
+  statistics?: boolean;
 }
 
 /** A table of a release: its file stem (`answers` → answers.jsonl, answers.parquet), which also names its card config. */
@@ -74,10 +76,19 @@ export function cardFeatures(spec: TableSpec): CardFeature[] {
 export function jsonLinesOf(spec: TableSpec, records: readonly TableRecord[]): Buffer {
   const names = spec.columns.map((column) => column.name);
   const prefixes = names.map((name, index) => `${index === 0 ? '{' : ','}${JSON.stringify(name)}:`);
+  // A repeated value (an id on each of its days, a date, a status) is turned into JSON once.
+  const known = spec.columns.map((column) => (column.repeats ? new Map<unknown, string>() : undefined));
+  const json = (index: number, value: unknown): string => {
+    const cache = known[index];
+    if (cache === undefined) return JSON.stringify(value);
+    let text = cache.get(value);
+    if (text === undefined) cache.set(value, (text = JSON.stringify(value)));
+    return text;
+  };
   const pieces: Buffer[] = [];
   let text = '';
   for (const record of records) {
-    for (let index = 0; index < names.length; index++) text += prefixes[index] + JSON.stringify(record[names[index] as string] ?? null);
+    for (let index = 0; index < names.length; index++) text += (prefixes[index] as string) + json(index, record[names[index] as string] ?? null);
     text += '}\n';
     if (text.length >= 1 << 20) {
       pieces.push(Buffer.from(text));
@@ -103,6 +114,7 @@ export async function parquetOf(spec: TableSpec, records: readonly TableRecord[]
       name: column.name,
       data: columnValues(column, records),
       ...(column.repeats ? { encoding: 'RLE_DICTIONARY' as const } : {}),
+      ...(column.statistics === false ? { statistics: false } : {}),
     })),
     rowGroupSize,
   });

@@ -108,10 +108,13 @@ describe('a DailyQA release of the 29 published days', () => {
       { name: 'valid_to', type: 'TIMESTAMP WITH TIME ZONE' },
       { name: 'aliases', type: 'VARCHAR[]' },
     ]);
-    // Row groups small enough to stream, and no larger than the JSON lines gzipped would be.
+    // Row groups small enough to stream.
     const groups = await duckdbRows(`SELECT row_group_id, ANY_VALUE(row_group_num_rows) AS n FROM parquet_metadata('${join(release, 'answers.parquet')}') GROUP BY ALL ORDER BY 1`);
     expect(groups.length).toBeGreaterThan(1);
     expect(groups.every((group) => Number(group.n) <= 65_536)).toBe(true);
+    // Each row group's first and last date, by which a reader of one day skips the others.
+    const dates = await duckdbRows(`SELECT stats_min_value AS first, stats_max_value AS last FROM parquet_metadata('${join(release, 'answers.parquet')}') WHERE path_in_schema = 'date' ORDER BY row_group_id`);
+    expect(dates[0]).toEqual({ first: FROM, last: TO });
   }, 120_000);
 
   it('writes the same bytes from the same store, and verify names the first file that differs', async () => {
