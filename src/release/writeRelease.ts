@@ -7,7 +7,7 @@
  * version, same predecessor, same changelog, so the same store gives the same bytes.
  */
 import type { Database } from 'better-sqlite3';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { schemaVersion } from '../store/database.js';
@@ -127,7 +127,8 @@ function previousRelease(dir: string, draft: ReleaseDraft, choice: PreviousRelea
   const held = releaseIn(dir);
   if (held && held.series === draft.series) return { dir, manifest: held };
   const parent = dirname(resolve(dir));
-  if (!existsSync(parent)) return undefined;
+  // No directory to look in (none yet, or a file where it should be): the writer says what is wrong with --out.
+  if (!isDirectory(parent)) return undefined;
   let newest: { dir: string; manifest: Manifest } | undefined;
   for (const entry of readdirSync(parent, { withFileTypes: true }).sort((a, b) => byPath(a.name, b.name))) {
     const sibling = join(parent, entry.name);
@@ -137,6 +138,14 @@ function previousRelease(dir: string, draft: ReleaseDraft, choice: PreviousRelea
     if (!newest || manifest.date > newest.manifest.date) newest = { dir: sibling, manifest };
   }
   return newest;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function releaseFile(dir: string, name: string): Uint8Array {
