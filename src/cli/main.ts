@@ -15,6 +15,7 @@ import { registerLabel } from './commands/label.js';
 import { registerLeaderboard } from './commands/leaderboard.js';
 import { registerMonthly } from './commands/monthly.js';
 import { registerPredict } from './commands/predict.js';
+import { registerRelease } from './commands/release.js';
 import { registerServe } from './commands/serve.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerStats } from './commands/stats.js';
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerExportLabels(groups.exportGroup);
   registerExportWeekly(groups.exportGroup);
   registerExportGrowover(groups.exportGroup);
+  registerRelease(program);
   exitOverrideEverywhere(program);
   return program;
 }

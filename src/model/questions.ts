@@ -93,6 +93,22 @@ export interface StoredCheck {
 }
 
 /** A generated query of a wiki with what the demo prints about it. */
+/** A kept query as a DailyQA release lists it: generated ones with their page and change, imported ones with their week. */
+export interface KeptQuery {
+  id: string;
+  query: string;
+  origin: 'generated' | 'imported';
+  week: string | null;
+  wiki: string | null;
+  pageId: number | null;
+  title: string | null;
+  url: string | null;
+  key: string | null;
+  domain: string | null;
+  updateFrequency: string;
+  changedAt: string | null;
+}
+
 export interface QuerySummary {
   id: string;
   text: string;

@@ -33,13 +33,14 @@ export interface PageTimeline {
 }
 
 /**
- * What the store knows of a page at one instant: when it existed, and whether its history there is
- * held whole (some collection or sync covered the instant, docs/ARCHITECTURE.md §5).
+ * What the store knows of a page over the instants asked about: when it existed, and the stretches
+ * of its history held whole that reach into them (ranges some collection or sync covered,
+ * docs/ARCHITECTURE.md §5); an instant outside every range is unknown.
  */
-export interface PageAtInstant {
+export interface PageLifetime {
   createdAt: string | null;
   deletedAt: string | null;
-  covered: boolean;
+  coverage: Array<{ from: string; until: string }>;
 }
 
 /** An imported query's answer over whole days [validFrom, validTo), as YYYY-MM-DD. */
@@ -80,6 +81,20 @@ export interface QueryOnDay {
   query: string;
   origin: 'generated' | 'imported';
   imported: Pick<QueryAtInstant, 'answer' | 'validFrom' | 'validTo'>;
-  page: PageAtInstant | undefined;
+  lifetime: PageLifetime | undefined;
   interval: StoredInterval | undefined;
+}
+
+/**
+ * What the store holds about a kept query over a span of days, read for all of them at once: for an
+ * imported query its answer intervals, for a generated one its page's lifetime and the intervals of
+ * its key, each in effect at some instant of the span, oldest first.
+ */
+export interface QueryOverSpan {
+  id: string;
+  query: string;
+  origin: 'generated' | 'imported';
+  imported: Array<Pick<QueryAtInstant, 'answer' | 'validTo'> & { validFrom: string }>;
+  lifetime: PageLifetime | undefined;
+  intervals: StoredInterval[];
 }

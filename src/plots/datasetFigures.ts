@@ -91,10 +91,11 @@ export function figuresMarkdown(figures: readonly Figure[]): string {
 }
 
 /** A release's files with the figures drawn beside them and shown at the end of its card (README.md). */
-export async function withFigures(files: ReadonlyMap<string, string>, figures: readonly Figure[]): Promise<Map<string, string>> {
+export async function withFigures(files: ReadonlyMap<string, string | Uint8Array>, figures: readonly Figure[]): Promise<Map<string, string | Uint8Array>> {
   const result = new Map(files);
   if (figures.length === 0) return result;
   for (const [name, svg] of await renderFigures(figures)) result.set(name, svg);
-  result.set('README.md', `${files.get('README.md') ?? ''}\n${figuresMarkdown(figures)}`);
+  const card = files.get('README.md');
+  result.set('README.md', `${typeof card === 'string' ? card : ''}\n${figuresMarkdown(figures)}`);
   return result;
 }

@@ -10,15 +10,18 @@ import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSy
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
 
-/** What a release directory holds (its figures included); any other entry means the directory is someone's, not a release. */
-const RELEASE_ENTRY = /^(README\.md|[^/]+\.jsonl|[^/]+\.svg)$/;
+/** What a release directory holds (its tables, figures, manifest and changelog); any other entry means the directory is someone's, not a release. */
+const RELEASE_ENTRY = /^(README\.md|MANIFEST\.json|CHANGES\.md|[^/]+\.(jsonl|parquet|svg))$/;
+
+/** A file's content: text (written as UTF-8), bytes, or text in pieces. */
+export type FileContent = string | Uint8Array | Iterable<string>;
 
 /**
  * Writes a release: every file into a new directory beside `dir`, then swapped in for the old one,
  * which is removed after the swap. Files of an earlier release that this one lacks do not survive.
  * `ownEntry`: the names an existing `dir` may hold to be replaced (a release's files by default).
  */
-export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string>, ownEntry: RegExp = RELEASE_ENTRY): void {
+export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string | Uint8Array>, ownEntry: RegExp = RELEASE_ENTRY): void {
   const existing = statOf(dir, 'a release');
   if (existing && !existing.isDirectory()) throw new UserError(`cannot write a release to ${dir}: ${dir} is not a directory`);
   if (existing) {
@@ -59,7 +62,7 @@ export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, str
  * file beside it, created with `mode` (e.g. 0o600 for a file holding secrets, never readable by
  * others even for a moment); a FIFO or device is written into directly, as a shell redirection would.
  */
-export function writeFileAtomically(path: string, content: string | Iterable<string>, options: { mode?: number } = {}): void {
+export function writeFileAtomically(path: string, content: FileContent, options: { mode?: number } = {}): void {
   const existing = statOf(path, 'the file');
   if (existing?.isDirectory()) throw new UserError(`cannot write ${path}: it is a directory`);
   if (existing && !existing.isFile()) {
@@ -78,16 +81,16 @@ export function writeFileAtomically(path: string, content: string | Iterable<str
 }
 
 /** Creates a file that must not exist yet (O_EXCL: an existing name, symlink or not, is an error). */
-function writeNewFile(path: string, content: string | Iterable<string>, mode?: number): void {
+function writeNewFile(path: string, content: FileContent, mode?: number): void {
   writeInto(path, content, 'wx', mode);
 }
 
-function writeInto(path: string, content: string | Iterable<string>, flags: 'w' | 'wx', mode?: number): void {
+function writeInto(path: string, content: FileContent, flags: 'w' | 'wx', mode?: number): void {
   let fd: number | undefined;
   try {
     fd = openSync(path, flags, mode);
-    for (const chunk of typeof content === 'string' ? [content] : content) {
-      const bytes = Buffer.from(chunk);
+    for (const chunk of typeof content === 'string' || content instanceof Uint8Array ? [content] : content) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     }
   } catch (error) {

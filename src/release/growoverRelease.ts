@@ -1,9 +1,9 @@
 /**
  * The files of a monthly GrowOVER release for one snapshot (docs/ARCHITECTURE.md §8): GrowOVER's published
  * formats (qa.jsonl, article_dialogue.jsonl, dialogue.jsonl, turn.jsonl) with the items active in
- * the snapshot, the native JSONL (every item active or retired there and every reject, with
- * provenance) and a dataset card with the monthly counts. Rendering only: the same store gives
- * byte-identical files.
+ * the snapshot, the same items as typed Parquet tables of one row per item (qa, dialogue, turn),
+ * the native JSONL (every item active or retired there and every reject, with provenance) and a
+ * dataset card with the monthly counts. Rendering only: the same store gives byte-identical files.
  */
 import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
@@ -12,8 +12,58 @@ import { turnItemId, type DialogueRecord, type ItemState, type QaRecord, type Tu
 import type { Provenance } from '../model.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
-import { cardFrontMatter } from './datasetCard.js';
+import { cardFrontMatter, loadingSection, tableConfig } from './datasetCard.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
+import { parquetOf, type TableRecord, type TableSpec } from './parquetTable.js';
+import type { ReleaseDraft } from './writeRelease.js';
+
+/** qa.parquet: one row per QA item of qa.jsonl, with the article it belongs to. */
+const QA_TABLE: TableSpec = {
+  name: 'qa',
+  columns: [
+    { name: 'article_id', type: 'string', repeats: true },
+    { name: 'id', type: 'string' },
+    { name: 'title', type: 'string', repeats: true },
+    { name: 'type', type: 'string', repeats: true },
+    { name: 'generated_month', type: 'string', repeats: true },
+    { name: 'question', type: 'string' },
+    { name: 'answer', type: 'string' },
+    { name: 'old_answer', type: 'string', nullable: true },
+    { name: 'grounded_text', type: 'string' },
+    { name: 'start_idx', type: 'int32' },
+    { name: 'end_idx', type: 'int32' },
+  ],
+};
+
+/** dialogue.parquet: one row per dialogue of dialogue.jsonl, its active turns' ids in turn order. */
+const DIALOGUE_TABLE: TableSpec = {
+  name: 'dialogue',
+  columns: [
+    { name: 'id', type: 'string' },
+    { name: 'article_id', type: 'string', repeats: true },
+    { name: 'created_month', type: 'int32', repeats: true },
+    { name: 'last_modified_month', type: 'int32', repeats: true },
+    { name: 'dialogue_type', type: 'string', repeats: true },
+    { name: 'turn_ids', type: 'strings' },
+  ],
+};
+
+/** turn.parquet: one row per turn of turn.jsonl, the turn number as a number. */
+const TURN_TABLE: TableSpec = {
+  name: 'turn',
+  columns: [
+    { name: 'id', type: 'string' },
+    { name: 'dialogue_id', type: 'string' },
+    { name: 'turn_number', type: 'int32', repeats: true },
+    { name: 'user', type: 'string' },
+    { name: 'expert', type: 'string' },
+    { name: 'grounded_sentence', type: 'string' },
+    { name: 'sentence_type', type: 'string', repeats: true },
+    { name: 'sentence_index', type: 'int32' },
+    { name: 'created_month', type: 'int32', repeats: true },
+    { name: 'created_type', type: 'string', repeats: true },
+  ],
+};
 
 export interface MonthCounts {
   snapshot: string;
@@ -25,9 +75,10 @@ export interface MonthCounts {
 export const PUBLISHED_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CHANGED'> = { initial: 'NEW', new: 'NEW', changed: 'CHANGED', unchanged: 'SAME' };
 const PUBLISHED_TURN_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CONTRADICT'> = { initial: 'NEW', new: 'NEW', changed: 'CONTRADICT', unchanged: 'SAME' };
 
-export function renderGrowoverRelease(db: Database, snapshot: string): { files: Map<string, string>; months: MonthCounts[] } {
+export async function renderGrowoverRelease(db: Database, snapshot: string): Promise<{ draft: ReleaseDraft; months: MonthCounts[] }> {
   const snapshots = new SnapshotStore(db);
-  if (!snapshots.snapshot(snapshot)) throw new UserError(`no snapshot named "${snapshot}"`);
+  const record = snapshots.snapshot(snapshot);
+  if (!record) throw new UserError(`no snapshot named "${snapshot}"`);
   const items = new GrowoverStore(db);
   // One read for every title and one per article for its sentences, however many items cite them.
   const titles = new Map(snapshots.articles(snapshot).map((article) => [article.pageId, article.title]));
@@ -102,15 +153,36 @@ export function renderGrowoverRelease(db: Database, snapshot: string): { files: 
     };
   });
 
-  const files = new Map<string, string>();
+  const files = new Map<string, string | Uint8Array>();
   files.set('qa.jsonl', jsonLines([...qaByArticle].map(([page, items]) => ({ [String(page)]: items })), QaLine));
   files.set('article_dialogue.jsonl', jsonLines([...dialoguesByArticle].map(([page, ids]) => ({ [String(page)]: ids })), ArticleDialogueLine));
   files.set('dialogue.jsonl', jsonLines(dialogueLines, DialogueLine));
   files.set('turn.jsonl', jsonLines(turnLines, TurnLine));
+  // The same items one row each: GrowOVER's lines are keyed by id, a shape no table reader types.
+  const qaRows = [...qaByArticle].flatMap(([page, items]) => items.map((item) => ({ article_id: String(page), ...(item as TableRecord) })));
+  const dialogueRows = dialogueLines.flatMap((line) =>
+    Object.entries(line as Record<string, { turn: Record<string, string> } & TableRecord>).map(([id, { turn, ...dialogue }]) => ({ id, ...dialogue, turn_ids: Object.values(turn) })),
+  );
+  const turnRows = turnLines.flatMap((line) =>
+    Object.entries(line as Record<string, { turn_number: string } & TableRecord>).map(([id, turn]) => ({ id, ...turn, turn_number: Number(turn.turn_number) })),
+  );
+  files.set('qa.parquet', await parquetOf(QA_TABLE, qaRows));
+  files.set('dialogue.parquet', await parquetOf(DIALOGUE_TABLE, dialogueRows));
+  files.set('turn.parquet', await parquetOf(TURN_TABLE, turnRows));
   files.set('native.jsonl', nativeLines(items, snapshot, qa, turns, dialogues, text, title));
   const months = monthlyCounts(db, snapshot);
-  files.set('README.md', datasetCard(snapshot, months, qa, [...dialogues.values()]));
-  return { files, months };
+  files.set('README.md', datasetCard(snapshot, months, qa, [...dialogues.values()], { qa: qaRows.length, dialogue: dialogueRows.length, turn: turnRows.length }));
+  return {
+    draft: {
+      kind: 'growover',
+      series: `growover ${record.wiki}`,
+      date: items.date(snapshot),
+      command: `wikidelta export growover --snapshot ${snapshot}`,
+      parameters: { snapshot },
+      files,
+    },
+    months,
+  };
 }
 
 function nativeLines(
@@ -189,7 +261,7 @@ export function monthlyCounts(db: Database, lastSnapshot: string): MonthCounts[]
   });
 }
 
-function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRecord[], dialogues: DialogueRecord[]): string {
+function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRecord[], dialogues: DialogueRecord[], rows: Record<'qa' | 'dialogue' | 'turn', number>): string {
   const provenances = [...qa, ...dialogues].map((row) => row.provenance);
   const makers = [...new Set(provenances.map((p) => `${p.provider}:${p.model}`))].sort();
   const prompts = [...new Set(provenances.map((p) => `${p.prompt}@${p.promptVersion}`))].sort();
@@ -201,11 +273,7 @@ function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRecord[], di
     language: ['en'],
     taskCategories: ['question-answering', 'text-generation'],
     taskIds: ['open-domain-qa', 'dialogue-modeling'],
-    configs: ['qa', 'article_dialogue', 'dialogue', 'turn'].map((name, index) => ({
-      name,
-      ...(index === 0 ? { default: true } : {}),
-      files: [{ split: 'test', path: `${name}.jsonl` }],
-    })),
+    configs: [tableConfig(QA_TABLE, rows.qa, true), tableConfig(DIALOGUE_TABLE, rows.dialogue), tableConfig(TURN_TABLE, rows.turn)],
   });
   return `${frontMatter}# wikidelta monthly release ${snapshot}
 
@@ -222,12 +290,14 @@ made from new and changed sentences.
 | \`article_dialogue.jsonl\` | article id → its dialogue ids |
 | \`dialogue.jsonl\` | dialogue id → \`{article_id, created_month, last_modified_month, dialogue_type, turn: {number: turn id}}\` (turns active in this snapshot) |
 | \`turn.jsonl\` | turn id → \`{dialogue_id, turn_number, user, expert, grounded_sentence, sentence_type, sentence_index, created_month, created_type}\`; sentence_type SAME, NEW, CONTRADICT |
+| \`qa.parquet\`, \`dialogue.parquet\`, \`turn.parquet\` | the same QA items, dialogues and turns as tables of one row each: QA items with their \`article_id\`; dialogues with \`turn_ids\` (their active turns in order) in place of \`turn\`; turns with \`id\` and \`turn_number\` as a number. The card's configs load these |
 | \`native.jsonl\` | every QA item and dialogue active or retired in this snapshot and every rejected generation: evidence indices and text, status with the snapshot and reason of retirement, old and new answers of CHANGED items, provenance (prompt and version, provider, model, seed) |
 
 Indices are sentence indices of the article in this snapshot, as cut by wikidelta's one sentence
 splitter. Months in the GrowOVER files are the snapshot's month, as GrowOVER gives them (the year
 is in \`native.jsonl\`).
 
+${loadingSection('qa', 'qa')}
 ## Items per month
 
 New counts include the initial items of articles that had none before; deleted counts the items

@@ -1,8 +1,9 @@
 /**
- * The files of a week's release (docs/ARCHITECTURE.md §8): the kept queries with their metadata, DailyQA's
- * per-date answer files for each day of the week, the native JSONL with full provenance of every
- * generated item (kept or not, and why), and a dataset card. Rendering only: the same store gives
- * byte-identical files (no wall-clock times in them).
+ * The files of a week's release (docs/ARCHITECTURE.md §8): the kept queries with their metadata and
+ * the answers of every day as tables (JSON lines and Parquet), DailyQA's per-date answer files for
+ * each day of the week, the native JSONL with full provenance of every generated item (kept or not,
+ * and why), and a dataset card. Rendering only: the same store gives byte-identical files (no
+ * wall-clock times in them).
  */
 import type { Database } from 'better-sqlite3';
 import { dirname, join, resolve } from 'node:path';
@@ -14,7 +15,10 @@ import { ChangeStore } from '../store/changeStore.js';
 import { QuestionStore } from '../store/questionStore.js';
 import { answersOnDate, type Answer } from '../timeline/answers.js';
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
-import { cardFrontMatter, wikiLanguage } from './datasetCard.js';
+import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
+import { cardFrontMatter, loadingSection, tableConfig, wikiLanguage } from './datasetCard.js';
+import { parquetOf, tableFiles, type TableRecord, type TableSpec } from './parquetTable.js';
+import type { ReleaseDraft } from './writeRelease.js';
 
 const TitlesJson = z.array(z.string());
 
@@ -28,8 +32,31 @@ export interface ReleaseCounts {
   kept: number;
 }
 
-/** The release's files by name, and the counts its card reports. */
-export function renderWeeklyRelease(db: Database, wiki: string, window: Window): { files: Map<string, string>; counts: ReleaseCounts } {
+/** queries.parquet: queries.jsonl's records, the infobox as JSON text (a map has no portable column type). */
+const QUERIES_TABLE: TableSpec = {
+  name: 'queries',
+  columns: [
+    { name: 'id', type: 'string' },
+    { name: 'query', type: 'string' },
+    { name: 'answer', type: 'string' },
+    { name: 'domain', type: 'string', nullable: true, repeats: true },
+    { name: 'update_frequency', type: 'string', nullable: true, repeats: true },
+    { name: 'title', type: 'string' },
+    { name: 'url', type: 'string' },
+    { name: 'wiki', type: 'string', repeats: true },
+    { name: 'page_id', type: 'int64' },
+    { name: 'template', type: 'string', repeats: true },
+    { name: 'key', type: 'string', repeats: true },
+    { name: 'first_paragraph', type: 'string' },
+    { name: 'infobox', type: 'string' },
+    { name: 'window_start', type: 'timestamp', repeats: true },
+    { name: 'window_end', type: 'timestamp', repeats: true },
+    { name: 'changed_at', type: 'timestamp' },
+  ],
+};
+
+/** The release's files by name, what its manifest says of them, and the counts its card reports. */
+export async function renderWeeklyRelease(db: Database, wiki: string, window: Window): Promise<{ draft: ReleaseDraft; counts: ReleaseCounts }> {
   const questions = new QuestionStore(db, wiki);
   const items = questions.generatedItems(window);
   const checks = checksByQuery(questions.checksIn(window));
@@ -37,8 +64,10 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
   const dates = [...daysOf(window), window.end.slice(0, 10)];
   const kept = items.filter((item) => item.kept);
 
-  const files = new Map<string, string>();
-  files.set('queries.jsonl', jsonLines(kept.map((item) => queryRecord(item))));
+  const files = new Map<string, string | Uint8Array>();
+  const queries = kept.map((item) => queryRecord(item));
+  files.set('queries.jsonl', jsonLines(queries));
+  files.set('queries.parquet', await parquetOf(QUERIES_TABLE, queries.map((query) => ({ ...query, infobox: JSON.stringify(query.infobox) }))));
   // Each day's answers are read once: DailyQA's file of the day, and the kept items' native records.
   const answersByItem = new Map<string, Array<{ date: string } & Answer>>();
   for (const date of dates) {
@@ -46,6 +75,10 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
     files.set(dailyQaFileName(date), jsonLines(answers.map(({ id, query, answer }) => ({ id, query, answer }))));
     for (const { id, query: _query, ...answer } of answers) answersByItem.set(id, [...(answersByItem.get(id) ?? []), { date, ...answer }]);
   }
+  const answerRows = [...answersByItem.keys()]
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap((id) => (answersByItem.get(id) ?? []).map(({ date, ...answer }) => answerRecord(id, date, answer)));
+  for (const [name, content] of await tableFiles(ANSWERS_TABLE, answerRows)) files.set(name, content);
   files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? []))));
   const counts: ReleaseCounts = {
     data_units: new ChangeStore(db, wiki).dataUnitCount(window),
@@ -56,11 +89,23 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
     capped: items.filter((i) => i.capped).length,
     kept: kept.length,
   };
-  files.set('README.md', datasetCard(window, wiki, dates, counts, items));
-  return { files, counts };
+  files.set('README.md', datasetCard(window, wiki, dates, counts, items, { queries: queries.length, answers: answerRows.length }));
+  const start = window.start.slice(0, 10);
+  const days = Math.round((Date.parse(window.end) - Date.parse(window.start)) / 86_400_000);
+  return {
+    draft: {
+      kind: 'weekly',
+      series: `weekly ${wiki}`,
+      date: start,
+      command: `wikidelta export weekly --start ${start} --days ${days} --wiki ${wiki}`,
+      parameters: { start, days, wiki },
+      files,
+    },
+    counts,
+  };
 }
 
-function queryRecord(item: GeneratedItem): Record<string, unknown> {
+function queryRecord(item: GeneratedItem): TableRecord & { infobox: Record<string, string> } {
   return {
     id: item.id,
     query: item.text,
@@ -128,7 +173,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
   };
 }
 
-function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[]): string {
+function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[], rows: { queries: number; answers: number }): string {
   const first = dates[0] as string;
   const last = dates.at(-1) as string;
   const makers = [...new Set(items.map((i) => `${i.provider}:${i.model}`))].sort();
@@ -142,10 +187,7 @@ function datasetCard(window: Window, wiki: string, dates: string[], counts: Rele
     language: [wikiLanguage(wiki)],
     taskCategories: ['question-answering'],
     taskIds: ['open-domain-qa'],
-    configs: [
-      { name: 'queries', default: true, files: [{ split: 'test', path: 'queries.jsonl' }] },
-      { name: 'answers', files: dates.map((d) => ({ split: dailyQaFileName(d).replace('.jsonl', ''), path: dailyQaFileName(d) })) },
-    ],
+    configs: [tableConfig(QUERIES_TABLE, rows.queries, true), tableConfig(ANSWERS_TABLE, rows.answers)],
   });
   return `${frontMatter}# wikidelta weekly release ${first}
 
@@ -158,9 +200,15 @@ revisions up to and including ${window.end} are collected, so that day is answer
 
 | file | content |
 |---|---|
-| \`queries.jsonl\` | the kept queries with their metadata: id, query, answer when made, domain, update frequency, title, URL, template, key, first paragraph, infobox |
+| \`queries.parquet\`, \`queries.jsonl\` | the kept queries with their metadata: id, query, answer when made, domain, update frequency, title, URL, wiki, page id, template, key, first paragraph, infobox (an object in JSON lines, JSON text in Parquet), window, time of the change |
+| \`answers.parquet\`, \`answers.jsonl\` | one row per kept query and day, ${first} .. ${last}: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok, no_key, no_page, deleted, unknown), \`valid_from\` and \`valid_to\` (the interval the value held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer; none yet) |
 ${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: the value in effect on ${d} 00:00 UTC (null: no value then) |`).join('\n')}
 | \`native.jsonl\` | every generated item, kept or not: source revision, provenance (prompt and version, provider, model, seed), check results with reasons, domain, answers with revision and validity interval |
+
+Parquet columns are typed (dates as dates, times as UTC timestamps, aliases as a list of strings),
+in row groups of at most 65,536 rows; the card's \`dataset_info\` declares the same types.
+
+${loadingSection('answers', 'answers')}
 
 ## Counts
 

@@ -218,8 +218,13 @@ export class GrowoverStore {
 
   /** The snapshot's month (YYYY-MM): of its date, or for a snapshot of latest revisions, of its newest revision. */
   month(snapshot: string): string {
+    return this.date(snapshot).slice(0, 7);
+  }
+
+  /** The snapshot's day (YYYY-MM-DD), as its month is taken; empty for an unknown snapshot. */
+  date(snapshot: string): string {
     const row = MonthRow.optional().parse(this.selectMonth.get(snapshot));
-    return (row?.asOf ?? row?.newest ?? '').slice(0, 7);
+    return (row?.asOf ?? row?.newest ?? '').slice(0, 10);
   }
 
   /** The article's sentences with their paragraph numbers, in index order (read by the snapshot store). */

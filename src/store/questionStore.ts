@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Window } from '../model.js';
-import type { CheckResult, DomainResult, GeneratedItem, Generation, Question, QuerySummary, StoredCheck, UpdateFrequency } from '../model/questions.js';
+import type { CheckResult, DomainResult, GeneratedItem, Generation, KeptQuery, Question, QuerySummary, StoredCheck, UpdateFrequency } from '../model/questions.js';
 import type { AnswerInterval } from '../model/timelines.js';
 import { DataUnitRow } from './changeStore.js';
 import { Count, flag, InfoboxColumn, Texts } from './rows.js';
@@ -74,6 +74,20 @@ const ScoringFactsRow = z.object({
   frequency: z.enum(['pending', 'frequent_update', 'infrequent_update']),
 });
 export type ScoringFacts = z.infer<typeof ScoringFactsRow>;
+const KeptQueryRow = z.object({
+  id: z.string(),
+  query: z.string(),
+  origin: z.enum(['generated', 'imported']),
+  week: z.string().nullable(),
+  wiki: z.string().nullable(),
+  pageId: z.number().int().nullable(),
+  title: z.string().nullable(),
+  url: z.string().nullable(),
+  key: z.string().nullable(),
+  domain: z.string().nullable(),
+  updateFrequency: z.string(),
+  changedAt: z.string().nullable(),
+});
 const ImportedIntervalRow = z.object({ validFrom: z.string(), validTo: z.string(), answer: z.string().nullable() });
 
 /** DailyQA's id: YYMMDD of the window's first day, "00", the page id, the question's number on the page. */
@@ -346,6 +360,22 @@ export class QueryStore {
       )
       .all()
       .map((row) => ScoringFactsRow.parse(row));
+  }
+
+  /** Every kept query, generated or imported, with what the store knows of it (imported ones: their week only), by id. */
+  keptQueries(): KeptQuery[] {
+    return this.db
+      .prepare(
+        `SELECT q.id, q.text AS query, q.origin, substr(q.window_start, 1, 10) AS week, q.wiki, q.page_id AS pageId, u.title, u.url, q.key,
+                d.domain, q.update_frequency AS updateFrequency, u.timestamp AS changedAt
+         FROM queries q
+         LEFT JOIN question_generations g ON g.query_id = q.id
+         LEFT JOIN data_units u ON u.wiki = g.wiki AND u.window_start = g.window_start AND u.window_end = g.window_end AND u.page_id = g.page_id
+         LEFT JOIN question_domains d ON d.query_id = q.id
+         WHERE q.kept = 1 ORDER BY q.id`,
+      )
+      .all()
+      .map((row) => KeptQueryRow.parse(row));
   }
 
   /** Kept queries of a week (or of all weeks) whose update frequency is still pending. */

@@ -69,6 +69,7 @@ const StageRow = z.object({
 
 const FailureRow = z.object({ stage: z.string().nullable(), error: z.string(), failedAt: z.string() });
 const RunId = z.object({ id: z.number().int() });
+const RunIdRow = z.object({ id: z.number().int(), pipeline: z.string() });
 
 /** Run and stage records: what ran, with which parameters, how far each stage got, and why it failed. */
 export class RunStore {
@@ -217,6 +218,14 @@ export class RunStore {
 
   listRuns(limit = 20): RunRecord[] {
     return this.selectRuns.all(limit).map((raw) => this.toRecord(raw) as RunRecord);
+  }
+
+  /** The ids of every run of these pipelines, oldest first: the runs a release's data came from. */
+  runIdsOf(pipelines: readonly string[]): Array<{ id: number; pipeline: string }> {
+    const rows = this.db
+      .prepare(`SELECT id, pipeline FROM runs WHERE pipeline IN (${pipelines.map(() => '?').join(', ')}) ORDER BY id`)
+      .all(...pipelines);
+    return rows.map((row) => RunIdRow.parse(row));
   }
 
   /** The newest run, of one pipeline when named (for `status --check`). */

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox, Window } from '../model.js';
-import type { PageAtInstant, PageTimeline, QueryAtInstant, QueryOnDay, TimelineRevision } from '../model/timelines.js';
+import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOnDay, QueryOverSpan, TimelineRevision } from '../model/timelines.js';
 import { FieldsColumn, flag } from './rows.js';
 
 const RevisionRow = z.object({
@@ -166,7 +166,8 @@ export class TimelineStore {
   }
 }
 
-const PageRow = z.object({ createdAt: z.string().nullable(), deletedAt: z.string().nullable(), covered: flag });
+const LifetimeRow = z.object({ createdAt: z.string().nullable(), deletedAt: z.string().nullable() });
+const CoverageRow = z.object({ from: z.string(), until: z.string() });
 const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable() });
 const QueryRow = z.object({
   origin: z.enum(['generated', 'imported']),
@@ -179,15 +180,17 @@ const QueryRow = z.object({
   validFrom: z.string().nullable(),
   validTo: z.string().nullable(),
 });
-const DayRow = z.object({
+const SpanRow = z.object({
   id: z.string(),
   query: z.string(),
   origin: z.enum(['generated', 'imported']),
+  wiki: z.string().nullable(),
+  pageId: z.number().int().nullable(),
   importedAnswer: z.string().nullable(),
   importedFrom: z.string().nullable(),
   importedTo: z.string().nullable(),
   hasLifetime: z.number().int(),
-  ...PageRow.shape,
+  ...LifetimeRow.shape,
   value: z.string().nullable(),
   revId: z.number().int().nullable(),
   validFrom: z.string().nullable(),
@@ -195,26 +198,34 @@ const DayRow = z.object({
 });
 const OptionalSlot = z.string().optional();
 
-/** Whether some coverage range of the page holds @instant (docs/ARCHITECTURE.md §5). */
-const COVERED = (wiki: string, pageId: string): string =>
-  `EXISTS (SELECT 1 FROM page_coverage c WHERE c.wiki = ${wiki} AND c.page_id = ${pageId} AND c.covered_from <= @instant AND c.covered_until >= @instant)`;
+/** The kept queries (of one week when @windowStart is set), a generated one with the slot of its key. */
+const KEPT_QUERIES = `
+  SELECT q.id, q.text, q.origin, q.wiki, q.page_id, q.key,
+         COALESCE((SELECT i.slot FROM infobox_intervals i
+                   WHERE i.wiki = q.wiki AND i.page_id = q.page_id AND i.key = q.key AND i.template = q.template
+                   ORDER BY i.valid_from DESC LIMIT 1), q.slot) AS slot
+  FROM queries q WHERE q.kept = 1 AND (@windowStart IS NULL OR q.window_start = @windowStart)`;
 
 /**
- * The reads behind answers for any date, across wikis: a page at an instant, the interval of a key in
- * effect at an instant, a stored query, and a whole day of answers in one statement. Lookups come
- * by the hundred thousand, so each statement is prepared once per repository and each row parsed once.
+ * The reads behind answers for any date, across wikis: a page's lifetime and the stretches of its
+ * history held over a span, the interval of a key in effect at an instant, a stored query, and every
+ * kept query over a span of days in one statement. Lookups come by the hundred thousand, so each
+ * statement is prepared once per repository and each row parsed once.
  */
 export class AnswerTimelines {
-  private readonly selectPage;
+  private readonly selectLifetime;
+  private readonly selectCoverage;
   private readonly selectSlot;
   private readonly selectInterval;
   private readonly selectQuery;
-  private readonly selectDay;
+  private readonly selectSpan;
 
   constructor(db: Database) {
-    this.selectPage = db.prepare(
-      `SELECT created_at AS createdAt, deleted_at AS deletedAt, ${COVERED('@wiki', '@pageId')} AS covered
-       FROM page_lifetimes WHERE wiki = @wiki AND page_id = @pageId`,
+    this.selectLifetime = db.prepare('SELECT created_at AS createdAt, deleted_at AS deletedAt FROM page_lifetimes WHERE wiki = ? AND page_id = ?');
+    // The ranges holding some instant of [@first, @last] (docs/ARCHITECTURE.md §5).
+    this.selectCoverage = db.prepare(
+      `SELECT covered_from AS "from", covered_until AS until FROM page_coverage
+       WHERE wiki = @wiki AND page_id = @pageId AND covered_from <= @last AND covered_until >= @first ORDER BY covered_from`,
     );
     this.selectSlot = db
       .prepare(
@@ -234,34 +245,32 @@ export class AnswerTimelines {
          AND a.valid_from = (SELECT MAX(valid_from) FROM query_answer_intervals WHERE query_id = q.id AND valid_from <= @instant)
        WHERE q.id = @id`,
     );
-    this.selectDay = db.prepare(
-      `WITH kept AS (
-         SELECT q.id, q.text, q.origin, q.wiki, q.page_id, q.key,
-                COALESCE((SELECT i.slot FROM infobox_intervals i
-                          WHERE i.wiki = q.wiki AND i.page_id = q.page_id AND i.key = q.key AND i.template = q.template
-                          ORDER BY i.valid_from DESC LIMIT 1), q.slot) AS slot
-         FROM queries q WHERE q.kept = 1 AND (@windowStart IS NULL OR q.window_start = @windowStart)
-       )
-       SELECT k.id, k.text AS query, k.origin,
+    // Every kept query with the intervals in effect at some instant from @first to @last (a day: both the same), in order.
+    this.selectSpan = db.prepare(
+      `WITH kept AS (${KEPT_QUERIES})
+       SELECT k.id, k.text AS query, k.origin, k.wiki, k.page_id AS pageId,
               a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
               l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
-              ${COVERED('k.wiki', 'k.page_id')} AS covered,
               v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo
        FROM kept k
        LEFT JOIN query_answer_intervals a
-         ON k.origin = 'imported' AND a.query_id = k.id AND a.valid_from <= @instant AND (a.valid_to IS NULL OR a.valid_to > @instant)
+         ON k.origin = 'imported' AND a.query_id = k.id AND a.valid_from <= @last AND (a.valid_to IS NULL OR a.valid_to > @first)
        LEFT JOIN infobox_intervals v
          ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key
-        AND v.valid_from <= @instant AND (v.valid_to IS NULL OR v.valid_to > @instant)
+        AND v.valid_from <= @last AND (v.valid_to IS NULL OR v.valid_to > @first)
        LEFT JOIN page_lifetimes l ON l.wiki = k.wiki AND l.page_id = k.page_id
-       ORDER BY k.id`,
+       ORDER BY k.id, a.valid_from, v.valid_from`,
     );
   }
 
-  /** The page's lifetime and whether its history at the instant is held; undefined when its timeline was never built. */
-  page(wiki: string, pageId: number, instant: string): PageAtInstant | undefined {
-    const row = this.selectPage.get({ wiki, pageId, instant });
-    return row === undefined ? undefined : PageRow.parse(row);
+  /**
+   * The page's lifetime and the stretches of its history held that reach into [first, last] (one
+   * instant: both the same); undefined when its timeline was never built.
+   */
+  lifetime(wiki: string, pageId: number, first: string, last = first): PageLifetime | undefined {
+    const row = this.selectLifetime.get(wiki, pageId);
+    if (row === undefined) return undefined;
+    return { ...LifetimeRow.parse(row), coverage: this.coverage(wiki, pageId, first, last) };
   }
 
   /** The slot of the page's infobox that has the key, preferring the template and then the slot given. */
@@ -286,17 +295,49 @@ export class AnswerTimelines {
    * their answer intervals, generated ones with their page's lifetime and the interval of their key.
    */
   day(instant: string, options: { windowStart?: string } = {}): QueryOnDay[] {
-    return this.selectDay.all({ instant, windowStart: options.windowStart ?? null }).map((raw) => {
-      const row = DayRow.parse(raw);
-      const { createdAt, deletedAt, covered, value, revId, validFrom, validTo } = row;
+    const inEffect = (interval: { validFrom: string; validTo: string | null }) => interval.validFrom <= instant && (interval.validTo === null || interval.validTo > instant);
+    return [...this.span(instant, instant, options)].map((row) => {
+      const imported = row.imported.find(inEffect);
       return {
         id: row.id,
         query: row.query,
         origin: row.origin,
-        imported: { answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo },
-        page: row.hasLifetime ? { createdAt, deletedAt, covered } : undefined,
-        interval: value !== null && revId !== null && validFrom !== null ? { value, revId, validFrom, validTo } : undefined,
+        imported: imported ?? { answer: null, validFrom: null, validTo: null },
+        lifetime: row.lifetime,
+        interval: row.intervals.find(inEffect),
       };
     });
+  }
+
+  /**
+   * Every kept query (of one week, or all) over the instants from `first` to `last`, in one
+   * statement read row by row: each query once, with every imported interval or every interval of
+   * its key in effect at some instant of the span, oldest first, and its page's coverage there.
+   */
+  *span(first: string, last: string, options: { windowStart?: string } = {}): Generator<QueryOverSpan> {
+    let current: QueryOverSpan | undefined;
+    for (const raw of this.selectSpan.iterate({ first, last, windowStart: options.windowStart ?? null })) {
+      const row = SpanRow.parse(raw);
+      if (current?.id !== row.id) {
+        if (current) yield current;
+        const { createdAt, deletedAt } = row;
+        const held = row.hasLifetime && row.wiki !== null && row.pageId !== null;
+        current = {
+          id: row.id,
+          query: row.query,
+          origin: row.origin,
+          imported: [],
+          lifetime: held ? { createdAt, deletedAt, coverage: this.coverage(row.wiki as string, row.pageId as number, first, last) } : undefined,
+          intervals: [],
+        };
+      }
+      if (row.importedFrom !== null) current.imported.push({ answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo });
+      if (row.value !== null && row.revId !== null && row.validFrom !== null) current.intervals.push({ value: row.value, revId: row.revId, validFrom: row.validFrom, validTo: row.validTo });
+    }
+    if (current) yield current;
+  }
+
+  private coverage(wiki: string, pageId: number, first: string, last: string): Array<{ from: string; until: string }> {
+    return this.selectCoverage.all({ wiki, pageId, first, last }).map((row) => CoverageRow.parse(row));
   }
 }

@@ -36,7 +36,7 @@ describe('demo: the weekly half on the embedded sample', () => {
         const [first] = jsonLines(readFileSync(join(dir, 'releases', release, 'queries.jsonl'), 'utf8'));
         if (first === undefined) continue;
         const window = { start: String(first.window_start), end: String(first.window_end) };
-        const native = renderWeeklyRelease(store, String(first.wiki), window).files.get('native.jsonl') ?? '';
+        const native = String((await renderWeeklyRelease(store, String(first.wiki), window)).draft.files.get('native.jsonl') ?? '');
         for (const record of jsonLines(native)) {
           for (const { date, ...answer } of record.answers as Array<{ date: string }>) {
             expect(answer, `${String(record.id)} on ${date}`).toEqual(answerQuery(store, String(record.id), date));

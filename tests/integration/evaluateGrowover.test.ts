@@ -4,12 +4,13 @@
  * growover` reads GrowOVER's results JSON and JSONL alike and scores ALL, SAME, NEW, CHANGED and
  * CHANGED_DEL; the release card's files all exist and parse.
  */
+import Sqlite from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { QaLine } from '../../src/release/growoverFormats.js';
-import { repoRoot, runCli, tempDir } from '../../testkit/cli.js';
-import { checkCard } from '../support/datasetCard.js';
+import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { checkCard, growoverTwins, parquetRows } from '../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const [FIRST, SECOND] = ['2025-02-01', '2025-03-01'];
@@ -47,7 +48,42 @@ describe('evaluate growover', () => {
     // The same store exports the same ids again.
     await cli(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'again')]);
     expect(readFileSync(join(dir, 'again', 'qa.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'release', 'qa.jsonl'), 'utf8'));
-    expect(checkCard(join(dir, 'release')).configs.map((c) => c.config_name)).toEqual(['qa', 'article_dialogue', 'dialogue', 'turn']);
+  });
+
+  it('releases the items as Parquet tables that DuckDB reads back row for row, and the card types them', async () => {
+    const release = join(dir, 'release');
+    const card = await checkCard(release, growoverTwins(release));
+    expect(card.configs.map((c) => c.config_name)).toEqual(['qa', 'dialogue', 'turn']);
+    const qa = (await parquetRows(join(release, 'qa.parquet'))).rows;
+    expect(qa.map((row) => row.id).sort()).toEqual(items.map((item) => item.id).sort());
+    expect(qa.filter((row) => row.type === 'CHANGED').every((row) => typeof row.old_answer === 'string')).toBe(true);
+  });
+
+  it("writes each month's changes against the month before: items kept, new, and retired with the reason the store gives", async () => {
+    await cli(['--db', db, 'export', 'growover', '--snapshot', FIRST, '--out', join(dir, 'first')]);
+    // Written after the first month's, beside it: that release is the one it follows.
+    const second = join(dir, 'second');
+    await cli(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', second]);
+    const manifest = JSON.parse(readFileSync(join(second, 'MANIFEST.json'), 'utf8'));
+    const first = JSON.parse(readFileSync(join(dir, 'first', 'MANIFEST.json'), 'utf8'));
+    expect(manifest.previous).toEqual({ version: first.version, directory: 'first' });
+    const [summary, ...changes] = jsonLines(readFileSync(join(second, 'changes.jsonl'), 'utf8'));
+    const store = new Sqlite(db, { readonly: true });
+    const retiredInStore = store.prepare('SELECT id, retired_reason AS reason FROM growover_qa WHERE retired_snapshot = ? ORDER BY id').all(SECOND) as Array<{ id: string; reason: string }>;
+    store.close();
+    const retired = changes.filter((change) => change.change === 'item_retired' && change.item === 'qa');
+    expect(retired.length).toBeGreaterThan(0);
+    expect(retired.map(({ id, reason }) => ({ id, reason }))).toEqual(retiredInStore);
+    const firstIds = growoverTwins(join(dir, 'first')).qa?.map((row) => String(row.id)) ?? [];
+    const kept = changes.filter((change) => change.change === 'item_kept' && change.item === 'qa').map((change) => String(change.id));
+    const made = changes.filter((change) => change.change === 'item_new' && change.item === 'qa').map((change) => String(change.id));
+    expect([...kept, ...retired.map((change) => String(change.id))].sort()).toEqual([...firstIds].sort());
+    expect([...kept, ...made].sort()).toEqual(items.map((item) => item.id).sort());
+    expect(summary?.counts).toMatchObject({ qa: { before: firstIds.length, after: items.length, kept: kept.length, new: made.length, retired: retired.length } });
+    expect(readFileSync(join(second, 'CHANGES.md'), 'utf8')).toMatch(new RegExp(`\\| QA items \\| ${firstIds.length} \\| ${items.length} \\| ${kept.length} \\| ${made.length} \\| ${retired.length} \\|`));
+    // release diff of the two directories says the same as the release's own changes.jsonl.
+    const diffed = await cli(['--json', 'release', 'diff', join(dir, 'first'), second]);
+    expect(diffed.stdout).toBe(readFileSync(join(second, 'changes.jsonl'), 'utf8'));
   });
 
   it("scores ALL, SAME, NEW, CHANGED and CHANGED_DEL from GrowOVER's results JSON and from JSONL alike", async () => {

@@ -1,15 +1,18 @@
 /**
  * The weekly half of scoring, through the CLI on the embedded sample: the week's collection reaches
  * its end instant so the day after the week (DailyQA's evaluation date) is answered, a revision at
- * exactly that midnight included; the release carries that day's file and a Hugging Face card whose
- * files all exist and parse; `evaluate weekly` scores predictions against those answers.
+ * exactly that midnight included; the release carries that day's file, the answers of every day as
+ * a Parquet table that DuckDB reads back as the store answers, and a Hugging Face card whose types
+ * and counts match its files; `evaluate weekly` scores predictions against those answers.
  */
+import Sqlite from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
-import { checkCard } from '../support/datasetCard.js';
 import { openDatabase } from '../../src/store/database.js';
+import { answersOnDate } from '../../src/timeline/answers.js';
+import { checkCard, jsonLinesOf, parquetRows } from '../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const SEASON = '2024–25 Port Aldwin Rovers F.C. season';
@@ -18,6 +21,28 @@ async function cli(args: string[]) {
   const result = await runCli(args);
   expect(result.code, result.stderr).toBe(0);
   return result;
+}
+
+/** The store's answer to every kept query (of the week, when given) on each day, as rows of the answers table read by DuckDB. */
+function storeAnswers(db: string, days: readonly string[], windowStart?: string): Array<Record<string, unknown>> {
+  const store = new Sqlite(db, { readonly: true });
+  try {
+    const rows = days.flatMap((date) =>
+      answersOnDate(store, date, windowStart ? { windowStart } : {}).map((answer) => ({
+        id: answer.id,
+        date,
+        answer: answer.answer,
+        status: answer.status,
+        valid_from: answer.valid_from === null ? null : String(Date.parse(answer.valid_from)),
+        valid_to: answer.valid_to === null ? null : String(Date.parse(answer.valid_to)),
+        aliases: [],
+      })),
+    );
+    const key = (row: Record<string, unknown>) => `${String(row.id)} ${String(row.date)}`;
+    return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  } finally {
+    store.close();
+  }
 }
 
 describe('the day after a week', () => {
@@ -38,9 +63,32 @@ describe('the day after a week', () => {
       ['20', '21', '22', '23', '24', '25', '26', '27'].map((day) => `qa_2501${day}.jsonl`),
     );
     expect(jsonLines(readFileSync(join(release, 'qa_250127.jsonl'), 'utf8'))).toContainEqual(expect.objectContaining({ answer: '4th' }));
-    const card = checkCard(release);
+    const queries = jsonLinesOf(join(release, 'queries.jsonl'));
+    const card = await checkCard(release, { queries: queries.map((query) => ({ ...query, infobox: JSON.stringify(query.infobox) })) });
     expect(card.configs.map((c) => c.config_name)).toEqual(['queries', 'answers']);
-    expect(card.configs[1]?.data_files.map((f) => f.path)).toContain('qa_250127.jsonl');
+  });
+
+  it("gives each kept query's answer on each day of the release as the store answers it, in the Parquet table and the day's DailyQA file alike", async () => {
+    const release = join(dir, 'releases', 'weekly-2025-01-20');
+    const { rows } = await parquetRows(join(release, 'answers.parquet'));
+    const days = ['20', '21', '22', '23', '24', '25', '26', '27'].map((day) => `2025-01-${day}`);
+    expect(rows).toEqual(storeAnswers(db, days, '2025-01-20T00:00:00Z'));
+    expect(rows.some((row) => row.status === 'ok')).toBe(true);
+    for (const date of days) {
+      const file = jsonLines(readFileSync(join(release, `qa_${date.slice(2).replace(/-/g, '')}.jsonl`), 'utf8'));
+      expect(file.map(({ id, answer }) => ({ id, answer }))).toEqual(rows.filter((row) => row.date === date).map(({ id, answer }) => ({ id, answer })));
+    }
+  });
+
+  it('writes a range of days of the generated queries as one table, each answer as the store gives it for its day', async () => {
+    const range = join(dir, 'range');
+    await cli(['--db', db, 'export', 'dailyqa', '--from', '2025-01-20', '--to', '2025-01-27', '--out', range]);
+    const days = ['20', '21', '22', '23', '24', '25', '26', '27'].map((day) => `2025-01-${day}`);
+    expect((await parquetRows(join(range, 'answers.parquet'))).rows).toEqual(storeAnswers(db, days));
+    const queries = (await parquetRows(join(range, 'queries.parquet'))).rows;
+    expect(queries.length).toBeGreaterThan(0);
+    expect(queries.every((query) => query.origin === 'generated' && query.week === '2025-01-20' && typeof query.title === 'string' && typeof query.page_id === 'string')).toBe(true);
+    await checkCard(range);
   });
 
   it('counts a revision at exactly the end instant for that day, but not among the changes of the week', async () => {
@@ -56,6 +104,15 @@ describe('the day after a week', () => {
     const weekChanges = jsonLines((await cli(['--db', midnightDb, 'changes', '--start', '2025-01-20', '--end', '2025-01-26'])).stdout);
     expect(weekChanges.filter((c) => c.title === SEASON)).toEqual([]);
     await cli(['--db', midnightDb, 'weekly', '--start', '2025-01-27', '--dump', moved]);
+    // The next week's release, written beside the first, follows it; its manifest names the store's weekly runs.
+    const releases = join(dir, 'midnight', 'releases');
+    const manifest = (week: string) => JSON.parse(readFileSync(join(releases, `weekly-${week}`, 'MANIFEST.json'), 'utf8'));
+    expect(manifest('2025-01-27')).toMatchObject({
+      previous: { version: manifest('2025-01-20').version, directory: 'weekly-2025-01-20' },
+      store: { runs: [{ id: 1, pipeline: 'weekly' }, { id: 2, pipeline: 'weekly' }] },
+      command: expect.stringMatching(/^wikidelta export weekly --start 2025-01-27 --days 7 --wiki \S+$/),
+    });
+    expect(readFileSync(join(releases, 'weekly-2025-01-27', 'CHANGES.md'), 'utf8')).toMatch(/- queries added: [1-9]\d*\n- queries retired: [1-9]\d*\n/);
     const nextWeek = jsonLines((await cli(['--db', midnightDb, 'changes', '--start', '2025-01-27', '--end', '2025-02-02'])).stdout);
     expect(nextWeek).toContainEqual(expect.objectContaining({ title: SEASON, key: 'league_result', new: '4th', timestamp: '2025-01-27T00:00:00Z' }));
   });

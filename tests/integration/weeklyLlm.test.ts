@@ -78,8 +78,9 @@ describe('weekly pipeline with the offline provider', () => {
     const again = join(dir, 'again');
     const exported = await runCli(['--db', db, 'export', 'weekly', '--start', '2025-02-03', '--out', again]);
     expect(exported.code).toBe(0);
-    // The card, queries, native, a file per day from the start to the day after the week, two figures.
-    expect(exported.stdout).toMatch(/^wrote 13 files to .*again \(\d+ kept queries\)/);
+    // The card, queries and answers (JSON lines and Parquet), native, a file per day from the start to
+    // the day after the week, two figures, the manifest and the changes.
+    expect(exported.stdout).toMatch(/^wrote 19 files to .*again \(\d+ kept queries\)\n  version 2025-02-03\+[0-9a-f]{12}, the first of its series\n$/);
     expect(releaseFiles(again)).toEqual(releaseFiles(join(dir, 'releases', 'weekly-2025-02-03')));
     const none = await runCli(['--db', db, 'export', 'weekly', '--start', '2024-02-05']);
     expect(none.code).toBe(1);

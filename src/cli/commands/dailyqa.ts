@@ -1,32 +1,72 @@
 import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { dailyQaFileName, dailyQaLines } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
-import { dateOption } from '../options.js';
+import { renderDailyQaRelease } from '../../release/dailyqaRelease.js';
+import { writeRelease } from '../../release/writeRelease.js';
+import { dateOption, refuseUsage } from '../options.js';
+import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
 import { withSession } from '../session.js';
 
+interface DailyQaExportFlags {
+  date?: string;
+  from?: string;
+  to?: string;
+  out?: string;
+  week?: string;
+  previous?: string | boolean;
+}
+
+/** `export dailyqa --from A --to B`: the range release, written as a whole. */
+async function exportRange(command: Command, flags: DailyQaExportFlags & { from: string; to: string }): Promise<void> {
+  await withSession(command, { write: false, lock: true }, async (session) => {
+    const { draft, counts } = await renderDailyQaRelease(session.db, flags.from, flags.to);
+    const dir = flags.out ?? join(dirname(session.dbPath), 'releases', `dailyqa-${flags.from}-${flags.to}`);
+    const written = await writeRelease(session.db, dir, draft, previousChoice(flags));
+    process.stdout.write(
+      session.json
+        ? `${JSON.stringify({ dir, counts, ...releaseSummary(written) })}\n`
+        : `wrote ${counts.answers} answers (${counts.queries} queries × ${counts.days} days) to ${dir}\n${releaseLine(written)}`,
+    );
+  });
+}
+
 export function registerDailyQa(groups: { exportGroup: Command; importGroup: Command }): void {
-  groups.exportGroup
-    .command('dailyqa')
-    .description('{id, query, answer} per line for every kept query on DATE (the answer in effect at 00:00 UTC), DailyQA\'s format')
-    .addOption(dateOption('--date <date>', 'the date (YYYY-MM-DD)').makeOptionMandatory())
-    .option('--out <path>', 'a file, or a directory for qa_YYMMDD.jsonl (default: standard output)')
-    .addOption(dateOption('--week <date>', 'only the queries made in the week starting on this date'))
-    .action(async (flags: { date: string; out?: string; week?: string }, command: Command) => {
-      await withSession(command, { write: false, lock: true }, (session) => {
-        const content = dailyQaLines(session.db, flags.date, flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {});
-        if (!flags.out) {
-          process.stdout.write(content);
-          return;
-        }
-        const path = existsSync(flags.out) && statSync(flags.out).isDirectory() ? join(flags.out, dailyQaFileName(flags.date)) : flags.out;
-        writeFileAtomically(path, content);
-        process.stderr.write(`wrote ${content ? content.split('\n').length - 1 : 0} answers to ${path}\n`);
-      });
+  addPreviousOptions(
+    groups.exportGroup
+      .command('dailyqa')
+      .description(
+        "DailyQA's {id, query, answer} per line for every kept query on --date (the answer in effect at 00:00 UTC); with --from and --to, a release of every kept query's answer on every day of the range as one table (JSON lines and Parquet), with the queries, a dataset card, a manifest and changes",
+      )
+      .addOption(dateOption('--date <date>', 'the date (YYYY-MM-DD)'))
+      .addOption(dateOption('--from <date>', 'first day of a range release (YYYY-MM-DD)'))
+      .addOption(dateOption('--to <date>', 'last day of a range release (YYYY-MM-DD)'))
+      .option('--out <path>', 'with --date: a file, or a directory for qa_YYMMDD.jsonl (default: standard output); with --from/--to: the release directory (default: releases/dailyqa-FROM-TO beside the database)')
+      .addOption(dateOption('--week <date>', 'with --date: only the queries made in the week starting on this date')),
+  ).action(async (flags: DailyQaExportFlags, command: Command) => {
+    if (flags.from !== undefined || flags.to !== undefined) {
+      if (flags.from === undefined || flags.to === undefined) refuseUsage(command, 'give both --from and --to for a range release');
+      if (flags.date !== undefined || flags.week !== undefined) refuseUsage(command, '--date and --week are for one day; --from and --to write a release of every day of a range');
+      await exportRange(command, { ...flags, from: flags.from, to: flags.to });
+      return;
+    }
+    if (flags.date === undefined) refuseUsage(command, 'give --date for one day, or --from and --to for a release of a range of days');
+    if (flags.previous !== undefined) refuseUsage(command, '--previous is for a range release (--from and --to)');
+    const date = flags.date;
+    await withSession(command, { write: false, lock: true }, (session) => {
+      const content = dailyQaLines(session.db, date, flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {});
+      if (!flags.out) {
+        process.stdout.write(content);
+        return;
+      }
+      const path = existsSync(flags.out) && statSync(flags.out).isDirectory() ? join(flags.out, dailyQaFileName(date)) : flags.out;
+      writeFileAtomically(path, content);
+      process.stderr.write(`wrote ${content ? content.split('\n').length - 1 : 0} answers to ${path}\n`);
     });
+  });
 
   groups.importGroup
     .command('dailyqa')

@@ -1,40 +1,43 @@
 import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
-import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { renderGrowoverRelease } from '../../release/growoverRelease.js';
+import { writeRelease } from '../../release/writeRelease.js';
 import { growoverFigures, withFigures } from '../../plots/datasetFigures.js';
+import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
 import { withSession } from '../session.js';
 
 interface ExportGrowoverFlags {
   snapshot: string;
   out: string;
+  previous?: string | boolean;
 }
 
-/** `export growover`: a snapshot's monthly release, GrowOVER's formats plus the native one and a dataset card. */
+/** `export growover`: a snapshot's monthly release, GrowOVER's formats plus Parquet tables, the native one, a dataset card, manifest and changes. */
 export function registerExportGrowover(exportGroup: Command): void {
-  exportGroup
-    .command('growover')
-    .description("a snapshot's GrowOVER QA and dialogue release: qa.jsonl, article_dialogue.jsonl, dialogue.jsonl, turn.jsonl, native.jsonl, README.md")
-    .requiredOption('--snapshot <name>', 'the snapshot whose items to release')
-    .requiredOption('--out <dir>', 'the release directory')
-    .action(async (flags: ExportGrowoverFlags, command: Command) => {
-      const months = await withSession(command, { write: false, lock: true }, async (session) => {
-        const snapshot = new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
-        const { files, months } = renderGrowoverRelease(session.db, flags.snapshot);
-        if (!months.some((month) => month.snapshot === flags.snapshot)) {
-          throw new UserError(`no GrowOVER items in snapshot "${flags.snapshot}": run wikidelta monthly --new ${flags.snapshot} first`);
-        }
-        // The figures of the snapshots up to this one, as the card's month table counts them.
-        writeFilesAtomically(flags.out, await withFigures(files, growoverFigures(session.db, snapshot.asOf ?? snapshot.name)));
-        return months;
-      });
-      const current = months.find((month) => month.snapshot === flags.snapshot);
-      if (command.optsWithGlobals<{ json?: boolean }>().json) {
-        process.stdout.write(`${JSON.stringify({ snapshot: flags.snapshot, out: flags.out, counts: current })}\n`);
-        return;
+  addPreviousOptions(
+    exportGroup
+      .command('growover')
+      .description("a snapshot's GrowOVER QA and dialogue release: qa.jsonl, article_dialogue.jsonl, dialogue.jsonl, turn.jsonl, their Parquet tables, native.jsonl, README.md, MANIFEST.json, CHANGES.md")
+      .requiredOption('--snapshot <name>', 'the snapshot whose items to release')
+      .requiredOption('--out <dir>', 'the release directory'),
+  ).action(async (flags: ExportGrowoverFlags, command: Command) => {
+    const { months, written } = await withSession(command, { write: false, lock: true }, async (session) => {
+      const snapshot = new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
+      const { draft, months } = await renderGrowoverRelease(session.db, flags.snapshot);
+      if (!months.some((month) => month.snapshot === flags.snapshot)) {
+        throw new UserError(`no GrowOVER items in snapshot "${flags.snapshot}": run wikidelta monthly --new ${flags.snapshot} first`);
       }
-      const describe = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${v} ${k}`).join(', ');
-      process.stdout.write(`release ${flags.snapshot} written to ${flags.out}\n  QA: ${describe(current?.qa ?? {})}\n  turns: ${describe(current?.turns ?? {})}\n`);
+      // The figures of the snapshots up to this one, as the card's month table counts them.
+      const files = await withFigures(draft.files, growoverFigures(session.db, snapshot.asOf ?? snapshot.name));
+      return { months, written: await writeRelease(session.db, flags.out, { ...draft, files }, previousChoice(flags)) };
     });
+    const current = months.find((month) => month.snapshot === flags.snapshot);
+    if (command.optsWithGlobals<{ json?: boolean }>().json) {
+      process.stdout.write(`${JSON.stringify({ snapshot: flags.snapshot, out: flags.out, counts: current, ...releaseSummary(written) })}\n`);
+      return;
+    }
+    const describe = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${v} ${k}`).join(', ');
+    process.stdout.write(`release ${flags.snapshot} written to ${flags.out}\n  QA: ${describe(current?.qa ?? {})}\n  turns: ${describe(current?.turns ?? {})}\n${releaseLine(written)}`);
+  });
 }

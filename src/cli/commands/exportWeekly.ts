@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
-import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
+import { writeRelease } from '../../release/writeRelease.js';
 import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
 import { RunStore } from '../../store/runStore.js';
 import { dateOption, integerOption } from '../options.js';
+import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
 import { withSession } from '../session.js';
 
 interface ExportWeeklyFlags {
@@ -13,6 +14,7 @@ interface ExportWeeklyFlags {
   days: number;
   wiki?: string;
   out?: string;
+  previous?: string | boolean;
 }
 
 /**
@@ -20,29 +22,34 @@ interface ExportWeeklyFlags {
  * e.g. once `finalize` has labelled the update frequencies or later syncs extended the answers.
  */
 export function registerExportWeekly(exportGroup: Command): void {
-  exportGroup
-    .command('weekly')
-    .description("a week's release (queries, qa_YYMMDD.jsonl per day, native JSONL, dataset card) from the store")
-    .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
-    .addOption(integerOption('--days <n>', 'window length in days').default(7))
-    .option('--wiki <name>', 'the wiki the week was collected from (default: the only one the weekly pipeline ran on in that window)')
-    .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database)')
-    .action(async (flags: ExportWeeklyFlags, command: Command) => {
-      await withSession(command, { write: false, lock: true }, async (session) => {
-        const window = windowFrom(flags.start, flags.days);
-        // A week the pipeline ran is released even when it kept no question, as its export stage did.
-        const wikis = new RunStore(session.db).wikisRunFor('weekly', window);
-        const wiki = flags.wiki ?? wikis[0];
-        if (wiki === undefined || !wikis.includes(wiki)) {
-          throw new UserError(`no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
-        }
-        if (!flags.wiki && wikis.length > 1) throw new UserError(`the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
-        const dir = flags.out ?? defaultReleaseDir(session.dbPath, window.start);
-        const rendered = renderWeeklyRelease(session.db, wiki, window);
-        const files = await withFigures(rendered.files, weeklyFigures(session.db, window.start.slice(0, 10)));
-        const counts = rendered.counts;
-        writeFilesAtomically(dir, files);
-        process.stdout.write(session.json ? `${JSON.stringify({ dir, files: [...files.keys()], counts })}\n` : `wrote ${files.size} files to ${dir} (${counts.kept} kept queries)\n`);
-      });
+  addPreviousOptions(
+    exportGroup
+      .command('weekly')
+      .description("a week's release (queries and answers as JSON lines and Parquet, qa_YYMMDD.jsonl per day, native JSONL, dataset card, manifest, changes) from the store")
+      .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
+      .addOption(integerOption('--days <n>', 'window length in days').default(7))
+      .option('--wiki <name>', 'the wiki the week was collected from (default: the only one the weekly pipeline ran on in that window)')
+      .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database)'),
+  ).action(async (flags: ExportWeeklyFlags, command: Command) => {
+    await withSession(command, { write: false, lock: true }, async (session) => {
+      const window = windowFrom(flags.start, flags.days);
+      // A week the pipeline ran is released even when it kept no question, as its export stage did.
+      const wikis = new RunStore(session.db).wikisRunFor('weekly', window);
+      const wiki = flags.wiki ?? wikis[0];
+      if (wiki === undefined || !wikis.includes(wiki)) {
+        throw new UserError(`no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
+      }
+      if (!flags.wiki && wikis.length > 1) throw new UserError(`the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
+      const dir = flags.out ?? defaultReleaseDir(session.dbPath, window.start);
+      const { draft, counts } = await renderWeeklyRelease(session.db, wiki, window);
+      const files = await withFigures(draft.files, weeklyFigures(session.db, window.start.slice(0, 10)));
+      const written = await writeRelease(session.db, dir, { ...draft, files }, previousChoice(flags));
+      const total = written.manifest.files.length + 1;
+      process.stdout.write(
+        session.json
+          ? `${JSON.stringify({ dir, files: [...written.manifest.files.map((file) => file.path), 'MANIFEST.json'], counts, ...releaseSummary(written) })}\n`
+          : `wrote ${total} files to ${dir} (${counts.kept} kept queries)\n${releaseLine(written)}`,
+      );
     });
+  });
 }

@@ -1,7 +1,9 @@
+import Sqlite from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, repoRoot, runCli, tempDir } from '../../../testkit/cli.js';
+import { checkCard, parquetRows } from '../../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 let db: string;
@@ -51,5 +53,34 @@ describe('snapshot, label and export labels commands', () => {
     const changed = lines.find((line) => line.label === 'changed');
     expect(changed).toMatchObject({ old_indices: [expect.any(Number)], backend: 'use-lite+heuristic-nli' });
     expect(typeof changed?.old_text).toBe('string');
+  }, 120_000);
+
+  it('write the labels as a release that DuckDB reads back row for row; labeled again, its changes name the sentences whose label changed', async () => {
+    const release = join(dir, 'labels-release');
+    const labels = ['export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01'];
+    const written = await runCli(['--db', db, ...labels, '--release', release]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toMatch(/^release of the labels 2025-03-01 → 2025-04-01 written to .*\n {2}version 2025-04-01\+[0-9a-f]{12}, the first of its series\n$/);
+    // The same records as `export labels` prints, and as a typed table.
+    expect(readFileSync(join(release, 'labels.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'labels.jsonl'), 'utf8'));
+    const card = await checkCard(release);
+    expect(card.dataset_info[0]?.features).toContainEqual({ name: 'old_indices', sequence: 'int32' });
+    const rows = (await parquetRows(join(release, 'labels.parquet'))).rows;
+    expect(rows.filter((row) => row.label === 'deleted').every((row) => row.new_index === null && Array.isArray(row.old_indices) && row.old_indices.length === 0)).toBe(true);
+
+    // Labeled again with another verdict for one sentence: the release written over it lists that sentence.
+    const store = new Sqlite(db);
+    const relabeled = store.prepare("SELECT l.idx, a.title FROM sentence_labels l JOIN snapshot_articles a ON a.snapshot = l.new_snapshot AND a.page_id = l.new_page_id WHERE l.side = 'new' AND l.label = 'unchanged' ORDER BY a.title, l.idx LIMIT 1").get() as { idx: number; title: string };
+    store.prepare("UPDATE sentence_labels SET label = 'changed' WHERE side = 'new' AND idx = ? AND new_page_id = (SELECT page_id FROM snapshot_articles WHERE snapshot = '2025-04-01' AND title = ?)").run(relabeled.idx, relabeled.title);
+    store.close();
+    const again = await runCli(['--db', db, '--json', ...labels, '--release', release]);
+    expect(again.code, again.stderr).toBe(0);
+    const summary = JSON.parse(again.stdout);
+    expect(summary.changes).toMatchObject({ relabeled: 1, labels: { changed: { after: (summary.changes.labels.changed.before as number) + 1 } } });
+    const changes = jsonLines(readFileSync(join(release, 'changes.jsonl'), 'utf8')).slice(1);
+    expect(changes).toEqual([{ change: 'label_changed', title: relabeled.title, new_index: relabeled.idx, before: 'unchanged', after: 'changed' }]);
+    const refused = await runCli(['--db', db, ...labels, '--release', release, '--out', join(dir, 'x.jsonl')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('wikidelta: --out writes one file, --release a release directory: give one of them\n');
   }, 120_000);
 });

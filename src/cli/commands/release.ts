@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { UserError } from '../../errors.js';
+
+/**
+ * `release verify DIR` and `release diff OLD NEW`: a release checked against its manifest, and
+ * what changed between two releases of a series. Neither opens the store: a release carries all
+ * they read, so they work on a downloaded copy.
+ */
+export function registerRelease(program: Command): void {
+  const release = program.command('release').description('check a release against its MANIFEST.json, or compare two releases');
+  release
+    .command('verify')
+    .description("check every file of a release against its MANIFEST.json (size, SHA-256, version); exit 1 naming the first file that differs")
+    .argument('<dir>', 'the release directory')
+    .action(async (dir: string, _flags: unknown, command: Command) => {
+      const { verifyRelease } = await import('../../release/verifyRelease.js');
+      const result = await verifyRelease(dir);
+      if (!result.ok) throw new UserError(`${dir}: ${result.file} ${result.problem}`);
+      const { manifest } = result;
+      process.stdout.write(
+        command.optsWithGlobals<{ json?: boolean }>().json
+          ? `${JSON.stringify({ dir, ok: true, version: manifest.version, files: manifest.files.length + 1 })}\n`
+          : `${dir}: release ${manifest.version} verified, ${manifest.files.length + 1} files match MANIFEST.json\n`,
+      );
+    });
+  release
+    .command('diff')
+    .description('what changed from one release of a series to another: queries added and retired, answers changed and on which days, GrowOVER items kept, new and retired, labels changed (markdown; --json: changes.jsonl)')
+    .argument('<old>', 'the earlier release directory')
+    .argument('<new>', 'the later release directory')
+    .action(async (oldDir: string, newDir: string, _flags: unknown, command: Command) => {
+      const [{ readManifest }, { changesJsonLines, changesMarkdown, diffReleases, directorySource }] = await Promise.all([
+        import('../../release/manifest.js'),
+        import('../../release/releaseDiff.js'),
+      ]);
+      const changes = diffReleases(directorySource(oldDir, readManifest(oldDir)), directorySource(newDir, readManifest(newDir)));
+      process.stdout.write(command.optsWithGlobals<{ json?: boolean }>().json ? changesJsonLines(changes) : changesMarkdown(changes));
+    });
+}

@@ -1,0 +1,301 @@
+/**
+ * What changed between two releases of a series (docs/ARCHITECTURE.md §8), read from their JSON
+ * lines: queries added and retired and the answers that changed on which days (weekly, DailyQA
+ * ranges), GrowOVER items kept, new and retired with their reason, sentence labels that changed.
+ * The same comparison makes every release's CHANGES.md and changes.jsonl and `release diff`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { turnItemId } from '../model/growover.js';
+import { byPath, type Manifest } from './manifest.js';
+
+/** A release as the comparison reads it: its manifest and the records of its JSON-lines files. */
+export interface ReleaseSource {
+  manifest: Pick<Manifest, 'kind' | 'series' | 'version' | 'parameters'>;
+  records(file: string): Array<Record<string, unknown>>;
+}
+
+/** One line of changes.jsonl after the summary. */
+export type ChangeRecord = Record<string, unknown> & { change: string };
+
+export interface ReleaseChanges {
+  kind: Manifest['kind'];
+  version: string;
+  /** Null: the first release of its series. */
+  previous: string | null;
+  counts: Record<string, unknown>;
+  records: ChangeRecord[];
+  /** The markdown of the changes (CHANGES.md after its heading). */
+  body: string;
+}
+
+/** How many changes of one kind CHANGES.md lists; changes.jsonl holds them all. */
+const LISTED = 50;
+
+/** A release read from its directory. */
+export function directorySource(dir: string, manifest: ReleaseSource['manifest']): ReleaseSource {
+  return {
+    manifest,
+    records: (file) => {
+      const path = join(dir, file);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (error) {
+        throw new UserError(`release ${dir}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+      return parseLines(text, `release ${dir}: ${file}`);
+    },
+  };
+}
+
+/** A release not yet written, from its files. */
+export function filesSource(files: ReadonlyMap<string, string | Uint8Array>, manifest: ReleaseSource['manifest']): ReleaseSource {
+  return {
+    manifest,
+    records: (file) => {
+      const content = files.get(file);
+      if (content === undefined) throw new Error(`the release being written has no ${file}`);
+      return parseLines(typeof content === 'string' ? content : Buffer.from(content).toString('utf8'), file);
+    },
+  };
+}
+
+function parseLines(text: string, what: string): Array<Record<string, unknown>> {
+  const records: Array<Record<string, unknown>> = [];
+  let number = 0;
+  for (const line of text.split('\n')) {
+    number++;
+    if (line === '') continue;
+    try {
+      records.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      throw new UserError(`${what} line ${number}: not JSON`);
+    }
+  }
+  return records;
+}
+
+/** The first release of a series: nothing to compare with. */
+export function firstRelease(after: ReleaseSource): ReleaseChanges {
+  return {
+    kind: after.manifest.kind,
+    version: after.manifest.version,
+    previous: null,
+    counts: {},
+    records: [],
+    body: `This is the first release of the series "${after.manifest.series}": there is no earlier release to compare it with.\n`,
+  };
+}
+
+/** The changes from `before` to `after`, two releases of the same kind. */
+export function diffReleases(before: ReleaseSource, after: ReleaseSource): ReleaseChanges {
+  if (before.manifest.kind !== after.manifest.kind) {
+    throw new UserError(`cannot compare a ${before.manifest.kind} release (${before.manifest.version}) with a ${after.manifest.kind} release (${after.manifest.version})`);
+  }
+  const compared = { kind: after.manifest.kind, version: after.manifest.version, previous: before.manifest.version };
+  switch (after.manifest.kind) {
+    case 'weekly':
+    case 'dailyqa':
+      return { ...compared, ...answerChanges(before, after) };
+    case 'growover':
+      return { ...compared, ...growoverChanges(before, after) };
+    case 'labels':
+      return { ...compared, ...labelChanges(before, after) };
+  }
+}
+
+/** CHANGES.md: a heading naming both versions, the counts and the listed changes. */
+export function changesMarkdown(changes: ReleaseChanges): string {
+  const against = changes.previous === null ? '' : ` since ${changes.previous}`;
+  return `# What changed in ${changes.kind} release ${changes.version}${against}\n\n${changes.body}`;
+}
+
+/** changes.jsonl: a summary line with the counts, then one line per change. */
+export function changesJsonLines(changes: ReleaseChanges): string {
+  const summary = { change: 'summary', kind: changes.kind, version: changes.version, previous: changes.previous, counts: changes.counts };
+  return [summary, ...changes.records].map((record) => `${JSON.stringify(record)}\n`).join('');
+}
+
+interface DayAnswer {
+  answer: string | null;
+  status: string;
+}
+
+function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<ReleaseChanges, 'counts' | 'records' | 'body'> {
+  const old = answersByQuery(before.records('answers.jsonl'));
+  const now = answersByQuery(after.records('answers.jsonl'));
+  const added = [...now.keys()].filter((id) => !old.has(id)).sort(byPath);
+  const retired = [...old.keys()].filter((id) => !now.has(id)).sort(byPath);
+  const changed: Array<{ id: string; days: Array<{ date: string; before: DayAnswer; after: DayAnswer }> }> = [];
+  for (const [id, days] of [...now].sort(([a], [b]) => byPath(a, b))) {
+    const earlier = old.get(id);
+    if (!earlier) continue;
+    const differing = [...days]
+      .flatMap(([date, answer]) => {
+        const was = earlier.get(date);
+        return was !== undefined && (was.answer !== answer.answer || was.status !== answer.status) ? [{ date, before: was, after: answer }] : [];
+      })
+      .sort((a, b) => byPath(a.date, b.date));
+    if (differing.length > 0) changed.push({ id, days: differing });
+  }
+  const changedDays = changed.reduce((sum, query) => sum + query.days.length, 0);
+  const counts = {
+    queries: { before: old.size, after: now.size, added: added.length, retired: retired.length },
+    days: { before: daySpan(old), after: daySpan(now) },
+    answers_changed: { queries: changed.length, days: changedDays },
+  };
+  const records: ChangeRecord[] = [
+    ...added.map((id) => ({ change: 'query_added', id })),
+    ...retired.map((id) => ({ change: 'query_retired', id })),
+    ...changed.map((query) => ({ change: 'answer_changed', ...query })),
+  ];
+  const span = (days: ReturnType<typeof daySpan>) => (days.count === 0 ? 'none' : `${days.first} .. ${days.last} (${days.count})`);
+  const show = (answer: DayAnswer) => (answer.answer === null ? `(${answer.status})` : `${cell(answer.answer)}${answer.status === 'ok' ? '' : ` (${answer.status})`}`);
+  const changedRows = changed.flatMap((query) => query.days.map((day) => `| \`${query.id}\` | ${day.date} | ${show(day.before)} | ${show(day.after)} |`));
+  const body = `| | before | after |
+|---|---|---|
+| queries | ${old.size} | ${now.size} |
+| days | ${span(counts.days.before)} | ${span(counts.days.after)} |
+
+- queries added: ${added.length}
+- queries retired: ${retired.length}
+- answers changed: ${changed.length} queries, on ${changedDays} query-days
+
+${idList('Queries added', added)}${idList('Queries retired', retired)}${table('Answers changed', '| id | date | before | after |\n|---|---|---|---|', changedRows)}`;
+  return { counts, records, body };
+}
+
+function answersByQuery(records: Array<Record<string, unknown>>): Map<string, Map<string, DayAnswer>> {
+  const byQuery = new Map<string, Map<string, DayAnswer>>();
+  for (const record of records) {
+    const id = String(record.id);
+    let days = byQuery.get(id);
+    if (!days) byQuery.set(id, (days = new Map()));
+    days.set(String(record.date), { answer: (record.answer ?? null) as string | null, status: String(record.status) });
+  }
+  return byQuery;
+}
+
+function daySpan(byQuery: Map<string, Map<string, DayAnswer>>): { first: string | null; last: string | null; count: number } {
+  const dates = new Set<string>();
+  for (const days of byQuery.values()) for (const date of days.keys()) dates.add(date);
+  const sorted = [...dates].sort(byPath);
+  return { first: sorted[0] ?? null, last: sorted.at(-1) ?? null, count: sorted.length };
+}
+
+interface GrowoverItems {
+  qa: Set<string>;
+  turns: Set<string>;
+}
+
+function growoverChanges(before: ReleaseSource, after: ReleaseSource): Pick<ReleaseChanges, 'counts' | 'records' | 'body'> {
+  const old = growoverItems(before);
+  const now = growoverItems(after);
+  const reasons = retirementReasons(after);
+  const records: ChangeRecord[] = [];
+  const counts: Record<string, { before: number; after: number; kept: number; new: number; retired: number }> = {};
+  const sections: string[] = [];
+  for (const [item, label] of [
+    ['qa', 'QA items'],
+    ['turns', 'dialogue turns'],
+  ] as const) {
+    const kept = [...now[item]].filter((id) => old[item].has(id)).sort(byPath);
+    const made = [...now[item]].filter((id) => !old[item].has(id)).sort(byPath);
+    const retired = [...old[item]].filter((id) => !now[item].has(id)).sort(byPath);
+    const kind = item === 'qa' ? 'qa' : 'turn';
+    counts[item] = { before: old[item].size, after: now[item].size, kept: kept.length, new: made.length, retired: retired.length };
+    records.push(
+      ...made.map((id) => ({ change: 'item_new', item: kind, id })),
+      ...retired.map((id) => ({ change: 'item_retired', item: kind, id, reason: reasons.get(id) ?? null })),
+      ...kept.map((id) => ({ change: 'item_kept', item: kind, id })),
+    );
+    const retiredRows = retired.map((id) => `| \`${id}\` | ${cell(reasons.get(id) ?? 'not in this release')} |`);
+    sections.push(idList(`New ${label}`, made), table(`Retired ${label}`, '| id | reason |\n|---|---|', retiredRows));
+  }
+  const row = (label: string, c: (typeof counts)[string] | undefined) => `| ${label} | ${c?.before} | ${c?.after} | ${c?.kept} | ${c?.new} | ${c?.retired} |`;
+  const body = `| | before | after | kept | new | retired |
+|---|---|---|---|---|---|
+${row('QA items', counts.qa)}
+${row('dialogue turns', counts.turns)}
+
+${sections.join('')}`;
+  return { counts, records, body };
+}
+
+/** The ids of a GrowOVER release's QA items (qa.jsonl: article → items) and turns (turn.jsonl: turn id → turn). */
+function growoverItems(release: ReleaseSource): GrowoverItems {
+  const qa = new Set<string>();
+  for (const line of release.records('qa.jsonl')) for (const items of Object.values(line) as Array<Array<{ id: string }>>) for (const item of items) qa.add(item.id);
+  const turns = new Set<string>();
+  for (const line of release.records('turn.jsonl')) for (const id of Object.keys(line)) turns.add(id);
+  return { qa, turns };
+}
+
+/** Why each item or turn retired in the release's snapshot retired, from its native records. */
+function retirementReasons(release: ReleaseSource): Map<string, string> {
+  const reasons = new Map<string, string>();
+  for (const record of release.records('native.jsonl')) {
+    if (record.kind === 'qa' && record.status === 'retired') reasons.set(String(record.id), String(record.reason));
+    if (record.kind === 'dialogue') {
+      for (const turn of record.turns as Array<{ turn: number; status: string; reason?: string }>) {
+        if (turn.status === 'retired') reasons.set(turnItemId(String(record.id), turn.turn), String(turn.reason));
+      }
+    }
+  }
+  return reasons;
+}
+
+function labelChanges(before: ReleaseSource, after: ReleaseSource): Pick<ReleaseChanges, 'counts' | 'records' | 'body'> {
+  const old = before.records('labels.jsonl');
+  const now = after.records('labels.jsonl');
+  const tally = (records: typeof old) => {
+    const byLabel: Record<string, number> = {};
+    for (const record of records) byLabel[String(record.label)] = (byLabel[String(record.label)] ?? 0) + 1;
+    return byLabel;
+  };
+  const labels = [...new Set([...Object.keys(tally(old)), ...Object.keys(tally(now))])].sort(byPath);
+  const [was, is] = [tally(old), tally(now)];
+  const tableRows = labels.map((label) => `| ${label} | ${was[label] ?? 0} | ${is[label] ?? 0} |`);
+  const counts: Record<string, unknown> = { sentences: { before: old.length, after: now.length }, labels: Object.fromEntries(labels.map((l) => [l, { before: was[l] ?? 0, after: is[l] ?? 0 }])) };
+  const samePair = before.manifest.parameters.old === after.manifest.parameters.old && before.manifest.parameters.new === after.manifest.parameters.new;
+  let details: string;
+  const records: ChangeRecord[] = [];
+  if (samePair) {
+    // The same two snapshots labeled again (other models, the LLM judge): compare sentence by sentence.
+    const key = (record: Record<string, unknown>) => (record.new_index === undefined || record.new_index === null ? `${String(record.title)}\u0000old\u0000${String(record.old_index)}` : `${String(record.title)}\u0000new\u0000${String(record.new_index)}`);
+    const earlier = new Map(old.map((record) => [key(record), record]));
+    for (const record of now) {
+      const previous = earlier.get(key(record));
+      if (previous && previous.label !== record.label) {
+        const side = record.new_index === undefined || record.new_index === null ? { old_index: record.old_index } : { new_index: record.new_index };
+        records.push({ change: 'label_changed', title: record.title, ...side, before: previous.label, after: record.label });
+      }
+    }
+    counts.relabeled = records.length;
+    const rows = records.map((r) => `| ${cell(String(r.title))} | ${r.new_index ?? `old ${String(r.old_index)}`} | ${String(r.before)} | ${String(r.after)} |`);
+    details = `- sentences whose label changed: ${records.length}\n\n${table('Labels changed', '| title | sentence | before | after |\n|---|---|---|---|', rows)}`;
+  } else {
+    details = `The two releases label different snapshot pairs (${String(before.manifest.parameters.old)} → ${String(before.manifest.parameters.new)}, then ${String(after.manifest.parameters.old)} → ${String(after.manifest.parameters.new)}): their sentences are not the same, so only the counts compare.\n`;
+  }
+  const body = `| label | before | after |\n|---|---|---|\n${tableRows.join('\n')}\n| **sentences** | **${old.length}** | **${now.length}** |\n\n${details}`;
+  return { counts, records, body };
+}
+
+function idList(title: string, ids: readonly string[]): string {
+  if (ids.length === 0) return '';
+  const more = ids.length > LISTED ? `\n\n… and ${ids.length - LISTED} more (all in changes.jsonl)` : '';
+  return `## ${title} (${ids.length})\n\n${ids.slice(0, LISTED).map((id) => `\`${id}\``).join(', ')}${more}\n\n`;
+}
+
+function table(title: string, header: string, rows: readonly string[]): string {
+  if (rows.length === 0) return '';
+  const more = rows.length > LISTED ? `\n\n… and ${rows.length - LISTED} more (all in changes.jsonl)` : '';
+  return `## ${title} (${rows.length})\n\n${header}\n${rows.slice(0, LISTED).join('\n')}${more}\n\n`;
+}
+
+/** Text that cannot break a markdown table row. */
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+}

@@ -1,0 +1,43 @@
+/**
+ * Checks a release directory against its MANIFEST.json (docs/ARCHITECTURE.md §8): every listed file
+ * present with its size and SHA-256, no file the manifest does not list, and the version's hash
+ * matching the listed data files. Files are hashed as streams, so a release of any size is checked
+ * in bounded memory; the first difference found is the answer.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MANIFEST_FILE, contentHash, readManifest, releaseVersion, type Manifest } from './manifest.js';
+
+export type Verification = { ok: true; manifest: Manifest } | { ok: false; file: string; problem: string };
+
+export async function verifyRelease(dir: string): Promise<Verification> {
+  const manifest = readManifest(dir);
+  for (const file of manifest.files) {
+    const path = join(dir, file.path);
+    const stats = await stat(path).catch(() => undefined);
+    if (!stats?.isFile()) return { ok: false, file: file.path, problem: 'is missing' };
+    if (stats.size !== file.bytes) return { ok: false, file: file.path, problem: `has ${stats.size} bytes where the manifest says ${file.bytes}` };
+    const digest = await sha256Of(path);
+    if (digest !== file.sha256) return { ok: false, file: file.path, problem: `has SHA-256 ${digest} where the manifest says ${file.sha256}` };
+  }
+  const listed = new Set([MANIFEST_FILE, ...manifest.files.map((file) => file.path)]);
+  const extra = (await readdir(dir)).sort().find((name) => !listed.has(name));
+  if (extra !== undefined) return { ok: false, file: extra, problem: 'is not in the manifest' };
+  const content = contentHash(manifest.files);
+  if (content !== manifest.content_sha256 || releaseVersion(manifest.date, content) !== manifest.version) {
+    return { ok: false, file: MANIFEST_FILE, problem: `its version ${manifest.version} does not match the hash of the files it lists (${content})` };
+  }
+  return { ok: true, manifest };
+}
+
+function sha256Of(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}

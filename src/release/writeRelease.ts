@@ -1,0 +1,167 @@
+/**
+ * Writes a release as a versioned dataset (docs/ARCHITECTURE.md §8): its data files, then
+ * CHANGES.md and changes.jsonl against the release it follows, then MANIFEST.json naming every
+ * file, all swapped in as one directory. The release it follows is the one given, else the release
+ * the directory held (what its readers had until now), else the newest earlier release of the
+ * same series beside it. A release whose data did not change is written again as it was: same
+ * version, same predecessor, same changelog, so the same store gives the same bytes.
+ */
+import type { Database } from 'better-sqlite3';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { schemaVersion } from '../store/database.js';
+import { RunStore } from '../store/runStore.js';
+import { writeFilesAtomically } from './atomicFiles.js';
+import { codeVersion } from './codeVersion.js';
+import {
+  CHANGES_FILE,
+  CHANGES_JSONL_FILE,
+  MANIFEST_FILE,
+  RELEASE_SCHEMA_VERSION,
+  byPath,
+  contentHash,
+  fileEntry,
+  manifestText,
+  readManifest,
+  releaseVersion,
+  Manifest,
+  type FileEntry,
+  type ReleaseKind,
+} from './manifest.js';
+import { changesJsonLines, changesMarkdown, diffReleases, directorySource, filesSource, firstRelease, type ReleaseChanges } from './releaseDiff.js';
+
+/** What a release kind renders: its files and what its manifest says of them. */
+export interface ReleaseDraft {
+  kind: ReleaseKind;
+  series: string;
+  date: string;
+  /** The command that writes it again from the same store, without --out. */
+  command: string;
+  parameters: Record<string, unknown>;
+  files: ReadonlyMap<string, string | Uint8Array>;
+}
+
+/** The release a new one follows: a directory, found beside it (`auto`), or none. */
+export type PreviousRelease = { dir: string } | 'auto' | 'none';
+
+export interface WrittenRelease {
+  manifest: Manifest;
+  /** `unchanged`: the directory held this very release, rewritten as it was. */
+  changes: ReleaseChanges | 'unchanged';
+}
+
+/** The pipelines whose runs write what each release kind reads. */
+const PIPELINES: Record<ReleaseKind, readonly string[]> = {
+  weekly: ['weekly', 'sync'],
+  dailyqa: ['weekly', 'sync'],
+  growover: ['monthly-snapshot', 'monthly-label', 'monthly'],
+  labels: ['monthly-snapshot', 'monthly-label', 'monthly'],
+};
+
+/**
+ * Writes the release rendered from `db` into `dir`; the manifest records this code's version and
+ * the store's schema version and the runs of the pipelines that write what the kind reads.
+ */
+export async function writeRelease(db: Database, dir: string, draft: ReleaseDraft, previous: PreviousRelease = 'auto'): Promise<WrittenRelease> {
+  const { parquetMetadata } = await import('hyparquet');
+  /** JSON lines count their lines, Parquet files the rows in their footer; the card and figures have none. */
+  const rowsOf = (path: string, content: string | Uint8Array): FileEntry['rows'] => {
+    if (path.endsWith('.jsonl')) return lineCount(content);
+    return path.endsWith('.parquet') && typeof content !== 'string' ? Number(parquetMetadata(content).num_rows) : null;
+  };
+  const data = [...draft.files].map(([path, content]) => fileEntry(path, content, rowsOf(path, content)));
+  const content = contentHash(data);
+  const version = releaseVersion(draft.date, content);
+  const identity = { kind: draft.kind, series: draft.series, version, parameters: draft.parameters };
+  const before = previousRelease(dir, draft, previous);
+
+  let changes: WrittenRelease['changes'];
+  let follows: Manifest['previous'];
+  let changeFiles: Array<[string, string | Uint8Array]>;
+  if (before && resolve(before.dir) === resolve(dir) && before.manifest.version === version) {
+    changes = 'unchanged';
+    follows = before.manifest.previous;
+    changeFiles = [CHANGES_FILE, CHANGES_JSONL_FILE].map((name) => [name, releaseFile(dir, name)]);
+  } else {
+    changes = before ? diffReleases(directorySource(before.dir, before.manifest), filesSource(draft.files, identity)) : firstRelease(filesSource(draft.files, identity));
+    follows = before ? { version: before.manifest.version, directory: basename(resolve(before.dir)) } : null;
+    changeFiles = [
+      [CHANGES_FILE, changesMarkdown(changes)],
+      [CHANGES_JSONL_FILE, changesJsonLines(changes)],
+    ];
+  }
+
+  const manifest: Manifest = {
+    manifest: 'wikidelta release',
+    schema_version: RELEASE_SCHEMA_VERSION,
+    kind: draft.kind,
+    series: draft.series,
+    date: draft.date,
+    version,
+    content_sha256: content,
+    wikidelta: codeVersion(),
+    command: draft.command,
+    parameters: draft.parameters,
+    store: { schema_version: schemaVersion(db), runs: new RunStore(db).runIdsOf(PIPELINES[draft.kind]) },
+    previous: follows,
+    files: [...data, ...changeFiles.map(([path, text]) => fileEntry(path, text, rowsOf(path, text)))].sort((a, b) => byPath(a.path, b.path)),
+  };
+  // Checked as a reader will check it, so a release never carries a manifest its own verify refuses.
+  Manifest.parse(manifest);
+  const files = new Map<string, string | Uint8Array>([...draft.files, ...changeFiles, [MANIFEST_FILE, manifestText(manifest)]]);
+  writeFilesAtomically(dir, files);
+  return { manifest, changes };
+}
+
+function lineCount(content: string | Uint8Array): number {
+  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  let lines = 0;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
+  return lines;
+}
+
+function previousRelease(dir: string, draft: ReleaseDraft, choice: PreviousRelease): { dir: string; manifest: Manifest } | undefined {
+  if (choice === 'none') return undefined;
+  if (choice !== 'auto') return { dir: choice.dir, manifest: readManifest(choice.dir) };
+  const held = releaseIn(dir);
+  if (held && held.series === draft.series) return { dir, manifest: held };
+  const parent = dirname(resolve(dir));
+  // No directory to look in (none yet, or a file where it should be): the writer says what is wrong with --out.
+  if (!isDirectory(parent)) return undefined;
+  let newest: { dir: string; manifest: Manifest } | undefined;
+  for (const entry of readdirSync(parent, { withFileTypes: true }).sort((a, b) => byPath(a.name, b.name))) {
+    const sibling = join(parent, entry.name);
+    if (!entry.isDirectory() || sibling === resolve(dir)) continue;
+    const manifest = releaseIn(sibling);
+    if (!manifest || manifest.series !== draft.series || manifest.date >= draft.date) continue;
+    if (!newest || manifest.date > newest.manifest.date) newest = { dir: sibling, manifest };
+  }
+  return newest;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function releaseFile(dir: string, name: string): Uint8Array {
+  try {
+    return readFileSync(join(dir, name));
+  } catch (error) {
+    throw new UserError(`${dir} holds this very release but cannot give its ${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run wikidelta release verify ${dir}`);
+  }
+}
+
+/** The manifest of a directory that holds a release; undefined for anything else (a directory of other files, a broken manifest). */
+function releaseIn(dir: string): Manifest | undefined {
+  if (!existsSync(join(dir, MANIFEST_FILE))) return undefined;
+  try {
+    return readManifest(dir);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The release files without a pipeline: a Parquet table of every column type read back by DuckDB
+ * with its card features, row groups sized by rows and by bytes, the same records giving the same
+ * bytes; a release's manifest, the release it follows (given, held by the directory, beside it, or
+ * none), an unchanged release written again byte for byte, and verify catching an edited manifest.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ANSWERS_TABLE } from '../../../src/release/answerTable.js';
+import { cardFeatures, parquetOf, tableFiles, type TableSpec } from '../../../src/release/parquetTable.js';
+import { diffReleases, directorySource } from '../../../src/release/releaseDiff.js';
+import { readManifest } from '../../../src/release/manifest.js';
+import { verifyRelease } from '../../../src/release/verifyRelease.js';
+import { writeRelease, type ReleaseDraft } from '../../../src/release/writeRelease.js';
+import { openDatabase } from '../../../src/store/database.js';
+import { tempDir } from '../../../testkit/cli.js';
+import { compareWithTwin, duckdbRows, parquetRows } from '../../support/datasetCard.js';
+
+const EVERY_TYPE: TableSpec = {
+  name: 'every',
+  columns: [
+    { name: 's', type: 'string' },
+    { name: 'maybe', type: 'string', nullable: true, repeats: true },
+    { name: 'd', type: 'date', repeats: true },
+    { name: 't', type: 'timestamp', nullable: true },
+    { name: 'i', type: 'int32' },
+    { name: 'big', type: 'int64', nullable: true },
+    { name: 'x', type: 'float64', nullable: true },
+    { name: 'b', type: 'bool' },
+    { name: 'names', type: 'strings' },
+    { name: 'numbers', type: 'int32s' },
+  ],
+};
+
+const records = [
+  { s: 'Zürich "quoted" \\ ü', maybe: null, d: '2025-01-04', t: '2025-01-26T22:10:00Z', i: -3, big: 2 ** 40, x: 0.5, b: true, names: ['a', 'b'], numbers: [1, 2, 3] },
+  { s: '', maybe: 'x', d: '1999-12-31', t: null, i: 0, big: null, x: null, b: false, names: [], numbers: [] },
+  { s: 'no optional keys', d: '2025-01-04', i: 7, b: true },
+];
+
+describe('a release table', () => {
+  it('writes every column type that DuckDB reads back as the JSON lines give it, with the features the card declares', async () => {
+    const dir = tempDir();
+    const files = new Map(await tableFiles(EVERY_TYPE, records));
+    for (const [name, content] of files) writeFileSync(join(dir, name), content);
+    const { columns } = await parquetRows(join(dir, 'every.parquet'));
+    expect(columns.map((column) => column.type)).toEqual(['VARCHAR', 'VARCHAR', 'DATE', 'TIMESTAMP WITH TIME ZONE', 'INTEGER', 'BIGINT', 'DOUBLE', 'BOOLEAN', 'VARCHAR[]', 'INTEGER[]']);
+    expect(cardFeatures(EVERY_TYPE).map((feature) => ('dtype' in feature ? feature.dtype : `list of ${feature.sequence}`))).toEqual([
+      'string',
+      'string',
+      'date32',
+      'timestamp[ms, tz=UTC]',
+      'int32',
+      'int64',
+      'float64',
+      'bool',
+      'list of string',
+      'list of int32',
+    ]);
+    const twin = String(files.get('every.jsonl')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(twin[2]).toEqual({ s: 'no optional keys', maybe: null, d: '2025-01-04', t: null, i: 7, big: null, x: null, b: true, names: null, numbers: null });
+    await compareWithTwin(join(dir, 'every.parquet'), twin);
+  });
+
+  it('gives the same bytes for the same records, and refuses a null in a required column or a date that is not one', async () => {
+    expect(Buffer.from(await parquetOf(EVERY_TYPE, records)).equals(Buffer.from(await parquetOf(EVERY_TYPE, records)))).toBe(true);
+    await expect(parquetOf(EVERY_TYPE, [{ ...records[0], i: null }])).rejects.toThrow('column i of a release table is null');
+    await expect(parquetOf(EVERY_TYPE, [{ ...records[0], d: '2025-02-30x' }])).rejects.toThrow('column d of a release table holds "2025-02-30x", not a date');
+  });
+
+  it('cuts row groups at 65,536 rows, and sooner when rows are long', async () => {
+    const dir = tempDir();
+    const answer = { id: 'q', date: '2025-01-04', answer: 'a', status: 'ok', valid_from: null, valid_to: null, aliases: [] };
+    writeFileSync(join(dir, 'many.parquet'), await parquetOf(ANSWERS_TABLE, Array.from({ length: 70_000 }, () => answer)));
+    const long = { ...answer, answer: 'x'.repeat(1 << 20) };
+    writeFileSync(join(dir, 'long.parquet'), await parquetOf(ANSWERS_TABLE, Array.from({ length: 70 }, () => long)));
+    const groups = async (file: string) =>
+      (await duckdbRows(`SELECT row_group_id, ANY_VALUE(row_group_num_rows) AS n FROM parquet_metadata('${join(dir, file)}') GROUP BY ALL ORDER BY 1`)).map((row) => Number(row.n));
+    expect(await groups('many.parquet')).toEqual([65_536, 4464]);
+    expect(await groups('long.parquet')).toEqual([31, 31, 8]);
+  });
+});
+
+/** A small answers release of one query; `answer` sets its one answer. */
+async function draft(date: string, answer: string): Promise<ReleaseDraft> {
+  const rows = [{ id: 'q1', date, answer, status: 'ok', valid_from: `${date}T00:00:00Z`, valid_to: null, aliases: [] }];
+  return { kind: 'dailyqa', series: 'dailyqa', date, command: `wikidelta export dailyqa --from ${date} --to ${date}`, parameters: { from: date, to: date }, files: new Map([...(await tableFiles(ANSWERS_TABLE, rows)), ['README.md', '# card\n']]) };
+}
+
+describe('a release and the release it follows', () => {
+  const db = openDatabase(':memory:');
+
+  it('follows the newest earlier release of its series beside it, or the one given, or none', async () => {
+    const parent = tempDir();
+    await writeRelease(db, join(parent, 'a'), await draft('2025-01-01', 'one'));
+    await writeRelease(db, join(parent, 'c'), await draft('2025-01-03', 'three'));
+    mkdirSync(join(parent, 'not-a-release'));
+    writeFileSync(join(parent, 'not-a-release', 'MANIFEST.json'), '{"broken": ');
+    const b = await writeRelease(db, join(parent, 'b'), await draft('2025-01-02', 'two'));
+    expect(b.manifest.previous).toEqual({ version: readManifest(join(parent, 'a')).version, directory: 'a' });
+    // The same query on other days: nothing added, retired or changed.
+    expect(b.changes !== 'unchanged' && b.changes.records).toEqual([]);
+    const given = await writeRelease(db, join(parent, 'd'), await draft('2025-01-04', 'four'), { dir: join(parent, 'a') });
+    expect(given.manifest.previous?.directory).toBe('a');
+    const none = await writeRelease(db, join(parent, 'e'), await draft('2025-01-05', 'five'), 'none');
+    expect(none.manifest.previous).toBeNull();
+    expect(readFileSync(join(parent, 'e', 'CHANGES.md'), 'utf8')).toMatch(/the first release of the series "dailyqa"/);
+  });
+
+  it('follows the release its directory held, and writes an unchanged release again byte for byte', async () => {
+    const dir = join(tempDir(), 'release');
+    const first = await writeRelease(db, dir, await draft('2025-01-02', 'old'));
+    const second = await writeRelease(db, dir, await draft('2025-01-02', 'new'));
+    expect(second.manifest.previous).toEqual({ version: first.manifest.version, directory: 'release' });
+    expect(second.changes !== 'unchanged' && second.changes.records).toEqual([
+      { change: 'answer_changed', id: 'q1', days: [{ date: '2025-01-02', before: { answer: 'old', status: 'ok' }, after: { answer: 'new', status: 'ok' } }] },
+    ]);
+    const bytes = (name: string) => readFileSync(join(dir, name)).toString('base64');
+    const before = ['MANIFEST.json', 'CHANGES.md', 'changes.jsonl'].map(bytes);
+    const third = await writeRelease(db, dir, await draft('2025-01-02', 'new'));
+    expect(third.changes).toBe('unchanged');
+    expect(['MANIFEST.json', 'CHANGES.md', 'changes.jsonl'].map(bytes)).toEqual(before);
+  });
+
+  it('refuses to compare releases of two kinds, and verify catches a manifest whose version was edited', async () => {
+    const parent = tempDir();
+    await writeRelease(db, join(parent, 'x'), await draft('2025-01-02', 'a'));
+    const manifest = readManifest(join(parent, 'x'));
+    const labels = { ...manifest, kind: 'labels' as const };
+    expect(() => diffReleases(directorySource(join(parent, 'x'), labels), directorySource(join(parent, 'x'), manifest))).toThrow(/^cannot compare a labels release .* with a dailyqa release/);
+    writeFileSync(join(parent, 'x', 'MANIFEST.json'), JSON.stringify({ ...manifest, version: '2025-01-02+000000000000' }));
+    expect(await verifyRelease(join(parent, 'x'))).toEqual({ ok: false, file: 'MANIFEST.json', problem: expect.stringMatching(/^its version 2025-01-02\+000000000000 does not match the hash of the files it lists/) });
+  });
+});
