@@ -22,22 +22,28 @@ export type { MonthlyInput } from './monthly/input.js';
 /** The monthly pipeline's stages, in the order they run. */
 const monthlyStages: ReadonlyArray<Stage<MonthlyInput>> = [maintainStage, generateStage];
 
-/** Labels the pair first when they are not yet (the label pipeline skips what it already did). */
-export async function runMonthly(options: { db: Database; reporter: Reporter; input: MonthlyInput; llm: string; redo?: readonly string[] }): Promise<PipelineOutcome> {
+/**
+ * Labels the pair first when they are not yet (the label pipeline skips what it already did), with
+ * the very models `label` would get, the fact-reading pool among them; returns that labeling's
+ * outcome beside the monthly run's.
+ */
+export async function runMonthly(options: {
+  db: Database;
+  reporter: Reporter;
+  input: MonthlyInput;
+  llm: string;
+  redo?: readonly string[];
+}): Promise<PipelineOutcome & { labeling: PipelineOutcome | null }> {
   const { db, reporter, input } = options;
   const snapshots = new SnapshotStore(db);
   snapshots.requireSnapshot(input.newName);
+  let labeling: PipelineOutcome | null = null;
   if (input.oldName !== undefined) {
     snapshots.requireSnapshot(input.oldName);
-    const { embedder, nli, judge, prices, batchRunner } = input;
-    await runLabel({
-      db,
-      reporter,
-      input: { oldName: input.oldName, newName: input.newName, embedder, nli, ...(judge ? { judge } : {}), ...(prices ? { prices } : {}), ...(batchRunner ? { batchRunner } : {}) },
-    });
+    labeling = await runLabel({ db, reporter, input: { ...input, oldName: input.oldName } });
   }
   const stages = input.oldName === undefined ? monthlyStages.filter((stage) => stage !== maintainStage) : monthlyStages;
-  return runPipeline({
+  const outcome = await runPipeline({
     db,
     pipeline: 'monthly',
     params: { old: input.oldName ?? null, new: input.newName, llm: options.llm, seed: input.seed, ...modelRunParams(input) },
@@ -47,4 +53,5 @@ export async function runMonthly(options: { db: Database; reporter: Reporter; in
     input,
     reporter,
   });
+  return { ...outcome, labeling };
 }

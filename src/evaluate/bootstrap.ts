@@ -55,6 +55,17 @@ export class ClusteredSums {
     this.n++;
   }
 
+  /** Whether the other group holds the same items per cluster (and so the same sums). */
+  holdsSameAs(other: ClusteredSums): boolean {
+    if (other.metrics !== this.metrics || other.rowOf.size !== this.rowOf.size) return false;
+    for (const [cluster, row] of this.rowOf) {
+      const theirs = other.rowOf.get(cluster);
+      if (theirs === undefined || other.counts[theirs] !== this.counts[row]) return false;
+      for (let m = 0; m < this.metrics; m++) if (other.sums[theirs * this.metrics + m] !== this.sums[row * this.metrics + m]) return false;
+    }
+    return true;
+  }
+
   /** Clusters with at least one item in the group. */
   get clusters(): number {
     return this.rowOf.size;
@@ -67,14 +78,18 @@ export class ClusteredSums {
 
   /** Adds this group's sums over the drawn clusters, weighted by how often each was drawn, into `out` (metrics, then the count). */
   resampled(weights: Uint32Array, out: Float64Array): void {
+    // The bootstrap's inner loop (resamples × rows): locals, not fields, and no work for undrawn clusters.
     out.fill(0);
+    const { clusterIds, counts, sums, metrics } = this;
     const rows = this.rowOf.size;
+    let count = 0;
     for (let row = 0; row < rows; row++) {
-      const weight = weights[this.clusterIds[row] as number] as number;
+      const weight = weights[clusterIds[row] as number] as number;
       if (weight === 0) continue;
-      for (let m = 0; m < this.metrics; m++) out[m] = (out[m] as number) + weight * (this.sums[row * this.metrics + m] as number);
-      out[this.metrics] = (out[this.metrics] as number) + weight * (this.counts[row] as number);
+      count += weight * (counts[row] as number);
+      for (let m = 0, at = row * metrics; m < metrics; m++, at++) out[m] = (out[m] as number) + weight * (sums[at] as number);
     }
+    out[metrics] = count;
   }
 
   private grow(): void {
@@ -109,6 +124,8 @@ export function clusteredIntervals(groups: readonly ClusteredSums[], clusterCoun
   const picks = new Uint32Array(clusterCount);
   const weights = new Uint32Array(clusterCount);
   const sums = new Float64Array(metrics + 1);
+  // A group holding exactly the items of an earlier one (a breakdown with a single value) has its intervals.
+  const sameAs = groups.map((group, g) => groups.findIndex((other, o) => o < g && other.n === group.n && other.clusters === group.clusters && other.holdsSameAs(group)));
   for (let r = 0; clusterCount > 0 && r < resamples; r++) {
     random.fillIndices(picks, clusterCount);
     weights.fill(0);
@@ -117,6 +134,7 @@ export function clusteredIntervals(groups: readonly ClusteredSums[], clusterCoun
       weights[pick] = (weights[pick] as number) + 1;
     }
     groups.forEach((group, g) => {
+      if (sameAs[g] !== -1) return;
       group.resampled(weights, sums);
       const count = sums[metrics] as number;
       if (count === 0) return;
@@ -126,12 +144,13 @@ export function clusteredIntervals(groups: readonly ClusteredSums[], clusterCoun
     });
   }
   const tail = (1 - confidence) / 2;
-  return groups.map((_, g) =>
+  const intervals = groups.map((_, g) =>
     Array.from({ length: metrics }, (_unused, m): Interval => {
       const kept = (means[g]?.[m] as Float64Array).subarray(0, drawn[g]).sort();
       return kept.length === 0 ? [0, 0] : [percentile(kept, tail), percentile(kept, 1 - tail)];
     }),
   );
+  return intervals.map((own, g) => intervals[sameAs[g] as number] ?? own);
 }
 
 /**

@@ -6,8 +6,8 @@
  *
  * - `readPredictionFile(path, sink)` / `parsePredictions(text, source)`: JSONL
  *   `{id|question_id, prediction, date?}` or GrowOVER's results JSON `{id: {prediction: {text}}}`.
- * - `evaluateWeekly(new StoreGold(db), index, slots, {seed})`: every kept query a slot expects (a
- *   date, and optionally one week), paired with the `PredictionIndex` → `WeeklyReport`.
+ * - `evaluateWeekly(new StoreGold(db), index, {dates, week}, {seed})`: every kept query the scope
+ *   expects on each date (of all weeks, or one), paired with the `PredictionIndex` → `WeeklyReport`.
  * - `scoreWeekly(cases, {seed})` / `WeeklyScorer`: the same on cases already paired.
  * - `scoreGrowover(cases, {seed})` → {ALL, SAME, NEW, CHANGED, CHANGED_DEL: {n, em, f1, ci}, …}.
  * - per item: the metric registry `WEEKLY_METRICS` (`em`, `f1`, `sm`), `squadScores`, `subsetMatch`,
@@ -33,6 +33,6 @@ export {
   type WeeklyReport,
   type WeeklyScoreOptions,
 } from './weeklyScores.js';
-export { evaluateWeekly, PredictionIndex, type EvaluationScope, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
-export { StoreGold, type EvaluationSlot } from './storeCases.js';
+export { evaluateWeekly, PredictionIndex, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
+export { StoreGold, type EvaluationScope } from './storeCases.js';
 export { scoreGrowover, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverGroupScores, type GrowoverReport } from './growoverScores.js';

@@ -15,7 +15,7 @@ import type { Database } from 'better-sqlite3';
 import { parseDate, weekEvaluationDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import { parsePredictions } from './predictions.js';
-import { StoreGold, type EvaluationSlot } from './storeCases.js';
+import { StoreGold, type EvaluationScope } from './storeCases.js';
 import { scoreGrowover, type GrowoverReport } from './growoverScores.js';
 import { evaluateWeekly, PredictionIndex } from './weeklyEvaluation.js';
 import type { GroupScores, WeeklyReport } from './weeklyScores.js';
@@ -128,8 +128,8 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
   }
   const gold = new StoreGold(db);
   const dates = [...new Set([...(options.date === null ? [] : [options.date]), ...[...weekly.values()].flatMap((entry) => [...entry.dates])])].sort();
-  const slots: EvaluationSlot[] = dates.map((date) => ({ date, week: null }));
-  const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, slots, options.seed));
+  const scope: EvaluationScope = { dates, week: null };
+  const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, scope, options.seed));
   const snapshots = [...new Set([...growover.values()].flatMap((entry) => [...entry.keys()]))].sort();
   return {
     seed: options.seed,
@@ -146,8 +146,8 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
   };
 }
 
-function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; index: PredictionIndex }, slots: EvaluationSlot[], seed: number): Omit<WeeklyEntry, 'rank'> {
-  const report = evaluateWeekly(gold, entry.index, slots, { seed, resamples: RESAMPLES });
+function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; index: PredictionIndex }, scope: EvaluationScope, seed: number): Omit<WeeklyEntry, 'rank'> {
+  const report = evaluateWeekly(gold, entry.index, scope, { seed, resamples: RESAMPLES });
   return {
     system,
     files: entry.files.sort(),

@@ -28,7 +28,7 @@ interface WeeklyItem {
 export async function predictWeekly(db: Database, tasks: BaselineTasks, system: WeeklySystem, date: string, week?: string): Promise<BaselinePredictions> {
   const instant = answerInstant(date);
   const questions = new Map(answersOnDate(db, date).map((row) => [row.id, row.query]));
-  const items: WeeklyItem[] = new StoreGold(db).expected({ date, week: week ?? null }).map((gold) => ({ id: gold.id, question: questions.get(gold.id) ?? '' }));
+  const items: WeeklyItem[] = new StoreGold(db).expected({ dates: [date], week: week ?? null }).map((gold) => ({ id: gold.id, question: questions.get(gold.id) ?? '' }));
   if (system === 'closed-book') return predictAll(items, (item) => tasks.answerClosedBook({ text: item.question, date }));
   const timelines = new AnswerTimelines(db);
   const revisions = new RevisionReads(db);

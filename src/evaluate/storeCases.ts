@@ -10,47 +10,48 @@ import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore, type ScoringFacts } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
-import { answersOnDate } from '../timeline/answers.js';
+import { answersOverDays, type Answer } from '../timeline/answers.js';
 import type { GrowoverGold } from './growoverScores.js';
 import type { WeeklyGold } from './weeklyScores.js';
 
 /**
- * What one date of an evaluation expects: every kept query with a known answer that day (a value or
- * a known absence, as DailyQA's day files hold every query on every day), or, with `week`, that
- * week's queries, those whose answer is unknown that day counted apart.
+ * What an evaluation expects (docs/ARCHITECTURE.md §15): on each of its dates, every kept query with
+ * a known answer that day (a value or a known absence, as DailyQA's day files hold every query on
+ * every day), or, with `week`, every query of that week, those unknown that day counted apart.
  */
-export interface EvaluationSlot {
-  date: string;
+export interface EvaluationScope {
+  /** YYYY-MM-DD, ascending. */
+  dates: string[];
   week: string | null;
 }
 
 export class StoreGold {
   private facts: Map<string, ScoringFacts> | undefined;
-  private readonly slotGold = new Map<string, WeeklyGold[]>();
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();
 
   constructor(private readonly db: Database) {}
 
-  /** Every kept query of the slot (of its week, or all) with its answer on the slot's date, unknown ones included. */
-  weeklyGold(slot: EvaluationSlot): WeeklyGold[] {
-    const key = `${slot.date}\u0000${slot.week ?? ''}`;
-    let gold = this.slotGold.get(key);
-    if (!gold) {
-      const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
-      const rows = answersOnDate(this.db, slot.date, slot.week === null ? {} : { windowStart: `${slot.week}T00:00:00Z` });
-      gold = rows.flatMap((row) => {
-        const f = facts.get(row.id);
-        if (!f) return [];
-        return [{ id: row.id, date: slot.date, status: row.status, answer: row.answer, validFrom: row.valid_from, domain: f.domain, frequency: f.frequency, week: f.week }];
-      });
-      this.slotGold.set(key, gold);
+  /**
+   * Every kept query of the scope (of its week, or all) with its answer on each of the scope's dates,
+   * unknown ones included, query by query: the whole range is one pass over the stored intervals, and
+   * nothing is held but the query being read.
+   */
+  *weeklyGold(scope: EvaluationScope): Generator<WeeklyGold> {
+    const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
+    const options = scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` };
+    for (const query of answersOverDays(this.db, scope.dates, options)) {
+      const f = facts.get(query.id);
+      if (!f) continue;
+      for (let day = 0; day < scope.dates.length; day++) {
+        const answer = query.answers[day] as Answer;
+        yield { id: query.id, date: scope.dates[day] as string, status: answer.status, answer: answer.answer, validFrom: answer.valid_from, domain: f.domain, frequency: f.frequency, week: f.week };
+      }
     }
-    return gold;
   }
 
-  /** The items a slot expects: its queries whose answer that day is known. What a baseline answers, and an evaluation scores. */
-  expected(slot: EvaluationSlot): WeeklyGold[] {
-    return this.weeklyGold(slot).filter((item) => item.status !== 'unknown');
+  /** The items a scope expects: its queries whose answer that day is known. What a baseline answers, and an evaluation scores. */
+  expected(scope: EvaluationScope): WeeklyGold[] {
+    return [...this.weeklyGold(scope)].filter((item) => item.status !== 'unknown');
   }
 
   /** Every QA item active in the snapshot. */

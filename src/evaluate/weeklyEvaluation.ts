@@ -7,7 +7,7 @@
  */
 import { UserError } from '../errors.js';
 import type { Prediction, PredictionSink } from './predictions.js';
-import type { EvaluationSlot, StoreGold } from './storeCases.js';
+import type { EvaluationScope, StoreGold } from './storeCases.js';
 import { SAMPLE_IDS, WeeklyScorer, type Outside, type WeeklyCase, type WeeklyItemScore, type WeeklyReport } from './weeklyScores.js';
 
 /**
@@ -66,41 +66,31 @@ export interface WeeklyEvaluationOptions {
   onItem?: (item: WeeklyItemScore, scored: WeeklyCase) => void;
 }
 
-/** The dates an evaluation scored, and the week it was limited to. */
-export interface EvaluationScope {
-  dates: string[];
-  week: string | null;
-}
-
 /**
- * Scores a system over an evaluation's slots. Refuses an evaluation with nothing to score, naming why.
+ * Scores a system over what an evaluation expects. Refuses an evaluation with nothing to score, naming why.
  *
- * @example evaluateWeekly(new StoreGold(db), index, [{ date: '2025-01-20', week: null }], { seed: 1 }).f1
+ * @example evaluateWeekly(new StoreGold(db), index, { dates: ['2025-01-20'], week: null }, { seed: 1 }).f1
  */
 export function evaluateWeekly(
   gold: StoreGold,
   predictions: PredictionIndex,
-  slots: readonly EvaluationSlot[],
+  scope: EvaluationScope,
   options: WeeklyEvaluationOptions,
 ): WeeklyReport & { evaluation: EvaluationScope } {
   const scorer = new WeeklyScorer();
   let unknown = 0;
   let held = 0;
-  for (const slot of slots) {
-    for (const item of gold.weeklyGold(slot)) {
-      held++;
-      if (item.status === 'unknown') {
-        unknown++;
-        // A date expects the queries it can answer; one week's queries are all expected, the unknown counted apart.
-        if (slot.week === null) continue;
-      }
-      const scored = { gold: item, prediction: predictions.take(slot.date, item.id) };
-      const score = scorer.add(scored);
-      options.onItem?.(score, scored);
+  for (const item of gold.weeklyGold(scope)) {
+    held++;
+    if (item.status === 'unknown') {
+      unknown++;
+      // A date expects the queries it can answer; one week's queries are all expected, the unknown counted apart.
+      if (scope.week === null) continue;
     }
+    const scored = { gold: item, prediction: predictions.take(item.date, item.id) };
+    if (options.onItem) options.onItem(scorer.add(scored, true), scored);
+    else scorer.add(scored, false);
   }
-  const dates = [...new Set(slots.map((slot) => slot.date))].sort();
-  const scope = { dates, week: slots.find((slot) => slot.week !== null)?.week ?? null };
   if (scorer.expected === 0) throw new UserError(nothingToScore(scope, held, unknown));
   return { evaluation: scope, ...scorer.report({ seed: options.seed, resamples: options.resamples, outside: predictions.outside() }) };
 }

@@ -86,25 +86,39 @@ export type WeeklyItemScore = MetricValues & {
 /** How many ids a report lists by name; the counts say how many there are. */
 export const SAMPLE_IDS = 20;
 
-const NO_SCORES: MetricValues = Object.fromEntries(WEEKLY_METRICS.map((metric) => [metric.name, 0])) as MetricValues;
+/**
+ * Scores one item into `out` (one entry per metric, in registry order) and says how it counts. A
+ * gold "no value" (or the empty string) scores 1 on every metric for a no-answer phrase. `texts`
+ * gives the scored form of a text, so a caller scoring many items can keep the forms it has made.
+ */
+function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: (text: string) => ScoredText): WeeklyItemScore['counts'] {
+  out.fill(0);
+  if (gold.status === 'unknown') return 'excluded';
+  if (!hasValue(gold)) {
+    if (prediction !== null && saysNoAnswer(prediction)) out.fill(1);
+    return 'no_answer';
+  }
+  if (prediction === null) return 'value';
+  const answer = texts(gold.answer as string);
+  // A prediction that is the gold text word for word shares its forms.
+  const predicted = prediction === gold.answer ? answer : new ScoredText(prediction);
+  for (let m = 0; m < WEEKLY_METRICS.length; m++) out[m] = (WEEKLY_METRICS[m] as (typeof WEEKLY_METRICS)[number]).score(predicted, answer);
+  return 'value';
+}
+
+function itemScore(item: WeeklyCase, counts: WeeklyItemScore['counts'], scores: Float64Array): WeeklyItemScore {
+  const values = Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, scores[m] as number])) as MetricValues;
+  return { id: item.gold.id, date: item.gold.date, counts, missing: item.prediction === null, ...values };
+}
 
 /**
- * How one prediction scores against its gold. A gold "no value" (or the empty string) scores 1 on
- * every metric for a no-answer phrase.
+ * How one prediction scores against its gold.
  *
  * @example weeklyItemScore({ gold: { …, status: 'no_key' }, prediction: 'unknown' }).em === 1
  */
-export function weeklyItemScore({ gold, prediction }: WeeklyCase): WeeklyItemScore {
-  const base = { id: gold.id, date: gold.date, missing: prediction === null };
-  if (gold.status === 'unknown') return { ...base, counts: 'excluded', ...NO_SCORES };
-  if (!hasValue(gold)) {
-    const said = prediction !== null && saysNoAnswer(prediction) ? 1 : 0;
-    return { ...base, counts: 'no_answer', ...(Object.fromEntries(WEEKLY_METRICS.map((metric) => [metric.name, said])) as MetricValues) };
-  }
-  if (prediction === null) return { ...base, counts: 'value', ...NO_SCORES };
-  const predicted = new ScoredText(prediction);
-  const answer = new ScoredText(gold.answer ?? '');
-  return { ...base, counts: 'value', ...(Object.fromEntries(WEEKLY_METRICS.map((metric) => [metric.name, metric.score(predicted, answer)])) as MetricValues) };
+export function weeklyItemScore(item: WeeklyCase): WeeklyItemScore {
+  const scores = new Float64Array(WEEKLY_METRICS.length);
+  return itemScore(item, scoreInto(item, scores, (text) => new ScoredText(text)), scores);
 }
 
 /** A gold value a system can match: a status ok and a non-empty answer. */
@@ -114,10 +128,23 @@ function hasValue(gold: WeeklyGold): boolean {
 
 const DAY_MS = 86_400_000;
 
+/** Instants already parsed: a scoring reads the same few dates, and a query's same start, over and over. */
+const parsedInstants = new Map<string, number>();
+
+function instantMs(text: string): number {
+  let ms = parsedInstants.get(text);
+  if (ms === undefined) {
+    if (parsedInstants.size >= 100_000) parsedInstants.clear();
+    ms = Date.parse(text);
+    parsedInstants.set(text, ms);
+  }
+  return ms;
+}
+
 /** Whole days from the start of the value in effect to the answer date's instant (D 00:00 UTC). */
 export function daysSinceChange(date: string, validFrom: string | null): number | null {
   if (validFrom === null) return null;
-  return Math.floor((Date.parse(`${date}T00:00:00Z`) - Date.parse(validFrom)) / DAY_MS);
+  return Math.floor((instantMs(`${date}T00:00:00Z`) - instantMs(validFrom)) / DAY_MS);
 }
 
 /** Bins of days since the change, doubling in width: enough items per point for an interval that says something. */
@@ -166,38 +193,42 @@ export class WeeklyScorer {
     by_week: new Map(),
   };
   private readonly scores = new Float64Array(WEEKLY_METRICS.length);
+  /** The scored forms of gold texts: a query's answer is the same text on most of the dates it is scored on. */
+  private readonly golds = new Map<string, ScoredText>();
   private scored = 0;
   private unknown = 0;
   private emptyGold = 0;
   private missing = 0;
   private readonly missingSample: string[] = [];
 
-  /** Counts one item; returns its scores. */
-  add(item: WeeklyCase): WeeklyItemScore {
-    const score = weeklyItemScore(item);
+  /** Counts one item; returns its scores when asked (a million items need not each make an object). */
+  add(item: WeeklyCase, wantScore: true): WeeklyItemScore;
+  add(item: WeeklyCase, wantScore?: false): undefined;
+  add(item: WeeklyCase, wantScore = false): WeeklyItemScore | undefined {
+    const counts = scoreInto(item, this.scores, (text) => this.goldText(text));
+    const result = wantScore ? itemScore(item, counts, this.scores) : undefined;
     const { gold } = item;
-    if (score.counts === 'excluded') {
+    if (counts === 'excluded') {
       this.unknown++;
-      return score;
+      return result;
     }
-    if (score.missing) {
+    if (item.prediction === null) {
       this.missing++;
       if (this.missingSample.length < SAMPLE_IDS) this.missingSample.push(`${gold.id} on ${gold.date}`);
     }
     const cluster = this.clusterOf(gold.id);
-    if (score.counts === 'no_answer') {
+    if (counts === 'no_answer') {
       if (gold.status === 'ok') this.emptyGold++;
-      this.noAnswer.add(cluster, [score.em]);
-      return score;
+      this.noAnswer.add(cluster, this.scores);
+      return result;
     }
-    if (!score.missing) this.scored++;
-    WEEKLY_METRICS.forEach((metric, m) => (this.scores[m] = score[metric.name]));
+    if (item.prediction !== null) this.scored++;
     this.all.add(cluster, this.scores);
     this.groupOf('by_domain', gold.domain ?? 'none').add(cluster, this.scores);
     this.groupOf('by_frequency', gold.frequency ?? 'pending').add(cluster, this.scores);
     this.groupOf('by_days_since_change', daysBin(daysSinceChange(gold.date, gold.validFrom))).add(cluster, this.scores);
     this.groupOf('by_week', gold.week ?? 'none').add(cluster, this.scores);
-    return score;
+    return result;
   }
 
   /** Items counted (excluded ones aside). */
@@ -230,6 +261,17 @@ export class WeeklyScorer {
     };
   }
 
+  private goldText(text: string): ScoredText {
+    let scored = this.golds.get(text);
+    if (!scored) {
+      // Bounded: the forms of the answers of the last queries read, which is what the next dates repeat.
+      if (this.golds.size >= GOLD_TEXTS_KEPT) this.golds.clear();
+      scored = new ScoredText(text);
+      this.golds.set(text, scored);
+    }
+    return scored;
+  }
+
   private clusterOf(id: string): number {
     let cluster = this.clusters.get(id);
     if (cluster === undefined) {
@@ -249,6 +291,8 @@ export class WeeklyScorer {
     return group;
   }
 }
+
+const GOLD_TEXTS_KEPT = 100_000;
 
 const BREAKDOWNS: readonly Breakdown[] = ['by_domain', 'by_frequency', 'by_days_since_change', 'by_week'];
 const byName = (a: string, b: string) => a.localeCompare(b);

@@ -3,7 +3,7 @@
  * killed (SIGKILL, a crash, a power cut) never wrote its end, so its record alone would say running
  * for ever. docs/ARCHITECTURE.md §9
  */
-import type { RunRecord, RunStatus } from '../store/runStore.js';
+import type { RunRecord, RunStatus, StageRecord } from '../store/runStore.js';
 
 export type ShownRunStatus = RunStatus | 'interrupted';
 
@@ -20,4 +20,11 @@ export function processAlive(pid: number): boolean {
 /** The status to show for a run: `interrupted` when it is recorded as running but its process is gone. */
 export function shownStatus(run: Pick<RunRecord, 'status' | 'pid'>): ShownRunStatus {
   return run.status === 'running' && run.pid !== null && !processAlive(run.pid) ? 'interrupted' : run.status;
+}
+
+/** A run as shown: interrupted when its process is gone, and so is the stage it was in (its record says running). */
+export function shownRun(run: RunRecord): Omit<RunRecord, 'status' | 'stages'> & { status: ShownRunStatus; stages: Array<Omit<StageRecord, 'status'> & { status: StageRecord['status'] | 'interrupted' }> } {
+  const status = shownStatus(run);
+  const stages = run.stages.map((stage) => (status === 'interrupted' && stage.status === 'running' ? { ...stage, status: 'interrupted' as const } : stage));
+  return { ...run, status, stages };
 }

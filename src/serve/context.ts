@@ -5,7 +5,7 @@
  * failed too often its failures are answered 429 instead of 401. A request without a token is no
  * guess and counts nowhere.
  */
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { Annotator, AuditItem, Judgment, JudgmentRecord } from '../audit/model.js';
 import { AuditStore } from '../store/auditStore.js';
 import { clientAddressKey, FailedAttempts, type FailedAttemptsOptions } from './failedAttempts.js';
@@ -35,8 +35,7 @@ export class ServeContext {
    * `audit links`, a second server) changes SQLite's data_version and drops them all.
    */
   private readonly assignments = new Map<number, Assigned[]>();
-  private readonly dataVersion: Statement;
-  private readVersion: unknown = null;
+  private readVersion: number | null = null;
 
   constructor(
     readonly db: Database,
@@ -46,7 +45,6 @@ export class ServeContext {
     this.store = new AuditStore(db);
     this.byAddress = new FailedAttempts(attempts);
     this.byPrefix = new FailedAttempts(attempts);
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   checkToken(address: string, token: string | null): TokenCheck {
@@ -80,7 +78,7 @@ export class ServeContext {
 
   /** The annotator's assigned items in order with their latest own judgments (see `assignments`). */
   assigned(annotatorId: number): Assigned[] {
-    const version = this.dataVersion.get();
+    const version = this.store.commitVersion();
     if (version !== this.readVersion) {
       this.assignments.clear();
       this.readVersion = version;

@@ -90,6 +90,11 @@ export class AuditStore {
 
   constructor(private readonly db: Database) {}
 
+  /** SQLite's data_version: it changes when another connection commits, so what was read before may be stale. */
+  commitVersion(): number {
+    return z.number().int().parse(this.statement('PRAGMA data_version').pluck().get());
+  }
+
   private statement(sql: string): Statement {
     let prepared = this.statements.get(sql);
     if (!prepared) {

@@ -21,10 +21,15 @@ const DECIMAL_POINT = '\u0000';
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
+/** Runs of what is neither a letter, a digit nor a held decimal point; on ASCII text the same as a plain class, and several times faster. */
+const NON_WORD = /[^\p{L}\p{N}\u0000]+/gu;
+const ASCII_NON_WORD = /[^a-z0-9\u0000]+/g;
+
 function normalise(text: string, rules: Rules): string {
   let result = text;
   // ASCII text is already in every normal form and has no accents: scoring normalises by the hundred thousand.
-  if (NON_ASCII.test(result)) {
+  const ascii = !NON_ASCII.test(result);
+  if (!ascii) {
     result = result.normalize(rules.form);
     if (rules.dropAccents) result = result.replace(/\p{M}/gu, '');
   }
@@ -32,7 +37,7 @@ function normalise(text: string, rules: Rules): string {
     .toLowerCase()
     .replace(rules.thousandsSeparator, '$1')
     .replace(/(\d)\.(?=\d)/g, `$1${DECIMAL_POINT}`)
-    .replace(/[^\p{L}\p{N}\u0000]+/gu, ' ')
+    .replace(ascii ? ASCII_NON_WORD : NON_WORD, ' ')
     .replaceAll(DECIMAL_POINT, '.');
   if (rules.dropArticles) result = result.replace(/\b(a|an|the)\b/g, ' ');
   return result.replace(/\s+/g, ' ').trim();

@@ -51,7 +51,10 @@ function sentence(db: string, snapshot: string, pageId: number, idx: number): st
 
 async function runThreeMonths(db: string, llm: string, env: Record<string, string> = {}) {
   await cli(db, ['monthly', '--new', FIRST, '--llm', llm], env);
-  await cli(db, ['monthly', '--old', FIRST, '--new', SECOND, '--llm', llm], env);
+  const second = await cli(db, ['monthly', '--old', FIRST, '--new', SECOND, '--llm', llm], env);
+  // The labeling comes first, with its time (or skipped, labeled before), as the stages that follow it.
+  expect(second.stdout, second.stdout).toMatch(/^ {2}label +done +(\d+\.\d s|\(already done, skipped\)) {2}/m);
+  expect(second.stdout).toMatch(/^ {2}generate +done +\d+\.\d s {2}/m);
   await cli(db, ['monthly', '--old', SECOND, '--new', THIRD, '--llm', llm], env);
 }
 
@@ -164,7 +167,7 @@ describe('monthly GrowOVER items with the offline provider', () => {
       query<{ n: number }>(db, 'SELECT (SELECT COUNT(*) FROM growover_qa) + (SELECT COUNT(*) FROM growover_evidence) + (SELECT COUNT(*) FROM growover_turns) + (SELECT COUNT(*) FROM growover_rejects) AS n')[0]?.n;
     const before = count();
     const result = await cli(db, ['monthly', '--old', SECOND, '--new', THIRD, '--llm', 'offline']);
-    expect(result.stdout).toContain('already done, skipped');
+    expect(result.stdout).toMatch(/^ {2}label +done +\(already done, skipped\)/m);
     expect(count()).toBe(before);
   }, LONG);
 

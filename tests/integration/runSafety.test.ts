@@ -68,7 +68,7 @@ describe('stage order', () => {
 });
 
 describe('status', () => {
-  it('shows a run killed with SIGKILL as interrupted, not running', async () => {
+  it('shows a run killed with SIGKILL as interrupted, not running, and the stage it was in too', async () => {
     const db = join(tempDir(), 'w.sqlite');
     // Reading the dump from a pipe that never ends keeps the run inside collect until it is killed.
     const child = startCli(['--db', db, '--json', 'weekly', '--start', '2021-01-04', '--dump', '-', '--llm', 'offline']);
@@ -80,8 +80,12 @@ describe('status', () => {
     const status = await runCli(['--db', db, 'status']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/^run 1 weekly interrupted \(process \d+ is gone\)/m);
-    const json = JSON.parse((await runCli(['--db', db, '--json', 'status'])).stdout) as { runs: Array<{ status: string }> };
+    // The stage it was in is interrupted too, not running.
+    expect(status.stdout).toMatch(/^ {2}collect +interrupted /m);
+    expect(status.stdout).not.toMatch(/ running /);
+    const json = JSON.parse((await runCli(['--db', db, '--json', 'status'])).stdout) as { runs: Array<{ status: string; stages: Array<{ stage: string; status: string }> }> };
     expect(json.runs[0]?.status).toBe('interrupted');
+    expect(json.runs[0]?.stages.find((stage) => stage.stage === 'collect')?.status).toBe('interrupted');
   });
 
   it('shows a store with weekly, sync, snapshot, label and monthly runs, every failure of a run kept, and checks the newest for monitoring', async () => {

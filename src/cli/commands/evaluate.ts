@@ -15,7 +15,7 @@ import {
   scoreGrowover,
   StoreGold,
   WEEKLY_METRICS,
-  type EvaluationSlot,
+  type EvaluationScope,
   type GroupScores,
   type GrowoverReport,
   type Outside,
@@ -65,12 +65,12 @@ export function registerEvaluate(program: Command): void {
     .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
     .option('--out <dir>', 'also write report.json and items.jsonl (per-item scores) into this directory')
     .action(async (flags: WeeklyFlags, command: Command) => {
-      const slots = evaluationSlots(flags, command);
+      const scope = evaluationScope(flags, command);
       const index = new PredictionIndex();
-      readPredictionFile(flags.predictions, index.sink(slots.length === 1 ? (slots[0]?.date ?? null) : null, 'with --from and --to each line names its date'));
+      readPredictionFile(flags.predictions, index.sink(scope.dates.length === 1 ? (scope.dates[0] ?? null) : null, 'with --from and --to each line names its date'));
       await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, (session) => {
         const items: string[] = [];
-        const report = evaluateWeekly(new StoreGold(session.db), index, slots, {
+        const report = evaluateWeekly(new StoreGold(session.db), index, scope, {
           seed: session.settings.seed,
           ...(flags.out ? { onItem: (item, { gold, prediction }) => items.push(`${JSON.stringify({ ...item, status: gold.status, gold: gold.answer, prediction })}\n`) } : {}),
         });
@@ -120,8 +120,8 @@ export function registerEvaluate(program: Command): void {
     });
 }
 
-/** The evaluation's dates from the flags: one date, a range, or a week's evaluation date. */
-function evaluationSlots(flags: WeeklyFlags, command: Command): EvaluationSlot[] {
+/** What the evaluation expects, from the flags: one date, a range, or a week's queries on a date. */
+function evaluationScope(flags: WeeklyFlags, command: Command): EvaluationScope {
   const week = flags.week ?? null;
   if ((flags.from === undefined) !== (flags.to === undefined)) refuseUsage(command, '--from and --to go together: the first and the last date of the range');
   if (flags.from !== undefined && flags.date !== undefined) refuseUsage(command, 'give either --date or --from/--to, not both');
@@ -130,11 +130,11 @@ function evaluationSlots(flags: WeeklyFlags, command: Command): EvaluationSlot[]
     const days = Math.round((parseDate(flags.to, '--to date').getTime() - first.getTime()) / 86_400_000);
     if (days < 0) throw new UserError(`--to ${flags.to} is before --from ${flags.from}`);
     if (days >= MAX_DATES) throw new UserError(`--from ${flags.from} --to ${flags.to} spans ${days + 1} dates: at most ${MAX_DATES} in one evaluation`);
-    return Array.from({ length: days + 1 }, (_, day) => ({ date: formatDate(addDays(first, day)), week }));
+    return { dates: Array.from({ length: days + 1 }, (_, day) => formatDate(addDays(first, day))), week };
   }
   const date = flags.date ?? (week === null ? null : weekEvaluationDate(week));
   if (date === null) refuseUsage(command, 'say what to evaluate: --date D (every kept query answered that day), --week W (its queries, the day after the week), or --from A --to B');
-  return [{ date, week }];
+  return { dates: [date], week };
 }
 
 function readAll(path: string): Prediction[] {

@@ -55,15 +55,18 @@ export function registerMonthly(program: Command): void {
       });
       return { outcome: monthly, ...pair };
     });
-    const { run } = outcome;
+    const { run, labeling } = outcome;
     if (command.optsWithGlobals<{ json?: boolean }>().json) {
-      process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, stages: run.stages })}\n`);
+      process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, labeling: labeling && { run: labeling.run.id, stages: labeling.run.stages }, stages: run.stages })}\n`);
       return;
     }
     process.stdout.write(`run ${run.id} (${run.status}) monthly ${old ? `${old} → ` : ''}${newName}${outcome.resumed ? ', continued' : ''}\n`);
-    for (const stage of run.stages) {
+    // The labeling first (its own run, as `label` makes it), then the monthly stages, each with its time.
+    const stages = [...(labeling?.run.stages ?? []).map((stage) => ({ stage, skipped: labeling?.skipped ?? [] })), ...run.stages.map((stage) => ({ stage, skipped: outcome.skipped }))];
+    for (const { stage, skipped } of stages) {
       const counts = Object.entries(stage.counts).map(([key, value]) => `${key}=${value}`).join(' ');
-      process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${counts}${outcome.skipped.includes(stage.stage) ? ' (already done, skipped)' : ''}\n`);
+      const time = skipped.includes(stage.stage) ? '(already done, skipped)' : `${stage.seconds.toFixed(1)} s`;
+      process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${time.padStart(9)}  ${counts}\n`);
     }
   });
 }

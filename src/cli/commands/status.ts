@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { formatRunUsage, runUsage } from '../../llm/usage.js';
 import { runHealth } from '../../runs/health.js';
-import { shownStatus } from '../../runs/liveness.js';
+import { shownRun, shownStatus } from '../../runs/liveness.js';
 import { RunStore, type RunRecord } from '../../store/runStore.js';
 import { integerOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
@@ -21,7 +21,7 @@ export function registerStatus(program: Command): void {
         if (flags.maxAge !== undefined || flags.pipeline !== undefined) throw new UserError('--max-age and --pipeline go with --check');
         const runs = new RunStore(session.db).listRuns(flags.limit);
         if (session.json) {
-          const shown = runs.map((run) => ({ ...run, status: shownStatus(run), llm_usage: runUsage(session.db, run.id) }));
+          const shown = runs.map((run) => ({ ...shownRun(run), llm_usage: runUsage(session.db, run.id) }));
           process.stdout.write(`${JSON.stringify({ database: session.dbPath, runs: shown })}\n`);
           return;
         }
@@ -46,11 +46,12 @@ function checkNewestRun(session: Session, flags: StatusFlags): void {
   process.stdout.write(session.json ? `${JSON.stringify({ ok: true, run: run?.id, line: health.line })}\n` : `${health.line}\n`);
 }
 
-export function formatRun(run: RunRecord): string {
+export function formatRun(record: RunRecord): string {
+  const run = shownRun(record);
   const params = Object.entries(run.params)
     .map(([key, value]) => `${key}=${formatParam(value)}`)
     .join(' ');
-  const status = shownStatus(run);
+  const { status } = run;
   const gone = status === 'interrupted' ? ` (process ${run.pid} is gone)` : '';
   const lines = [`run ${run.id} ${run.pipeline} ${status}${gone}  started ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}`];
   lines.push(`  ${params}`);
