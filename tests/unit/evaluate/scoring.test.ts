@@ -139,16 +139,16 @@ describe('weekly report', () => {
     date: '2025-01-27',
     status: 'ok',
     answer: null,
-    validFrom: null,
+    changedAt: null,
     domain: null,
     frequency: 'infrequent_update',
     week: '2025-01-20',
     ...over,
   });
   const cases = [
-    { gold: gold('a', { answer: '3rd', validFrom: '2025-01-26T22:10:00Z', domain: 'sports', frequency: 'frequent_update' }), prediction: '3rd' },
-    { gold: gold('b', { answer: '1,234', validFrom: '2025-01-20T05:00:00Z', domain: 'economy' }), prediction: 'About 1 234 people' },
-    { gold: gold('c', { answer: 'Paris', validFrom: '2025-01-10T00:00:00Z', domain: 'economy' }), prediction: null },
+    { gold: gold('a', { answer: '3rd', changedAt: '2025-01-26T22:10:00Z', domain: 'sports', frequency: 'frequent_update' }), prediction: '3rd' },
+    { gold: gold('b', { answer: '1,234', changedAt: '2025-01-20T05:00:00Z', domain: 'economy' }), prediction: 'About 1 234 people' },
+    { gold: gold('c', { answer: 'Paris', changedAt: '2025-01-10T00:00:00Z', domain: 'economy' }), prediction: null },
     { gold: gold('d', { status: 'no_key' }), prediction: "I don't know." },
     { gold: gold('e', { status: 'no_page' }), prediction: 'Berlin' },
     { gold: gold('f', { status: 'unknown' }), prediction: 'x' },
@@ -249,6 +249,6 @@ describe('prediction files', () => {
     // A date that is no calendar day is refused by the parser, for the command and the leaderboard alike.
     const badDate = () => parsePredictions('{"id": "q1", "prediction": "a"}\n{"id": "q2", "prediction": "b", "date": "2025-02-30"}\n', 'p.jsonl');
     expect(badDate).toThrow(UserError);
-    expect(badDate).toThrow(/^p\.jsonl line 2: expected \{id, prediction\}: date: "2025-02-30" is not a real calendar date as YYYY-MM-DD$/);
+    expect(badDate).toThrow(/^p\.jsonl line 2: field "date": "2025-02-30" is not a real calendar date as YYYY-MM-DD$/);
   });
 });
