@@ -4,7 +4,7 @@
  * figures, time per item, disputed items). Their scripts and styles are static files, so the
  * Content-Security-Policy can forbid every inline script.
  */
-import { LABELS, type AuditItem, type Judgment } from '../audit/model.js';
+import { labelChoices, type AuditItem, type Judgment } from '../audit/model.js';
 import { describeLeftOut, type AuditReport, type Interval, type LeftOut } from '../audit/report.js';
 import { guidelines, keysFor } from './guidelines.js';
 import { html, type Html } from './html.js';
@@ -78,6 +78,7 @@ function helpDialog(kind: AuditItem['content']['kind']): Html {
 function itemPanel(current: NonNullable<AnnotatorView['current']>): Html {
   const { item, latest, withdrawn } = current;
   const content = item.content;
+  const choices = labelChoices(content);
   return html`<p class="claim">${claimOf(content)}</p>
 ${latest === null && withdrawn ? html`<p class="notice withdrawn">You withdrew your verdict <strong>${withdrawn.verdict}</strong> on this item: it is unjudged again.</p>` : ''}
 ${latest === null && current.skipped ? html`<p class="notice skipped">You skipped this item; it waits at the end of your items until you judge it.</p>` : ''}
@@ -91,8 +92,8 @@ ${itemView(content)}
     <span class="secondary">${latest ? html`<button type="button" id="withdraw" class="link"><kbd>u</kbd> withdraw my verdict</button>` : html`<button type="button" id="skip" class="link"><kbd>s</kbd> skip for now</button>`}</span>
   </div>
   <div id="correction" hidden>
-    ${content.kind === 'label'
-      ? html`<label>Right label <select name="label" id="right" required><option value=""${latest?.label ? '' : html` selected`} disabled>choose…</option>${LABELS.filter((label) => label !== content.label).map((label) => html`<option value="${label}"${label === latest?.label ? html` selected` : ''}>${label}</option>`)}</select></label>`
+    ${choices
+      ? html`<label>Right label <select name="label" id="right" required><option value=""${latest?.label ? '' : html` selected`} disabled>choose…</option>${choices.labels.filter((label) => label !== choices.proposed).map((label) => html`<option value="${label}"${label === latest?.label ? html` selected` : ''}>${label}</option>`)}</select></label>`
       : html`<label>Right answer <input name="answer" id="right" maxlength="2000" value="${latest?.answer ?? ''}"></label>`}
     <button type="submit">Save as wrong <kbd>Enter</kbd></button>
   </div>
