@@ -166,6 +166,7 @@ ${figuresRow('all', (measure) => measure.overall, report.agreement)}
 ${strata.map((stratum) => figuresRow(stratum, (measure) => measure.by_stratum[stratum], report.agreement.by_stratum[stratum]))}
 </tbody></table></div>
 ${Object.keys(report.agreement.cohen).length === 0 ? '' : html`<p class="cohen">Cohen's κ: ${Object.entries(report.agreement.cohen).map(([pair, kappa], index) => html`${index > 0 ? ' · ' : ''}${pair.replace('|', ' & ')} ${statistic(kappa)}`)}</p>`}
+${report.judge ? judgeBlock(report.judge) : ''}
 ${report.published && report.published.length > 0 ? publishedTable(report.published, report.left_out.by_stratum) : ''}
 </section>
 <section class="admin-time"><h2>Time per item <small>median ${seconds(report.time.median_seconds)} over ${report.time.timed} timed verdicts</small></h2>
@@ -176,6 +177,13 @@ ${report.time.slowest.map((entry) => html`<tr><td>${entry.item}</td><td class="k
 ${report.disputed.length === 0 ? html`<p class="na">none yet</p>` : html`<table><thead><tr><th>item</th><th>key</th><th>stratum</th><th>correct</th><th>debatable</th><th>wrong</th></tr></thead><tbody>
 ${report.disputed.map((entry) => html`<tr><td>${entry.item}</td><td class="key">${entry.key}</td><td>${entry.stratum}</td><td>${entry.votes.correct}</td><td>${entry.votes.debatable}</td><td>${entry.votes.wrong}</td></tr>`)}
 </tbody></table>`}</section>`;
+}
+
+/** An audit of predictions: the judge against the annotators' majority (its precision per verdict is the table above). */
+function judgeBlock(judge: NonNullable<AuditReport['judge']>): Html {
+  const kappa = judge.kappa_interval ? html` [${judge.kappa_interval[0].toFixed(3)}, ${judge.kappa_interval[1].toFixed(3)}]` : '';
+  return html`<h3>The judge against the annotators <small>${judge.judge} · ${judge.mode}</small></h3>
+<p class="judge">Cohen's κ ${statistic(judge.kappa)}${kappa} · the same label ${interval(judge.agreement)}<span class="left-out">left out: ${describeLeftOut(judge.left_out)}</span></p>`;
 }
 
 function publishedTable(published: NonNullable<AuditReport['published']>, leftOut: Record<string, LeftOut>): Html {
