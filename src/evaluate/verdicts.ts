@@ -32,10 +32,15 @@ export type MatchLevel = 0 | 1 | 2;
 
 const DAY_MS = 86_400_000;
 
-/** The best match of a prediction with any of the texts (a value and its aliases); only exact ones count with `exactOnly`. */
+/**
+ * The best match of a prediction with any of the texts (a value and its aliases); only exact ones
+ * count with `exactOnly`. A text with nothing left once normalised (DailyQA's "-") matches nothing: an
+ * empty reply would otherwise give it exactly.
+ */
 export function matchLevel(prediction: ScoredText, texts: readonly ScoredText[], exactOnly = false): MatchLevel {
   let level: MatchLevel = 0;
   for (const text of texts) {
+    if (text.squad === '') continue;
     if (exactMatch.score(prediction, text) === 1) return 2;
     if (!exactOnly && level === 0 && subsetMatch.score(prediction, text) === 1) level = 1;
   }

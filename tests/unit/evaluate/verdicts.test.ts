@@ -147,6 +147,13 @@ describe('the verdict of a prediction', () => {
     expect(verdictOn(SEASON, '2025-02-01', '').verdict).toBe('wrong');
   });
 
+  it("never takes an empty reply for an earlier value with nothing left once normalised (DailyQA's \"-\")", () => {
+    // 25011517-6277-0 in the published release: 26, then "-", then "", then 18.
+    const numbers = valueTimeline(generated([['26', '2025-01-10T00:00:00Z', '2025-01-16T00:00:00Z'], ['-', '2025-01-16T00:00:00Z', '2025-01-18T00:00:00Z'], ['18', '2025-01-18T00:00:00Z', null]]));
+    expect(verdictOn(numbers, '2025-01-18', '').verdict).toBe('wrong');
+    expect(verdictOn(numbers, '2025-01-18', '26')).toMatchObject({ verdict: 'outdated', changesAgo: 2 });
+  });
+
   it('lets an exact match beat a contained one, and the current value win a tie', () => {
     const names = valueTimeline(generated([['John Smith', '2025-01-10T11:20:00Z', '2025-02-01T00:00:00Z'], ['Smith', '2025-02-01T00:00:00Z', null]]));
     // "John Smith" contains the current "Smith" but is the old value word for word: outdated.
