@@ -381,9 +381,12 @@ export class WeeklyScorer {
     const groups = [this.all, ...BREAKDOWNS.flatMap((breakdown) => names(breakdown).map((name) => this.groupOf(breakdown, name)))];
     const intervals = clusteredIntervals(groups, this.clusters.size, { seed: options.seed, resamples: options.resamples });
     const [noAnswerInterval = [[0, 0] as Interval]] = clusteredIntervals([this.noAnswer], this.clusters.size, { seed: options.seed, resamples: options.resamples });
+    // Each breakdown's groups in the order they were given to the bootstrap, so each takes its own intervals.
     let at = 1;
-    const breakdown = (name: Breakdown): Record<string, GroupScores> =>
-      Object.fromEntries(names(name).map((key) => [key, groupScores(this.groupOf(name, key), intervals[at++] ?? [])]));
+    const computed = Object.fromEntries(
+      BREAKDOWNS.map((name) => [name, Object.fromEntries(names(name).map((key) => [key, groupScores(this.groupOf(name, key), intervals[at++] ?? [])]))]),
+    ) as Record<Breakdown, Record<string, GroupScores>>;
+    const breakdown = (name: Breakdown): Record<string, GroupScores> => computed[name];
     const noAnswerMean = this.noAnswer.means()[0] ?? 0;
     const byCutoff = breakdown('by_cutoff');
     return {

@@ -188,7 +188,7 @@ export const F1_BY_DAYS: DaysMeasure = {
   key: 'f1',
   name: 'F1',
   title: 'F1 by days since the answer last changed',
-  subtitle: 'percent, each point with its 95% interval by query (bar); systems side by side in each bin',
+  subtitle: 'percent; bars: 95% intervals by query; systems side by side in each bin',
 };
 
 /**
@@ -200,7 +200,7 @@ export const OUTDATED_BY_DAYS: DaysMeasure = {
   key: 'outdated',
   name: 'outdated (%)',
   title: 'Knowledge decay: outdated answers by days since the answer changed',
-  subtitle: 'percent of answers giving a value that held before, each point with its 95% interval by query (bar); systems side by side in each bin',
+  subtitle: 'percent of answers giving a value that held before; bars: 95% intervals by query',
 };
 
 /**
@@ -223,7 +223,15 @@ export function scoreByDaysChart(systems: readonly SystemByDays[], order: readon
     }),
   );
   const bins = named.map(({ label }) => label);
-  const x = { field: 'days', type: 'ordinal', title: 'days since the answer changed (answers scored)', sort: bins, scale: { domain: bins }, axis: { labelAngle: 0 } } as const;
+  // Each bin's label on two lines, the days over their count: nine bins' labels side by side overlap at this width.
+  const x = {
+    field: 'days',
+    type: 'ordinal',
+    title: 'days since the answer changed (answers scored)',
+    sort: bins,
+    scale: { domain: bins },
+    axis: { labelAngle: 0, labelExpr: "split(datum.label, ' ')", labelLineHeight: 13 },
+  } as const;
   const color = { field: 'system', type: 'nominal', title: 'system', legend: LEGEND } as const;
   return {
     $schema: SCHEMA,

@@ -241,6 +241,9 @@ describe('verdicts in the weekly report', () => {
     expect(report.by_days_since_change['0']).toMatchObject({ n: 1, current: 100 }); // 3rd on 02-06, set 02-05 10:00
     // The cutoff splits by when the answer in effect began: 3rd (02-05) and 4th (01-26) before, 2nd (02-07) after.
     expect(report.by_cutoff).toMatchObject({ cutoff: '2025-02-06', before: { n: 3 }, after: { n: 2, outdated: 100 } });
+    // Each group with its own intervals (one query: every resample gives the group's own rates).
+    expect(report.by_cutoff?.after).toMatchObject({ ci: { outdated: [100, 100], current: [0, 0] } });
+    expect((report.by_cutoff?.before as { ci: Record<string, [number, number]> }).ci.outdated).toEqual([0, 0]);
   });
 
   it('places an item against a cutoff by the change the store saw, or leaves it undetermined', () => {
@@ -274,7 +277,7 @@ describe('the judge', () => {
         asked.push(request.prediction);
         return { ok: true, value: { relaxed: request.prediction === '2nd' ? 'correct' : 'outdated', strict: 'wrong', reason: 'r' }, prompt: { name: 'prediction-judge', version: '1' } };
       },
-      takeUsage: () => ({ requests: asked.length, cacheHits: 0, promptTokens: 0, completionTokens: 0, failures: 0 }),
+      takeUsage: () => ({ provider: 'openai', model: 'test-model', requests: asked.length, cacheHits: 0, promptTokens: 0, completionTokens: 0, failures: 0 }),
     });
     for (const date of ['2025-02-10', '2025-02-11', '2025-02-12']) {
       const instant = `${date}T00:00:00Z`;
