@@ -194,6 +194,20 @@ export const AUDIT_CONTENTS: Array<{ stratum: string; content: AuditItemContent 
   },
 ];
 
+/** A judge's verdict on a system's reply, with hostile text in the question and the reply. */
+export const PREDICTION_CONTENT: AuditItemContent = {
+  kind: 'prediction',
+  question: `What is the league position of Riverton Rovers? ${HOSTILE.script}`,
+  date: '2025-02-10',
+  prediction: `They are 4th ${HOSTILE.image}`,
+  timeline: [
+    { from: '2025-01-10T11:20:00Z', to: '2025-01-26T22:10:00Z', value: '5th', seen: false },
+    { from: '2025-01-26T22:10:00Z', to: '2025-02-05T10:00:00Z', value: '4th', seen: true },
+    { from: '2025-02-05T10:00:00Z', to: null, value: '3rd', seen: true },
+  ],
+  judge: { name: 'openai/gpt-4o-mini', mode: 'relaxed', verdict: 'outdated', reason: 'the reply gives 4th, which held until 2025-02-05' },
+};
+
 export interface SeededAudit {
   audit: AuditInfo;
   items: AuditItem[];

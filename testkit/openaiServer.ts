@@ -1,7 +1,8 @@
 /**
  * A local OpenAI-compatible chat-completions server for tests and benchmarks (node:http on
  * 127.0.0.1). It answers the pipeline's prompts sensibly (a question naming the target key,
- * the infobox value the question names, a domain, a sentence-change verdict), in whichever reply
+ * the infobox value the question names, a domain, a sentence-change verdict, a judge's verdicts on a
+ * prediction read from the values the prompt lists), in whichever reply
  * format the request asks for, and plays scripted faults on the first requests: 429 with Retry-After, 500, a hang past the
  * client's timeout, invalid JSON, a reply that breaks the schema. It can also refuse structured
  * outputs or JSON mode the way servers without them do (HTTP 400).
@@ -144,7 +145,9 @@ function completion(body: ChatRequest, content: string): unknown {
 function reply(body: ChatRequest, mode: RecordedRequest['mode']): string {
   const prompt = body.messages[0]?.content ?? '';
   let fields: Record<string, string>;
-  if (prompt.includes('Target field:')) {
+  if (prompt.includes("System's reply: ")) {
+    fields = judgeReply(prompt);
+  } else if (prompt.includes('Target field:')) {
     const title = /Source article: "(.*)"/.exec(prompt)?.[1] ?? 'the subject';
     const key = /Target field: (.*)/.exec(prompt)?.[1]?.trim() ?? 'value';
     fields = { question: `According to its article, what is the ${key.replace(/_/g, ' ')} of ${title}?` };
@@ -165,6 +168,21 @@ function reply(body: ChatRequest, mode: RecordedRequest['mode']): string {
     fields = { answer: 'unknown' };
   }
   return format(fields, mode);
+}
+
+/**
+ * A judge that reads the listed values: relaxed, the reply contains the value in effect (correct) or
+ * an earlier one (outdated); strict, the reply is that value and nothing more.
+ */
+function judgeReply(prompt: string): Record<string, string> {
+  const values = [...prompt.matchAll(/^- (?:from|until) [^:]*: (.*)$/gm)].map((match) => (match[1] ?? '').trim().toLowerCase());
+  const current = (/Answer in effect when the question was asked: (.*)/.exec(prompt)?.[1] ?? '').trim().toLowerCase();
+  const reply = (/System's reply: (.*)/.exec(prompt)?.[1] ?? '').trim().toLowerCase();
+  const earlier = values.slice(0, -1).filter((value) => value !== current);
+  const verdict = (matches: (value: string) => boolean) => (matches(current) ? 'correct' : earlier.some(matches) ? 'outdated' : 'wrong');
+  const relaxed = verdict((value) => value !== '' && reply.includes(value));
+  const strict = verdict((value) => value !== '' && reply === value);
+  return { relaxed, strict, reason: `the reply gives ${relaxed === 'wrong' ? 'no listed value' : 'a listed value'}` };
 }
 
 function format(fields: Record<string, string>, mode: RecordedRequest['mode']): string {

@@ -39,7 +39,7 @@ const weekly: WeeklyCase[] = Array.from({ length: PREDICTIONS }, (_, i) => {
       date: '2025-01-27',
       status: 'ok',
       answer: gold,
-      validFrom: `2025-01-${String(10 + (i % 17)).padStart(2, '0')}T12:00:00Z`,
+      changedAt: `2025-01-${String(10 + (i % 17)).padStart(2, '0')}T12:00:00Z`,
       domain: random.pick(domains),
       frequency: i % 3 === 0 ? 'frequent_update' : 'infrequent_update',
       week: '2025-01-20',

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -23,14 +23,17 @@ const cli = join(root, 'bin/wikidelta.js');
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-evaluate-1m-'));
 const db = join(dir, 'store.sqlite');
 
-function run(args: string[], extra: string[] = []): { seconds: number; stdout: string; stderr: string; rssMb: number } {
-  // The command reports its own peak RSS on file descriptor 3 as it exits.
-  const rss = 'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>writeSync(3,String(process.resourceUsage().maxRSS)))';
+function run(args: string[], extra: string[] = []): { seconds: number; cpuSeconds: number; stdout: string; stderr: string; rssMb: number } {
+  // The command reports its own peak RSS and CPU time (user + system, µs) on file descriptor 3 as it
+  // exits: on a shared machine the wall time says as much about the neighbours as about the command.
+  const rss =
+    'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>{const u=process.resourceUsage();writeSync(3,`${u.maxRSS} ${u.userCPUTime+u.systemCPUTime}`)})';
   const started = performance.now();
   const result = spawnSync(process.execPath, [...extra, '--import', rss, cli, '--db', db, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
   const seconds = (performance.now() - started) / 1000;
   if (result.status !== 0) throw new Error(`wikidelta ${args.join(' ')} failed: ${result.stderr}`);
-  return { seconds, stdout: result.stdout, stderr: result.stderr, rssMb: Number(result.output[3] ?? 0) / 1024 };
+  const [maxRss = 0, cpuMicros = 0] = String(result.output[3] ?? '').split(' ').map(Number);
+  return { seconds, cpuSeconds: cpuMicros / 1e6, stdout: result.stdout, stderr: result.stderr, rssMb: maxRss / 1024 };
 }
 
 try {
@@ -72,6 +75,9 @@ try {
     lines: LINES,
     expected_answers: expected,
     seconds: Number(scored.seconds.toFixed(2)),
+    cpu_seconds: Number(scored.cpuSeconds.toFixed(2)),
+    predictions_per_cpu_second: Math.round(LINES / scored.cpuSeconds),
+    load_average: loadavg().map((load) => Number(load.toFixed(2))),
     peak_rss_mb: Number(scored.rssMb.toFixed(1)),
     scored_values: result.n,
     no_answer: result.no_answer.n,

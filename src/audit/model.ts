@@ -3,9 +3,10 @@
  * verdict given. Shared by the store, the sampling, the report and the pages.
  */
 import { z } from 'zod';
+import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode, type JudgeVerdict } from '../model/judge.js';
 
-export type AuditSource = 'labels' | 'growover' | 'weekly';
-export const AUDIT_SOURCES = ['labels', 'growover', 'weekly'] as const satisfies readonly AuditSource[];
+export type AuditSource = 'labels' | 'growover' | 'weekly' | 'predictions';
+export const AUDIT_SOURCES = ['labels', 'growover', 'weekly', 'predictions'] as const satisfies readonly AuditSource[];
 export const VERDICTS = ['correct', 'debatable', 'wrong'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 /** The sentence labels an annotator may give as the right one. */
@@ -67,7 +68,24 @@ export type AuditItemContent =
       firstParagraph: string;
       timeline: Array<{ from: string; value: string }>;   // the answer's timeline
       revisions?: RevisionLinks;
+    }
+  | {
+      kind: 'prediction';
+      question: string; date: string;   // the question and the date it was answered for
+      prediction: string;               // a system's reply
+      timeline: Array<{ from: string; to: string | null; value: string | null; seen: boolean }>;  // the answer's values up to the one in effect (last), as the judge read them
+      judge: { name: string; mode: JudgeMode; verdict: JudgeVerdict; reason: string };  // the verdict checked (its reason is not shown)
     };
+
+/**
+ * The labels an annotator chooses from when an item's proposed label is wrong (the right one is
+ * another), and the label proposed; none for kinds that take a right answer instead.
+ */
+export function labelChoices(content: AuditItemContent): { labels: readonly string[]; proposed: string } | null {
+  if (content.kind === 'label') return { labels: LABELS, proposed: content.label };
+  if (content.kind === 'prediction') return { labels: JUDGE_VERDICTS, proposed: content.judge.verdict };
+  return null;
+}
 
 export interface AuditItem { id: number; auditId: number; key: string; stratum: string; content: AuditItemContent; }
 export interface Annotator { id: number; auditId: number; name: string; role: 'annotator' | 'admin'; }
@@ -141,6 +159,14 @@ export const AuditItemContentSchema = z.discriminatedUnion('kind', [
         diff: HttpUrl,
       })
       .optional(),
+  }),
+  z.object({
+    kind: z.literal('prediction'),
+    question: z.string(),
+    date: z.string(),
+    prediction: z.string(),
+    timeline: z.array(z.object({ from: z.string(), to: z.string().nullable(), value: z.string().nullable(), seen: z.boolean() })),
+    judge: z.object({ name: z.string(), mode: z.enum(JUDGE_MODES), verdict: z.enum(JUDGE_VERDICTS), reason: z.string() }),
   }),
 ]) satisfies z.ZodType<AuditItemContent>;
 

@@ -22,7 +22,8 @@
  * - Time per item: the seconds of the standing verdicts (capped at a day when stored), their
  *   median, each annotator's, and the items whose raters took longest by their median.
  */
-import { VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditSource, type Judgment, type Verdict } from './model.js';
+import { derivedRandom } from '../random.js';
+import { labelChoices, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditSource, type Judgment, type Verdict } from './model.js';
 import { cohenKappa, fleissKappa, krippendorffAlphaNominal, majorityOf, median, wilsonInterval, type Interval } from './statistics.js';
 
 export type { Interval } from './statistics.js';
@@ -96,6 +97,29 @@ export interface AuditReport {
   annotators: Array<{ name: string; judged: number; compared: number; agreement_with_majority: number | null; median_seconds: number | null }>;
   time: TimeSpent;
   published?: PublishedFigure[];
+  /** An audit of predictions: the judge's verdicts against the annotators' (its precision is `precision` and `strict`, by its verdict). */
+  judge?: JudgeAgreement;
+}
+
+/**
+ * How a judge of predictions agrees with people: each annotator's label of an item is the judge's
+ * verdict when they accept it (correct or debatable) and the one they chose when they call it wrong;
+ * the annotators' label of an item is the strict majority of theirs.
+ */
+export interface JudgeAgreement {
+  judge: string;
+  mode: string;
+  /** Items with a majority label, compared. */
+  n: number;
+  /** Cohen's kappa of the judge's verdicts and the annotators' majority labels, with a 95% bootstrap interval over the items. */
+  kappa: number | null;
+  kappa_interval: [number, number] | null;
+  /** The share of items on which the judge and the majority give the same label, with its Wilson interval. */
+  agreement: Interval;
+  /** Items by the judge's verdict, then the annotators' majority label. */
+  confusion: Record<string, Record<string, number>>;
+  /** Items without a majority label, and items nobody judged yet. */
+  left_out: LeftOut;
 }
 
 /**
@@ -192,6 +216,7 @@ export function auditReport(input: AuditReportInput): AuditReport {
     annotators: annotators.map((annotator) => againstOthers(annotator, casts)),
     time: timeSpent(rows),
   };
+  if (input.audit.source === 'predictions') report.judge = judgeAgreement(input, rows);
   if (input.audit.source === 'labels' || input.audit.source === 'growover') {
     report.published = GROWOVER_CHECK.map((check) => {
       const stratum =
@@ -210,10 +235,73 @@ export function auditReport(input: AuditReportInput): AuditReport {
   return report;
 }
 
-/** One annotator's standing verdict on an item, with the seconds it took. */
+/** One annotator's standing verdict on an item, with the seconds it took and the label given with a wrong one. */
 interface Ballot {
   verdict: Verdict;
   seconds: number | null;
+  label: string | null;
+}
+
+/** Resamples of the items behind the kappa's interval. */
+const KAPPA_RESAMPLES = 1000;
+
+function judgeAgreement(input: AuditReportInput, rows: ReadonlyArray<{ item: AuditItem; cast: Map<number, Ballot> }>): JudgeAgreement {
+  const pairs: Array<[string, string]> = [];
+  const leftOut: LeftOut = { no_majority: 0, unjudged: 0 };
+  const confusion: Record<string, Record<string, number>> = {};
+  let judge = '';
+  let mode = '';
+  for (const { item, cast } of rows) {
+    const content = item.content;
+    const choices = labelChoices(content);
+    if (content.kind !== 'prediction' || choices === null) continue;
+    judge = content.judge.name;
+    mode = content.judge.mode;
+    if (cast.size === 0) {
+      leftOut.unjudged++;
+      continue;
+    }
+    const labels: Record<string, number> = Object.fromEntries(choices.labels.map((label) => [label, 0]));
+    for (const ballot of cast.values()) {
+      const label = ballot.verdict === 'wrong' ? (ballot.label ?? '') : choices.proposed;
+      labels[label] = (labels[label] ?? 0) + 1;
+    }
+    const majority = majorityOf(labels);
+    if (majority === null) {
+      leftOut.no_majority++;
+      continue;
+    }
+    pairs.push([choices.proposed, majority]);
+    const row = (confusion[choices.proposed] ??= Object.fromEntries(choices.labels.map((label) => [label, 0])));
+    row[majority] = (row[majority] ?? 0) + 1;
+  }
+  return {
+    judge,
+    mode,
+    n: pairs.length,
+    kappa: cohenKappa(pairs),
+    kappa_interval: kappaInterval(pairs, input.audit.seed),
+    agreement: wilsonInterval(pairs.filter(([a, b]) => a === b).length, pairs.length),
+    confusion,
+    left_out: leftOut,
+  };
+}
+
+/** The 95% percentile bootstrap interval of Cohen's kappa over the items (seeded); null for no pairs or when no resample defines it. */
+function kappaInterval(pairs: ReadonlyArray<readonly [string, string]>, seed: number): [number, number] | null {
+  if (pairs.length === 0) return null;
+  const random = derivedRandom(seed, 'audit:kappa');
+  const kappas: number[] = [];
+  const drawn = new Array<readonly [string, string]>(pairs.length);
+  for (let r = 0; r < KAPPA_RESAMPLES; r++) {
+    for (let i = 0; i < pairs.length; i++) drawn[i] = pairs[Math.floor(random.next() * pairs.length)] as readonly [string, string];
+    const kappa = cohenKappa(drawn);
+    if (kappa !== null) kappas.push(kappa);
+  }
+  if (kappas.length === 0) return null;
+  kappas.sort((a, b) => a - b);
+  const at = (q: number) => kappas[Math.min(kappas.length - 1, Math.max(0, Math.round(q * (kappas.length - 1))))] as number;
+  return [at(0.025), at(0.975)];
 }
 
 /** Each item's verdicts by annotator id, the judgment with the highest id winning a repeat. */
@@ -228,7 +316,7 @@ function latestBallots(input: AuditReportInput): Map<number, Map<number, Ballot>
     ids.set(slot, judgment.id);
     const cast = ballots.get(judgment.itemId) ?? new Map<number, Ballot>();
     ballots.set(judgment.itemId, cast);
-    cast.set(judgment.annotatorId, { verdict: judgment.verdict, seconds: judgment.seconds });
+    cast.set(judgment.annotatorId, { verdict: judgment.verdict, seconds: judgment.seconds, label: judgment.label });
   }
   return ballots;
 }
@@ -368,6 +456,19 @@ export function formatReport(report: AuditReport): string {
     ]);
     const header = ['stratum', 'measure', 'published', '95% interval', 'n', 'ours', '95% interval', 'n', 'left out'];
     sections.push(section(`Published: ${GROWOVER_SOURCE}`, table(header, rows, 2, [8])));
+  }
+  if (report.judge !== undefined) {
+    const j = report.judge;
+    const labels = [...new Set([...Object.keys(j.confusion), ...Object.values(j.confusion).flatMap((row) => Object.keys(row))])];
+    const rows = Object.entries(j.confusion).map(([verdict, row]) => [verdict, ...labels.map((label) => String(row[label] ?? 0))]);
+    sections.push(
+      section(
+        `The judge (${j.judge}, ${j.mode}) against the annotators' majority: ${j.n} items, left out ${describeLeftOut(j.left_out)}\n` +
+          `  Cohen's kappa ${coefficient(j.kappa)}${j.kappa_interval ? ` (95% bootstrap ${j.kappa_interval[0].toFixed(3)} to ${j.kappa_interval[1].toFixed(3)})` : ''}, the same label on ${percent(j.agreement)} (${range(j.agreement)}); its precision by its verdict is the precision above\n` +
+          '  judge \\ majority',
+        table(['judge', ...labels], rows),
+      ),
+    );
   }
   if (report.disputed.length === 0) {
     sections.push('Disputed items: none');

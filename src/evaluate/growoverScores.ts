@@ -4,11 +4,16 @@
  * current answer, and CHANGED_DEL: CHANGED items scored against their OLD answer, i.e. how often a
  * system still gives the answer that is no longer true (lower is better). Each in percent with a 95%
  * bootstrap interval over the snapshot's items, which are independent (one snapshot holds an item
- * once; snapshots are reported apart, never pooled). Pure: the shell pairs the predictions with the
- * stored items.
+ * once; snapshots are reported apart, never pooled). Beside them, each item's verdict as the weekly
+ * data has it (docs/ARCHITECTURE.md §15): `current` when the reply matches the answer, `outdated` when
+ * a CHANGED item's reply matches its old answer instead (CHANGED_DEL, generalised), `wrong` otherwise;
+ * matched on the first line of the reply, the part GrowOVER's scorer reads. Pure: the shell pairs the
+ * predictions with the stored items.
  */
 import { bootstrapIntervals, type Interval } from './bootstrap.js';
-import { growoverScores } from './metrics.js';
+import { growoverReply, growoverScores } from './metrics.js';
+import { ScoredText } from './metrics/scoredText.js';
+import { matchLevel, verdictOf, type VerdictOutcome } from './verdicts.js';
 import { SAMPLE_IDS } from './weeklyScores.js';
 
 export interface GrowoverGold {
@@ -27,12 +32,15 @@ export interface GrowoverCase {
 
 export type GrowoverGroup = 'ALL' | 'SAME' | 'NEW' | 'CHANGED' | 'CHANGED_DEL';
 
-export interface GrowoverGroupScores {
+/** The verdicts a GrowOVER item can have: there is no later value to leak. */
+export const GROWOVER_VERDICTS = ['current', 'outdated', 'wrong'] as const;
+type GrowoverVerdict = (typeof GROWOVER_VERDICTS)[number];
+type GrowoverMeasure = 'em' | 'f1' | GrowoverVerdict;
+
+export type GrowoverGroupScores = Record<GrowoverMeasure, number> & {
   n: number;
-  em: number;
-  f1: number;
-  ci: { em: Interval; f1: Interval };
-}
+  ci: Record<GrowoverMeasure, Interval>;
+};
 
 export type GrowoverReport = Record<GrowoverGroup, GrowoverGroupScores> & {
   missing: number;
@@ -47,30 +55,59 @@ const GROUPS: readonly GrowoverGroup[] = ['ALL', 'SAME', 'NEW', 'CHANGED', 'CHAN
  * scoreGrowover([{ gold: { id: 'a', type: 'CHANGED', answer: '12', oldAnswer: '11' }, prediction: '11' }], { seed: 1 }).CHANGED_DEL.em === 100
  */
 export function scoreGrowover(cases: readonly GrowoverCase[], options: { seed: number | string; resamples?: number; outside?: string[] }): GrowoverReport {
-  const columns = new Map<GrowoverGroup, { em: number[]; f1: number[] }>(GROUPS.map((group) => [group, { em: [], f1: [] }]));
-  const add = (group: GrowoverGroup, scores: { em: number; f1: number }) => {
-    const column = columns.get(group) as { em: number[]; f1: number[] };
+  const columns = new Map<GrowoverGroup, Record<GrowoverMeasure, number[]>>(GROUPS.map((group) => [group, { em: [], f1: [], current: [], outdated: [], wrong: [] }]));
+  const add = (group: GrowoverGroup, scores: { em: number; f1: number }, verdict: GrowoverVerdict) => {
+    const column = columns.get(group) as Record<GrowoverMeasure, number[]>;
     column.em.push(scores.em);
     column.f1.push(scores.f1);
+    for (const name of GROWOVER_VERDICTS) column[name].push(name === verdict ? 1 : 0);
   };
   const missing: string[] = [];
   for (const { gold, prediction } of cases) {
     if (prediction === null) missing.push(gold.id);
     const text = prediction ?? '';
     const current = growoverScores(text, gold.answer);
-    add('ALL', current);
-    add(gold.type, current);
-    if (gold.type === 'CHANGED') add('CHANGED_DEL', growoverScores(text, gold.oldAnswer ?? ''));
+    const verdict = growoverVerdict(gold, prediction).verdict as GrowoverVerdict;
+    add('ALL', current, verdict);
+    add(gold.type, current, verdict);
+    if (gold.type === 'CHANGED') add('CHANGED_DEL', growoverScores(text, gold.oldAnswer ?? ''), verdict);
   }
   const report = Object.fromEntries(
     GROUPS.map((group) => {
-      const { em, f1 } = columns.get(group) as { em: number[]; f1: number[] };
-      const ci = bootstrapIntervals({ em: Float64Array.from(em), f1: Float64Array.from(f1) }, { seed: options.seed, resamples: options.resamples });
+      const column = columns.get(group) as Record<GrowoverMeasure, number[]>;
+      const measures = Object.keys(column) as GrowoverMeasure[];
+      const ci = bootstrapIntervals(
+        Object.fromEntries(measures.map((name) => [name, Float64Array.from(column[name])])) as Record<GrowoverMeasure, Float64Array>,
+        { seed: options.seed, resamples: options.resamples },
+      );
       const mean = (values: number[]) => (values.length === 0 ? 0 : (100 * values.reduce((sum, value) => sum + value, 0)) / values.length);
       const percent = ([low, high]: Interval): Interval => [100 * low, 100 * high];
-      return [group, { n: em.length, em: mean(em), f1: mean(f1), ci: { em: percent(ci.em), f1: percent(ci.f1) } }];
+      const values = Object.fromEntries(measures.map((name) => [name, mean(column[name])]));
+      return [group, { n: column.em.length, ...values, ci: Object.fromEntries(measures.map((name) => [name, percent(ci[name])])) }];
     }),
   ) as Record<GrowoverGroup, GrowoverGroupScores>;
   const outside = options.outside ?? [];
   return { ...report, missing: missing.length, missing_sample: missing.slice(0, SAMPLE_IDS), outside: { n: outside.length, sample: outside.slice(0, SAMPLE_IDS) } };
+}
+
+/**
+ * An item's verdict: the reply's first line matched (as the weekly verdicts match, EM then SM) with the
+ * answer, and for a CHANGED item with the old answer too, the old one being one change ago.
+ *
+ * @example growoverVerdict({ id: 'c', type: 'CHANGED', answer: '12', oldAnswer: '11' }, '11').verdict === 'outdated'
+ */
+export function growoverVerdict(gold: GrowoverGold, prediction: string | null): VerdictOutcome {
+  if (prediction === null) return { verdict: 'wrong', ageDays: null, changesAgo: null };
+  const reply = new ScoredText(growoverReply(prediction));
+  const answer = new ScoredText(gold.answer);
+  const current = { value: gold.answer, aliases: [], from: '', to: null, seen: true };
+  const timeline = gold.type === 'CHANGED' && gold.oldAnswer !== null ? [{ value: gold.oldAnswer, aliases: [], from: '', to: null, seen: false }, current] : [current];
+  return verdictOf({
+    prediction: reply,
+    currentLevel: matchLevel(reply, [answer]),
+    timeline,
+    current: timeline.length - 1,
+    dateMs: 0,
+    texts: (state) => (state.value === null ? [] : [new ScoredText(state.value)]),
+  });
 }

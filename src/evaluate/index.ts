@@ -9,13 +9,15 @@
  * - `evaluateWeekly(new StoreGold(db), index, {dates, week}, {seed})`: every kept query the scope
  *   expects on each date (of all weeks, or one), paired with the `PredictionIndex` → `WeeklyReport`.
  * - `scoreWeekly(cases, {seed})` / `WeeklyScorer`: the same on cases already paired.
- * - `scoreGrowover(cases, {seed})` → {ALL, SAME, NEW, CHANGED, CHANGED_DEL: {n, em, f1, ci}, …}.
- * - per item: the metric registry `WEEKLY_METRICS` (`em`, `f1`, `sm`), `squadScores`, `subsetMatch`,
- *   `growoverScores`, `saysNoAnswer`; `clusteredIntervals` / `bootstrapIntervals` for any scores.
+ * - `scoreGrowover(cases, {seed})` → {ALL, SAME, NEW, CHANGED, CHANGED_DEL: {n, em, f1, current, outdated, wrong, ci}, …}.
+ * - per item: the metric registry `WEEKLY_METRICS` (`em`, `f1`, `sm`; `scoreBest` over an answer and
+ *   its aliases), `squadScores`, `subsetMatch`, `growoverScores`, `saysNoAnswer`; the verdicts
+ *   (`verdictOf`, `growoverVerdict`); `clusteredIntervals` / `bootstrapIntervals` for any scores.
+ * - `PredictionJudge`: an LLM's or the rule-based verdicts, relaxed and strict (FreshEval).
  */
 export { bootstrapIntervals, clusteredIntervals, ClusteredSums, type BootstrapOptions, type Interval } from './bootstrap.js';
 export { growoverNormalise, growoverScores, squadScores, subsetMatch, type AnswerScores } from './metrics.js';
-export { ScoredText, tokenOverlapF1, WEEKLY_METRICS, type Metric, type MetricName } from './metrics/index.js';
+export { scoreBest, ScoredText, tokenOverlapF1, WEEKLY_METRICS, type Metric, type MetricName } from './metrics/index.js';
 export { NO_ANSWER_PHRASES, saysNoAnswer } from './noAnswer.js';
 export { parsePredictions, readPredictionFile, type Prediction, type PredictionSink } from './predictions.js';
 export {
@@ -25,7 +27,10 @@ export {
   scoreWeekly,
   weeklyItemScore,
   WeeklyScorer,
+  cutoffSide,
+  MEASURES,
   type GroupScores,
+  type Measure,
   type Outside,
   type WeeklyCase,
   type WeeklyGold,
@@ -33,6 +38,9 @@ export {
   type WeeklyReport,
   type WeeklyScoreOptions,
 } from './weeklyScores.js';
-export { evaluateWeekly, PredictionIndex, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
+export { evaluateWeekly, PredictionIndex, type WeeklyEvaluation, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
+export { isValue, matchLevel, verdictOf, VERDICT_RATES, VERDICTS, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
+export { PredictionJudge, ruleVerdicts, type ItemJudgment, type JudgeReport } from './judge.js';
+export { metaPathOf, parseSystemMeta, type SystemMeta } from './systemMeta.js';
 export { StoreGold, type EvaluationScope } from './storeCases.js';
-export { scoreGrowover, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverGroupScores, type GrowoverReport } from './growoverScores.js';
+export { growoverVerdict, scoreGrowover, GROWOVER_VERDICTS, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverGroupScores, type GrowoverReport } from './growoverScores.js';

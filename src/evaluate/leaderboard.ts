@@ -7,7 +7,10 @@
  * - `SYSTEM/YYYY-MM-DD.jsonl`: the predictions for the week starting that day, answered (unless a
  *   line says otherwise) on the day after the week, DailyQA's evaluation date;
  * - `SYSTEM/growover-SNAPSHOT.jsonl` (or `.json`, GrowOVER's results format): GrowOVER predictions
- *   for the QA items active in SNAPSHOT.
+ *   for the QA items active in SNAPSHOT;
+ * - `SYSTEM.json`: weekly predictions as SQuAD's `{id: answer}` JSON, answered on `--date`;
+ * - `SYSTEM.meta.json` beside any of them: `{"cutoff": "YYYY-MM-DD"}`, the system's training cutoff,
+ *   by which its weekly scores split into the answers set before and after it (read by the shell).
  *
  * Example: buildLeaderboard(db, [{ system: 'closed-book', name: 'closed-book/2025-01-20.jsonl', kind: { weekly: '2025-01-20' }, content }], { seed: 1, date: null })
  */
@@ -19,6 +22,7 @@ import { StoreGold, type EvaluationScope } from './storeCases.js';
 import { scoreGrowover, type GrowoverReport } from './growoverScores.js';
 import { evaluateWeekly, PredictionIndex } from './weeklyEvaluation.js';
 import type { GroupScores, WeeklyReport } from './weeklyScores.js';
+import type { VerdictRate } from './verdicts.js';
 
 /** Which dataset a file predicts for: weekly (of one week, or null: dates from the lines), or a GrowOVER snapshot. */
 export type SubmissionKind = { weekly: string | null } | { growover: string };
@@ -29,9 +33,11 @@ export interface SubmissionFile {
   name: string;
   kind: SubmissionKind;
   content: string;
+  /** The system's training cutoff (YYYY-MM-DD), from its `SYSTEM.meta.json`. */
+  cutoff?: string | null;
 }
 
-export interface WeeklyEntry {
+export type WeeklyEntry = Record<VerdictRate, number> & {
   rank: number;
   system: string;
   files: string[];
@@ -47,9 +53,13 @@ export interface WeeklyEntry {
   no_answer: WeeklyReport['no_answer'];
   by_week: Record<string, GroupScores>;
   by_days_since_change: Record<string, GroupScores>;
+  /** The system's training cutoff, and its scores on the answers set before it and after it. */
+  cutoff: string | null;
+  by_cutoff?: WeeklyReport['by_cutoff'];
+  aliases: WeeklyReport['aliases'];
   /** Predictions the board did not expect (ids the store does not know, or dates it does not score). */
   outside: number;
-}
+};
 
 export interface GrowoverEntry extends Pick<GrowoverReport, 'ALL' | 'SAME' | 'NEW' | 'CHANGED' | 'CHANGED_DEL' | 'missing'> {
   rank: number;
@@ -63,6 +73,8 @@ export interface Leaderboard {
   resamples: number;
   /** The dates every weekly system is scored on: the union of what any system's files answer, and --date. */
   dates: string[];
+  /** Only the answers that changed on or after this date are scored (`--after`). */
+  after: string | null;
   weekly: WeeklyEntry[];
   /** One ranking per snapshot: the same item in two months is two items, never pooled. */
   growover: Array<{ snapshot: string; entries: GrowoverEntry[] }>;
@@ -80,6 +92,7 @@ const GROWOVER_FILE = /^growover-(.+)\.jsonl?$/;
 export function submissionOf(path: string): { system: string; kind: SubmissionKind } {
   const parts = path.split('/');
   if (parts.length === 1 && /^[^.][^/]*\.jsonl$/.test(path)) return { system: path.replace(/\.jsonl$/, ''), kind: { weekly: null } };
+  if (parts.length === 1 && /^[^.][^/]*\.json$/.test(path) && !path.endsWith('.meta.json')) return { system: path.replace(/\.json$/, ''), kind: { weekly: null } };
   if (parts.length === 2) {
     const [system, file] = parts as [string, string];
     const week = WEEK_FILE.exec(file)?.[1];
@@ -90,7 +103,7 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
     const snapshot = GROWOVER_FILE.exec(file)?.[1];
     if (snapshot !== undefined) return { system, kind: { growover: snapshot } };
   }
-  throw new UserError(`${path}: not a submission file: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl (a week's start) or SYSTEM/growover-SNAPSHOT.jsonl`);
+  throw new UserError(`${path}: not a submission file: expected SYSTEM.jsonl, SYSTEM.json (SQuAD's {id: answer}), SYSTEM/YYYY-MM-DD.jsonl (a week's start) or SYSTEM/growover-SNAPSHOT.jsonl`);
 }
 
 /**
@@ -99,9 +112,9 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
  * the GrowOVER systems on every snapshot any of them answers. A system that leaves out a week or a
  * snapshot has those items missing, counted wrong.
  */
-export function buildLeaderboard(db: Database, files: readonly SubmissionFile[], options: { seed: number; date: string | null }): Leaderboard {
+export function buildLeaderboard(db: Database, files: readonly SubmissionFile[], options: { seed: number; date: string | null; after?: string | null }): Leaderboard {
   if (files.length === 0) throw new UserError('no submission files: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl or SYSTEM/growover-SNAPSHOT.jsonl');
-  const weekly = new Map<string, { files: string[]; index: PredictionIndex; dates: Set<string> }>();
+  const weekly = new Map<string, { files: string[]; index: PredictionIndex; dates: Set<string>; cutoff: string | null }>();
   const growover = new Map<string, Map<string, { files: string[]; predictions: Map<string, string> }>>();
   for (const file of files) {
     if ('growover' in file.kind) {
@@ -116,7 +129,7 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
       growover.set(file.system, snapshots);
       continue;
     }
-    const entry = weekly.get(file.system) ?? { files: [], index: new PredictionIndex(), dates: new Set<string>() };
+    const entry = weekly.get(file.system) ?? { files: [], index: new PredictionIndex(), dates: new Set<string>(), cutoff: file.cutoff ?? null };
     entry.files.push(file.name);
     const defaultDate = file.kind.weekly !== null ? weekEvaluationDate(file.kind.weekly) : options.date;
     const sink = entry.index.sink(defaultDate, 'give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week');
@@ -128,13 +141,15 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
   }
   const gold = new StoreGold(db);
   const dates = [...new Set([...(options.date === null ? [] : [options.date]), ...[...weekly.values()].flatMap((entry) => [...entry.dates])])].sort();
-  const scope: EvaluationScope = { dates, week: null };
+  const after = options.after ?? null;
+  const scope: EvaluationScope = { dates, week: null, ...(after === null ? {} : { after }) };
   const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, scope, options.seed));
   const snapshots = [...new Set([...growover.values()].flatMap((entry) => [...entry.keys()]))].sort();
   return {
     seed: options.seed,
     resamples: RESAMPLES,
     dates: weekly.size > 0 ? dates : [],
+    after,
     weekly: rankEntries(weeklyEntries, (e) => [e.f1, e.em]),
     growover: snapshots.map((snapshot) => ({
       snapshot,
@@ -146,8 +161,8 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
   };
 }
 
-function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; index: PredictionIndex }, scope: EvaluationScope, seed: number): Omit<WeeklyEntry, 'rank'> {
-  const report = evaluateWeekly(gold, entry.index, scope, { seed, resamples: RESAMPLES });
+function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; index: PredictionIndex; cutoff: string | null }, scope: EvaluationScope, seed: number): Omit<WeeklyEntry, 'rank'> {
+  const report = evaluateWeekly(gold, entry.index, scope, { seed, resamples: RESAMPLES, cutoff: entry.cutoff });
   return {
     system,
     files: entry.files.sort(),
@@ -159,10 +174,17 @@ function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; 
     em: report.em,
     f1: report.f1,
     sm: report.sm,
+    current: report.current,
+    outdated: report.outdated,
+    future: report.future,
+    wrong: report.wrong,
     ci: report.ci,
     no_answer: report.no_answer,
     by_week: report.by_week,
     by_days_since_change: report.by_days_since_change,
+    cutoff: entry.cutoff,
+    ...(report.by_cutoff ? { by_cutoff: report.by_cutoff } : {}),
+    aliases: report.aliases,
     outside: report.outside.n,
   };
 }

@@ -3,7 +3,7 @@
  * figures inline, one self-contained page) and `leaderboard.json`, beside the figures as SVG. The
  * tables are built once as rows of cells, so the two pages cannot disagree.
  */
-import { scoreByDaysChart } from '../plots/charts.js';
+import { F1_BY_DAYS, OUTDATED_BY_DAYS, scoreByDaysChart } from '../plots/charts.js';
 import { DAY_BIN_ORDER } from './weeklyScores.js';
 import { figuresMarkdown, renderFigures, type Figure } from '../plots/datasetFigures.js';
 import type { Leaderboard } from './leaderboard.js';
@@ -27,19 +27,24 @@ function withInterval(value: number, [low, high]: [number, number]): string {
 function tables(board: Leaderboard): Table[] {
   const result: Table[] = [];
   if (board.weekly.length > 0) {
+    const after = board.after === null ? '' : ` Only answers that changed on or after ${board.after} are scored (--after).`;
     result.push({
       title: 'DailyQA (weekly)',
       note:
-        `Every system is scored on the same items: on each of ${board.dates.join(', ')}, every kept query of the weeks begun before it. ` +
-        `Ranked by F1 (SQuAD's token F1); EM, F1 and SM in percent with 95% bootstrap intervals by query (${board.resamples} resamples, seed ${board.seed}). ` +
+        `Every system is scored on the same items: on each of ${board.dates.join(', ')}, every kept query of the weeks begun before it.${after} ` +
+        `Ranked by F1 (SQuAD's token F1); EM, F1 and SM in percent with 95% bootstrap intervals by query (${board.resamples} resamples, seed ${board.seed}), each the best over the answer and its aliases. ` +
+        'Each answer with a value is current (it gives the value in effect on the date), outdated (a value that held before), future (one that held only later; the rest to 100) or wrong. ' +
         'Missing predictions count as wrong; "no answer" is the share of queries without a value on the date that the system said it could not answer; "unknown" answers are not scored; "outside" counts predictions for ids or dates the board does not score.',
-      header: ['rank', 'system', 'F1', 'EM', 'SM', 'no answer', 'n', 'queries', 'missing', 'unknown', 'outside'],
+      header: ['rank', 'system', 'F1', 'EM', 'SM', 'current', 'outdated', 'wrong', 'no answer', 'n', 'queries', 'missing', 'unknown', 'outside'],
       rows: board.weekly.map((entry) => [
         String(entry.rank),
         entry.system,
         withInterval(entry.f1, entry.ci.f1),
         withInterval(entry.em, entry.ci.em),
         withInterval(entry.sm, entry.ci.sm),
+        withInterval(entry.current, entry.ci.current),
+        withInterval(entry.outdated, entry.ci.outdated),
+        withInterval(entry.wrong, entry.ci.wrong),
         entry.no_answer.n === 0 ? '–' : `${percent(entry.no_answer.accuracy)} (${entry.no_answer.n})`,
         String(entry.n),
         String(entry.queries),
@@ -48,6 +53,21 @@ function tables(board: Leaderboard): Table[] {
         String(entry.outside),
       ]),
     });
+    const withCutoff = board.weekly.filter((entry) => entry.cutoff !== null);
+    if (withCutoff.length > 0) {
+      const side = (entry: (typeof withCutoff)[number], name: string, measure: 'f1' | 'outdated') => {
+        const scores = entry.by_cutoff?.[name];
+        return scores === undefined || typeof scores === 'string' ? '–' : `${withInterval(scores[measure], scores.ci[measure])} (${scores.n})`;
+      };
+      result.push({
+        title: "Before and after each system's training cutoff",
+        note:
+          "Each system's answers split by its cutoff (SYSTEM.meta.json): before, the answer in effect was set before the cutoff, so the system could have learned it; after, it changed on or after the cutoff, as a change the store saw. " +
+          'F1 and the outdated rate in percent with 95% intervals by query and the answers counted; answers in effect since a start the store did not see and not before the cutoff are left out of both.',
+        header: ['system', 'cutoff', 'F1 before', 'F1 after', 'outdated before', 'outdated after'],
+        rows: withCutoff.map((entry) => [entry.system, entry.cutoff ?? '', side(entry, 'before', 'f1'), side(entry, 'after', 'f1'), side(entry, 'before', 'outdated'), side(entry, 'after', 'outdated')]),
+      });
+    }
     const weeks = [...new Set(board.weekly.flatMap((entry) => Object.keys(entry.by_week)))].sort();
     result.push({
       title: 'F1 by week of queries',
@@ -65,8 +85,8 @@ function tables(board: Leaderboard): Table[] {
   for (const { snapshot, entries } of board.growover) {
     result.push({
       title: `GrowOVER, snapshot ${snapshot}`,
-      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals over the snapshot's items. CHANGED_DEL scores CHANGED items against their old answer: lower is better.",
-      header: ['rank', 'system', 'ALL F1', 'ALL EM', 'SAME F1', 'NEW F1', 'CHANGED F1', 'CHANGED_DEL EM', 'items', 'missing', 'outside'],
+      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals over the snapshot's items. CHANGED_DEL scores CHANGED items against their old answer: lower is better. CHANGED outdated: the CHANGED items answered with their old answer rather than the new one (matched as the weekly verdicts are).",
+      header: ['rank', 'system', 'ALL F1', 'ALL EM', 'SAME F1', 'NEW F1', 'CHANGED F1', 'CHANGED_DEL EM', 'CHANGED outdated', 'items', 'missing', 'outside'],
       rows: entries.map((entry) => [
         String(entry.rank),
         entry.system,
@@ -76,6 +96,7 @@ function tables(board: Leaderboard): Table[] {
         withInterval(entry.NEW.f1, entry.NEW.ci.f1),
         withInterval(entry.CHANGED.f1, entry.CHANGED.ci.f1),
         withInterval(entry.CHANGED_DEL.em, entry.CHANGED_DEL.ci.em),
+        withInterval(entry.CHANGED.outdated, entry.CHANGED.ci.outdated),
         String(entry.ALL.n),
         String(entry.missing),
         String(entry.outside),
@@ -85,10 +106,17 @@ function tables(board: Leaderboard): Table[] {
   return result;
 }
 
-/** The board's own figure: each system's F1 by days since the answer changed (weekly systems only). */
+/** The board's own figures (weekly systems only): each system's F1, and its outdated rate (the knowledge decay curve), by days since the answer changed. */
 export function leaderboardFigures(board: Leaderboard): Figure[] {
   if (board.weekly.length === 0) return [];
-  return [{ name: 'score-by-days-since-change', title: 'F1 by days since the answer last changed, one line per system', spec: scoreByDaysChart(board.weekly, DAY_BIN_ORDER) }];
+  return [
+    { name: 'score-by-days-since-change', title: 'F1 by days since the answer last changed, one line per system', spec: scoreByDaysChart(board.weekly, DAY_BIN_ORDER, F1_BY_DAYS) },
+    {
+      name: 'knowledge-decay',
+      title: 'Knowledge decay: the share of answers giving a value that held before, by days since the answer changed, one line per system',
+      spec: scoreByDaysChart(board.weekly, DAY_BIN_ORDER, OUTDATED_BY_DAYS),
+    },
+  ];
 }
 
 export function leaderboardMarkdown(board: Leaderboard, figures: readonly Figure[]): string {

@@ -40,8 +40,12 @@ export function subsetMatch(prediction: string, gold: string): number {
  * `strip()`), the first line kept, then SQuAD's normalisation.
  */
 export function growoverNormalise(text: string): string {
-  const firstLine = pythonStrip(text.replaceAll('</s>', '')).split('\n')[0] ?? '';
-  return squadNormalise(firstLine);
+  return squadNormalise(growoverReply(text));
+}
+
+/** The part of a reply GrowOVER's scorer reads: "</s>" removed, stripped (Python's `strip()`), the first line. */
+export function growoverReply(text: string): string {
+  return pythonStrip(text.replaceAll('</s>', '')).split('\n')[0] ?? '';
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
- * Prediction files as researchers submit them, parsed with zod: JSONL `{id, prediction}` (RealTimeQA's
- * `question_id` for `id`, an optional `date` per line, `prediction` as text or GrowOVER's
- * `{text}`), or GrowOVER's results JSON `{id: {prediction: {text}, ...}}`. A bad line is a
- * UserError naming it, so nothing is scored from a half-read file. A JSONL file is read a chunk at
- * a time and each line handed on as it is parsed, so a million predictions cost their index, not
- * their file, in memory.
+ * Prediction files as researchers submit them, parsed with zod: JSONL `{id, prediction}` (an optional
+ * `date` per line, `prediction` as text or GrowOVER's `{text}`); RealTimeQA's submission lines
+ * (`question_id`, its `question_date` as the date, `prediction` as text or as a list of choice indices
+ * resolved through the line's `choices`, `score` ignored); SQuAD's `{id: answer}` JSON; GrowOVER's
+ * results JSON `{id: {prediction: {text}, ...}}`. Anything else is a UserError naming the line and the
+ * field, so nothing is scored from a half-read file. A JSONL file is read a chunk at a time and each
+ * line handed on as it is parsed, so a million predictions cost their index, not their file, in memory.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
@@ -19,30 +20,63 @@ export interface Prediction {
   date: string | null;
 }
 
-const PredictionText = z.union([z.string(), z.object({ text: z.string() }).passthrough()]);
+/** What a file may hold, named in every error about its shape. */
+const FORMATS = "JSONL {id, prediction[, date]}, RealTimeQA's {question_id, prediction} lines, SQuAD's {id: answer} JSON or GrowOVER's results JSON {id: {prediction: {text}}}";
+
+const ChoiceIndices = z.array(z.string().regex(/^\d+$/, 'a choice index (0, 1, ...)')).min(1);
+const PredictionText = z.union([z.string(), z.object({ text: z.string() }).passthrough(), ChoiceIndices], {
+  error: (issue) => (issue.input === undefined ? 'missing' : "expected the answer as text, GrowOVER's {text}, or RealTimeQA's [choice index] with the line's choices"),
+});
 /** Dates already found real: a million lines name a handful of dates. */
 const calendarDates = new Set<string>();
 const DateText = z.string().refine((date) => calendarDates.has(date) || (isCalendarDate(date) && calendarDates.add(date).has(date)), {
   error: (issue) => `${JSON.stringify(issue.input)} is not a real calendar date as YYYY-MM-DD`,
 });
+/** RealTimeQA dates its questions YYYY/MM/DD. */
+const SlashedDate = z
+  .string()
+  .regex(/^\d{4}\/\d{2}\/\d{2}$/, 'expected YYYY/MM/DD')
+  .transform((date) => date.replaceAll('/', '-'))
+  .pipe(DateText);
 const JsonlLine = z
   .object({
     id: z.union([z.string().min(1), z.number()]).optional(),
     question_id: z.union([z.string().min(1), z.number()]).optional(),
     prediction: PredictionText,
     date: DateText.optional(),
+    question_date: SlashedDate.optional(),
+    choices: z.array(z.string()).optional(),
   })
   .passthrough()
-  .refine((line) => line.id !== undefined || line.question_id !== undefined, 'an "id" (or "question_id")');
-const ResultsJson = z.record(z.string().min(1), z.object({ prediction: PredictionText }).passthrough());
+  .refine((line) => line.id !== undefined || line.question_id !== undefined, { error: 'missing: give "id" (or RealTimeQA\'s "question_id")', path: ['id'] });
+const ResultsEntry = z.union([z.string(), z.object({ prediction: PredictionText }).passthrough()], {
+  error: "expected the answer as a string (SQuAD's {id: answer}) or {prediction: {text}} (GrowOVER's results JSON)",
+});
+const ResultsJson = z.record(z.string().min(1), ResultsEntry);
 
-function text(prediction: z.infer<typeof PredictionText>): string {
-  return typeof prediction === 'string' ? prediction : prediction.text;
+/**
+ * The answer a prediction gives: its text, or the choices a RealTimeQA multiple-choice line names by
+ * index (wikidelta's questions are open, so an index means nothing without the line's choices).
+ */
+function text(prediction: z.infer<typeof PredictionText>, choices: readonly string[] | undefined): string | { field: string; problem: string } {
+  if (typeof prediction === 'string') return prediction;
+  if (!Array.isArray(prediction)) return prediction.text;
+  if (choices === undefined) return { field: 'prediction', problem: "a list of choice indices (RealTimeQA's multiple-choice submission) needs the line's \"choices\": wikidelta's questions are open, so give the answer as text" };
+  const picked: string[] = [];
+  for (const index of prediction) {
+    const choice = choices[Number(index)];
+    if (choice === undefined) return { field: 'prediction', problem: `choice ${index} is not among the line's ${choices.length} choices (indices start at 0)` };
+    picked.push(choice);
+  }
+  return picked.join('; ');
 }
 
+/** The first problem of a parse, as `field NAME: what is wrong`. */
 function describe(error: z.ZodError): string {
   const issue = error.issues[0];
-  return issue ? `${issue.path.join('.') || 'line'}: ${issue.message}` : 'invalid';
+  if (!issue) return 'invalid';
+  const field = issue.path.map(String).join('.');
+  return field === '' ? issue.message : `field "${field}": ${issue.message}`;
 }
 
 /** Hands each prediction on with where it came from (`FILE line N`, or the file for a results JSON). */
@@ -122,7 +156,7 @@ function startsLikeResultsJson(head: string): boolean {
   const firstLine = trimmed.slice(0, trimmed.indexOf('\n') === -1 ? undefined : trimmed.indexOf('\n')).trim();
   try {
     const value: unknown = JSON.parse(firstLine);
-    return typeof value === 'object' && value !== null && !('prediction' in value) && !('id' in value) && !('question_id' in value);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && !('prediction' in value) && !('id' in value) && !('question_id' in value);
   } catch {
     return true;
   }
@@ -135,7 +169,7 @@ function looksLikeResultsJson(content: string): boolean {
   if (!trimmed.includes('\n')) {
     try {
       const value: unknown = JSON.parse(trimmed);
-      return typeof value === 'object' && value !== null && !('prediction' in value);
+      return typeof value === 'object' && value !== null && !Array.isArray(value) && !('prediction' in value) && !('id' in value) && !('question_id' in value);
     } catch {
       return false;
     }
@@ -149,16 +183,32 @@ function looksLikeResultsJson(content: string): boolean {
   }
 }
 
+/** SQuAD's `{id: answer}` or GrowOVER's `{id: {prediction: {text}}}`, one JSON object; an error names the line of the id at fault. */
 function parseResultsJson(content: string, source: string, sink: PredictionSink): void {
   let value: unknown;
   try {
     value = JSON.parse(content);
   } catch (error) {
-    throw new UserError(`${source}: not valid JSON (${(error as Error).message})`);
+    throw new UserError(`${source}: not valid JSON (${(error as Error).message}); expected ${FORMATS}`);
   }
   const parsed = ResultsJson.safeParse(value);
-  if (!parsed.success) throw new UserError(`${source}: not GrowOVER's results JSON {id: {prediction: {text}}}: ${describe(parsed.error)}`);
-  for (const [id, entry] of Object.entries(parsed.data)) sink({ id, prediction: text(entry.prediction), date: null }, source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const id = issue?.path[0];
+    const where = typeof id === 'string' ? located(source, content, id) : source;
+    throw new UserError(`${where}: ${typeof id === 'string' ? `"${id}": ` : ''}${issue?.message ?? 'invalid'}`);
+  }
+  for (const [id, entry] of Object.entries(parsed.data)) {
+    const answer = typeof entry === 'string' ? entry : text(entry.prediction, undefined);
+    if (typeof answer !== 'string') throw new UserError(`${located(source, content, id)}: "${id}": ${answer.problem}`);
+    sink({ id, prediction: answer, date: null }, source);
+  }
+}
+
+/** `FILE line N`, N the line on which an object key first appears in a JSON text (the file alone when it is written otherwise). */
+function located(source: string, content: string, key: string): string {
+  const at = content.search(new RegExp(`${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`));
+  return at < 0 ? source : `${source} line ${content.slice(0, at).split('\n').length}`;
 }
 
 function parseLine(raw: string, source: string, number: number, sink: PredictionSink): void {
@@ -168,10 +218,16 @@ function parseLine(raw: string, source: string, number: number, sink: Prediction
   try {
     value = JSON.parse(line);
   } catch {
-    throw new UserError(`${source} line ${number}: not valid JSON`);
+    throw new UserError(`${source} line ${number}: not valid JSON; expected ${FORMATS}`);
   }
   const parsed = JsonlLine.safeParse(value);
-  if (!parsed.success) throw new UserError(`${source} line ${number}: expected {id, prediction}: ${describe(parsed.error)}`);
-  const { id, question_id: questionId, prediction, date } = parsed.data;
-  sink({ id: String(id ?? questionId), prediction: text(prediction), date: date ?? null }, `${source} line ${number}`);
+  if (!parsed.success) {
+    const problem = describe(parsed.error);
+    // A field missing may be a file of another shape altogether: say which shapes are read.
+    throw new UserError(`${source} line ${number}: ${problem}${problem.includes(': missing') ? `; expected ${FORMATS}` : ''}`);
+  }
+  const { id, question_id: questionId, prediction, date, question_date: questionDate, choices } = parsed.data;
+  const answer = text(prediction, choices);
+  if (typeof answer !== 'string') throw new UserError(`${source} line ${number}: field "${answer.field}": ${answer.problem}`);
+  sink({ id: String(id ?? questionId), prediction: answer, date: date ?? questionDate ?? null }, `${source} line ${number}`);
 }

@@ -10,20 +10,26 @@ import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore, type ScoringFacts } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
-import { answersOverDays, type Answer } from '../timeline/answers.js';
+import { answerInstant, answersOverDays, type Answer } from '../timeline/answers.js';
+import { stateAt } from '../timeline/valueTimeline.js';
 import type { GrowoverGold } from './growoverScores.js';
 import type { WeeklyGold } from './weeklyScores.js';
 
 /**
  * What an evaluation expects (docs/ARCHITECTURE.md §15): on each of its dates, every kept query with
  * a known answer that day (a value or a known absence, as DailyQA's day files hold every query on
- * every day), or, with `week`, every query of that week, those unknown that day counted apart.
+ * every day), or, with `week`, every query of that week, those unknown that day counted apart; with
+ * `after`, only the items whose answer changed on or after that date.
  */
 export interface EvaluationScope {
   /** YYYY-MM-DD, ascending. */
   dates: string[];
   week: string | null;
+  /** Only the items whose answer began on or after this date (YYYY-MM-DD) by a change the store saw. */
+  after?: string | null;
 }
+
+const NO_ALIASES: readonly string[] = Object.freeze([]);
 
 export class StoreGold {
   private facts: Map<string, ScoringFacts> | undefined;
@@ -38,13 +44,31 @@ export class StoreGold {
    */
   *weeklyGold(scope: EvaluationScope): Generator<WeeklyGold> {
     const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
-    const options = scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` };
+    const options = scope.week === null ? { timelines: true as const } : { windowStart: `${scope.week}T00:00:00Z`, timelines: true as const };
+    const instants = scope.dates.map(answerInstant);
     for (const query of answersOverDays(this.db, scope.dates, options)) {
       const f = facts.get(query.id);
       if (!f) continue;
+      const { timeline } = query;
       for (let day = 0; day < scope.dates.length; day++) {
         const answer = query.answers[day] as Answer;
-        yield { id: query.id, date: scope.dates[day] as string, status: answer.status, answer: answer.answer, validFrom: answer.valid_from, domain: f.domain, frequency: f.frequency, week: f.week };
+        const state = answer.status === 'unknown' ? -1 : stateAt(timeline, instants[day] as string);
+        const held = timeline[state];
+        yield {
+          id: query.id,
+          date: scope.dates[day] as string,
+          status: answer.status,
+          answer: answer.answer,
+          changedAt: held?.seen ? held.from : null,
+          since: held?.from ?? null,
+          domain: f.domain,
+          frequency: f.frequency,
+          week: f.week,
+          aliases: held?.aliases ?? NO_ALIASES,
+          timeline,
+          state,
+          query: query.query,
+        };
       }
     }
   }

@@ -62,8 +62,17 @@ export class PredictionIndex {
 export interface WeeklyEvaluationOptions {
   seed: number | string;
   resamples?: number;
+  /** A system's training cutoff (YYYY-MM-DD): the report splits its items before and after it. */
+  cutoff?: string | null;
   /** Each expected item as it is scored, e.g. to write the per-item file. */
   onItem?: (item: WeeklyItemScore, scored: WeeklyCase) => void;
+}
+
+/** What an evaluation reports besides the scores: what it expected, and what `after` left out. */
+export interface WeeklyEvaluation {
+  evaluation: EvaluationScope;
+  /** With `after`: the items left out because their answer began before it, or at a start not seen. */
+  before_after?: number;
 }
 
 /**
@@ -71,15 +80,12 @@ export interface WeeklyEvaluationOptions {
  *
  * @example evaluateWeekly(new StoreGold(db), index, { dates: ['2025-01-20'], week: null }, { seed: 1 }).f1
  */
-export function evaluateWeekly(
-  gold: StoreGold,
-  predictions: PredictionIndex,
-  scope: EvaluationScope,
-  options: WeeklyEvaluationOptions,
-): WeeklyReport & { evaluation: EvaluationScope } {
-  const scorer = new WeeklyScorer();
+export function evaluateWeekly(gold: StoreGold, predictions: PredictionIndex, scope: EvaluationScope, options: WeeklyEvaluationOptions): WeeklyReport & WeeklyEvaluation {
+  const scorer = new WeeklyScorer({ cutoff: options.cutoff ?? null });
+  const after = scope.after ?? null;
   let unknown = 0;
   let held = 0;
+  let beforeAfter = 0;
   for (const item of gold.weeklyGold(scope)) {
     held++;
     if (item.status === 'unknown') {
@@ -87,16 +93,24 @@ export function evaluateWeekly(
       // A date expects the queries it can answer; one week's queries are all expected, the unknown counted apart.
       if (scope.week === null) continue;
     }
-    const scored = { gold: item, prediction: predictions.take(item.date, item.id) };
+    const prediction = predictions.take(item.date, item.id);
+    // Only answers that began on or after `after` by a change the store saw; their predictions are no one else's.
+    if (after !== null && item.status !== 'unknown' && !(item.changedAt !== null && item.changedAt >= after)) {
+      beforeAfter++;
+      continue;
+    }
+    const scored = { gold: item, prediction };
     if (options.onItem) options.onItem(scorer.add(scored, true), scored);
     else scorer.add(scored, false);
   }
-  if (scorer.expected === 0) throw new UserError(nothingToScore(scope, held, unknown));
-  return { evaluation: scope, ...scorer.report({ seed: options.seed, resamples: options.resamples, outside: predictions.outside() }) };
+  if (scorer.expected === 0) throw new UserError(nothingToScore(scope, held, unknown, beforeAfter));
+  const report = scorer.report({ seed: options.seed, resamples: options.resamples, outside: predictions.outside() });
+  return { evaluation: scope, ...(after === null ? {} : { before_after: beforeAfter }), ...report };
 }
 
-function nothingToScore(scope: EvaluationScope, held: number, unknown: number): string {
+function nothingToScore(scope: EvaluationScope, held: number, unknown: number, beforeAfter: number): string {
   const what = `${scope.week === null ? 'kept queries' : `queries of the week of ${scope.week}`} on ${scope.dates.join(', ')}`;
   if (held === 0) return `nothing to score: the store holds no ${what} (run wikidelta weekly, or import the published files)`;
+  if (beforeAfter > 0) return `nothing to score: none of the ${beforeAfter} answers of the ${what} began on or after ${scope.after} by a change the store saw (--after)`;
   return `nothing to score: the answers of all ${unknown} ${what} are unknown, outside the history the store holds (run wikidelta sync)`;
 }

@@ -1,16 +1,20 @@
 /**
  * A system's weekly (DailyQA / RealTimeQA) scores from predictions already paired with the stored
- * answers: every metric of the registry (`./metrics/`) over the items whose gold is a value, missing
- * predictions counted as wrong; gold "no value" items (and the empty string, which no system can
- * match) scored apart by the no-answer phrases; gold `unknown` excluded and counted; breakdowns by
- * domain, update frequency, days since the answer last changed and week; every figure a percentage
- * with its n and a 95% bootstrap interval by query (docs/ARCHITECTURE.md §15). Pure: the shell pairs
+ * answers: every metric of the registry (`./metrics/`), each the best over the answer and its aliases,
+ * and the verdicts (`./verdicts.ts`: current, outdated, future, wrong) over the items whose gold is a
+ * value, missing predictions counted as wrong; gold "no value" items (and the empty string, which no
+ * system can match) scored apart by the no-answer phrases; gold `unknown` excluded and counted;
+ * breakdowns by domain, update frequency, days since the answer last changed, week and a system's
+ * training cutoff; every figure a percentage with its n and a 95% bootstrap interval by query, the
+ * verdicts' from the same resamples as the metrics' (docs/ARCHITECTURE.md §15). Pure: the shell pairs
  * predictions with gold through the store, and items can be added one at a time, so a million
  * predictions never sit in memory as cases.
  */
+import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 import { clusteredIntervals, ClusteredSums, type Interval } from './bootstrap.js';
 import { ScoredText, WEEKLY_METRICS, type MetricName } from './metrics/index.js';
 import { saysNoAnswer } from './noAnswer.js';
+import { NO_VALUE, VERDICT_RATES, verdictOf, type MatchLevel, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
 
 /** The stored answer of one query on one date, with what the breakdowns need. */
 export interface WeeklyGold {
@@ -18,12 +22,25 @@ export interface WeeklyGold {
   date: string;
   status: 'ok' | 'no_key' | 'no_page' | 'deleted' | 'unknown';
   answer: string | null;
-  /** When the value in effect on the date started (ISO instant), for "days since the answer changed". */
-  validFrom: string | null;
+  /**
+   * When the answer in effect on the date began, where that is a change the store saw (ISO instant, or
+   * YYYY-MM-DD for imported answers); null when none was seen (a value already in effect when the
+   * history held begins): "days since the answer changed" counts from it.
+   */
+  changedAt: string | null;
+  /** When the answer in effect on the date began, seen or not (it held at least since then); default `changedAt`. */
+  since?: string | null;
   domain: string | null;
   frequency: 'frequent_update' | 'infrequent_update' | 'pending' | null;
   /** The query's week (its window start, YYYY-MM-DD). */
   week: string | null;
+  /** Other names of the answer, where the store holds them: every metric takes the best over the answer and these. */
+  aliases?: readonly string[];
+  /** The query's whole value timeline and the index of the stretch in effect on the date: what tells outdated from wrong. */
+  timeline?: ValueTimeline;
+  state?: number;
+  /** The question, for a judge. */
+  query?: string;
 }
 
 export interface WeeklyCase {
@@ -35,13 +52,36 @@ export interface WeeklyCase {
 /** A rate per metric, in percent. */
 export type MetricValues = Record<MetricName, number>;
 
-export type GroupScores = MetricValues & {
+/** What every group of a report gives: each metric and each verdict's rate. */
+export type Measure = MetricName | VerdictRate;
+export const MEASURES: readonly Measure[] = [...WEEKLY_METRICS.map((metric) => metric.name), ...VERDICT_RATES];
+
+export type GroupScores = Record<Measure, number> & {
   /** Items (query and date) in the group. */
   n: number;
   /** Queries among them: the bootstrap's units. */
   queries: number;
-  ci: Record<MetricName, Interval>;
+  ci: Record<Measure, Interval>;
 };
+
+/** How much the aliases of the answers moved the scores. */
+export interface AliasEffect {
+  /** Items whose gold value has aliases. */
+  items: number;
+  /** Of them, items where an alias raised some metric above the answer's own score. */
+  changed: number;
+  /** Items an alias raised, per metric. */
+  by_metric: Record<MetricName, number>;
+}
+
+/** The outdated answers: how old the values they gave were, and how many changes ago. */
+export interface OutdatedDetail {
+  n: number;
+  /** Items by the days since the value given last held, in the bins of days since a change. */
+  by_age_days: Record<string, number>;
+  /** Items by the changes of the answer since the value given. */
+  by_changes_ago: Record<string, number>;
+}
 
 /** Predictions the evaluation did not expect: ids the store does not know, or dates it does not score. */
 export interface Outside {
@@ -64,6 +104,15 @@ export interface WeeklyReport extends GroupScores {
   by_frequency: Record<string, GroupScores>;
   by_days_since_change: Record<string, GroupScores>;
   by_week: Record<string, GroupScores>;
+  /**
+   * With a training cutoff: the items whose answer began before it (`before`), on or after it as a
+   * change the store saw (`after`), or in effect since a start not seen that is not before it (`undetermined`).
+   */
+  by_cutoff?: { cutoff: string } & Record<string, GroupScores | string>;
+  /** Items whose gold has no value: their verdict. */
+  no_value: number;
+  outdated_detail: OutdatedDetail;
+  aliases: AliasEffect;
   /** The first missing items, as "ID on DATE"; the count is `missing`. */
   missing_sample: string[];
   outside: Outside;
@@ -75,41 +124,109 @@ export interface WeeklyScoreOptions {
   outside?: Outside;
 }
 
-/** One item's outcome: how it counts (a value, a "no value", or excluded) and its scores (0 or 1, F1 in between). */
+/** One item's outcome: how it counts (a value, a "no value", or excluded), its scores (0 or 1, F1 in between) and its verdict. */
 export type WeeklyItemScore = MetricValues & {
   id: string;
   date: string;
   counts: 'value' | 'no_answer' | 'excluded';
   missing: boolean;
+  verdict: VerdictName;
+  age_days: number | null;
+  changes_ago: number | null;
 };
 
 /** How many ids a report lists by name; the counts say how many there are. */
 export const SAMPLE_IDS = 20;
 
-/**
- * Scores one item into `out` (one entry per metric, in registry order) and says how it counts. A
- * gold "no value" (or the empty string) scores 1 on every metric for a no-answer phrase. `texts`
- * gives the scored form of a text, so a caller scoring many items can keep the forms it has made.
- */
-function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: (text: string) => ScoredText): WeeklyItemScore['counts'] {
-  out.fill(0);
-  if (gold.status === 'unknown') return 'excluded';
-  if (!hasValue(gold)) {
-    if (prediction !== null && saysNoAnswer(prediction)) out.fill(1);
-    return 'no_answer';
-  }
-  if (prediction === null) return 'value';
-  const answer = texts(gold.answer as string);
-  // A prediction that is the gold text word for word shares its forms.
-  const predicted = prediction === gold.answer ? answer : new ScoredText(prediction);
-  for (let m = 0; m < WEEKLY_METRICS.length; m++) out[m] = (WEEKLY_METRICS[m] as (typeof WEEKLY_METRICS)[number]).score(predicted, answer);
-  return 'value';
+/** The columns every group sums: the metrics in registry order, then one indicator per verdict rate. */
+const METRICS = WEEKLY_METRICS.length;
+const COLUMNS = METRICS + VERDICT_RATES.length;
+const EM = WEEKLY_METRICS.findIndex((metric) => metric.name === 'em');
+const SM = WEEKLY_METRICS.findIndex((metric) => metric.name === 'sm');
+
+/** What scoring one item found besides its scores. */
+interface ItemOutcome {
+  counts: WeeklyItemScore['counts'];
+  verdict: VerdictOutcome;
+  /** Metrics an alias raised, as bits in registry order (0: none, or no aliases). */
+  raisedByAliases: number;
 }
 
-function itemScore(item: WeeklyCase, counts: WeeklyItemScore['counts'], scores: Float64Array): WeeklyItemScore {
-  const values = Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, scores[m] as number])) as MetricValues;
-  return { id: item.gold.id, date: item.gold.date, counts, missing: item.prediction === null, ...values };
+/** The scored forms of texts, kept by whoever scores many items. */
+interface Texts {
+  text(text: string): ScoredText;
+  /** A stretch's value and aliases. */
+  state(state: AnswerState): readonly ScoredText[];
 }
+
+/**
+ * Scores one item into `out` (the metrics in registry order, then the verdict indicators) and says
+ * how it counts. A gold "no value" (or the empty string) scores 1 on every metric for a no-answer
+ * phrase. Every metric is the best over the answer and its aliases; the verdict reads the rest of the
+ * timeline only when the prediction is not the current value exactly.
+ */
+function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: Texts): ItemOutcome {
+  out.fill(0);
+  if (gold.status === 'unknown') return { counts: 'excluded', verdict: NO_VALUE, raisedByAliases: 0 };
+  if (!hasValue(gold)) {
+    if (prediction !== null && saysNoAnswer(prediction)) out.fill(1, 0, METRICS);
+    return { counts: 'no_answer', verdict: NO_VALUE, raisedByAliases: 0 };
+  }
+  const outcome = { counts: 'value' as const, verdict: WRONG, raisedByAliases: 0 };
+  if (prediction === null) {
+    out[METRICS + WRONG_COLUMN] = 1;
+    return outcome;
+  }
+  const answer = texts.text(gold.answer as string);
+  // A prediction that is the gold text word for word shares its forms.
+  const predicted = prediction === gold.answer ? answer : new ScoredText(prediction);
+  for (let m = 0; m < METRICS; m++) out[m] = (WEEKLY_METRICS[m] as (typeof WEEKLY_METRICS)[number]).score(predicted, answer);
+  for (const alias of gold.aliases ?? []) {
+    const other = texts.text(alias);
+    for (let m = 0; m < METRICS; m++) {
+      const score = (WEEKLY_METRICS[m] as (typeof WEEKLY_METRICS)[number]).score(predicted, other);
+      if (score > (out[m] as number)) {
+        out[m] = score;
+        outcome.raisedByAliases |= 1 << m;
+      }
+    }
+  }
+  // The registry's EM and SM are the two ways a prediction matches a value (./verdicts.ts).
+  const currentLevel: MatchLevel = out[EM] === 1 ? 2 : out[SM] === 1 ? 1 : 0;
+  const { timeline, state } = gold;
+  outcome.verdict =
+    timeline !== undefined && state !== undefined && state >= 0
+      ? verdictOf({ prediction: predicted, currentLevel, timeline, current: state, dateMs: instantMs(`${gold.date}T00:00:00Z`), texts: (s) => texts.state(s) })
+      : currentLevel > 0
+        ? CURRENT
+        : WRONG;
+  out[METRICS + VERDICT_RATES.indexOf(outcome.verdict.verdict as VerdictRate)] = 1;
+  return outcome;
+}
+
+const CURRENT: VerdictOutcome = { verdict: 'current', ageDays: null, changesAgo: null };
+const WRONG: VerdictOutcome = { verdict: 'wrong', ageDays: null, changesAgo: null };
+const WRONG_COLUMN = VERDICT_RATES.indexOf('wrong');
+
+function itemScore(item: WeeklyCase, outcome: ItemOutcome, scores: Float64Array): WeeklyItemScore {
+  const values = Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, scores[m] as number])) as MetricValues;
+  return {
+    id: item.gold.id,
+    date: item.gold.date,
+    counts: outcome.counts,
+    missing: item.prediction === null,
+    ...values,
+    verdict: outcome.verdict.verdict,
+    age_days: outcome.verdict.ageDays,
+    changes_ago: outcome.verdict.changesAgo,
+  };
+}
+
+/** Scored forms made afresh for each call: for one item at a time. */
+const FRESH_TEXTS: Texts = {
+  text: (text) => new ScoredText(text),
+  state: (state) => (state.value === null ? [] : [state.value, ...state.aliases].map((text) => new ScoredText(text))),
+};
 
 /**
  * How one prediction scores against its gold.
@@ -117,8 +234,8 @@ function itemScore(item: WeeklyCase, counts: WeeklyItemScore['counts'], scores: 
  * @example weeklyItemScore({ gold: { …, status: 'no_key' }, prediction: 'unknown' }).em === 1
  */
 export function weeklyItemScore(item: WeeklyCase): WeeklyItemScore {
-  const scores = new Float64Array(WEEKLY_METRICS.length);
-  return itemScore(item, scoreInto(item, scores, (text) => new ScoredText(text)), scores);
+  const scores = new Float64Array(COLUMNS);
+  return itemScore(item, scoreInto(item, scores, FRESH_TEXTS), scores);
 }
 
 /** A gold value a system can match: a status ok and a non-empty answer. */
@@ -141,10 +258,10 @@ function instantMs(text: string): number {
   return ms;
 }
 
-/** Whole days from the start of the value in effect to the answer date's instant (D 00:00 UTC). */
-export function daysSinceChange(date: string, validFrom: string | null): number | null {
-  if (validFrom === null) return null;
-  return Math.floor((instantMs(`${date}T00:00:00Z`) - instantMs(validFrom)) / DAY_MS);
+/** Whole days from the change that set the answer in effect to the answer date's instant (D 00:00 UTC); null when no change was seen. */
+export function daysSinceChange(date: string, changedAt: string | null): number | null {
+  if (changedAt === null) return null;
+  return Math.floor((instantMs(`${date}T00:00:00Z`) - instantMs(changedAt)) / DAY_MS);
 }
 
 /** Bins of days since the change, doubling in width: enough items per point for an interval that says something. */
@@ -169,46 +286,65 @@ export function daysBin(days: number | null): string {
 /** The order of the day bins, for reports and figures. */
 export const DAY_BIN_ORDER: readonly string[] = [...DAY_BINS.map(([, label]) => label), 'unknown'];
 
-type Breakdown = 'by_domain' | 'by_frequency' | 'by_days_since_change' | 'by_week';
+type Breakdown = 'by_domain' | 'by_frequency' | 'by_days_since_change' | 'by_week' | 'by_cutoff';
+
+export interface WeeklyScorerOptions {
+  /** A system's training cutoff (YYYY-MM-DD): the report then splits the items before and after it. */
+  cutoff?: string | null;
+}
 
 /**
  * Adds items one at a time and reports the scores; the same seed gives the same intervals.
  *
  * @example
  * const scorer = new WeeklyScorer();
- * scorer.add({ gold: { id: 'q', date: '2025-01-27', status: 'ok', answer: '3rd', validFrom: null, domain: null, frequency: null, week: null }, prediction: '3rd' });
+ * scorer.add({ gold: { id: 'q', date: '2025-01-27', status: 'ok', answer: '3rd', changedAt: null, domain: null, frequency: null, week: null }, prediction: '3rd' });
  * scorer.report({ seed: 1 }).em === 100
  */
 export class WeeklyScorer {
   private readonly clusters = new Map<string, number>();
-  private readonly all = new ClusteredSums(WEEKLY_METRICS.length);
+  private readonly all = new ClusteredSums(COLUMNS);
   private readonly noAnswer = new ClusteredSums(1);
   private readonly breakdowns: Record<Breakdown, Map<string, ClusteredSums>> = {
     by_domain: new Map(),
     by_frequency: new Map([
-      ['frequent_update', new ClusteredSums(WEEKLY_METRICS.length)],
-      ['infrequent_update', new ClusteredSums(WEEKLY_METRICS.length)],
+      ['frequent_update', new ClusteredSums(COLUMNS)],
+      ['infrequent_update', new ClusteredSums(COLUMNS)],
     ]),
     by_days_since_change: new Map(),
     by_week: new Map(),
+    by_cutoff: new Map(),
   };
-  private readonly scores = new Float64Array(WEEKLY_METRICS.length);
+  private readonly scores = new Float64Array(COLUMNS);
   /** The scored forms of gold texts: a query's answer is the same text on most of the dates it is scored on. */
   private readonly golds = new Map<string, ScoredText>();
+  /** The scored forms of each stretch of a timeline, kept while its query is scored (its object is shared by all its dates). */
+  private readonly stateTexts = new WeakMap<AnswerState, readonly ScoredText[]>();
+  private readonly texts: Texts = { text: (text) => this.goldText(text), state: (state) => this.textsOfState(state) };
   private scored = 0;
   private unknown = 0;
   private emptyGold = 0;
   private missing = 0;
+  private noValue = 0;
   private readonly missingSample: string[] = [];
+  private readonly aliasEffect = { items: 0, changed: 0, byMetric: new Array<number>(METRICS).fill(0) };
+  private readonly outdatedByAge = new Map<string, number>();
+  private readonly outdatedByChanges = new Map<string, number>();
+  private outdatedCount = 0;
+  private readonly cutoff: string | null;
+
+  constructor(options: WeeklyScorerOptions = {}) {
+    this.cutoff = options.cutoff ?? null;
+  }
 
   /** Counts one item; returns its scores when asked (a million items need not each make an object). */
   add(item: WeeklyCase, wantScore: true): WeeklyItemScore;
   add(item: WeeklyCase, wantScore?: false): undefined;
   add(item: WeeklyCase, wantScore = false): WeeklyItemScore | undefined {
-    const counts = scoreInto(item, this.scores, (text) => this.goldText(text));
-    const result = wantScore ? itemScore(item, counts, this.scores) : undefined;
+    const outcome = scoreInto(item, this.scores, this.texts);
+    const result = wantScore ? itemScore(item, outcome, this.scores) : undefined;
     const { gold } = item;
-    if (counts === 'excluded') {
+    if (outcome.counts === 'excluded') {
       this.unknown++;
       return result;
     }
@@ -217,17 +353,21 @@ export class WeeklyScorer {
       if (this.missingSample.length < SAMPLE_IDS) this.missingSample.push(`${gold.id} on ${gold.date}`);
     }
     const cluster = this.clusterOf(gold.id);
-    if (counts === 'no_answer') {
+    if (outcome.counts === 'no_answer') {
       if (gold.status === 'ok') this.emptyGold++;
+      this.noValue++;
       this.noAnswer.add(cluster, this.scores);
       return result;
     }
     if (item.prediction !== null) this.scored++;
+    this.countAliases(gold, outcome);
+    this.countOutdated(outcome.verdict);
     this.all.add(cluster, this.scores);
     this.groupOf('by_domain', gold.domain ?? 'none').add(cluster, this.scores);
     this.groupOf('by_frequency', gold.frequency ?? 'pending').add(cluster, this.scores);
-    this.groupOf('by_days_since_change', daysBin(daysSinceChange(gold.date, gold.validFrom))).add(cluster, this.scores);
+    this.groupOf('by_days_since_change', daysBin(daysSinceChange(gold.date, gold.changedAt))).add(cluster, this.scores);
     this.groupOf('by_week', gold.week ?? 'none').add(cluster, this.scores);
+    if (this.cutoff !== null) this.groupOf('by_cutoff', cutoffSide(gold, this.cutoff)).add(cluster, this.scores);
     return result;
   }
 
@@ -241,10 +381,14 @@ export class WeeklyScorer {
     const groups = [this.all, ...BREAKDOWNS.flatMap((breakdown) => names(breakdown).map((name) => this.groupOf(breakdown, name)))];
     const intervals = clusteredIntervals(groups, this.clusters.size, { seed: options.seed, resamples: options.resamples });
     const [noAnswerInterval = [[0, 0] as Interval]] = clusteredIntervals([this.noAnswer], this.clusters.size, { seed: options.seed, resamples: options.resamples });
+    // Each breakdown's groups in the order they were given to the bootstrap, so each takes its own intervals.
     let at = 1;
-    const breakdown = (name: Breakdown): Record<string, GroupScores> =>
-      Object.fromEntries(names(name).map((key) => [key, groupScores(this.groupOf(name, key), intervals[at++] ?? [])]));
+    const computed = Object.fromEntries(
+      BREAKDOWNS.map((name) => [name, Object.fromEntries(names(name).map((key) => [key, groupScores(this.groupOf(name, key), intervals[at++] ?? [])]))]),
+    ) as Record<Breakdown, Record<string, GroupScores>>;
+    const breakdown = (name: Breakdown): Record<string, GroupScores> => computed[name];
     const noAnswerMean = this.noAnswer.means()[0] ?? 0;
+    const byCutoff = breakdown('by_cutoff');
     return {
       ...groupScores(this.all, intervals[0] ?? []),
       scored: this.scored,
@@ -256,9 +400,38 @@ export class WeeklyScorer {
       by_frequency: breakdown('by_frequency'),
       by_days_since_change: breakdown('by_days_since_change'),
       by_week: breakdown('by_week'),
+      ...(this.cutoff === null ? {} : { by_cutoff: { cutoff: this.cutoff, ...byCutoff } }),
+      no_value: this.noValue,
+      outdated_detail: {
+        n: this.outdatedCount,
+        by_age_days: Object.fromEntries([...this.outdatedByAge].sort(([a], [b]) => DAY_BIN_ORDER.indexOf(a) - DAY_BIN_ORDER.indexOf(b))),
+        by_changes_ago: Object.fromEntries([...this.outdatedByChanges].sort(([a], [b]) => Number(a) - Number(b))),
+      },
+      aliases: {
+        items: this.aliasEffect.items,
+        changed: this.aliasEffect.changed,
+        by_metric: Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, this.aliasEffect.byMetric[m] ?? 0])) as Record<MetricName, number>,
+      },
       missing_sample: [...this.missingSample],
       outside: options.outside ?? { n: 0, sample: [] },
     };
+  }
+
+  private countAliases(gold: WeeklyGold, outcome: ItemOutcome): void {
+    if ((gold.aliases?.length ?? 0) === 0) return;
+    this.aliasEffect.items++;
+    if (outcome.raisedByAliases === 0) return;
+    this.aliasEffect.changed++;
+    for (let m = 0; m < METRICS; m++) if (outcome.raisedByAliases & (1 << m)) this.aliasEffect.byMetric[m] = (this.aliasEffect.byMetric[m] ?? 0) + 1;
+  }
+
+  private countOutdated(verdict: VerdictOutcome): void {
+    if (verdict.verdict !== 'outdated') return;
+    this.outdatedCount++;
+    const age = daysBin(verdict.ageDays);
+    this.outdatedByAge.set(age, (this.outdatedByAge.get(age) ?? 0) + 1);
+    const changes = String(verdict.changesAgo ?? 'unknown');
+    this.outdatedByChanges.set(changes, (this.outdatedByChanges.get(changes) ?? 0) + 1);
   }
 
   private goldText(text: string): ScoredText {
@@ -270,6 +443,15 @@ export class WeeklyScorer {
       this.golds.set(text, scored);
     }
     return scored;
+  }
+
+  private textsOfState(state: AnswerState): readonly ScoredText[] {
+    let texts = this.stateTexts.get(state);
+    if (!texts) {
+      texts = state.value === null ? [] : [state.value, ...state.aliases].map((text) => this.goldText(text));
+      this.stateTexts.set(state, texts);
+    }
+    return texts;
   }
 
   private clusterOf(id: string): number {
@@ -285,22 +467,35 @@ export class WeeklyScorer {
     const groups = this.breakdowns[breakdown];
     let group = groups.get(key);
     if (!group) {
-      group = new ClusteredSums(WEEKLY_METRICS.length);
+      group = new ClusteredSums(COLUMNS);
       groups.set(key, group);
     }
     return group;
   }
 }
 
+/**
+ * Where an item falls against a training cutoff: `after` when its answer began on or after it by a
+ * change the store saw, `before` when it held before it (seen or not), else `undetermined` (a value in
+ * effect since a start not seen that is not before the cutoff: it may be older).
+ */
+export function cutoffSide(gold: Pick<WeeklyGold, 'changedAt' | 'since'>, cutoff: string): 'before' | 'after' | 'undetermined' {
+  if (gold.changedAt !== null) return gold.changedAt >= cutoff ? 'after' : 'before';
+  const since = gold.since ?? null;
+  return since !== null && since < cutoff ? 'before' : 'undetermined';
+}
+
 const GOLD_TEXTS_KEPT = 100_000;
 
-const BREAKDOWNS: readonly Breakdown[] = ['by_domain', 'by_frequency', 'by_days_since_change', 'by_week'];
+const BREAKDOWNS: readonly Breakdown[] = ['by_domain', 'by_frequency', 'by_days_since_change', 'by_week', 'by_cutoff'];
 const byName = (a: string, b: string) => a.localeCompare(b);
+const CUTOFF_ORDER = ['before', 'after', 'undetermined'];
 const ORDER: Record<Breakdown, (a: string, b: string) => number> = {
   by_domain: byName,
   by_frequency: byName,
   by_days_since_change: (a, b) => DAY_BIN_ORDER.indexOf(a) - DAY_BIN_ORDER.indexOf(b),
   by_week: byName,
+  by_cutoff: (a, b) => CUTOFF_ORDER.indexOf(a) - CUTOFF_ORDER.indexOf(b),
 };
 
 function percentInterval(interval: Interval | undefined): Interval {
@@ -309,8 +504,8 @@ function percentInterval(interval: Interval | undefined): Interval {
 
 function groupScores(group: ClusteredSums, intervals: readonly Interval[]): GroupScores {
   const means = group.means();
-  const values = Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, 100 * (means[m] ?? 0)])) as MetricValues;
-  const ci = Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, percentInterval(intervals[m])])) as Record<MetricName, Interval>;
+  const values = Object.fromEntries(MEASURES.map((measure, c) => [measure, 100 * (means[c] ?? 0)])) as Record<Measure, number>;
+  const ci = Object.fromEntries(MEASURES.map((measure, c) => [measure, percentInterval(intervals[c])])) as Record<Measure, Interval>;
   return { n: group.n, queries: group.clusters, ...values, ci };
 }
 
@@ -318,11 +513,11 @@ function groupScores(group: ClusteredSums, intervals: readonly Interval[]): Grou
  * Scores weekly predictions against their gold answers.
  *
  * @example
- * scoreWeekly([{ gold: { id: 'q', date: '2025-01-27', status: 'ok', answer: '3rd', validFrom: '2025-01-26T22:10:00Z',
+ * scoreWeekly([{ gold: { id: 'q', date: '2025-01-27', status: 'ok', answer: '3rd', changedAt: '2025-01-26T22:10:00Z',
  *   domain: 'sports', frequency: 'frequent_update', week: '2025-01-20' }, prediction: '3rd' }], { seed: 1 }).em === 100
  */
-export function scoreWeekly(cases: Iterable<WeeklyCase>, options: WeeklyScoreOptions): WeeklyReport {
-  const scorer = new WeeklyScorer();
+export function scoreWeekly(cases: Iterable<WeeklyCase>, options: WeeklyScoreOptions & WeeklyScorerOptions): WeeklyReport {
+  const scorer = new WeeklyScorer({ cutoff: options.cutoff ?? null });
   for (const item of cases) scorer.add(item);
   return scorer.report(options);
 }

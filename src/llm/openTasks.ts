@@ -8,6 +8,7 @@ import type { Settings } from '../settings.js';
 import { ResponseCache } from '../store/llmCache.js';
 import type { BaselineTasks } from './baselineTasks.js';
 import type { GrowoverTasks } from './growoverTasks.js';
+import { OpenAiJudgeTasks, type JudgeTasks } from './judgeTasks.js';
 import type { LabelTasks } from './labelTasks.js';
 import { OfflineLabelTasks } from './offlineLabelTasks.js';
 import { OpenAiLabelTasks } from './openaiLabelTasks.js';
@@ -55,6 +56,11 @@ export class SessionTasks {
 
   baseline(): BaselineTasks {
     return this.offline() ? new OfflineBaselineTasks() : new OpenAiBaselineTasks(this.openAi());
+  }
+
+  /** The LLM judge of predictions (docs/ARCHITECTURE.md §15); null offline, where scoring's rule-based verdict judges. */
+  judge(): JudgeTasks | null {
+    return this.offline() ? null : new OpenAiJudgeTasks(this.openAi());
   }
 
   /** The LLM step of sentence labeling (docs/ARCHITECTURE.md §7.3). */

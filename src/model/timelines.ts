@@ -69,6 +69,8 @@ export interface StoredInterval {
   revId: number;
   validFrom: string;
   validTo: string | null;
+  /** Other names of the value (Wikidata labels and aliases, link targets), where the store holds them; read with whole timelines. */
+  aliases?: readonly string[];
 }
 
 /**
@@ -94,7 +96,12 @@ export interface QueryOverSpan {
   id: string;
   query: string;
   origin: 'generated' | 'imported';
-  imported: Array<Pick<QueryAtInstant, 'answer' | 'validTo'> & { validFrom: string }>;
+  imported: Array<Pick<QueryAtInstant, 'answer' | 'validTo'> & { validFrom: string; aliases?: readonly string[] }>;
   lifetime: PageLifetime | undefined;
   intervals: StoredInterval[];
+  /**
+   * Read with whole timelines only: the first instant of the page's history the store holds (its
+   * earliest coverage), so a value already in effect then is known not to have changed there.
+   */
+  heldFrom?: string | null;
 }

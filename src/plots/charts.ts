@@ -166,18 +166,49 @@ export function sentenceLabelsChart(counts: readonly MonthCount[], labels: reado
   };
 }
 
-/** A system's F1 per bin of days since the answer last changed, in percent with n and interval. */
+/** A system's rates per bin of days since the answer last changed, in percent with n and interval. */
 export interface SystemByDays {
   system: string;
-  by_days_since_change: Readonly<Record<string, { n: number; f1: number; ci: { f1: readonly [number, number] } }>>;
+  by_days_since_change: Readonly<Record<string, { n: number; ci: Readonly<Record<string, readonly [number, number]>> } & Readonly<Record<string, unknown>>>>;
 }
 
+/** What a days-since-change figure draws: one rate of the report's groups. */
+export interface DaysMeasure {
+  /** The rate's key in each group, e.g. `f1`, `outdated`. */
+  key: string;
+  /** Its name on the axis and in the title, e.g. `F1`, `outdated rate`. */
+  name: string;
+  /** The figure's title and subtitle. */
+  title: string;
+  subtitle: string;
+}
+
+/** F1 by days since the change: the leaderboard's figure of how well systems follow recent changes. */
+export const F1_BY_DAYS: DaysMeasure = {
+  key: 'f1',
+  name: 'F1',
+  title: 'F1 by days since the answer last changed',
+  subtitle: 'percent; bars: 95% intervals by query; systems side by side in each bin',
+};
+
 /**
- * A system's F1 by days since the answer changed: one line per system over the bins in `order`
- * (the bin "unknown" is left out), each point with its interval; systems offset a little apart and
- * dashed differently, so equal scores stay visible.
+ * The knowledge decay curve: the share of a system's answers that gave a value the answer had before
+ * (outdated), by days since the answer changed. A system that learned the world once is outdated on
+ * what changed since, most of all on the newest changes.
  */
-export function scoreByDaysChart(systems: readonly SystemByDays[], order: readonly string[]): ChartSpec {
+export const OUTDATED_BY_DAYS: DaysMeasure = {
+  key: 'outdated',
+  name: 'outdated (%)',
+  title: 'Knowledge decay: outdated answers by days since the answer changed',
+  subtitle: 'percent of answers giving a value that held before; bars: 95% intervals by query',
+};
+
+/**
+ * A rate by days since the answer changed: one line per system over the bins in `order` (the bin
+ * "unknown", where no change was seen, is left out), each point with its interval; systems offset a
+ * little apart and dashed differently, so equal scores stay visible.
+ */
+export function scoreByDaysChart(systems: readonly SystemByDays[], order: readonly string[], measure: DaysMeasure = F1_BY_DAYS): ChartSpec {
   // Each bin named with how many answers it holds (the systems of one board share their expected items).
   const named = order
     .filter((bin) => bin !== 'unknown')
@@ -186,15 +217,25 @@ export function scoreByDaysChart(systems: readonly SystemByDays[], order: readon
   const values = systems.flatMap((system) =>
     named.flatMap(({ bin, label }) => {
       const scores = system.by_days_since_change[bin];
-      return scores ? [{ system: system.system, days: label, f1: round(scores.f1), n: scores.n, low: round(scores.ci.f1[0]), high: round(scores.ci.f1[1]) }] : [];
+      const value = scores?.[measure.key];
+      const ci = scores?.ci[measure.key];
+      return scores && typeof value === 'number' && ci ? [{ system: system.system, days: label, rate: round(value), n: scores.n, low: round(ci[0]), high: round(ci[1]) }] : [];
     }),
   );
   const bins = named.map(({ label }) => label);
-  const x = { field: 'days', type: 'ordinal', title: 'days since the answer changed (answers scored)', sort: bins, scale: { domain: bins }, axis: { labelAngle: 0 } } as const;
+  // Each bin's label on two lines, the days over their count: nine bins' labels side by side overlap at this width.
+  const x = {
+    field: 'days',
+    type: 'ordinal',
+    title: 'days since the answer changed (answers scored)',
+    sort: bins,
+    scale: { domain: bins },
+    axis: { labelAngle: 0, labelExpr: "split(datum.label, ' ')", labelLineHeight: 13 },
+  } as const;
   const color = { field: 'system', type: 'nominal', title: 'system', legend: LEGEND } as const;
   return {
     $schema: SCHEMA,
-    title: { text: 'F1 by days since the answer last changed', subtitle: 'percent, each point with its 95% interval by query (bar); systems side by side in each bin' },
+    title: { text: measure.title, subtitle: measure.subtitle },
     width: WIDTH,
     height: HEIGHT,
     data: { values },
@@ -204,9 +245,9 @@ export function scoreByDaysChart(systems: readonly SystemByDays[], order: readon
       {
         mark: { type: 'line', point: true },
         encoding: {
-          y: { field: 'f1', type: 'quantitative', title: 'F1 (%)', scale: { domain: [0, 100] } },
+          y: { field: 'rate', type: 'quantitative', title: measure.name === 'F1' ? 'F1 (%)' : measure.name, scale: { domain: [0, 100] } },
           strokeDash: { field: 'system', type: 'nominal', scale: { range: DASHES }, legend: null },
-          tooltip: [{ field: 'system' }, { field: 'days' }, { field: 'f1', title: 'F1 %' }, { field: 'n' }, { field: 'low', title: '95% low' }, { field: 'high', title: '95% high' }],
+          tooltip: [{ field: 'system' }, { field: 'days' }, { field: 'rate', title: `${measure.name}` }, { field: 'n' }, { field: 'low', title: '95% low' }, { field: 'high', title: '95% high' }],
         },
       },
     ],

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { LABELS, VERDICTS, type Annotator, type AuditInfo, type Judgment, type JudgmentRecord } from '../audit/model.js';
+import { labelChoices, VERDICTS, type Annotator, type AuditInfo, type Judgment, type JudgmentRecord } from '../audit/model.js';
 import { auditReport, type AuditReport } from '../audit/report.js';
 import type { ServeContext } from './context.js';
 import { stateOf } from './navigation.js';
@@ -121,13 +121,13 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     const outcome = context.db.transaction((): { judgment: Judgment } | { status: 400 | 403; message: string } => {
       const item = context.store.isAssigned(itemId, annotator.id) ? context.store.item(itemId) : undefined;
       if (!item) return { status: 403, message: `item ${itemId} is not assigned to you` };
-      const content = item.content;
-      if (label && content.kind !== 'label') return { status: 400, message: 'label applies to sentence-label items; give answer instead' };
-      if (answer && content.kind === 'label') return { status: 400, message: 'a sentence-label item takes a label, not an answer' };
-      if (label && !(LABELS as readonly string[]).includes(label)) return { status: 400, message: `label must be one of ${LABELS.join(', ')}` };
+      const choices = labelChoices(item.content);
+      if (label && !choices) return { status: 400, message: 'label applies to items with a proposed label (sentence labels, verdicts on predictions); give answer instead' };
+      if (answer && choices) return { status: 400, message: 'an item with a proposed label takes a label, not an answer' };
+      if (label && choices && !choices.labels.includes(label)) return { status: 400, message: `label must be one of ${choices.labels.join(', ')}` };
       // Nothing is chosen for the annotator: a wrong label needs the right one, and it is another label.
-      if (content.kind === 'label' && verdict === 'wrong' && !label) return { status: 400, message: `a wrong label needs the right one: give label (one of ${LABELS.filter((other) => other !== content.label).join(', ')})` };
-      if (content.kind === 'label' && label === content.label) return { status: 400, message: `label ${label} is the proposed one: a wrong label's right label is another` };
+      if (choices && verdict === 'wrong' && !label) return { status: 400, message: `a wrong label needs the right one: give label (one of ${choices.labels.filter((other) => other !== choices.proposed).join(', ')})` };
+      if (choices && label === choices.proposed) return { status: 400, message: `label ${label} is the proposed one: a wrong label's right label is another` };
       return {
         judgment: context.addJudgment({
           itemId,

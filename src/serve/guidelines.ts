@@ -37,6 +37,13 @@ const WEEKLY: Example[] = [
   { term: 'timeline', meaning: 'the question should have a single answer on the evaluation date; a value reverted within the week makes it debatable.', example: 'A value set on Monday and reverted on Tuesday.' },
 ];
 
+const PREDICTIONS: Example[] = [
+  { term: 'correct', meaning: 'the reply gives the value in effect when the question was asked (another name or form of it counts).', example: 'Values 5th (until 2025-01-26), 4th (in effect): reply "They are fourth".' },
+  { term: 'outdated', meaning: 'the reply gives a value that held earlier in the list, no longer in effect.', example: 'Values 5th, then 4th (in effect): reply "5th".' },
+  { term: 'wrong', meaning: 'anything else: a value not in the list, a refusal to answer a question that has an answer, a hedge between several answers in strict mode.', example: 'Values 5th, 4th: reply "2nd".' },
+  { term: 'relaxed / strict', meaning: "FreshEval's modes: relaxed judges the primary answer only; strict also every other claim of the reply.", example: 'Reply "4th, after winning the cup" where no cup was won: correct relaxed, wrong strict.' },
+];
+
 /** A key of the annotator's page and what it does; `kinds` limits it to some item kinds. */
 export interface KeyHelp {
   keys: string[];
@@ -48,7 +55,7 @@ export interface KeyHelp {
 export const KEYS: KeyHelp[] = [
   { keys: ['1'], does: 'correct: saved, and on to the next item' },
   { keys: ['2'], does: 'debatable: saved, and on to the next item' },
-  { keys: ['3'], does: 'wrong: choose the right label, then Enter', kinds: ['label'] },
+  { keys: ['3'], does: 'wrong: choose the right label, then Enter', kinds: ['label', 'prediction'] },
   { keys: ['3'], does: 'wrong: type the right answer (or a note saying why there is none), then Enter', kinds: ['qa', 'weekly'] },
   { keys: ['s'], does: 'skip for now: the item comes back after all the others' },
   { keys: ['u'], does: 'withdraw your verdict on this item, or else your last verdict, and show that item unjudged again' },
@@ -82,7 +89,12 @@ export function guidelines(kind: AuditItemContent['kind']): Html {
 }
 
 function guidelinesPanel(kind: AuditItemContent['kind']): Html {
-  const specific = kind === 'label' ? html`<h3>Labels</h3>${examples(LABELS)}` : kind === 'qa' ? html`<h3>Item types</h3>${examples(QA)}` : html`<h3>Weekly questions</h3>${examples(WEEKLY)}`;
+  const specific = {
+    label: html`<h3>Labels</h3>${examples(LABELS)}`,
+    qa: html`<h3>Item types</h3>${examples(QA)}`,
+    weekly: html`<h3>Weekly questions</h3>${examples(WEEKLY)}`,
+    prediction: html`<h3>Verdicts on a reply</h3>${examples(PREDICTIONS)}`,
+  }[kind];
   return html`<details class="guidelines" id="guidelines"><summary>Guidelines (g)</summary>
 <h3>Verdicts</h3>${examples(VERDICTS)}${specific}
 <h3>Keys</h3><p>${keysFor(kind).map((entry, index) => html`${index > 0 ? ' · ' : ''}${entry.keys.map((key) => html`<kbd>${key}</kbd>`)} ${entry.does}`)}</p>

@@ -2,7 +2,8 @@
  * One audit item as the judge sees it, by kind (docs/ARCHITECTURE.md §14): a sentence label with
  * both paragraphs side by side (a `new` one with the old article's closest sentences and the old
  * article to search), a QA item with its evidence marked in the article (a CHANGED one with the old
- * evidence beside the new), a weekly question with its change first and the infobox folded.
+ * evidence beside the new), a weekly question with its change first and the infobox folded, a
+ * system's prediction with the answer's dated values and the verdict a judge gave it.
  * Pure: content in, escaped markup out.
  */
 import type { AuditItemContent } from '../audit/model.js';
@@ -13,6 +14,7 @@ import { html, type Html } from './html.js';
 type LabelContent = Extract<AuditItemContent, { kind: 'label' }>;
 type QaContent = Extract<AuditItemContent, { kind: 'qa' }>;
 type WeeklyContent = Extract<AuditItemContent, { kind: 'weekly' }>;
+type PredictionContent = Extract<AuditItemContent, { kind: 'prediction' }>;
 
 /** What the judge is asked to confirm, in one line above the item. */
 export function claimOf(content: AuditItemContent): string {
@@ -23,6 +25,8 @@ export function claimOf(content: AuditItemContent): string {
       return content.itemType === 'dialogue' ? 'Are the questions answered correctly from the article?' : 'Is the answer correct and supported by the evidence?';
     case 'weekly':
       return `Is the answer correct after the change of "${content.key}" in the week of ${content.week}?`;
+    case 'prediction':
+      return `Is "${content.judge.verdict}" the right verdict on this reply (${content.judge.mode}: ${content.judge.mode === 'strict' ? 'every claim of the reply counts' : 'the primary answer only'})?`;
   }
 }
 
@@ -34,7 +38,30 @@ export function itemView(content: AuditItemContent): Html {
       return qaView(content);
     case 'weekly':
       return weeklyView(content);
+    case 'prediction':
+      return predictionView(content);
   }
+}
+
+/**
+ * The question, the reply and the answer's values with their dates, the one in effect when it was
+ * asked marked, then the verdict proposed: what the judge read, and nothing it did not (its reason
+ * would lead the annotator).
+ */
+function predictionView(item: PredictionContent): Html {
+  const last = item.timeline.length - 1;
+  const value = (text: string | null) => (text === null || text === '' ? html`<span class="na">(no value)</span>` : html`${text}`);
+  return html`<section class="item item-prediction">
+  <h2><span class="title">A system's answer</span> <small>asked on ${item.date}</small></h2>
+  <dl class="qa">
+    <dt>Question</dt><dd class="question">${item.question}</dd>
+    <dt>Reply</dt><dd class="answer">${item.prediction === '' ? html`<span class="na">(empty)</span>` : item.prediction}</dd>
+  </dl>
+  <div class="timeline"><span class="caption">The answer's values, oldest first</span>
+  <table><thead><tr><th>from</th><th>until</th><th>value</th></tr></thead>
+  <tbody>${item.timeline.map((step, index) => html`<tr${index === last ? html` class="changed"` : ''}><td>${step.from.slice(0, 10)}${step.seen ? '' : ' or earlier'}</td><td>${index === last ? html`<strong>in effect when asked</strong>` : (step.to ?? '').slice(0, 10)}</td><td>${value(step.value)}</td></tr>`)}</tbody></table></div>
+  <p class="proposed">Verdict of the judge (${item.judge.mode}): <strong class="label label-${item.judge.verdict}">${item.judge.verdict}</strong></p>
+</section>`;
 }
 
 function labelView(item: LabelContent): Html {

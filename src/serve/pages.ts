@@ -4,7 +4,7 @@
  * figures, time per item, disputed items). Their scripts and styles are static files, so the
  * Content-Security-Policy can forbid every inline script.
  */
-import { LABELS, type AuditItem, type Judgment } from '../audit/model.js';
+import { labelChoices, type AuditItem, type Judgment } from '../audit/model.js';
 import { describeLeftOut, type AuditReport, type Interval, type LeftOut } from '../audit/report.js';
 import { guidelines, keysFor } from './guidelines.js';
 import { html, type Html } from './html.js';
@@ -78,6 +78,7 @@ function helpDialog(kind: AuditItem['content']['kind']): Html {
 function itemPanel(current: NonNullable<AnnotatorView['current']>): Html {
   const { item, latest, withdrawn } = current;
   const content = item.content;
+  const choices = labelChoices(content);
   return html`<p class="claim">${claimOf(content)}</p>
 ${latest === null && withdrawn ? html`<p class="notice withdrawn">You withdrew your verdict <strong>${withdrawn.verdict}</strong> on this item: it is unjudged again.</p>` : ''}
 ${latest === null && current.skipped ? html`<p class="notice skipped">You skipped this item; it waits at the end of your items until you judge it.</p>` : ''}
@@ -91,8 +92,8 @@ ${itemView(content)}
     <span class="secondary">${latest ? html`<button type="button" id="withdraw" class="link"><kbd>u</kbd> withdraw my verdict</button>` : html`<button type="button" id="skip" class="link"><kbd>s</kbd> skip for now</button>`}</span>
   </div>
   <div id="correction" hidden>
-    ${content.kind === 'label'
-      ? html`<label>Right label <select name="label" id="right" required><option value=""${latest?.label ? '' : html` selected`} disabled>choose…</option>${LABELS.filter((label) => label !== content.label).map((label) => html`<option value="${label}"${label === latest?.label ? html` selected` : ''}>${label}</option>`)}</select></label>`
+    ${choices
+      ? html`<label>Right label <select name="label" id="right" required><option value=""${latest?.label ? '' : html` selected`} disabled>choose…</option>${choices.labels.filter((label) => label !== choices.proposed).map((label) => html`<option value="${label}"${label === latest?.label ? html` selected` : ''}>${label}</option>`)}</select></label>`
       : html`<label>Right answer <input name="answer" id="right" maxlength="2000" value="${latest?.answer ?? ''}"></label>`}
     <button type="submit">Save as wrong <kbd>Enter</kbd></button>
   </div>
@@ -165,6 +166,7 @@ ${figuresRow('all', (measure) => measure.overall, report.agreement)}
 ${strata.map((stratum) => figuresRow(stratum, (measure) => measure.by_stratum[stratum], report.agreement.by_stratum[stratum]))}
 </tbody></table></div>
 ${Object.keys(report.agreement.cohen).length === 0 ? '' : html`<p class="cohen">Cohen's κ: ${Object.entries(report.agreement.cohen).map(([pair, kappa], index) => html`${index > 0 ? ' · ' : ''}${pair.replace('|', ' & ')} ${statistic(kappa)}`)}</p>`}
+${report.judge ? judgeBlock(report.judge) : ''}
 ${report.published && report.published.length > 0 ? publishedTable(report.published, report.left_out.by_stratum) : ''}
 </section>
 <section class="admin-time"><h2>Time per item <small>median ${seconds(report.time.median_seconds)} over ${report.time.timed} timed verdicts</small></h2>
@@ -175,6 +177,13 @@ ${report.time.slowest.map((entry) => html`<tr><td>${entry.item}</td><td class="k
 ${report.disputed.length === 0 ? html`<p class="na">none yet</p>` : html`<table><thead><tr><th>item</th><th>key</th><th>stratum</th><th>correct</th><th>debatable</th><th>wrong</th></tr></thead><tbody>
 ${report.disputed.map((entry) => html`<tr><td>${entry.item}</td><td class="key">${entry.key}</td><td>${entry.stratum}</td><td>${entry.votes.correct}</td><td>${entry.votes.debatable}</td><td>${entry.votes.wrong}</td></tr>`)}
 </tbody></table>`}</section>`;
+}
+
+/** An audit of predictions: the judge against the annotators' majority (its precision per verdict is the table above). */
+function judgeBlock(judge: NonNullable<AuditReport['judge']>): Html {
+  const kappa = judge.kappa_interval ? html` [${judge.kappa_interval[0].toFixed(3)}, ${judge.kappa_interval[1].toFixed(3)}]` : '';
+  return html`<h3>The judge against the annotators <small>${judge.judge} · ${judge.mode}</small></h3>
+<p class="judge">Cohen's κ ${statistic(judge.kappa)}${kappa} · the same label ${interval(judge.agreement)}<span class="left-out">left out: ${describeLeftOut(judge.left_out)}</span></p>`;
 }
 
 function publishedTable(published: NonNullable<AuditReport['published']>, leftOut: Record<string, LeftOut>): Html {

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox, Window } from '../model.js';
 import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOnDay, QueryOverSpan, TimelineRevision } from '../model/timelines.js';
-import { FieldsColumn, flag } from './rows.js';
+import { FieldsColumn, flag, jsonColumn } from './rows.js';
 
 const RevisionRow = z.object({
   revId: z.number().int(),
@@ -195,8 +195,20 @@ const SpanRow = z.object({
   revId: z.number().int().nullable(),
   validFrom: z.string().nullable(),
   validTo: z.string().nullable(),
+  aliases: jsonColumn(z.array(z.string())).nullable(),
+  heldFrom: z.string().nullable(),
 });
 const OptionalSlot = z.string().optional();
+
+/**
+ * The SQL of a value's aliases in an intervals table (`infobox_intervals`, `query_answer_intervals`):
+ * its `aliases` column, a JSON array of strings (NULL: none), where the store has one; NULL before a
+ * migration adds it. The one place scoring learns which other names a value has (docs/ARCHITECTURE.md §15).
+ */
+function aliasesColumn(db: Database, table: string, alias: string): string {
+  const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table);
+  return columns.includes('aliases') ? `${alias}.aliases` : 'NULL';
+}
 
 /** The kept queries (of one week when @windowStart is set), a generated one with the slot of its key. */
 const KEPT_QUERIES = `
@@ -219,6 +231,7 @@ export class AnswerTimelines {
   private readonly selectInterval;
   private readonly selectQuery;
   private readonly selectSpan;
+  private readonly selectTimelines;
 
   constructor(db: Database) {
     this.selectLifetime = db.prepare('SELECT created_at AS createdAt, deleted_at AS deletedAt FROM page_lifetimes WHERE wiki = ? AND page_id = ?');
@@ -245,22 +258,8 @@ export class AnswerTimelines {
          AND a.valid_from = (SELECT MAX(valid_from) FROM query_answer_intervals WHERE query_id = q.id AND valid_from <= @instant)
        WHERE q.id = @id`,
     );
-    // Every kept query with the intervals in effect at some instant from @first to @last (a day: both the same), in order.
-    this.selectSpan = db.prepare(
-      `WITH kept AS (${KEPT_QUERIES})
-       SELECT k.id, k.text AS query, k.origin, k.wiki, k.page_id AS pageId,
-              a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
-              l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
-              v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo
-       FROM kept k
-       LEFT JOIN query_answer_intervals a
-         ON k.origin = 'imported' AND a.query_id = k.id AND a.valid_from <= @last AND (a.valid_to IS NULL OR a.valid_to > @first)
-       LEFT JOIN infobox_intervals v
-         ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key
-        AND v.valid_from <= @last AND (v.valid_to IS NULL OR v.valid_to > @first)
-       LEFT JOIN page_lifetimes l ON l.wiki = k.wiki AND l.page_id = k.page_id
-       ORDER BY k.id, a.valid_from, v.valid_from`,
-    );
+    this.selectSpan = db.prepare(spanStatement(db, false));
+    this.selectTimelines = db.prepare(spanStatement(db, true));
   }
 
   /**
@@ -313,10 +312,14 @@ export class AnswerTimelines {
    * Every kept query (of one week, or all) over the instants from `first` to `last`, in one
    * statement read row by row: each query once, with every imported interval or every interval of
    * its key in effect at some instant of the span, oldest first, and its page's coverage there.
+   * With `wholeTimelines`, every interval the store holds of each query whatever its time, with the
+   * value's aliases and the first instant of the page's history held: the timeline a prediction is
+   * matched against (docs/ARCHITECTURE.md §15), read in the same single pass.
    */
-  *span(first: string, last: string, options: { windowStart?: string } = {}): Generator<QueryOverSpan> {
+  *span(first: string, last: string, options: { windowStart?: string; wholeTimelines?: boolean } = {}): Generator<QueryOverSpan> {
     let current: QueryOverSpan | undefined;
-    for (const raw of this.selectSpan.iterate({ first, last, windowStart: options.windowStart ?? null })) {
+    const statement = options.wholeTimelines ? this.selectTimelines : this.selectSpan;
+    for (const raw of statement.iterate({ first, last, windowStart: options.windowStart ?? null })) {
       const row = SpanRow.parse(raw);
       if (current?.id !== row.id) {
         if (current) yield current;
@@ -329,10 +332,12 @@ export class AnswerTimelines {
           imported: [],
           lifetime: held ? { createdAt, deletedAt, coverage: this.coverage(row.wiki as string, row.pageId as number, first, last) } : undefined,
           intervals: [],
+          ...(options.wholeTimelines ? { heldFrom: row.heldFrom } : {}),
         };
       }
-      if (row.importedFrom !== null) current.imported.push({ answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo });
-      if (row.value !== null && row.revId !== null && row.validFrom !== null) current.intervals.push({ value: row.value, revId: row.revId, validFrom: row.validFrom, validTo: row.validTo });
+      const aliases = row.aliases ?? NO_ALIASES;
+      if (row.importedFrom !== null) current.imported.push({ answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo, aliases });
+      if (row.value !== null && row.revId !== null && row.validFrom !== null) current.intervals.push({ value: row.value, revId: row.revId, validFrom: row.validFrom, validTo: row.validTo, aliases });
     }
     if (current) yield current;
   }
@@ -340,4 +345,30 @@ export class AnswerTimelines {
   private coverage(wiki: string, pageId: number, first: string, last: string): Array<{ from: string; until: string }> {
     return this.selectCoverage.all({ wiki, pageId, first, last }).map((row) => CoverageRow.parse(row));
   }
+}
+
+const NO_ALIASES: readonly string[] = Object.freeze([]);
+
+/**
+ * Every kept query with its intervals, in order: those in effect at some instant from @first to @last
+ * (a day: both the same), or with `whole` every interval of the query with its aliases and the first
+ * instant the page's history is held from.
+ */
+function spanStatement(db: Database, whole: boolean): string {
+  const importedInSpan = whole ? '' : 'AND a.valid_from <= @last AND (a.valid_to IS NULL OR a.valid_to > @first)';
+  const intervalInSpan = whole ? '' : 'AND v.valid_from <= @last AND (v.valid_to IS NULL OR v.valid_to > @first)';
+  const aliases = whole ? `CASE k.origin WHEN 'imported' THEN ${aliasesColumn(db, 'query_answer_intervals', 'a')} ELSE ${aliasesColumn(db, 'infobox_intervals', 'v')} END` : 'NULL';
+  const heldFrom = whole ? '(SELECT MIN(c.covered_from) FROM page_coverage c WHERE c.wiki = k.wiki AND c.page_id = k.page_id)' : 'NULL';
+  return `WITH kept AS (${KEPT_QUERIES})
+       SELECT k.id, k.text AS query, k.origin, k.wiki, k.page_id AS pageId,
+              a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
+              l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
+              v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo,
+              ${aliases} AS aliases, ${heldFrom} AS heldFrom
+       FROM kept k
+       LEFT JOIN query_answer_intervals a ON k.origin = 'imported' AND a.query_id = k.id ${importedInSpan}
+       LEFT JOIN infobox_intervals v
+         ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key ${intervalInSpan}
+       LEFT JOIN page_lifetimes l ON l.wiki = k.wiki AND l.page_id = k.page_id
+       ORDER BY k.id, a.valid_from, v.valid_from`;
 }

@@ -8,6 +8,7 @@ import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import type { PageLifetime, QueryAtInstant, QueryOverSpan, StoredInterval } from '../model/timelines.js';
 import { AnswerTimelines } from '../store/timelineStore.js';
+import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
 
 /**
  * - ok: a value was in effect;
@@ -100,15 +101,27 @@ export function answersOnDate(db: Database, date: string, options: { windowStart
 /**
  * Every kept query's answers (of one week, or all) on each of the dates, ascending, under the same
  * rules as `answersOnDate`, from one statement read query by query: a range of days costs one pass
- * over the intervals, not one statement per day.
+ * over the intervals, not one statement per day. With `timelines`, each query also comes with its
+ * whole value timeline (`valueTimeline`), read in the same pass.
  */
-export function* answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string } = {}): Generator<{ id: string; query: string; answers: Answer[] }> {
+export function answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string; timelines: true }): Generator<QueryAnswers & { timeline: ValueTimeline }>;
+export function answersOverDays(db: Database, dates: readonly string[], options?: { windowStart?: string; timelines?: false }): Generator<QueryAnswers>;
+export function* answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string; timelines?: boolean } = {}): Generator<QueryAnswers & { timeline?: ValueTimeline }> {
   const instants = dates.map(answerInstant);
   const [first, last] = [instants[0], instants.at(-1)];
   if (first === undefined || last === undefined) return;
-  for (const row of timelinesOf(db).span(first, last, options)) {
-    yield { id: row.id, query: row.query, answers: instants.map((instant) => answerOverSpan(row, instant)) };
+  const span = { ...(options.windowStart === undefined ? {} : { windowStart: options.windowStart }), wholeTimelines: options.timelines === true };
+  for (const row of timelinesOf(db).span(first, last, span)) {
+    const answers = instants.map((instant) => answerOverSpan(row, instant));
+    yield options.timelines ? { id: row.id, query: row.query, answers, timeline: valueTimeline(row) } : { id: row.id, query: row.query, answers };
   }
+}
+
+/** A kept query's answers on each date of a range. */
+export interface QueryAnswers {
+  id: string;
+  query: string;
+  answers: Answer[];
 }
 
 function answerOverSpan(row: QueryOverSpan, instant: string): Answer {

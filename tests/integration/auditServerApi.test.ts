@@ -110,7 +110,7 @@ describe('audit server API', () => {
       [{ item: 'one', verdict: 'correct' }, /item: Invalid input: expected number/],
       [{ item: label, verdict: 'correct', extra: 1 }, /Unrecognized key: "extra"/],
       [{ item: label, verdict: 'correct', label: 'new' }, /give them only with verdict "wrong"/],
-      [{ item: qa, verdict: 'wrong', label: 'new' }, /label applies to sentence-label items/],
+      [{ item: qa, verdict: 'wrong', label: 'new' }, /label applies to items with a proposed label/],
       [{ item: label, verdict: 'wrong', answer: 'Jane' }, /takes a label, not an answer/],
       [{ item: label, verdict: 'wrong', label: 'rewritten' }, /label must be one of unchanged, changed, new, undecided/],
       [{ item: label, verdict: 'wrong' }, /a wrong label needs the right one: give label \(one of unchanged, new, undecided\)/],

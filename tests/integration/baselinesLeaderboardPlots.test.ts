@@ -321,7 +321,7 @@ describe('leaderboard', () => {
     expect(markdown).toMatch(/^\| 3 \| closed-book \| 0\.0 \[0\.0, 0\.0\] \|/m);
     expect(markdown).toContain('![F1 by days since the answer last changed, one line per system](score-by-days-since-change.svg)');
     const figures = [...markdown.matchAll(/!\[[^\]]*\]\(([^)]+\.svg)\)/g)].map((m) => m[1] as string);
-    expect(figures).toEqual(['score-by-days-since-change.svg', 'answer-changes.svg', 'queries-per-domain.svg', 'growover-labels.svg', 'growover-items.svg']);
+    expect(figures).toEqual(['score-by-days-since-change.svg', 'knowledge-decay.svg', 'answer-changes.svg', 'queries-per-domain.svg', 'growover-labels.svg', 'growover-items.svg']);
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     expect(html.match(/<svg /g)).toHaveLength(figures.length);
     expect(html).toContain('<td>golden-doc</td>');
@@ -333,6 +333,50 @@ describe('leaderboard', () => {
     // Each point with its interval.
     expect(marks(score, 'rule mark')).toHaveLength(points);
     expect((await runCli(['--db', db, 'leaderboard', '--submissions', subs, '--out', out])).code).toBe(0);
+  });
+
+  it("gives each system's current, outdated and wrong answers, splits them at its cutoff, and draws the knowledge decay curve", async () => {
+    const decay = join(dir, 'decay');
+    mkdirSync(decay);
+    // An oracle, a system that answers DATE with the answers of a week before (outdated where they changed since),
+    // and the oracle's answers as SQuAD's {id: answer} JSON.
+    const run = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', DATE, '--out', join(decay, 'oracle.jsonl'), '--llm', 'offline']);
+    expect(run.code, run.stderr).toBe(0);
+    const oracle = jsonLines(readFileSync(join(decay, 'oracle.jsonl'), 'utf8'));
+    writeFileSync(join(decay, 'oracle.jsonl'), oracle.map((line) => `${JSON.stringify({ ...line, date: DATE })}\n`).join(''));
+    const weekBefore = join(dir, 'week-before.jsonl');
+    expect((await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', '2025-02-24', '--out', weekBefore, '--llm', 'offline'])).code).toBe(0);
+    writeFileSync(join(decay, 'stale.jsonl'), jsonLines(readFileSync(weekBefore, 'utf8')).map((line) => `${JSON.stringify({ ...line, date: DATE })}\n`).join(''));
+    writeFileSync(join(decay, 'stale.meta.json'), JSON.stringify({ cutoff: '2025-02-24' }));
+    writeFileSync(join(decay, 'squad.json'), JSON.stringify(Object.fromEntries(oracle.map((line) => [line.id, line.prediction])), null, 2));
+    const out = join(dir, 'decay-board');
+    const written = await runCli(['--db', db, 'leaderboard', '--submissions', decay, '--date', DATE, '--out', out]);
+    expect(written.code, written.stderr).toBe(0);
+    type Entry = { system: string; current: number; outdated: number; wrong: number; cutoff: string | null; by_cutoff?: Record<string, { n: number; outdated: number; f1: number }> };
+    const board = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8')) as { weekly: Entry[] };
+    const entry = (system: string) => board.weekly.find((candidate) => candidate.system === system) as Entry;
+    expect(entry('oracle')).toMatchObject({ current: 100, outdated: 0, wrong: 0, cutoff: null });
+    expect(entry('squad')).toMatchObject({ current: 100 });
+    const stale = entry('stale');
+    expect(stale.outdated).toBeGreaterThan(0);
+    expect(stale.current + stale.outdated + stale.wrong).toBeCloseTo(100, 10);
+    // Before its cutoff its answers are the answers; after it, the changes it never saw are outdated.
+    expect(stale.by_cutoff?.before).toMatchObject({ f1: 100, outdated: 0 });
+    expect(stale.by_cutoff?.after?.outdated).toBeGreaterThan(0);
+    const markdown = readFileSync(join(out, 'README.md'), 'utf8');
+    expect(markdown).toContain('| rank | system | F1 | EM | SM | current | outdated | wrong | no answer |');
+    expect(markdown).toContain("## Before and after each system's training cutoff");
+    expect(markdown).toMatch(/^\| stale \| 2025-02-24 \| 100\.0 \[100\.0, 100\.0\] \(\d+\) \| /m);
+    expect(markdown).toContain('![Knowledge decay: the share of answers giving a value that held before, by days since the answer changed, one line per system](knowledge-decay.svg)');
+    // The decay curve: a point per system and bin with its interval; the oracle at 0, the stale system outdated on the newest changes.
+    const curve = marks(readFileSync(join(out, 'knowledge-decay.svg'), 'utf8'), 'point');
+    expect(curve.length).toBeGreaterThan(0);
+    expect(curve.filter((label) => label.includes('system: oracle')).every((label) => label.includes('outdated (%): 0;'))).toBe(true);
+    expect(curve.some((label) => /system: stale/.test(label) && !/outdated \(%\): 0;/.test(label))).toBe(true);
+    // --after scores only the answers changed on or after a date: the stale system is then outdated on all it answered of them.
+    const after = JSON.parse((await runCli(['--db', db, '--json', 'leaderboard', '--submissions', decay, '--date', DATE, '--after', '2025-02-24'])).stdout) as { after: string; weekly: Entry[] };
+    expect(after.after).toBe('2025-02-24');
+    expect(after.weekly.find((candidate) => candidate.system === 'stale')?.outdated).toBeGreaterThan(stale.outdated);
   });
 
   it("stats --plot draws one system's F1 by days since the change from its predictions", async () => {

@@ -2,7 +2,8 @@
  * GrowOVER scoring through the CLI on two monthly snapshots of the embedded sample (offline items):
  * qa.jsonl names every item by a stable id and gives CHANGED items their old answer; `evaluate
  * growover` reads GrowOVER's results JSON and JSONL alike and scores ALL, SAME, NEW, CHANGED and
- * CHANGED_DEL; the release card's files all exist and parse.
+ * CHANGED_DEL, and each item's verdict (a CHANGED item answered with its old answer is outdated); the
+ * release card's files all exist and parse.
  */
 import Sqlite from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -97,11 +98,20 @@ describe('evaluate growover', () => {
     expect(fromJson.ALL).toMatchObject({ n: items.length, em: (100 * count('SAME')) / items.length, f1: (100 * count('SAME')) / items.length });
     expect(fromJson.ALL.ci.em[0]).toBeLessThan(fromJson.ALL.em);
     expect(fromJson.ALL.ci.em[1]).toBeGreaterThan(fromJson.ALL.em);
-    expect(fromJson.SAME).toEqual({ n: count('SAME'), em: 100, f1: 100, ci: { em: [100, 100], f1: [100, 100] } });
-    expect(fromJson.NEW).toEqual({ n: count('NEW'), em: 0, f1: 0, ci: { em: [0, 0], f1: [0, 0] } });
-    // The sample's changed numbers ("3.5" → "3.7", "4.2.0" → "4.2.1", …) share no token once normalised.
-    expect(fromJson.CHANGED).toMatchObject({ n: count('CHANGED'), em: 0, f1: 0 });
-    expect(fromJson.CHANGED_DEL).toMatchObject({ n: count('CHANGED'), em: 100, f1: 100 });
+    const all: [number, number] = [100, 100];
+    const none: [number, number] = [0, 0];
+    expect(fromJson.SAME).toEqual({ n: count('SAME'), em: 100, f1: 100, current: 100, outdated: 0, wrong: 0, ci: { em: all, f1: all, current: all, outdated: none, wrong: none } });
+    expect(fromJson.NEW).toEqual({ n: count('NEW'), em: 0, f1: 0, current: 0, outdated: 0, wrong: 100, ci: { em: none, f1: none, current: none, outdated: none, wrong: all } });
+    // The sample's changed numbers ("3.5" → "3.7", "4.2.0" → "4.2.1", …) share no token once normalised:
+    // a CHANGED item answered with its old answer is outdated, every one of them (CHANGED_DEL, generalised).
+    expect(fromJson.CHANGED).toMatchObject({ n: count('CHANGED'), em: 0, f1: 0, current: 0, outdated: 100, wrong: 0 });
+    expect(fromJson.CHANGED_DEL).toMatchObject({ n: count('CHANGED'), em: 100, f1: 100, outdated: 100 });
+    expect(fromJson.ALL).toMatchObject({ current: (100 * count('SAME')) / items.length, outdated: (100 * count('CHANGED')) / items.length });
+    // Each item's verdict is written with its scores.
+    const out = join(dir, 'evaluation');
+    await cli(['--db', db, 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', results, '--out', out]);
+    const verdicts = jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8')).map((item) => [item.type, item.verdict]);
+    expect(new Set(verdicts.map(([type, verdict]) => `${String(type)} ${String(verdict)}`))).toEqual(new Set(['SAME current', 'NEW wrong', 'CHANGED outdated']));
 
     const jsonl = join(dir, 'predictions.jsonl');
     writeFileSync(jsonl, `${items.map((item) => JSON.stringify({ id: item.id, prediction: reply(item) })).join('\n')}\n`);

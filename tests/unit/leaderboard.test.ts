@@ -23,24 +23,30 @@ describe('leaderboard', () => {
   });
 
   it('writes percentages with their interval and escapes a pipe in a system name', () => {
-    const scores = { n: 2, queries: 2, em: 50, f1: 75, sm: 100, ci: { em: [0, 100] as [number, number], f1: [50, 100] as [number, number], sm: [100, 100] as [number, number] } };
+    const interval = (low: number, high: number) => [low, high] as [number, number];
+    const scores = {
+      n: 2, queries: 2, em: 50, f1: 75, sm: 100, current: 50, outdated: 50, future: 0, wrong: 0,
+      ci: { em: interval(0, 100), f1: interval(50, 100), sm: interval(100, 100), current: interval(0, 100), outdated: interval(0, 100), future: interval(0, 0), wrong: interval(0, 0) },
+    };
     const markdown = leaderboardMarkdown(
       {
         seed: 1,
         resamples: 1000,
         dates: ['2025-01-27'],
+        after: null,
         weekly: [
           {
             rank: 1, system: 'a|b', files: ['a|b.jsonl'], ...scores, scored: 2, missing: 0, unknown: 1,
             no_answer: { n: 0, correct: 0, accuracy: 0, ci: [0, 0] },
             by_week: { '2025-01-20': scores }, by_days_since_change: { '1': scores }, outside: 0,
+            cutoff: null, aliases: { items: 0, changed: 0, by_metric: { em: 0, f1: 0, sm: 0 } },
           },
         ],
         growover: [],
       },
       [],
     );
-    expect(markdown).toContain('| 1 | a\\|b | 75.0 [50.0, 100.0] | 50.0 [0.0, 100.0] | 100.0 [100.0, 100.0] | – | 2 | 2 | 0 | 1 | 0 |');
+    expect(markdown).toContain('| 1 | a\\|b | 75.0 [50.0, 100.0] | 50.0 [0.0, 100.0] | 100.0 [100.0, 100.0] | 50.0 [0.0, 100.0] | 50.0 [0.0, 100.0] | 0.0 [0.0, 0.0] | – | 2 | 2 | 0 | 1 | 0 |');
     expect(markdown).toContain('| a\\|b | 75.0 [50.0, 100.0] (2) |');
     expect(markdown).toContain('on each of 2025-01-27, every kept query');
     expect(markdown).not.toContain('## GrowOVER');

@@ -11,13 +11,15 @@ import { hashToken, newToken } from '../../audit/tokens.js';
 import { UserError } from '../../errors.js';
 import { derivedRandom } from '../../random.js';
 import { AuditStore } from '../../store/auditStore.js';
-import { growoverCandidates, labelCandidates, weeklyCandidates, type Candidate } from './candidates.js';
+import { JUDGE_MODES } from '../../model/judge.js';
+import { growoverCandidates, labelCandidates, predictionCandidates, weeklyCandidates, type Candidate } from './candidates.js';
 
 /** What an audit samples from, as stored in its params. */
 export const SourceParams = z.discriminatedUnion('of', [
   z.object({ of: z.literal('labels'), old: z.string(), new: z.string() }),
   z.object({ of: z.literal('growover'), snapshot: z.string() }),
   z.object({ of: z.literal('weekly'), week: z.string(), wiki: z.string().optional() }),
+  z.object({ of: z.literal('predictions'), evaluation: z.string(), mode: z.enum(JUDGE_MODES) }),
 ]);
 export type SourceParams = z.infer<typeof SourceParams>;
 
@@ -40,6 +42,7 @@ export interface AuditChange {
 export function candidatesOf(db: Database, source: SourceParams): Candidate[] {
   if (source.of === 'labels') return labelCandidates(db, source.old, source.new);
   if (source.of === 'growover') return growoverCandidates(db, source.snapshot);
+  if (source.of === 'predictions') return predictionCandidates(db, source.evaluation, source.mode);
   return weeklyCandidates(db, source.week, source.wiki);
 }
 

@@ -1,10 +1,14 @@
 /**
  * What an audit can sample, read from the store (docs/ARCHITECTURE.md §14): sentence labels of two
- * snapshots, a snapshot's GrowOVER items and dialogues, or a week's kept questions. Each candidate
+ * snapshots, a snapshot's GrowOVER items and dialogues, a week's kept questions, or the predictions an
+ * evaluation judged (its directory, with the question and timeline from the store). Each candidate
  * carries its key and stratum, and freezes its content only when drawn, so a large store costs one
  * pass over keys, not a copy of everything.
  */
 import type { Database } from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
 import { closestSentences, paragraphsHolding, paragraphsNumbered, revisionLinks, timelineAround } from '../../audit/freeze.js';
 import type { AuditItemContent, ClosestSentences } from '../../audit/model.js';
 import { windowFrom } from '../../dates.js';
@@ -18,7 +22,10 @@ import { QueryStore, QuestionStore } from '../../store/questionStore.js';
 import { RevisionReads } from '../../store/revisionReads.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
 import { contentWords, wordOverlap } from '../../text/tokens.js';
-import { answerSubject } from '../../timeline/answers.js';
+import { judgeRequest } from '../../evaluate/judge.js';
+import { JUDGE_VERDICTS, type JudgeMode } from '../../model/judge.js';
+import { answerInstant, answersOverDays, answerSubject } from '../../timeline/answers.js';
+import { stateAt, type ValueTimeline } from '../../timeline/valueTimeline.js';
 
 export interface Candidate {
   key: string;
@@ -199,4 +206,90 @@ export function weeklyCandidates(db: Database, week: string, wiki?: string): Can
       };
     },
   }));
+}
+
+const EvaluationReport = z
+  .object({ judge: z.object({ judge: z.string(), model: z.string() }).passthrough().optional() })
+  .passthrough();
+const JudgedItem = z
+  .object({
+    id: z.string(),
+    date: z.string(),
+    status: z.string(),
+    gold: z.string().nullable(),
+    prediction: z.string().nullable(),
+    judge: z.union([z.object({ relaxed: z.enum(JUDGE_VERDICTS), strict: z.enum(JUDGE_VERDICTS), reason: z.string() }), z.object({ failed: z.string() })]).optional(),
+  })
+  .passthrough();
+
+/**
+ * The judged predictions of an evaluation directory (`evaluate weekly --judge … --out DIR`) that have
+ * a reply; stratum: the judge's verdict in `mode`. Each is frozen with what the judge read: the
+ * question and the answer's values up to the one in effect, from this store.
+ */
+export function predictionCandidates(db: Database, dir: string, mode: JudgeMode): Candidate[] {
+  const report = EvaluationReport.safeParse(readJson(join(dir, 'report.json')));
+  if (!report.success) throw new UserError(`${join(dir, 'report.json')}: not an evaluation report`);
+  const judge = report.data.judge;
+  if (judge === undefined) throw new UserError(`${dir}: the evaluation has no judge: run wikidelta evaluate weekly --judge openai --out ${dir}`);
+  const name = judge.judge === 'rules' ? 'rules' : `${judge.judge}/${judge.model}`;
+  const path = join(dir, 'items.jsonl');
+  const timelines = new Map<string, Map<string, { query: string; timeline: ValueTimeline }>>();
+  const onDate = (date: string) => {
+    let byId = timelines.get(date);
+    if (!byId) {
+      byId = new Map([...answersOverDays(db, [date], { timelines: true })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
+      timelines.set(date, byId);
+    }
+    return byId;
+  };
+  const candidates: Candidate[] = [];
+  readLines(path).forEach((line, index) => {
+    if (line.trim() === '') return;
+    const parsed = JudgedItem.safeParse(parseJsonLine(line, `${path} line ${index + 1}`));
+    if (!parsed.success) throw new UserError(`${path} line ${index + 1}: not an evaluated item: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
+    const item = parsed.data;
+    if (item.prediction === null || item.judge === undefined || 'failed' in item.judge) return;
+    const verdicts = item.judge;
+    const prediction = item.prediction;
+    candidates.push({
+      key: `${item.id} ${item.date}`,
+      stratum: verdicts[mode],
+      freeze: () => {
+        const held = onDate(item.date).get(item.id);
+        if (held === undefined) throw new UserError(`query ${item.id} is not among this store's kept queries: create the audit on the store the evaluation ${dir} was made with`);
+        const value = item.status === 'ok' && item.gold !== null && item.gold !== '' ? item.gold : null;
+        const request = judgeRequest({ question: held.query, timeline: held.timeline, state: stateAt(held.timeline, answerInstant(item.date)), value, prediction });
+        return { kind: 'prediction', question: request.question, date: item.date, prediction, timeline: [...request.timeline], judge: { name, mode, verdict: verdicts[mode], reason: verdicts.reason } };
+      },
+    });
+  });
+  if (candidates.length === 0) throw new UserError(`${path}: no judged prediction to audit (every item lacks a reply or a verdict)`);
+  return candidates;
+}
+
+function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UserError(`cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
+  }
+  return parseJsonLine(text, path);
+}
+
+function readLines(path: string): string[] {
+  try {
+    return readFileSync(path, 'utf8').split('\n');
+  } catch {
+    throw new UserError(`cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
+  }
+}
+
+function parseJsonLine(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UserError(`${where}: not valid JSON`);
+  }
 }

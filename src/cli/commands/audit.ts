@@ -6,6 +6,7 @@ import { auditReport, formatReport } from '../../audit/report.js';
 import type { SamplePlan } from '../../audit/sample.js';
 import { UserError } from '../../errors.js';
 import { packageRoot } from '../../packageRoot.js';
+import { JUDGE_MODES, type JudgeMode } from '../../model/judge.js';
 import { writeFileAtomically, writeFilesAtomically } from '../../release/atomicFiles.js';
 import { AuditStore } from '../../store/auditStore.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
@@ -27,7 +28,9 @@ interface SampleFlags {
 
 interface CreateFlags extends SampleFlags {
   name: string;
-  of: 'labels' | 'growover' | 'weekly';
+  of: 'labels' | 'growover' | 'weekly' | 'predictions';
+  evaluation?: string;
+  mode: JudgeMode;
   old?: string;
   new?: string;
   snapshot?: string;
@@ -54,12 +57,14 @@ export function registerAudit(program: Command): void {
       .command('create')
       .description("samples items, freezes them, gives each to --raters annotators (balanced) and prints each annotator's link")
       .requiredOption('--name <name>', 'the audit name')
-      .addOption(new Option('--of <source>', 'what to audit: sentence labels, GrowOVER items, weekly questions').choices(['labels', 'growover', 'weekly']).makeOptionMandatory())
+      .addOption(new Option('--of <source>', "what to audit: sentence labels, GrowOVER items, weekly questions, or a judge's verdicts on predictions").choices(['labels', 'growover', 'weekly', 'predictions']).makeOptionMandatory())
       .option('--old <snapshot>', '--of labels: the old snapshot')
       .option('--new <snapshot>', '--of labels: the new snapshot')
       .option('--snapshot <name>', '--of growover: the snapshot whose items to audit')
       .addOption(dateOption('--week <date>', '--of weekly: the first day of the week (YYYY-MM-DD)'))
       .option('--wiki <name>', '--of weekly: the wiki (default: the only one with questions that week)')
+      .option('--evaluation <dir>', '--of predictions: the directory of evaluate weekly --judge … --out DIR')
+      .addOption(new Option('--mode <mode>', "--of predictions: which of the judge's verdicts to check (FreshEval's modes)").choices(JUDGE_MODES).default('relaxed'))
       .addOption(listOption('--annotators <names>', 'comma-separated annotator names').makeOptionMandatory())
       .addOption(integerOption('--raters <k>', 'annotators per item').default(3))
       .addOption(integerOption('--seed <n>', 'seed of the sample and the assignment (default: the settings seed)')),
@@ -212,6 +217,7 @@ function sourceOf(flags: CreateFlags, command: Command): SourceParams {
   const need = (value: string | undefined, option: string): string => value ?? refuseUsage(command, `--of ${flags.of} needs ${option}`);
   if (flags.of === 'labels') return { of: 'labels', old: need(flags.old, '--old'), new: need(flags.new, '--new') };
   if (flags.of === 'growover') return { of: 'growover', snapshot: need(flags.snapshot, '--snapshot') };
+  if (flags.of === 'predictions') return { of: 'predictions', evaluation: resolve(need(flags.evaluation, '--evaluation')), mode: flags.mode };
   return { of: 'weekly', week: need(flags.week, '--week'), ...(flags.wiki === undefined ? {} : { wiki: flags.wiki }) };
 }
 
@@ -225,6 +231,7 @@ function planOf(flags: SampleFlags, command: Command): SamplePlan | undefined {
 function describeSource(source: SourceParams): string {
   if (source.of === 'labels') return `the sentence labels of ${source.old} → ${source.new}`;
   if (source.of === 'growover') return `the GrowOVER items of snapshot ${source.snapshot}`;
+  if (source.of === 'predictions') return `the judge's ${source.mode} verdicts of the evaluation in ${source.evaluation}`;
   return `the weekly questions of the week of ${source.week}`;
 }
 

@@ -2,26 +2,40 @@
  * `evaluate weekly` and `evaluate growover`: a system's predictions scored against the store's gold
  * through the scoring library (src/evaluate), printed as a summary or as JSON, and optionally
  * written with the per-item scores into a directory, swapped in as a whole. What an evaluation
- * expects comes from its flags (a date, a range of dates, a week), never from the file.
+ * expects comes from its flags (a date, a range of dates, a week, `--after`), never from the file;
+ * the system's training cutoff from `--cutoff` or the meta file beside the predictions.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
 import { addDays, formatDate, parseDate, weekEvaluationDate } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import {
   evaluateWeekly,
   growoverScores,
+  growoverVerdict,
+  GROWOVER_VERDICTS,
+  metaPathOf,
+  parseSystemMeta,
   PredictionIndex,
+  PredictionJudge,
   readPredictionFile,
   scoreGrowover,
   StoreGold,
+  VERDICT_RATES,
   WEEKLY_METRICS,
   type EvaluationScope,
   type GroupScores,
   type GrowoverReport,
+  type ItemJudgment,
+  type JudgeReport,
   type Outside,
   type Prediction,
+  type WeeklyEvaluation,
+  type WeeklyItemScore,
   type WeeklyReport,
 } from '../../evaluate/index.js';
+import { SessionTasks } from '../../llm/openTasks.js';
+import { JUDGE_VERDICTS } from '../../model/judge.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { dateOption, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
@@ -32,6 +46,9 @@ interface WeeklyFlags {
   from?: string;
   to?: string;
   week?: string;
+  after?: string;
+  cutoff?: string;
+  judge?: 'openai' | 'offline';
   out?: string;
   seed?: string;
 }
@@ -54,27 +71,51 @@ export function registerEvaluate(program: Command): void {
   group
     .command('weekly')
     .description(
-      'EM, F1 (SQuAD) and SM (subset match) of JSONL predictions {id, prediction[, date]}, in percent with breakdowns and 95% bootstrap intervals by query. ' +
-        'Expected: on each date, every kept query of the weeks begun before it (or of --week); a missing prediction counts as wrong',
+      'EM, F1 (SQuAD) and SM (subset match) of predictions, each the best over the answer and its aliases, and a verdict per prediction (current, outdated with its age, future, wrong), ' +
+        'in percent with breakdowns and 95% bootstrap intervals by query. Expected: on each date, every kept query of the weeks begun before it (or of --week); a missing prediction counts as wrong',
     )
-    .requiredOption('--predictions <file>', 'JSONL, one {id (or question_id), prediction, date?} per line')
+    .requiredOption('--predictions <file>', "JSONL {id, prediction, date?}, RealTimeQA's submission lines {question_id, prediction}, or SQuAD's {id: answer} JSON")
     .addOption(dateOption('--date <date>', 'the date answered (YYYY-MM-DD); with --week, default the day after the week'))
     .addOption(dateOption('--from <date>', 'with --to: every date of a range, each line naming its date'))
     .addOption(dateOption('--to <date>', 'the last date of the range (included)'))
     .addOption(dateOption('--week <date>', "only the queries of the week starting that day (YYYY-MM-DD)"))
+    .addOption(dateOption('--after <date>', 'score only the items whose answer changed on or after DATE (a change the store saw)'))
+    .addOption(dateOption('--cutoff <date>', "the system's training cutoff: scores split before and after it (default: \"cutoff\" of PREDICTIONS.meta.json beside the file)"))
+    .addOption(new Option('--judge <judge>', "also judge every prediction correct, outdated or wrong, relaxed and strict as FreshEval: openai (an LLM through OPENAI_BASE_URL, cached in the store) or offline (the rule-based verdict)").choices(['openai', 'offline']))
     .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
-    .option('--out <dir>', 'also write report.json and items.jsonl (per-item scores) into this directory')
+    .option('--out <dir>', 'also write report.json and items.jsonl (per-item scores, verdicts and judgments) into this directory')
     .action(async (flags: WeeklyFlags, command: Command) => {
       const scope = evaluationScope(flags, command);
+      const cutoff = flags.cutoff ?? cutoffBeside(flags.predictions);
       const index = new PredictionIndex();
       readPredictionFile(flags.predictions, index.sink(scope.dates.length === 1 ? (scope.dates[0] ?? null) : null, 'with --from and --to each line names its date'));
-      await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, (session) => {
-        const items: string[] = [];
-        const report = evaluateWeekly(new StoreGold(session.db), index, scope, {
+      // The LLM judge writes its replies into the store's cache, so it takes the lock like every LLM stage.
+      const write = flags.judge === 'openai';
+      await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
+        const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.db, session.settings).judge() : null);
+        const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
+        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db), index, scope, {
           seed: session.settings.seed,
-          ...(flags.out ? { onItem: (item, { gold, prediction }) => items.push(`${JSON.stringify({ ...item, status: gold.status, gold: gold.answer, prediction })}\n`) } : {}),
+          cutoff,
+          ...(flags.out || judge
+            ? {
+                onItem: (item, scored) => {
+                  if (flags.out) items.push({ item, status: scored.gold.status, gold: scored.gold.answer, prediction: scored.prediction });
+                  judge?.add(scored);
+                },
+              }
+            : {}),
         });
-        if (flags.out) writeFilesAtomically(flags.out, new Map([['report.json', `${JSON.stringify(report, null, 2)}\n`], ['items.jsonl', items.join('')]]), EVALUATION_ENTRY);
+        let judgments: ItemJudgment[] = [];
+        if (judge) {
+          const judged = await judge.run(session.settings.seed);
+          report.judge = judged.report;
+          judgments = judged.judgments.length === items.length ? judged.judgments : [];
+        }
+        if (flags.out) {
+          const lines = items.map(({ item, status, gold, prediction }, i) => `${JSON.stringify({ ...item, status, gold, prediction, ...(judgments[i] ? { judge: judgments[i] } : {}) })}\n`);
+          writeFilesAtomically(flags.out, new Map([['report.json', `${JSON.stringify(report, null, 2)}\n`], ['items.jsonl', lines.join('')]]), EVALUATION_ENTRY);
+        }
         process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : weeklySummary(report));
       });
     });
@@ -104,6 +145,7 @@ export function registerEvaluate(program: Command): void {
             old_answer: gold.oldAnswer,
             prediction,
             ...growoverScores(prediction ?? '', gold.answer),
+            verdict: growoverVerdict(gold, prediction).verdict,
             ...(gold.type === 'CHANGED' ? { old_answer_scores: growoverScores(prediction ?? '', gold.oldAnswer ?? '') } : {}),
           }));
           writeFilesAtomically(
@@ -123,6 +165,7 @@ export function registerEvaluate(program: Command): void {
 /** What the evaluation expects, from the flags: one date, a range, or a week's queries on a date. */
 function evaluationScope(flags: WeeklyFlags, command: Command): EvaluationScope {
   const week = flags.week ?? null;
+  const after = flags.after === undefined ? {} : { after: flags.after };
   if ((flags.from === undefined) !== (flags.to === undefined)) refuseUsage(command, '--from and --to go together: the first and the last date of the range');
   if (flags.from !== undefined && flags.date !== undefined) refuseUsage(command, 'give either --date or --from/--to, not both');
   if (flags.from !== undefined && flags.to !== undefined) {
@@ -130,11 +173,17 @@ function evaluationScope(flags: WeeklyFlags, command: Command): EvaluationScope 
     const days = Math.round((parseDate(flags.to, '--to date').getTime() - first.getTime()) / 86_400_000);
     if (days < 0) throw new UserError(`--to ${flags.to} is before --from ${flags.from}`);
     if (days >= MAX_DATES) throw new UserError(`--from ${flags.from} --to ${flags.to} spans ${days + 1} dates: at most ${MAX_DATES} in one evaluation`);
-    return { dates: Array.from({ length: days + 1 }, (_, day) => formatDate(addDays(first, day))), week };
+    return { dates: Array.from({ length: days + 1 }, (_, day) => formatDate(addDays(first, day))), week, ...after };
   }
   const date = flags.date ?? (week === null ? null : weekEvaluationDate(week));
   if (date === null) refuseUsage(command, 'say what to evaluate: --date D (every kept query answered that day), --week W (its queries, the day after the week), or --from A --to B');
-  return { dates: [date], week };
+  return { dates: [date], week, ...after };
+}
+
+/** The cutoff of the meta file beside the predictions, when there is one. */
+function cutoffBeside(predictions: string): string | null {
+  const path = metaPathOf(predictions);
+  return existsSync(path) ? parseSystemMeta(readFileSync(path, 'utf8'), path).cutoff : null;
 }
 
 function readAll(path: string): Prediction[] {
@@ -152,7 +201,7 @@ function readAll(path: string): Prediction[] {
 const percent = (value: number) => value.toFixed(1);
 const interval = ([low, high]: [number, number]) => `[${percent(low)}, ${percent(high)}]`;
 const row = (name: string, s: GroupScores) =>
-  `  ${name.padEnd(28)} n=${String(s.n).padStart(6)} (${String(s.queries).padStart(5)} queries)  ${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${percent(s[m.name]).padStart(5)}`).join('  ')}\n`;
+  `  ${name.padEnd(28)} n=${String(s.n).padStart(6)} (${String(s.queries).padStart(5)} queries)  ${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${percent(s[m.name]).padStart(5)}`).join('  ')}  |  ${VERDICT_RATES.map((v) => `${v} ${percent(s[v]).padStart(5)}`).join('  ')}\n`;
 
 /** At most SAMPLE ids by name, then how many more. */
 function listed(label: string, count: number, sample: readonly string[]): string {
@@ -163,21 +212,53 @@ function outsideLine(outside: Outside): string {
   return listed('predictions the evaluation does not expect, not scored (ids the store does not know, or other dates)', outside.n, outside.sample);
 }
 
-function weeklySummary(r: WeeklyReport & { evaluation: { dates: string[]; week: string | null } }): string {
+function counts(record: Record<string, number>): string {
+  return Object.entries(record)
+    .map(([key, n]) => `${key}: ${n}`)
+    .join(', ');
+}
+
+function aliasLine(r: WeeklyReport): string {
+  if (r.aliases.items === 0) return '  aliases: no answer scored has aliases in the store\n';
+  return `  aliases: ${r.aliases.items} answers have aliases; they raised the score of ${r.aliases.changed} (${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${r.aliases.by_metric[m.name]}`).join(', ')})\n`;
+}
+
+function judgeLines(judge: JudgeReport): string[] {
+  const mode = (name: 'relaxed' | 'strict') => `  ${name.padEnd(8)} ${JUDGE_VERDICTS.map((v) => `${v} ${percent(judge[name][v])} ${interval(judge[name].ci[v])}`).join('  ')}\n`;
+  const agreement = judge.agreement_with_rules ? `  the same verdict as the rules: relaxed ${percent(judge.agreement_with_rules.relaxed)}, strict ${percent(judge.agreement_with_rules.strict)}\n` : '';
+  const asked = judge.prompts === undefined ? '' : `; ${judge.prompts} distinct prompts, ${judge.requests ?? 0} requests, ${judge.cache_hits ?? 0} from the store's cache`;
+  return [
+    `judge ${judge.judge}: ${judge.description} (prompt ${judge.prompt.name} v${judge.prompt.version}); ${judge.n} answers judged, ${judge.failed} without a verdict${asked}\n`,
+    mode('relaxed'),
+    mode('strict'),
+    agreement,
+  ];
+}
+
+function weeklySummary(r: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport }): string {
   const dates = r.evaluation.dates.length > 3 ? `${r.evaluation.dates[0]} … ${r.evaluation.dates.at(-1)} (${r.evaluation.dates.length} dates)` : r.evaluation.dates.join(', ');
+  const after = r.evaluation.after ? `, only answers changed on or after ${r.evaluation.after} (${r.before_after ?? 0} others left out)` : '';
+  const cutoff = r.by_cutoff;
   const lines = [
-    `expected: ${r.evaluation.week === null ? 'every kept query' : `the queries of the week of ${r.evaluation.week}`} on ${dates}\n`,
+    `expected: ${r.evaluation.week === null ? 'every kept query' : `the queries of the week of ${r.evaluation.week}`} on ${dates}${after}\n`,
     `${r.n} answers scored over ${r.queries} queries (${r.scored} predicted, ${r.missing} missing counted wrong); ${r.unknown} unknown gold excluded\n`,
     `  ${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${percent(r[m.name])} ${interval(r.ci[m.name])}`).join('  ')}  (percent, 95% bootstrap by query)\n`,
-    `  no-answer gold: ${r.no_answer.correct}/${r.no_answer.n} said there is no answer${r.empty_gold > 0 ? ` (${r.empty_gold} of them an empty string in the store)` : ''}\n`,
+    `  verdicts: ${VERDICT_RATES.map((v) => `${v} ${percent(r[v])} ${interval(r.ci[v])}`).join('  ')}\n`,
+    r.outdated_detail.n === 0 ? '' : `  outdated answers (${r.outdated_detail.n}): by changes ago ${counts(r.outdated_detail.by_changes_ago)}; by days since the value given last held ${counts(r.outdated_detail.by_age_days)}\n`,
+    aliasLine(r),
+    `  no-answer gold (verdict no_value): ${r.no_answer.correct}/${r.no_answer.n} said there is no answer${r.empty_gold > 0 ? ` (${r.empty_gold} of them an empty string in the store)` : ''}\n`,
     'by domain\n',
     ...Object.entries(r.by_domain).map(([k, v]) => row(k, v)),
     'by update frequency\n',
     ...Object.entries(r.by_frequency).map(([k, v]) => row(k, v)),
-    'by days since the answer last changed\n',
+    'by days since the answer last changed (unknown: no change seen)\n',
     ...Object.entries(r.by_days_since_change).map(([k, v]) => row(k, v)),
     'by week of queries\n',
     ...Object.entries(r.by_week).map(([k, v]) => row(k, v)),
+    ...(cutoff === undefined
+      ? []
+      : [`by the system's training cutoff ${cutoff.cutoff} (answers set before it, after it, or in effect since a start not seen)\n`, ...Object.entries(cutoff).flatMap(([k, v]) => (typeof v === 'string' ? [] : [row(k, v)]))]),
+    ...(r.judge ? judgeLines(r.judge) : []),
     listed('missing', r.missing, r.missing_sample),
     outsideLine(r.outside),
   ];
@@ -187,9 +268,11 @@ function weeklySummary(r: WeeklyReport & { evaluation: { dates: string[]; week: 
 function growoverSummary(r: GrowoverReport): string {
   const groups = ['ALL', 'SAME', 'NEW', 'CHANGED', 'CHANGED_DEL'] as const;
   const lines = groups.map(
-    (g) => `  ${g.padEnd(12)} n=${String(r[g].n).padStart(6)}  EM ${percent(r[g].em).padStart(5)} ${interval(r[g].ci.em)}  F1 ${percent(r[g].f1).padStart(5)} ${interval(r[g].ci.f1)}\n`,
+    (g) =>
+      `  ${g.padEnd(12)} n=${String(r[g].n).padStart(6)}  EM ${percent(r[g].em).padStart(5)} ${interval(r[g].ci.em)}  F1 ${percent(r[g].f1).padStart(5)} ${interval(r[g].ci.f1)}  |  ` +
+      `${GROWOVER_VERDICTS.map((v) => `${v} ${percent(r[g][v]).padStart(5)}`).join('  ')}\n`,
   );
-  lines.push('  (percent, 95% bootstrap over the items; CHANGED_DEL: CHANGED items scored against their old answer, lower is better)\n');
+  lines.push('  (percent, 95% bootstrap over the items; CHANGED_DEL: CHANGED items scored against their old answer, lower is better; outdated: a CHANGED item answered with its old answer)\n');
   lines.push(listed('missing (scored as empty)', r.missing, r.missing_sample));
   lines.push(listed('ids not active in the snapshot, not scored', r.outside.n, r.outside.sample));
   return lines.join('');

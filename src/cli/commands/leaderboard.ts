@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { buildLeaderboard, submissionOf, type SubmissionFile } from '../../evaluate/leaderboard.js';
+import { parseSystemMeta } from '../../evaluate/systemMeta.js';
 import { leaderboardFiles, leaderboardMarkdown } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, weeklyFigures } from '../../plots/datasetFigures.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
@@ -13,6 +14,7 @@ interface LeaderboardFlags {
   submissions: string;
   out?: string;
   date?: string;
+  after?: string;
   seed?: string;
 }
 
@@ -23,15 +25,19 @@ const LEADERBOARD_ENTRY = /^(README\.md|index\.html|leaderboard\.json|[^/]+\.svg
 export function registerLeaderboard(program: Command): void {
   program
     .command('leaderboard')
-    .description('score every submitted system and rank them by F1 with 95% intervals: SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl (a week, answered the day after it) or SYSTEM/growover-SNAPSHOT.jsonl; Markdown on standard output (JSON with --json), or README.md, index.html, leaderboard.json and figures into --out')
+    .description(
+      'score every submitted system and rank them by F1 with 95% intervals, with its current, outdated and wrong answers: SYSTEM.jsonl, SYSTEM.json (SQuAD\'s {id: answer}), SYSTEM/YYYY-MM-DD.jsonl (a week, answered the day after it) or SYSTEM/growover-SNAPSHOT.jsonl, ' +
+        'and SYSTEM.meta.json {"cutoff": "YYYY-MM-DD"} to split a system\'s scores before and after its training cutoff; Markdown on standard output (JSON with --json), or README.md, index.html, leaderboard.json and figures into --out',
+    )
     .requiredOption('--submissions <dir>', 'the directory of prediction files')
     .option('--out <dir>', 'write the leaderboard pages, JSON and figures (SVG) into this directory')
     .addOption(dateOption('--date <date>', 'a date every weekly system is scored on, and the date of SYSTEM.jsonl lines that name none (YYYY-MM-DD)'))
+    .addOption(dateOption('--after <date>', 'score only the answers that changed on or after DATE (a change the store saw)'))
     .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
     .action(async (flags: LeaderboardFlags, command: Command) => {
       const files = readSubmissions(flags.submissions);
       await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, async (session) => {
-        const board = buildLeaderboard(session.db, files, { seed: session.settings.seed, date: flags.date ?? null });
+        const board = buildLeaderboard(session.db, files, { seed: session.settings.seed, date: flags.date ?? null, after: flags.after ?? null });
         if (flags.out === undefined) {
           process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
           return;
@@ -44,7 +50,7 @@ export function registerLeaderboard(program: Command): void {
     });
 }
 
-/** The submission files: `*.jsonl` at the top, and every file in a system's folder (hidden entries skipped). */
+/** The submission files: `*.jsonl` and `*.json` at the top, and every file in a system's folder (hidden entries skipped); each with its system's cutoff from `SYSTEM.meta.json`. */
 function readSubmissions(dir: string): SubmissionFile[] {
   const entries = (path: string) => {
     try {
@@ -58,9 +64,20 @@ function readSubmissions(dir: string): SubmissionFile[] {
   for (const entry of entries(dir).sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.isDirectory()) {
       for (const inner of entries(join(dir, entry.name)).sort((a, b) => a.name.localeCompare(b.name))) names.push(`${entry.name}/${inner.name}`);
-    } else if (entry.name.endsWith('.jsonl')) {
+    } else if (entry.name.endsWith('.jsonl') || (entry.name.endsWith('.json') && !entry.name.endsWith('.meta.json'))) {
       names.push(entry.name);
     }
   }
-  return names.map((name) => ({ ...submissionOf(name), name, content: readFileSync(join(dir, name), 'utf8') }));
+  const cutoffs = new Map<string, string | null>();
+  const cutoffOf = (system: string): string | null => {
+    if (!cutoffs.has(system)) {
+      const path = join(dir, `${system}.meta.json`);
+      cutoffs.set(system, existsSync(path) ? parseSystemMeta(readFileSync(path, 'utf8'), path).cutoff : null);
+    }
+    return cutoffs.get(system) ?? null;
+  };
+  return names.map((name) => {
+    const submission = submissionOf(name);
+    return { ...submission, name, content: readFileSync(join(dir, name), 'utf8'), cutoff: cutoffOf(submission.system) };
+  });
 }

@@ -12,6 +12,6 @@ export const WEEKLY_METRICS = [exactMatch, tokenF1, subsetMatch] as const satisf
 /** A weekly metric's key: `em`, `f1`, `sm`. */
 export type MetricName = (typeof WEEKLY_METRICS)[number]['name'];
 
-export type { Metric } from './metric.js';
+export { scoreBest, type Metric } from './metric.js';
 export { ScoredText } from './scoredText.js';
 export { tokenOverlapF1 } from './tokenF1.js';

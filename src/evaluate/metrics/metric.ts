@@ -13,3 +13,19 @@ export interface Metric {
   readonly description: string;
   score(prediction: ScoredText, gold: ScoredText): number;
 }
+
+/**
+ * The metric's best over several gold texts (an answer and its aliases), as SQuAD takes the best over
+ * its gold answers; 0 for none.
+ *
+ * @example scoreBest(exactMatch, new ScoredText('USA'), [new ScoredText('United States'), new ScoredText('USA')]) === 1
+ */
+export function scoreBest(metric: Metric, prediction: ScoredText, golds: readonly ScoredText[]): number {
+  let best = 0;
+  for (const gold of golds) {
+    const score = metric.score(prediction, gold);
+    if (score > best) best = score;
+    if (best === 1) break;
+  }
+  return best;
+}

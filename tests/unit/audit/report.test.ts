@@ -244,3 +244,65 @@ describe('formatReport', () => {
     expect(text).toContain('  page-3  changed     3        1          1      1');
   });
 });
+
+describe("an audit of a judge's verdicts on predictions", () => {
+  // Five judged predictions × 2 raters; an annotator's label is the judge's when they accept it.
+  //
+  //           judge      alice                bob                  labels           majority
+  //   item 1  correct    correct              correct              correct, correct correct
+  //   item 2  outdated   debatable            wrong → wrong        outdated, wrong  none
+  //   item 3  outdated   wrong → correct      wrong → correct      correct, correct correct
+  //   item 4  wrong      correct              correct              wrong, wrong     wrong
+  //   item 5  wrong      (not judged)
+  //
+  // Pairs (judge, majority): (correct, correct), (outdated, correct), (wrong, wrong): 2 of 3 agree.
+  // Cohen: p_o = 2/3; judge shares c 1/3, o 1/3, w 1/3; majority c 2/3, w 1/3;
+  // p_e = 1/3·2/3 + 1/3·0 + 1/3·1/3 = 1/3; κ = (2/3 − 1/3) / (2/3) = 1/2.
+  const prediction = (id: number, verdict: 'correct' | 'outdated' | 'wrong'): AuditItem => ({
+    id, auditId: 2, key: `q${id} 2025-02-10`, stratum: verdict,
+    content: { kind: 'prediction', question: 'Q?', date: '2025-02-10', prediction: 'p', timeline: [], judge: { name: 'openai/m', mode: 'relaxed', verdict, reason: 'r' } },
+  });
+  const people: Annotator[] = [
+    { id: 20, auditId: 2, name: 'alice', role: 'annotator' },
+    { id: 21, auditId: 2, name: 'bob', role: 'annotator' },
+  ];
+  let id = 100;
+  const vote = (itemId: number, annotatorId: number, verdict: Verdict, label: string | null = null): Judgment => ({
+    id: id++, itemId, annotatorId, verdict, label, answer: null, note: null, seconds: 3, createdAt: '2026-01-01T00:00:00Z',
+  });
+  const report = auditReport({
+    audit: { ...audit, id: 2, source: 'predictions', raters: 2 },
+    items: [prediction(1, 'correct'), prediction(2, 'outdated'), prediction(3, 'outdated'), prediction(4, 'wrong'), prediction(5, 'wrong')],
+    annotators: people,
+    judgments: [
+      vote(1, 20, 'correct'), vote(1, 21, 'correct'),
+      vote(2, 20, 'debatable'), vote(2, 21, 'wrong', 'wrong'),
+      vote(3, 20, 'wrong', 'correct'), vote(3, 21, 'wrong', 'correct'),
+      vote(4, 20, 'correct'), vote(4, 21, 'correct'),
+    ],
+  });
+
+  it("gives Cohen's kappa of the judge against the annotators' majority label, with what it left out", () => {
+    expect(report.judge).toMatchObject({ judge: 'openai/m', mode: 'relaxed', n: 3, left_out: { no_majority: 1, unjudged: 1 } });
+    expect(report.judge?.kappa).toBeCloseTo(0.5, 12);
+    expect(report.judge?.agreement).toMatchObject({ value: 2 / 3, n: 3 });
+    expect(report.judge?.confusion).toEqual({
+      correct: { correct: 1, outdated: 0, wrong: 0 },
+      outdated: { correct: 1, outdated: 0, wrong: 0 },
+      wrong: { correct: 0, outdated: 0, wrong: 1 },
+    });
+    const [low, high] = report.judge?.kappa_interval ?? [NaN, NaN];
+    expect(low).toBeLessThanOrEqual(0.5);
+    expect(high).toBeGreaterThanOrEqual(0.5);
+    // The same seed gives the same interval.
+    expect(auditReport({ audit: { ...audit, id: 2, source: 'predictions', raters: 2 }, items: [], annotators: people, judgments: [] }).judge).toMatchObject({ n: 0, kappa: null, kappa_interval: null });
+  });
+
+  it("gives the judge's precision by its verdict as every audit's precision, and prints the comparison", () => {
+    // By majority: item 1 correct, item 3 wrong (both say so), item 4 correct; item 2 split, item 5 unjudged.
+    expect(report.precision.by_stratum.correct).toMatchObject({ value: 1, n: 1 });
+    expect(report.precision.by_stratum.outdated).toMatchObject({ value: 0, n: 1 });
+    expect(report.precision.overall).toMatchObject({ value: 2 / 3, n: 3 });
+    expect(formatReport(report)).toMatch(/The judge \(openai\/m, relaxed\) against the annotators' majority: 3 items, left out 2 \(1 no majority, 1 unjudged\)\n  Cohen's kappa 0\.500 \(95% bootstrap/);
+  });
+});

@@ -3,13 +3,18 @@
  * the check stage's subset match, GrowOVER's scorer (first line, 50 tokens, empty replies, CHANGED_DEL
  * against the old answer), and the weekly report's counting rules.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../../testkit/cli.js';
 import { SeededRandom } from '../../../src/random.js';
 import { UserError } from '../../../src/errors.js';
 import {
   bootstrapIntervals,
   growoverScores,
+  metaPathOf,
   parsePredictions,
+  parseSystemMeta,
   saysNoAnswer,
   scoreGrowover,
   scoreWeekly,
@@ -139,16 +144,16 @@ describe('weekly report', () => {
     date: '2025-01-27',
     status: 'ok',
     answer: null,
-    validFrom: null,
+    changedAt: null,
     domain: null,
     frequency: 'infrequent_update',
     week: '2025-01-20',
     ...over,
   });
   const cases = [
-    { gold: gold('a', { answer: '3rd', validFrom: '2025-01-26T22:10:00Z', domain: 'sports', frequency: 'frequent_update' }), prediction: '3rd' },
-    { gold: gold('b', { answer: '1,234', validFrom: '2025-01-20T05:00:00Z', domain: 'economy' }), prediction: 'About 1 234 people' },
-    { gold: gold('c', { answer: 'Paris', validFrom: '2025-01-10T00:00:00Z', domain: 'economy' }), prediction: null },
+    { gold: gold('a', { answer: '3rd', changedAt: '2025-01-26T22:10:00Z', domain: 'sports', frequency: 'frequent_update' }), prediction: '3rd' },
+    { gold: gold('b', { answer: '1,234', changedAt: '2025-01-20T05:00:00Z', domain: 'economy' }), prediction: 'About 1 234 people' },
+    { gold: gold('c', { answer: 'Paris', changedAt: '2025-01-10T00:00:00Z', domain: 'economy' }), prediction: null },
     { gold: gold('d', { status: 'no_key' }), prediction: "I don't know." },
     { gold: gold('e', { status: 'no_page' }), prediction: 'Berlin' },
     { gold: gold('f', { status: 'unknown' }), prediction: 'x' },
@@ -226,6 +231,8 @@ describe('weekly report', () => {
   });
 });
 
+const REALTIMEQA = join(repoRoot, '../shared/data/realtimeqa-samples');
+
 describe('prediction files', () => {
   it('reads JSONL with id or question_id, text or {text} predictions and optional dates', () => {
     const text = '{"id": "q1", "prediction": "Paris"}\n\n{"question_id": 7, "prediction": {"text": "x"}, "date": "2025-01-27"}\n';
@@ -249,6 +256,48 @@ describe('prediction files', () => {
     // A date that is no calendar day is refused by the parser, for the command and the leaderboard alike.
     const badDate = () => parsePredictions('{"id": "q1", "prediction": "a"}\n{"id": "q2", "prediction": "b", "date": "2025-02-30"}\n', 'p.jsonl');
     expect(badDate).toThrow(UserError);
-    expect(badDate).toThrow(/^p\.jsonl line 2: expected \{id, prediction\}: date: "2025-02-30" is not a real calendar date as YYYY-MM-DD$/);
+    expect(badDate).toThrow(/^p\.jsonl line 2: field "date": "2025-02-30" is not a real calendar date as YYYY-MM-DD$/);
+  });
+
+  it("reads SQuAD's {id: answer} JSON, on one line or many, and names the line of an id whose answer is no text", () => {
+    expect(parsePredictions('{"q1": "Paris", "q2": ""}', 'squad.json')).toEqual([
+      { id: 'q1', prediction: 'Paris', date: null },
+      { id: 'q2', prediction: '', date: null },
+    ]);
+    const pretty = JSON.stringify({ q1: 'Paris', q2: 3, q3: 'Rome' }, null, 2);
+    expect(() => parsePredictions(pretty, 'squad.json')).toThrow(/^squad\.json line 3: "q2": expected the answer as a string \(SQuAD's \{id: answer\}\) or \{prediction: \{text\}\} \(GrowOVER's results JSON\)$/);
+  });
+
+  it("reads RealTimeQA's submission lines: question_id, its question_date, a choice index through the line's choices, score ignored", () => {
+    // The published question file of 2025-01-03, each line made a submission as RealTimeQA's baselines
+    // write them: the question's own line with the system's choice as `prediction`.
+    const questions = readFileSync(join(REALTIMEQA, '20250103_qa.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
+    const submission = questions
+      .map((line) => JSON.parse(line) as { question_id: string; question_date: string; choices: string[]; answer: string[] })
+      .map((q) => JSON.stringify({ question_id: q.question_id, question_date: q.question_date, choices: q.choices, prediction: q.answer, score: '0.5' }));
+    const parsed = parsePredictions(submission.join('\n'), 'rtqa.jsonl');
+    expect(parsed).toHaveLength(questions.length);
+    expect(parsed[0]).toEqual({ id: '20250103_0', prediction: 'Through open adoption', date: '2025-01-01' });
+    // A generated answer is text, as in RealTimeQA's generation baselines.
+    expect(parsePredictions('{"question_id": "20250103_1", "prediction": "It was vetoed by the governor", "score": "0.9"}', 'gen.jsonl')).toEqual([
+      { id: '20250103_1', prediction: 'It was vetoed by the governor', date: null },
+    ]);
+    // A choice index without the choices cannot be scored against an open answer: the line and the field are named.
+    expect(() => parsePredictions('{"question_id": "20250103_0", "prediction": ["1"], "score": "0.4"}', 'mc.jsonl')).toThrow(/^mc\.jsonl line 1: field "prediction": a list of choice indices \(RealTimeQA's multiple-choice submission\) needs the line's "choices"/);
+    expect(() => parsePredictions(`${submission[0]}\n{"question_id": "x", "question_date": "2025/13/01", "prediction": "a"}`, 'rtqa.jsonl')).toThrow(/^rtqa\.jsonl line 2: field "question_date": "2025-13-01" is not a real calendar date/);
+  });
+
+  it('says which shapes it reads when a line is none of them', () => {
+    expect(() => parsePredictions('{"id": "q1", "answer": "Paris"}', 'p.jsonl')).toThrow(/^p\.jsonl line 1: field "prediction": missing; expected JSONL \{id, prediction\[, date\]\}, RealTimeQA's/);
+    expect(() => parsePredictions('id,prediction\nq1,Paris', 'p.csv')).toThrow(/^p\.csv line 1: not valid JSON; expected JSONL/);
+    expect(() => parsePredictions('{"id": "q1", "prediction": 42}', 'p.jsonl')).toThrow(/^p\.jsonl line 1: field "prediction": expected the answer as text/);
+  });
+
+  it("reads a system's cutoff beside its predictions, naming the file and the field when it is wrong", () => {
+    expect(metaPathOf('subs/gpt.jsonl')).toBe('subs/gpt.meta.json');
+    expect(parseSystemMeta('{"cutoff": "2024-12-01", "model": "x"}', 'gpt.meta.json')).toEqual({ cutoff: '2024-12-01' });
+    expect(parseSystemMeta('{}', 'gpt.meta.json')).toEqual({ cutoff: null });
+    expect(() => parseSystemMeta('{"cutoff": "December 2024"}', 'gpt.meta.json')).toThrow(/^gpt\.meta\.json: field "cutoff": "December 2024" is not a real calendar date as YYYY-MM-DD$/);
+    expect(() => parseSystemMeta('cutoff=2024', 'gpt.meta.json')).toThrow(/^gpt\.meta\.json: not valid JSON/);
   });
 });

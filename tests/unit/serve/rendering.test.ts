@@ -4,7 +4,7 @@ import { highlight, wordDiff } from '../../../src/serve/highlight.js';
 import { escapeHtml, html } from '../../../src/serve/html.js';
 import { itemView } from '../../../src/serve/itemView.js';
 import { annotatorPage, type AnnotatorView } from '../../../src/serve/pages.js';
-import { AUDIT_CONTENTS, HOSTILE } from '../../../testkit/auditFixture.js';
+import { AUDIT_CONTENTS, HOSTILE, PREDICTION_CONTENT } from '../../../testkit/auditFixture.js';
 
 type LabelContent = Extract<AuditItemContent, { kind: 'label' }>;
 type WeeklyContent = Extract<AuditItemContent, { kind: 'weekly' }>;
@@ -143,6 +143,23 @@ describe('item views', () => {
     expect(page.match(/<script\b[^>]*>/g)).toEqual(['<script src="/assets/annotator.js" defer>']);
     expect(page).not.toMatch(/<[a-z][^>]*\son\w+=/i);
     expect(page).toContain('data-item="7" data-prev="5" data-next="9" data-undo="5" data-kind="label" data-judged=""');
+  });
+
+  it("shows a judged prediction with the answer's dated values and the verdict proposed, never the judge's reason", () => {
+    expect(AuditItemContentSchema.parse(JSON.parse(JSON.stringify(PREDICTION_CONTENT)))).toEqual(PREDICTION_CONTENT);
+    const markup = itemView(PREDICTION_CONTENT).value;
+    expect(tagsOf(markup)).not.toContain('script');
+    expect(tagsOf(markup)).not.toContain('img');
+    expect(markup).toContain('They are 4th &lt;img src=x onerror=alert(2)&gt;');
+    expect(markup).toContain('<tr><td>2025-01-10 or earlier</td><td>2025-01-26</td><td>5th</td></tr>');
+    expect(markup).toContain('<tr class="changed"><td>2025-02-05</td><td><strong>in effect when asked</strong></td><td>3rd</td></tr>');
+    expect(markup).toContain('Verdict of the judge (relaxed): <strong class="label label-outdated">outdated</strong>');
+    expect(markup).not.toContain('which held until');
+    // A wrong verdict is corrected with one of the other two, none chosen for the annotator.
+    const page = annotatorPage({ ...view, current: { ...view.current!, item: { ...view.current!.item, content: PREDICTION_CONTENT } } });
+    expect(page).toContain('<select name="label" id="right" required><option value="" selected disabled>choose…</option><option value="correct">correct</option><option value="wrong">wrong</option></select>');
+    expect(page).toContain('Is &quot;outdated&quot; the right verdict on this reply (relaxed: the primary answer only)?');
+    expect(page).toContain('<h3>Verdicts on a reply</h3>');
   });
 
   it('chooses no right label for the annotator: none selected, the proposed one not offered', () => {
