@@ -5,7 +5,7 @@
  * and only the parameter values are rendered to text by wtf, all values of one infobox in one call.
  */
 import type { Infobox } from '../model.js';
-import { parseWithWtf } from '../text/wtf.js';
+import { parseWithWtf, templateDepth } from '../text/wtf.js';
 
 // ---------------------------------------------------------------------------------------------
 // Which templates are infoboxes: what wtf_wikipedia 10 recognises (src/infobox/_infoboxes.js,
@@ -393,18 +393,6 @@ function countOf(text: string, token: string): number {
  * literal text, because rendering nested templates costs wtf the square of their depth.
  */
 const MAX_TEMPLATE_DEPTH = 40;
-const BRACE_PAIRS = /\{\{|\}\}/g;
-
-function templateDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  BRACE_PAIRS.lastIndex = 0;
-  for (let brace = BRACE_PAIRS.exec(text); brace !== null; brace = BRACE_PAIRS.exec(text)) {
-    depth = brace[0] === '{{' ? depth + 1 : Math.max(0, depth - 1);
-    deepest = Math.max(deepest, depth);
-  }
-  return deepest;
-}
 
 /**
  * A value ready to be one line of wtf input. One whose braces or link brackets do not balance
