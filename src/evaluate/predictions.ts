@@ -2,7 +2,9 @@
  * Prediction files as researchers submit them, parsed with zod: JSONL `{id, prediction}` (RealTimeQA's
  * `question_id` for `id`, an optional `date` per line, `prediction` as text or GrowOVER's
  * `{text}`), or GrowOVER's results JSON `{id: {prediction: {text}, ...}}`. A bad line is a
- * UserError naming it, so nothing is scored from a half-read file.
+ * UserError naming it, so nothing is scored from a half-read file. A prediction may hold at most
+ * MAX_PREDICTION_CHARS: scoring normalises and tokenises it several times over, and one of 100 MB
+ * took 3.4 GB; a longer one is refused with its line, before its line is even parsed.
  */
 import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
@@ -14,6 +16,11 @@ export interface Prediction {
   /** YYYY-MM-DD, when the line names the date it answers for. */
   date: string | null;
 }
+
+/** Answers are a few words; a system's whole reply, reasoning included, fits many times over. */
+export const MAX_PREDICTION_CHARS = 100_000;
+/** A JSONL line longer than this holds a prediction over the cap, however escaped (\uXXXX is 6 characters for 1). */
+const MAX_LINE_CHARS = 6 * MAX_PREDICTION_CHARS + 10_000;
 
 const PredictionText = z.union([z.string(), z.object({ text: z.string() }).passthrough()]);
 const DateText = z.string().refine(isCalendarDate, { error: (issue) => `${JSON.stringify(issue.input)} is not a real calendar date as YYYY-MM-DD` });
@@ -30,6 +37,14 @@ const ResultsJson = z.record(z.string().min(1), z.object({ prediction: Predictio
 
 function text(prediction: z.infer<typeof PredictionText>): string {
   return typeof prediction === 'string' ? prediction : prediction.text;
+}
+
+/** The prediction's text, or a UserError naming `where` when it is over the cap. */
+function capped(prediction: string, where: string): string {
+  if (prediction.length > MAX_PREDICTION_CHARS) {
+    throw new UserError(`${where}: a prediction of ${prediction.length} characters, more than the ${MAX_PREDICTION_CHARS} a prediction may hold`);
+  }
+  return prediction;
 }
 
 function describe(error: z.ZodError): string {
@@ -84,7 +99,7 @@ function parseResultsJson(content: string, source: string): Prediction[] {
   }
   const parsed = ResultsJson.safeParse(value);
   if (!parsed.success) throw new UserError(`${source}: not GrowOVER's results JSON {id: {prediction: {text}}}: ${describe(parsed.error)}`);
-  return Object.entries(parsed.data).map(([id, entry]) => ({ id, prediction: text(entry.prediction), date: null }));
+  return Object.entries(parsed.data).map(([id, entry]) => ({ id, prediction: capped(text(entry.prediction), `${source} id "${id}"`), date: null }));
 }
 
 function parseJsonl(content: string, source: string): Prediction[] {
@@ -93,6 +108,9 @@ function parseJsonl(content: string, source: string): Prediction[] {
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] as string).trim();
     if (line === '') continue;
+    if (line.length > MAX_LINE_CHARS) {
+      throw new UserError(`${source} line ${i + 1}: a line of ${line.length} characters, whose prediction is over the ${MAX_PREDICTION_CHARS} characters a prediction may hold`);
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -102,7 +120,7 @@ function parseJsonl(content: string, source: string): Prediction[] {
     const parsed = JsonlLine.safeParse(value);
     if (!parsed.success) throw new UserError(`${source} line ${i + 1}: expected {id, prediction}: ${describe(parsed.error)}`);
     const { id, question_id: questionId, prediction, date } = parsed.data;
-    predictions.push({ id: String(id ?? questionId), prediction: text(prediction), date: date ?? null });
+    predictions.push({ id: String(id ?? questionId), prediction: capped(text(prediction), `${source} line ${i + 1}`), date: date ?? null });
   }
   return predictions;
 }
