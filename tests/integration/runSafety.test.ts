@@ -322,6 +322,8 @@ describe('the run lock', () => {
     const db = join(dir, 'w.sqlite');
     expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
     const lockModule = pathToFileURL(join(repoRoot, 'dist/src/runs/lock.js')).href;
+    // A winner holds the lock until the test has heard from every starter (a starter slow to start
+    // on a busy machine must still find it held), then releases it when its input ends.
     const starter = `
       const { acquireLock } = await import(${JSON.stringify(lockModule)});
       const startAt = Number(process.argv[1]);
@@ -329,20 +331,23 @@ describe('the run lock', () => {
       try {
         const lock = acquireLock(${JSON.stringify(db)}, 'trial');
         process.stdout.write('won');
-        setTimeout(() => lock.release(), 1500);
+        process.stdin.on('end', () => lock.release()).resume();
       } catch (error) {
         process.stdout.write('refused: ' + error.message);
+        process.stdin.resume();
       }`;
     const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
     for (let trial = 0; trial < 10; trial++) {
       writeFileSync(`${db}.lock`, trial % 2 === 0 ? JSON.stringify({ pid: dead, host: hostname(), startedAt: '2021-01-04T00:00:00Z', command: 'weekly' }) : '');
       const startAt = String(Date.now() + 2500);
-      const outcomes = await Promise.all(
-        Array.from({ length: 5 }, () => collect(spawn(process.execPath, ['--input-type=module', '-e', starter, startAt]))),
-      );
-      const won = outcomes.filter((outcome) => outcome.stdout === 'won');
-      expect(won, `trial ${trial}: ${outcomes.map((o) => o.stdout + o.stderr).join(' | ')}`).toHaveLength(1);
-      for (const outcome of outcomes) if (outcome.stdout !== 'won') expect(outcome.stdout).toMatch(/^refused: database .* is locked by another run \(pid \d+ /);
+      const starters = Array.from({ length: 5 }, () => spawn(process.execPath, ['--input-type=module', '-e', starter, startAt]));
+      const ended = starters.map((child) => collect(child));
+      const said = await Promise.all(starters.map((child) => waitForOutput(child, 'stdout', /^(won|refused: .+)$/)));
+      for (const child of starters) child.stdin?.end();
+      await Promise.all(ended);
+      const won = said.filter((outcome) => outcome === 'won');
+      expect(won, `trial ${trial}: ${said.join(' | ')}`).toHaveLength(1);
+      for (const outcome of said) if (outcome !== 'won') expect(outcome).toMatch(/^refused: database .* is locked by another run \(pid \d+ /);
       expect(existsSync(`${db}.lock`)).toBe(false);
     }
   }, 120_000);
@@ -387,5 +392,29 @@ describe('a store the user can only read', () => {
     const write = asNobody(WEEK);
     expect(write.status).toBe(1);
     expect(oneLineError(write.stderr)).toMatch(/^wikidelta: cannot create lock .*w\.sqlite\.lock/);
+  });
+});
+
+describe('a finished week run again', () => {
+  it('says the week is done and names the dump it did not read, and writes the release to a new --out', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    const other = join(dir, 'other.xml');
+    writeFileSync(other, tinyDump('Tiny Town', [['2021-01-05T10:00:00Z', '{{Infobox settlement\n| population_total = 5\n}}']]));
+    const out = join(dir, 'elsewhere');
+    const again = await runCli(['--db', db, 'weekly', '--start', '2021-01-04', '--dump', other, '--llm', 'offline', '--out', out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/\n {2}export +done +files=13 [^(]*\n/);
+    expect(again.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `the week of 2021-01-04 was done already (run 1), so its stages were skipped; --dump ${other} was not read (--redo collect reads it); its release was written to ${out}`,
+    );
+    const release = join(dir, 'releases', 'weekly-2021-01-04');
+    expect(readdirSync(out).sort()).toEqual(readdirSync(release).sort());
+    expect(readFileSync(join(out, 'queries.jsonl'), 'utf8')).toBe(readFileSync(join(release, 'queries.jsonl'), 'utf8'));
+
+    const plain = await runCli(['--db', db, ...WEEK]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trimEnd().split('\n').at(-1)).toBe(`the week of 2021-01-04 was done already (run 1), so its stages were skipped; --dump ${SAMPLE} was not read (--redo collect reads it)`);
   });
 });
