@@ -7,6 +7,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dripReply } from './drip.js';
 
 export type HostileBehaviour =
   /** Every query reply continues, always with the same continuation. */
@@ -53,19 +54,7 @@ export async function startHostileWiki(behaviour: HostileBehaviour): Promise<Hos
       return;
     }
     if (behaviour.kind === 'huge-reply') return stream(res, behaviour.bytes);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    let at = 0;
-    const timer = setInterval(() => {
-      if (at >= PLAIN_REPLY.length) {
-        clearInterval(timer);
-        res.end();
-        return;
-      }
-      res.write(PLAIN_REPLY[at++] as string);
-      bytesSent++;
-    }, behaviour.intervalMs);
-    timers.add(timer);
-    res.on('close', () => clearInterval(timer));
+    timers.add(dripReply(res, PLAIN_REPLY, behaviour.intervalMs, () => bytesSent++));
   });
 
   function send(res: ServerResponse, body: string): void {

@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dripReply } from './drip.js';
 
 export type Fault = 'rate-limit' | 'server-error' | 'bad-request' | 'hang' | 'drip' | 'huge-reply' | 'invalid-json' | 'schema-violation' | 'dated-question';
 
@@ -100,19 +101,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     if (fault === 'server-error') return send(res, 500, { error: { message: 'internal error' } });
     if (fault === 'bad-request') return send(res, 400, { error: { message: 'the prompt is longer than the context window', type: 'invalid_request_error' } });
     if (fault === 'drip') {
-      const text = JSON.stringify(completion(body, reply(body, mode)));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      let at = 0;
-      const timer = setInterval(() => {
-        if (at >= text.length) {
-          clearInterval(timer);
-          res.end();
-          return;
-        }
-        res.write(text[at++] as string);
-      }, options.dripMs ?? 1000);
-      drips.add(timer);
-      res.on('close', () => clearInterval(timer));
+      drips.add(dripReply(res, JSON.stringify(completion(body, reply(body, mode))), options.dripMs ?? 1000));
       return;
     }
     if (fault === 'huge-reply') {
