@@ -64,6 +64,8 @@ export interface ParsedRevision {
   infoboxes: Infobox[];
   /** Plain text of the article's first paragraph, or "" when it has none. */
   firstParagraph: string;
+  /** The infobox values left out for being over the size cap of src/parse/infobox.ts, one line each; absent when none was. */
+  leftOut?: string[];
 }
 
 export type ChangeKind = 'added' | 'removed' | 'changed';

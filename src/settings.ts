@@ -17,6 +17,10 @@ const SettingsSchema = z
     perMinute: z.coerce.number().int().min(1).max(6000).default(200),
     maxRetries: z.coerce.number().int().min(0).max(20).default(6),
     retryBaseMs: z.coerce.number().int().min(1).max(600_000).default(1000),
+    /** One wiki request, from sending it to the last byte of its reply. */
+    requestTimeoutSeconds: z.coerce.number().min(1).max(3600).default(120),
+    /** A wiki reply larger than this is refused (MediaWiki caps its own replies at 8 MB by default). */
+    maxReplyMb: z.coerce.number().min(1).max(4096).default(64),
     revertHours: z.coerce.number().min(0).max(24 * 60).default(48),
     seed: z.coerce.number().int().default(1),
     wiki: z.string().min(1).optional(),
@@ -31,7 +35,10 @@ const SettingsSchema = z
     llmMaxRetries: z.coerce.number().int().min(0).max(20).default(5),
     /** Further attempts when a reply fails validation, before the item is marked with the reason. */
     llmInvalidRetries: z.coerce.number().int().min(0).max(10).default(2),
+    /** One LLM request, from sending it to the last byte of its reply. */
     llmTimeoutSeconds: z.coerce.number().min(1).max(3600).default(60),
+    /** An LLM reply larger than this is refused as a failure of the server (replies are bounded by each prompt's max_tokens). */
+    llmMaxReplyKb: z.coerce.number().int().min(16).max(1 << 20).default(1024),
     llmTemperature: z.coerce.number().min(0).max(2).default(0),
     /** Price per 1,000 tokens, for the cost `status` shows; no cost is reported without them. */
     llmPricePer1kInput: z.coerce.number().min(0).optional(),
@@ -53,6 +60,8 @@ const ENVIRONMENT: Record<SettingName, string> = {
   perMinute: 'WIKIDELTA_PER_MINUTE',
   maxRetries: 'WIKIDELTA_MAX_RETRIES',
   retryBaseMs: 'WIKIDELTA_RETRY_BASE_MS',
+  requestTimeoutSeconds: 'WIKIDELTA_REQUEST_TIMEOUT_SECONDS',
+  maxReplyMb: 'WIKIDELTA_MAX_REPLY_MB',
   revertHours: 'WIKIDELTA_REVERT_HOURS',
   seed: 'WIKIDELTA_SEED',
   wiki: 'WIKIDELTA_WIKI',
@@ -65,6 +74,7 @@ const ENVIRONMENT: Record<SettingName, string> = {
   llmMaxRetries: 'WIKIDELTA_LLM_MAX_RETRIES',
   llmInvalidRetries: 'WIKIDELTA_LLM_INVALID_RETRIES',
   llmTimeoutSeconds: 'WIKIDELTA_LLM_TIMEOUT_SECONDS',
+  llmMaxReplyKb: 'WIKIDELTA_LLM_MAX_REPLY_KB',
   llmTemperature: 'WIKIDELTA_LLM_TEMPERATURE',
   llmPricePer1kInput: 'WIKIDELTA_LLM_PRICE_PER_1K_INPUT',
   llmPricePer1kOutput: 'WIKIDELTA_LLM_PRICE_PER_1K_OUTPUT',

@@ -4,13 +4,15 @@
  * the infobox value the question names, a domain, a sentence-change verdict, a judge's verdicts on a
  * prediction read from the values the prompt lists), in whichever reply
  * format the request asks for, and plays scripted faults on the first requests: 429 with Retry-After, 500, a hang past the
- * client's timeout, invalid JSON, a reply that breaks the schema. It can also refuse structured
- * outputs or JSON mode the way servers without them do (HTTP 400).
+ * client's timeout, invalid JSON, a reply that breaks the schema, headers followed by a body that
+ * drips a byte at a time, a reply of many megabytes. It can also refuse structured outputs, JSON
+ * mode or `max_tokens` the way servers without them do (HTTP 400).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dripReply } from './drip.js';
 
-export type Fault = 'rate-limit' | 'server-error' | 'bad-request' | 'hang' | 'invalid-json' | 'schema-violation' | 'dated-question';
+export type Fault = 'rate-limit' | 'server-error' | 'bad-request' | 'hang' | 'drip' | 'huge-reply' | 'invalid-json' | 'schema-violation' | 'dated-question';
 
 export interface OpenAiServerOptions {
   /** Faults played on the first requests, in order; later requests are answered normally. */
@@ -21,10 +23,16 @@ export interface OpenAiServerOptions {
   alwaysFaultWhen?: string;
   jsonSchema?: boolean;
   jsonObject?: boolean;
+  /** false: refuse `max_tokens` as OpenAI's reasoning models do, asking for `max_completion_tokens`. */
+  maxTokens?: boolean;
   /** Delay before every answer, simulating a model's latency. */
   latencyMs?: number;
   retryAfterSeconds?: number;
   hangMs?: number;
+  /** 'drip': one byte of the body every this many ms (default 1000). */
+  dripMs?: number;
+  /** 'huge-reply': the reply's size in bytes (default 8 MB). */
+  hugeReplyBytes?: number;
   /**
    * Replies for prompts the built-in answers do not cover (e.g. the monthly pipeline's): the reply's
    * fields (sent in the requested format), raw content (a string, sent as is), or undefined for the
@@ -42,6 +50,8 @@ export interface RecordedRequest {
 interface ChatRequest {
   model: string;
   messages: Array<{ role: string; content: string }>;
+  max_tokens?: number;
+  max_completion_tokens?: number;
   response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
 }
 
@@ -57,6 +67,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
   const faults = [...(options.faults ?? [])];
   const requests: RecordedRequest[] = [];
   const hangs = new Set<NodeJS.Timeout>();
+  const drips = new Set<NodeJS.Timeout>();
   let inFlight = 0;
   let mostInFlight = 0;
   const server = createServer((req, res) => {
@@ -78,6 +89,11 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     if ((mode === 'json_schema' && options.jsonSchema === false) || (mode === 'json_object' && options.jsonObject === false)) {
       return send(res, 400, { error: { message: `response_format type ${type} is not supported by this server`, type: 'invalid_request_error' } });
     }
+    if (options.maxTokens === false && body.max_tokens !== undefined) {
+      return send(res, 400, {
+        error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error' },
+      });
+    }
     const targeted = options.alwaysFaultWhen === undefined || (body.messages[0]?.content ?? '').includes(options.alwaysFaultWhen);
     const fault = faults.shift() ?? (targeted ? options.alwaysFault : undefined);
     if (fault === 'rate-limit') {
@@ -85,6 +101,13 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     }
     if (fault === 'server-error') return send(res, 500, { error: { message: 'internal error' } });
     if (fault === 'bad-request') return send(res, 400, { error: { message: 'the prompt is longer than the context window', type: 'invalid_request_error' } });
+    if (fault === 'drip') {
+      drips.add(dripReply(res, JSON.stringify(completion(body, reply(body, mode))), options.dripMs ?? 1000));
+      return;
+    }
+    if (fault === 'huge-reply') {
+      return send(res, 200, completion(body, JSON.stringify({ question: `What ${'very '.repeat(Math.ceil((options.hugeReplyBytes ?? 8 << 20) / 5))}long question is this?` })));
+    }
     if (fault === 'hang') {
       const timer = setTimeout(() => send(res, 200, completion(body, reply(body, mode))), options.hangMs ?? 5000);
       hangs.add(timer);
@@ -117,6 +140,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     },
     stop: async () => {
       for (const timer of hangs) clearTimeout(timer);
+      for (const timer of drips) clearInterval(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

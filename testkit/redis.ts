@@ -1,8 +1,9 @@
 /**
  * A real redis-server for the queue's tests and benchmark: on loopback, a free port, no persistence,
- * in its own temporary directory, stopped with the test.
+ * in its own temporary directory, stopped with the test; it can be restarted empty, as a Redis
+ * without persistence comes back after a crash.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 
 export interface RedisServer {
   url: string;
+  /** Stops the server and starts it again on the same port without its data, as after a restart with no persistence. */
+  restartEmpty(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,9 +40,8 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-export async function startRedis(): Promise<RedisServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'wikidelta-redis-'));
-  const port = await freePort();
+/** redis-server on `port`, with no persistence, in `dir`; resolves once it answers. */
+async function spawnRedis(port: number, dir: string): Promise<{ process: ChildProcess; exited: Promise<void> }> {
   const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -50,11 +52,25 @@ export async function startRedis(): Promise<RedisServer> {
     if (server.exitCode !== null || attempt > 100) throw new Error(`redis-server did not start: ${stderr}`);
     await new Promise((resolveWait) => setTimeout(resolveWait, 50));
   }
+  return { process: server, exited };
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'wikidelta-redis-'));
+  const port = await freePort();
+  let current = await spawnRedis(port, dir);
+  const stop = async () => {
+    if (current.process.exitCode === null) current.process.kill('SIGTERM');
+    await current.exited;
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
+    async restartEmpty() {
+      await stop();
+      current = await spawnRedis(port, dir);
+    },
     async stop() {
-      if (server.exitCode === null) server.kill('SIGTERM');
-      await exited;
+      await stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

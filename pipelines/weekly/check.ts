@@ -8,7 +8,8 @@ import { sameTitle } from '../../src/text/titles.js';
 import type { CheckResult, Question } from '../../src/model/questions.js';
 import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
-import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
+import { articleOf, batches, failedForTheService, LLM_BATCH, settled, tasksFor } from './llmWork.js';
+import { eventLoopTurns } from './yieldToEventLoop.js';
 
 /** DailyQA looks at the first page of search results. */
 const SEARCH_DEPTH = 10;
@@ -17,7 +18,10 @@ const SEARCH_DEPTH = 10;
  * check: correctness (the tasks' provider answers from title, first paragraph and infobox; the gold value
  * must occur in the normalised answer) and descriptiveness (a search for the question alone finds
  * the source page in the top 10). Results and reasons are stored; a failed question stays, not kept.
- * A search backend that fails past its retries fails the stage, which a rerun resumes.
+ * A search backend or LLM service that fails past its retries fails the stage once the batch's
+ * other questions are stored, and a rerun resumes. Each question's work starts on a turn of the
+ * event loop of its own: the offline tasks and the local index answer synchronously, and a stage
+ * that never yields cannot be stopped by a signal (docs/ARCHITECTURE.md §9).
  */
 export const checkStage: Stage<WeeklyInput> = {
   name: 'check',
@@ -26,19 +30,24 @@ export const checkStage: Stage<WeeklyInput> = {
     const tasks = tasksFor(input);
     const store = new QuestionStore(context.db, input.wiki);
     const checked = store.checkedIds(input.window);
+    for (const stored of store.checksIn(input.window)) if (failedForTheService(stored.reason)) checked.delete(stored.queryId);
     const questions = store.questions(input.window).filter((question) => !checked.has(question.id));
     const search = input.search ?? LocalSearchIndex.fromStore(context.db, input.wiki);
     const counts = { questions: questions.length + checked.size, already_done: checked.size, correct: 0, descriptive: 0 };
+    const turn = eventLoopTurns();
     await withUsage(context, tasks, input.prices ?? {}, async () => {
       for (const batch of batches(questions, LLM_BATCH)) {
-        const results = (
-          await Promise.all(batch.map(async (question) => [await correctness(tasks, question), await descriptiveness(search, question)]))
-        ).flat();
+        const { results: pairs, failure } = await settled(batch, async (question) => {
+          await turn();
+          return [await correctness(tasks, question), await descriptiveness(search, question)];
+        });
+        const results = pairs.flat();
         store.saveChecks(results);
         counts.correct += results.filter((r) => r.check === 'correctness' && r.passed).length;
         counts.descriptive += results.filter((r) => r.check === 'descriptiveness' && r.passed).length;
         context.saveProgress({ counts });
         context.reporter.progress(counts.correct + counts.descriptive);
+        if (failure) throw failure.error;
       }
     });
     return { ...counts, kept: store.refreshKept(input.window) };

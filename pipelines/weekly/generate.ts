@@ -5,14 +5,16 @@ import type { Generation } from '../../src/model/questions.js';
 import { failed, ok } from '../../src/result.js';
 import { QuestionStore, queryIdFor } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
-import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
+import { articleOf, batches, failedForTheService, LLM_BATCH, settled, tasksFor } from './llmWork.js';
 import { questionProblem } from './questionRules.js';
 
 /**
  * generate: one question per data unit of the window, whose answer is the unit's new value. A unit
  * whose question is already stored for the same revision and key is skipped, so a resumed run goes
- * on where it stopped. Every provider's question must pass the question rules; a failed generation
- * or a question that breaks them is stored with its reason and makes no query.
+ * on where it stopped. Every provider's question must pass the question rules; a generation the
+ * model failed or a question that breaks them is stored with its reason and makes no query. A
+ * failure of the LLM service stores nothing for its unit and fails the stage once the batch's other
+ * units are stored, so the next run asks for exactly the units it left.
  */
 export const generateStage: Stage<WeeklyInput> = {
   name: 'generate',
@@ -23,33 +25,37 @@ export const generateStage: Stage<WeeklyInput> = {
     const units = new ChangeStore(context.db, input.wiki)
       .dataUnitsIn(input.window)
       .filter((unit) => unit.windowStart === input.window.start && unit.windowEnd === input.window.end);
-    const done = store.generatedFrom(input.window);
+    const done = new Map(
+      store
+        .generatedFrom(input.window)
+        .filter((generation) => !failedForTheService(generation.reason))
+        .map((generation) => [generation.id, `${generation.revId}|${generation.key}`]),
+    );
     const todo = units.filter((unit) => done.get(queryIdFor(input.window, unit.pageId)) !== `${unit.revId}|${unit.key}`);
     const counts = { data_units: units.length, already_done: units.length - todo.length, generated: 0, failed: 0 };
     await withUsage(context, tasks, input.prices ?? {}, async () => {
       for (const batch of batches(todo, LLM_BATCH)) {
-        const generations = await Promise.all(
-          batch.map(async (unit): Promise<Generation> => {
-            const result = await tasks.generateQuestion(articleOf(unit), { key: unit.key, value: unit.new }, questionProblem);
-            const provenance = {
-              prompt: result.prompt.name,
-              promptVersion: result.prompt.version,
-              provider: tasks.provider,
-              model: tasks.model,
-              seed: String(input.seed),
-            };
-            const queryId = queryIdFor(input.window, unit.pageId);
-            if (!result.ok) return { unit, queryId, provenance, question: result };
-            const question = result.value.question.replace(/\s+/g, ' ').trim();
-            const problem = questionProblem(question);
-            return { unit, queryId, provenance, question: problem === null ? ok(question) : failed(problem) };
-          }),
-        );
+        const { results: generations, failure } = await settled(batch, async (unit): Promise<Generation> => {
+          const result = await tasks.generateQuestion(articleOf(unit), { key: unit.key, value: unit.new }, questionProblem);
+          const provenance = {
+            prompt: result.prompt.name,
+            promptVersion: result.prompt.version,
+            provider: tasks.provider,
+            model: tasks.model,
+            seed: String(input.seed),
+          };
+          const queryId = queryIdFor(input.window, unit.pageId);
+          if (!result.ok) return { unit, queryId, provenance, question: result };
+          const question = result.value.question.replace(/\s+/g, ' ').trim();
+          const problem = questionProblem(question);
+          return { unit, queryId, provenance, question: problem === null ? ok(question) : failed(problem) };
+        });
         store.saveGenerations(generations);
         counts.generated += generations.filter((g) => g.question.ok).length;
         counts.failed += generations.filter((g) => !g.question.ok).length;
         context.saveProgress({ counts });
         context.reporter.progress(counts.generated + counts.failed);
+        if (failure) throw failure.error;
       }
     });
     return counts;

@@ -41,6 +41,7 @@ export const parseStage: Stage<WeeklyInput> = {
     const store = new RevisionStore(context.db, input.wiki);
     const runner = batchRunnerFor(input);
     const counts = { revisions: 0, infoboxes: 0 };
+    let leftOut = 0;
     let cursor: ParseCursor | null = null;
     await runSlices(() => {
       const slice = store.unparsedBatch(cursor, PARSE_SLICE);
@@ -51,11 +52,15 @@ export const parseStage: Stage<WeeklyInput> = {
         store.saveParsed(parsed.revisions, input.keepContent);
         counts.revisions += parsed.revisions.length;
         counts.infoboxes += parsed.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
+        for (const revision of parsed.revisions) {
+          for (const what of revision.leftOut) context.reporter.warn(`left out: ${what}`, { page_id: revision.pageId, rev_id: revision.revId });
+          leftOut += revision.leftOut.length;
+        }
         context.saveProgress({ counts });
         context.reporter.progress(counts.revisions);
       });
     });
     store.reclaimFreeSpace();
-    return counts;
+    return leftOut > 0 ? { ...counts, left_out: leftOut } : counts;
   },
 };

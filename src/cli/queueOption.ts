@@ -31,6 +31,8 @@ export function llmChoiceOf(settings: LlmSettings, env: NodeJS.ProcessEnv = proc
     maxRetries: settings.llmMaxRetries,
     invalidRetries: settings.llmInvalidRetries,
     timeoutSeconds: settings.llmTimeoutSeconds,
+    maxReplyBytes: settings.llmMaxReplyKb * 1024,
+    retryBaseMs: settings.retryBaseMs,
     temperature: settings.llmTemperature,
     seed: settings.seed,
     baseUrl: env.OPENAI_BASE_URL || null,

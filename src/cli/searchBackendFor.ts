@@ -7,10 +7,10 @@ import { UserError } from '../errors.js';
 import type { SearchBackend } from '../search/searchBackend.js';
 import { WikiSearch } from '../search/wikiSearch.js';
 import type { Settings } from '../settings.js';
-import { wikiClientOptions } from '../sources/wikiClient.js';
+import { wikiClientOptions, type WikiClientSettings } from '../sources/wikiClient.js';
 
 export function searchBackendFor(
-  settings: Pick<Settings, 'search' | 'userAgent' | 'maxInFlight' | 'perMinute' | 'maxRetries' | 'retryBaseMs'>,
+  settings: Pick<Settings, 'search'> & WikiClientSettings,
   flags: { api?: string },
 ): SearchBackend | undefined {
   const search = settings.search === 'auto' ? (flags.api ? 'wiki' : 'local') : settings.search;

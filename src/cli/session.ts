@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { openDatabase, storeProblem, type Database } from '../store/database.js';
+import { closeStore, openDatabase, openStoreForReading, storeProblem, type Database } from '../store/database.js';
 import { acquireLock, type HeldLock } from '../runs/lock.js';
 import { createReporter, type Reporter } from '../runs/progress.js';
 import { RunStore } from '../store/runStore.js';
@@ -46,17 +46,18 @@ export interface SessionOptions {
 /**
  * Opens the database for a command. Writers (and exports) take the lock first; a stale lock left by
  * a dead process is reported and the runs it left 'running' are marked failed, so status tells what
- * happened.
+ * happened. Readers open a store they cannot write (another user's, a read-only mount) read-only,
+ * and an export that cannot create the lock there reads without it (docs/ARCHITECTURE.md §9).
  */
 export function openSession(command: Command, options: SessionOptions): Session {
   const { settings, json } = settingsFor(command, options.flags);
   const dbPath = resolve(options.dbPath ?? settings.db);
   const reporter = createReporter(process.stderr, { json });
   if (!options.write && !existsSync(dbPath)) throw new UserError(`no database at ${dbPath}: run a pipeline first or pass --db`);
-  const lock: HeldLock | null = (options.lock ?? options.write) ? acquireLock(dbPath, process.argv.slice(2).join(' ')) : null;
+  const lock: HeldLock | null = (options.lock ?? options.write) ? acquireLock(dbPath, process.argv.slice(2).join(' '), { readOnly: !options.write }) : null;
   let db: Database;
   try {
-    db = openDatabase(dbPath);
+    db = options.write ? openDatabase(dbPath) : openStoreForReading(dbPath);
   } catch (error) {
     lock?.release();
     throw error;
@@ -69,16 +70,24 @@ export function openSession(command: Command, options: SessionOptions): Session 
     });
   }
   const release = () => lock?.release();
+  const close = () => closeStore(db);
+  // Stays the handler of both signals until the process ends: with `once`, a second signal (a
+  // second Ctrl-C, systemd's stop repeated) would meet the default action and end the process
+  // before the first one's handler removed the lock. Marking the run may fail (a busy store); the
+  // lock goes all the same.
   const interrupt = (signal: NodeJS.Signals) => {
-    new RunStore(db).markInterrupted(`interrupted by ${signal}`, 'mine');
-    reporter.warn(`stopped by ${signal}`);
-    db.close();
-    release();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    try {
+      new RunStore(db).markInterrupted(`interrupted by ${signal}`, 'mine');
+      reporter.warn(`stopped by ${signal}`);
+      close();
+    } finally {
+      release();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
   };
   if (lock) {
-    process.once('SIGINT', interrupt);
-    process.once('SIGTERM', interrupt);
+    process.on('SIGINT', interrupt);
+    process.on('SIGTERM', interrupt);
   }
   return {
     settings,
@@ -89,7 +98,7 @@ export function openSession(command: Command, options: SessionOptions): Session 
     close() {
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);
-      db.close();
+      close();
       release();
     },
   };

@@ -1,8 +1,9 @@
 /**
  * What the baselines share: each item's answer asked of the task provider (a bounded number at a
  * time, so 100,000 queries never hold 100,000 pending calls; the provider's own queue sets the
- * rate), in item order, as the `{id, prediction}` lines `evaluate` reads. A failed call or an item
- * without a reference is predicted as the empty answer, a no-answer phrase, and counted.
+ * rate), in item order, as the `{id, prediction}` lines `evaluate` reads. An item the model answered
+ * badly or without a reference is predicted as the empty answer, a no-answer phrase, and counted;
+ * a failure of the LLM service is thrown by the provider (docs/ARCHITECTURE.md §6) and ends the run.
  */
 import type { TaskResult } from '../llm/tasks.js';
 
@@ -13,7 +14,7 @@ export interface PredictionLine {
 
 export interface BaselinePredictions {
   predictions: PredictionLine[];
-  /** Items whose call ended without a valid answer (invalid replies, server errors). */
+  /** Items whose call ended without a valid answer (invalid replies, a request the server refused as such). */
   failed: number;
   /** Items with no reference to read (an imported query, a page unknown on the date): not asked. */
   withoutReference: number;

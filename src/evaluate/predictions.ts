@@ -6,6 +6,9 @@
  * results JSON `{id: {prediction: {text}, ...}}`. Anything else is a UserError naming the line and the
  * field, so nothing is scored from a half-read file. A JSONL file is read a chunk at a time and each
  * line handed on as it is parsed, so a million predictions cost their index, not their file, in memory.
+ * A prediction may hold at most MAX_PREDICTION_CHARS: scoring normalises and tokenises it several
+ * times over, and one of 100 MB took 3.4 GB; a longer one is refused with its line, before its line
+ * is even parsed when the line is far over.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
@@ -19,6 +22,11 @@ export interface Prediction {
   /** YYYY-MM-DD, when the line names the date it answers for. */
   date: string | null;
 }
+
+/** Answers are a few words; a system's whole reply, reasoning included, fits many times over. */
+export const MAX_PREDICTION_CHARS = 100_000;
+/** A JSONL line longer than this holds a prediction over the cap, however escaped (\uXXXX is 6 characters for 1). */
+const MAX_LINE_CHARS = 6 * MAX_PREDICTION_CHARS + 10_000;
 
 /** What a file may hold, named in every error about its shape. */
 const FORMATS = "JSONL {id, prediction[, date]}, RealTimeQA's {question_id, prediction} lines, SQuAD's {id: answer} JSON or GrowOVER's results JSON {id: {prediction: {text}}}";
@@ -69,6 +77,20 @@ function text(prediction: z.infer<typeof PredictionText>, choices: readonly stri
     picked.push(choice);
   }
   return picked.join('; ');
+}
+
+/** The prediction's text, or a UserError naming `where` when it is over the cap. */
+function capped(prediction: string, where: string): string {
+  if (prediction.length > MAX_PREDICTION_CHARS) {
+    throw new UserError(`${where}: a prediction of ${prediction.length} characters, more than the ${MAX_PREDICTION_CHARS} a prediction may hold`);
+  }
+  return prediction;
+}
+
+function refuseLongLine(length: number, source: string, number: number): void {
+  if (length > MAX_LINE_CHARS) {
+    throw new UserError(`${source} line ${number}: a line of ${length} characters, whose prediction is over the ${MAX_PREDICTION_CHARS} characters a prediction may hold`);
+  }
 }
 
 /** The first problem of a parse, as `field NAME: what is wrong`. */
@@ -141,6 +163,8 @@ export function readPredictionFile(path: string, sink: PredictionSink): void {
         start = end + 1;
       }
       pending = pending.slice(start);
+      // A line with no end in sight is refused before it is held whole.
+      refuseLongLine(pending.length, path, lineNumber + 1);
     }
     pending += decoder.end();
     if (pending !== '') parseLine(pending, path, ++lineNumber, sink);
@@ -201,7 +225,7 @@ function parseResultsJson(content: string, source: string, sink: PredictionSink)
   for (const [id, entry] of Object.entries(parsed.data)) {
     const answer = typeof entry === 'string' ? entry : text(entry.prediction, undefined);
     if (typeof answer !== 'string') throw new UserError(`${located(source, content, id)}: "${id}": ${answer.problem}`);
-    sink({ id, prediction: answer, date: null }, source);
+    sink({ id, prediction: capped(answer, `${source} id "${id}"`), date: null }, source);
   }
 }
 
@@ -214,6 +238,7 @@ function located(source: string, content: string, key: string): string {
 function parseLine(raw: string, source: string, number: number, sink: PredictionSink): void {
   const line = raw.trim();
   if (line === '') return;
+  refuseLongLine(line.length, source, number);
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -229,5 +254,6 @@ function parseLine(raw: string, source: string, number: number, sink: Prediction
   const { id, question_id: questionId, prediction, date, question_date: questionDate, choices } = parsed.data;
   const answer = text(prediction, choices);
   if (typeof answer !== 'string') throw new UserError(`${source} line ${number}: field "${answer.field}": ${answer.problem}`);
-  sink({ id: String(id ?? questionId), prediction: answer, date: date ?? questionDate ?? null }, `${source} line ${number}`);
+  const where = `${source} line ${number}`;
+  sink({ id: String(id ?? questionId), prediction: capped(answer, where), date: date ?? questionDate ?? null }, where);
 }

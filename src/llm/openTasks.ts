@@ -24,7 +24,7 @@ import type { WeeklyTasks } from './weeklyTasks.js';
 
 export type LlmSettings = Pick<
   Settings,
-  'llm' | 'llmModel' | 'llmConcurrency' | 'llmPerMinute' | 'llmMaxRetries' | 'llmInvalidRetries' | 'llmTimeoutSeconds' | 'llmTemperature' | 'seed'
+  'llm' | 'llmModel' | 'llmConcurrency' | 'llmPerMinute' | 'llmMaxRetries' | 'llmInvalidRetries' | 'llmTimeoutSeconds' | 'llmMaxReplyKb' | 'llmTemperature' | 'seed' | 'retryBaseMs'
 >;
 
 export function chosenProvider(settings: Pick<Settings, 'llm'>, env: NodeJS.ProcessEnv = process.env): 'offline' | 'openai' {
@@ -98,6 +98,8 @@ function openAiClient(db: Database, settings: LlmSettings, env: NodeJS.ProcessEn
     maxRetries: settings.llmMaxRetries,
     invalidRetries: settings.llmInvalidRetries,
     timeoutMs: settings.llmTimeoutSeconds * 1000,
+    maxReplyBytes: settings.llmMaxReplyKb * 1024,
+    retryBaseMs: settings.retryBaseMs,
     temperature: settings.llmTemperature,
     seed: settings.seed,
     cache: new ResponseCache(db),

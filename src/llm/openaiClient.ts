@@ -5,16 +5,26 @@
  * SDK's own retries are off (`maxRetries: 0`), so a request is retried only there, after 429
  * (waiting for Retry-After, which also pauses every other request of this client), 408/409/5xx,
  * timeouts and connection errors, up to `maxRetries` times. Every request passes one queue
- * (concurrency and a per-minute cap) and has a timeout. Replies are validated with zod; an invalid one is answered with what was wrong and asked
- * again, `invalidRetries` times, then the call ends with the reason (the item is marked, the run
- * goes on). A server that refuses a reply format (a 400 about it) is asked in the next one, and
- * that choice is remembered for the server and model for the rest of the process.
+ * (concurrency and a per-minute cap), asks for at most the prompt's `max_tokens`, and is bounded as
+ * a whole (src/net/boundedFetch.ts): its timeout runs to the reply's last byte, and a reply larger
+ * than `maxReplyBytes` is refused.
+ *
+ * Two kinds of failure, kept apart (docs/ARCHITECTURE.md §6): a verdict on the item (its replies
+ * stay invalid after `invalidRetries` repairs, or the server refuses this request as such: 400, 413,
+ * 422) is returned as a failed outcome, and the item is marked; a failure of the service (down,
+ * 5xx or timeouts past the retries, a Retry-After longer than a client waits, a refused key or
+ * model, an oversized reply) is thrown as a RemoteError, so the stage fails and a later run asks
+ * again, instead of marking every item of an outage as failed for good. A server that refuses a
+ * reply format (a 400 about it) is asked in the next one, and one that refuses `max_tokens` for
+ * `max_completion_tokens` gets that; both choices are remembered for the server and model for the
+ * rest of the process.
  */
 import { createRequire } from 'node:module';
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
-import { oneLine } from '../errors.js';
+import { oneLine, RemoteError } from '../errors.js';
+import { boundedFetch, ReplyTooLarge, RequestTimedOut } from '../net/boundedFetch.js';
 import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
 import { formatInstructions, jsonSchemaOf, OUTPUT_MODES, parseReply, responseFormat, type OutputMode, type ReplySchema } from './outputModes.js';
 import { renderPrompt, type PromptTemplate } from './prompts.js';
@@ -32,7 +42,10 @@ export interface OpenAiClientOptions {
   perMinute: number;
   maxRetries: number;
   invalidRetries: number;
+  /** The whole request, from sending it to the last byte of the reply. */
   timeoutMs: number;
+  /** A reply (its HTTP body) larger than this is refused as a failure of the server. */
+  maxReplyBytes: number;
   temperature: number;
   seed: number;
   cache: ResponseCache | null;
@@ -59,8 +72,14 @@ function openaiSdk(): typeof import('openai') {
 
 /** A 400 about the reply format (not, say, an over-long prompt) means: ask in the next format. */
 const FORMAT_COMPLAINT = /response_format|json_schema|json_object|structured|schema|grammar|guided/i;
+/** A 400 asking for `max_completion_tokens` instead (OpenAI's reasoning models refuse `max_tokens`). */
+const TOKEN_PARAMETER_COMPLAINT = /max_completion_tokens/i;
+/** Statuses that refuse this request as such (its prompt too long, its content unacceptable): a verdict on the item. */
+const ITEM_REFUSALS = new Set([400, 413, 422]);
 /** The reply format that worked last, per server and model (shared by every client of the process). */
 const workingModes = new Map<string, OutputMode>();
+/** Servers and models that take the reply budget as `max_completion_tokens`. */
+const completionTokenServers = new Set<string>();
 
 export class OpenAiClient {
   readonly provider = 'openai';
@@ -78,6 +97,7 @@ export class OpenAiClient {
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       maxRetries: 0,
       timeout: options.timeoutMs,
+      fetch: boundedFetch({ timeoutMs: options.timeoutMs, maxBytes: options.maxReplyBytes }),
     });
     this.serverKey = `${this.sdk.baseURL}|${options.model}`;
     this.requests = new RequestQueue({
@@ -118,15 +138,20 @@ export class OpenAiClient {
       const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: input + formatInstructions(mode, request.schema) }, ...repair];
       let completion: ChatCompletion;
       try {
-        completion = await this.send(this.body(mode, messages, request.prompt.name, request.schema));
+        completion = await this.send(this.body(mode, messages, request.prompt, request.schema));
       } catch (error) {
         if (error instanceof FormatRefused) {
           this.fallBackFrom(mode);
           repair = [];
           continue;
         }
+        if (error instanceof TokenParameterRefused) {
+          completionTokenServers.add(this.serverKey);
+          continue;
+        }
         this.usage.add({ failures: 1 });
-        return { ok: false, reason: oneLine(error), cached: false };
+        if (refusesItem(error)) return { ok: false, reason: oneLine(error), cached: false };
+        throw error;
       }
       tokens.prompt += completion.usage?.prompt_tokens ?? 0;
       tokens.completion += completion.usage?.completion_tokens ?? 0;
@@ -161,13 +186,16 @@ export class OpenAiClient {
     return { ok: false, reason: `cached reply no longer matches the schema: ${value.error.issues[0]?.message ?? ''}`, cached: true };
   }
 
-  private body(mode: OutputMode, messages: ChatCompletionMessageParam[], name: string, schema: ReplySchema): ChatCompletionCreateParamsNonStreaming {
-    const format = responseFormat(mode, name.replace(/[^a-zA-Z0-9_-]/g, '_'), schema);
+  private body(mode: OutputMode, messages: ChatCompletionMessageParam[], prompt: PromptTemplate, schema: ReplySchema): ChatCompletionCreateParamsNonStreaming {
+    const format = responseFormat(mode, prompt.name.replace(/[^a-zA-Z0-9_-]/g, '_'), schema);
+    // The budget is not part of the cache key: it bounds how much a reply may cost, not what a valid one says.
+    const budget = completionTokenServers.has(this.serverKey) ? { max_completion_tokens: prompt.maxTokens } : { max_tokens: prompt.maxTokens };
     return {
       model: this.model,
       messages,
       temperature: this.options.temperature,
       seed: this.options.seed,
+      ...budget,
       ...(format ? { response_format: format as unknown as ChatCompletionCreateParamsNonStreaming['response_format'] } : {}),
     };
   }
@@ -178,31 +206,47 @@ export class OpenAiClient {
     if (next !== undefined && OUTPUT_MODES.indexOf(this.mode) < OUTPUT_MODES.indexOf(next)) workingModes.set(this.serverKey, next);
   }
 
-  /** One request, retried under the policy above; a refused reply format is reported as FormatRefused. */
+  /**
+   * One request, retried under the policy above; a refused reply format or token parameter is
+   * reported as FormatRefused or TokenParameterRefused, for the caller to ask otherwise.
+   */
   private async send(body: ChatCompletionCreateParamsNonStreaming): Promise<ChatCompletion> {
     return this.requests.run(async () => {
       this.usage.add({ requests: 1 });
       try {
         return await this.sdk.chat.completions.create(body, { maxRetries: 0, timeout: this.options.timeoutMs });
       } catch (error) {
-        if (body.response_format !== undefined && refusesFormat(error)) throw new FormatRefused(oneLine(error));
+        if (body.max_tokens !== undefined && refusedFor(error, TOKEN_PARAMETER_COMPLAINT)) throw new TokenParameterRefused(oneLine(error));
+        if (body.response_format !== undefined && refusedFor(error, FORMAT_COMPLAINT)) throw new FormatRefused(oneLine(error));
         throw error;
       }
-    }, (error) => (error instanceof FormatRefused ? undefined : readFailure(error, this.options.timeoutMs)));
+    }, (error) => (error instanceof FormatRefused || error instanceof TokenParameterRefused ? undefined : readFailure(error, this.options.timeoutMs)));
   }
 }
 
 class FormatRefused extends Error {}
+class TokenParameterRefused extends Error {}
 
-/** A 400 (or 422) about the reply format, not about, say, an over-long prompt. */
-function refusesFormat(error: unknown): boolean {
-  return error instanceof openaiSdk().APIError && (error.status === 400 || error.status === 422) && FORMAT_COMPLAINT.test(error.message);
+/** A 400 (or 422) whose message matches `complaint`: about a parameter, not about, say, an over-long prompt. */
+function refusedFor(error: unknown, complaint: RegExp): boolean {
+  return error instanceof openaiSdk().APIError && (error.status === 400 || error.status === 422) && complaint.test(error.message);
+}
+
+/** The server refused this item's request as such (the failure past the retries wraps the SDK's error). */
+function refusesItem(error: unknown): boolean {
+  const cause = error instanceof RemoteError ? error.cause : error;
+  return cause instanceof openaiSdk().APIError && cause.status !== undefined && ITEM_REFUSALS.has(cause.status);
 }
 
 function readFailure(error: unknown, timeoutMs: number): Failure {
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = openaiSdk();
-  if (error instanceof APIConnectionTimeoutError) return { status: `no reply within ${timeoutMs / 1000} s`, transient: true };
-  if (error instanceof APIConnectionError) return { status: `connection failed: ${oneLine(error.cause ?? error)}`, transient: true };
+  if (error instanceof APIConnectionTimeoutError) return { status: `no complete reply within ${timeoutMs / 1000} s`, transient: true };
+  if (error instanceof APIConnectionError) {
+    // boundedFetch's own failures, which the SDK wraps as connection errors.
+    if (error.cause instanceof RequestTimedOut) return { status: error.cause.message, transient: true };
+    if (error.cause instanceof ReplyTooLarge) return { status: error.cause.message, transient: false };
+    return { status: `connection failed: ${oneLine(error.cause ?? error)}`, transient: true };
+  }
   if (error instanceof APIError && error.status !== undefined) {
     const retryAfterMs = retryAfter(error.headers);
     const status = `HTTP ${error.status}: ${oneLine(error.message)}`;

@@ -1,7 +1,9 @@
 /**
  * Versioned prompt templates from `prompts/NAME.txt`: a header of `field: value` lines (name,
- * version, description), a line `---`, then the text with `{{placeholders}}`. A template is part of
- * every cache key and every item's provenance, so a changed wording must come with a new version.
+ * version, description, max_tokens), a line `---`, then the text with `{{placeholders}}`. A template
+ * is part of every cache key and every item's provenance, so a changed wording must come with a new
+ * version. `max_tokens` is the task's reply budget, sent with every request of the prompt: a model
+ * that runs on is cut off there, not paid for megabytes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,8 @@ export interface PromptTemplate {
   name: string;
   version: string;
   description: string;
+  /** The most tokens a reply to this prompt may take (the request's `max_tokens`). */
+  maxTokens: number;
   text: string;
   placeholders: string[];
 }
@@ -24,6 +28,7 @@ const PromptHeader = z
     name: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes'),
     version: z.string().regex(/^\d+$/, 'a whole number'),
     description: z.string().min(1),
+    max_tokens: z.coerce.number().int('a whole number').min(16).max(32_768),
   })
   .strict();
 
@@ -65,7 +70,8 @@ export function parsePrompt(source: string, where: string): PromptTemplate {
   }
   const text = source.slice(separator + 5).trim();
   const placeholders = [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string))];
-  return { ...header.data, text, placeholders };
+  const { max_tokens: maxTokens, ...named } = header.data;
+  return { ...named, maxTokens, text, placeholders };
 }
 
 /** The template with every placeholder filled; a missing or unexpected variable is a programming error. */

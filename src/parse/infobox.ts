@@ -5,7 +5,7 @@
  * and only the parameter values are rendered to text by wtf, all values of one infobox in one call.
  */
 import type { Infobox } from '../model.js';
-import { parseWithWtf } from '../text/wtf.js';
+import { parseWithWtf, templateDepth } from '../text/wtf.js';
 
 // ---------------------------------------------------------------------------------------------
 // Which templates are infoboxes: what wtf_wikipedia 10 recognises (src/infobox/_infoboxes.js,
@@ -393,18 +393,6 @@ function countOf(text: string, token: string): number {
  * literal text, because rendering nested templates costs wtf the square of their depth.
  */
 const MAX_TEMPLATE_DEPTH = 40;
-const BRACE_PAIRS = /\{\{|\}\}/g;
-
-function templateDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  BRACE_PAIRS.lastIndex = 0;
-  for (let brace = BRACE_PAIRS.exec(text); brace !== null; brace = BRACE_PAIRS.exec(text)) {
-    depth = brace[0] === '{{' ? depth + 1 : Math.max(0, depth - 1);
-    deepest = Math.max(deepest, depth);
-  }
-  return deepest;
-}
 
 /**
  * A value ready to be one line of wtf input. One whose braces or link brackets do not balance
@@ -508,8 +496,16 @@ function renderValues(prepared: readonly string[]): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The most one infobox value may hold. Real ones hold a few kilobytes; three 50 MB values
+ * (vandalism, a broken bot) took 2.4 GB and minutes of wtf. A value over it is left out with its
+ * key and named in `leftOut`; the rest of the infobox is parsed (the three 50 MB values: 1.8 s,
+ * 200 MB, the revision's own text included).
+ */
+export const MAX_VALUE_CHARS = 64 << 10;
+
 /** The infobox, or null for a `subbox`: a piece of its parent's layout, which wtf skips too. */
-function parseInfobox(name: string, inner: string): Infobox | null {
+function parseInfobox(name: string, inner: string, leftOut: string[]): Infobox | null {
   const [, ...parameters] = templateParts(removeReferences(hideNonMarkup(inner)));
   const rawValues = new Map<string, string>();
   let unnamedIndex = 0;
@@ -518,8 +514,14 @@ function parseInfobox(name: string, inner: string): Infobox | null {
     const key = named ? normaliseKey(part.text.slice(0, part.equalsAt)) : String(++unnamedIndex);
     // Blank unnamed parameters are stray pipes (`|}}`, `||`), not data; they still take a position.
     if (key === '' || (!named && part.text.trim() === '')) continue;
+    const value = named ? part.text.slice(part.equalsAt + 1) : part.text;
+    if (value.length > MAX_VALUE_CHARS) {
+      leftOut.push(`value ${key} of template ${name}: ${value.length} characters, more than the ${MAX_VALUE_CHARS} a value may hold`);
+      rawValues.delete(key);
+      continue;
+    }
     // Map.set keeps the first position of a repeated key and takes the last value, as MediaWiki does.
-    rawValues.set(key, named ? part.text.slice(part.equalsAt + 1) : part.text);
+    rawValues.set(key, value);
   }
   if (rawValues.get('subbox')?.trim().toLowerCase() === 'yes') return null;
   const keys = [...rawValues.keys()];
@@ -549,14 +551,17 @@ function innerTextWithoutNested(wikitext: string, spans: readonly TemplateSpan[]
   return inner + wikitext.slice(copiedUpTo, span.innerEnd);
 }
 
-/** Every infobox of an article's wikitext, in document order. Never throws: malformed markup gives partial results. */
-export function extractInfoboxes(wikitext: string): Infobox[] {
+/**
+ * Every infobox of an article's wikitext, in document order; values over the size cap are left
+ * out and named in `leftOut`. Never throws: malformed markup gives partial results.
+ */
+export function extractInfoboxes(wikitext: string, leftOut: string[] = []): Infobox[] {
   const infoboxes: Infobox[] = [];
   try {
     const spans = templateSpans(wikitext).filter((span) => isInfoboxName(span.name));
     spans.forEach((span, i) => {
       try {
-        const infobox = parseInfobox(span.name, innerTextWithoutNested(wikitext, spans, i));
+        const infobox = parseInfobox(span.name, innerTextWithoutNested(wikitext, spans, i), leftOut);
         if (infobox !== null) infoboxes.push(infobox);
       } catch {
         // A template that defeats the parser is left out; the article's other infoboxes still count.

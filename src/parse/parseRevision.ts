@@ -7,10 +7,12 @@ export interface ParseRevisionOptions {
   firstParagraph?: boolean;
 }
 
-/** A revision's infoboxes and, when asked, its first paragraph ("" otherwise). Never throws. */
+/** A revision's infoboxes and, when asked, its first paragraph ("" otherwise), with what the size caps left out. Never throws. */
 export function parseRevision(wikitext: string, options: ParseRevisionOptions = {}): ParsedRevision {
+  const leftOut: string[] = [];
   return {
-    infoboxes: extractInfoboxes(wikitext),
+    infoboxes: extractInfoboxes(wikitext, leftOut),
     firstParagraph: options.firstParagraph === true ? firstParagraph(wikitext) : '',
+    ...(leftOut.length > 0 ? { leftOut } : {}),
   };
 }

@@ -4,6 +4,12 @@
  * worker` processes. Results come back to this process, the store's owner, as children complete
  * (queue events) and once more from the parent when the flow is done, so none is lost to a missed
  * event; the owner hands each batch's result on once, and writes by natural keys besides.
+ *
+ * Redis may lose the jobs (restarted without its data, emptied, a key evicted): no event ever
+ * comes for them, and the owner would wait for ever while workers log "Missing key for job". So
+ * while it waits, the owner looks every few seconds whether the stage's job and its unfinished
+ * batches are still there, and ends with one line when they are not (or when Redis stops
+ * answering); the run fails, and the command started again queues the work left.
  */
 import { FlowProducer, Job, Queue, QueueEvents, type ConnectionOptions } from 'bullmq';
 import { randomUUID } from 'node:crypto';
@@ -33,6 +39,9 @@ export interface BatchEnvelope {
 export type QueueJudge = 'none' | 'llm';
 
 export const BATCH_RETRIES = { attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
+
+/** How often the owner looks whether its jobs are still in Redis, and how long it waits for an answer. */
+const LOST_JOBS_CHECK = { everyMs: 3000, answerWithinMs: 30_000 };
 
 export class BullmqRunner implements BatchRunner {
   private readonly address: QueueAddress;
@@ -88,9 +97,17 @@ export class BullmqRunner implements BatchRunner {
         })),
       });
       const stageJob = tree.job;
-      await stageJob.waitUntilFinished(events).catch((error: unknown) => {
-        throw new RemoteError(`the queue's ${kind.name} jobs failed past their retries: ${childFailure === null ? oneLine(error) : oneLine(childFailure)}`);
-      });
+      const watch = this.watchForLostJobs(queue, stageJob, kind.name);
+      try {
+        await Promise.race([
+          stageJob.waitUntilFinished(events).catch((error: unknown) => {
+            throw new RemoteError(`the queue's ${kind.name} jobs failed past their retries: ${childFailure === null ? oneLine(error) : oneLine(childFailure)}`);
+          }),
+          watch.lost,
+        ]);
+      } finally {
+        watch.stop();
+      }
       // Children's results stay with the parent even once the children are removed.
       const finished = await Job.fromId(queue, stageJob.id ?? '');
       const values = finished ? await finished.getChildrenValues() : {};
@@ -104,5 +121,58 @@ export class BullmqRunner implements BatchRunner {
     } finally {
       await Promise.allSettled([events.close(), flows.close(), queue.close()]);
     }
+  }
+
+  /** A promise that rejects with one line once the stage's job or one of its unfinished batches is gone from Redis. */
+  private watchForLostJobs(queue: Queue, stageJob: Job, kind: string): { lost: Promise<never>; stop(): void } {
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const lost = new Promise<never>((_resolve, reject) => {
+      const look = async (): Promise<void> => {
+        const gone = await withinTime(this.missingJobs(queue, stageJob), LOST_JOBS_CHECK.answerWithinMs);
+        if (stopped) return;
+        if (gone === 'no answer') {
+          reject(new RemoteError(`the queue at ${this.address.url} has not answered for ${LOST_JOBS_CHECK.answerWithinMs / 1000} s while the ${kind} jobs were under way; run the command again once it answers`));
+        } else if (gone > 0) {
+          reject(
+            new RemoteError(
+              `the queue at ${this.address.url} lost ${gone === Infinity ? 'the' : `${gone} of the`} ${kind} jobs of this stage (Redis restarted without its data, or was emptied): run the command again to queue the work left`,
+            ),
+          );
+        } else {
+          timer = setTimeout(() => void look().catch(reject), LOST_JOBS_CHECK.everyMs);
+        }
+      };
+      timer = setTimeout(() => void look().catch(reject), LOST_JOBS_CHECK.everyMs);
+    });
+    // The race may settle first; a rejection after that is nobody's.
+    lost.catch(() => {});
+    return {
+      lost,
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
+  }
+
+  /** How many of the stage's jobs Redis no longer holds: Infinity when the stage's job itself is gone. */
+  private async missingJobs(queue: Queue, stageJob: Job): Promise<number> {
+    if ((await queue.getJobState(stageJob.id ?? '')) === 'unknown') return Infinity;
+    const { unprocessed = [] } = await stageJob.getDependencies({ unprocessed: { count: 10_000 } });
+    if (unprocessed.length === 0) return 0;
+    const client = await queue.client;
+    const present = await Promise.all(unprocessed.map((key) => client.hexists(key, 'data')));
+    return present.filter((found) => found === 0).length;
+  }
+}
+
+/** The promise's value, or 'no answer' when it takes longer than `ms`. */
+async function withinTime<T>(promise: Promise<T>, ms: number): Promise<T | 'no answer'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<'no answer'>((resolve) => (timer = setTimeout(() => resolve('no answer'), ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }

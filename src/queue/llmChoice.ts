@@ -23,6 +23,8 @@ export const LlmChoiceSchema = z.discriminatedUnion('provider', [
     maxRetries: z.number().int().nonnegative(),
     invalidRetries: z.number().int().nonnegative(),
     timeoutSeconds: z.number().positive(),
+    maxReplyBytes: z.number().int().positive(),
+    retryBaseMs: z.number().int().positive(),
     temperature: z.number(),
     seed: z.number().int(),
     /** The owner's OPENAI_BASE_URL; null: the worker's own. */
@@ -54,6 +56,8 @@ export function workerTasksFor(choice: LlmChoice, env: NodeJS.ProcessEnv = proce
       maxRetries: choice.maxRetries,
       invalidRetries: choice.invalidRetries,
       timeoutMs: choice.timeoutSeconds * 1000,
+      maxReplyBytes: choice.maxReplyBytes,
+      retryBaseMs: choice.retryBaseMs,
       temperature: choice.temperature,
       seed: choice.seed,
       cache: null,

@@ -26,7 +26,13 @@ export type ParseBatch = z.infer<typeof ParseBatchData>;
 
 const ParsedBatch = z.object({
   revisions: z.array(
-    z.object({ pageId: z.number().int(), revId: z.number().int(), infoboxes: z.array(InfoboxSchema), firstParagraph: z.string().nullable() }),
+    z.object({
+      pageId: z.number().int(),
+      revId: z.number().int(),
+      infoboxes: z.array(InfoboxSchema),
+      firstParagraph: z.string().nullable(),
+      leftOut: z.array(z.string()),
+    }),
   ),
 });
 export type ParsedBatch = z.infer<typeof ParsedBatch>;
@@ -36,9 +42,9 @@ export type ParsedBatch = z.infer<typeof ParsedBatch>;
  * (null otherwise); a revision without text has none of either. One function for the parse job and
  * the read-dump job (dumpJob.ts), so a page parses the same wherever it was read.
  */
-export function parsedText(text: string | null, firstParagraph: boolean): { infoboxes: Infobox[]; firstParagraph: string | null } {
+export function parsedText(text: string | null, firstParagraph: boolean): { infoboxes: Infobox[]; firstParagraph: string | null; leftOut: string[] } {
   const parsed = text === null ? { infoboxes: [], firstParagraph: '' } : parseRevision(text, { firstParagraph });
-  return { infoboxes: parsed.infoboxes, firstParagraph: firstParagraph ? parsed.firstParagraph : null };
+  return { infoboxes: parsed.infoboxes, firstParagraph: firstParagraph ? parsed.firstParagraph : null, leftOut: parsed.leftOut ?? [] };
 }
 
 export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {

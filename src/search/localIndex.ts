@@ -2,6 +2,13 @@
  * A local BM25 index (MiniSearch's BM25+ ranking) over the pages in the store: for each page, its
  * title, first paragraph and infobox values at its latest parsed revision that has a first
  * paragraph. The offline stand-in for a web or wiki search in the descriptiveness check.
+ *
+ * A search scores every page holding any of the query's terms, so a term found on most pages
+ * ("the", "population" on a week of towns) cost a pass over the index per question, and a week's
+ * check, whose questions and pages grow together, grew with their product. A question is searched
+ * with its rarest terms, as many as hold together at most 2,000 pages (its rarest term always):
+ * the terms left out are the ones BM25 weighs least, a search costs the same whatever the store,
+ * and a small store is searched with every term (docs/ARCHITECTURE.md §12).
  */
 import type { Database } from 'better-sqlite3';
 import MiniSearch from 'minisearch';
@@ -15,16 +22,36 @@ interface PageDocument {
   infobox: string;
 }
 
+const FIELDS = ['title', 'lead', 'infobox'] as const;
+/** The pages a search's terms may hold together: the bound on what one search costs. */
+const SEARCHED_PAGES = 2000;
+
+type Tokenize = (text: string) => string[];
+type ProcessTerm = (term: string) => string | null | undefined | false;
+const tokenize = MiniSearch.getDefault('tokenize') as Tokenize;
+const processTerm = MiniSearch.getDefault('processTerm') as ProcessTerm;
+
+/** The terms of a text as the index reads them. */
+function termsOf(text: string): string[] {
+  return tokenize(text).flatMap((token) => {
+    const term = processTerm(token);
+    return term ? [term] : [];
+  });
+}
+
 export class LocalSearchIndex implements SearchBackend {
   readonly name = 'local-bm25';
   private readonly index: MiniSearch<PageDocument>;
   private readonly titles = new Map<number, string>();
+  /** How many pages hold each term, in any field. */
+  private readonly pagesWith = new Map<string, number>();
 
   constructor(documents: Iterable<PageDocument>) {
-    this.index = new MiniSearch<PageDocument>({ fields: ['title', 'lead', 'infobox'], storeFields: [] });
+    this.index = new MiniSearch<PageDocument>({ fields: [...FIELDS], storeFields: [] });
     for (const document of documents) {
       this.titles.set(document.id, document.title);
       this.index.add(document);
+      for (const term of new Set(FIELDS.flatMap((field) => termsOf(document[field])))) this.pagesWith.set(term, (this.pagesWith.get(term) ?? 0) + 1);
     }
   }
 
@@ -49,9 +76,26 @@ export class LocalSearchIndex implements SearchBackend {
   }
 
   async topTitles(query: string, limit: number): Promise<string[]> {
+    const searched = this.searchedTerms(query);
     return this.index
-      .search(query, { boost: { title: 2 } })
+      .search(query, { boost: { title: 2 }, processTerm: (term) => {
+        const processed = processTerm(term);
+        return processed && searched.has(processed) ? processed : null;
+      } })
       .slice(0, limit)
       .map((hit) => this.titles.get(hit.id as number) as string);
+  }
+
+  /** The query's rarest terms whose pages add up to at most SEARCHED_PAGES, and always its rarest one. */
+  private searchedTerms(query: string): Set<string> {
+    const pages = (term: string) => this.pagesWith.get(term) ?? 0;
+    const kept = new Set<string>();
+    let held = 0;
+    for (const term of [...new Set(termsOf(query))].sort((a, b) => pages(a) - pages(b) || (a < b ? -1 : 1))) {
+      if (kept.size > 0 && held + pages(term) > SEARCHED_PAGES) break;
+      kept.add(term);
+      held += pages(term);
+    }
+    return kept;
   }
 }

@@ -5,10 +5,18 @@
  * src/net/retry.ts (429 and maxlag pause every request for their Retry-After), zod-validated
  * replies and one-line RemoteErrors. mwn's own retries are disabled (they ignore Retry-After on 429
  * and never back off), so each failure is retried exactly once per attempt, there.
+ *
+ * A wiki is not trusted to end what it starts: every request has one deadline from sending it to
+ * the reply's last byte (a socket timeout never fires on a reply that drips a byte at a time), a
+ * reply larger than `maxReplyBytes` is refused as it arrives and not asked again, a redirect to
+ * another host is refused rather than followed (its replies would be stored under this wiki's
+ * name), and a continued query whose continuation comes back a second time ends with an error
+ * naming the request, instead of reading the same page for ever.
  */
 import type { ApiParams, Mwn, MwnOptions } from 'mwn';
 import { z } from 'zod';
 import { RemoteError, UserError } from '../errors.js';
+import { ReplyTooLarge, RequestTimedOut } from '../net/boundedFetch.js';
 import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
 import type { Settings } from '../settings.js';
 
@@ -25,11 +33,18 @@ export interface WikiClientOptions {
   maxRetries?: number;
   /** First backoff delay for 5xx and network failures, doubled per retry; default 1000 ms. */
   retryBaseMs?: number;
+  /** One request, to the last byte of its reply; default 120 s. */
+  requestTimeoutMs?: number;
+  /** A reply larger than this is refused; default 64 MB. */
+  maxReplyBytes?: number;
 }
+
+/** The settings a wiki client is made from. */
+export type WikiClientSettings = Pick<Settings, 'userAgent' | 'maxInFlight' | 'perMinute' | 'maxRetries' | 'retryBaseMs' | 'requestTimeoutSeconds' | 'maxReplyMb'>;
 
 /** The client options the settings give for the wiki at `apiUrl`: the one place they are read. */
 export function wikiClientOptions(
-  settings: Pick<Settings, 'userAgent' | 'maxInFlight' | 'perMinute' | 'maxRetries' | 'retryBaseMs'>,
+  settings: WikiClientSettings,
   apiUrl: string,
 ): WikiClientOptions {
   return {
@@ -39,6 +54,8 @@ export function wikiClientOptions(
     perMinute: settings.perMinute,
     maxRetries: settings.maxRetries,
     retryBaseMs: settings.retryBaseMs,
+    requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
+    maxReplyBytes: Math.round(settings.maxReplyMb * (1 << 20)),
   };
 }
 
@@ -47,24 +64,52 @@ export const IDS_PER_REQUEST = 50;
 const MAX_IN_FLIGHT = 3;
 const DEFAULT_MAX_RETRIES = 5;
 const DEFAULT_RETRY_BASE_MS = 1000;
-const REQUEST_TIMEOUT_MS = 120_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_REPLY_BYTES = 64 << 20;
+const MAX_REDIRECTS = 5;
 
-type Send = (params: ApiParams, attempt: () => Promise<unknown>) => Promise<unknown>;
+/** One attempt of a request, ended by `signal` at its deadline. */
+type Attempt = (signal: AbortSignal) => Promise<unknown>;
+type Send = (params: ApiParams, attempt: Attempt) => Promise<unknown>;
+
+/** A redirect to a host other than the wiki's. */
+class RedirectRefused extends Error {
+  constructor(readonly location: string) {
+    super(`redirected to another host (${location}): refused`);
+  }
+}
 
 /**
- * An mwn bot whose every request, continuations included, goes through `send`. mwn is loaded here,
- * on the first request, not at start-up: it is slow to load and most commands never reach a wiki.
+ * An mwn bot whose every request, continuations included, goes through `send`, with the reply cap
+ * and redirect rule of `bounds`. mwn is loaded here, on the first request, not at start-up: it is
+ * slow to load and most commands never reach a wiki.
  */
-async function queuedMwn(options: MwnOptions, send: Send): Promise<Mwn> {
+async function queuedMwn(options: MwnOptions, bounds: { apiHost: string; timeoutMs: number; maxReplyBytes: number }, send: Send): Promise<Mwn> {
   const { Mwn } = await import('mwn');
   class QueuedMwn extends Mwn {
-    override request(params: ApiParams, customRequestOptions?: Parameters<Mwn['request']>[1]): ReturnType<Mwn['request']> {
-      return send(params, () => super.request(params, customRequestOptions)) as ReturnType<Mwn['request']>;
+    override request(params: ApiParams, customRequestOptions: Parameters<Mwn['request']>[1] = {}): ReturnType<Mwn['request']> {
+      return send(params, (signal) => super.request(params, { ...customRequestOptions, signal })) as ReturnType<Mwn['request']>;
     }
   }
   const bot = new QueuedMwn(options);
-  bot.setRequestOptions({ timeout: REQUEST_TIMEOUT_MS });
+  bot.setRequestOptions({
+    timeout: bounds.timeoutMs,
+    maxContentLength: bounds.maxReplyBytes,
+    maxRedirects: MAX_REDIRECTS,
+    beforeRedirect: (redirect: { href?: string }) => {
+      const location = redirect.href ?? '';
+      if (hostOf(location) !== bounds.apiHost) throw new RedirectRefused(location);
+    },
+  });
   return bot;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }
 
 /** The continue parameters of a continued query (`continue` and a module's own, e.g. `rccontinue`). */
@@ -75,6 +120,8 @@ export class WikiClient {
   private readonly apiUrl: string;
   private readonly bot: Promise<Mwn>;
   private readonly requests: RequestQueue;
+  private readonly timeoutMs: number;
+  private readonly maxReplyBytes: number;
 
   constructor(options: WikiClientOptions) {
     if (!options.userAgent?.trim()) {
@@ -85,6 +132,8 @@ export class WikiClient {
       throw new UserError(`invalid maxInFlight ${maxInFlight}: expected 1 to ${MAX_IN_FLIGHT} requests in flight`);
     }
     this.apiUrl = options.apiUrl;
+    this.timeoutMs = positive(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs');
+    this.maxReplyBytes = positive(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, 'maxReplyBytes');
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new UserError(`invalid maxRetries ${maxRetries}: expected a whole number ≥ 0`);
@@ -106,8 +155,26 @@ export class WikiClient {
         suppressAPIWarnings: true,
         defaultParams: { format: 'json', formatversion: '2', maxlag: 5 },
       },
-      (params, attempt) => this.requests.run(attempt, readFailure, describe(params)),
+      { apiHost: hostOf(options.apiUrl), timeoutMs: this.timeoutMs, maxReplyBytes: this.maxReplyBytes },
+      (params, attempt) => this.requests.run(() => this.bounded(attempt), readFailure, describe(params)),
     );
+  }
+
+  /** One attempt within the deadline, its refusals named: too slow, too large, redirected away. */
+  private async bounded(attempt: Attempt): Promise<unknown> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    try {
+      return await attempt(deadline.signal);
+    } catch (error) {
+      if (deadline.signal.aborted) throw new RequestTimedOut(this.timeoutMs);
+      const redirect = causeOfType(error, RedirectRefused);
+      if (redirect) throw redirect;
+      if (/maxContentLength size of \d+ exceeded/.test((error as Error | undefined)?.message ?? '')) throw new ReplyTooLarge(this.maxReplyBytes);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async read<T>(params: ApiParams, schema: z.ZodType<T>): Promise<T> {
@@ -126,6 +193,7 @@ export class WikiClient {
   async *continuedFrom<T>(params: ApiParams, schema: z.ZodType<T>, from: Continuation | null): AsyncIterable<{ reply: T; next: Continuation | null }> {
     const bot = await this.bot;
     let at: Continuation = from ?? {};
+    const seen = new Set([JSON.stringify(at)]);
     for (;;) {
       const request = { ...params, ...at };
       const raw: unknown = await bot.request(request);
@@ -133,6 +201,11 @@ export class WikiClient {
       const next = parsed.success && parsed.data.continue ? parsed.data.continue : null;
       yield { reply: this.validated(request, raw, schema), next };
       if (!next) return;
+      const key = JSON.stringify(next);
+      if (seen.has(key)) {
+        throw new RemoteError(`wiki ${this.apiUrl} sent the continuation ${key} a second time for ${describe(params)}: the listing would never end`);
+      }
+      seen.add(key);
       at = next;
     }
   }
@@ -145,8 +218,16 @@ export class WikiClient {
   }
 }
 
-/** What mwn rejected with (an axios error for HTTP and network failures, an MwnError for API errors). */
+/** The error or one of its causes that is a `type`. */
+function causeOfType<T>(error: unknown, type: new (...args: never[]) => T): T | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) if (at instanceof type) return at;
+  return undefined;
+}
+
+/** What mwn rejected with (an axios error for HTTP and network failures, an MwnError for API errors), or a refusal of `bounded`. */
 function readFailure(error: unknown): Failure {
+  if (error instanceof RequestTimedOut) return { status: error.message, transient: true };
+  if (error instanceof ReplyTooLarge || error instanceof RedirectRefused) return { status: error.message, transient: false };
   const details = error as {
     code?: string;
     info?: string;

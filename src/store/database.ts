@@ -1,6 +1,6 @@
 import Sqlite from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 import { z } from 'zod';
@@ -33,7 +33,10 @@ export function storeProblem(error: unknown, path: string): UserError | undefine
   return undefined;
 }
 
-/** Opens (creating if needed) a wikidelta database: WAL, foreign keys, and every pending migration applied. */
+/**
+ * Opens (creating if needed) a wikidelta database: WAL, foreign keys, and every pending migration
+ * applied; or, `readonly`, an existing store whose schema must be current.
+ */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database {
   if (path !== ':memory:') {
     try {
@@ -63,6 +66,67 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     throw storeProblem(error, path) ?? new UserError(`database ${path} is not a usable wikidelta store: ${(error as Error).message}`);
   }
   return db;
+}
+
+/**
+ * Opens a store for a command that only reads it (answer, status, changes, evaluate, export). A
+ * store this process may write (the file and its directory) is opened as a writer would, pending
+ * migrations applied; another user's store, or one on a read-only mount, is opened read-only, its
+ * schema required to be current.
+ */
+export function openStoreForReading(path: string): Database {
+  if (writable(path) && writable(dirname(path))) return openDatabase(path);
+  if (inWalMode(path) && !existsSync(`${path}-shm`)) {
+    throw new UserError(
+      `database ${path} is in WAL mode and neither it nor its directory can be written here, which SQLite needs to read it: ` +
+        'run one writing wikidelta command on it where it can be written (a writer leaves it readable), or read a copy',
+    );
+  }
+  return openDatabase(path, { readonly: true });
+}
+
+/** Whether the file's SQLite header says WAL (its read and write versions are 2). */
+function inWalMode(path: string): boolean {
+  const header = Buffer.alloc(20);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    return readSync(fd, header, 0, header.length, 0) === header.length && header[18] === 2;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Closes a store, leaving it in rollback-journal mode when no other connection has it open. SQLite
+ * reads a store in WAL mode only where it may create the `-shm` file beside it, so a store left in
+ * WAL mode could not be read from a read-only mount or by another user; every connection that may
+ * write puts it back in WAL mode when it opens it. With another connection open the switch is
+ * refused at once (busy) and the store stays as it is, for the last one to close.
+ */
+export function closeStore(db: Database): void {
+  if (db.open && !db.readonly) {
+    try {
+      db.pragma('busy_timeout = 0');
+      db.pragma('journal_mode = DELETE');
+    } catch {
+      // Busy: another process reads or writes the store; the last writer to close alone switches it.
+    }
+  }
+  db.close();
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function applyMigrations(db: Database, list: readonly Migration[]): number {

@@ -11,7 +11,8 @@ import type { AnswerInterval } from '../model/timelines.js';
 import { DataUnitRow } from './changeStore.js';
 import { Count, flag, InfoboxColumn, Texts } from './rows.js';
 
-const GeneratedFromRow = z.object({ id: z.string(), revId: z.number().int(), key: z.string() });
+const GeneratedFromRow = z.object({ id: z.string(), revId: z.number().int(), key: z.string(), reason: z.string().nullable() });
+export type GeneratedFrom = z.infer<typeof GeneratedFromRow>;
 const QuestionRow = DataUnitRow.extend({ id: z.string(), text: z.string() });
 const GeneratedItemRow = z.object({
   id: z.string(),
@@ -98,16 +99,15 @@ export function queryIdFor(window: Window, pageId: number): string {
 export class QuestionStore {
   constructor(private readonly db: Database, readonly wiki: string) {}
 
-  /** What each query id of the window was generated from, "revId|key", failed generations included. */
-  generatedFrom(window: Window): Map<string, string> {
-    const list = this.db
+  /** What each query of the window was generated from, failed generations included with their reason. */
+  generatedFrom(window: Window): GeneratedFrom[] {
+    return this.db
       .prepare(
-        `SELECT query_id AS id, rev_id AS revId, target_key AS key FROM question_generations
+        `SELECT query_id AS id, rev_id AS revId, target_key AS key, reason FROM question_generations
          WHERE wiki = ? AND window_start = ? AND window_end = ?`,
       )
       .all(this.wiki, window.start, window.end)
       .map((row) => GeneratedFromRow.parse(row));
-    return new Map(list.map((row) => [row.id, `${row.revId}|${row.key}`]));
   }
 
   /** Stores a batch of generations in one transaction; a successful one also becomes a query, kept once checked. */

@@ -26,6 +26,24 @@ export interface WtfDocument {
   sections(): WtfSection[];
 }
 
+const BRACE_PAIRS = /\{\{|\}\}/g;
+
+/**
+ * How deeply templates nest in `text` (`{{a|{{b}}}}` is 2). wtf_wikipedia parses nested templates
+ * recursively, at a cost that grows with the square of the depth, and overflows the stack some two
+ * thousand deep: its callers check the depth first.
+ */
+export function templateDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  BRACE_PAIRS.lastIndex = 0;
+  for (let brace = BRACE_PAIRS.exec(text); brace !== null; brace = BRACE_PAIRS.exec(text)) {
+    depth = brace[0] === '{{' ? depth + 1 : Math.max(0, depth - 1);
+    deepest = Math.max(deepest, depth);
+  }
+  return deepest;
+}
+
 export function parseWithWtf(wikitext: string): WtfDocument {
   return (createRequire(import.meta.url)('wtf_wikipedia') as (wikitext: string) => WtfDocument)(wikitext);
 }

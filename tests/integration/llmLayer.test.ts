@@ -1,7 +1,8 @@
 /**
  * The LLM layer through the real `openai` client against a local OpenAI-compatible server:
  * structured replies, reply-format fallback, invalid replies, 429 with Retry-After, 500s, timeouts,
- * and the response cache.
+ * a body that drips, an oversized reply, the reply budget, and the response cache. Failures of the
+ * service are thrown (the stage fails and a later run asks again); verdicts on an item are returned.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { loadPrompt } from '../../src/llm/prompts.js';
 import { OpenAiClient, type OpenAiClientOptions } from '../../src/llm/openaiClient.js';
 import { ResponseCache } from '../../src/store/llmCache.js';
+import { RemoteError } from '../../src/errors.js';
 import { OpenAiWeeklyTasks } from '../../src/llm/openaiWeeklyTasks.js';
 import { SessionTasks } from '../../src/llm/openTasks.js';
 import { loadSettings } from '../../src/settings.js';
@@ -42,6 +44,7 @@ async function setUp(serverOptions: OpenAiServerOptions = {}, clientOptions: Par
     maxRetries: 3,
     invalidRetries: 2,
     timeoutMs: 2000,
+    maxReplyBytes: 1 << 20,
     temperature: 0,
     seed: 1,
     cache: new ResponseCache(db),
@@ -149,18 +152,31 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('retries a 500 with backoff, and reports the failure once the retries are spent', async () => {
+  it('retries a 500 with backoff, and throws the failure of the service once the retries are spent, caching nothing', async () => {
     const { server, assistant } = await setUp({ faults: ['server-error', 'server-error'] });
     expect((await assistant.answerQuestion(article, question)).ok).toBe(true);
     expect(server.requests).toHaveLength(3);
 
     const failing = await setUp({ alwaysFault: 'server-error' }, { maxRetries: 2 });
-    const result = await failing.assistant.answerQuestion(article, question);
-    expect(result.ok ? '' : result.reason).toMatch(/failed after 2 retries: HTTP 500/);
+    await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(/^LLM server http:\/\/127\.0\.0\.1:\d+\/v1 failed after 2 retries: HTTP 500/);
     expect(failing.server.requests).toHaveLength(3);
+    expect(failing.assistant.takeUsage()).toMatchObject({ requests: 3, failures: 1 });
+    // Nothing of the outage was kept: the next call asks the server again.
+    await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(RemoteError);
+    expect(failing.server.requests).toHaveLength(6);
   });
 
-  it('gives up on a request after its timeout and retries it', async () => {
+  it('throws at once for a Retry-After beyond what a client waits, and for a server that refuses connections', async () => {
+    const refusing = await setUp({ alwaysFault: 'rate-limit', retryAfterSeconds: 3600 });
+    await expect(refusing.assistant.answerQuestion(article, question)).rejects.toThrow(/HTTP 429: .*\(asked to wait 3600 s, more than the 300 s a client waits\)/);
+    expect(refusing.server.requests).toHaveLength(1);
+
+    const gone = await setUp({}, { maxRetries: 1 });
+    await gone.server.stop();
+    await expect(gone.assistant.generateQuestion(article, { key: 'population_total', value: '418,950' })).rejects.toThrow(/failed after 1 retry: connection failed/);
+  });
+
+  it('gives up on a request after its timeout and retries it; past the retries the failure is thrown', async () => {
     const { server, assistant } = await setUp({ faults: ['hang'], hangMs: 5000 }, { timeoutMs: 300 });
     const started = Date.now();
     expect((await assistant.answerQuestion(article, question)).ok).toBe(true);
@@ -168,8 +184,43 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     expect(server.requests).toHaveLength(2);
 
     const stuck = await setUp({ alwaysFault: 'hang', hangMs: 5000 }, { timeoutMs: 300, maxRetries: 0 });
-    const result = await stuck.assistant.answerQuestion(article, question);
-    expect(result.ok ? '' : result.reason).toMatch(/no reply within 0.3 s/);
+    await expect(stuck.assistant.answerQuestion(article, question)).rejects.toThrow(/no complete reply within 0.3 s/);
+  });
+
+  it('counts the timeout to the last byte: a reply whose body drips after its headers is cut there', async () => {
+    const { server, assistant } = await setUp({ faults: ['drip'], dripMs: 100 }, { timeoutMs: 1000 });
+    const started = Date.now();
+    expect((await assistant.answerQuestion(article, question)).ok).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(server.requests).toHaveLength(2);
+
+    const dripping = await setUp({ alwaysFault: 'drip', dripMs: 100 }, { timeoutMs: 1000, maxRetries: 1 });
+    await expect(dripping.assistant.answerQuestion(article, question)).rejects.toThrow(/failed after 1 retry: no complete reply within 1 s/);
+    expect(dripping.server.requests).toHaveLength(2);
+  });
+
+  it('refuses a reply over the size cap without retrying it, as a failure of the server', async () => {
+    const { server, assistant } = await setUp({ alwaysFault: 'huge-reply', hugeReplyBytes: 4 << 20 }, { maxReplyBytes: 64 << 10 });
+    await expect(assistant.generateQuestion(article, { key: 'population_total', value: '418,950' })).rejects.toThrow(
+      /LLM server .* failed: a reply larger than 64 KB, the most a reply may hold, refused/,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("asks for at most the prompt's max_tokens, and for max_completion_tokens from a server that refuses max_tokens", async () => {
+    const { server, assistant } = await setUp();
+    await assistant.answerQuestion(article, question);
+    await assistant.classifyDomain(article, question);
+    expect(server.requests.map((r) => r.body.max_tokens)).toEqual([loadPrompt('correctness-answer').maxTokens, loadPrompt('domain-classification').maxTokens]);
+
+    const reasoning = await setUp({ maxTokens: false }, { model: 'reasoning-model' });
+    expect((await reasoning.assistant.answerQuestion(article, question)).ok).toBe(true);
+    expect((await reasoning.assistant.answerQuestion(article, 'What is the leader of Port Aldwin?')).ok).toBe(true);
+    expect(reasoning.server.requests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens])).toEqual([
+      [300, undefined],
+      [undefined, 300],
+      [undefined, 300],
+    ]);
   });
 
   it('answers a repeated call from the cache, valid replies and invalid-reply verdicts alike', async () => {
@@ -183,7 +234,7 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     const prompt = { ...loadPrompt('correctness-answer'), version: '999' };
     const client = new OpenAiClient({
       baseURL: server.baseURL, apiKey: 'k', model: 'test-model', concurrency: 1, perMinute: 100, maxRetries: 0,
-      invalidRetries: 0, timeoutMs: 2000, temperature: 0, seed: 1, cache: new ResponseCache(db),
+      invalidRetries: 0, timeoutMs: 2000, maxReplyBytes: 1 << 20, temperature: 0, seed: 1, cache: new ResponseCache(db),
     });
     await client.call({
       prompt,

@@ -6,12 +6,14 @@
  */
 import Sqlite from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cliPath, collect, jsonLines, runCli, sharedData, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { cliPath, collect, jsonLines, repoRoot, runCli, sharedData, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { TOWN_WEEK_START, townDump } from '../../testkit/townDump.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 const WEEK = ['weekly', '--start', '2021-01-04', '--dump', SAMPLE, '--llm', 'offline'];
@@ -263,5 +265,160 @@ describe('data never dropped silently, titles as MediaWiki reads them', () => {
     const asTyped = await runCli(['--db', db, '--json', 'answer', '--title', 'ranma_½', '--key', 'author', '--date', '2021-01-05']);
     expect(asTyped.code, asTyped.stderr).toBe(0);
     expect(asTyped.stdout).toBe(asStored.stdout);
+  });
+});
+
+describe('signals during check', () => {
+  it('ends a run stopped by SIGTERM during a check of 1,500 questions at once, and a second signal still removes the lock', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    const dump = join(dir, 'towns.xml');
+    writeFileSync(dump, townDump(1500));
+    const week = ['weekly', '--start', TOWN_WEEK_START, '--dump', dump, '--llm', 'offline'];
+    const prepared = await runCli(['--db', db, ...week, '--stages', 'collect,parse,diff,select,timeline,generate']);
+    expect(prepared.code, prepared.stderr).toBe(0);
+    expect(prepared.stdout).toMatch(/generate +done +data_units=1500 /);
+
+    const child = startCli(['--db', db, '--json', ...week]);
+    const ended = collect(child);
+    await waitForOutput(child, 'stderr', /"message":"stage started","stage":"check"/);
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    child.kill('SIGTERM');
+    const result = await ended;
+    // The stage alone takes longer than this; a stage that never yields would finish before the signal is seen.
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(result.code).toBe(143);
+    expect(existsSync(`${db}.lock`)).toBe(false);
+    const status = await runCli(['--db', db, 'status']);
+    expect(status.stdout).toMatch(/^ {2}check +failed .*error: interrupted by SIGTERM/m);
+    const resumed = await runCli(['--db', db, ...week]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/check +done +questions=1500 /);
+  }, 120_000);
+});
+
+describe('the run lock', () => {
+  it('is one lock per real file: a second writer through a symbolic link to the store is refused', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'real.sqlite');
+    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    const link = join(dir, 'link.sqlite');
+    symlinkSync(db, link);
+    // Reading the dump from a pipe that never ends keeps the first run inside collect.
+    const first = startCli(['--db', db, '--json', 'weekly', '--start', '2022-01-03', '--dump', '-', '--llm', 'offline']);
+    const firstEnded = collect(first);
+    first.stdin?.write('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/">\n');
+    try {
+      await waitForOutput(first, 'stderr', /"stage":"collect"/);
+      const second = await runCli(['--db', link, ...WEEK]);
+      expect(second.code).toBe(1);
+      expect(oneLineError(second.stderr)).toMatch(new RegExp(`link\\.sqlite is locked by another run \\(pid ${first.pid} `));
+      expect(existsSync(`${link}.lock`)).toBe(false);
+    } finally {
+      first.kill('SIGKILL');
+      await firstEnded;
+    }
+  });
+
+  it('is taken by exactly one of several starters that find it stale or still empty, in every trial', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    const lockModule = pathToFileURL(join(repoRoot, 'dist/src/runs/lock.js')).href;
+    // A winner holds the lock until the test has heard from every starter (a starter slow to start
+    // on a busy machine must still find it held), then releases it when its input ends.
+    const starter = `
+      const { acquireLock } = await import(${JSON.stringify(lockModule)});
+      const startAt = Number(process.argv[1]);
+      while (Date.now() < startAt);
+      try {
+        const lock = acquireLock(${JSON.stringify(db)}, 'trial');
+        process.stdout.write('won');
+        process.stdin.on('end', () => lock.release()).resume();
+      } catch (error) {
+        process.stdout.write('refused: ' + error.message);
+        process.stdin.resume();
+      }`;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    for (let trial = 0; trial < 10; trial++) {
+      writeFileSync(`${db}.lock`, trial % 2 === 0 ? JSON.stringify({ pid: dead, host: hostname(), startedAt: '2021-01-04T00:00:00Z', command: 'weekly' }) : '');
+      const startAt = String(Date.now() + 2500);
+      const starters = Array.from({ length: 5 }, () => spawn(process.execPath, ['--input-type=module', '-e', starter, startAt]));
+      const ended = starters.map((child) => collect(child));
+      const said = await Promise.all(starters.map((child) => waitForOutput(child, 'stdout', /^(won|refused: .+)$/)));
+      for (const child of starters) child.stdin?.end();
+      await Promise.all(ended);
+      const won = said.filter((outcome) => outcome === 'won');
+      expect(won, `trial ${trial}: ${said.join(' | ')}`).toHaveLength(1);
+      for (const outcome of said) if (outcome !== 'won') expect(outcome).toMatch(/^refused: database .* is locked by another run \(pid \d+ /);
+      expect(existsSync(`${db}.lock`)).toBe(false);
+    }
+  }, 120_000);
+});
+
+describe('a store the user can only read', () => {
+  it('answers answer, status, changes, evaluate and export, run as an unprivileged user on a read-only file in a read-only directory', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    const storeDir = join(dir, 'store');
+    mkdirSync(storeDir);
+    const db = join(storeDir, 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    chmodSync(db, 0o444);
+    chmodSync(storeDir, 0o555);
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    chownSync(out, 65534, 65534);
+    const predictions = join(out, 'predictions.jsonl');
+    writeFileSync(predictions, '{"id":"21010400-26324-0","prediction":"Kitty Film"}\n');
+    // As root no permission is ever missing: every command runs as nobody (uid 65534), as setpriv would start it.
+    const asNobody = (args: string[]) => spawnSync(process.execPath, [cliPath, '--db', db, ...args], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    const commands = [
+      ['status'],
+      ['status', '--check'],
+      ['answer', '--title', 'Ranma ½', '--key', 'author', '--date', '2021-01-05'],
+      ['changes', '--start', '2021-01-04', '--end', '2021-01-10'],
+      ['evaluate', 'weekly', '--predictions', predictions, '--date', '2021-01-05'],
+      ['export', 'weekly', '--start', '2021-01-04', '--out', join(out, 'release')],
+      ['export', 'dailyqa', '--date', '2021-01-05', '--out', join(out, 'qa.jsonl')],
+    ];
+    for (const args of commands) {
+      const result = asNobody(args);
+      expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(result.stdout + result.stderr, args.join(' ')).not.toMatch(/error/i);
+    }
+    expect(readdirSync(join(out, 'release'))).toContain('queries.jsonl');
+    expect(jsonLines(readFileSync(join(out, 'qa.jsonl'), 'utf8'))).toHaveLength(1);
+    expect(asNobody(['answer', '--title', 'Ranma ½', '--key', 'author', '--date', '2021-01-05']).stdout).toMatch(/Rumiko Takahashi/);
+    expect(readdirSync(storeDir).filter((name) => name.startsWith('w.sqlite'))).toEqual(['w.sqlite']);
+    // Writing stays refused with one line.
+    const write = asNobody(WEEK);
+    expect(write.status).toBe(1);
+    expect(oneLineError(write.stderr)).toMatch(/^wikidelta: cannot create lock .*w\.sqlite\.lock/);
+  });
+});
+
+describe('a finished week run again', () => {
+  it('says the week is done and names the dump it did not read, and writes the release to a new --out', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    const other = join(dir, 'other.xml');
+    writeFileSync(other, tinyDump('Tiny Town', [['2021-01-05T10:00:00Z', '{{Infobox settlement\n| population_total = 5\n}}']]));
+    const out = join(dir, 'elsewhere');
+    const again = await runCli(['--db', db, 'weekly', '--start', '2021-01-04', '--dump', other, '--llm', 'offline', '--out', out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/\n {2}export +done +files=13 [^(]*\n/);
+    expect(again.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `the week of 2021-01-04 was done already (run 1), so its stages were skipped; --dump ${other} was not read (--redo collect reads it); its release was written to ${out}`,
+    );
+    const release = join(dir, 'releases', 'weekly-2021-01-04');
+    expect(readdirSync(out).sort()).toEqual(readdirSync(release).sort());
+    expect(readFileSync(join(out, 'queries.jsonl'), 'utf8')).toBe(readFileSync(join(release, 'queries.jsonl'), 'utf8'));
+
+    const plain = await runCli(['--db', db, ...WEEK]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trimEnd().split('\n').at(-1)).toBe(`the week of 2021-01-04 was done already (run 1), so its stages were skipped; --dump ${SAMPLE} was not read (--redo collect reads it)`);
   });
 });

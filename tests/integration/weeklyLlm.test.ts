@@ -169,3 +169,82 @@ describe('weekly pipeline through the openai provider against a local server', (
     expect(Number(status.runs[0]?.llm_usage[0]?.cacheHits)).toBeGreaterThan(0);
   });
 });
+
+describe('an LLM outage during the weekly pipeline', () => {
+  const dir = tempDir();
+  const servers: OpenAiServer[] = [];
+  const envFor = (server: OpenAiServer) => ({
+    OPENAI_BASE_URL: server.baseURL,
+    OPENAI_API_KEY: 'test-key',
+    WIKIDELTA_LLM_MODEL: 'local-test',
+    WIKIDELTA_LLM_MAX_RETRIES: '1',
+    WIKIDELTA_RETRY_BASE_MS: '50',
+  });
+  async function server(options: Parameters<typeof startOpenAiServer>[0]): Promise<OpenAiServer> {
+    const started = await startOpenAiServer(options);
+    servers.push(started);
+    return started;
+  }
+  afterAll(async () => Promise.all(servers.map((s) => s.stop())));
+
+  it.each([
+    ['HTTP 500', { alwaysFault: 'server-error' as const }, /failed after 1 retry: HTTP 500/],
+    ['429 with a Retry-After beyond the cap', { alwaysFault: 'rate-limit' as const, retryAfterSeconds: 3600 }, /HTTP 429: .*asked to wait 3600 s/],
+    ['connection refused', {}, /failed after 1 retry: connection failed/],
+  ])('fails the stage on %s (exit 1, run failed, status --check alarms) and stores no verdict on any item', async (_name, options, line) => {
+    const db = join(tempDir(), 'outage.sqlite');
+    const down = await server(options);
+    if (Object.keys(options).length === 0) await down.stop();
+    const run = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: envFor(down) });
+    expect(run.code, run.stderr).toBe(1);
+    const errors = run.stderr.split('\n').filter((l) => l.startsWith('wikidelta:'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(line);
+    expect(rows(db, 'SELECT * FROM question_generations')).toEqual([]);
+    expect(rows<{ status: string }>(db, 'SELECT status FROM runs')).toEqual([{ status: 'failed' }]);
+    const check = await runCli(['--db', db, 'status', '--check']);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toMatch(/^wikidelta: run 1 weekly failed, .*: generate: LLM server /);
+  });
+
+  it('retries on the next run what the outage left, while an item the model answered badly stays rejected with its reason', async () => {
+    const db = join(dir, 'resumed.sqlite');
+    const down = await server({ alwaysFault: 'server-error' });
+    expect((await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: envFor(down) })).code).toBe(1);
+    expect(down.requests.length).toBeGreaterThan(0);
+
+    // The server is back; the film's question never comes back valid.
+    const up = await server({ alwaysFault: 'schema-violation', alwaysFaultWhen: 'Target field: gross' });
+    const out = join(dir, 'release');
+    const resumed = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai', '--out', out], { env: envFor(up) });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^run 1 \(done\) .*, continued/);
+    expect(resumed.stdout).toMatch(/generate +done +data_units=11 already_done=0 generated=10 failed=1/);
+    expect(jsonLines(readFileSync(join(out, 'queries.jsonl'), 'utf8')).length).toBeGreaterThan(0);
+    expect((await runCli(['--db', db, 'status', '--check'])).code).toBe(0);
+
+    const sent = up.requests.length;
+    const again = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai', '--redo', 'generate'], { env: envFor(up) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/generate +done +data_units=11 already_done=11 generated=0 failed=0/);
+    expect(up.requests.length).toBe(sent);
+    expect(rows(db, "SELECT query_id, reason FROM question_generations WHERE status = 'failed'")).toEqual([
+      { query_id: '25020300-106-0', reason: expect.stringMatching(/^invalid reply after 3 attempts: /) },
+    ]);
+  });
+
+  it('asks again for the items a store written before the fix holds as failed by the service', async () => {
+    const db = join(dir, 'resumed.sqlite');
+    const up = await server({});
+    const handle = new Sqlite(db);
+    handle.exec(`UPDATE question_generations SET status = 'failed', reason = 'LLM server http://127.0.0.1:9/v1 failed after 5 retries: HTTP 500: internal error' WHERE query_id = '25020300-101-0';
+      DELETE FROM queries WHERE id = '25020300-101-0';
+      UPDATE question_checks SET passed = 0, reason = 'no answer: LLM server http://127.0.0.1:9/v1 failed after 5 retries: connection failed: fetch failed' WHERE query_id = '25020300-102-0' AND check_name = 'correctness';`);
+    handle.close();
+    const redo = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai', '--redo', 'generate'], { env: envFor(up) });
+    expect(redo.code, redo.stderr).toBe(0);
+    expect(redo.stdout).toMatch(/generate +done +data_units=11 already_done=10 generated=1 failed=0/);
+    expect(redo.stdout).toMatch(/check +done +questions=10 already_done=8 /);
+    expect(rows(db, "SELECT * FROM question_checks WHERE reason LIKE '%LLM server%'")).toEqual([]);
+  });
+});

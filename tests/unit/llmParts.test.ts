@@ -19,17 +19,18 @@ describe('prompt templates', () => {
   it('has every task of the weekly and monthly pipelines and the baselines, each with a valid header', () => {
     expect(names.sort()).toEqual([
       'baseline-closed-book', 'baseline-with-document', 'correctness-answer', 'dialogue', 'domain-classification', 'growover-qa-changed',
-      'growover-qa-initial', 'growover-qa-new', 'question-generation', 'sentence-change',
+      'growover-qa-initial', 'growover-qa-new', 'prediction-judge', 'question-generation', 'sentence-change',
     ]);
-    for (const name of names) expect(loadPrompt(name)).toMatchObject({ name, version: expect.stringMatching(/^\d+$/) });
+    for (const name of names) expect(loadPrompt(name)).toMatchObject({ name, version: expect.stringMatching(/^\d+$/), maxTokens: expect.any(Number) });
     expect(loadPrompt('question-generation').placeholders).toEqual(['title', 'url', 'first_paragraph', 'template', 'infobox', 'key', 'value']);
   });
 
   it('rejects a bad header and a render with missing or unexpected variables', () => {
     expect(() => parsePrompt('name: x\nversion: one\ndescription: d\n---\ntext', 'p')).toThrow(/header version: a whole number/);
-    expect(() => parsePrompt('name: x\nversion: 1\n---\ntext', 'p')).toThrow(/header description/);
+    expect(() => parsePrompt('name: x\nversion: 1\nmax_tokens: 50\n---\ntext', 'p')).toThrow(/header description/);
+    expect(() => parsePrompt('name: x\nversion: 1\ndescription: d\n---\ntext', 'p')).toThrow(/header max_tokens/);
     expect(() => parsePrompt('just text', 'p')).toThrow(/no "---" line/);
-    const template = parsePrompt('name: x\nversion: 2\ndescription: d\n---\nHello {{who}} and {{who}}', 'p');
+    const template = parsePrompt('name: x\nversion: 2\ndescription: d\nmax_tokens: 50\n---\nHello {{who}} and {{who}}', 'p');
     expect(renderPrompt(template, { who: 'you' })).toBe('Hello you and you');
     expect(() => renderPrompt(template, {})).toThrow(/missing \{who\}/);
     expect(() => renderPrompt(template, { who: 'a', extra: 'b' })).toThrow(/unexpected \{extra\}/);

@@ -65,7 +65,11 @@ export function registerSnapshot(program: Command): void {
       });
       const counts = outcome.run.stages[0]?.counts ?? {};
       if (command.optsWithGlobals<{ json?: boolean }>().json) process.stdout.write(`${JSON.stringify({ snapshot: flags.name, ...counts })}\n`);
-      else process.stdout.write(`snapshot ${flags.name}: ${counts.articles ?? 0} articles (${counts.stored_now ?? 0} stored now, ${counts.sentences_now ?? 0} sentences)\n`);
+      else {
+        const skipped = counts.skipped ? `; ${counts.skipped} skipped, the parser cannot read them` : '';
+        process.stdout.write(`snapshot ${flags.name}: ${counts.articles ?? 0} articles (${counts.stored_now ?? 0} stored now, ${counts.sentences_now ?? 0} sentences${skipped})\n`);
+        for (const key of Object.keys(counts)) if (key.startsWith('skipped: ')) process.stdout.write(`  ${key}\n`);
+      }
     });
 }
 

@@ -3,6 +3,7 @@ import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
+import { RunStore } from '../../store/runStore.js';
 import { DumpFilesSource } from '../../sources/dumpFiles.js';
 import type { RevisionSource } from '../../sources/RevisionSource.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
@@ -55,7 +56,7 @@ export function registerWeekly(program: Command): void {
         { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
         (session) => weekly(session, { ...flags, start }),
       );
-      printOutcome(outcome, command.optsWithGlobals<{ json?: boolean }>().json ?? false);
+      printOutcome(outcome, command.optsWithGlobals<{ json?: boolean }>().json ?? false, outcome.doneBefore ? doneWeekNote(outcome, flags) : null);
     });
 }
 
@@ -66,13 +67,41 @@ function windowStart(flags: WeeklyFlags, command: Command): string {
   return lastCompleteWeekStart(new Date());
 }
 
-async function weekly(session: Session, flags: WeeklyFlags & { start: string }): Promise<PipelineOutcome> {
+interface WeeklyOutcome extends PipelineOutcome {
+  /** The week's run was done before this invocation: what it asked for was done already. */
+  doneBefore: boolean;
+  /** The release was written again, to --out. */
+  exportedAgain: boolean;
+}
+
+/**
+ * Runs the week's stages. A week whose run is done skips them all, whatever --dump or --api
+ * now names (a run is the window and settings, not the source), so the command says so rather
+ * than doing nothing in silence; with --out, it writes the release there again (cheap, from the
+ * store) since that is what the user asked for.
+ */
+async function weekly(session: Session, flags: WeeklyFlags & { start: string }): Promise<WeeklyOutcome> {
   const window = windowFrom(flags.start, flags.days);
   const stages = flags.stages ?? [...WEEKLY_STAGES];
   const sourceFlags = { ...flags, dump: flags.dump?.[0] };
   const source = stages.includes('collect') ? openWeeklySource(flags, sourceFlags, session.settings) : null;
   const input = { ...weeklyRunInput(session, sourceFlags, source), window, ...(await weeklyQueueRunnerFor(flags.queue)) };
-  return runWeekly({ db: session.db, input, stages, redo: flags.redo ?? [], reporter: session.reporter, params: weeklyRunParams(session, input, flags.days) });
+  const params = weeklyRunParams(session, input, flags.days);
+  const doneBefore = new RunStore(session.db).findRun('weekly', params)?.status === 'done';
+  const redo = flags.redo ?? [];
+  const exportedAgain = doneBefore && flags.out !== undefined && stages.includes('export') && !redo.includes('export');
+  const outcome = await runWeekly({ db: session.db, input, stages, redo: exportedAgain ? [...redo, 'export'] : redo, reporter: session.reporter, params });
+  return { ...outcome, doneBefore: doneBefore && outcome.executed.every((stage) => stage === 'export' || stage === 'finalize'), exportedAgain };
+}
+
+/** What a rerun of a done week did and did not do, in one line. */
+function doneWeekNote(outcome: WeeklyOutcome, flags: WeeklyFlags): string {
+  const window = outcome.run.params.window as { start: string };
+  const source = flags.api ? `--api ${flags.api}` : flags.dump?.length ? `--dump ${flags.dump.join(' --dump ')}` : null;
+  const parts = [`the week of ${window.start.slice(0, 10)} was done already (run ${outcome.run.id}), so its stages were skipped`];
+  if (source) parts.push(`${source} was not read (--redo collect reads it)`);
+  if (outcome.exportedAgain) parts.push(`its release was written to ${flags.out}`);
+  return parts.join('; ');
 }
 
 /** The week's source: the API, one dump, or several dump files read one after the other. */
@@ -84,17 +113,18 @@ function openWeeklySource(flags: WeeklyFlags, first: SourceFlags, settings: Sett
   return new DumpFilesSource(dumps);
 }
 
-function printOutcome(outcome: PipelineOutcome, json: boolean): void {
+function printOutcome(outcome: PipelineOutcome, json: boolean, note: string | null): void {
   const { run } = outcome;
   if (json) {
-    process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, stages: run.stages })}\n`);
+    process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, stages: run.stages, ...(note ? { note } : {}) })}\n`);
     return;
   }
   const window = run.params.window as { start: string; end: string };
   process.stdout.write(`run ${run.id} (${run.status}) weekly ${window.start} .. ${window.end}${outcome.resumed ? ', continued' : ''}\n`);
   for (const stage of run.stages) {
     const counts = Object.entries(stage.counts).map(([k, v]) => `${k}=${v}`).join(' ');
-    const note = outcome.skipped.includes(stage.stage) ? ' (already done, skipped)' : '';
-    process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${counts}${note}\n`);
+    const skipped = outcome.skipped.includes(stage.stage) ? ' (already done, skipped)' : '';
+    process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${counts}${skipped}\n`);
   }
+  if (note) process.stdout.write(`${note}\n`);
 }

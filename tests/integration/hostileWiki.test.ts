@@ -1,0 +1,99 @@
+/**
+ * The wiki client and the weekly command against a hostile wiki on loopback (testkit/hostileWiki.ts):
+ * a continuation that comes back, a reply of many megabytes, a redirect to another host, a reply
+ * that drips. Each ends in one error naming the request, within bounded time, instead of a request
+ * read for ever, a reply downloaded again and again, or another wiki's pages stored under this one's name.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { RemoteError } from '../../src/errors.js';
+import { WikiClient, type WikiClientOptions } from '../../src/sources/wikiClient.js';
+import { runCli, tempDir } from '../../testkit/cli.js';
+import { startHostileWiki, type HostileBehaviour, type HostileWiki } from '../../testkit/hostileWiki.js';
+import { join } from 'node:path';
+
+const USER_AGENT = 'wikidelta-tests/0.1 (https://example.org/wikidelta; wikidelta-tests@example.org)';
+const AnyQuery = z.object({ query: z.object({}).passthrough().optional() }).passthrough();
+
+let wikis: HostileWiki[] = [];
+afterEach(async () => {
+  await Promise.all(wikis.map((wiki) => wiki.stop()));
+  wikis = [];
+});
+
+async function hostile(behaviour: HostileBehaviour): Promise<HostileWiki> {
+  const wiki = await startHostileWiki(behaviour);
+  wikis.push(wiki);
+  return wiki;
+}
+
+function client(wiki: HostileWiki, options: Partial<WikiClientOptions> = {}): WikiClient {
+  return new WikiClient({ apiUrl: wiki.apiUrl, userAgent: USER_AGENT, maxRetries: 1, retryBaseMs: 10, ...options });
+}
+
+async function readAll(replies: AsyncIterable<unknown>): Promise<number> {
+  let count = 0;
+  for await (const _reply of replies) count++;
+  return count;
+}
+
+describe('a hostile wiki', () => {
+  it('whose continuation comes back: an error naming the request after the second reply, not a listing read for ever', async () => {
+    const wiki = await hostile({ kind: 'repeated-continue' });
+    const listing = client(wiki).continued({ action: 'query', list: 'allpages', apnamespace: 0, aplimit: 'max' }, AnyQuery);
+    const error = await readAll(listing).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(RemoteError);
+    expect((error as Error).message).toMatch(
+      /^wiki http:\/\/127\.0\.0\.1:\d+\/w\/api\.php sent the continuation \{.*"apcontinue":"A".*\} a second time for action=query&list=allpages&apnamespace=0&aplimit=max: the listing would never end$/,
+    );
+    expect(wiki.requests).toBe(2);
+  });
+
+  it('whose reply is larger than the cap: refused as it arrives, once, not downloaded again', async () => {
+    const wiki = await hostile({ kind: 'huge-reply', bytes: 256 << 20 });
+    const read = client(wiki, { maxReplyBytes: 1 << 20, maxRetries: 3 }).read({ action: 'query', prop: 'revisions', revids: '1|2|3' }, AnyQuery);
+    await expect(read).rejects.toThrow(/^wiki http:\/\/127\.0\.0\.1:\d+\/w\/api\.php failed: a reply larger than 1 MB, the most a reply may hold, refused for action=query&prop=revisions&revids=1\|2\|3$/);
+    expect(wiki.requests).toBe(1);
+    expect(wiki.bytesSent).toBeLessThan(32 << 20);
+  });
+
+  it('that redirects to another host: refused, not followed; a redirect on the same host is followed', async () => {
+    const elsewhere = await hostile({ kind: 'repeated-continue' });
+    const wiki = await hostile({ kind: 'redirect', to: elsewhere.apiUrl });
+    await expect(client(wiki, { maxRetries: 3 }).read({ action: 'query', list: 'recentchanges' }, AnyQuery)).rejects.toThrow(
+      /^wiki http:\/\/127\.0\.0\.1:\d+\/w\/api\.php failed: redirected to another host \(http:\/\/127\.0\.0\.1:\d+\/w\/api\.php\?.*\): refused for action=query&list=recentchanges$/,
+    );
+    expect(wiki.requests).toBe(1);
+    expect(elsewhere.requests).toBe(0);
+
+    const moved = await hostile({ kind: 'redirect', to: '/api.php' });
+    const reply = await client(moved).read({ action: 'query', list: 'recentchanges' }, AnyQuery);
+    expect(reply.query).toMatchObject({ recentchanges: [] });
+    expect(moved.requests).toBe(2);
+  });
+
+  it('that drips its reply a byte at a time: cut by the whole-request timeout, retried, then one error', async () => {
+    const wiki = await hostile({ kind: 'drip', intervalMs: 100 });
+    const started = Date.now();
+    await expect(client(wiki, { requestTimeoutMs: 1000 }).read({ action: 'query', list: 'logevents' }, AnyQuery)).rejects.toThrow(
+      /failed after 1 retry: no complete reply within 1 s for action=query&list=logevents$/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(wiki.requests).toBe(2);
+  });
+
+  it('ends the weekly command with one line naming the request: a repeated continuation, a drip', async () => {
+    const env = { WIKIDELTA_MAX_RETRIES: '1', WIKIDELTA_RETRY_BASE_MS: '10', WIKIDELTA_REQUEST_TIMEOUT_SECONDS: '1' };
+    for (const [behaviour, line] of [
+      [{ kind: 'repeated-continue' }, /^wikidelta: wiki \S+ sent the continuation .* a second time for action=query&list=logevents&/],
+      [{ kind: 'drip', intervalMs: 200 }, /^wikidelta: wiki \S+ failed after 1 retry: no complete reply within 1 s for action=query&list=logevents&/],
+    ] as const) {
+      const wiki = await hostile(behaviour);
+      const run = await runCli(['--db', join(tempDir(), 'w.sqlite'), 'weekly', '--last-week', '--api', wiki.apiUrl, '--llm', 'offline'], { env });
+      expect(run.code, run.stderr).toBe(1);
+      const errors = run.stderr.split('\n').filter((l) => l.startsWith('wikidelta:'));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(line);
+    }
+  });
+});

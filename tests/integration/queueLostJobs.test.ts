@@ -1,0 +1,62 @@
+/**
+ * A Redis that restarts without its data while the owner of a `--queue` run waits for its jobs: the
+ * owner sees the jobs are gone and ends with one line (it used to wait for ever while workers
+ * logged "Missing key for job"), and the command started again, with a worker this time, resumes
+ * the run and finishes it.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, runCli, sharedData, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { startRedis, type RedisServer } from '../../testkit/redis.js';
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => redis.stop());
+
+/** The keys of the queue's jobs in Redis. */
+function queueKeys(): string[] {
+  const port = new URL(redis.url).port;
+  const listed = spawnSync('redis-cli', ['-p', port, '--scan', '--pattern', 'bull:wikidelta:*'], { encoding: 'utf8' });
+  return listed.stdout.split('\n').filter((key) => key !== '');
+}
+
+describe('jobs lost by the queue', () => {
+  it('are detected in one line while the owner waits, and the run resumes when started again', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    const week = ['weekly', '--start', '2021-01-04', '--dump', join(sharedData, 'enwiki-history-sample.xml'), '--llm', 'offline', '--stages', 'collect,parse', '--queue', redis.url];
+    // No worker: the parse jobs wait in Redis.
+    const owner = startCli(['--db', db, '--json', ...week]);
+    const ended = collect(owner);
+    await waitForOutput(owner, 'stderr', /"message":"stage started","stage":"parse"/);
+    for (let waited = 0; queueKeys().length === 0; waited += 100) {
+      expect(waited, 'the parse jobs never reached Redis').toBeLessThan(20_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await redis.restartEmpty();
+    const lost = await ended;
+    expect(lost.code, lost.stderr).toBe(1);
+    const errors = lost.stderr.split('\n').filter((line) => line.startsWith('wikidelta:'));
+    expect(errors).toEqual([
+      expect.stringMatching(/^wikidelta: the queue at redis:\/\/127\.0\.0\.1:\d+ lost the parse-revisions jobs of this stage \(Redis restarted without its data, or was emptied\): run the command again to queue the work left$/),
+    ]);
+    const check = await runCli(['--db', db, 'status', '--check']);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toMatch(/run 1 weekly failed.*parse: the queue at .* lost the parse-revisions jobs/);
+
+    const worker = startCli(['worker', '--queue', redis.url]);
+    const workerEnded = collect(worker);
+    try {
+      const resumed = await runCli(['--db', db, ...week]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toMatch(/^run 1 \(partial\) .*, continued/);
+      expect(resumed.stdout).toMatch(/parse +done +revisions=\d+ infoboxes=\d+/);
+      expect(resumed.stdout).toMatch(/collect +done .*\(already done, skipped\)/);
+    } finally {
+      worker.kill('SIGTERM');
+      await workerEnded;
+    }
+  }, 120_000);
+});
