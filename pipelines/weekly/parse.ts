@@ -10,8 +10,8 @@ const PARSE_SLICE = { maxRevisions: 400, maxChars: 16 << 20 };
 /** A batch (a queue job) of a slice: a few seconds of parsing, so workers share a slice evenly. */
 const PARSE_JOB = { maxRevisions: 25, maxChars: 2 << 20 };
 
-/** Cuts a slice into consecutive batches within PARSE_JOB's limits. */
-function parseBatches(slice: readonly UnparsedRevision[], window: WeeklyInput['window']): ParseBatch[] {
+/** Cuts revisions (a slice, or a part being collected) into consecutive batches within PARSE_JOB's limits. */
+export function parseBatches(slice: readonly UnparsedRevision[], window: WeeklyInput['window']): ParseBatch[] {
   const batches: ParseBatch[] = [];
   let current: ParseBatch['revisions'] = [];
   let chars = 0;

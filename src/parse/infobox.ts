@@ -6,6 +6,7 @@
  */
 import type { Infobox } from '../model.js';
 import { parseWithWtf } from '../text/wtf.js';
+import type { RecentResults } from './recentResults.js';
 
 // ---------------------------------------------------------------------------------------------
 // Which templates are infoboxes: what wtf_wikipedia 10 recognises (src/infobox/_infoboxes.js,
@@ -549,14 +550,18 @@ function innerTextWithoutNested(wikitext: string, spans: readonly TemplateSpan[]
   return inner + wikitext.slice(copiedUpTo, span.innerEnd);
 }
 
-/** Every infobox of an article's wikitext, in document order. Never throws: malformed markup gives partial results. */
-export function extractInfoboxes(wikitext: string): Infobox[] {
+/**
+ * Every infobox of an article's wikitext, in document order. Never throws: malformed markup gives
+ * partial results. With `recent`, an infobox whose text is one it parsed lately costs a lookup.
+ */
+export function extractInfoboxes(wikitext: string, recent?: RecentResults<Infobox | null>): Infobox[] {
   const infoboxes: Infobox[] = [];
   try {
     const spans = templateSpans(wikitext).filter((span) => isInfoboxName(span.name));
     spans.forEach((span, i) => {
       try {
-        const infobox = parseInfobox(span.name, innerTextWithoutNested(wikitext, spans, i));
+        const inner = innerTextWithoutNested(wikitext, spans, i);
+        const infobox = recent ? recent.get(`${span.name}\u0000${inner}`, () => parseInfobox(span.name, inner)) : parseInfobox(span.name, inner);
         if (infobox !== null) infoboxes.push(infobox);
       } catch {
         // A template that defeats the parser is left out; the article's other infoboxes still count.

@@ -1,16 +1,33 @@
-import type { ParsedRevision } from '../model.js';
+/**
+ * What the store keeps of a revision's wikitext: its infoboxes and, when asked, its first
+ * paragraph. A RevisionParser remembers what it parsed lately (docs/SCALE.md): most edits leave
+ * the infobox and the lead as they were, and a revision whose whole text repeats a recent one (a
+ * null edit, vandalism reverted byte for byte) costs a lookup; results are the same either way.
+ */
+import type { Infobox, ParsedRevision } from '../model.js';
 import { extractInfoboxes } from './infobox.js';
 import { firstParagraph } from './leadParagraph.js';
+import { RecentResults } from './recentResults.js';
 
 export interface ParseRevisionOptions {
   /** Also render the first paragraph; off by default because only selected changes need it. */
   firstParagraph?: boolean;
 }
 
-/** A revision's infoboxes and, when asked, its first paragraph ("" otherwise). Never throws. */
-export function parseRevision(wikitext: string, options: ParseRevisionOptions = {}): ParsedRevision {
-  return {
-    infoboxes: extractInfoboxes(wikitext),
-    firstParagraph: options.firstParagraph === true ? firstParagraph(wikitext) : '',
-  };
+/** Parses revisions, remembering recent texts, infoboxes and leads: one per thread that parses. */
+export class RevisionParser {
+  /** Whole texts (the first paragraph filled in once asked for): a page's last few revisions. */
+  private readonly texts = new RecentResults<{ infoboxes: Infobox[]; firstParagraph?: string }>({ maxEntries: 64, maxChars: 64 << 20 });
+  private readonly infoboxes = new RecentResults<Infobox | null>({ maxEntries: 2048, maxChars: 16 << 20 });
+  private readonly leads = new RecentResults<string>({ maxEntries: 512, maxChars: 8 << 20 });
+
+  /** A revision's infoboxes and, when asked, its first paragraph ("" otherwise). Never throws. */
+  parse(wikitext: string, options: ParseRevisionOptions = {}): ParsedRevision {
+    const known = this.texts.get(wikitext, () => ({ infoboxes: extractInfoboxes(wikitext, this.infoboxes) }));
+    if (options.firstParagraph !== true) return { infoboxes: known.infoboxes, firstParagraph: '' };
+    if (known.firstParagraph !== undefined) return { infoboxes: known.infoboxes, firstParagraph: known.firstParagraph };
+    const paragraph = firstParagraph(wikitext, this.leads);
+    this.texts.set(wikitext, { infoboxes: known.infoboxes, firstParagraph: paragraph });
+    return { infoboxes: known.infoboxes, firstParagraph: paragraph };
+  }
 }

@@ -84,10 +84,24 @@ export class RevisionStore {
 
   /** Stores one part of a page's revisions in a single transaction. */
   saveRevisions(page: PageRef, revisions: Revision[]): void {
+    this.db.transaction(() => this.writeRevisions(page, revisions))();
+  }
+
+  /**
+   * One part of a page's revisions parsed as it was collected, in one transaction with the parse
+   * results: the texts are stored only when content is kept, so a week's wikitext never has to fit
+   * the disk (docs/SCALE.md). Ends as a part saved, then parsed.
+   */
+  saveParsedRevisions(page: PageRef, revisions: Revision[], parsed: ParsedRevision[], keepContent: boolean): void {
     this.db.transaction(() => {
-      this.insertPage.run(this.wiki, page.pageId, page.title, page.namespace);
-      for (const revision of revisions) this.saveRevision(page.pageId, revision, false);
+      this.writeRevisions(page, keepContent ? revisions : revisions.map((revision) => ({ ...revision, text: null })));
+      this.writeParsed(parsed, keepContent);
     })();
+  }
+
+  /** Runs `writes` (calls of this store's methods) in one transaction: many small parts cost one commit. */
+  inOneTransaction(writes: () => void): void {
+    this.db.transaction(writes)();
   }
 
   /**
@@ -130,14 +144,7 @@ export class RevisionStore {
    * one collected, then parsed.
    */
   saveParsed(results: ParsedRevision[], keepContent: boolean): void {
-    this.db.transaction(() => {
-      for (const result of results) {
-        if (this.markParsed.run(result.firstParagraph, keepContent ? 1 : 0, this.wiki, result.pageId, result.revId).changes === 0) continue;
-        result.infoboxes.forEach((infobox, position) => {
-          this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
-        });
-      }
-    })();
+    this.db.transaction(() => this.writeParsed(results, keepContent))();
   }
 
   /**
@@ -175,6 +182,20 @@ export class RevisionStore {
 
   private pragmaNumber(name: string): number {
     return z.number().parse(this.db.pragma(name, { simple: true }));
+  }
+
+  private writeRevisions(page: PageRef, revisions: Revision[]): void {
+    this.insertPage.run(this.wiki, page.pageId, page.title, page.namespace);
+    for (const revision of revisions) this.saveRevision(page.pageId, revision, false);
+  }
+
+  private writeParsed(results: ParsedRevision[], keepContent: boolean): void {
+    for (const result of results) {
+      if (this.markParsed.run(result.firstParagraph, keepContent ? 1 : 0, this.wiki, result.pageId, result.revId).changes === 0) continue;
+      result.infoboxes.forEach((infobox, position) => {
+        this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
+      });
+    }
   }
 
   private saveRevision(pageId: number, revision: Revision, metadataOnly: boolean): void {
