@@ -47,6 +47,9 @@ interface EditPlaces {
   value: { start: number; end: number } | null;
   lead: number | null;
   body: number;
+  /** The text as the inside of a JSON string, in UTF-8, and where each place starts in it: replies are assembled from it. */
+  json: Buffer;
+  jsonAt: Map<number, number>;
 }
 
 /** The edits a revision's text carries, by the edit index that made each (-1: as the article was). */
@@ -147,6 +150,13 @@ export class WeekModel {
     return undefined;
   }
 
+  /** `text` as a JSON string in UTF-8. */
+  textJson(revId: number, page: number): Buffer {
+    if (this.places.length === 0) return Buffer.from(JSON.stringify(this.text(revId, page)));
+    const index = revId >= EDIT_REV ? revId - EDIT_REV : null;
+    return renderJson(this.places[page % this.places.length] as EditPlaces, page, index === null ? UNEDITED : this.stateOf(index));
+  }
+
   /** The wikitext of a revision: its article as the week's edits left it, or filler around an infobox whose population moves. */
   text(revId: number, page: number): string {
     if (this.places.length > 0) {
@@ -207,7 +217,10 @@ function editPlaces(text: string): EditPlaces {
   const heading = text.indexOf('\n==', afterInfobox);
   const lead = leadLine && (heading === -1 || afterInfobox + leadLine.index < heading) ? afterInfobox + leadLine.index + leadLine[0].length : null;
   const secondHeading = heading === -1 ? -1 : text.indexOf('\n==', heading + 3);
-  return { text, value, lead, body: secondHeading === -1 ? text.length : secondHeading };
+  const body = secondHeading === -1 ? text.length : secondHeading;
+  const jsonOf = (part: string) => JSON.stringify(part).slice(1, -1);
+  const jsonAt = new Map([value?.start, value?.end, lead, body, text.length].flatMap((at) => (typeof at === 'number' ? [[at, Buffer.byteLength(jsonOf(text.slice(0, at)))] as const] : [])));
+  return { text, value, lead, body, json: Buffer.from(jsonOf(text)), jsonAt };
 }
 
 /**
@@ -216,18 +229,37 @@ function editPlaces(text: string): EditPlaces {
  * finds another's infobox or lead among what the parser remembers.
  */
 function render(places: EditPlaces, page: number, state: TextState): string {
-  const edits: Array<{ start: number; end: number; insert: string }> = [];
-  if (places.value) edits.push({ ...places.value, insert: String(state.infobox >= 0 ? 10_000 + (state.infobox % 90_000) : 1_000_000 + page) });
-  if (places.lead !== null) edits.push({ start: places.lead, end: places.lead, insert: ` It is article ${page}${state.lead >= 0 ? `, described again in edit ${state.lead}` : ''}.` });
-  if (state.body >= 0) edits.push({ start: places.body, end: places.body, insert: `\nA sentence added by edit ${state.body}.` });
-  edits.sort((a, b) => a.start - b.start);
   let text = '';
   let copiedUpTo = 0;
-  for (const edit of edits) {
+  for (const edit of editsOf(places, page, state)) {
     text += places.text.slice(copiedUpTo, edit.start) + edit.insert;
     copiedUpTo = edit.end;
   }
   return text + places.text.slice(copiedUpTo);
+}
+
+/** `render` as a JSON string in UTF-8, assembled from the article's encoded text: the wiki's cost stays far below the client's. */
+function renderJson(places: EditPlaces, page: number, state: TextState): Buffer {
+  const parts: Buffer[] = [QUOTE];
+  let copiedUpTo = 0;
+  const at = (position: number) => places.jsonAt.get(position) as number;
+  for (const edit of editsOf(places, page, state)) {
+    parts.push(places.json.subarray(at(copiedUpTo), at(edit.start)), Buffer.from(JSON.stringify(edit.insert).slice(1, -1)));
+    copiedUpTo = edit.end;
+  }
+  parts.push(places.json.subarray(at(copiedUpTo)), QUOTE);
+  return Buffer.concat(parts);
+}
+
+const QUOTE = Buffer.from('"');
+
+/** The edits of a state, in text order. */
+function editsOf(places: EditPlaces, page: number, state: TextState): Array<{ start: number; end: number; insert: string }> {
+  const edits: Array<{ start: number; end: number; insert: string }> = [];
+  if (places.value) edits.push({ ...places.value, insert: String(state.infobox >= 0 ? 10_000 + (state.infobox % 90_000) : 1_000_000 + page) });
+  if (places.lead !== null) edits.push({ start: places.lead, end: places.lead, insert: ` It is article ${page}${state.lead >= 0 ? `, described again in edit ${state.lead}` : ''}.` });
+  if (state.body >= 0) edits.push({ start: places.body, end: places.body, insert: `\nA sentence added by edit ${state.body}.` });
+  return edits.sort((a, b) => a.start - b.start);
 }
 
 /** The main-namespace revision texts of a history dump, as simulated articles. */
@@ -313,7 +345,7 @@ function revisionsById(model: WeekModel, params: URLSearchParams): unknown {
     const entry = {
       ...metadata(revId, found.ms, found.index),
       parentid,
-      ...(withContent ? { slots: { main: { contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: model.text(revId, found.page) } } } : {}),
+      ...(withContent ? { slots: { main: { contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: new JsonText(model.textJson(revId, found.page)) } } } : {}),
     };
     const pageId = model.pageId(found.page);
     byPage.set(pageId, [...(byPage.get(pageId) ?? []), entry]);
@@ -325,6 +357,21 @@ function revisionsById(model: WeekModel, params: URLSearchParams): unknown {
       pages: [...byPage].map(([pageid, revisions]) => ({ pageid, ns: 0, title: `Place ${pageid}`, revisions })),
     },
   };
+}
+
+/** A value already encoded as JSON, put into a reply as it is. */
+class JsonText {
+  constructor(readonly json: Buffer) {}
+}
+
+const JSON_TEXT_MARK = /"@@json-text-(\d+)@@"/;
+
+/** A reply as JSON in UTF-8, its JsonText values inserted as they are. */
+function encodeReply(reply: unknown): Buffer {
+  const texts: Buffer[] = [];
+  const json = JSON.stringify(reply, (_key, value: unknown) => (value instanceof JsonText ? `@@json-text-${texts.push(value.json) - 1}@@` : value));
+  const pieces = json.split(JSON_TEXT_MARK);
+  return Buffer.concat(pieces.map((piece, i) => (i % 2 === 0 ? Buffer.from(piece) : (texts[Number(piece)] as Buffer))));
 }
 
 function answer(model: WeekModel, params: URLSearchParams): unknown {
@@ -359,7 +406,7 @@ export async function startSimulatedWiki(week: SimulatedWeek, port = 0): Promise
     paramsOf(request)
       .then((params) => {
         response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        response.end(JSON.stringify(answer(model, params)));
+        response.end(encodeReply(answer(model, params)));
       })
       .catch((error: unknown) => {
         response.writeHead(500);

@@ -17,9 +17,9 @@ export interface ParseRevisionOptions {
 /** Parses revisions, remembering recent texts, infoboxes and leads: one per thread that parses. */
 export class RevisionParser {
   /** Whole texts (the first paragraph filled in once asked for): a page's last few revisions. */
-  private readonly texts = new RecentResults<{ infoboxes: Infobox[]; firstParagraph?: string }>({ maxEntries: 64, maxChars: 8 << 20 });
-  private readonly infoboxes = new RecentResults<Infobox | null>({ maxEntries: 2048, maxChars: 4 << 20 });
-  private readonly leads = new RecentResults<string>({ maxEntries: 512, maxChars: 2 << 20 });
+  private readonly texts = new RecentResults<{ infoboxes: Infobox[]; firstParagraph?: string }>({ maxEntries: 16, maxChars: 4 << 20 });
+  private readonly infoboxes = new RecentResults<Infobox | null>({ maxEntries: 256, maxChars: 1 << 20 });
+  private readonly leads = new RecentResults<string>({ maxEntries: 64, maxChars: 1 << 20 });
 
   /** A revision's infoboxes and, when asked, its first paragraph ("" otherwise). Never throws. */
   parse(wikitext: string, options: ParseRevisionOptions = {}): ParsedRevision {
