@@ -474,17 +474,35 @@ const SYNTHETIC_KEY_LEAK = new RegExp(`${SYNTHETIC_KEY}\\d+=`);
 const MARKUP = /[[\]{}<>'&~]|--|\u3002/;
 
 /**
+ * Text with plain links only (`[[Target]]`, `[[Target|label]]`, neither part blank, padded or
+ * holding markup, the target no namespace or section), which wtf renders as their labels: most
+ * values that need rendering at all are of this kind, and wtf costs most of the extraction.
+ * Checked against wtf on every such value of the shared data (docs/SCALE.md).
+ */
+const PLAIN_LINKS_ONLY =
+  /^(?:[^[\]{}<>'&~|\u0010-\u001d\u3002-]|-(?!-)|\[\[[^[\]{}<>'&~|#:\s](?:[^[\]{}<>'&~|#:\n]*[^[\]{}<>'&~|#:\s])?(?:\|[^[\]{}<>'&~|\s](?:[^[\]{}<>'&~|\n]*[^[\]{}<>'&~|\s])?)?\]\])*$/;
+const PLAIN_LINK = /\[\[([^\]|]+)(?:\|([^\]]+))?\]\]/g;
+
+/** A value as wtf would render it, when that takes no wtf: the value itself, or its plain links as their labels; else null. */
+export function renderedWithoutWtf(value: string): string | null {
+  if (!MARKUP.test(value)) return value;
+  if (!PLAIN_LINKS_ONLY.test(value)) return null;
+  return value.replace(PLAIN_LINK, (_link, target: string, label: string | undefined) => label ?? target);
+}
+
+/**
  * Renders prepared values with one wtf parse, as the parameters of a made-up infobox; null when a
  * value leaked into the next one (a template rendered to unbalanced brackets).
  */
 function renderWithOneParse(prepared: readonly string[]): string[] | null {
-  const parameters = prepared.map((value, i) => (MARKUP.test(value) ? `|${SYNTHETIC_KEY}${i}=${value}\n` : ''));
+  const withoutWtf = prepared.map(renderedWithoutWtf);
+  const parameters = prepared.map((value, i) => (withoutWtf[i] === null ? `|${SYNTHETIC_KEY}${i}=${value}\n` : ''));
   const data = parameters.some((parameter) => parameter !== '')
     ? parseWithWtf(`{{Infobox ${SYNTHETIC_INFOBOX}\n${parameters.join('')}}}`)
         .infoboxes()
         .find((candidate) => candidate.type() === SYNTHETIC_INFOBOX)?.data
     : undefined;
-  const rendered = prepared.map((value, i) => (parameters[i] === '' ? value : (data?.[`${SYNTHETIC_KEY}${i}`]?.text() ?? '')));
+  const rendered = prepared.map((_value, i) => withoutWtf[i] ?? data?.[`${SYNTHETIC_KEY}${i}`]?.text() ?? '');
   return rendered.some((text) => SYNTHETIC_KEY_LEAK.test(text)) ? null : rendered.map(toCleanText);
 }
 

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Infobox } from '../../src/model.js';
-import { extractInfoboxes } from '../../src/parse/infobox.js';
+import { extractInfoboxes, renderedWithoutWtf } from '../../src/parse/infobox.js';
 import { firstParagraph } from '../../src/parse/leadParagraph.js';
 import { RevisionParser } from '../../src/parse/parseRevision.js';
 
@@ -321,5 +321,25 @@ describe('RevisionParser reusing what it parsed lately', () => {
     expect(backwards.map((i) => reused.parse(texts[i]!, { firstParagraph: i % 2 === 0 }))).toEqual(backwards.map((i) => fresh[i]));
     // A text seen without its first paragraph, then asked for it (a baseline, then the same text inside the window).
     expect(texts.map((text) => reused.parse(text, { firstParagraph: true }).firstParagraph)).toEqual(texts.map((text) => firstParagraph(text)));
+  }, 120_000);
+});
+
+describe('infobox values rendered without wtf', () => {
+  it('renders every plain-link value of the corpus and the English sample as wtf renders it', async () => {
+    const { readDump } = await import('../../src/sources/dumpReader.js');
+    const { parseWithWtf } = await import('../../src/text/wtf.js');
+    const { toCleanText } = await import('../../src/parse/infobox.js');
+    const texts = corpus.map((file) => file.text);
+    for await (const event of readDump(createReadStream(join(repoRoot, '../shared/data/enwiki-history-sample.xml')))) {
+      if (event.kind === 'revision' && event.revision.text !== null) texts.push(event.revision.text);
+    }
+    const values = new Set<string>();
+    for (const text of texts) for (const [, value] of text.matchAll(/^\s*\|[^=\n]*=([^\n]*\[\[[^\n]*)$/gm)) values.add((value as string).trim());
+    const plain = [...values].filter((value) => renderedWithoutWtf(value) !== null);
+    expect(plain.length).toBeGreaterThan(500);
+    const viaWtf = (value: string) => toCleanText(parseWithWtf(`{{Infobox check\n|v=${value}\n}}`).infoboxes()[0]?.data['v']?.text() ?? '');
+    expect(plain.filter((value) => toCleanText(renderedWithoutWtf(value) as string) !== viaWtf(value))).toEqual([]);
+    // Links with a namespace, a section, a blank or padded part, or other markup are left to wtf.
+    for (const value of ['[[Category:X]]', '[[A#B|c]]', '[[ A ]]', '[[A|]]', "[[A|''b'']]", '[[A|b|c]]', 'a -- b [[c]]']) expect(renderedWithoutWtf(value)).toBeNull();
   }, 120_000);
 });
