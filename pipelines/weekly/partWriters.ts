@@ -38,7 +38,7 @@ export class StoringPartWriter implements PartWriter {
 }
 
 /** Texts being parsed or waiting to be written, at most: the memory a run holds beyond one part. */
-const IN_FLIGHT_CHARS = 16 << 20;
+const IN_FLIGHT_CHARS = 32 << 20;
 /**
  * Parts written in one transaction once they are parsed, or fewer once their texts reach this many
  * characters, or whatever is parsed once it has waited WRITE_AFTER_MS: a run killed while its source
