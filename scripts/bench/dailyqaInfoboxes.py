@@ -20,9 +20,10 @@ def infoboxes(text, plain):
 
 
 def timed(texts, plain):
-    started = time.perf_counter()
+    # CPU time, as the benchmark times its own side: the machine is shared, and wall time would measure the neighbours.
+    started = time.process_time()
     count = sum(len(infoboxes(text, plain)) for text in texts)
-    return time.perf_counter() - started, count
+    return time.process_time() - started, count
 
 
 texts = [json.loads(line) for line in sys.stdin if line.strip()]

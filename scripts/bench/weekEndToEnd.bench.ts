@@ -6,7 +6,8 @@
  * (EDIT_SHARES). Reports each stage's seconds, the total, the command's CPU seconds and peak RSS
  * (all its threads), the wiki's CPU seconds, and the load average before and after (the machine is
  * shared). WIKIDELTA_BENCH_WEEK_SCALE scales the week (0.01: 7,000 edits on 2,500 pages),
- * WIKIDELTA_BENCH_THREADS sets `--threads`.
+ * WIKIDELTA_BENCH_THREADS sets `--threads`, WIKIDELTA_BENCH_BIN names another build's
+ * bin/wikidelta.js to measure against the same wiki (an earlier commit, side by side).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -24,6 +25,7 @@ const EDITS = Math.round(700_000 * SCALE);
 // The simulated wiki needs a page count that is no multiple of its stride (7919).
 const PAGES = Math.round(250_000 * SCALE) + (Math.round(250_000 * SCALE) % 7919 === 0 ? 1 : 0);
 const THREADS = process.env.WIKIDELTA_BENCH_THREADS;
+const BIN = process.env.WIKIDELTA_BENCH_BIN ?? join(repoRoot, 'bin/wikidelta.js');
 const STAGES = ['collect', 'parse', 'diff', 'select', 'timeline'];
 const RunOutput = z.object({ stages: z.array(z.object({ stage: z.string(), seconds: z.number().nullable(), counts: z.record(z.string(), z.number()) })) });
 
@@ -40,13 +42,14 @@ try {
   const loadBefore = loadavg()[0] ?? 0;
   const args = ['--db', db, '--json', 'weekly', '--start', '2025-01-06', '--api', apiUrl, '--stages', STAGES.join(','), ...(THREADS ? ['--threads', THREADS] : [])];
   const env = { ...process.env, WIKIDELTA_USER_AGENT: 'wikidelta-bench/0.1 (https://example.org/wikidelta; wikidelta-bench@example.org)', WIKIDELTA_WIKI: 'simwiki' };
-  const { seconds, cpuSeconds, peakRssMb, stdout } = await measureCommand(process.execPath, [join(repoRoot, 'bin/wikidelta.js'), ...args], env);
+  const { seconds, cpuSeconds, peakRssMb, stdout } = await measureCommand(process.execPath, [BIN, ...args], env);
   const wikiCpu = childCpuSeconds(wiki.pid as number) - wikiCpuBefore;
   wiki.stdin.end();
   const { requests } = JSON.parse((await wikiLines.next()).value as string) as { requests: number };
   const run = RunOutput.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}'));
   const stage = (name: string) => run.stages.find((record) => record.stage === name);
   const figures = {
+    bin: BIN,
     scale: SCALE,
     edits: EDITS,
     pages: PAGES,
