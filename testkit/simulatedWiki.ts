@@ -4,12 +4,19 @@
  * asks (list=recentchanges, prop=info, prop=revisions by revision id, list=logevents) as MediaWiki
  * does with formatversion=2. Every reply is computed from the request: edit i is a pure function of
  * i, so no listing or JSON of the week is ever held, and the server costs no memory of its own.
- * Run as a program (`node --import tsx testkit/simulatedWiki.ts EDITS PAGES START`) it prints its
- * API URL, so a benchmark can measure the client's memory apart from the server's.
+ * Texts are filler around a moving infobox value, or, given real articles (`articles`, e.g. the
+ * English history sample's revisions), those articles edited as a week edits them: each page is
+ * one of them, and each edit changes its body, its infobox or its lead, reverts the edit before
+ * (restoring its parent's parent byte for byte) or saves it unchanged, in shares `EDIT_SHARES` gives.
+ * Run as a program (`node --import tsx testkit/simulatedWiki.ts EDITS PAGES START [DUMP]`, DUMP
+ * the articles' history) it prints its API URL, so a benchmark can measure the client's memory
+ * apart from the server's.
  */
+import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { readDump } from '../src/sources/dumpReader.js';
 
 export interface SimulatedWeek {
   /** The week's first instant, e.g. 2025-01-06T00:00:00Z. */
@@ -20,9 +27,39 @@ export interface SimulatedWeek {
   pages: number;
   /** Busy pages (default 1% of the pages, at least 1). */
   hotPages?: number;
-  /** Characters of wikitext per revision (default 2,000). */
+  /** Characters of filler wikitext per revision (default 2,000), when no articles are given. */
   textChars?: number;
+  /** Real articles' wikitext: page k is article k mod their number, edited as EDIT_SHARES says. */
+  articles?: readonly string[];
 }
+
+/**
+ * What a week's edits do, per thousand edits: an assumption (docs/SCALE.md), as public figures
+ * give none this fine. Identity reverts are about one edit in twenty on English Wikipedia.
+ */
+export const EDIT_SHARES = { infobox: 125, lead: 100, revert: 50, unchanged: 10 } as const;
+
+type EditKind = 'body' | 'infobox' | 'lead' | 'revert' | 'unchanged';
+
+/** Where an article's text is edited: the infobox value that changes, the end of the first paragraph, a place in the body. */
+interface EditPlaces {
+  text: string;
+  value: { start: number; end: number } | null;
+  lead: number | null;
+  body: number;
+  /** The text as the inside of a JSON string, in UTF-8, and where each place starts in it: replies are assembled from it. */
+  json: Buffer;
+  jsonAt: Map<number, number>;
+}
+
+/** The edits a revision's text carries, by the edit index that made each (-1: as the article was). */
+interface TextState {
+  infobox: number;
+  lead: number;
+  body: number;
+}
+
+const UNEDITED: TextState = { infobox: -1, lead: -1, body: -1 };
 
 export interface SimulatedWiki {
   apiUrl: string;
@@ -63,7 +100,10 @@ export class WeekModel {
     this.hot = Math.max(1, week.hotPages ?? Math.floor(week.pages / 100));
     this.cold = week.pages - this.hot;
     this.textChars = week.textChars ?? 2000;
+    this.places = (week.articles ?? []).map(editPlaces);
   }
+
+  private readonly places: EditPlaces[];
 
   /** Seconds resolution, as MediaWiki's timestamps. */
   timeOf(index: number): number {
@@ -118,12 +158,125 @@ export class WeekModel {
     return undefined;
   }
 
-  /** The wikitext of a revision: an infobox whose population moves with the revision, padded to size. */
+  /** `text` as a JSON string in UTF-8. */
+  textJson(revId: number, page: number): Buffer {
+    if (this.places.length === 0) return Buffer.from(JSON.stringify(this.text(revId, page)));
+    const index = revId >= EDIT_REV ? revId - EDIT_REV : null;
+    return renderJson(this.places[page % this.places.length] as EditPlaces, page, index === null ? UNEDITED : this.stateOf(index));
+  }
+
+  /** The wikitext of a revision: its article as the week's edits left it, or filler around an infobox whose population moves. */
   text(revId: number, page: number): string {
+    if (this.places.length > 0) {
+      const index = revId >= EDIT_REV ? revId - EDIT_REV : null;
+      return render(this.places[page % this.places.length] as EditPlaces, page, index === null ? UNEDITED : this.stateOf(index));
+    }
     const head = `{{Infobox settlement\n| name = Place ${this.pageId(page)}\n| population_total = ${1000 + (revId % 9973)}\n| area_km2 = ${10 + (page % 500)}\n}}\n'''Place ${this.pageId(page)}''' is a settlement. `;
     const filler = 'It lies on a river and has a market square with old houses. ';
     return head + filler.repeat(Math.max(0, Math.ceil((this.textChars - head.length) / filler.length)));
   }
+
+  /** A page's edits are chained by `pageOf(…).previous`; a revert or an unchanged save repeats an earlier text. */
+  private stateOf(index: number): TextState {
+    const previous = this.pageOf(index).previous;
+    const before = previous >= 0 ? this.stateOf(previous) : UNEDITED;
+    const kind = editKind(index);
+    if (kind === 'unchanged') return before;
+    if (kind === 'revert' && previous >= 0) {
+      const twoBefore = this.pageOf(previous).previous;
+      return twoBefore >= 0 ? this.stateOf(twoBefore) : UNEDITED;
+    }
+    return { infobox: kind === 'infobox' ? index : before.infobox, lead: kind === 'lead' ? index : before.lead, body: index };
+  }
+}
+
+function editKind(index: number): EditKind {
+  const share = Math.imul(index + 1, 2654435761) >>> 0;
+  let at = share % 1000;
+  if ((at -= EDIT_SHARES.infobox) < 0) return 'infobox';
+  if ((at -= EDIT_SHARES.lead) < 0) return 'lead';
+  if ((at -= EDIT_SHARES.revert) < 0) return 'revert';
+  if ((at -= EDIT_SHARES.unchanged) < 0) return 'unchanged';
+  return 'body';
+}
+
+const INFOBOX_START = /\{\{\s*infobox[^\n]*\n/i;
+const PARAMETER_LINE = /^[ \t]*\|[ \t]*[\w ]+?[ \t]*=[ \t]*([^\n]*)$/gm;
+
+/** The places an article's edits touch: a numeric infobox value (else the first plain one), its first paragraph's end, its body. */
+function editPlaces(text: string): EditPlaces {
+  let value: EditPlaces['value'] = null;
+  let afterInfobox = 0;
+  const infobox = INFOBOX_START.exec(text);
+  if (infobox) {
+    const closing = text.indexOf('\n}}', infobox.index);
+    afterInfobox = closing === -1 ? infobox.index : closing + 3;
+    const candidates: Array<{ start: number; end: number; numeric: boolean }> = [];
+    PARAMETER_LINE.lastIndex = infobox.index;
+    for (let line = PARAMETER_LINE.exec(text); line !== null && line.index < afterInfobox; line = PARAMETER_LINE.exec(text)) {
+      const raw = line[1] ?? '';
+      if (raw.trim() === '' || /[{}[\]<|]/.test(raw)) continue;
+      const start = line.index + line[0].length - raw.length;
+      candidates.push({ start, end: start + raw.trimEnd().length, numeric: /^\d[\d,.]*$/.test(raw.trim()) });
+    }
+    value = candidates.find((candidate) => candidate.numeric) ?? candidates[0] ?? null;
+  }
+  const leadLine = /^'''[^\n]*$/m.exec(text.slice(afterInfobox));
+  const heading = text.indexOf('\n==', afterInfobox);
+  const lead = leadLine && (heading === -1 || afterInfobox + leadLine.index < heading) ? afterInfobox + leadLine.index + leadLine[0].length : null;
+  const secondHeading = heading === -1 ? -1 : text.indexOf('\n==', heading + 3);
+  const body = secondHeading === -1 ? text.length : secondHeading;
+  const jsonOf = (part: string) => JSON.stringify(part).slice(1, -1);
+  const jsonAt = new Map([value?.start, value?.end, lead, body, text.length].flatMap((at) => (typeof at === 'number' ? [[at, Buffer.byteLength(jsonOf(text.slice(0, at)))] as const] : [])));
+  return { text, value, lead, body, json: Buffer.from(jsonOf(text)), jsonAt };
+}
+
+/**
+ * An article with the edits of a state applied, in text order. Pages sharing an article differ
+ * in its infobox value and first paragraph from the start, as different articles do: no page
+ * finds another's infobox or lead among what the parser remembers.
+ */
+function render(places: EditPlaces, page: number, state: TextState): string {
+  let text = '';
+  let copiedUpTo = 0;
+  for (const edit of editsOf(places, page, state)) {
+    text += places.text.slice(copiedUpTo, edit.start) + edit.insert;
+    copiedUpTo = edit.end;
+  }
+  return text + places.text.slice(copiedUpTo);
+}
+
+/** `render` as a JSON string in UTF-8, assembled from the article's encoded text: the wiki's cost stays far below the client's. */
+function renderJson(places: EditPlaces, page: number, state: TextState): Buffer {
+  const parts: Buffer[] = [QUOTE];
+  let copiedUpTo = 0;
+  const at = (position: number) => places.jsonAt.get(position) as number;
+  for (const edit of editsOf(places, page, state)) {
+    parts.push(places.json.subarray(at(copiedUpTo), at(edit.start)), Buffer.from(JSON.stringify(edit.insert).slice(1, -1)));
+    copiedUpTo = edit.end;
+  }
+  parts.push(places.json.subarray(at(copiedUpTo)), QUOTE);
+  return Buffer.concat(parts);
+}
+
+const QUOTE = Buffer.from('"');
+
+/** The edits of a state, in text order. */
+function editsOf(places: EditPlaces, page: number, state: TextState): Array<{ start: number; end: number; insert: string }> {
+  const edits: Array<{ start: number; end: number; insert: string }> = [];
+  if (places.value) edits.push({ ...places.value, insert: String(state.infobox >= 0 ? 10_000 + (state.infobox % 90_000) : 1_000_000 + page) });
+  if (places.lead !== null) edits.push({ start: places.lead, end: places.lead, insert: ` It is article ${page}${state.lead >= 0 ? `, described again in edit ${state.lead}` : ''}.` });
+  if (state.body >= 0) edits.push({ start: places.body, end: places.body, insert: `\nA sentence added by edit ${state.body}.` });
+  return edits.sort((a, b) => a.start - b.start);
+}
+
+/** The main-namespace revision texts of a history dump, as simulated articles. */
+export async function articlesOf(dump: string): Promise<string[]> {
+  const texts: string[] = [];
+  for await (const event of readDump(createReadStream(dump))) {
+    if (event.kind === 'revision' && event.page.namespace === 0 && !event.page.redirect && event.revision.text) texts.push(event.revision.text);
+  }
+  return texts;
 }
 
 function iso(ms: number): string {
@@ -204,7 +357,7 @@ function revisionsById(model: WeekModel, params: URLSearchParams): unknown {
     const entry = {
       ...metadata(revId, found.ms, found.index),
       parentid,
-      ...(withContent ? { slots: { main: { contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: model.text(revId, found.page) } } } : {}),
+      ...(withContent ? { slots: { main: { contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: new JsonText(model.textJson(revId, found.page)) } } } : {}),
     };
     const pageId = model.pageId(found.page);
     byPage.set(pageId, [...(byPage.get(pageId) ?? []), entry]);
@@ -216,6 +369,21 @@ function revisionsById(model: WeekModel, params: URLSearchParams): unknown {
       pages: [...byPage].map(([pageid, revisions]) => ({ pageid, ns: 0, title: `Place ${pageid}`, revisions })),
     },
   };
+}
+
+/** A value already encoded as JSON, put into a reply as it is. */
+class JsonText {
+  constructor(readonly json: Buffer) {}
+}
+
+const JSON_TEXT_MARK = /"@@json-text-(\d+)@@"/;
+
+/** A reply as JSON in UTF-8, its JsonText values inserted as they are. */
+function encodeReply(reply: unknown): Buffer {
+  const texts: Buffer[] = [];
+  const json = JSON.stringify(reply, (_key, value: unknown) => (value instanceof JsonText ? `@@json-text-${texts.push(value.json) - 1}@@` : value));
+  const pieces = json.split(JSON_TEXT_MARK);
+  return Buffer.concat(pieces.map((piece, i) => (i % 2 === 0 ? Buffer.from(piece) : (texts[Number(piece)] as Buffer))));
 }
 
 function answer(model: WeekModel, params: URLSearchParams): unknown {
@@ -250,7 +418,7 @@ export async function startSimulatedWiki(week: SimulatedWeek, port = 0): Promise
     paramsOf(request)
       .then((params) => {
         response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        response.end(JSON.stringify(answer(model, params)));
+        response.end(encodeReply(answer(model, params)));
       })
       .catch((error: unknown) => {
         response.writeHead(500);
@@ -267,8 +435,9 @@ export async function startSimulatedWiki(week: SimulatedWeek, port = 0): Promise
 }
 
 async function serveFromCommandLine(): Promise<void> {
-  const [edits, pages, start] = process.argv.slice(2);
-  const wiki = await startSimulatedWiki({ edits: Number(edits), pages: Number(pages), start: start ?? '2025-01-06T00:00:00Z' });
+  const [edits, pages, start, dump] = process.argv.slice(2);
+  const articles = dump ? { articles: await articlesOf(dump) } : {};
+  const wiki = await startSimulatedWiki({ edits: Number(edits), pages: Number(pages), start: start ?? '2025-01-06T00:00:00Z', ...articles });
   process.stdout.write(`${wiki.apiUrl}\n`);
   // The parent reads the count of answered requests from the line written when it closes our input.
   process.stdin.resume();

@@ -1,12 +1,17 @@
-import { InProcessRunner, type BatchRunner } from '../../src/queue/batchRunner.js';
+import type { BatchRunner } from '../../src/queue/batchRunner.js';
+import { ThreadRunner } from '../../src/queue/threadRunner.js';
 import type { WeeklyInput } from './input.js';
 
-/** The weekly jobs (parse, diff) use no models: in process, asking for them is a bug. */
-const noModels = { models: () => Promise.reject(new Error('the weekly parse and diff jobs use no models')) };
+/** This process's batch threads, by count: kept for the process's later runs (idle threads do not keep it alive). */
+const threadRunners = new Map<number, ThreadRunner>();
 
-/** Where the run's parse and diff batches go: the queue's workers when given, else this process. */
+/** Where the run's parse and diff batches go: the queue's workers when given, else this process's batch threads. */
 export function batchRunnerFor(input: WeeklyInput): BatchRunner {
-  return input.batchRunner ?? new InProcessRunner(noModels);
+  if (input.batchRunner) return input.batchRunner;
+  const count = input.threads ?? new ThreadRunner().threadCount;
+  let runner = threadRunners.get(count);
+  if (!runner) threadRunners.set(count, (runner = new ThreadRunner(count)));
+  return runner;
 }
 
 /** Slices under way at once: the workers go on with the next slice while the last one's longest batches finish. */

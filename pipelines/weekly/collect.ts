@@ -6,14 +6,18 @@ import { DumpFilesSource } from '../../src/sources/dumpFiles.js';
 import type { RevisionSource } from '../../src/sources/RevisionSource.js';
 import { RecentChangesStore } from '../../src/store/recentChangesStore.js';
 import { RevisionStore } from '../../src/store/revisionStore.js';
+import { batchRunnerFor } from './batchRunner.js';
+import { ParsingPartWriter, StoringPartWriter } from './partWriters.js';
+import { warnLeftOut } from './parse.js';
 import { readDumpFiles } from './readDumpFiles.js';
 
 /**
  * collect: every changed page's revisions for the window, a part per transaction and the page
  * marked done with its last part (docs/ARCHITECTURE.md §4), so memory stays bounded on any window.
- * Several dump files with `--queue` are read on the workers, each page parsed there too and written
- * parsed (docs/ARCHITECTURE.md §13), unless the texts are to be kept: the parse stage then finds
- * nothing left to parse.
+ * Without the queue each part is parsed on the batch threads as it comes and written parsed
+ * (partWriters.ts); several dump files with `--queue` are read on the workers, each page parsed
+ * there too and written parsed (docs/ARCHITECTURE.md §13), unless the texts are to be kept. Either
+ * way the parse stage then finds nothing left to parse.
  */
 export const collectStage: Stage<WeeklyInput> = {
   name: 'collect',
@@ -56,16 +60,20 @@ export const collectStage: Stage<WeeklyInput> = {
       return { ...counts, infoboxes };
     }
     const parts = input.source.pagesChangedIn(input.window, { isDone, followHours: input.revertHours, recentChanges: new RecentChangesStore(context.db) });
-    for await (const part of parts) {
-      if (part.kind === 'revisions') {
-        store.saveRevisions(part.page, part.revisions, input.window);
-        counts.revisions += part.revisions.length;
-        continue;
-      }
-      store.finishPage(input.window, part.page, part);
-      pageCollected(part.page, part.invalidUtf8);
-    }
-    return counts;
+    // Without the queue the texts are parsed as they come (partWriters.ts); the queue's workers get them from the parse stage.
+    const writer = input.batchRunner
+      ? new StoringPartWriter(store, input.window)
+      : new ParsingPartWriter(store, batchRunnerFor(input), { window: input.window, keepContent: input.keepContent });
+    let infoboxes = 0;
+    let leftOut = 0;
+    await writer.write(parts, (part, parsed) => {
+      infoboxes += parsed.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
+      leftOut += warnLeftOut(parsed, context.reporter);
+      if (part.kind === 'revisions') counts.revisions += part.revisions.length;
+      else pageCollected(part.page, part.invalidUtf8);
+    });
+    if (input.batchRunner) return counts;
+    return leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes };
   },
 };
 

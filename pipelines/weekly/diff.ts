@@ -29,11 +29,22 @@ export const diffStage: Stage<WeeklyInput> = {
       const pages = slice.value.map((pageId) => {
         const revisions = store.pageRevisions(pageId);
         const needed = infoboxesNeeded(revisions, input.window);
+        // The stored rows of the last revision with text read: infoboxes equal to them are not decoded nor sent again.
+        let before: string | null = null;
         return {
           pageId,
-          revisions: revisions.map(({ revId, timestamp, sha1, metadataOnly }) => ({
-            revId, timestamp, sha1, metadataOnly, infoboxes: needed.has(revId) ? store.infoboxes(pageId, revId) : null,
-          })),
+          revisions: revisions.map(({ revId, timestamp, sha1, metadataOnly }) => {
+            if (metadataOnly) return { revId, timestamp, sha1, metadataOnly, infoboxes: null };
+            if (!needed.has(revId)) {
+              before = null;
+              return { revId, timestamp, sha1, metadataOnly, infoboxes: null };
+            }
+            const stored = store.storedInfoboxes(pageId, revId);
+            const key = JSON.stringify(stored);
+            const sameInfoboxes = key === before;
+            before = key;
+            return { revId, timestamp, sha1, metadataOnly, infoboxes: sameInfoboxes ? null : store.decodeInfoboxes(stored), sameInfoboxes };
+          }),
         };
       });
       const batches: DiffBatch[] = inBatches(pages, DIFF_JOB_PAGES).map((batch) => ({ window: input.window, revertHours: input.revertHours, pages: batch }));

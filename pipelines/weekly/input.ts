@@ -27,6 +27,8 @@ export interface WeeklyInput {
   domainCap?: number;
   /** export: where the week's release goes; releases/weekly-START beside the database when absent. */
   releaseDir?: string;
-  /** Where the parse and diff batches run: in this process unless given (`--queue`, docs/ARCHITECTURE.md §13). */
+  /** Where the parse and diff batches run: on this process's batch threads unless given (`--queue`, docs/ARCHITECTURE.md §13). */
   batchRunner?: BatchRunner;
+  /** Batch threads without the queue (default: one per core); the collect stage then parses as it collects. */
+  threads?: number;
 }

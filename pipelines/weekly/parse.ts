@@ -1,7 +1,8 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
+import type { Reporter } from '../../src/runs/progress.js';
 import { inWindow } from '../../src/dates.js';
-import { parseRevisionsJob, type ParseBatch } from '../../src/queue/parseJob.js';
+import { parseRevisionsJob, type ParseBatch, type ParsedBatch } from '../../src/queue/parseJob.js';
 import { RevisionStore, type ParseCursor, type UnparsedRevision } from '../../src/store/revisionStore.js';
 import { batchRunnerFor, runSlices } from './batchRunner.js';
 
@@ -10,8 +11,18 @@ const PARSE_SLICE = { maxRevisions: 400, maxChars: 16 << 20 };
 /** A batch (a queue job) of a slice: a few seconds of parsing, so workers share a slice evenly. */
 const PARSE_JOB = { maxRevisions: 25, maxChars: 2 << 20 };
 
-/** Cuts a slice into consecutive batches within PARSE_JOB's limits. */
-function parseBatches(slice: readonly UnparsedRevision[], window: WeeklyInput['window']): ParseBatch[] {
+/** Warns once per infobox value the size cap left out of `revisions`, and says how many. */
+export function warnLeftOut(revisions: ParsedBatch['revisions'], reporter: Reporter): number {
+  let count = 0;
+  for (const revision of revisions) {
+    for (const what of revision.leftOut) reporter.warn(`left out: ${what}`, { page_id: revision.pageId, rev_id: revision.revId });
+    count += revision.leftOut.length;
+  }
+  return count;
+}
+
+/** Cuts revisions (a slice, or a part being collected) into consecutive batches within PARSE_JOB's limits. */
+export function parseBatches(slice: readonly UnparsedRevision[], window: WeeklyInput['window']): ParseBatch[] {
   const batches: ParseBatch[] = [];
   let current: ParseBatch['revisions'] = [];
   let chars = 0;
@@ -52,10 +63,7 @@ export const parseStage: Stage<WeeklyInput> = {
         store.saveParsed(parsed.revisions, input.keepContent);
         counts.revisions += parsed.revisions.length;
         counts.infoboxes += parsed.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
-        for (const revision of parsed.revisions) {
-          for (const what of revision.leftOut) context.reporter.warn(`left out: ${what}`, { page_id: revision.pageId, rev_id: revision.revId });
-          leftOut += revision.leftOut.length;
-        }
+        leftOut += warnLeftOut(parsed.revisions, context.reporter);
         context.saveProgress({ counts });
         context.reporter.progress(counts.revisions);
       });

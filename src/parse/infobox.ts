@@ -6,6 +6,7 @@
  */
 import type { Infobox } from '../model.js';
 import { parseWithWtf, templateDepth } from '../text/wtf.js';
+import type { RecentResults } from './recentResults.js';
 
 // ---------------------------------------------------------------------------------------------
 // Which templates are infoboxes: what wtf_wikipedia 10 recognises (src/infobox/_infoboxes.js,
@@ -44,7 +45,20 @@ const CHEMBOX_SECTION = /^chembox /;
 /** wtf treats "Year in Belarus"-style boxes as infoboxes too. */
 const YEAR_IN_PLACE = /^year in \S/;
 
+/** Names already judged: an article's templates are mostly the same few (citations), and the localised names make a long pattern. */
+const judgedNames = new Map<string, boolean>();
+const JUDGED_NAMES_KEPT = 10_000;
+
 function isInfoboxName(name: string): boolean {
+  const known = judgedNames.get(name);
+  if (known !== undefined) return known;
+  if (judgedNames.size >= JUDGED_NAMES_KEPT) judgedNames.clear();
+  const judged = looksLikeInfobox(name);
+  judgedNames.set(name, judged);
+  return judged;
+}
+
+function looksLikeInfobox(name: string): boolean {
   return (
     KNOWN_INFOBOXES.has(name) ||
     LOCALISED_INFOBOX.test(name) ||
@@ -119,16 +133,31 @@ export interface TemplateSpan {
 }
 
 const OPAQUE_OPENING = /<!--|<(?:nowiki|pre)\b[^>]*>/gi;
-const SCAN_TOKENS = /\{\{|\}\}|<!--|<(?:nowiki|pre)\b[^>]*>/gi;
+/** A comment, <nowiki> or <pre> opener at a given index. */
+const OPAQUE_OPENER = /<!--|<(?:nowiki|pre)\b[^>]*>/iy;
+
+function startsOpaqueRegion(text: string, at: number): boolean {
+  OPAQUE_OPENER.lastIndex = at;
+  return OPAQUE_OPENER.test(text);
+}
 const CLOSING_TAG: Readonly<Record<string, RegExp>> = { nowiki: /<\/nowiki\s*>/gi, pre: /<\/pre\s*>/gi };
 /** A comment, or an unclosed one, which hides the rest of the text. */
 const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const TEMPLATE_NAME = /\{\{([^{}|\n]*)/y;
 
+/** Raw template names already normalised: an article repeats a few (citations) hundreds of times. */
+const normalisedNames = new Map<string, string>();
+const NORMALISED_NAMES_KEPT = 10_000;
+
 function templateNameAt(text: string, start: number): string {
   TEMPLATE_NAME.lastIndex = start;
   const raw = TEMPLATE_NAME.exec(text)?.[1] ?? '';
-  return normaliseTemplateName(raw.includes('<!--') ? raw.replace(COMMENT, '') : raw);
+  const known = normalisedNames.get(raw);
+  if (known !== undefined) return known;
+  if (normalisedNames.size >= NORMALISED_NAMES_KEPT) normalisedNames.clear();
+  const name = normaliseTemplateName(raw.includes('<!--') ? raw.replace(COMMENT, '') : raw);
+  normalisedNames.set(raw, name);
+  return name;
 }
 
 interface OpaqueRegion {
@@ -213,29 +242,53 @@ function likelyInfoboxEnd(text: string, start: number, limit: number): { end: nu
  * what we came for), ending where `likelyInfoboxEnd` says.
  */
 export function templateSpans(text: string): TemplateSpan[] {
-  const spans: TemplateSpan[] = [];
+  // Each template's span takes its place when it opens, so spans come in order of their start.
+  const spans: Array<TemplateSpan | null> = [];
+  const positions: number[] = [];
+  /** The spans (by index) of the templates open at this point, innermost last. */
   const openAt: number[] = [];
   const regionAt = opaqueRegionFinder(text);
-  SCAN_TOKENS.lastIndex = 0;
-  for (let token = SCAN_TOKENS.exec(text); token !== null; token = SCAN_TOKENS.exec(text)) {
-    if (token[0] === '{{') {
-      openAt.push(token.index);
-    } else if (token[0] === '}}') {
-      const start = openAt.pop();
-      if (start !== undefined) spans.push({ start, end: SCAN_TOKENS.lastIndex, innerEnd: token.index, name: templateNameAt(text, start) });
+  // The tokens /\{\{|\}\}|<!--|<(?:nowiki|pre)\b[^>]*>/gi finds, in order, found by native
+  // searches for each one's first characters (that regex, trying its alternatives at every
+  // character, was a fifth of the extraction): the nearest of `{{`, `}}` and a `<` that opens a
+  // comment, <nowiki> or <pre>.
+  let at = 0;
+  let open = text.indexOf('{{');
+  let close = text.indexOf('}}');
+  let angle = text.indexOf('<');
+  for (;;) {
+    if (open !== -1 && open < at) open = text.indexOf('{{', at);
+    if (close !== -1 && close < at) close = text.indexOf('}}', at);
+    while (angle !== -1 && (angle < at || !startsOpaqueRegion(text, angle))) angle = text.indexOf('<', Math.max(at, angle + 1));
+    const next = Math.min(open === -1 ? Infinity : open, close === -1 ? Infinity : close, angle === -1 ? Infinity : angle);
+    if (next === Infinity) break;
+    if (next === open) {
+      openAt.push(spans.length);
+      spans.push(null);
+      positions.push(open);
+      at = open + 2;
+    } else if (next === close) {
+      const opened = openAt.pop();
+      if (opened !== undefined) {
+        const start = positions[opened] as number;
+        spans[opened] = { start, end: close + 2, innerEnd: close, name: templateNameAt(text, start) };
+      }
+      at = close + 2;
     } else {
-      SCAN_TOKENS.lastIndex = regionAt(token[0], token.index).end;
+      OPAQUE_OPENER.lastIndex = angle;
+      const token = OPAQUE_OPENER.exec(text)?.[0] ?? '<';
+      at = regionAt(token, angle).end;
     }
   }
   // An unclosed infobox ends at the latest where the next one starts: this bounds the work on
   // text full of them to one pass.
   const unclosedInfoboxes = openAt
-    .map((start) => ({ start, name: templateNameAt(text, start) }))
-    .filter((open) => isInfoboxName(open.name));
-  unclosedInfoboxes.forEach(({ start, name }, i) => {
-    spans.push({ start, ...likelyInfoboxEnd(text, start, unclosedInfoboxes[i + 1]?.start ?? text.length), name });
+    .map((opened) => ({ opened, start: positions[opened] as number, name: templateNameAt(text, positions[opened] as number) }))
+    .filter((unclosed) => isInfoboxName(unclosed.name));
+  unclosedInfoboxes.forEach(({ opened, start, name }, i) => {
+    spans[opened] = { start, ...likelyInfoboxEnd(text, start, unclosedInfoboxes[i + 1]?.start ?? text.length), name };
   });
-  return spans.sort((a, b) => a.start - b.start);
+  return spans.filter((span) => span !== null);
 }
 
 /** The templates of the text that are not inside another one. */
@@ -461,17 +514,35 @@ const SYNTHETIC_KEY_LEAK = new RegExp(`${SYNTHETIC_KEY}\\d+=`);
 const MARKUP = /[[\]{}<>'&~]|--|\u3002/;
 
 /**
+ * Text with plain links only (`[[Target]]`, `[[Target|label]]`, neither part blank, padded or
+ * holding markup, the target no namespace or section), which wtf renders as their labels: most
+ * values that need rendering at all are of this kind, and wtf costs most of the extraction.
+ * Checked against wtf on every such value of the shared data (docs/SCALE.md).
+ */
+const PLAIN_LINKS_ONLY =
+  /^(?:[^[\]{}<>'&~|\u0010-\u001d\u3002-]|-(?!-)|\[\[[^[\]{}<>'&~|#:\s](?:[^[\]{}<>'&~|#:\n]*[^[\]{}<>'&~|#:\s])?(?:\|[^[\]{}<>'&~|\s](?:[^[\]{}<>'&~|\n]*[^[\]{}<>'&~|\s])?)?\]\])*$/;
+const PLAIN_LINK = /\[\[([^\]|]+)(?:\|([^\]]+))?\]\]/g;
+
+/** A value as wtf would render it, when that takes no wtf: the value itself, or its plain links as their labels; else null. */
+export function renderedWithoutWtf(value: string): string | null {
+  if (!MARKUP.test(value)) return value;
+  if (!PLAIN_LINKS_ONLY.test(value)) return null;
+  return value.replace(PLAIN_LINK, (_link, target: string, label: string | undefined) => label ?? target);
+}
+
+/**
  * Renders prepared values with one wtf parse, as the parameters of a made-up infobox; null when a
  * value leaked into the next one (a template rendered to unbalanced brackets).
  */
 function renderWithOneParse(prepared: readonly string[]): string[] | null {
-  const parameters = prepared.map((value, i) => (MARKUP.test(value) ? `|${SYNTHETIC_KEY}${i}=${value}\n` : ''));
+  const withoutWtf = prepared.map(renderedWithoutWtf);
+  const parameters = prepared.map((value, i) => (withoutWtf[i] === null ? `|${SYNTHETIC_KEY}${i}=${value}\n` : ''));
   const data = parameters.some((parameter) => parameter !== '')
     ? parseWithWtf(`{{Infobox ${SYNTHETIC_INFOBOX}\n${parameters.join('')}}}`)
         .infoboxes()
         .find((candidate) => candidate.type() === SYNTHETIC_INFOBOX)?.data
     : undefined;
-  const rendered = prepared.map((value, i) => (parameters[i] === '' ? value : (data?.[`${SYNTHETIC_KEY}${i}`]?.text() ?? '')));
+  const rendered = prepared.map((_value, i) => withoutWtf[i] ?? data?.[`${SYNTHETIC_KEY}${i}`]?.text() ?? '');
   return rendered.some((text) => SYNTHETIC_KEY_LEAK.test(text)) ? null : rendered.map(toCleanText);
 }
 
@@ -551,17 +622,30 @@ function innerTextWithoutNested(wikitext: string, spans: readonly TemplateSpan[]
   return inner + wikitext.slice(copiedUpTo, span.innerEnd);
 }
 
+/** One infobox's parse, with the values the size cap left out (remembered together, so a repeat reports them too). */
+export interface ParsedInfobox {
+  infobox: Infobox | null;
+  leftOut: string[];
+}
+
 /**
  * Every infobox of an article's wikitext, in document order; values over the size cap are left
- * out and named in `leftOut`. Never throws: malformed markup gives partial results.
+ * out and named in `leftOut`. Never throws: malformed markup gives partial results. With `recent`,
+ * an infobox whose text is one it parsed lately costs a lookup.
  */
-export function extractInfoboxes(wikitext: string, leftOut: string[] = []): Infobox[] {
+export function extractInfoboxes(wikitext: string, { leftOut = [], recent }: { leftOut?: string[]; recent?: RecentResults<ParsedInfobox> } = {}): Infobox[] {
   const infoboxes: Infobox[] = [];
   try {
     const spans = templateSpans(wikitext).filter((span) => isInfoboxName(span.name));
     spans.forEach((span, i) => {
       try {
-        const infobox = parseInfobox(span.name, innerTextWithoutNested(wikitext, spans, i), leftOut);
+        const inner = innerTextWithoutNested(wikitext, spans, i);
+        const parse = (): ParsedInfobox => {
+          const valuesLeftOut: string[] = [];
+          return { infobox: parseInfobox(span.name, inner, valuesLeftOut), leftOut: valuesLeftOut };
+        };
+        const { infobox, leftOut: valuesLeftOut } = recent ? recent.get(`${span.name}\u0000${inner}`, parse) : parse();
+        leftOut.push(...valuesLeftOut);
         if (infobox !== null) infoboxes.push(infobox);
       } catch {
         // A template that defeats the parser is left out; the article's other infoboxes still count.

@@ -5,6 +5,7 @@
  */
 import { hideNonMarkup, maskLiterals, outermostTemplates, toCleanText, type TemplateSpan } from './infobox.js';
 import { parseWithWtf } from '../text/wtf.js';
+import type { RecentResults } from './recentResults.js';
 
 const HEADING = /^=[^\n]*=[ \t]*$/m;
 /** An indented line before the text (`:''For other uses, see …''`) is a hatnote written by hand. */
@@ -69,18 +70,30 @@ function withoutStandaloneTemplates(lead: string): string {
   return kept + literalBraces(lead.slice(copiedUpTo));
 }
 
-/** Plain text of the article's first paragraph, or "" when it has none. Never throws. */
-export function firstParagraph(wikitext: string): string {
+/**
+ * Plain text of the article's first paragraph, or "" when it has none. Never throws. With
+ * `recent`, a lead that renders as one rendered lately (an edit elsewhere in the article) costs a lookup.
+ */
+export function firstParagraph(wikitext: string, recent?: RecentResults<string>): string {
   try {
     const lead = withoutStandaloneTemplates(leadSection(hideNonMarkup(wikitext)))
       .replace(INDENTED_LINE, '')
       .slice(0, RENDERED_LEAD_LIMIT);
+    return recent ? recent.get(lead, () => renderFirstParagraph(lead)) : renderFirstParagraph(lead);
+  } catch {
+    // Malformed wikitext that defeats wtf has no usable first paragraph.
+    return '';
+  }
+}
+
+function renderFirstParagraph(lead: string): string {
+  try {
     for (const paragraph of parseWithWtf(lead).paragraphs()) {
       const text = toCleanText(paragraph.text());
       if (LETTER.test(text)) return text;
     }
   } catch {
-    // Malformed wikitext that defeats wtf has no usable first paragraph.
+    // as above
   }
   return '';
 }

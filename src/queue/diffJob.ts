@@ -21,8 +21,13 @@ const DiffRevision = z.object({
   timestamp: z.string(),
   sha1: z.string().nullable(),
   metadataOnly: z.boolean(),
-  /** Only for the revisions the diff reads (see infoboxesNeeded); null for the others. */
+  /** Only for the revisions the diff reads (see infoboxesNeeded); null for the others, and for one with `sameInfoboxes`. */
   infoboxes: z.array(InfoboxSchema).nullable(),
+  /**
+   * Its infoboxes are those of the revision with text before it, sent there: most edits leave the
+   * infobox alone, and an unchanged infobox is no change (diffInfoboxes of equal lists is empty).
+   */
+  sameInfoboxes: z.boolean().optional(),
 });
 
 const DiffBatchData = z.object({
@@ -55,16 +60,20 @@ export function infoboxesNeeded(revisions: readonly Pick<PageRevisionRow, 'revId
 export function diffPage(pageId: number, revisions: DiffBatch['pages'][number]['revisions'], window: Window, revertHours: number): PageChanges {
   const revertedBy = findReverts(revisions, revertHours);
   const withText = revisions.filter((revision) => !revision.metadataOnly);
-  const infoboxesOf = (revision: (typeof withText)[number]): Infobox[] => {
-    if (revision.infoboxes === null) throw new Error(`page ${pageId}: the infoboxes of revision ${revision.revId} were not sent with the diff batch`);
-    return revision.infoboxes;
+  // Each revision's infoboxes, those marked the same as their predecessor's taken from it.
+  const sent: Array<Infobox[] | null> = [];
+  withText.forEach((revision, i) => sent.push(revision.sameInfoboxes ? (sent[i - 1] ?? null) : revision.infoboxes));
+  const infoboxesOf = (i: number): Infobox[] => {
+    const infoboxes = sent[i];
+    if (!infoboxes) throw new Error(`page ${pageId}: the infoboxes of revision ${withText[i]?.revId} were not sent with the diff batch`);
+    return infoboxes;
   };
   const diffs: PageChanges['revisions'] = [];
   for (let i = 1; i < withText.length; i++) {
     const previous = withText[i - 1]!;
     const current = withText[i]!;
     if (!inWindow(current.timestamp, window)) continue;
-    const changes = diffInfoboxes(infoboxesOf(previous), infoboxesOf(current)).map((change) => ({
+    const changes = (current.sameInfoboxes ? [] : diffInfoboxes(infoboxesOf(i - 1), infoboxesOf(i))).map((change) => ({
       ...change,
       filtered: filterReason(change),
       revertedBy: revertedBy.get(current.revId) ?? null,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Infobox } from '../model.js';
-import { parseRevision } from '../parse/parseRevision.js';
+import { RevisionParser } from '../parse/parseRevision.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
 
@@ -37,13 +37,16 @@ const ParsedBatch = z.object({
 });
 export type ParsedBatch = z.infer<typeof ParsedBatch>;
 
+/** One per process or thread that parses: consecutive revisions of a page mostly repeat their parent's infobox and lead. */
+const parser = new RevisionParser();
+
 /**
  * What the store keeps of a revision's wikitext: its infoboxes, and its first paragraph when asked
  * (null otherwise); a revision without text has none of either. One function for the parse job and
  * the read-dump job (dumpJob.ts), so a page parses the same wherever it was read.
  */
 export function parsedText(text: string | null, firstParagraph: boolean): { infoboxes: Infobox[]; firstParagraph: string | null; leftOut: string[] } {
-  const parsed = text === null ? { infoboxes: [], firstParagraph: '' } : parseRevision(text, { firstParagraph });
+  const parsed = text === null ? { infoboxes: [], firstParagraph: '' } : parser.parse(text, { firstParagraph });
   return { infoboxes: parsed.infoboxes, firstParagraph: firstParagraph ? parsed.firstParagraph : null, leftOut: parsed.leftOut ?? [] };
 }
 

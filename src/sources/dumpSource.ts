@@ -84,13 +84,13 @@ export class DumpRevisionSource implements RevisionSource {
       return current;
     };
 
-    const wantText = (page: DumpPageHeader, meta: RevisionMeta): boolean => collectorFor(page)?.needsText(meta) ?? false;
+    const wantText = (page: DumpPageHeader, meta: RevisionMeta): boolean | 'later' => collectorFor(page)?.needsText(meta) ?? false;
 
     for await (const event of readDump(openDumpInput(this.source, this.inputOptions), { wantText })) {
       const collector = collectorFor(event.page);
       if (event.kind === 'revision') {
         if (!collector) continue;
-        collector.add(event.revision);
+        collector.add(event.revision, event.readText);
         if (collector.partIsFull()) yield collector.takeInWindow();
         continue;
       }
@@ -115,6 +115,8 @@ class PageCollector {
   /** Whether the page has a revision inside the window, i.e. is part of the window at all. */
   changed = false;
   private latestBefore: Revision | null = null;
+  /** Reads the text of `latestBefore`, decoded only once it is known to be the last before the window. */
+  private readLatestBefore: (() => string | null) | null = null;
   private readonly moves: PageMove[] = [];
   /** Before the window: those from the horizon's start, and the latest one before that (metadata only). */
   private readonly predecessors: Revision[] = [];
@@ -130,15 +132,17 @@ class PageCollector {
 
   /**
    * Revisions of the collection span [start, end], the end instant included (docs/ARCHITECTURE.md
-   * §2: the day after the week is answered from them), and a pre-window one that is the latest seen so far.
+   * §2: the day after the week is answered from them), and, read later, a pre-window one that is
+   * the latest seen so far: of a history, nearly every revision is that when it is read, and only
+   * the last one is kept.
    */
-  needsText(meta: RevisionMeta): boolean {
+  needsText(meta: RevisionMeta): boolean | 'later' {
     if (meta.timestamp > this.window.end) return false;
     if (meta.timestamp >= this.window.start) return true;
-    return this.latestBefore === null || isLater(meta, this.latestBefore);
+    return this.latestBefore === null || isLater(meta, this.latestBefore) ? 'later' : false;
   }
 
-  add(revision: Revision): void {
+  add(revision: Revision, readText?: () => string | null): void {
     if (revision.timestamp > this.window.end) {
       if (this.horizon !== null && revision.timestamp <= this.horizon.until) this.followers.push({ ...revision, text: null });
       return;
@@ -155,6 +159,7 @@ class PageCollector {
       this.inWindowChars += revision.text?.length ?? 0;
     } else if (this.latestBefore === null || isLater(revision, this.latestBefore)) {
       this.latestBefore = revision;
+      this.readLatestBefore = readText ?? null;
     }
   }
 
@@ -171,7 +176,7 @@ class PageCollector {
 
   /** The last revisions (the baseline among them) and the page's end. */
   *finish(invalidUtf8: number): Generator<PageHistoryPart> {
-    if (this.latestBefore) this.inWindow.push(this.latestBefore);
+    if (this.latestBefore) this.inWindow.push(this.readLatestBefore ? { ...this.latestBefore, text: this.readLatestBefore() } : this.latestBefore);
     if (this.inWindow.length > 0) yield this.takeInWindow();
     const moves = [...this.moves].sort((a, b) => compareStrings(a.timestamp, b.timestamp));
     const followers = [...this.followers].sort(compareRevisions);

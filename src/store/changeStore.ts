@@ -20,6 +20,10 @@ const PageRevisionColumns = z.object({
   parsed: flag,
 });
 const InfoboxRow = z.object({ template: z.string(), fields: FieldsColumn });
+const RawInfoboxRow = z.object({ template: z.string(), fields: z.string() });
+
+/** A revision's infobox rows as stored, fields as their JSON text: equal rows are equal infoboxes, told without decoding them. */
+export type StoredInfoboxes = ReadonlyArray<z.infer<typeof RawInfoboxRow>>;
 const StoredChangeRow = MarkedKeyChangeSchema.extend({
   wiki: z.string(),
   title: z.string(),
@@ -97,6 +101,15 @@ export class ChangeStore {
 
   infoboxes(pageId: number, revId: number): Infobox[] {
     return this.selectInfoboxes.all(this.wiki, pageId, revId).map((row) => InfoboxRow.parse(row));
+  }
+
+  storedInfoboxes(pageId: number, revId: number): StoredInfoboxes {
+    return this.selectInfoboxes.all(this.wiki, pageId, revId).map((row) => RawInfoboxRow.parse(row));
+  }
+
+  /** Stored infobox rows decoded, as `infoboxes` reads them. */
+  decodeInfoboxes(rows: StoredInfoboxes): Infobox[] {
+    return rows.map((row) => InfoboxRow.parse(row));
   }
 
   /** Replaces the changes of a set of revisions in one transaction (a replay writes the same rows again). */

@@ -92,10 +92,24 @@ export class RevisionStore {
 
   /** Stores one part of a page's revisions, collected for `window`, in a single transaction. */
   saveRevisions(page: PageRef, revisions: Revision[], window: Window): void {
+    this.db.transaction(() => this.writeRevisions(page, revisions, window))();
+  }
+
+  /**
+   * One part of a page's revisions parsed as it was collected for `window`, in one transaction with
+   * the parse results: the texts are stored only when content is kept, so a week's wikitext never has
+   * to fit the disk (docs/SCALE.md). Ends as a part saved, then parsed.
+   */
+  saveParsedRevisions(page: PageRef, revisions: Revision[], parsed: ParsedRevision[], { window, keepContent }: { window: Window; keepContent: boolean }): void {
     this.db.transaction(() => {
-      this.insertPage.run(this.wiki, page.pageId, page.title, page.namespace);
-      for (const revision of revisions) this.saveRevision(page.pageId, revision, { metadataOnly: false, wantsLead: inWindow(revision.timestamp, window) });
+      this.writeRevisions(page, keepContent ? revisions : revisions.map((revision) => ({ ...revision, text: null })), window);
+      this.writeParsed(parsed, keepContent);
     })();
+  }
+
+  /** Runs `writes` (calls of this store's methods) in one transaction: many small parts cost one commit. */
+  inOneTransaction(writes: () => void): void {
+    this.db.transaction(writes)();
   }
 
   /**
@@ -139,15 +153,7 @@ export class RevisionStore {
    * one collected, then parsed.
    */
   saveParsed(results: ParsedRevision[], keepContent: boolean): void {
-    this.db.transaction(() => {
-      for (const result of results) {
-        const marked = this.markParsed.run({ firstParagraph: result.firstParagraph, keep: keepContent ? 1 : 0, wiki: this.wiki, pageId: result.pageId, revId: result.revId });
-        if (marked.changes === 0) continue;
-        result.infoboxes.forEach((infobox, position) => {
-          this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
-        });
-      }
-    })();
+    this.db.transaction(() => this.writeParsed(results, keepContent))();
   }
 
   /**
@@ -185,6 +191,21 @@ export class RevisionStore {
 
   private pragmaNumber(name: string): number {
     return z.number().parse(this.db.pragma(name, { simple: true }));
+  }
+
+  private writeRevisions(page: PageRef, revisions: Revision[], window: Window): void {
+    this.insertPage.run(this.wiki, page.pageId, page.title, page.namespace);
+    for (const revision of revisions) this.saveRevision(page.pageId, revision, { metadataOnly: false, wantsLead: inWindow(revision.timestamp, window) });
+  }
+
+  private writeParsed(results: ParsedRevision[], keepContent: boolean): void {
+    for (const result of results) {
+      const marked = this.markParsed.run({ firstParagraph: result.firstParagraph, keep: keepContent ? 1 : 0, wiki: this.wiki, pageId: result.pageId, revId: result.revId });
+      if (marked.changes === 0) continue;
+      result.infoboxes.forEach((infobox, position) => {
+        this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
+      });
+    }
   }
 
   private saveRevision(pageId: number, revision: Revision, { metadataOnly, wantsLead }: { metadataOnly: boolean; wantsLead: boolean }): void {

@@ -33,7 +33,7 @@ describe('size caps', () => {
       ),
     );
     const { stages } = JSON.parse(run.stdout) as { stages: Array<{ stage: string; counts: Record<string, number> }> };
-    expect(stages.find((s) => s.stage === 'parse')?.counts).toMatchObject({ revisions: 2, left_out: 3 });
+    expect(stages.find((s) => s.stage === 'collect')?.counts).toMatchObject({ revisions: 2, left_out: 3 });
     expect(stages.find((s) => s.stage === 'select')?.counts).toMatchObject({ data_units: 1 });
   });
 

@@ -288,6 +288,47 @@ describe('readDump errors', () => {
     await expect(collect(Readable.from([xml]))).rejects.toThrow(/^dump is malformed XML \(line 1, column \d+: undefined entity/);
   });
 
+  describe('a DTD in the export', () => {
+    const exportWith = (doctype: string, title: string, text: string) =>
+      `<?xml version="1.0"?>\n${doctype}\n<mediawiki><page><title>${title}</title><ns>0</ns><id>1</id>` +
+      `<revision><id>1</id><timestamp>2020-01-01T00:00:00Z</timestamp><text>${text}</text></revision></page></mediawiki>`;
+    const laughs = ['<!DOCTYPE mediawiki [', '<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`), ']>'].join('\n');
+
+    it('expands no entity it declares: a billion laughs is an undefined entity, in a title or in a text', async () => {
+      await expect(collect(Readable.from([exportWith(laughs, '&lol9;', 'x')]))).rejects.toThrow(/^dump is malformed XML \(line 14, column \d+: undefined entity, inside a page\)$/);
+      await expect(collect(Readable.from([exportWith(laughs, 'T', '&lol9;')]))).rejects.toThrow(/^dump is malformed XML \(line 14, column \d+: undefined entity, inside page "T" \(page id 1\)\)$/);
+    });
+
+    it('fetches no external entity nor external DTD', async () => {
+      const external = '<!DOCTYPE mediawiki [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>';
+      await expect(collect(Readable.from([exportWith(external, 'T', '&xxe;')]))).rejects.toThrow(/undefined entity, inside page "T"/);
+      const events = await collect(Readable.from([exportWith('<!DOCTYPE mediawiki SYSTEM "http://127.0.0.1:9/export.dtd">', 'A &amp; B', 'x &lt; y')]));
+      expect(revisions(events).map((event) => [event.page.title, event.revision.text])).toEqual([['A & B', 'x < y']]);
+    });
+  });
+
+  it('refuses characters XML does not allow, and text outside the root', async () => {
+    await expect(collect(Readable.from(['<mediawiki><page><title>a\u0001b</title></page></mediawiki>']))).rejects.toThrow(/^dump is malformed XML \(line 1, column \d+: disallowed character/);
+    await expect(collect(Readable.from(['<mediawiki><page><title>&#0;</title></page></mediawiki>']))).rejects.toThrow(/malformed character entity/);
+    await expect(collect(Readable.from(['<mediawiki></mediawiki>junk']))).rejects.toThrow(/^dump is malformed XML \(line 1, column 24: text data outside of root node\)$/);
+  });
+
+  it('decodes only the texts asked for: a bad reference in a text nobody reads is never seen', async () => {
+    const xml = `<mediawiki><page><title>T</title><ns>0</ns><id>1</id>
+      <revision><id>1</id><timestamp>2020-01-01T00:00:00Z</timestamp><text>bad &nbsp; here</text></revision>
+      <revision><id>2</id><timestamp>2020-01-02T00:00:00Z</timestamp><text>fine</text></revision></page></mediawiki>`;
+    const second = await collect(Readable.from([xml]), { wantText: (_page, meta) => meta.revId === 2 });
+    expect(revisions(second).map((event) => event.revision.text)).toEqual([null, 'fine']);
+    await expect(collect(Readable.from([xml]))).rejects.toThrow(/^dump is malformed XML \(line 2, column \d+: undefined entity, inside page "T" \(page id 1\)\)$/);
+  });
+
+  it("reads a text asked for 'later' when the consumer reads it, as it would have read it at once", async () => {
+    const now = revisions(await collect(frwikiXml));
+    const later = revisions(await collect(inChunksOf(await readFile(frwikiXml), 4093), { wantText: () => 'later' }));
+    expect(later.map((event) => event.revision.text)).toEqual(now.map(() => null));
+    expect(later.map((event) => event.readText?.())).toEqual(now.map((event) => event.revision.text));
+  });
+
   it('names a missing file, and a missing bzip2 program', async () => {
     const missing = join(tempDir, 'no-such-dump.xml.bz2');
     const missingError = await collect(missing).catch((error: unknown) => error);

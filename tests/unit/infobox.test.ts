@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Infobox } from '../../src/model.js';
-import { extractInfoboxes } from '../../src/parse/infobox.js';
+import { extractInfoboxes, renderedWithoutWtf } from '../../src/parse/infobox.js';
 import { firstParagraph } from '../../src/parse/leadParagraph.js';
-import { parseRevision } from '../../src/parse/parseRevision.js';
+import { RevisionParser } from '../../src/parse/parseRevision.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const wikitextDir = resolve(repoRoot, '../shared/data/wikitext');
@@ -41,7 +41,7 @@ describe('extractInfoboxes on the real wikitext corpus', () => {
   });
 
   it.each(corpus.map((file) => [file.name, file.text] as const))('%s parses into clean template names, keys and values', (_name, text) => {
-    const parsed = parseRevision(text, { firstParagraph: true });
+    const parsed = new RevisionParser().parse(text, { firstParagraph: true });
     for (const infobox of parsed.infoboxes) {
       expect(infobox.template).toMatch(/^[^\sA-Z_][^A-Z_]*$/u);
       for (const [key, value] of infobox.fields) {
@@ -237,10 +237,10 @@ describe('extractInfoboxes on written cases', () => {
     expect(extractInfoboxes('{{Infobox')).toEqual([{ template: 'infobox', fields: [] }]);
     // Fragments and junk give no infobox and no paragraph rather than an error.
     for (const text of ['', '{{', '}}', '{{{{{{', '[[[[', '<ref>', '<!--', '\u0000\u001e\u0011']) {
-      expect(parseRevision(text, { firstParagraph: true }), JSON.stringify(text)).toEqual({ infoboxes: [], firstParagraph: '' });
+      expect(new RevisionParser().parse(text, { firstParagraph: true }), JSON.stringify(text)).toEqual({ infoboxes: [], firstParagraph: '' });
     }
     // An infobox whose value never closes still gives its template and key.
-    expect(parseRevision('{{Infobox x|a=<nowiki>', { firstParagraph: true })).toEqual({ infoboxes: [{ template: 'x', fields: [['a', '']] }], firstParagraph: '' });
+    expect(new RevisionParser().parse('{{Infobox x|a=<nowiki>', { firstParagraph: true })).toEqual({ infoboxes: [{ template: 'x', fields: [['a', '']] }], firstParagraph: '' });
     expect(extractInfoboxes('{{Infobox x|a={{{1}}}}}').map((infobox) => [infobox.template, infobox.fields.map(([key]) => key)])).toEqual([['x', ['a']]]);
   });
 
@@ -254,7 +254,7 @@ describe('extractInfoboxes on written cases', () => {
     const deepValue = extractInfoboxes(`{{Infobox x|a=${'{{nowrap|'.repeat(1000)}x${'}}'.repeat(1000)}|b=c}}`);
     expect(fieldsOf(deepValue[0] as Infobox).b).toBe('c');
     for (const text of ['{{'.repeat(50_000), '}}'.repeat(50_000), '{{a}}'.repeat(50_000), '<nowiki>'.repeat(20_000), '<!--'.repeat(20_000), 'a b. '.repeat(30_000)]) {
-      expect(parseRevision(text, { firstParagraph: true }).infoboxes).toEqual([]);
+      expect(new RevisionParser().parse(text, { firstParagraph: true }).infoboxes).toEqual([]);
     }
     expect(firstParagraph(`'''X''' is${' {{convert|1|km}}'.repeat(20_000)}`)).toMatch(/^X is 1 km 1 km/);
   });
@@ -300,9 +300,46 @@ describe('firstParagraph', () => {
     expect(firstParagraph(text)).toBe('Angela Merkel (born July 17, 1954) is a German politician.');
   });
 
-  it('is computed by parseRevision only when asked', () => {
+  it('is computed by the parser only when asked', () => {
     const text = "{{Infobox person|name=A}}\n'''A''' is a person.";
-    expect(parseRevision(text)).toEqual({ infoboxes: [{ template: 'person', fields: [['name', 'A']] }], firstParagraph: '' });
-    expect(parseRevision(text, { firstParagraph: true }).firstParagraph).toBe('A is a person.');
+    expect(new RevisionParser().parse(text)).toEqual({ infoboxes: [{ template: 'person', fields: [['name', 'A']] }], firstParagraph: '' });
+    expect(new RevisionParser().parse(text, { firstParagraph: true }).firstParagraph).toBe('A is a person.');
   });
+});
+
+describe('RevisionParser reusing what it parsed lately', () => {
+  it('gives every revision of the English history sample what a fresh parser gives, in history order, reversed, and each text twice', async () => {
+    const { readDump } = await import('../../src/sources/dumpReader.js');
+    const texts: string[] = [];
+    for await (const event of readDump(createReadStream(join(repoRoot, '../shared/data/enwiki-history-sample.xml')))) {
+      if (event.kind === 'revision' && event.revision.text !== null) texts.push(event.revision.text);
+    }
+    const fresh = texts.map((text, i) => new RevisionParser().parse(text, { firstParagraph: i % 2 === 0 }));
+    const reused = new RevisionParser();
+    expect(texts.map((text, i) => reused.parse(text, { firstParagraph: i % 2 === 0 }))).toEqual(fresh);
+    const backwards = [...texts.keys()].reverse();
+    expect(backwards.map((i) => reused.parse(texts[i]!, { firstParagraph: i % 2 === 0 }))).toEqual(backwards.map((i) => fresh[i]));
+    // A text seen without its first paragraph, then asked for it (a baseline, then the same text inside the window).
+    expect(texts.map((text) => reused.parse(text, { firstParagraph: true }).firstParagraph)).toEqual(texts.map((text) => firstParagraph(text)));
+  }, 120_000);
+});
+
+describe('infobox values rendered without wtf', () => {
+  it('renders every plain-link value of the corpus and the English sample as wtf renders it', async () => {
+    const { readDump } = await import('../../src/sources/dumpReader.js');
+    const { parseWithWtf } = await import('../../src/text/wtf.js');
+    const { toCleanText } = await import('../../src/parse/infobox.js');
+    const texts = corpus.map((file) => file.text);
+    for await (const event of readDump(createReadStream(join(repoRoot, '../shared/data/enwiki-history-sample.xml')))) {
+      if (event.kind === 'revision' && event.revision.text !== null) texts.push(event.revision.text);
+    }
+    const values = new Set<string>();
+    for (const text of texts) for (const [, value] of text.matchAll(/^\s*\|[^=\n]*=([^\n]*\[\[[^\n]*)$/gm)) values.add((value as string).trim());
+    const plain = [...values].filter((value) => renderedWithoutWtf(value) !== null);
+    expect(plain.length).toBeGreaterThan(500);
+    const viaWtf = (value: string) => toCleanText(parseWithWtf(`{{Infobox check\n|v=${value}\n}}`).infoboxes()[0]?.data['v']?.text() ?? '');
+    expect(plain.filter((value) => toCleanText(renderedWithoutWtf(value) as string) !== viaWtf(value))).toEqual([]);
+    // Links with a namespace, a section, a blank or padded part, or other markup are left to wtf.
+    for (const value of ['[[Category:X]]', '[[A#B|c]]', '[[ A ]]', '[[A|]]', "[[A|''b'']]", '[[A|b|c]]', 'a -- b [[c]]']) expect(renderedWithoutWtf(value)).toBeNull();
+  }, 120_000);
 });

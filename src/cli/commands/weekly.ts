@@ -28,6 +28,7 @@ interface WeeklyFlags extends Omit<SourceFlags, 'dump'> {
   llm?: string;
   out?: string;
   queue?: string;
+  threads?: number;
 }
 
 export function registerWeekly(program: Command): void {
@@ -48,9 +49,12 @@ export function registerWeekly(program: Command): void {
     .addOption(llmOption())
     .option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)')
     .option('--queue <url>', WEEKLY_QUEUE_OPTION_HELP)
+    .addOption(integerOption('--threads <n>', 'without --queue: threads that parse (while collecting) and diff, besides the one that reads and writes (default: one per core)'))
     .action(async (flags: WeeklyFlags, command: Command) => {
       const start = windowStart(flags, command);
       await requireQueue(flags.queue);
+      if (flags.threads !== undefined && flags.queue !== undefined) refuseUsage(command, '--threads is for runs without --queue: the queue\'s workers parse and diff');
+      if (flags.threads !== undefined && flags.threads < 1) refuseUsage(command, '--threads must be at least 1');
       const outcome = await withSession(
         command,
         { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
@@ -85,7 +89,12 @@ async function weekly(session: Session, flags: WeeklyFlags & { start: string }):
   const stages = flags.stages ?? [...WEEKLY_STAGES];
   const sourceFlags = { ...flags, dump: flags.dump?.[0] };
   const source = stages.includes('collect') ? openWeeklySource(flags, sourceFlags, session.settings) : null;
-  const input = { ...weeklyRunInput(session, sourceFlags, source), window, ...(await weeklyQueueRunnerFor(flags.queue)) };
+  const input = {
+    ...weeklyRunInput(session, sourceFlags, source),
+    window,
+    ...(await weeklyQueueRunnerFor(flags.queue)),
+    ...(flags.threads !== undefined ? { threads: flags.threads } : {}),
+  };
   const params = weeklyRunParams(session, input, flags.days);
   const doneBefore = new RunStore(session.db).findRun('weekly', params)?.status === 'done';
   const redo = flags.redo ?? [];

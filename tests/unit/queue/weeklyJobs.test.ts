@@ -68,6 +68,25 @@ describe('diff job', () => {
     expect(diffPagesJob.output.parse(throughJson(results[0]))).toEqual(results[0]);
   });
 
+  it('takes the infoboxes of a revision marked the same as its predecessor from it: no change there, the next one diffed against them', () => {
+    const repeated = [
+      ...revisions.slice(0, 2),
+      { revId: 21, timestamp: '2025-02-04T12:00:00Z', sha1: 'e', metadataOnly: false },
+      { revId: 22, timestamp: '2025-02-04T13:00:00Z', sha1: 'f', metadataOnly: false },
+      ...revisions.slice(2),
+    ];
+    const full = repeated.map((revision) => ({ ...revision, infoboxes: infoboxes[revision.revId] ?? (revision.revId > 20 ? town('310') : null) }));
+    const marked = full.map((revision) => (revision.revId > 20 ? { ...revision, infoboxes: null, sameInfoboxes: true } : revision));
+    expect(diffPage(7, marked, window, 48)).toEqual(diffPage(7, full, window, 48));
+    expect(diffPage(7, marked, window, 48).revisions.map((revision) => [revision.revId, revision.prevRevId, revision.changes.length])).toEqual([
+      [2, 1, 1],
+      [21, 2, 0],
+      [22, 21, 0],
+      [3, 22, 1],
+      [4, 3, 1],
+    ]);
+  });
+
   it('fails loudly when a revision the diff reads came without its infoboxes', () => {
     const missing = revisions.map((revision) => ({ ...revision, infoboxes: revision.revId === 3 ? null : (infoboxes[revision.revId] ?? null) }));
     expect(() => diffPage(7, missing, window, 48)).toThrow(/infoboxes of revision 3 were not sent/);

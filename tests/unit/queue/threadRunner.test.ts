@@ -1,0 +1,60 @@
+/**
+ * The batch threads of a run without the queue: the weekly job kinds computed on worker threads
+ * give what they give in process, a bad batch fails its call with its reason and starts none after
+ * it, and a kind the threads do not run is one line naming it.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { SAMPLE_DUMP } from '../../../src/cli/commands/demo.js';
+import { InProcessRunner } from '../../../src/queue/batchRunner.js';
+import { diffPagesJob } from '../../../src/queue/diffJob.js';
+import { labelArticlesJob } from '../../../src/queue/labelJob.js';
+import { parseRevisionsJob, type ParseBatch, type ParsedBatch } from '../../../src/queue/parseJob.js';
+import { ThreadRunner } from '../../../src/queue/threadRunner.js';
+import { readDump } from '../../../src/sources/dumpReader.js';
+
+const runner = new ThreadRunner(2);
+afterAll(() => runner.close());
+const inProcess = new InProcessRunner({ models: () => Promise.reject(new Error('no models expected')) });
+
+async function sampleBatches(): Promise<ParseBatch[]> {
+  const revisions: ParseBatch['revisions'] = [];
+  for await (const event of readDump(Readable.from([readFileSync(SAMPLE_DUMP)]))) {
+    if (event.kind === 'revision') revisions.push({ pageId: event.page.pageId, revId: event.revision.revId, text: event.revision.text, firstParagraph: revisions.length % 3 === 0 });
+  }
+  return Array.from({ length: Math.ceil(revisions.length / 7) }, (_, k) => ({ revisions: revisions.slice(7 * k, 7 * k + 7) }));
+}
+
+describe('ThreadRunner', () => {
+  it('parses the sample on two threads as in process, each result handed over once with its index', async () => {
+    const batches = await sampleBatches();
+    expect(batches.length).toBeGreaterThan(5);
+    const onThreads: Array<[number, ParsedBatch]> = [];
+    await runner.run(parseRevisionsJob, batches, (output, index) => onThreads.push([index, output]));
+    const here: Array<[number, ParsedBatch]> = [];
+    await inProcess.run(parseRevisionsJob, batches, (output, index) => here.push([index, output]));
+    expect(onThreads.map(([index]) => index).sort((a, b) => a - b)).toEqual(batches.map((_, index) => index));
+    expect(onThreads.sort(([a], [b]) => a - b)).toEqual(here);
+    expect(here.flatMap(([, output]) => output.revisions).filter((revision) => revision.infoboxes.length > 0).length).toBeGreaterThan(20);
+  });
+
+  it('fails a call on a batch its kind refuses, with the reason, starting no batch after it; the threads go on with the next call', async () => {
+    const batches = await sampleBatches();
+    const bad = { revisions: [{ pageId: 'one', revId: 1, text: 'x', firstParagraph: false }] } as unknown as ParseBatch;
+    const handed: number[] = [];
+    await expect(runner.run(parseRevisionsJob, [bad, ...batches.slice(0, 4)], (_output, index) => handed.push(index))).rejects.toThrow(/expected number/);
+    expect(handed.length).toBeLessThan(4);
+    const again: number[] = [];
+    await runner.run(parseRevisionsJob, batches.slice(0, 2), (_output, index) => again.push(index));
+    expect(again.sort()).toEqual([0, 1]);
+  });
+
+  it('runs the diff job, and names a kind it does not run', async () => {
+    const diffed = await new Promise<unknown>((resolve, reject) => {
+      runner.run(diffPagesJob, [{ window: { start: '2025-01-06T00:00:00Z', end: '2025-01-13T00:00:00Z' }, revertHours: 48, pages: [] }], resolve).catch(reject);
+    });
+    expect(diffed).toEqual({ pages: [] });
+    await expect(runner.run(labelArticlesJob, [{ thresholds: {}, pairs: [] }], () => undefined)).rejects.toThrow('batch threads do not run label-articles jobs');
+  });
+});
