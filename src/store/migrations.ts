@@ -10,9 +10,10 @@ import { recentChangesListing } from './schema/011-recent-changes-listing.js';
 import { embeddingCache } from './schema/012-embedding-cache.js';
 import { audits } from './schema/013-audits.js';
 import { pageCoverage } from './schema/014-page-coverage.js';
+import { entityFacts } from './schema/020-entity-facts.js';
 
 import type { Migration } from './schema/migration.js';
 
 export type { Migration } from './schema/migration.js';
 
-export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache, audits, pageCoverage].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache, audits, pageCoverage, entityFacts].sort((a, b) => a.version - b.version);

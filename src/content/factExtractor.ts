@@ -1,0 +1,22 @@
+/**
+ * The seam between a revision's content and the facts the pipeline diffs, selects and answers from
+ * (docs/ARCHITECTURE.md §15): one extractor per content model, chosen by the model a source reports
+ * for the revision, each giving the same `ParsedRevision` (infobox-like fact sets, a first
+ * paragraph, and for entities what names them and their time-qualified statements).
+ */
+import type { ParsedRevision } from '../model.js';
+
+export interface ExtractOptions {
+  /** Also give the first paragraph (only the revisions of a window need it). */
+  firstParagraph: boolean;
+}
+
+export interface FactExtractor {
+  /** The content models it reads, as MediaWiki names them (`wikitext`, `wikibase-item`). */
+  readonly models: readonly string[];
+  /** The revision's facts. Never throws: content it cannot read gives no facts. */
+  extract(text: string, options: ExtractOptions): ParsedRevision;
+}
+
+/** The content model of a revision whose source does not name one. */
+export const DEFAULT_MODEL = 'wikitext';
