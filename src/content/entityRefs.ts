@@ -59,3 +59,23 @@ export function renderValue(value: string, names: NameLookup): RenderedValue {
   });
   return { text, aliases, unresolved };
 }
+
+/** The ids whose names a fact needs: its key when the key is a property, and the entities its value names. */
+export function idsOfFact(key: string, value: string): string[] {
+  return isEntityId(key) ? [key, ...referencedIds(value)] : referencedIds(value);
+}
+
+/**
+ * A fact set (an infobox or an entity's facts) as people read it: values with labels, and the labels
+ * of keys that are properties (`P1082` → `population`).
+ */
+export function namedFields(fields: ReadonlyArray<readonly [string, string]>, names: NameLookup): { values: Record<string, string>; keyLabels: Record<string, string> } {
+  const values: Record<string, string> = {};
+  const keyLabels: Record<string, string> = {};
+  for (const [key, value] of fields) {
+    values[key] = renderValue(value, names).text;
+    const label = isEntityId(key) ? names(key)?.label : undefined;
+    if (label) keyLabels[key] = label;
+  }
+  return { values, keyLabels };
+}

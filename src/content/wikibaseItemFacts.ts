@@ -33,6 +33,7 @@ const Statement = z.looseObject({ rank: z.enum(['preferred', 'normal', 'deprecat
 const EnglishLabel = z.object({ en: z.looseObject({ value: z.string() }) });
 const EnglishAliases = z.object({ en: z.array(z.looseObject({ value: z.string() })) });
 const EnglishSitelink = z.object({ enwiki: z.looseObject({ title: z.string() }) });
+const EnglishDescription = z.object({ en: z.looseObject({ value: z.string() }) });
 
 const OPTIONS = { keepRichValues: true, keepRanks: true, timeConverter: 'simple-day' } as const;
 
@@ -44,7 +45,7 @@ interface RichClaim {
 
 export const wikibaseItemFacts: FactExtractor = {
   models: ['wikibase-item'],
-  extract(text: string): ParsedRevision {
+  extract(text: string, options): ParsedRevision {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -53,11 +54,11 @@ export const wikibaseItemFacts: FactExtractor = {
     }
     const parsed = EntityJson.safeParse(json);
     if (!parsed.success) return { infoboxes: [], firstParagraph: '' };
-    return entityFacts(parsed.data);
+    return entityFacts(parsed.data, options.firstParagraph);
   },
 };
 
-function entityFacts(entity: z.infer<typeof EntityJson>): ParsedRevision {
+function entityFacts(entity: z.infer<typeof EntityJson>, withDescription: boolean): ParsedRevision {
   const fields: Array<[string, string]> = [];
   const timed: TimedFact[] = [];
   for (const [property, statements] of Object.entries(entity.claims)) {
@@ -86,7 +87,10 @@ function entityFacts(entity: z.infer<typeof EntityJson>): ParsedRevision {
     enwiki: sitelink.success ? sitelink.data.enwiki.title : null,
     timed,
   };
-  return { infoboxes: fields.length > 0 ? [infobox] : [], firstParagraph: '', entity: about };
+  // The description is the entity's one-line summary: what the weekly checks read as an article's first paragraph.
+  const description = withDescription ? EnglishDescription.safeParse(entity['descriptions']) : null;
+  const firstParagraph = description?.success ? `${about.label ?? entity.id}: ${description.data.en.value}` : '';
+  return { infoboxes: fields.length > 0 ? [infobox] : [], firstParagraph, entity: about };
 }
 
 /**

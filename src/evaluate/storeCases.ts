@@ -11,7 +11,7 @@ import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore, type ScoringFacts } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
-import { answerQuery } from '../timeline/answers.js';
+import { answerQuery, type TimeAxis } from '../timeline/answers.js';
 import type { GrowoverCase, GrowoverGold } from './growoverScores.js';
 import type { Prediction } from './predictions.js';
 import type { WeeklyCase, WeeklyGold } from './weeklyScores.js';
@@ -25,7 +25,11 @@ export class StoreGold {
   private readonly weekGold = new Map<string, WeeklyGold[]>();
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();
 
-  constructor(private readonly db: Database) {}
+  /** `axis`: the time axis whose answers are the gold (docs/ARCHITECTURE.md §15), edit time unless asked. */
+  constructor(
+    private readonly db: Database,
+    private readonly axis: TimeAxis = 'edit',
+  ) {}
 
   /**
    * Weekly cases for predictions answering on `date` (or on each line's own date, which wins): every
@@ -85,7 +89,7 @@ export class StoreGold {
     let gold = this.weekGold.get(key);
     if (!gold) {
       gold = (this.scoringFacts().byWeek.get(week) ?? []).map((f) => {
-        const answer = answerQuery(this.db, f.id, day);
+        const answer = answerQuery(this.db, f.id, day, this.axis);
         return { id: f.id, date: day, status: answer.status, answer: answer.answer, validFrom: answer.valid_from, domain: f.domain, frequency: f.frequency, week: f.week };
       });
       this.weekGold.set(key, gold);
@@ -109,8 +113,13 @@ export class StoreGold {
 }
 
 /** One system's weekly cases (StoreGold.weeklyCases), for a single scoring. */
-export function weeklyCasesFromStore(db: Database, predictions: readonly Prediction[], date: string | null): { cases: WeeklyCase[]; unknownIds: string[]; dates: string[] } {
-  return new StoreGold(db).weeklyCases(predictions, date);
+export function weeklyCasesFromStore(
+  db: Database,
+  predictions: readonly Prediction[],
+  date: string | null,
+  axis: TimeAxis = 'edit',
+): { cases: WeeklyCase[]; unknownIds: string[]; dates: string[] } {
+  return new StoreGold(db, axis).weeklyCases(predictions, date);
 }
 
 /** One system's GrowOVER cases (StoreGold.growoverCases), for a single scoring. */

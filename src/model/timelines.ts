@@ -24,6 +24,8 @@ export interface ValueInterval {
   /** Null: still in effect at the last revision known. */
   validTo: string | null;
   revId: number;
+  /** Other names of the value (link targets, a named entity's aliases); absent when none. */
+  aliases?: string[];
 }
 
 export interface PageTimeline {
@@ -62,12 +64,26 @@ export interface QueryAtInstant {
   validTo: string | null;
 }
 
-/** An infobox value's interval as stored: the value in effect from validFrom until validTo. */
+/** An infobox value's interval as stored: the value in effect from validFrom until validTo, with its aliases. */
 export interface StoredInterval {
   value: string;
   revId: number;
   validFrom: string;
   validTo: string | null;
+  aliases: string[];
+}
+
+/**
+ * What held in the world over [validFrom, validTo) by the time-qualified statements of an entity's
+ * latest known revision (docs/ARCHITECTURE.md §15), one key's values joined as its facts are.
+ */
+export interface WorldInterval {
+  key: string;
+  value: string;
+  validFrom: string;
+  validTo: string | null;
+  revId: number;
+  aliases?: string[];
 }
 
 /**

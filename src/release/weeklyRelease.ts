@@ -12,7 +12,7 @@ import type { Window } from '../model.js';
 import type { GeneratedItem, StoredCheck } from '../model/questions.js';
 import { ChangeStore } from '../store/changeStore.js';
 import { QuestionStore } from '../store/questionStore.js';
-import { answersOnDate, type Answer } from '../timeline/answers.js';
+import { answersOnDate, type Answer, type TimeAxis } from '../timeline/answers.js';
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
 import { cardFrontMatter, wikiLanguage } from './datasetCard.js';
 
@@ -29,7 +29,7 @@ export interface ReleaseCounts {
 }
 
 /** The release's files by name, and the counts its card reports. */
-export function renderWeeklyRelease(db: Database, wiki: string, window: Window): { files: Map<string, string>; counts: ReleaseCounts } {
+export function renderWeeklyRelease(db: Database, wiki: string, window: Window, axis: TimeAxis = 'edit'): { files: Map<string, string>; counts: ReleaseCounts } {
   const questions = new QuestionStore(db, wiki);
   const items = questions.generatedItems(window);
   const checks = checksByQuery(questions.checksIn(window));
@@ -38,14 +38,16 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
   const kept = items.filter((item) => item.kept);
 
   const files = new Map<string, string>();
-  files.set('queries.jsonl', jsonLines(kept.map((item) => queryRecord(item))));
-  // Each day's answers are read once: DailyQA's file of the day, and the kept items' native records.
+  // Each day's answers are read once: DailyQA's file of the day, the kept items' native records and the gold's aliases.
   const answersByItem = new Map<string, Array<{ date: string } & Answer>>();
+  const answerFiles = new Map<string, string>();
   for (const date of dates) {
-    const answers = answersOnDate(db, date, { windowStart: window.start });
-    files.set(dailyQaFileName(date), jsonLines(answers.map(({ id, query, answer }) => ({ id, query, answer }))));
+    const answers = answersOnDate(db, date, { windowStart: window.start, axis });
+    answerFiles.set(dailyQaFileName(date), jsonLines(answers.map(({ id, query, answer }) => ({ id, query, answer }))));
     for (const { id, query: _query, ...answer } of answers) answersByItem.set(id, [...(answersByItem.get(id) ?? []), { date, ...answer }]);
   }
+  files.set('queries.jsonl', jsonLines(kept.map((item) => queryRecord(item, answersByItem.get(item.id) ?? []))));
+  for (const [name, content] of answerFiles) files.set(name, content);
   files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? []))));
   const counts: ReleaseCounts = {
     data_units: new ChangeStore(db, wiki).dataUnitCount(window),
@@ -56,15 +58,21 @@ export function renderWeeklyRelease(db: Database, wiki: string, window: Window):
     capped: items.filter((i) => i.capped).length,
     kept: kept.length,
   };
-  files.set('README.md', datasetCard(window, wiki, dates, counts, items));
+  files.set('README.md', datasetCard(window, wiki, dates, counts, items, axis));
   return { files, counts };
 }
 
-function queryRecord(item: GeneratedItem): Record<string, unknown> {
+/** The gold's aliases: those of a day's answer that is the gold. */
+function goldAliases(item: GeneratedItem, answers: ReadonlyArray<Answer>): string[] {
+  return answers.find((answer) => answer.answer === item.gold)?.aliases ?? [];
+}
+
+function queryRecord(item: GeneratedItem, answers: ReadonlyArray<Answer>): Record<string, unknown> {
   return {
     id: item.id,
     query: item.text,
     answer: item.gold,
+    aliases: goldAliases(item, answers),
     domain: item.domain,
     update_frequency: item.updateFrequency,
     title: item.title,
@@ -73,6 +81,7 @@ function queryRecord(item: GeneratedItem): Record<string, unknown> {
     page_id: item.pageId,
     template: item.template,
     key: item.key,
+    key_label: item.keyLabels[item.key] ?? null,
     first_paragraph: item.firstParagraph,
     infobox: item.infobox,
     window_start: item.windowStart,
@@ -88,6 +97,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
     kept: item.kept,
     generation: { status: item.status, reason: item.reason },
     gold: item.gold,
+    aliases: goldAliases(item, answers),
     source: {
       wiki: item.wiki,
       page_id: item.pageId,
@@ -98,6 +108,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
       timestamp: item.timestamp,
       template: item.template,
       key: item.key,
+      key_label: item.keyLabels[item.key] ?? null,
       old: item.old,
       new: item.gold,
       first_paragraph: item.firstParagraph,
@@ -128,7 +139,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
   };
 }
 
-function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[]): string {
+function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[], axis: TimeAxis): string {
   const first = dates[0] as string;
   const last = dates.at(-1) as string;
   const makers = [...new Set(items.map((i) => `${i.provider}:${i.model}`))].sort();
@@ -159,8 +170,13 @@ revisions up to and including ${window.end} are collected, so that day is answer
 | file | content |
 |---|---|
 | \`queries.jsonl\` | the kept queries with their metadata: id, query, answer when made, domain, update frequency, title, URL, template, key, first paragraph, infobox |
-${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: the value in effect on ${d} 00:00 UTC (null: no value then) |`).join('\n')}
-| \`native.jsonl\` | every generated item, kept or not: source revision, provenance (prompt and version, provider, model, seed), check results with reasons, domain, answers with revision and validity interval |
+${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: ${axis === 'world' ? 'what held in the world' : 'the value in effect'} on ${d} 00:00 UTC (null: no value then) |`).join('\n')}
+| \`native.jsonl\` | every generated item, kept or not: source revision, provenance (prompt and version, provider, model, seed), check results with reasons, domain, answers with revision, validity interval and aliases (other names of the answer: link targets, a named entity's aliases) |
+${axis === 'world' ? `
+The answers are on **world time**: what held in the world on each day by the time-qualified statements
+(start P580, end P582, point in time P585) of each entity's latest known revision, not what the page said
+that day; a fact without dates has no world-time answer (null).
+` : ''}
 
 ## Counts
 

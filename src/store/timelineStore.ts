@@ -6,8 +6,8 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox, Window } from '../model.js';
-import type { PageAtInstant, PageTimeline, QueryAtInstant, QueryOnDay, TimelineRevision } from '../model/timelines.js';
-import { FieldsColumn, flag } from './rows.js';
+import type { PageAtInstant, PageTimeline, QueryAtInstant, QueryOnDay, TimelineRevision, WorldInterval } from '../model/timelines.js';
+import { FieldsColumn, flag, jsonColumn } from './rows.js';
 
 const RevisionRow = z.object({
   revId: z.number().int(),
@@ -17,7 +17,20 @@ const RevisionRow = z.object({
   metadataOnly: flag,
   parsed: flag,
 });
-const InfoboxRow = z.object({ revId: z.number().int(), template: z.string(), fields: FieldsColumn });
+const AliasesColumn = jsonColumn(z.array(z.string()));
+const InfoboxRow = z.object({
+  revId: z.number().int(),
+  template: z.string(),
+  fields: FieldsColumn,
+  aliases: jsonColumn(z.record(z.string(), z.array(z.string()))).nullable(),
+});
+
+/**
+ * Which timeline an answer reads (docs/ARCHITECTURE.md §15): edit time, what the page said at an
+ * instant (DailyQA's meaning); world time, what held in the world then by the time-qualified
+ * statements of the entity's latest known revision.
+ */
+export type TimeAxis = 'edit' | 'world';
 const TrackedPageRow = z.object({ pageId: z.number().int(), syncedUntil: z.string().nullable() });
 
 /**
@@ -35,6 +48,8 @@ export class TimelineStore {
   private readonly extendCoverage;
   private readonly selectTrackedPages;
   private readonly upsertDeletion;
+  private readonly deleteWorld;
+  private readonly insertWorld;
 
   constructor(private readonly db: Database, readonly wiki: string) {
     this.selectRevisions = db.prepare(
@@ -42,13 +57,17 @@ export class TimelineStore {
        FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
     );
     this.selectInfoboxes = db.prepare(
-      `SELECT i.rev_id AS revId, i.template, i.fields FROM infoboxes i JOIN revisions r ON r.wiki = i.wiki AND r.page_id = i.page_id AND r.rev_id = i.rev_id
+      `SELECT i.rev_id AS revId, i.template, i.fields, i.aliases FROM infoboxes i JOIN revisions r ON r.wiki = i.wiki AND r.page_id = i.page_id AND r.rev_id = i.rev_id
        WHERE r.wiki = ? AND r.page_id = ? ORDER BY i.rev_id, i.position`,
     );
     this.deleteIntervals = db.prepare('DELETE FROM infobox_intervals WHERE wiki = ? AND page_id = ?');
     this.insertInterval = db.prepare(
-      `INSERT INTO infobox_intervals (wiki, page_id, slot, key, template, value, valid_from, valid_to, rev_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO infobox_intervals (wiki, page_id, slot, key, template, value, valid_from, valid_to, rev_id, aliases)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.deleteWorld = db.prepare('DELETE FROM world_intervals WHERE wiki = ? AND page_id = ?');
+    this.insertWorld = db.prepare(
+      'INSERT INTO world_intervals (wiki, page_id, key, value, aliases, valid_from, valid_to, rev_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.upsertLifetime = db.prepare(
       `INSERT INTO page_lifetimes (wiki, page_id, created_at) VALUES (@wiki, @pageId, @createdAt)
@@ -105,6 +124,24 @@ export class TimelineStore {
   }
 
   /**
+   * Replaces these pages' world-time intervals by what `build` makes of each (docs/ARCHITECTURE.md §15),
+   * in one transaction; returns how many there now are.
+   */
+  rebuildWorld(pageIds: readonly number[], build: (pageId: number) => WorldInterval[]): number {
+    let intervals = 0;
+    this.db.transaction(() => {
+      for (const pageId of pageIds) {
+        this.deleteWorld.run(this.wiki, pageId);
+        for (const interval of build(pageId)) {
+          this.insertWorld.run(this.wiki, pageId, interval.key, interval.value, aliasesJson(interval.aliases), interval.validFrom, interval.validTo, interval.revId);
+          intervals++;
+        }
+      }
+    })();
+    return intervals;
+  }
+
+  /**
    * Records that these pages, collected for `window`, have their history held whole from the last
    * revision before the window up to and including the instant `window.end` (collection reaches it,
    * docs/ARCHITECTURE.md §2), whatever else the store holds of them.
@@ -140,7 +177,7 @@ export class TimelineStore {
     for (const raw of this.selectInfoboxes.all(this.wiki, pageId)) {
       const row = InfoboxRow.parse(raw);
       const list = infoboxes.get(row.revId) ?? [];
-      list.push({ template: row.template, fields: row.fields });
+      list.push({ template: row.template, fields: row.fields, ...(row.aliases ? { aliases: row.aliases } : {}) });
       infoboxes.set(row.revId, list);
     }
     return this.selectRevisions.all(this.wiki, pageId).map((raw) => {
@@ -160,14 +197,21 @@ export class TimelineStore {
     for (const interval of timeline.intervals) {
       this.insertInterval.run(
         this.wiki, pageId, interval.slot, interval.key, interval.template, interval.value, interval.validFrom, interval.validTo, interval.revId,
+        aliasesJson(interval.aliases),
       );
     }
     this.upsertLifetime.run({ wiki: this.wiki, pageId, createdAt: timeline.createdAt });
   }
 }
 
+/** Aliases as stored: JSON, or NULL for none. */
+function aliasesJson(aliases: readonly string[] | undefined): string | null {
+  return aliases && aliases.length > 0 ? JSON.stringify(aliases) : null;
+}
+
 const PageRow = z.object({ createdAt: z.string().nullable(), deletedAt: z.string().nullable(), covered: flag });
-const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable() });
+const StoredAliases = AliasesColumn.nullable().transform((aliases) => aliases ?? []);
+const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable(), aliases: StoredAliases });
 const QueryRow = z.object({
   origin: z.enum(['generated', 'imported']),
   wiki: z.string().nullable(),
@@ -192,24 +236,40 @@ const DayRow = z.object({
   revId: z.number().int().nullable(),
   validFrom: z.string().nullable(),
   validTo: z.string().nullable(),
+  aliases: StoredAliases,
+  timed: flag,
 });
 const OptionalSlot = z.string().optional();
+const Timed = z.number().int().transform((count) => count > 0);
 
 /** Whether some coverage range of the page holds @instant (docs/ARCHITECTURE.md §5). */
 const COVERED = (wiki: string, pageId: string): string =>
   `EXISTS (SELECT 1 FROM page_coverage c WHERE c.wiki = ${wiki} AND c.page_id = ${pageId} AND c.covered_from <= @instant AND c.covered_until >= @instant)`;
 
+/** The kept queries (of one week, or all) with the slot each one's key lives in now. */
+const KEPT_QUERIES = `kept AS (
+         SELECT q.id, q.text, q.origin, q.wiki, q.page_id, q.key,
+                COALESCE((SELECT i.slot FROM infobox_intervals i
+                          WHERE i.wiki = q.wiki AND i.page_id = q.page_id AND i.key = q.key AND i.template = q.template
+                          ORDER BY i.valid_from DESC LIMIT 1), q.slot) AS slot
+         FROM queries q WHERE q.kept = 1 AND (@windowStart IS NULL OR q.window_start = @windowStart)
+       )`;
+
 /**
  * The reads behind answers for any date, across wikis: a page at an instant, the interval of a key in
- * effect at an instant, a stored query, and a whole day of answers in one statement. Lookups come
- * by the hundred thousand, so each statement is prepared once per repository and each row parsed once.
+ * effect at an instant on either time axis, a stored query, and a whole day of answers in one
+ * statement. Lookups come by the hundred thousand, so each statement is prepared once per repository
+ * and each row parsed once.
  */
 export class AnswerTimelines {
   private readonly selectPage;
   private readonly selectSlot;
   private readonly selectInterval;
+  private readonly selectWorldInterval;
+  private readonly selectWorldTimed;
   private readonly selectQuery;
   private readonly selectDay;
+  private readonly selectWorldDay;
 
   constructor(db: Database) {
     this.selectPage = db.prepare(
@@ -223,9 +283,14 @@ export class AnswerTimelines {
       )
       .pluck();
     this.selectInterval = db.prepare(
-      `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo FROM infobox_intervals
+      `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo, aliases FROM infobox_intervals
        WHERE wiki = ? AND page_id = ? AND slot = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
     );
+    this.selectWorldInterval = db.prepare(
+      `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo, aliases FROM world_intervals
+       WHERE wiki = ? AND page_id = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
+    );
+    this.selectWorldTimed = db.prepare('SELECT COUNT(*) FROM world_intervals WHERE wiki = ? AND page_id = ? AND key = ?').pluck();
     // One round trip per lookup: the query and, for an imported one, its interval at the instant.
     this.selectQuery = db.prepare(
       `SELECT q.origin, q.wiki, q.page_id AS pageId, q.template, q.key, q.slot, a.answer, a.valid_from AS validFrom, a.valid_to AS validTo
@@ -235,18 +300,12 @@ export class AnswerTimelines {
        WHERE q.id = @id`,
     );
     this.selectDay = db.prepare(
-      `WITH kept AS (
-         SELECT q.id, q.text, q.origin, q.wiki, q.page_id, q.key,
-                COALESCE((SELECT i.slot FROM infobox_intervals i
-                          WHERE i.wiki = q.wiki AND i.page_id = q.page_id AND i.key = q.key AND i.template = q.template
-                          ORDER BY i.valid_from DESC LIMIT 1), q.slot) AS slot
-         FROM queries q WHERE q.kept = 1 AND (@windowStart IS NULL OR q.window_start = @windowStart)
-       )
+      `WITH ${KEPT_QUERIES}
        SELECT k.id, k.text AS query, k.origin,
               a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
               l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
               ${COVERED('k.wiki', 'k.page_id')} AS covered,
-              v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo
+              v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo, v.aliases, 1 AS timed
        FROM kept k
        LEFT JOIN query_answer_intervals a
          ON k.origin = 'imported' AND a.query_id = k.id AND a.valid_from <= @instant AND (a.valid_to IS NULL OR a.valid_to > @instant)
@@ -254,6 +313,19 @@ export class AnswerTimelines {
          ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key
         AND v.valid_from <= @instant AND (v.valid_to IS NULL OR v.valid_to > @instant)
        LEFT JOIN page_lifetimes l ON l.wiki = k.wiki AND l.page_id = k.page_id
+       ORDER BY k.id`,
+    );
+    // World time: no page lifetime or coverage decides, only whether the key has time-qualified statements.
+    this.selectWorldDay = db.prepare(
+      `WITH ${KEPT_QUERIES}
+       SELECT k.id, k.text AS query, k.origin, NULL AS importedAnswer, NULL AS importedFrom, NULL AS importedTo,
+              0 AS hasLifetime, NULL AS createdAt, NULL AS deletedAt, 0 AS covered,
+              w.value, w.rev_id AS revId, w.valid_from AS validFrom, w.valid_to AS validTo, w.aliases,
+              EXISTS (SELECT 1 FROM world_intervals x WHERE x.wiki = k.wiki AND x.page_id = k.page_id AND x.key = k.key) AS timed
+       FROM kept k
+       LEFT JOIN world_intervals w
+         ON k.origin = 'generated' AND w.wiki = k.wiki AND w.page_id = k.page_id AND w.key = k.key
+        AND w.valid_from <= @instant AND (w.valid_to IS NULL OR w.valid_to > @instant)
        ORDER BY k.id`,
     );
   }
@@ -275,6 +347,17 @@ export class AnswerTimelines {
     return row === undefined ? undefined : IntervalRow.parse(row);
   }
 
+  /** Whether the key of the page has time-qualified statements (a world timeline) at all. */
+  hasWorldTimeline(wiki: string, pageId: number, key: string): boolean {
+    return Timed.parse(this.selectWorldTimed.get(wiki, pageId, key));
+  }
+
+  /** The latest world-time interval of the page's key that starts at or before the instant. */
+  worldIntervalAt(wiki: string, pageId: number, key: string, instant: string): z.infer<typeof IntervalRow> | undefined {
+    const row = this.selectWorldInterval.get(wiki, pageId, key, instant);
+    return row === undefined ? undefined : IntervalRow.parse(row);
+  }
+
   /** The stored query, with an imported one's answer interval at the instant. */
   query(id: string, instant: string): QueryAtInstant | undefined {
     const row = this.selectQuery.get({ id, instant });
@@ -283,19 +366,22 @@ export class AnswerTimelines {
 
   /**
    * Every kept query (of one week, or all) at an instant in one statement: imported queries with
-   * their answer intervals, generated ones with their page's lifetime and the interval of their key.
+   * their answer intervals, generated ones with their page's lifetime and the interval of their key
+   * on the axis asked (on world time, `timed` tells whether the key has a world timeline at all).
    */
-  day(instant: string, options: { windowStart?: string } = {}): QueryOnDay[] {
-    return this.selectDay.all({ instant, windowStart: options.windowStart ?? null }).map((raw) => {
+  day(instant: string, options: { windowStart?: string; axis?: TimeAxis } = {}): Array<QueryOnDay & { timed: boolean }> {
+    const statement = options.axis === 'world' ? this.selectWorldDay : this.selectDay;
+    return statement.all({ instant, windowStart: options.windowStart ?? null }).map((raw) => {
       const row = DayRow.parse(raw);
-      const { createdAt, deletedAt, covered, value, revId, validFrom, validTo } = row;
+      const { createdAt, deletedAt, covered, value, revId, validFrom, validTo, aliases } = row;
       return {
         id: row.id,
         query: row.query,
         origin: row.origin,
         imported: { answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo },
         page: row.hasLifetime ? { createdAt, deletedAt, covered } : undefined,
-        interval: value !== null && revId !== null && validFrom !== null ? { value, revId, validFrom, validTo } : undefined,
+        interval: value !== null && revId !== null && validFrom !== null ? { value, revId, validFrom, validTo, aliases } : undefined,
+        timed: row.timed,
       };
     });
   }

@@ -5,7 +5,8 @@ import { UserError } from '../../errors.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { dailyQaFileName, dailyQaLines } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
-import { dateOption } from '../options.js';
+import { dateOption, timeAxisOption } from '../options.js';
+import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
 export function registerDailyQa(groups: { exportGroup: Command; importGroup: Command }): void {
@@ -15,9 +16,10 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     .addOption(dateOption('--date <date>', 'the date (YYYY-MM-DD)').makeOptionMandatory())
     .option('--out <path>', 'a file, or a directory for qa_YYMMDD.jsonl (default: standard output)')
     .addOption(dateOption('--week <date>', 'only the queries made in the week starting on this date'))
-    .action(async (flags: { date: string; out?: string; week?: string }, command: Command) => {
+    .addOption(timeAxisOption())
+    .action(async (flags: { date: string; out?: string; week?: string; time: TimeAxis }, command: Command) => {
       await withSession(command, { write: false, lock: true }, (session) => {
-        const content = dailyQaLines(session.db, flags.date, flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {});
+        const content = dailyQaLines(session.db, flags.date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
         if (!flags.out) {
           process.stdout.write(content);
           return;

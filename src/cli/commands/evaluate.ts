@@ -20,11 +20,13 @@ import {
   type WeeklyReport,
 } from '../../evaluate/index.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { dateOption } from '../options.js';
+import { dateOption, timeAxisOption } from '../options.js';
+import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
 interface WeeklyFlags {
   predictions: string;
+  time: TimeAxis;
   date?: string;
   out?: string;
   seed?: string;
@@ -43,12 +45,13 @@ export function registerEvaluate(program: Command): void {
     .description('EM, F1 (SQuAD) and SM (subset match) of JSONL predictions {id, prediction[, date]} against the answers on a date, with breakdowns and 95% bootstrap intervals')
     .requiredOption('--predictions <file>', 'JSONL, one {id (or question_id), prediction, date?} per line')
     .addOption(dateOption('--date <date>', 'the date the predictions answer for (YYYY-MM-DD); a "date" on a line wins'))
+    .addOption(timeAxisOption())
     .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
     .option('--out <dir>', 'also write report.json and items.jsonl (per-item scores) into this directory')
     .action(async (flags: WeeklyFlags, command: Command) => {
       const predictions = readPredictions(flags.predictions);
       await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, (session) => {
-        const { cases, unknownIds } = weeklyCasesFromStore(session.db, predictions, flags.date ?? null);
+        const { cases, unknownIds } = weeklyCasesFromStore(session.db, predictions, flags.date ?? null, flags.time);
         if (cases.length === 0) throw new UserError(`no prediction in ${flags.predictions} names a query the store holds`);
         const report = scoreWeekly(cases, { seed: session.settings.seed, unknownIds });
         if (flags.out) {

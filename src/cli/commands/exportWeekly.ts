@@ -5,7 +5,8 @@ import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
 import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
 import { RunStore } from '../../store/runStore.js';
-import { dateOption, integerOption } from '../options.js';
+import { dateOption, integerOption, timeAxisOption } from '../options.js';
+import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
 interface ExportWeeklyFlags {
@@ -13,6 +14,7 @@ interface ExportWeeklyFlags {
   days: number;
   wiki?: string;
   out?: string;
+  time: TimeAxis;
 }
 
 /**
@@ -26,7 +28,8 @@ export function registerExportWeekly(exportGroup: Command): void {
     .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
     .addOption(integerOption('--days <n>', 'window length in days').default(7))
     .option('--wiki <name>', 'the wiki the week was collected from (default: the only one the weekly pipeline ran on in that window)')
-    .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database)')
+    .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database, weekly-START-world on world time)')
+    .addOption(timeAxisOption())
     .action(async (flags: ExportWeeklyFlags, command: Command) => {
       await withSession(command, { write: false, lock: true }, async (session) => {
         const window = windowFrom(flags.start, flags.days);
@@ -37,8 +40,8 @@ export function registerExportWeekly(exportGroup: Command): void {
           throw new UserError(`no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
         }
         if (!flags.wiki && wikis.length > 1) throw new UserError(`the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
-        const dir = flags.out ?? defaultReleaseDir(session.dbPath, window.start);
-        const rendered = renderWeeklyRelease(session.db, wiki, window);
+        const dir = flags.out ?? `${defaultReleaseDir(session.dbPath, window.start)}${flags.time === 'world' ? '-world' : ''}`;
+        const rendered = renderWeeklyRelease(session.db, wiki, window, flags.time);
         const files = await withFigures(rendered.files, weeklyFigures(session.db, window.start.slice(0, 10)));
         const counts = rendered.counts;
         writeFilesAtomically(dir, files);

@@ -1,0 +1,115 @@
+/**
+ * Entities and their names (docs/ARCHITECTURE.md §15): the entity each entity page is, the labels
+ * cache of the entities facts name (filled from a labels file or wbgetentities), the stored facts'
+ * references a week needs named, and the time-qualified statements of a page's latest revision.
+ * Statements are prepared once per repository; rows come back parsed.
+ */
+import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
+import type { EntityName } from '../content/entityRefs.js';
+import type { TimedFact, Window } from '../model.js';
+import { FieldsColumn, jsonColumn } from './rows.js';
+
+const NameRow = z.object({ id: z.string(), label: z.string().nullable(), aliases: jsonColumn(z.array(z.string())) });
+const EntityPageRow = z.object({ entityId: z.string(), label: z.string().nullable(), enwiki: z.string().nullable() });
+const FieldsRow = z.object({ fields: FieldsColumn });
+const TimedFacts = jsonColumn(
+  z.array(
+    z.object({
+      key: z.string(),
+      value: z.string(),
+      rank: z.enum(['preferred', 'normal']),
+      start: z.string().nullable(),
+      end: z.string().nullable(),
+      point: z.string().nullable(),
+    }),
+  ),
+);
+const LatestTimedRow = z.object({ revId: z.number().int(), facts: TimedFacts });
+
+/** Ids asked of SQLite at a time (its bound-parameter limit is far above; this keeps statements small). */
+const IDS_PER_STATEMENT = 500;
+
+export class EntityStore {
+  private readonly selectEntityPage;
+  private readonly insertName;
+  private readonly selectWindowFacts;
+  private readonly selectWindowTimed;
+  private readonly selectLatestTimed;
+
+  constructor(private readonly db: Database) {
+    this.selectEntityPage = db.prepare('SELECT entity_id AS entityId, label, enwiki FROM entity_pages WHERE wiki = ? AND page_id = ?');
+    this.insertName = db.prepare(
+      `INSERT INTO entity_labels (entity_id, label, aliases, source) VALUES (?, ?, ?, ?)
+       ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source`,
+    );
+    // Every stored fact set of an entity revision of the window's pages, whatever the revision's time:
+    // timelines are rebuilt from the whole stored history.
+    this.selectWindowFacts = db.prepare(
+      `SELECT i.fields FROM window_pages w JOIN infoboxes i ON i.wiki = w.wiki AND i.page_id = w.page_id
+       WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end AND i.template = @template`,
+    );
+    this.selectWindowTimed = db.prepare(
+      `SELECT t.facts FROM window_pages w JOIN timed_facts t ON t.wiki = w.wiki AND t.page_id = w.page_id
+       WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end`,
+    );
+    this.selectLatestTimed = db.prepare(
+      `SELECT t.rev_id AS revId, t.facts FROM entity_pages e JOIN timed_facts t ON t.wiki = e.wiki AND t.page_id = e.page_id AND t.rev_id = e.rev_id
+       WHERE e.wiki = ? AND e.page_id = ?`,
+    );
+  }
+
+  /** The entity a page is, by its latest parsed revision; undefined for a page that is no entity. */
+  entityPage(wiki: string, pageId: number): z.infer<typeof EntityPageRow> | undefined {
+    const row = this.selectEntityPage.get(wiki, pageId);
+    return row === undefined ? undefined : EntityPageRow.parse(row);
+  }
+
+  /**
+   * The names the store knows of `ids`: an entity page's own (its latest revision's label), else the
+   * labels cache's. An id the cache holds with no label maps to a name whose label is null.
+   */
+  names(ids: readonly string[]): Map<string, EntityName> {
+    const names = new Map<string, EntityName>();
+    for (let at = 0; at < ids.length; at += IDS_PER_STATEMENT) {
+      const slice = ids.slice(at, at + IDS_PER_STATEMENT);
+      const marks = slice.map(() => '?').join(', ');
+      const rows = this.db
+        .prepare(
+          `SELECT entity_id AS id, label, aliases FROM entity_labels WHERE entity_id IN (${marks})
+           UNION ALL
+           SELECT id, label, aliases FROM (
+             SELECT entity_id AS id, label, aliases, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY as_of DESC, wiki) AS n
+             FROM entity_pages WHERE entity_id IN (${marks}) AND label IS NOT NULL) WHERE n = 1`,
+        )
+        .all(...slice, ...slice);
+      // Pages come last and win: an entity the store holds is named as its own latest revision names it.
+      for (const raw of rows) {
+        const row = NameRow.parse(raw);
+        names.set(row.id, { label: row.label, aliases: row.aliases });
+      }
+    }
+    return names;
+  }
+
+  /** Writes names a source gave (null: the source has none) into the labels cache, in one transaction. */
+  saveNames(names: ReadonlyMap<string, EntityName | null>, source: string): void {
+    this.db.transaction(() => {
+      for (const [id, name] of names) this.insertName.run(id, name?.label ?? null, JSON.stringify(name?.aliases ?? []), source);
+    })();
+  }
+
+  /** The stored values of the window's pages' fact sets of one template, and their time-qualified statements' values, with their keys. */
+  windowFacts(wiki: string, window: Window, template: string): Array<[string, string]> {
+    const params = { wiki, start: window.start, end: window.end, template };
+    const fields = this.selectWindowFacts.all(params).flatMap((row) => FieldsRow.parse(row).fields);
+    const timed = this.selectWindowTimed.all(params).flatMap((row) => TimedFacts.parse((row as { facts: unknown }).facts).map((fact): [string, string] => [fact.key, fact.value]));
+    return [...fields, ...timed];
+  }
+
+  /** The time-qualified statements of the page's latest parsed revision; undefined for a page that is no entity. */
+  latestTimedFacts(wiki: string, pageId: number): { revId: number; facts: TimedFact[] } | undefined {
+    const row = this.selectLatestTimed.get(wiki, pageId);
+    return row === undefined ? undefined : LatestTimedRow.parse(row);
+  }
+}
