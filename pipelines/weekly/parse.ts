@@ -4,6 +4,7 @@ import { inWindow } from '../../src/dates.js';
 import { parseRevisionsJob, type ParseBatch } from '../../src/queue/parseJob.js';
 import { RevisionStore, type ParseCursor, type UnparsedRevision } from '../../src/store/revisionStore.js';
 import { batchRunnerFor, runSlices } from './batchRunner.js';
+import { reportWikidataDriven } from './wikidataDriven.js';
 
 /** Revisions read from the store at a time: at most this many, and no more once their texts reach this many characters. */
 const PARSE_SLICE = { maxRevisions: 400, maxChars: 16 << 20 };
@@ -56,6 +57,6 @@ export const parseStage: Stage<WeeklyInput> = {
       });
     });
     store.reclaimFreeSpace();
-    return counts;
+    return { ...counts, ...reportWikidataDriven(store, input.window, context.reporter) };
   },
 };

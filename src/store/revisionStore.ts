@@ -39,6 +39,7 @@ export interface ParseCursor {
 const REPARSE = `(revisions.metadata_only = 1 AND excluded.metadata_only = 0)
   OR (@wantsLead = 1 AND revisions.parsed = 1 AND revisions.first_paragraph IS NULL AND excluded.text IS NOT NULL)`;
 
+const WikidataDrivenRow = z.object({ template: z.string(), pages: z.number().int() });
 const UnparsedRow = z.object({ revId: z.number(), pageId: z.number(), timestamp: z.string(), text: z.string().nullable(), model: z.string().nullable() });
 
 /** Free pages worth a reclaim: at least this share of the file. */
@@ -57,6 +58,7 @@ export class RevisionStore {
   private readonly markParsed;
   private readonly upsertEntityPage;
   private readonly insertTimedFacts;
+  private readonly selectWikidataDriven;
 
   constructor(private readonly db: Database, readonly wiki: string) {
     this.insertPage = db.prepare(
@@ -102,6 +104,16 @@ export class RevisionStore {
        WHERE (excluded.as_of, excluded.rev_id) >= (entity_pages.as_of, entity_pages.rev_id)`,
     );
     this.insertTimedFacts = db.prepare('INSERT OR REPLACE INTO timed_facts (wiki, page_id, rev_id, facts) VALUES (?, ?, ?, ?)');
+    // Each page of the window at its latest parsed revision up to the window's end, and its infoboxes filled from Wikidata.
+    this.selectWikidataDriven = db.prepare(
+      `SELECT i.template, COUNT(DISTINCT i.page_id) AS pages FROM window_pages w
+       JOIN revisions r ON r.wiki = w.wiki AND r.page_id = w.page_id AND r.rev_id = (
+         SELECT rev_id FROM revisions WHERE wiki = w.wiki AND page_id = w.page_id AND parsed = 1 AND metadata_only = 0 AND timestamp <= w.window_end
+         ORDER BY timestamp DESC, rev_id DESC LIMIT 1)
+       JOIN infoboxes i ON i.wiki = r.wiki AND i.page_id = r.page_id AND i.rev_id = r.rev_id AND i.from_wikidata = 1
+       WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end
+       GROUP BY i.template ORDER BY pages DESC, i.template`,
+    );
     this.markParsed = db.prepare(
       `UPDATE revisions SET parsed = 1, first_paragraph = @firstParagraph, text = CASE WHEN @keep THEN text ELSE NULL END
        WHERE wiki = @wiki AND page_id = @pageId AND rev_id = @revId
@@ -129,6 +141,14 @@ export class RevisionStore {
       for (const move of end.moves) this.insertMove.run(this.wiki, page.pageId, move.timestamp, move.from, move.to);
       this.insertWindowPage.run(this.wiki, window.start, window.end, page.pageId);
     })();
+  }
+
+  /**
+   * The window's pages whose infobox draws its values from Wikidata, at their latest revision up to the
+   * window's end, by template (docs/ARCHITECTURE.md §15): their facts change on Wikidata, not here.
+   */
+  wikidataDrivenTemplates(window: Window): Array<{ template: string; pages: number }> {
+    return this.selectWikidataDriven.all({ wiki: this.wiki, start: window.start, end: window.end }).map((row) => WikidataDrivenRow.parse(row));
   }
 
   isPageDone(window: Window, pageId: number): boolean {
