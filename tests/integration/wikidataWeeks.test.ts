@@ -127,8 +127,8 @@ describe('answers on world time', () => {
     expect(JSON.parse((await term('2000-01-01')).stdout)).toMatchObject({ status: 'no_key', answer: null });
     // Two offices at once are one answer, in statement order (the positions have no English label here: their ids stay).
     expect(JSON.parse((await term('1990-01-01')).stdout)).toMatchObject({ status: 'ok', answer: 'Q651703; Q1780230', valid_to: '1995-01-22T00:00:00Z' });
-    // Before his first office, none held.
-    expect(JSON.parse((await term('1970-01-01')).stdout)).toMatchObject({ status: 'no_key' });
+    // A position with an end and no start holds from as far back as the key is known.
+    expect(JSON.parse((await term('1970-01-01')).stdout)).toMatchObject({ status: 'ok', answer: 'Q12311817', valid_from: '0001-01-01T00:00:00Z', valid_to: '1977-01-01T00:00:00Z' });
     // A fact without dates has no world time; on edit time it has its value.
     expect(JSON.parse((await ok(['--db', db, '--json', 'answer', '--title', 'Henning Christophersen', '--key', 'P106', '--date', '2023-01-05', '--time', 'world'])).stdout)).toMatchObject({ status: 'unknown' });
     expect(JSON.parse((await ok(['--db', db, '--json', 'answer', '--title', 'Henning Christophersen', '--key', 'P106', '--date', '2023-01-05'])).stdout)).toMatchObject({ status: 'ok', answer: 'politician' });
