@@ -19,22 +19,23 @@ export interface FactExtractor {
   extract(text: string, options: ExtractOptions): ParsedRevision;
 }
 
+/** A time-qualified statement as jobs carry it and the store keeps it. */
+export const TimedFactSchema = z.object({
+  key: z.string(),
+  value: z.string(),
+  rank: z.enum(['preferred', 'normal']),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  point: z.string().nullable(),
+});
+
 /** An entity revision's naming and time-qualified statements, as parse and read-dump jobs carry them (src/queue). */
 export const EntityFactsSchema = z.object({
   id: z.string(),
   label: z.string().nullable(),
   aliases: z.array(z.string()),
   enwiki: z.string().nullable(),
-  timed: z.array(
-    z.object({
-      key: z.string(),
-      value: z.string(),
-      rank: z.enum(['preferred', 'normal']),
-      start: z.string().nullable(),
-      end: z.string().nullable(),
-      point: z.string().nullable(),
-    }),
-  ),
+  timed: z.array(TimedFactSchema),
 });
 
 /** The content model of a revision whose source does not name one. */

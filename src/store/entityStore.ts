@@ -7,24 +7,14 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { EntityName } from '../content/entityRefs.js';
+import { TimedFactSchema } from '../content/factExtractor.js';
 import type { TimedFact, Window } from '../model.js';
 import { FieldsColumn, jsonColumn } from './rows.js';
 
 const NameRow = z.object({ id: z.string(), label: z.string().nullable(), aliases: jsonColumn(z.array(z.string())) });
 const EntityPageRow = z.object({ entityId: z.string(), label: z.string().nullable(), enwiki: z.string().nullable() });
 const FieldsRow = z.object({ fields: FieldsColumn });
-const TimedFacts = jsonColumn(
-  z.array(
-    z.object({
-      key: z.string(),
-      value: z.string(),
-      rank: z.enum(['preferred', 'normal']),
-      start: z.string().nullable(),
-      end: z.string().nullable(),
-      point: z.string().nullable(),
-    }),
-  ),
-);
+const TimedFacts = jsonColumn(z.array(TimedFactSchema));
 const LatestTimedRow = z.object({ revId: z.number().int(), facts: TimedFacts });
 
 /** Ids asked of SQLite at a time (its bound-parameter limit is far above; this keeps statements small). */
