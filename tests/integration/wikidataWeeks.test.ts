@@ -186,3 +186,23 @@ describe('labels and names', () => {
     expect(jsonLines(readFileSync(join(dir, 'bad-labels', 'queries.jsonl'), 'utf8')).map((query) => query.answer)).toEqual(['334002']);
   }, 120_000);
 });
+
+describe('sync and Wikidata-driven infoboxes', () => {
+  it('extends entity timelines with sync, naming what the new revisions name', async () => {
+    const db = join(dir, 'sync.sqlite');
+    await weekly(db, '2023-01-09', join(dir, 'sync'));
+    const population = async (date: string) => JSON.parse((await ok(['--db', db, '--json', 'answer', '--title', 'Bielefeld', '--key', 'P1082', '--date', date])).stdout) as Record<string, unknown>;
+    expect(await population('2023-01-20')).toMatchObject({ status: 'unknown' });
+    await ok(['--db', db, 'sync', '--until', '2023-01-23', '--dump', history, '--labels', labels]);
+    expect(await population('2023-01-20')).toMatchObject({ status: 'ok', answer: '334009', rev_id: 21120005 });
+  }, 120_000);
+
+  it("reports the French sample's Wikidata-driven infobox in the week's summary and in status", async () => {
+    const db = join(dir, 'frwiki.sqlite');
+    const run = await ok(['--db', db, 'weekly', '--start', '2005-01-01', '--days', '7000', '--dump', join(sharedData, 'frwiki-history-sample.xml'), '--stages', 'collect,parse']);
+    expect(run.stdout).toMatch(/parse\s+done\s+revisions=83 infoboxes=38 wikidata_driven_pages=1 wikidata_driven:biographie2=1/);
+    expect(run.stderr).toMatch(/infoboxes filled from Wikidata/);
+    const status = await ok(['--db', db, 'status']);
+    expect(status.stdout).toContain("note: infoboxes filled from Wikidata on 1 page(s) (biographie2: 1): their facts change in the pages' Wikidata entities");
+  }, 120_000);
+});

@@ -61,8 +61,8 @@ export function formatRun(run: RunRecord): string {
   }
   const driven = run.stages.find((stage) => (stage.counts['wikidata_driven_pages'] ?? 0) > 0)?.counts;
   if (driven) {
-    const templates = Object.keys(driven).filter((key) => key.startsWith('wikidata_driven:')).map((key) => `${key.slice('wikidata_driven:'.length)} (${driven[key]})`);
-    lines.push(`  note: ${driven['wikidata_driven_pages']} pages have infoboxes filled from Wikidata (${templates.join(', ')}): their facts change in the pages' Wikidata entities; collect those for their changes`);
+    const templates = Object.keys(driven).filter((key) => key.startsWith('wikidata_driven:')).map((key) => `${key.slice('wikidata_driven:'.length)}: ${driven[key]}`);
+    lines.push(`  note: infoboxes filled from Wikidata on ${driven['wikidata_driven_pages']} page(s) (${templates.join(', ')}): their facts change in the pages' Wikidata entities; collect those for their changes`);
   }
   run.failures.forEach((failure, index) => lines.push(`  failure ${index + 1}: ${failure.stage ?? 'run'}: ${failure.error} (${failure.failedAt})`));
   return `${lines.join('\n')}\n`;
