@@ -24,11 +24,19 @@ export const labelsStage: Stage<WeeklyInput> = {
     counts['known'] = ids.length - missing.length;
     for (const source of input.entityNames ?? []) {
       if (missing.length === 0) break;
-      const found = await source.names(missing);
-      entities.saveNames(found, source.origin);
-      counts[`from_${source.kind}`] = [...found.values()].filter((name) => name?.label).length;
-      missing = missing.filter((id) => !found.has(id));
-      context.saveProgress({ counts });
+      const answered = new Set<string>();
+      const from = `from_${source.kind}`;
+      counts[from] = 0;
+      // Each batch is written as it comes: a source failing later loses none, and a rerun asks only the rest.
+      await source.names(missing, (found) => {
+        entities.saveNames(found, source.origin);
+        for (const [id, name] of found) {
+          answered.add(id);
+          if (name?.label) counts[from] = (counts[from] ?? 0) + 1;
+        }
+        context.saveProgress({ counts });
+      });
+      missing = missing.filter((id) => !answered.has(id));
     }
     const named = entities.names(ids);
     counts['unresolved'] = ids.filter((id) => !named.get(id)?.label).length;

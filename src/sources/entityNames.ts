@@ -18,10 +18,11 @@ export interface EntityNameSource {
   /** Named in the labels cache as the source of what it gave. */
   readonly origin: string;
   /**
-   * The names of those of `ids` the source knows; an id mapped to null is one the source says it does
+   * The names of those of `ids` the source knows, handed to `found` as they come (a request's worth at
+   * a time, so a failure later loses none of them); an id mapped to null is one the source says it does
    * not have (a deleted entity), which is not asked again.
    */
-  names(ids: readonly string[]): Promise<Map<string, EntityName | null>>;
+  names(ids: readonly string[], found: (names: Map<string, EntityName | null>) => void): Promise<void>;
 }
 
 /** An entity's English terms as Wikidata's JSON (dumps, wbgetentities) writes them. */
@@ -47,10 +48,10 @@ export class LabelsFile implements EntityNameSource {
     this.origin = `file:${path}`;
   }
 
-  async names(ids: readonly string[]): Promise<Map<string, EntityName | null>> {
+  async names(ids: readonly string[], onFound: (names: Map<string, EntityName | null>) => void): Promise<void> {
     const wanted = new Set(ids);
     const found = new Map<string, EntityName | null>();
-    if (wanted.size === 0) return found;
+    if (wanted.size === 0) return;
     const lines = createInterface({ input: Readable.from(openDumpInput(this.path)), crlfDelay: Infinity });
     let number = 0;
     for await (const raw of lines) {
@@ -71,7 +72,7 @@ export class LabelsFile implements EntityNameSource {
       if (found.size === wanted.size) break;
     }
     lines.close();
-    return found;
+    onFound(found);
   }
 }
 
@@ -88,8 +89,7 @@ export class WbGetEntities implements EntityNameSource {
     this.api = new WikiClient(options);
   }
 
-  async names(ids: readonly string[]): Promise<Map<string, EntityName | null>> {
-    const found = new Map<string, EntityName | null>();
+  async names(ids: readonly string[], onFound: (names: Map<string, EntityName | null>) => void): Promise<void> {
     const batches: string[][] = [];
     for (let at = 0; at < ids.length; at += IDS_PER_REQUEST) batches.push(ids.slice(at, at + IDS_PER_REQUEST));
     await Promise.all(
@@ -98,9 +98,8 @@ export class WbGetEntities implements EntityNameSource {
           { action: 'wbgetentities', ids: batch.join('|'), props: 'labels|aliases', languages: 'en' },
           EntitiesReply,
         );
-        for (const [id, entity] of Object.entries(reply.entities ?? {})) found.set(id, entity.missing !== undefined ? null : nameOf(entity));
+        onFound(new Map(Object.entries(reply.entities ?? {}).map(([id, entity]) => [id, entity.missing !== undefined ? null : nameOf(entity)])));
       }),
     );
-    return found;
   }
 }

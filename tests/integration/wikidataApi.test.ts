@@ -12,6 +12,7 @@ import { WbGetEntities } from '../../src/sources/entityNames.js';
 import { jsonLines, runCli, sharedData, tempDir, type CliResult } from '../../testkit/cli.js';
 import { entityHistoryDump, type EntityPage } from '../../testkit/entityHistories.js';
 import { ENGLISH_NAMES, entityWeeksPages, labelsDump } from '../../testkit/entityWeeks.js';
+import { startFaultProxy } from '../../testkit/faultProxy.js';
 import { startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 import { wikibaseItemSettings } from '../../testkit/wikibaseApi.js';
 
@@ -77,11 +78,36 @@ describe('entity revisions through the API of a real MediaWiki', () => {
     expect(Number(ids)).toBeGreaterThan(asked);
   }, 300_000);
 
+  it('names a dump run\'s entities from --labels-api; a wiki that keeps failing stops the labels stage with one line, and the rerun goes on', async () => {
+    const proxy = await startFaultProxy(wiki.baseUrl);
+    try {
+      const db = join(dir, 'labels-api.sqlite');
+      const args = ['--db', db, 'weekly', '--start', '2023-01-09', '--dump', history, '--labels-api', `${proxy.baseUrl}/api.php`, '--llm', 'offline', '--out', join(dir, 'labels-api')];
+      proxy.failNext(Infinity, { status: 503 });
+      const down = await runCli(args, { env: { ...env, WIKIDELTA_MAX_RETRIES: '1', WIKIDELTA_RETRY_BASE_MS: '100' } });
+      proxy.heal();
+      expect(down.code).toBe(1);
+      expect(down.stderr.trim().split('\n').at(-1)).toMatch(/^wikidelta: wiki .*api\.php .*503/);
+      const again = await ok(args);
+      expect(again.stdout).toMatch(/collect\s+done.*already done, skipped/);
+      expect(again.stdout).toMatch(/labels\s+done\s+ids=\d+ known=\d+ from_wbgetentities=\d+/);
+      expect(jsonLines(readFileSync(join(dir, 'labels-api', 'queries.jsonl'), 'utf8')).map(({ query, answer }) => ({ query, answer }))).toEqual([
+        { query: 'What is the population of Bielefeld?', answer: '334002' },
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  }, 300_000);
+
   it('asks wbgetentities 50 ids a request, and tells a missing entity from one without an English label', async () => {
     const source = new WbGetEntities({ apiUrl: wiki.apiUrl, userAgent: USER_AGENT });
     const ids = [...Object.keys(ENGLISH_NAMES), ...Array.from({ length: 110 }, (_, n) => `Q${10_000_000 + n}`)];
     const before = await wiki.settledRequestCount();
-    const found = await source.names(ids);
+    const found = new Map<string, unknown>();
+    await source.names(ids, (batch) => {
+      expect(batch.size).toBeLessThanOrEqual(50);
+      for (const [id, name] of batch) found.set(id, name);
+    });
     expect((await wiki.settledRequestCount()) - before).toBe(Math.ceil(ids.length / 50));
     expect(found.get('P1082')).toEqual({ label: 'population', aliases: [] });
     expect(found.get('Q183')).toEqual({ label: 'Germany', aliases: ['Federal Republic of Germany', 'FRG', 'DE'] });
