@@ -13,7 +13,7 @@ import type { EntityFacts, Infobox, ParsedRevision, TimedFact } from '../model.j
 import { entityRef, isEntityId } from './entityRefs.js';
 import type { FactExtractor } from './factExtractor.js';
 
-export const WIKIBASE_ITEM_TEMPLATE = 'wikibase-item';
+const WIKIBASE_ITEM_TEMPLATE = 'wikibase-item';
 
 /** Time qualifiers: start time, end time, point in time. */
 const START = 'P580';

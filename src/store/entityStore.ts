@@ -17,27 +17,38 @@ const FieldsRow = z.object({ fields: FieldsColumn });
 const TimedFacts = jsonColumn(z.array(TimedFactSchema));
 const LatestTimedRow = z.object({ revId: z.number().int(), facts: TimedFacts });
 
-/** Ids asked of SQLite at a time (its bound-parameter limit is far above; this keeps statements small). */
-const IDS_PER_STATEMENT = 500;
-
 export class EntityStore {
   private readonly selectEntityPage;
   private readonly insertName;
   private readonly selectWindowFacts;
   private readonly selectWindowTimed;
   private readonly selectLatestTimed;
+  private readonly selectNames;
 
   constructor(private readonly db: Database) {
+    // The ids come as one JSON array, so one prepared statement serves any number of them.
+    this.selectNames = db.prepare(
+      `WITH wanted AS (SELECT value AS id FROM json_each(?))
+       SELECT entity_id AS id, label, aliases, 0 AS fromPage FROM entity_labels WHERE entity_id IN (SELECT id FROM wanted)
+       UNION ALL
+       SELECT id, label, aliases, 1 AS fromPage FROM (
+         SELECT entity_id AS id, label, aliases, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY as_of DESC, wiki) AS n
+         FROM entity_pages WHERE entity_id IN (SELECT id FROM wanted) AND label IS NOT NULL) WHERE n = 1
+       ORDER BY fromPage`,
+    );
     this.selectEntityPage = db.prepare('SELECT entity_id AS entityId, label, enwiki FROM entity_pages WHERE wiki = ? AND page_id = ?');
     this.insertName = db.prepare(
       `INSERT INTO entity_labels (entity_id, label, aliases, source) VALUES (?, ?, ?, ?)
        ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source`,
     );
-    // Every stored fact set of an entity revision of the window's pages, whatever the revision's time:
-    // timelines are rebuilt from the whole stored history.
+    // Every stored fact set of a revision of the window's pages whose content model is not wikitext
+    // (only such models name entities by id), whatever the revision's time: timelines are rebuilt from
+    // the whole stored history.
     this.selectWindowFacts = db.prepare(
-      `SELECT i.fields FROM window_pages w JOIN infoboxes i ON i.wiki = w.wiki AND i.page_id = w.page_id
-       WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end AND i.template = @template`,
+      `SELECT i.fields FROM window_pages w
+       JOIN revisions r ON r.wiki = w.wiki AND r.page_id = w.page_id AND r.content_model IS NOT NULL AND r.content_model <> 'wikitext'
+       JOIN infoboxes i ON i.wiki = r.wiki AND i.page_id = r.page_id AND i.rev_id = r.rev_id
+       WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end`,
     );
     this.selectWindowTimed = db.prepare(
       `SELECT t.facts FROM window_pages w JOIN timed_facts t ON t.wiki = w.wiki AND t.page_id = w.page_id
@@ -61,23 +72,11 @@ export class EntityStore {
    */
   names(ids: readonly string[]): Map<string, EntityName> {
     const names = new Map<string, EntityName>();
-    for (let at = 0; at < ids.length; at += IDS_PER_STATEMENT) {
-      const slice = ids.slice(at, at + IDS_PER_STATEMENT);
-      const marks = slice.map(() => '?').join(', ');
-      const rows = this.db
-        .prepare(
-          `SELECT entity_id AS id, label, aliases FROM entity_labels WHERE entity_id IN (${marks})
-           UNION ALL
-           SELECT id, label, aliases FROM (
-             SELECT entity_id AS id, label, aliases, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY as_of DESC, wiki) AS n
-             FROM entity_pages WHERE entity_id IN (${marks}) AND label IS NOT NULL) WHERE n = 1`,
-        )
-        .all(...slice, ...slice);
-      // Pages come last and win: an entity the store holds is named as its own latest revision names it.
-      for (const raw of rows) {
-        const row = NameRow.parse(raw);
-        names.set(row.id, { label: row.label, aliases: row.aliases });
-      }
+    if (ids.length === 0) return names;
+    // Pages come last and win: an entity the store holds is named as its own latest revision names it.
+    for (const raw of this.selectNames.all(JSON.stringify(ids))) {
+      const row = NameRow.parse(raw);
+      names.set(row.id, { label: row.label, aliases: row.aliases });
     }
     return names;
   }
@@ -89,9 +88,9 @@ export class EntityStore {
     })();
   }
 
-  /** The stored values of the window's pages' fact sets of one template, and their time-qualified statements' values, with their keys. */
-  windowFacts(wiki: string, window: Window, template: string): Array<[string, string]> {
-    const params = { wiki, start: window.start, end: window.end, template };
+  /** The stored facts of the window's pages' revisions of models other than wikitext, and their time-qualified statements, as [key, value]. */
+  windowFacts(wiki: string, window: Window): Array<[string, string]> {
+    const params = { wiki, start: window.start, end: window.end };
     const fields = this.selectWindowFacts.all(params).flatMap((row) => FieldsRow.parse(row).fields);
     const timed = this.selectWindowTimed.all(params).flatMap((row) => TimedFacts.parse((row as { facts: unknown }).facts).map((fact): [string, string] => [fact.key, fact.value]));
     return [...fields, ...timed];

@@ -198,7 +198,7 @@ export class RevisionStore {
    */
   saveParsedPage(window: Window, page: PageRef, revisions: Array<Omit<Revision, 'text'> & Omit<ParsedRevision, 'pageId'>>, end: { moves: PageMove[]; predecessors: Revision[]; followers: Revision[] }): void {
     this.db.transaction(() => {
-      this.saveRevisions(page, revisions.map(({ infoboxes: _infoboxes, firstParagraph: _lead, entity: _entity, ...revision }) => ({ ...revision, text: null })), window);
+      this.saveRevisions(page, revisions.map((revision) => ({ ...revision, text: null })), window);
       this.saveParsed(revisions.map(({ revId, infoboxes, firstParagraph, entity }) => ({ pageId: page.pageId, revId, infoboxes, firstParagraph, ...(entity ? { entity } : {}) })), false);
       this.finishPage(window, page, end);
     })();
