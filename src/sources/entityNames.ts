@@ -39,6 +39,8 @@ function nameOf(terms: z.infer<typeof EntityTerms>): EntityName {
   return { label: labels['en'] ?? null, aliases: aliases['en'] ?? [] };
 }
 
+const LEADING_ID = /^\{"type":"[a-z-]+","id":"([^"]+)"/;
+
 /** A Wikidata JSON dump: `[`, one entity a line each followed by a comma, `]`. */
 export class LabelsFile implements EntityNameSource {
   readonly kind = 'file' as const;
@@ -58,8 +60,9 @@ export class LabelsFile implements EntityNameSource {
       number++;
       const line = raw.trim().replace(/,$/, '');
       if (line === '' || line === '[' || line === ']') continue;
-      // Most of a full dump is not wanted: its id is looked for before the line is parsed.
-      const id = /"id":"([^"]+)"/.exec(line)?.[1];
+      // Most of a full dump is not wanted: where the line opens with its id, as Wikidata's dumps write
+      // them, the id is read before the line is parsed (other key orders are parsed whole).
+      const id = LEADING_ID.exec(line)?.[1];
       if (id !== undefined && !wanted.has(id)) continue;
       let entity: z.infer<typeof EntityTerms>;
       try {
