@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createReadStream } from 'node:fs';
+import { prepareExtractors } from '../../src/content/registry.js';
 import { parsedText } from '../../src/queue/parseJob.js';
 import { readDump } from '../../src/sources/dumpReader.js';
 import { entityHistoryDump } from '../../testkit/entityHistories.js';
@@ -56,6 +57,7 @@ function medianPass(texts: readonly Text[]): Pass {
   return passes[Math.floor(passes.length / 2)] as Pass;
 }
 
+await prepareExtractors(['wikibase-item']);
 const entities = await revisionTexts(Readable.from([entityHistoryDump([neihuSeriesHistory(DATA, REVISIONS)])]));
 const wikitext = await revisionTexts(createReadStream(join(DATA, 'enwiki-history-sample.xml')));
 const entityRun = medianPass(entities);

@@ -15,6 +15,11 @@ export interface ExtractOptions {
 export interface FactExtractor {
   /** The content models it reads, as MediaWiki names them (`wikitext`, `wikibase-item`). */
   readonly models: readonly string[];
+  /**
+   * Loads what extraction needs that is too heavy to load at start-up; awaited once before the first
+   * `extract` (`prepareExtractors` in the registry).
+   */
+  prepare?(): Promise<void>;
   /** The revision's facts. Never throws: content it cannot read gives no facts. */
   extract(text: string, options: ExtractOptions): ParsedRevision;
 }

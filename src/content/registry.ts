@@ -16,6 +16,12 @@ export function extractorFor(model: string | null | undefined): FactExtractor | 
   return byModel.get(model ?? DEFAULT_MODEL);
 }
 
+/** Readies the extractors of these content models (loads their libraries), once each; call before extracting. */
+export async function prepareExtractors(models: Iterable<string | null | undefined>): Promise<void> {
+  const extractors = new Set([...models].flatMap((model) => extractorFor(model) ?? []));
+  await Promise.all([...extractors].map((extractor) => extractor.prepare?.()));
+}
+
 /** A revision's facts by its content model; a model no extractor reads (CSS, JavaScript, plain JSON) has none. */
 export function extractFacts(text: string, model: string | null | undefined, options: ExtractOptions): ParsedRevision {
   return extractorFor(model)?.extract(text, options) ?? { infoboxes: [], firstParagraph: '' };

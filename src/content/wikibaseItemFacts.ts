@@ -6,7 +6,6 @@
  * qualifier, for the world time axis. Values name entities by id (`{{Q183}}`, entityRefs.ts), so
  * what is stored does not depend on which labels are known.
  */
-import { simplifyAliases, simplifyClaim, simplifyLabels, simplifyPropertyQualifiers } from 'wikibase-sdk';
 import type { Claim, PropertyQualifiers } from 'wikibase-sdk';
 import { z } from 'zod';
 import type { EntityFacts, Infobox, ParsedRevision, TimedFact } from '../model.js';
@@ -37,6 +36,15 @@ const EnglishDescription = z.object({ en: z.looseObject({ value: z.string() }) }
 
 const OPTIONS = { keepRichValues: true, keepRanks: true, timeConverter: 'simple-day' } as const;
 
+/** wikibase-sdk, loaded by `prepare` with the first batch that holds an entity revision rather than at start-up (docs/ARCHITECTURE.md §12). */
+type Sdk = typeof import('wikibase-sdk');
+let sdk: Sdk | undefined;
+
+function loadedSdk(): Sdk {
+  if (!sdk) throw new Error('wikibase-sdk is not loaded: await prepareExtractors() before extracting entity facts');
+  return sdk;
+}
+
 interface RichClaim {
   value: unknown;
   rank: string;
@@ -45,7 +53,11 @@ interface RichClaim {
 
 export const wikibaseItemFacts: FactExtractor = {
   models: ['wikibase-item'],
+  async prepare() {
+    sdk ??= await import('wikibase-sdk');
+  },
   extract(text: string, options): ParsedRevision {
+    const loaded = loadedSdk();
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -54,18 +66,18 @@ export const wikibaseItemFacts: FactExtractor = {
     }
     const parsed = EntityJson.safeParse(json);
     if (!parsed.success) return { infoboxes: [], firstParagraph: '' };
-    return entityFacts(parsed.data, options.firstParagraph);
+    return entityFacts(loaded, parsed.data, options.firstParagraph);
   },
 };
 
-function entityFacts(entity: z.infer<typeof EntityJson>, withDescription: boolean): ParsedRevision {
+function entityFacts(sdk: Sdk, entity: z.infer<typeof EntityJson>, withDescription: boolean): ParsedRevision {
   const fields: Array<[string, string]> = [];
   const timed: TimedFact[] = [];
   for (const [property, statements] of Object.entries(entity.claims)) {
     const claims = statements.flatMap((raw) => {
       const statement = Statement.safeParse(raw);
       if (!statement.success || statement.data.rank === 'deprecated') return [];
-      const claim = simplified(statement.data as unknown as Claim, statement.data.qualifiers as Record<string, PropertyQualifiers> | undefined);
+      const claim = simplified(sdk, statement.data as unknown as Claim, statement.data.qualifiers as Record<string, PropertyQualifiers> | undefined);
       return claim === null ? [] : [claim];
     });
     const best = claims.some((claim) => claim.rank === 'preferred') ? claims.filter((claim) => claim.rank === 'preferred') : claims;
@@ -82,8 +94,8 @@ function entityFacts(entity: z.infer<typeof EntityJson>, withDescription: boolea
   const sitelink = EnglishSitelink.safeParse(entity['sitelinks']);
   const about: EntityFacts = {
     id: entity.id,
-    label: label.success ? (simplifyLabels(label.data as never) as Record<string, string>)['en'] ?? null : null,
-    aliases: aliases.success ? ((simplifyAliases(aliases.data as never) as Record<string, string[]>)['en'] ?? []) : [],
+    label: label.success ? label.data.en.value : null,
+    aliases: aliases.success ? aliases.data.en.map((alias) => alias.value) : [],
     enwiki: sitelink.success ? sitelink.data.enwiki.title : null,
     timed,
   };
@@ -98,7 +110,7 @@ function entityFacts(entity: z.infer<typeof EntityJson>, withDescription: boolea
  * simplifying them was half the cost); null for one without a value (somevalue, novalue) or that
  * the SDK cannot read.
  */
-function simplified(statement: Claim, qualifiers: Record<string, PropertyQualifiers> | undefined): RichClaim | null {
+function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statement: Claim, qualifiers: Record<string, PropertyQualifiers> | undefined): RichClaim | null {
   try {
     const claim = simplifyClaim(statement, OPTIONS) as unknown as { value?: unknown; rank: string };
     if (claim.value === undefined || claim.value === null) return null;

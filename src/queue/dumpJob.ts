@@ -15,6 +15,7 @@ import { DumpRevisionSource } from '../sources/dumpSource.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
 import { EntityFactsSchema } from '../content/factExtractor.js';
+import { prepareExtractors } from '../content/registry.js';
 import { InfoboxSchema, parsedText } from './parseJob.js';
 
 const ReadDumpData = z.object({
@@ -81,6 +82,7 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
       for (const revision of history.revisions) {
         // A long article parses for a while: the loop's turn keeps the worker's job lock renewed.
         await nextTurn();
+        await prepareExtractors([revision.model]);
         revisions.push({ ...metaOf(revision), ...parsedText(revision.text, inWindow(revision.timestamp, part.window), revision.model) });
       }
       continue;

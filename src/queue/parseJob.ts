@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EntityFactsSchema } from '../content/factExtractor.js';
-import { extractFacts } from '../content/registry.js';
+import { extractFacts, prepareExtractors } from '../content/registry.js';
 import type { EntityFacts, Infobox } from '../model.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
@@ -64,6 +64,7 @@ export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
   data: ParseBatchData,
   output: ParsedBatch,
   async compute(batch) {
+    await prepareExtractors(batch.revisions.map((revision) => revision.model));
     const revisions: ParsedBatch['revisions'] = [];
     for (const revision of batch.revisions) {
       // A long article parses for a while: the loop's turn keeps a worker's job lock renewed and the owner's progress moving.

@@ -6,7 +6,6 @@
  */
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { simplifyAliases, simplifyLabels } from 'wikibase-sdk';
 import { z } from 'zod';
 import type { EntityName } from '../content/entityRefs.js';
 import { InputError } from '../errors.js';
@@ -34,9 +33,7 @@ const EntityTerms = z.looseObject({
 });
 
 function nameOf(terms: z.infer<typeof EntityTerms>): EntityName {
-  const labels = terms.labels ? (simplifyLabels(terms.labels as never) as Record<string, string>) : {};
-  const aliases = terms.aliases ? (simplifyAliases(terms.aliases as never) as Record<string, string[]>) : {};
-  return { label: labels['en'] ?? null, aliases: aliases['en'] ?? [] };
+  return { label: terms.labels?.['en']?.value ?? null, aliases: (terms.aliases?.['en'] ?? []).map((alias) => alias.value) };
 }
 
 const LEADING_ID = /^\{"type":"[a-z-]+","id":"([^"]+)"/;

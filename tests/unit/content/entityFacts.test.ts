@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { namedFields, referencedIds, renderValue } from '../../../src/content/entityRefs.js';
-import { extractFacts, extractorFor } from '../../../src/content/registry.js';
+import { extractFacts, extractorFor, prepareExtractors } from '../../../src/content/registry.js';
 import { domainOfArticle } from '../../../src/llm/domains.js';
 import { sharedData } from '../../../testkit/cli.js';
+
+beforeAll(() => prepareExtractors(['wikibase-item']));
 
 const entityText = (id: string) => readFileSync(join(sharedData, 'wikidata', `${id}.json`), 'utf8');
 const facts = (id: string, firstParagraph = false) => extractFacts(entityText(id), 'wikibase-item', { firstParagraph });
