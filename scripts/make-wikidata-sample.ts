@@ -1,5 +1,5 @@
 /**
- * Writes a Wikidata sample to try entity revisions with (docs/ARCHITECTURE.md §15): three weeks of
+ * Writes a Wikidata sample to try entity revisions with (docs/ARCHITECTURE.md §16): three weeks of
  * history (January 2023) made from the real entities in ../shared/data/wikidata by editing their claims
  * (testkit/entityWeeks.ts), as a wikidatawiki XML dump, and a Wikidata JSON dump of the labels its
  * facts need, for `--labels`. Deterministic; not committed (data/wikidata/ is written on demand).

@@ -28,7 +28,7 @@ export interface Revision {
   text: string | null;
   /**
    * The content model of the revision's main slot (`wikitext`, `wikibase-item`, …) when the source
-   * names it; absent means wikitext. It chooses the fact extractor (docs/ARCHITECTURE.md §15).
+   * names it; absent means wikitext. It chooses the fact extractor (docs/ARCHITECTURE.md §16).
    */
   model?: string;
 }
@@ -83,7 +83,7 @@ export interface ParsedRevision {
 /**
  * What an entity revision says of the entity besides its best-ranked facts: its English label and
  * aliases (the page's display title), its English Wikipedia sitelink, and every non-deprecated
- * statement with a time qualifier, from which the world time axis is built (docs/ARCHITECTURE.md §15).
+ * statement with a time qualifier, from which the world time axis is built (docs/ARCHITECTURE.md §16).
  */
 export interface EntityFacts {
   id: string;

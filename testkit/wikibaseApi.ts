@@ -1,5 +1,5 @@
 /**
- * What a Debian MediaWiki needs to hold Wikidata entity revisions for tests (docs/ARCHITECTURE.md §15):
+ * What a Debian MediaWiki needs to hold Wikidata entity revisions for tests (docs/ARCHITECTURE.md §16):
  * the `wikibase-item` content model handled by MediaWiki's own JSON content handler (Wikibase itself is
  * not packaged), and a `wbgetentities` API module answering, as Wikibase does, the English labels and
  * aliases of the entities the wiki holds as pages titled by their ids. The module is the one part that

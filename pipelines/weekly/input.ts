@@ -30,7 +30,7 @@ export interface WeeklyInput {
   releaseDir?: string;
   /**
    * labels: where the names of entities the store lacks come from, asked in order (`--labels FILE`,
-   * then wbgetentities); none when absent (docs/ARCHITECTURE.md §15).
+   * then wbgetentities); none when absent (docs/ARCHITECTURE.md §16).
    */
   entityNames?: readonly EntityNameSource[];
   /** Where the parse and diff batches run: in this process unless given (`--queue`, docs/ARCHITECTURE.md §13). */

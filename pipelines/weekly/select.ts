@@ -12,7 +12,7 @@ const WIKIDATA_ARTICLES = 'https://www.wikidata.org/wiki/';
 
 /**
  * select: the week's DailyQA data units, replaced as a whole so a rerun gives the same set. Entity
- * facts are named here (docs/ARCHITECTURE.md §15): a change is a candidate only when its entity, its
+ * facts are named here (docs/ARCHITECTURE.md §16): a change is a candidate only when its entity, its
  * property and every entity its new value names have an English label, and its unit reads with
  * labels where the store keeps ids.
  */

@@ -14,7 +14,7 @@ const TIMELINE_BATCH_PAGES = 200;
 /**
  * timeline: the value intervals of every page changed in the window, rebuilt from all its stored
  * revisions, with the entities they name labelled; and for an entity, its world-time intervals from
- * its latest known revision (docs/ARCHITECTURE.md §15).
+ * its latest known revision (docs/ARCHITECTURE.md §16).
  */
 export const timelineStage: Stage<WeeklyInput> = {
   name: 'timeline',

@@ -3,7 +3,7 @@ import type { Reporter } from '../../src/runs/progress.js';
 import type { RevisionStore } from '../../src/store/revisionStore.js';
 
 /**
- * The week's pages whose infoboxes are filled from Wikidata (docs/ARCHITECTURE.md §15), as counts of
+ * The week's pages whose infoboxes are filled from Wikidata (docs/ARCHITECTURE.md §16), as counts of
  * the parse stage (shown in the week's summary and by `status`) and one warning naming the way to
  * their facts: a wiki where most infoboxes are such gives few changes, and the changes are in the
  * pages' Wikidata entities.

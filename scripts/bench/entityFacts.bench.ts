@@ -1,5 +1,5 @@
 /**
- * Entity revisions parsed per second on one core (docs/ARCHITECTURE.md §15): a 200-revision history
+ * Entity revisions parsed per second on one core (docs/ARCHITECTURE.md §16): a 200-revision history
  * built from the Neihu District entity (its real claims, up to 196 population statements with their
  * references, one more each revision) read from an XML dump, then extracted as the parse job extracts
  * them; against the infobox rate on every revision of the English history sample, timed the same way

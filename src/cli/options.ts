@@ -40,7 +40,7 @@ export function llmOption(also = ''): Option {
   ).choices(['offline', 'openai']);
 }
 
-/** `--time edit|world`: which time axis answers are read on (docs/ARCHITECTURE.md §15). */
+/** `--time edit|world`: which time axis answers are read on (docs/ARCHITECTURE.md §16). */
 export function timeAxisOption(): Option {
   return new Option(
     '--time <axis>',

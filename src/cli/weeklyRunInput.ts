@@ -45,7 +45,7 @@ export interface EntityNameFlags {
 }
 
 /**
- * Where the labels stage names the entities the store lacks (docs/ARCHITECTURE.md §15): the labels
+ * Where the labels stage names the entities the store lacks (docs/ARCHITECTURE.md §16): the labels
  * file, then wbgetentities of `--labels-api`, or of the source's own API (a run on Wikidata's).
  */
 function entityNameSources(session: Session, flags: SourceFlags & EntityNameFlags): EntityNameSource[] {

@@ -1,5 +1,5 @@
 /**
- * Entity references in stored fact values, and their rendering with labels (docs/ARCHITECTURE.md §15).
+ * Entity references in stored fact values, and their rendering with labels (docs/ARCHITECTURE.md §16).
  * An extractor writes an entity a value names as `{{Q183}}`, never as its label: what the store keeps
  * then does not depend on which labels were known when a revision was parsed, so the diff of two
  * revisions parsed weeks apart compares like with like. Labels are put in where values leave for

@@ -1,6 +1,6 @@
 /**
  * The seam between a revision's content and the facts the pipeline diffs, selects and answers from
- * (docs/ARCHITECTURE.md §15): one extractor per content model, chosen by the model a source reports
+ * (docs/ARCHITECTURE.md §16): one extractor per content model, chosen by the model a source reports
  * for the revision, each giving the same `ParsedRevision` (infobox-like fact sets, a first
  * paragraph, and for entities what names them and their time-qualified statements).
  */

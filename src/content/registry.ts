@@ -1,5 +1,5 @@
 /**
- * The fact extractors by content model (docs/ARCHITECTURE.md §15). A new content model (Lexemes,
+ * The fact extractors by content model (docs/ARCHITECTURE.md §16). A new content model (Lexemes,
  * Commons structured data) is one file implementing `FactExtractor` and one entry here.
  */
 import type { ParsedRevision } from '../model.js';

@@ -1,5 +1,5 @@
 /**
- * A Wikidata item revision's facts (docs/ARCHITECTURE.md §15): its JSON read with wikibase-sdk's claim
+ * A Wikidata item revision's facts (docs/ARCHITECTURE.md §16): its JSON read with wikibase-sdk's claim
  * simplification, never a claim parser of our own. A revision is one fact set (template
  * `wikibase-item`) keyed by property, each key's value the best-ranked statements (preferred if any,
  * else normal; never deprecated) in statement order; and every non-deprecated statement with a time

@@ -25,7 +25,7 @@ export class StoreGold {
   private readonly weekGold = new Map<string, WeeklyGold[]>();
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();
 
-  /** `axis`: the time axis whose answers are the gold (docs/ARCHITECTURE.md §15), edit time unless asked. */
+  /** `axis`: the time axis whose answers are the gold (docs/ARCHITECTURE.md §16), edit time unless asked. */
   constructor(
     private readonly db: Database,
     private readonly axis: TimeAxis = 'edit',

@@ -75,7 +75,7 @@ export interface StoredInterval {
 
 /**
  * What held in the world over [validFrom, validTo) by the time-qualified statements of an entity's
- * latest known revision (docs/ARCHITECTURE.md §15), one key's values joined as its facts are.
+ * latest known revision (docs/ARCHITECTURE.md §16), one key's values joined as its facts are.
  */
 export interface WorldInterval {
   key: string;

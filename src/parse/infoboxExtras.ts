@@ -1,5 +1,5 @@
 /**
- * What an infobox says besides its values' text (docs/ARCHITECTURE.md §15): the link targets a
+ * What an infobox says besides its values' text (docs/ARCHITECTURE.md §16): the link targets a
  * value was written with, kept as the value's aliases (`[[United States|USA]]` reads `USA`, alias
  * `United States`), and whether the infobox draws its values from Wikidata, so that a wiki whose
  * infoboxes are filled there is reported as such rather than as a wiki where nothing changes.

@@ -23,7 +23,7 @@ const ParseBatchData = z.object({
       pageId: z.number().int(),
       revId: z.number().int(),
       text: z.string().nullable(),
-      /** The content model, which chooses the fact extractor (docs/ARCHITECTURE.md §15); null: wikitext. */
+      /** The content model, which chooses the fact extractor (docs/ARCHITECTURE.md §16); null: wikitext. */
       model: z.string().nullable().optional(),
       /** Inside the window: its first paragraph is rendered too. */
       firstParagraph: z.boolean(),

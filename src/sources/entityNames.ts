@@ -1,6 +1,6 @@
 /**
  * Where the English labels and aliases of Wikidata entities come from when the store lacks them
- * (docs/ARCHITECTURE.md §15): a Wikidata JSON dump (`--labels FILE`, an array of entities one a
+ * (docs/ARCHITECTURE.md §16): a Wikidata JSON dump (`--labels FILE`, an array of entities one a
  * line, plain or compressed), read as a stream for the ids asked only; or `wbgetentities` through
  * the one polite client, 50 ids a request.
  */

@@ -1,5 +1,5 @@
 /**
- * Entities and their names (docs/ARCHITECTURE.md §15): the entity each entity page is, the labels
+ * Entities and their names (docs/ARCHITECTURE.md §16): the entity each entity page is, the labels
  * cache of the entities facts name (filled from a labels file or wbgetentities), the stored facts'
  * references a week needs named, and the time-qualified statements of a page's latest revision.
  * Statements are prepared once per repository; rows come back parsed.

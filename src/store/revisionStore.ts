@@ -94,7 +94,7 @@ export class RevisionStore {
     this.insertInfobox = db.prepare(
       'INSERT OR REPLACE INTO infoboxes (wiki, page_id, rev_id, position, template, fields, aliases, from_wikidata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    // The entity a page is, as the latest of its parsed revisions names it (docs/ARCHITECTURE.md §15).
+    // The entity a page is, as the latest of its parsed revisions names it (docs/ARCHITECTURE.md §16).
     this.upsertEntityPage = db.prepare(
       `INSERT INTO entity_pages (wiki, page_id, entity_id, label, aliases, enwiki, as_of, rev_id)
        SELECT @wiki, @pageId, @entityId, @label, @aliases, @enwiki, timestamp, rev_id FROM revisions
@@ -145,7 +145,7 @@ export class RevisionStore {
 
   /**
    * The window's pages whose infobox draws its values from Wikidata, at their latest revision up to the
-   * window's end, by template (docs/ARCHITECTURE.md §15): their facts change on Wikidata, not here.
+   * window's end, by template (docs/ARCHITECTURE.md §16): their facts change on Wikidata, not here.
    */
   wikidataDrivenTemplates(window: Window): Array<{ template: string; pages: number }> {
     return this.selectWikidataDriven.all({ wiki: this.wiki, start: window.start, end: window.end }).map((row) => WikidataDrivenRow.parse(row));

@@ -26,7 +26,7 @@ const InfoboxRow = z.object({
 });
 
 /**
- * Which timeline an answer reads (docs/ARCHITECTURE.md §15): edit time, what the page said at an
+ * Which timeline an answer reads (docs/ARCHITECTURE.md §16): edit time, what the page said at an
  * instant (DailyQA's meaning); world time, what held in the world then by the time-qualified
  * statements of the entity's latest known revision.
  */
@@ -124,7 +124,7 @@ export class TimelineStore {
   }
 
   /**
-   * Replaces these pages' world-time intervals by what `build` makes of each (docs/ARCHITECTURE.md §15),
+   * Replaces these pages' world-time intervals by what `build` makes of each (docs/ARCHITECTURE.md §16),
    * in one transaction; returns how many there now are.
    */
   rebuildWorld(pageIds: readonly number[], build: (pageId: number) => WorldInterval[]): number {

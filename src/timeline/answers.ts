@@ -21,7 +21,7 @@ export type { TimeAxis } from '../store/timelineStore.js';
  *   collected window or sync reached it: run `sync` to extend a page's history forward).
  */
 /**
- * On world time (docs/ARCHITECTURE.md §15), from the time-qualified statements of the entity's latest
+ * On world time (docs/ARCHITECTURE.md §16), from the time-qualified statements of the entity's latest
  * known revision: ok when one held at the instant, no_key when none did (before the first point in
  * time, between two terms), unknown when the key has no time-qualified statement at all (a fact
  * without dates, a wikitext infobox, an imported query).

@@ -1,5 +1,5 @@
 /**
- * Timelines as people read them (docs/ARCHITECTURE.md §15): the entity ids the stored values name
+ * Timelines as people read them (docs/ARCHITECTURE.md §16): the entity ids the stored values name
  * replaced by labels, and the named entities' aliases kept beside the value's own (link targets).
  * A value naming an entity with no label keeps the id.
  */

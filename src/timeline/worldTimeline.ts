@@ -1,5 +1,5 @@
 /**
- * The world time axis (docs/ARCHITECTURE.md §15): what held in the world on each day by the
+ * The world time axis (docs/ARCHITECTURE.md §16): what held in the world on each day by the
  * time-qualified statements of an entity's latest known revision, as intervals per key. A statement
  * with a start (P580) or an end (P582) holds over [start, end) (an open side reaching as far as the
  * key is known); in a series of points in time (P585), each point's statements hold until the next

@@ -1,6 +1,6 @@
 /**
  * Facts that live on Wikidata, through the same weekly command, store and release (docs/ARCHITECTURE.md
- * §15): three weeks of history built from the real entities of ../shared/data/wikidata (a new preferred
+ * §16): three weeks of history built from the real entities of ../shared/data/wikidata (a new preferred
  * statement, rank changes, an end time added, a value vandalised and reverted), named by a labels dump.
  * The weeks alone, one after another into one store and out of order give the same day files, queries
  * and answers; answers and releases on world time; evaluate on either axis.

@@ -47,7 +47,7 @@ export function registerChanges(program: Command): void {
           return;
         }
         const changes = listChanges(session.db, window, { onlyCandidates: !flags.all, wiki: flags.wiki });
-        // Entity facts are stored with ids (docs/ARCHITECTURE.md §15): shown with the labels the store knows.
+        // Entity facts are stored with ids (docs/ARCHITECTURE.md §16): shown with the labels the store knows.
         const names = new EntityStore(session.db).names([...new Set(changes.flatMap((change) => [...idsOfFact(change.key, change.old), ...idsOfFact(change.key, change.new)]))]);
         const named = (value: string) => renderValue(value, (id) => names.get(id)).text;
         printJsonLines(

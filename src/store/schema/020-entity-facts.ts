@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Facts that live on Wikidata (docs/ARCHITECTURE.md §15): the content model of each revision (it
+ * Facts that live on Wikidata (docs/ARCHITECTURE.md §16): the content model of each revision (it
  * chooses the fact extractor), the entity a page is (label, aliases, English Wikipedia sitelink), the
  * English labels and aliases of the entities that facts name, the time-qualified statements of
  * entity revisions and the world-time intervals built from them; the aliases of infobox values

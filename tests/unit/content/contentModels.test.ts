@@ -1,5 +1,5 @@
 /**
- * The content model travels from the dump to the extractor (docs/ARCHITECTURE.md §15): the reader
+ * The content model travels from the dump to the extractor (docs/ARCHITECTURE.md §16): the reader
  * reports it, the parse and read-dump jobs carry it, and an entity revision parses to its facts
  * wherever it is parsed.
  */
