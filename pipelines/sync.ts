@@ -6,6 +6,7 @@ import { TimelineStore } from '../src/store/timelineStore.js';
 import { finalizeUpdateFrequency } from '../src/timeline/updateFrequency.js';
 import type { WeeklyInput } from './weekly.js';
 import { collectStage } from './weekly/collect.js';
+import { labelsStage } from './weekly/labels.js';
 import { parseStage } from './weekly/parse.js';
 import { timelineStage } from './weekly/timeline.js';
 
@@ -50,7 +51,7 @@ const finalizeStage: Stage<SyncInput> = {
   },
 };
 
-const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, timelineStage, deletionsStage, advanceStage, finalizeStage];
+const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, labelsStage, timelineStage, deletionsStage, advanceStage, finalizeStage];
 
 /**
  * Extends the timelines of every tracked page up to `until`: only pages changed since their sync

@@ -5,6 +5,7 @@ import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stage
 import { collectStage } from './weekly/collect.js';
 import { diffStage } from './weekly/diff.js';
 import { finalizeStage } from './weekly/finalize.js';
+import { labelsStage } from './weekly/labels.js';
 import { parseStage } from './weekly/parse.js';
 import { selectStage } from './weekly/select.js';
 import { timelineStage } from './weekly/timeline.js';
@@ -19,7 +20,7 @@ export type { WeeklyInput } from './weekly/input.js';
 
 /** The weekly pipeline's stages, in the order they run. */
 export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [
-  collectStage, parseStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage, exportStage, finalizeStage,
+  collectStage, parseStage, labelsStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage, exportStage, finalizeStage,
 ];
 
 export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stage.name);

@@ -26,6 +26,11 @@ export interface Revision {
   minor: boolean;
   /** Wikitext, or null when the source hid or lacks it. */
   text: string | null;
+  /**
+   * The content model of the revision's main slot (`wikitext`, `wikibase-item`, …) when the source
+   * names it; absent means wikitext. It chooses the fact extractor (docs/ARCHITECTURE.md §16).
+   */
+  model?: string;
 }
 
 /**
@@ -58,6 +63,13 @@ export interface Infobox {
   template: string;
   /** Ordered entries [key, value]; keys normalised (lowercase, spaces → underscores). */
   fields: Array<[string, string]>;
+  /**
+   * Other names of a field's value, by key, where the source gives them: the targets of the links a
+   * value was written with (`[[United States|USA]]`: `United States`). Absent when none.
+   */
+  aliases?: Record<string, string[]>;
+  /** The infobox draws its values from Wikidata (no parameters of its own, or parameters that fetch them). */
+  fromWikidata?: boolean;
 }
 
 export interface ParsedRevision {
@@ -66,6 +78,36 @@ export interface ParsedRevision {
   firstParagraph: string;
   /** The infobox values left out for being over the size cap of src/parse/infobox.ts, one line each; absent when none was. */
   leftOut?: string[];
+  /** For an entity revision (a Wikibase content model): what names the entity and its time-qualified statements. */
+  entity?: EntityFacts;
+}
+
+/**
+ * What an entity revision says of the entity besides its best-ranked facts: its English label and
+ * aliases (the page's display title), its English Wikipedia sitelink, and every non-deprecated
+ * statement with a time qualifier, from which the world time axis is built (docs/ARCHITECTURE.md §16).
+ */
+export interface EntityFacts {
+  id: string;
+  label: string | null;
+  aliases: string[];
+  /** The title of the entity's English Wikipedia article, when it has one. */
+  enwiki: string | null;
+  timed: TimedFact[];
+}
+
+/**
+ * A statement with its time qualifiers (P580 start, P582 end, P585 point in time) as instants at
+ * their precision's start (`1990` → 1990-01-01T00:00:00Z); its value in the stored form, entity ids
+ * marked (src/content/entityRefs.ts).
+ */
+export interface TimedFact {
+  key: string;
+  value: string;
+  rank: 'preferred' | 'normal';
+  start: string | null;
+  end: string | null;
+  point: string | null;
 }
 
 export type ChangeKind = 'added' | 'removed' | 'changed';

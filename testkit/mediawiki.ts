@@ -50,6 +50,8 @@ export interface StartOptions {
   dumps: string[];
   /** Fixed port; by default a free one is picked. */
   port?: number;
+  /** PHP appended to LocalSettings.php before any import (e.g. wikibaseItemSettings() of testkit/wikibaseApi.ts). */
+  localSettings?: string;
 }
 
 export async function startMediaWiki(options: StartOptions): Promise<MediaWikiServer> {
@@ -87,7 +89,7 @@ export async function startMediaWiki(options: StartOptions): Promise<MediaWikiSe
       'Wiki',
       ADMIN_USER,
     );
-    await appendFile(env.MW_CONFIG_FILE, LOCAL_SETTINGS_FOR_TESTS);
+    await appendFile(env.MW_CONFIG_FILE, LOCAL_SETTINGS_FOR_TESTS + (options.localSettings ?? ''));
     for (const dump of options.dumps) await importDump(dump);
 
     server = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', MEDIAWIKI_ROOT], {

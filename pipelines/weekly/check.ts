@@ -6,6 +6,7 @@ import { LocalSearchIndex } from '../../src/search/localIndex.js';
 import type { SearchBackend } from '../../src/search/searchBackend.js';
 import { sameTitle } from '../../src/text/titles.js';
 import type { CheckResult, Question } from '../../src/model/questions.js';
+import { ChangeStore } from '../../src/store/changeStore.js';
 import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, failedForTheService, LLM_BATCH, settled, tasksFor } from './llmWork.js';
@@ -33,13 +34,14 @@ export const checkStage: Stage<WeeklyInput> = {
     for (const stored of store.checksIn(input.window)) if (failedForTheService(stored.reason)) checked.delete(stored.queryId);
     const questions = store.questions(input.window).filter((question) => !checked.has(question.id));
     const search = input.search ?? LocalSearchIndex.fromStore(context.db, input.wiki);
+    const pages = new ChangeStore(context.db, input.wiki);
     const counts = { questions: questions.length + checked.size, already_done: checked.size, correct: 0, descriptive: 0 };
     const turn = eventLoopTurns();
     await withUsage(context, tasks, input.prices ?? {}, async () => {
       for (const batch of batches(questions, LLM_BATCH)) {
         const { results: pairs, failure } = await settled(batch, async (question) => {
           await turn();
-          return [await correctness(tasks, question), await descriptiveness(search, question)];
+          return [await correctness(tasks, question), await descriptiveness(search, question, pages.pageTitle(question.unit.pageId))];
         });
         const results = pairs.flat();
         store.saveChecks(results);
@@ -67,9 +69,10 @@ async function correctness(tasks: WeeklyTasks, question: Question): Promise<Chec
   };
 }
 
-async function descriptiveness(search: SearchBackend, question: Question): Promise<CheckResult> {
+/** The source page found by the question alone: by the title the question names, or its own (an entity's id, as Wikidata's search gives it). */
+async function descriptiveness(search: SearchBackend, question: Question, pageTitle: string): Promise<CheckResult> {
   const titles = await search.topTitles(question.text, SEARCH_DEPTH);
-  const rank = titles.findIndex((title) => sameTitle(title, question.unit.title)) + 1;
+  const rank = titles.findIndex((title) => sameTitle(title, question.unit.title) || sameTitle(title, pageTitle)) + 1;
   return {
     queryId: question.id,
     check: 'descriptiveness',

@@ -43,6 +43,7 @@ export const collectStage: Stage<WeeklyInput> = {
     const onWorkers = dumpFilesForWorkers(input, input.source);
     if (onWorkers) {
       let infoboxes = 0;
+      let leftOut = 0;
       await readDumpFiles(onWorkers.runner, onWorkers.files, { window: input.window, followHours: input.revertHours }, (pages) => {
         for (const page of pages) {
           if (isDone(page.page.pageId)) continue;
@@ -54,10 +55,11 @@ export const collectStage: Stage<WeeklyInput> = {
           });
           counts.revisions += page.revisions.length;
           infoboxes += page.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
+          leftOut += warnLeftOut(page.revisions.map((revision) => ({ ...revision, pageId: page.page.pageId })), context.reporter);
           pageCollected(page.page, page.invalidUtf8);
         }
       });
-      return { ...counts, infoboxes };
+      return leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes };
     }
     const parts = input.source.pagesChangedIn(input.window, { isDone, followHours: input.revertHours, recentChanges: new RecentChangesStore(context.db) });
     // Without the queue the texts are parsed as they come (partWriters.ts); the queue's workers get them from the parse stage.

@@ -5,6 +5,7 @@ import type { RevisionSource } from '../../src/sources/RevisionSource.js';
 import type { WeeklyTasks } from '../../src/llm/weeklyTasks.js';
 import type { Prices } from '../../src/llm/usage.js';
 import type { SearchBackend } from '../../src/search/searchBackend.js';
+import type { EntityNameSource } from '../../src/sources/entityNames.js';
 
 export interface WeeklyInput {
   window: Window;
@@ -27,6 +28,11 @@ export interface WeeklyInput {
   domainCap?: number;
   /** export: where the week's release goes; releases/weekly-START beside the database when absent. */
   releaseDir?: string;
+  /**
+   * labels: where the names of entities the store lacks come from, asked in order (`--labels FILE`,
+   * then wbgetentities); none when absent (docs/ARCHITECTURE.md §16).
+   */
+  entityNames?: readonly EntityNameSource[];
   /** Where the parse and diff batches run: on this process's batch threads unless given (`--queue`, docs/ARCHITECTURE.md §13). */
   batchRunner?: BatchRunner;
   /** Batch threads without the queue (default: one per core); the collect stage then parses as it collects. */

@@ -18,7 +18,7 @@ export function tasksFor(input: WeeklyInput): WeeklyTasks {
 }
 
 export function articleOf(unit: DataUnit): ArticleContext {
-  return { title: unit.title, url: unit.url, template: unit.template, infobox: unit.infobox, firstParagraph: unit.firstParagraph };
+  return { title: unit.title, url: unit.url, template: unit.template, infobox: unit.infobox, keyLabels: unit.keyLabels, firstParagraph: unit.firstParagraph };
 }
 
 export function* batches<T>(items: readonly T[], size: number): Iterable<T[]> {

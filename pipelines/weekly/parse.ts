@@ -2,9 +2,10 @@ import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { inWindow } from '../../src/dates.js';
-import { parseRevisionsJob, type ParseBatch, type ParsedBatch } from '../../src/queue/parseJob.js';
+import { parseRevisionsJob, type ParseBatch } from '../../src/queue/parseJob.js';
 import { RevisionStore, type ParseCursor, type UnparsedRevision } from '../../src/store/revisionStore.js';
 import { batchRunnerFor, runSlices } from './batchRunner.js';
+import { reportWikidataDriven } from './wikidataDriven.js';
 
 /** Revisions read from the store at a time: at most this many, and no more once their texts reach this many characters. */
 const PARSE_SLICE = { maxRevisions: 400, maxChars: 16 << 20 };
@@ -12,7 +13,7 @@ const PARSE_SLICE = { maxRevisions: 400, maxChars: 16 << 20 };
 const PARSE_JOB = { maxRevisions: 25, maxChars: 2 << 20 };
 
 /** Warns once per infobox value the size cap left out of `revisions`, and says how many. */
-export function warnLeftOut(revisions: ParsedBatch['revisions'], reporter: Reporter): number {
+export function warnLeftOut(revisions: ReadonlyArray<{ pageId: number; revId: number; leftOut: readonly string[] }>, reporter: Reporter): number {
   let count = 0;
   for (const revision of revisions) {
     for (const what of revision.leftOut) reporter.warn(`left out: ${what}`, { page_id: revision.pageId, rev_id: revision.revId });
@@ -69,6 +70,6 @@ export const parseStage: Stage<WeeklyInput> = {
       });
     });
     store.reclaimFreeSpace();
-    return leftOut > 0 ? { ...counts, left_out: leftOut } : counts;
+    return { ...counts, ...(leftOut > 0 ? { left_out: leftOut } : {}), ...reportWikidataDriven(store, input.window, context.reporter) };
   },
 };

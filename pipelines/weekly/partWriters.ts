@@ -101,7 +101,7 @@ export class ParsingPartWriter implements PartWriter {
     entry.chars = part.revisions.reduce((sum, revision) => sum + (revision.text?.length ?? 0), 0);
     this.inFlightChars += entry.chars;
     const batches = parseBatches(
-      part.revisions.map(({ revId, timestamp, text }) => ({ revId, pageId, timestamp, text })),
+      part.revisions.map(({ revId, timestamp, text, model }) => ({ revId, pageId, timestamp, text, model: model ?? null })),
       this.options.window,
     );
     entry.parsing = this.runner

@@ -1,46 +1,79 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
+import { idsOfFact, namedFields, renderValue, type NameLookup } from '../../src/content/entityRefs.js';
 import { templateLabels } from '../../src/diff/infoboxDiff.js';
 import { selectDataUnits } from '../../src/select/dataUnits.js';
-import type { DataUnit } from '../../src/model/weekly.js';
+import type { DataUnit, StoredChange } from '../../src/model/weekly.js';
+import { ENGLISH_WIKIPEDIA_ARTICLES } from '../../src/sources/openSource.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
+import { EntityStore } from '../../src/store/entityStore.js';
 
-/** select: the week's DailyQA data units, replaced as a whole so a rerun gives the same set. */
+const WIKIDATA_ARTICLES = 'https://www.wikidata.org/wiki/';
+
+/**
+ * select: the week's DailyQA data units, replaced as a whole so a rerun gives the same set. Entity
+ * facts are named here (docs/ARCHITECTURE.md §16): a change is a candidate only when its entity, its
+ * property and every entity its new value names have an English label, and its unit reads with
+ * labels where the store keeps ids.
+ */
 export const selectStage: Stage<WeeklyInput> = {
   name: 'select',
   after: ['diff'],
   async run(input, context) {
     const store = new ChangeStore(context.db, input.wiki);
-    const candidates = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);
+    const entities = new EntityStore(context.db);
+    const changes = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);
+    const names = lookupOf(entities, changes.flatMap((change) => idsOfFact(change.key, change.new)));
+    const entityTitle = (pageId: number) => entities.entityPage(input.wiki, pageId);
+    const unnamed = (change: StoredChange) => {
+      const page = entityTitle(change.pageId);
+      return page !== undefined && (page.label === null || idsOfFact(change.key, change.new).some((id) => !names(id)?.label));
+    };
+    const candidates = changes.filter((change) => !unnamed(change));
     const chosen = selectDataUnits(candidates, input.seed);
     const units: DataUnit[] = chosen.map((change) => {
       const infoboxes = store.infoboxes(change.pageId, change.revId);
-      const index = templateLabels(infoboxes).indexOf(change.template);
-      const title = store.pageTitle(change.pageId);
+      const fields = infoboxes[templateLabels(infoboxes).indexOf(change.template)]?.fields ?? [];
+      const unitNames = lookupOf(entities, [...fields.flatMap(([key, value]) => idsOfFact(key, value)), ...idsOfFact(change.key, change.old)]);
+      const { values, keyLabels } = namedFields(fields, unitNames);
+      const entity = entityTitle(change.pageId);
+      const pageTitle = store.pageTitle(change.pageId);
       const firstParagraph = store.pageRevisions(change.pageId).find((r) => r.revId === change.revId)?.firstParagraph ?? '';
       return {
         wiki: input.wiki,
         windowStart: input.window.start,
         windowEnd: input.window.end,
         pageId: change.pageId,
-        title,
-        url: articleUrl(input.articleBaseUrl, title),
+        title: entity?.label ?? pageTitle,
+        url: articleUrl(entity && input.articleBaseUrl === ENGLISH_WIKIPEDIA_ARTICLES ? WIKIDATA_ARTICLES : input.articleBaseUrl, pageTitle),
         revId: change.revId,
         prevRevId: change.prevRevId,
         timestamp: change.timestamp,
         template: change.template,
         key: change.key,
-        old: change.old,
-        new: change.new,
-        infobox: Object.fromEntries(infoboxes[index]?.fields ?? []),
+        old: renderValue(change.old, unitNames).text,
+        new: renderValue(change.new, unitNames).text,
+        infobox: values,
+        keyLabels,
         firstParagraph,
         seed: String(input.seed),
       };
     });
     store.replaceDataUnits(input.window, units);
-    return { candidates: candidates.length, pages: new Set(candidates.map((c) => c.pageId)).size, data_units: units.length };
+    return {
+      candidates: candidates.length,
+      unnamed: changes.length - candidates.length,
+      pages: new Set(candidates.map((c) => c.pageId)).size,
+      data_units: units.length,
+    };
   },
 };
+
+/** The store's names of these ids, read at once. */
+function lookupOf(entities: EntityStore, ids: readonly string[]): NameLookup {
+  const names = entities.names([...new Set(ids)]);
+  return (id) => names.get(id);
+}
 
 export function articleUrl(base: string, title: string): string {
   return `${base}${encodeURIComponent(title.replace(/ /g, '_')).replace(/%2F/g, '/').replace(/%3A/g, ':')}`;

@@ -40,6 +40,16 @@ export function llmOption(also = ''): Option {
   ).choices(['offline', 'openai']);
 }
 
+/** `--time edit|world`: which time axis answers are read on (docs/ARCHITECTURE.md §16). */
+export function timeAxisOption(): Option {
+  return new Option(
+    '--time <axis>',
+    'edit: what the page said on the date (DailyQA); world: what held in the world then, by the time-qualified statements (P580, P582, P585) of the entity\'s latest known revision',
+  )
+    .choices(['edit', 'world'])
+    .default('edit');
+}
+
 export function integerOption(flags: string, description: string): Option {
   return new Option(flags, description).argParser((value: string) => {
     if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);

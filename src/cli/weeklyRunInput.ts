@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
 import type { WeeklyInput } from '../../pipelines/weekly.js';
+import { UserError } from '../errors.js';
+import { LabelsFile, WbGetEntities, type EntityNameSource } from '../sources/entityNames.js';
+import { wikiClientOptions } from '../sources/wikiClient.js';
 import { llmRunParam, pricesOf, SessionTasks } from '../llm/openTasks.js';
 import type { RevisionSource } from '../sources/RevisionSource.js';
 import { articleBaseUrl, wikiName, type SourceFlags } from '../sources/openSource.js';
@@ -11,7 +15,7 @@ import type { Session } from './session.js';
  */
 export function weeklyRunInput(
   session: Session,
-  flags: SourceFlags & { out?: string },
+  flags: SourceFlags & EntityNameFlags & { out?: string },
   source: RevisionSource | null,
   overrides: { wiki?: string; articleBaseUrl?: string } = {},
 ): Omit<WeeklyInput, 'window'> {
@@ -27,9 +31,39 @@ export function weeklyRunInput(
     tasks: new SessionTasks(session.db, settings).weekly(),
     prices: pricesOf(settings),
     domainCap: settings.domainCap,
+    entityNames: entityNameSources(session, flags),
     ...(search ? { search } : {}),
     ...(flags.out ? { releaseDir: flags.out } : {}),
   };
+}
+
+export interface EntityNameFlags {
+  /** A Wikidata JSON dump to name entities from (`--labels FILE`). */
+  labels?: string;
+  /** The Wikibase API whose wbgetentities names the rest (`--labels-api URL`); the --api URL when absent. */
+  labelsApi?: string;
+}
+
+/**
+ * Where the labels stage names the entities the store lacks (docs/ARCHITECTURE.md §16): the labels
+ * file, then wbgetentities of `--labels-api`, or of the source's own API (a run on Wikidata's).
+ */
+function entityNameSources(session: Session, flags: SourceFlags & EntityNameFlags): EntityNameSource[] {
+  const sources: EntityNameSource[] = [];
+  if (flags.labels !== undefined) {
+    if (flags.labels === '-' || !existsSync(flags.labels)) throw new UserError(`labels file ${flags.labels} not found: give a Wikidata JSON dump (plain or compressed)`);
+    sources.push(new LabelsFile(flags.labels));
+  }
+  const api = flags.labelsApi ?? flags.api;
+  if (api !== undefined) {
+    try {
+      new URL(api);
+    } catch {
+      throw new UserError(`invalid --labels-api URL "${api}"`);
+    }
+    sources.push(new WbGetEntities(wikiClientOptions(session.settings, api)));
+  }
+  return sources;
 }
 
 /**

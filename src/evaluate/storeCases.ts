@@ -10,7 +10,7 @@ import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore, type ScoringFacts } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
-import { answerInstant, answersOverDays, type Answer } from '../timeline/answers.js';
+import { answerInstant, answersOverDays, type Answer, type TimeAxis } from '../timeline/answers.js';
 import { stateAt } from '../timeline/valueTimeline.js';
 import type { GrowoverGold } from './growoverScores.js';
 import type { WeeklyGold } from './weeklyScores.js';
@@ -35,7 +35,11 @@ export class StoreGold {
   private facts: Map<string, ScoringFacts> | undefined;
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();
 
-  constructor(private readonly db: Database) {}
+  /** On `axis` (edit time by default; world time: docs/ARCHITECTURE.md §16) the answers are read from. */
+  constructor(
+    private readonly db: Database,
+    private readonly axis: TimeAxis = 'edit',
+  ) {}
 
   /**
    * Every kept query of the scope (of its week, or all) with its answer on each of the scope's dates,
@@ -44,7 +48,7 @@ export class StoreGold {
    */
   *weeklyGold(scope: EvaluationScope): Generator<WeeklyGold> {
     const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
-    const options = scope.week === null ? { timelines: true as const } : { windowStart: `${scope.week}T00:00:00Z`, timelines: true as const };
+    const options = { ...(scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` }), axis: this.axis, timelines: true as const };
     const instants = scope.dates.map(answerInstant);
     for (const query of answersOverDays(this.db, scope.dates, options)) {
       const f = facts.get(query.id);

@@ -36,7 +36,8 @@ const TEMPLATE_DOMAINS: ReadonlyArray<[Domain, readonly string[]]> = [
     ['settlement', 'country', 'city', 'town', 'village', 'province', 'state', 'county', 'river', 'lake', 'mountain',
       'island', 'protected area', 'park', 'body of water', 'volcano', 'glacier', 'weather event', 'hurricane',
       'tropical cyclone', 'earthquake', 'wildfire', 'flood', 'region', 'historic site', 'nrhp', 'station', 'road',
-      'bridge', 'airport', 'port', 'building', 'stadium', 'school district'],
+      'bridge', 'airport', 'port', 'building', 'stadium', 'school district', 'district', 'municipality', 'human settlement',
+      'commune', 'borough'],
   ],
   [
     'Politics and Law',
@@ -65,6 +66,29 @@ const TEMPLATE_DOMAINS: ReadonlyArray<[Domain, readonly string[]]> = [
 ];
 
 const byTemplate = new Map<string, Domain>(TEMPLATE_DOMAINS.flatMap(([domain, names]) => names.map((name) => [name, domain] as const)));
+
+/** Instance of (P31) and, for a person, occupation (P106): what an entity is, named by labels. */
+const INSTANCE_OF = 'P31';
+const OCCUPATION = 'P106';
+const HUMAN = 'human';
+
+/**
+ * The domain of an article: its template's, else, for an entity whose facts have no template of
+ * their own, that of the first class it is an instance of (P31) the mapping knows, and for a person
+ * (class `human`) that of an occupation (P106): `big city` is Geography, a `politician` Politics.
+ */
+export function domainOfArticle(article: { template: string; infobox: Readonly<Record<string, string>> }): Domain {
+  const byTemplate = domainOfTemplate(article.template);
+  if (byTemplate !== 'Others') return byTemplate;
+  const classes = valuesOf(article.infobox[INSTANCE_OF]);
+  const names = classes.includes(HUMAN) ? [...valuesOf(article.infobox[OCCUPATION]), ...classes] : classes;
+  return names.map(domainOfTemplate).find((domain) => domain !== 'Others') ?? 'Others';
+}
+
+/** An entity fact's values: best-ranked statements joined by "; ". */
+function valuesOf(value: string | undefined): string[] {
+  return value === undefined ? [] : value.split('; ').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+}
 
 /**
  * The domain of an infobox template: an exact reviewed name first, then the longest reviewed name

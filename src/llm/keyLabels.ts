@@ -42,7 +42,10 @@ const KEY_LABELS: Readonly<Record<string, string>> = {
   elevation_ft: 'elevation in feet',
 };
 
-export function keyLabel(key: string): string {
+/** A key's readable name: its label when the source names it (a Wikidata property's English label), else as above. */
+export function keyLabel(key: string, labels?: Readonly<Record<string, string>>): string {
+  const named = labels?.[key];
+  if (named !== undefined) return named;
   const normalised = key.toLowerCase().replace(/[\s-]+/g, '_');
   const reviewed = KEY_LABELS[normalised] ?? KEY_LABELS[normalised.replace(/\d+$/, '')];
   if (reviewed !== undefined) {

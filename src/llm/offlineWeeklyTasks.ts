@@ -4,7 +4,7 @@
  * up in the infobox, domains from the reviewed template mapping. Everything it makes is stored with
  * provider "offline", so nobody takes it for model output.
  */
-import { domainOfTemplate, type Domain } from './domains.js';
+import { domainOfArticle, type Domain } from './domains.js';
 import { keyLabel } from './keyLabels.js';
 import type { PromptRef, TaskResult } from './tasks.js';
 import type { Usage } from '../model/llmUsage.js';
@@ -19,7 +19,7 @@ export class OfflineWeeklyTasks implements WeeklyTasks {
   private readonly usage = new UsageMeter(this.provider, this.model);
 
   async generateQuestion(article: ArticleContext, target: { key: string; value: string }): Promise<TaskResult<{ question: string }>> {
-    return { ok: true, value: { question: templateQuestion(article.title, target.key) }, prompt: RULES };
+    return { ok: true, value: { question: templateQuestion(article.title, target.key, article.keyLabels) }, prompt: RULES };
   }
 
   async answerQuestion(article: ArticleContext, question: string): Promise<TaskResult<{ answer: string }>> {
@@ -27,16 +27,16 @@ export class OfflineWeeklyTasks implements WeeklyTasks {
     // ("total population" over "population").
     const entries = Object.entries(article.infobox);
     const found =
-      entries.find(([key]) => question === templateQuestion(article.title, key)) ??
+      entries.find(([key]) => question === templateQuestion(article.title, key, article.keyLabels)) ??
       entries
-        .filter(([key]) => question.includes(`the ${keyLabel(key)} of`))
-        .sort(([a], [b]) => keyLabel(b).length - keyLabel(a).length)[0];
+        .filter(([key]) => question.includes(`the ${keyLabel(key, article.keyLabels)} of`))
+        .sort(([a], [b]) => keyLabel(b, article.keyLabels).length - keyLabel(a, article.keyLabels).length)[0];
     if (found === undefined) return { ok: false, reason: 'no infobox key is named in the question', prompt: RULES };
     return { ok: true, value: { answer: found[1] }, prompt: RULES };
   }
 
   async classifyDomain(article: ArticleContext): Promise<TaskResult<{ domain: Domain }>> {
-    return { ok: true, value: { domain: domainOfTemplate(article.template) }, prompt: RULES };
+    return { ok: true, value: { domain: domainOfArticle(article) }, prompt: RULES };
   }
 
   takeUsage(): Usage {
@@ -44,6 +44,6 @@ export class OfflineWeeklyTasks implements WeeklyTasks {
   }
 }
 
-export function templateQuestion(title: string, key: string): string {
-  return `What is the ${keyLabel(key)} of ${title}?`;
+export function templateQuestion(title: string, key: string, labels?: Readonly<Record<string, string>>): string {
+  return `What is the ${keyLabel(key, labels)} of ${title}?`;
 }

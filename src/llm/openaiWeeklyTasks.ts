@@ -39,8 +39,8 @@ export class OpenAiWeeklyTasks implements WeeklyTasks {
       url: article.url,
       template: article.template,
       first_paragraph: article.firstParagraph || '(none)',
-      infobox: infoboxLines(article.infobox),
-      key: target.key,
+      infobox: infoboxLines(article.infobox, article.keyLabels),
+      key: labelledKey(target.key, article.keyLabels),
       value: target.value,
     });
   }
@@ -49,7 +49,7 @@ export class OpenAiWeeklyTasks implements WeeklyTasks {
     return runPrompt(this.client, 'correctness-answer', AnswerReply, {
       title: article.title,
       first_paragraph: article.firstParagraph || '(none)',
-      infobox: infoboxLines(article.infobox),
+      infobox: infoboxLines(article.infobox, article.keyLabels),
       question,
     });
   }
@@ -69,9 +69,14 @@ export class OpenAiWeeklyTasks implements WeeklyTasks {
   }
 }
 
-/** The infobox as the prompts show it: one `key: value` line per field. */
-export function infoboxLines(infobox: Record<string, string>): string {
+/** The infobox as the prompts show it: one `key: value` line per field, a property key with its label (`population (P1082)`). */
+export function infoboxLines(infobox: Record<string, string>, keyLabels?: Readonly<Record<string, string>>): string {
   return Object.entries(infobox)
-    .map(([key, value]) => `${key}: ${value}`)
+    .map(([key, value]) => `${labelledKey(key, keyLabels)}: ${value}`)
     .join('\n');
+}
+
+function labelledKey(key: string, keyLabels: Readonly<Record<string, string>> | undefined): string {
+  const label = keyLabels?.[key];
+  return label === undefined ? key : `${label} (${key})`;
 }

@@ -14,6 +14,8 @@ export interface ArticleContext {
   /** The infobox's template label, e.g. "settlement". */
   template: string;
   infobox: Record<string, string>;
+  /** Labels of keys that are Wikidata properties (`P1082` → `population`), absent for wikitext infoboxes. */
+  keyLabels?: Record<string, string>;
   firstParagraph: string;
 }
 

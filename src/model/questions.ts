@@ -70,6 +70,7 @@ export interface GeneratedItem {
   key: string;
   old: string;
   infobox: Record<string, string>;
+  keyLabels: Record<string, string>;
   firstParagraph: string;
   domain: string | null;
   domainProvider: string | null;

@@ -24,6 +24,8 @@ export interface ValueInterval {
   /** Null: still in effect at the last revision known. */
   validTo: string | null;
   revId: number;
+  /** Other names of the value (link targets, a named entity's aliases); absent when none. */
+  aliases?: string[];
 }
 
 export interface PageTimeline {
@@ -63,28 +65,27 @@ export interface QueryAtInstant {
   validTo: string | null;
 }
 
-/** An infobox value's interval as stored: the value in effect from validFrom until validTo. */
+/** An infobox value's interval as stored: the value in effect from validFrom until validTo, with its aliases. */
 export interface StoredInterval {
   value: string;
   revId: number;
   validFrom: string;
   validTo: string | null;
-  /** Other names of the value (Wikidata labels and aliases, link targets), where the store holds them; read with whole timelines. */
+  /** Other names of the value (Wikidata labels and aliases, link targets), where the store holds them. */
   aliases?: readonly string[];
 }
 
 /**
- * What the store holds about a kept query at an instant, read for a whole day at once: for an
- * imported query its answer interval, for a generated one its page's lifetime and the interval of
- * its key in effect (undefined when none).
+ * What held in the world over [validFrom, validTo) by the time-qualified statements of an entity's
+ * latest known revision (docs/ARCHITECTURE.md §16), one key's values joined as its facts are.
  */
-export interface QueryOnDay {
-  id: string;
-  query: string;
-  origin: 'generated' | 'imported';
-  imported: Pick<QueryAtInstant, 'answer' | 'validFrom' | 'validTo'>;
-  lifetime: PageLifetime | undefined;
-  interval: StoredInterval | undefined;
+export interface WorldInterval {
+  key: string;
+  value: string;
+  validFrom: string;
+  validTo: string | null;
+  revId: number;
+  aliases?: string[];
 }
 
 /**
@@ -104,4 +105,6 @@ export interface QueryOverSpan {
    * earliest coverage), so a value already in effect then is known not to have changed there.
    */
   heldFrom?: string | null;
+  /** Read on world time: whether the key has time-qualified statements at all. */
+  timed?: boolean;
 }

@@ -39,6 +39,8 @@ export interface DataUnit {
   old: string;
   new: string;
   infobox: Record<string, string>;
+  /** Labels of the infobox's keys that are Wikidata properties (`P1082` → `population`); empty for wikitext infoboxes. */
+  keyLabels: Record<string, string>;
   firstParagraph: string;
   seed: string;
 }

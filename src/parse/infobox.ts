@@ -6,6 +6,7 @@
  */
 import type { Infobox } from '../model.js';
 import { parseWithWtf, templateDepth } from '../text/wtf.js';
+import { drawsFromWikidata, linkAliases } from './infoboxExtras.js';
 import type { RecentResults } from './recentResults.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -597,9 +598,15 @@ function parseInfobox(name: string, inner: string, leftOut: string[]): Infobox |
   if (rawValues.get('subbox')?.trim().toLowerCase() === 'yes') return null;
   const keys = [...rawValues.keys()];
   const rendered = renderValues([...rawValues.values()].map(prepareValue));
+  const aliases = Object.fromEntries([...rawValues].flatMap(([key, raw]) => {
+    const targets = linkAliases(raw);
+    return targets.length > 0 ? [[key, targets]] : [];
+  }));
   return {
     template: name.replace(/^infobox /, ''),
     fields: keys.map((key, i) => [key, rendered[i] ?? '']),
+    ...(Object.keys(aliases).length > 0 ? { aliases } : {}),
+    ...(drawsFromWikidata(name, rawValues) ? { fromWikidata: true } : {}),
   };
 }
 

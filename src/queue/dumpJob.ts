@@ -14,6 +14,8 @@ import type { Revision } from '../model.js';
 import { DumpRevisionSource } from '../sources/dumpSource.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
+import { EntityFactsSchema } from '../content/factExtractor.js';
+import { prepareExtractors } from '../content/registry.js';
 import { InfoboxSchema, parsedText } from './parseJob.js';
 
 const ReadDumpData = z.object({
@@ -37,12 +39,15 @@ const RevisionMeta = z.object({
   comment: z.string(),
   user: z.string(),
   minor: z.boolean(),
+  model: z.string().optional(),
 });
 
 const ParsedDumpPage = z.object({
   page: z.object({ pageId: z.number().int(), title: z.string(), namespace: z.number().int() }),
   /** The in-window revisions and the last one before the window, parsed. */
-  revisions: z.array(RevisionMeta.extend({ infoboxes: z.array(InfoboxSchema), firstParagraph: z.string().nullable() })),
+  revisions: z.array(
+    RevisionMeta.extend({ infoboxes: z.array(InfoboxSchema), firstParagraph: z.string().nullable(), leftOut: z.array(z.string()), entity: EntityFactsSchema.optional() }),
+  ),
   moves: z.array(z.object({ timestamp: z.string(), from: z.string(), to: z.string() })),
   predecessors: z.array(RevisionMeta),
   followers: z.array(RevisionMeta),
@@ -57,8 +62,8 @@ const ReadDumpResult = z.object({
 });
 export type ReadDumpResult = z.infer<typeof ReadDumpResult>;
 
-function metaOf({ revId, parentId, timestamp, sha1, comment, user, minor }: Revision): z.infer<typeof RevisionMeta> {
-  return { revId, parentId, timestamp, sha1, comment, user, minor };
+function metaOf({ revId, parentId, timestamp, sha1, comment, user, minor, model }: Revision): z.infer<typeof RevisionMeta> {
+  return { revId, parentId, timestamp, sha1, comment, user, minor, ...(model ? { model } : {}) };
 }
 
 /** One part of a file: its changed pages after `afterPage`, parsed, until the result reaches `partChars`. */
@@ -79,7 +84,8 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
       for (const revision of history.revisions) {
         // A long article parses for a while: the loop's turn keeps the worker's job lock renewed.
         await nextTurn();
-        revisions.push({ ...metaOf(revision), ...parsedText(revision.text, inWindow(revision.timestamp, part.window)) });
+        await prepareExtractors([revision.model]);
+        revisions.push({ ...metaOf(revision), ...parsedText(revision.text, inWindow(revision.timestamp, part.window), revision.model) });
       }
       continue;
     }

@@ -4,12 +4,18 @@
  * them by (page, revision), so a batch parsed twice writes the same rows.
  */
 import { z } from 'zod';
-import type { Infobox } from '../model.js';
-import { RevisionParser } from '../parse/parseRevision.js';
+import { EntityFactsSchema } from '../content/factExtractor.js';
+import { extractFacts, prepareExtractors } from '../content/registry.js';
+import type { EntityFacts, Infobox } from '../model.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
 
-export const InfoboxSchema = z.object({ template: z.string(), fields: z.array(z.tuple([z.string(), z.string()])) });
+export const InfoboxSchema = z.object({
+  template: z.string(),
+  fields: z.array(z.tuple([z.string(), z.string()])),
+  aliases: z.record(z.string(), z.array(z.string())).optional(),
+  fromWikidata: z.boolean().optional(),
+});
 
 const ParseBatchData = z.object({
   revisions: z.array(
@@ -17,6 +23,8 @@ const ParseBatchData = z.object({
       pageId: z.number().int(),
       revId: z.number().int(),
       text: z.string().nullable(),
+      /** The content model, which chooses the fact extractor (docs/ARCHITECTURE.md §16); null: wikitext. */
+      model: z.string().nullable().optional(),
       /** Inside the window: its first paragraph is rendered too. */
       firstParagraph: z.boolean(),
     }),
@@ -32,22 +40,29 @@ const ParsedBatch = z.object({
       infoboxes: z.array(InfoboxSchema),
       firstParagraph: z.string().nullable(),
       leftOut: z.array(z.string()),
+      entity: EntityFactsSchema.optional(),
     }),
   ),
 });
 export type ParsedBatch = z.infer<typeof ParsedBatch>;
-
-/** One per process or thread that parses: consecutive revisions of a page mostly repeat their parent's infobox and lead. */
-const parser = new RevisionParser();
 
 /**
  * What the store keeps of a revision's wikitext: its infoboxes, and its first paragraph when asked
  * (null otherwise); a revision without text has none of either. One function for the parse job and
  * the read-dump job (dumpJob.ts), so a page parses the same wherever it was read.
  */
-export function parsedText(text: string | null, firstParagraph: boolean): { infoboxes: Infobox[]; firstParagraph: string | null; leftOut: string[] } {
-  const parsed = text === null ? { infoboxes: [], firstParagraph: '' } : parser.parse(text, { firstParagraph });
-  return { infoboxes: parsed.infoboxes, firstParagraph: firstParagraph ? parsed.firstParagraph : null, leftOut: parsed.leftOut ?? [] };
+export function parsedText(
+  text: string | null,
+  firstParagraph: boolean,
+  model?: string | null,
+): { infoboxes: Infobox[]; firstParagraph: string | null; leftOut: string[]; entity?: EntityFacts } {
+  const parsed = text === null ? { infoboxes: [], firstParagraph: '' } : extractFacts(text, model, { firstParagraph });
+  return {
+    infoboxes: parsed.infoboxes,
+    firstParagraph: firstParagraph ? parsed.firstParagraph : null,
+    leftOut: parsed.leftOut ?? [],
+    ...(parsed.entity ? { entity: parsed.entity } : {}),
+  };
 }
 
 export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
@@ -55,11 +70,12 @@ export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
   data: ParseBatchData,
   output: ParsedBatch,
   async compute(batch) {
+    await prepareExtractors(batch.revisions.map((revision) => revision.model));
     const revisions: ParsedBatch['revisions'] = [];
     for (const revision of batch.revisions) {
       // A long article parses for a while: the loop's turn keeps a worker's job lock renewed and the owner's progress moving.
       await nextTurn();
-      revisions.push({ pageId: revision.pageId, revId: revision.revId, ...parsedText(revision.text, revision.firstParagraph) });
+      revisions.push({ pageId: revision.pageId, revId: revision.revId, ...parsedText(revision.text, revision.firstParagraph, revision.model) });
     }
     return { revisions };
   },

@@ -20,15 +20,8 @@ export const ANSWERS_TABLE: TableSpec = {
   ],
 };
 
-/**
- * A query's answer on a day as a row. `aliases`: other names of the answer the store holds; it holds
- * none yet (Wikidata's aliases are a later addition), so the list is empty and the column's type
- * stays what readers will see once it is filled.
- */
+/** A query's answer on a day as a row; `aliases`: other names of the answer the store holds (link targets, a named entity's aliases). */
 export function answerRecord(id: string, date: string, answer: Answer): TableRecord {
-  return { id, date, answer: answer.answer, status: answer.status, valid_from: answer.valid_from, valid_to: answer.valid_to, aliases: NO_ALIASES };
+  return { id, date, answer: answer.answer, status: answer.status, valid_from: answer.valid_from, valid_to: answer.valid_to, aliases: answer.aliases };
 }
-
-/** One empty list shared by every row, not one allocated per row. */
-const NO_ALIASES: readonly string[] = Object.freeze([]);
 

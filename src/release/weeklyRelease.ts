@@ -13,7 +13,7 @@ import type { Window } from '../model.js';
 import type { GeneratedItem, StoredCheck } from '../model/questions.js';
 import { ChangeStore } from '../store/changeStore.js';
 import { QuestionStore } from '../store/questionStore.js';
-import { answersOnDate, type Answer } from '../timeline/answers.js';
+import { answersOnDate, type Answer, type TimeAxis } from '../timeline/answers.js';
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
 import { cardFrontMatter, loadingSection, tableConfig, wikiLanguage } from './datasetCard.js';
@@ -39,6 +39,7 @@ const QUERIES_TABLE: TableSpec = {
     { name: 'id', type: 'string' },
     { name: 'query', type: 'string' },
     { name: 'answer', type: 'string' },
+    { name: 'aliases', type: 'strings', statistics: false },
     { name: 'domain', type: 'string', nullable: true, repeats: true },
     { name: 'update_frequency', type: 'string', nullable: true, repeats: true },
     { name: 'title', type: 'string' },
@@ -47,6 +48,7 @@ const QUERIES_TABLE: TableSpec = {
     { name: 'page_id', type: 'int64' },
     { name: 'template', type: 'string', repeats: true },
     { name: 'key', type: 'string', repeats: true },
+    { name: 'key_label', type: 'string', nullable: true, repeats: true },
     { name: 'first_paragraph', type: 'string' },
     { name: 'infobox', type: 'string' },
     { name: 'window_start', type: 'timestamp', repeats: true },
@@ -55,8 +57,11 @@ const QUERIES_TABLE: TableSpec = {
   ],
 };
 
-/** The release's files by name, what its manifest says of them, and the counts its card reports. */
-export async function renderWeeklyRelease(db: Database, wiki: string, window: Window): Promise<{ draft: ReleaseDraft; counts: ReleaseCounts }> {
+/**
+ * The release's files by name, what its manifest says of them, and the counts its card reports; on
+ * world time (`axis`), the answers are what held in the world (docs/ARCHITECTURE.md §16).
+ */
+export async function renderWeeklyRelease(db: Database, wiki: string, window: Window, axis: TimeAxis = 'edit'): Promise<{ draft: ReleaseDraft; counts: ReleaseCounts }> {
   const questions = new QuestionStore(db, wiki);
   const items = questions.generatedItems(window);
   const checks = checksByQuery(questions.checksIn(window));
@@ -65,16 +70,18 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   const kept = items.filter((item) => item.kept);
 
   const files = new Map<string, string | Uint8Array>();
-  const queries = kept.map((item) => queryRecord(item));
-  files.set('queries.jsonl', jsonLines(queries));
-  files.set('queries.parquet', await parquetOf(QUERIES_TABLE, queries.map((query) => ({ ...query, infobox: JSON.stringify(query.infobox) }))));
-  // Each day's answers are read once: DailyQA's file of the day, and the kept items' native records.
+  // Each day's answers are read once: DailyQA's file of the day, the kept items' native records and the gold's aliases.
   const answersByItem = new Map<string, Array<{ date: string } & Answer>>();
+  const answerFiles = new Map<string, string>();
   for (const date of dates) {
-    const answers = answersOnDate(db, date, { windowStart: window.start });
-    files.set(dailyQaFileName(date), jsonLines(answers.map(({ id, query, answer }) => ({ id, query, answer }))));
+    const answers = answersOnDate(db, date, { windowStart: window.start, axis });
+    answerFiles.set(dailyQaFileName(date), jsonLines(answers.map(({ id, query, answer }) => ({ id, query, answer }))));
     for (const { id, query: _query, ...answer } of answers) answersByItem.set(id, [...(answersByItem.get(id) ?? []), { date, ...answer }]);
   }
+  const queries = kept.map((item) => queryRecord(item, answersByItem.get(item.id) ?? []));
+  files.set('queries.jsonl', jsonLines(queries));
+  files.set('queries.parquet', await parquetOf(QUERIES_TABLE, queries.map((query) => ({ ...query, infobox: JSON.stringify(query.infobox) }))));
+  for (const [name, content] of answerFiles) files.set(name, content);
   const answerRows = [...answersByItem.keys()]
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .flatMap((id) => (answersByItem.get(id) ?? []).map(({ date, ...answer }) => answerRecord(id, date, answer)));
@@ -89,27 +96,34 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
     capped: items.filter((i) => i.capped).length,
     kept: kept.length,
   };
-  files.set('README.md', datasetCard(window, wiki, dates, counts, items, { queries: queries.length, answers: answerRows.length }));
+  files.set('README.md', datasetCard(window, wiki, dates, counts, items, { queries: queries.length, answers: answerRows.length }, axis));
   const start = window.start.slice(0, 10);
   const days = Math.round((Date.parse(window.end) - Date.parse(window.start)) / 86_400_000);
+  const world = axis === 'world';
   return {
     draft: {
       kind: 'weekly',
-      series: `weekly ${wiki}`,
+      series: `weekly ${wiki}${world ? ' world time' : ''}`,
       date: start,
-      command: `wikidelta export weekly --start ${start} --days ${days} --wiki ${wiki}`,
-      parameters: { start, days, wiki },
+      command: `wikidelta export weekly --start ${start} --days ${days} --wiki ${wiki}${world ? ' --time world' : ''}`,
+      parameters: { start, days, wiki, ...(world ? { time: axis } : {}) },
       files,
     },
     counts,
   };
 }
 
-function queryRecord(item: GeneratedItem): TableRecord & { infobox: Record<string, string> } {
+/** The gold's aliases: those of a day's answer that is the gold. */
+function goldAliases(item: GeneratedItem, answers: ReadonlyArray<Answer>): readonly string[] {
+  return answers.find((answer) => answer.answer === item.gold)?.aliases ?? [];
+}
+
+function queryRecord(item: GeneratedItem, answers: ReadonlyArray<Answer>): TableRecord & { infobox: Record<string, string> } {
   return {
     id: item.id,
     query: item.text,
     answer: item.gold,
+    aliases: goldAliases(item, answers),
     domain: item.domain,
     update_frequency: item.updateFrequency,
     title: item.title,
@@ -118,6 +132,7 @@ function queryRecord(item: GeneratedItem): TableRecord & { infobox: Record<strin
     page_id: item.pageId,
     template: item.template,
     key: item.key,
+    key_label: item.keyLabels[item.key] ?? null,
     first_paragraph: item.firstParagraph,
     infobox: item.infobox,
     window_start: item.windowStart,
@@ -133,6 +148,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
     kept: item.kept,
     generation: { status: item.status, reason: item.reason },
     gold: item.gold,
+    aliases: goldAliases(item, answers),
     source: {
       wiki: item.wiki,
       page_id: item.pageId,
@@ -143,6 +159,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
       timestamp: item.timestamp,
       template: item.template,
       key: item.key,
+      key_label: item.keyLabels[item.key] ?? null,
       old: item.old,
       new: item.gold,
       first_paragraph: item.firstParagraph,
@@ -173,7 +190,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
   };
 }
 
-function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[], rows: { queries: number; answers: number }): string {
+function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[], rows: { queries: number; answers: number }, axis: TimeAxis): string {
   const first = dates[0] as string;
   const last = dates.at(-1) as string;
   const makers = [...new Set(items.map((i) => `${i.provider}:${i.model}`))].sort();
@@ -200,10 +217,15 @@ revisions up to and including ${window.end} are collected, so that day is answer
 
 | file | content |
 |---|---|
-| \`queries.parquet\`, \`queries.jsonl\` | the kept queries with their metadata: id, query, answer when made, domain, update frequency, title, URL, wiki, page id, template, key, first paragraph, infobox (an object in JSON lines, JSON text in Parquet), window, time of the change |
-| \`answers.parquet\`, \`answers.jsonl\` | one row per kept query and day, ${first} .. ${last}: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok, no_key, no_page, deleted, unknown), \`valid_from\` and \`valid_to\` (the interval the value held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer; none yet) |
-${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: the value in effect on ${d} 00:00 UTC (null: no value then) |`).join('\n')}
-| \`native.jsonl\` | every generated item, kept or not: source revision, provenance (prompt and version, provider, model, seed), check results with reasons, domain, answers with revision and validity interval |
+| \`queries.parquet\`, \`queries.jsonl\` | the kept queries with their metadata: id, query, answer when made, its aliases (other names: link targets, a named entity's aliases), domain, update frequency, title, URL, wiki, page id, template, key, the key's label (a Wikidata property's name), first paragraph, infobox (an object in JSON lines, JSON text in Parquet), window, time of the change |
+| \`answers.parquet\`, \`answers.jsonl\` | one row per kept query and day, ${first} .. ${last}: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok, no_key, no_page, deleted, unknown), \`valid_from\` and \`valid_to\` (the interval the value held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer: link targets, a named entity's aliases) |
+${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: ${axis === 'world' ? 'what held in the world' : 'the value in effect'} on ${d} 00:00 UTC (null: no value then) |`).join('\n')}
+| \`native.jsonl\` | every generated item, kept or not: source revision, provenance (prompt and version, provider, model, seed), check results with reasons, domain, answers with revision, validity interval and aliases |
+${axis === 'world' ? `
+The answers are on **world time**: what held in the world on each day by the time-qualified statements
+(start P580, end P582, point in time P585) of each entity's latest known revision, not what the page said
+that day; a fact without dates has no world-time answer (null).
+` : ''}
 
 Parquet columns are typed (dates as dates, times as UTC timestamps, aliases as a list of strings),
 in row groups of at most 65,536 rows; the card's \`dataset_info\` declares the same types.

@@ -296,7 +296,9 @@ export class ApiRevisionSource implements RevisionSource {
     const fetched = new Map<number, Revision>();
     for (const [revId, entry] of entries) {
       const main = entry.slots?.main;
-      fetched.set(revId, revisionFrom(entry, main?.texthidden ? null : (main?.content ?? null)));
+      const revision = revisionFrom(entry, main?.texthidden ? null : (main?.content ?? null));
+      // The content model chooses the fact extractor; wikitext, the default, is left unsaid.
+      fetched.set(revId, main?.contentmodel && main.contentmodel !== 'wikitext' ? { ...revision, model: main.contentmodel } : revision);
     }
     return fetched;
   }
@@ -442,7 +444,7 @@ function revisionsPart(history: MetadataHistory, ids: number[], fetched: Map<num
     // The baseline is not listed: its metadata comes with its content, and it may be gone.
     const content = fetched.get(revId);
     if (!revision) return content ? [content] : [];
-    return [{ ...revision, text: content?.text ?? null }];
+    return [{ ...revision, text: content?.text ?? null, ...(content?.model ? { model: content.model } : {}) }];
   });
   return { kind: 'revisions', page: history.page, revisions };
 }

@@ -74,7 +74,7 @@ export async function* readDump(
 const FIELDS_BY_PARENT = new Map<string, ReadonlySet<string>>([
   ['namespaces', new Set(['namespace'])],
   ['page', new Set(['title', 'ns', 'id'])],
-  ['revision', new Set(['id', 'parentid', 'timestamp', 'comment', 'sha1', 'text'])],
+  ['revision', new Set(['id', 'parentid', 'timestamp', 'comment', 'sha1', 'model', 'text'])],
   ['contributor', new Set(['username', 'ip'])],
 ]);
 
@@ -465,7 +465,10 @@ class ExportReader {
     }
     const parentText = fields.get('parentid');
     const sha1 = fields.get('sha1')?.trim();
+    // The content model chooses the fact extractor; wikitext, the default, is left unsaid.
+    const model = fields.get('model')?.trim();
     return {
+      ...(model && model !== 'wikitext' ? { model } : {}),
       revId,
       parentId: parentText === undefined ? null : parseWholeNumber(parentText, `<parentid> of revision ${revId} ${context}`),
       timestamp,

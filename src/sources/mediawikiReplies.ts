@@ -61,7 +61,7 @@ const RevisionEntrySchema = z.object({
   parentid: z.number().int().optional(),
   slots: z
     .object({
-      main: z.object({ content: z.string().optional(), texthidden: z.boolean().optional() }).optional(),
+      main: z.object({ content: z.string().optional(), contentmodel: z.string().optional(), texthidden: z.boolean().optional() }).optional(),
     })
     .optional(),
 });

@@ -33,6 +33,8 @@ export function wikiName(flags: SourceFlags, settings: Settings): string {
   return 'dump';
 }
 
+export const ENGLISH_WIKIPEDIA_ARTICLES = 'https://en.wikipedia.org/wiki/';
+
 /** Where article links point: set explicitly, else derived from the API URL, else English Wikipedia. */
 export function articleBaseUrl(flags: SourceFlags, settings: Settings): string {
   if (settings.articleBaseUrl) return settings.articleBaseUrl;
@@ -42,5 +44,5 @@ export function articleBaseUrl(flags: SourceFlags, settings: Settings): string {
       ? `${url.origin}${url.pathname.replace(/\/w\/api\.php$/, '/wiki/')}`
       : `${url.origin}${url.pathname.replace(/api\.php$/, 'index.php')}?title=`;
   }
-  return 'https://en.wikipedia.org/wiki/';
+  return ENGLISH_WIKIPEDIA_ARTICLES;
 }

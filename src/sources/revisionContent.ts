@@ -20,7 +20,7 @@ export async function revisionsById(
   for (let at = 0; at < revIds.length; at += IDS_PER_REQUEST) batches.push(revIds.slice(at, at + IDS_PER_REQUEST));
   await Promise.all(
     batches.map(async (batch) => {
-      const params: Record<string, string> = content ? { rvprop: `${fields}|content`, rvslots: 'main' } : { rvprop: fields };
+      const params: Record<string, string> = content ? { rvprop: `${fields}|content|contentmodel`, rvslots: 'main' } : { rvprop: fields };
       const replies = api.continued({ action: 'query', prop: 'revisions', revids: batch.join('|'), ...params }, RevisionsReply);
       for await (const reply of replies) {
         // Revisions that did not fit the wiki's result size limit come in a continuation.

@@ -48,6 +48,7 @@ export const DataUnitRow = z.object({
   old: z.string(),
   new: z.string(),
   infobox: InfoboxColumn,
+  keyLabels: InfoboxColumn,
   firstParagraph: z.string(),
   seed: z.string(),
 });
@@ -78,9 +79,9 @@ export class ChangeStore {
     this.deleteUnits = db.prepare('DELETE FROM data_units WHERE wiki = ? AND window_start = ? AND window_end = ?');
     this.insertUnit = db.prepare(
       `INSERT INTO data_units (wiki, window_start, window_end, page_id, title, url, rev_id, prev_rev_id, timestamp, template, key,
-         old, new, infobox, first_paragraph, seed)
+         old, new, infobox, key_labels, first_paragraph, seed)
        VALUES (@wiki, @windowStart, @windowEnd, @pageId, @title, @url, @revId, @prevRevId, @timestamp, @template, @key,
-         @old, @new, @infobox, @firstParagraph, @seed)`,
+         @old, @new, @infobox, @keyLabels, @firstParagraph, @seed)`,
     );
     this.countUnits = db.prepare('SELECT COUNT(*) FROM data_units WHERE wiki = ? AND window_start = ? AND window_end = ?').pluck();
     this.selectTitle = db.prepare('SELECT title FROM pages WHERE wiki = ? AND page_id = ?').pluck();
@@ -146,7 +147,7 @@ export class ChangeStore {
   replaceDataUnits(window: Window, units: DataUnit[]): void {
     this.db.transaction(() => {
       this.deleteUnits.run(this.wiki, window.start, window.end);
-      for (const unit of units) this.insertUnit.run({ ...unit, infobox: JSON.stringify(unit.infobox) });
+      for (const unit of units) this.insertUnit.run({ ...unit, infobox: JSON.stringify(unit.infobox), keyLabels: JSON.stringify(unit.keyLabels) });
     })();
   }
 
@@ -186,7 +187,7 @@ export function listDataUnits(db: Database, window: Window, options: { wiki?: st
   return db
     .prepare(
       `SELECT wiki, window_start AS windowStart, window_end AS windowEnd, page_id AS pageId, title, url, rev_id AS revId,
-              prev_rev_id AS prevRevId, timestamp, template, key, old, new, infobox, first_paragraph AS firstParagraph, seed
+              prev_rev_id AS prevRevId, timestamp, template, key, old, new, infobox, key_labels AS keyLabels, first_paragraph AS firstParagraph, seed
        FROM data_units WHERE timestamp >= @start AND timestamp < @end AND (@wiki IS NULL OR wiki = @wiki)
        ORDER BY window_start, timestamp, page_id`,
     )

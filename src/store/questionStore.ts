@@ -40,6 +40,7 @@ const GeneratedItemRow = z.object({
   key: z.string(),
   old: z.string(),
   infobox: InfoboxColumn,
+  keyLabels: InfoboxColumn,
   firstParagraph: z.string(),
   domain: z.string().nullable(),
   domainProvider: z.string().nullable(),
@@ -169,7 +170,7 @@ export class QuestionStore {
     const rows = this.db
       .prepare(
         `SELECT q.id, q.text, u.wiki, u.window_start AS windowStart, u.window_end AS windowEnd, u.page_id AS pageId, u.title, u.url,
-                u.rev_id AS revId, u.prev_rev_id AS prevRevId, u.timestamp, u.template, u.key, u.old, u.new, u.infobox,
+                u.rev_id AS revId, u.prev_rev_id AS prevRevId, u.timestamp, u.template, u.key, u.old, u.new, u.infobox, u.key_labels AS keyLabels,
                 u.first_paragraph AS firstParagraph, u.seed
          FROM question_generations g
          JOIN queries q ON q.id = g.query_id
@@ -262,7 +263,7 @@ export class QuestionStore {
         `SELECT g.query_id AS id, g.status, g.reason, q.text, q.kept, q.update_frequency AS updateFrequency, g.wiki, g.window_start AS windowStart,
                 g.window_end AS windowEnd, g.page_id AS pageId,
                 g.rev_id AS revId, g.prev_rev_id AS prevRevId, g.gold, g.prompt, g.prompt_version AS promptVersion, g.provider, g.model,
-                g.seed, u.title, u.url, u.timestamp, u.template, u.key, u.old, u.infobox, u.first_paragraph AS firstParagraph,
+                g.seed, u.title, u.url, u.timestamp, u.template, u.key, u.old, u.infobox, u.key_labels AS keyLabels, u.first_paragraph AS firstParagraph,
                 d.domain, d.provider AS domainProvider, d.model AS domainModel, d.prompt AS domainPrompt,
                 d.prompt_version AS domainPromptVersion, d.reason AS domainReason, d.capped
          FROM question_generations g

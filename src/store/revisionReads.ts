@@ -28,11 +28,13 @@ export class RevisionReads {
       `SELECT wiki, page_id AS pageId, 0 AS former FROM pages WHERE title = @title AND (@wiki IS NULL OR wiki = @wiki)
        UNION ALL
        SELECT wiki, page_id AS pageId, 1 AS former FROM page_moves WHERE from_title = @title AND (@wiki IS NULL OR wiki = @wiki)
+       UNION ALL
+       SELECT wiki, page_id AS pageId, 2 AS former FROM entity_pages WHERE label = @title AND (@wiki IS NULL OR wiki = @wiki)
        ORDER BY former`,
     );
     this.selectLatestRevisions = db.prepare(
-      `SELECT p.page_id AS pageId, p.title, r.rev_id AS revId, r.first_paragraph AS lead
-       FROM pages p JOIN revisions r ON r.rev_id = (
+      `SELECT p.page_id AS pageId, COALESCE(e.label, p.title) AS title, r.rev_id AS revId, r.first_paragraph AS lead
+       FROM pages p LEFT JOIN entity_pages e ON e.wiki = p.wiki AND e.page_id = p.page_id JOIN revisions r ON r.rev_id = (
          SELECT rev_id FROM revisions WHERE wiki = p.wiki AND page_id = p.page_id AND parsed = 1 AND first_paragraph IS NOT NULL
          ORDER BY timestamp DESC, rev_id DESC LIMIT 1) AND r.wiki = p.wiki AND r.page_id = p.page_id
        WHERE p.wiki = ? AND p.namespace = 0 ORDER BY p.page_id`,
@@ -55,12 +57,12 @@ export class RevisionReads {
     return this.selectTitles.all(wiki).map((row) => PageTitleRow.parse(row));
   }
 
-  /** Pages a title names now, then those it named before a move; of one wiki or all. */
+  /** Pages a title names now, then those it named before a move, then entities it is the English label of; of one wiki or all. */
   pagesTitled(title: string, wiki?: string): Array<{ wiki: string; pageId: number }> {
     return this.selectByTitle.all({ title, wiki: wiki ?? null }).map((row) => PageMatchRow.parse(row));
   }
 
-  /** Every article of the wiki at its latest parsed revision that has a first paragraph, by page id. */
+  /** Every article of the wiki at its latest parsed revision that has a first paragraph, by page id; an entity under its English label. */
   latestRevisions(wiki: string): Array<{ pageId: number; title: string; revId: number; lead: string }> {
     return this.selectLatestRevisions.all(wiki).map((row) => LatestRevisionRow.parse(row));
   }

@@ -6,21 +6,27 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { inWindow } from '../dates.js';
-import type { Infobox, PageMove, PageRef, Revision, Window } from '../model.js';
+import type { EntityFacts, Infobox, PageMove, PageRef, Revision, Window } from '../model.js';
 
 export interface UnparsedRevision {
   revId: number;
   pageId: number;
   timestamp: string;
   text: string | null;
+  /** The content model; null: wikitext. */
+  model: string | null;
 }
 
-/** What parsing keeps of a revision: its infoboxes, and its first paragraph when inside the window (else null). */
+/**
+ * What parsing keeps of a revision: its infoboxes, its first paragraph when inside the window (else
+ * null), and for an entity what names it and its time-qualified statements.
+ */
 export interface ParsedRevision {
   pageId: number;
   revId: number;
   infoboxes: Infobox[];
   firstParagraph: string | null;
+  entity?: EntityFacts;
 }
 
 /** Where a walk over unparsed revisions stands: after this page and revision, in key order. */
@@ -33,7 +39,8 @@ export interface ParseCursor {
 const REPARSE = `(revisions.metadata_only = 1 AND excluded.metadata_only = 0)
   OR (@wantsLead = 1 AND revisions.parsed = 1 AND revisions.first_paragraph IS NULL AND excluded.text IS NOT NULL)`;
 
-const UnparsedRow = z.object({ revId: z.number(), pageId: z.number(), timestamp: z.string(), text: z.string().nullable() });
+const WikidataDrivenRow = z.object({ template: z.string(), pages: z.number().int() });
+const UnparsedRow = z.object({ revId: z.number(), pageId: z.number(), timestamp: z.string(), text: z.string().nullable(), model: z.string().nullable() });
 
 /** Free pages worth a reclaim: at least this share of the file. */
 const RECLAIM_FREE_SHARE = 0.25;
@@ -49,6 +56,9 @@ export class RevisionStore {
   private readonly selectUnparsed;
   private readonly insertInfobox;
   private readonly markParsed;
+  private readonly upsertEntityPage;
+  private readonly insertTimedFacts;
+  private readonly selectWikidataDriven;
 
   constructor(private readonly db: Database, readonly wiki: string) {
     this.insertPage = db.prepare(
@@ -59,9 +69,10 @@ export class RevisionStore {
     // that arrives: a metadata-only row, or one parsed outside a window (no first paragraph read) that
     // this window holds. So a week's data units keep their first paragraphs whatever ran before.
     this.insertRevision = db.prepare(
-      `INSERT INTO revisions (wiki, rev_id, page_id, parent_id, timestamp, sha1, comment, user, minor, text, metadata_only)
-       VALUES (@wiki, @revId, @pageId, @parentId, @timestamp, @sha1, @comment, @user, @minor, @text, @metadataOnly)
+      `INSERT INTO revisions (wiki, rev_id, page_id, parent_id, timestamp, sha1, comment, user, minor, text, metadata_only, content_model)
+       VALUES (@wiki, @revId, @pageId, @parentId, @timestamp, @sha1, @comment, @user, @minor, @text, @metadataOnly, @model)
        ON CONFLICT (wiki, page_id, rev_id) DO UPDATE SET
+         content_model = COALESCE(excluded.content_model, revisions.content_model),
          text = CASE WHEN ${REPARSE} THEN excluded.text ELSE revisions.text END,
          parsed = CASE WHEN ${REPARSE} THEN 0 ELSE revisions.parsed END,
          metadata_only = MIN(revisions.metadata_only, excluded.metadata_only)`,
@@ -77,11 +88,31 @@ export class RevisionStore {
     );
     // Key order walks the primary key: no sort, so no reading of every unparsed text per batch.
     this.selectUnparsed = db.prepare(
-      `SELECT rev_id AS revId, page_id AS pageId, timestamp, text FROM revisions
+      `SELECT rev_id AS revId, page_id AS pageId, timestamp, text, content_model AS model FROM revisions
        WHERE wiki = ? AND (page_id, rev_id) > (?, ?) AND parsed = 0 AND metadata_only = 0 ORDER BY page_id, rev_id`,
     );
     this.insertInfobox = db.prepare(
-      'INSERT OR REPLACE INTO infoboxes (wiki, page_id, rev_id, position, template, fields) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO infoboxes (wiki, page_id, rev_id, position, template, fields, aliases, from_wikidata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    // The entity a page is, as the latest of its parsed revisions names it (docs/ARCHITECTURE.md §16).
+    this.upsertEntityPage = db.prepare(
+      `INSERT INTO entity_pages (wiki, page_id, entity_id, label, aliases, enwiki, as_of, rev_id)
+       SELECT @wiki, @pageId, @entityId, @label, @aliases, @enwiki, timestamp, rev_id FROM revisions
+       WHERE wiki = @wiki AND page_id = @pageId AND rev_id = @revId
+       ON CONFLICT (wiki, page_id) DO UPDATE SET entity_id = excluded.entity_id, label = excluded.label, aliases = excluded.aliases,
+         enwiki = excluded.enwiki, as_of = excluded.as_of, rev_id = excluded.rev_id
+       WHERE (excluded.as_of, excluded.rev_id) >= (entity_pages.as_of, entity_pages.rev_id)`,
+    );
+    this.insertTimedFacts = db.prepare('INSERT OR REPLACE INTO timed_facts (wiki, page_id, rev_id, facts) VALUES (?, ?, ?, ?)');
+    // Each page of the window at its latest parsed revision up to the window's end, and its infoboxes filled from Wikidata.
+    this.selectWikidataDriven = db.prepare(
+      `SELECT i.template, COUNT(DISTINCT i.page_id) AS pages FROM window_pages w
+       JOIN revisions r ON r.wiki = w.wiki AND r.page_id = w.page_id AND r.rev_id = (
+         SELECT rev_id FROM revisions WHERE wiki = w.wiki AND page_id = w.page_id AND parsed = 1 AND metadata_only = 0 AND timestamp <= w.window_end
+         ORDER BY timestamp DESC, rev_id DESC LIMIT 1)
+       JOIN infoboxes i ON i.wiki = r.wiki AND i.page_id = r.page_id AND i.rev_id = r.rev_id AND i.from_wikidata = 1
+       WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end
+       GROUP BY i.template ORDER BY pages DESC, i.template`,
     );
     this.markParsed = db.prepare(
       `UPDATE revisions SET parsed = 1, first_paragraph = @firstParagraph, text = CASE WHEN @keep THEN text ELSE NULL END
@@ -126,6 +157,14 @@ export class RevisionStore {
     })();
   }
 
+  /**
+   * The window's pages whose infobox draws its values from Wikidata, at their latest revision up to the
+   * window's end, by template (docs/ARCHITECTURE.md §16): their facts change on Wikidata, not here.
+   */
+  wikidataDrivenTemplates(window: Window): Array<{ template: string; pages: number }> {
+    return this.selectWikidataDriven.all({ wiki: this.wiki, start: window.start, end: window.end }).map((row) => WikidataDrivenRow.parse(row));
+  }
+
   isPageDone(window: Window, pageId: number): boolean {
     return this.selectWindowPage.get(this.wiki, window.start, window.end, pageId) !== undefined;
   }
@@ -164,7 +203,7 @@ export class RevisionStore {
   saveParsedPage(window: Window, page: PageRef, revisions: Array<Omit<Revision, 'text'> & Omit<ParsedRevision, 'pageId'>>, end: { moves: PageMove[]; predecessors: Revision[]; followers: Revision[] }): void {
     this.db.transaction(() => {
       this.saveRevisions(page, revisions.map((revision) => ({ ...revision, text: null })), window);
-      this.saveParsed(revisions.map(({ revId, infoboxes, firstParagraph }) => ({ pageId: page.pageId, revId, infoboxes, firstParagraph })), false);
+      this.saveParsed(revisions.map(({ revId, infoboxes, firstParagraph, entity }) => ({ pageId: page.pageId, revId, infoboxes, firstParagraph, ...(entity ? { entity } : {}) })), false);
       this.finishPage(window, page, end);
     })();
   }
@@ -203,13 +242,23 @@ export class RevisionStore {
       const marked = this.markParsed.run({ firstParagraph: result.firstParagraph, keep: keepContent ? 1 : 0, wiki: this.wiki, pageId: result.pageId, revId: result.revId });
       if (marked.changes === 0) continue;
       result.infoboxes.forEach((infobox, position) => {
-        this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields));
+        const aliases = infobox.aliases && Object.keys(infobox.aliases).length > 0 ? JSON.stringify(infobox.aliases) : null;
+        this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields), aliases, infobox.fromWikidata ? 1 : 0);
       });
+      if (result.entity) this.saveEntity(result.pageId, result.revId, result.entity);
     }
+  }
+
+  private saveEntity(pageId: number, revId: number, entity: EntityFacts): void {
+    this.upsertEntityPage.run({
+      wiki: this.wiki, pageId, revId, entityId: entity.id, label: entity.label, aliases: JSON.stringify(entity.aliases), enwiki: entity.enwiki,
+    });
+    this.insertTimedFacts.run(this.wiki, pageId, revId, JSON.stringify(entity.timed));
   }
 
   private saveRevision(pageId: number, revision: Revision, { metadataOnly, wantsLead }: { metadataOnly: boolean; wantsLead: boolean }): void {
     this.insertRevision.run({
+      model: revision.model ?? null,
       wantsLead: wantsLead ? 1 : 0,
       wiki: this.wiki,
       revId: revision.revId,

@@ -3,10 +3,10 @@
  * lifetimes and the stretches of history held whole (coverage), written by the timeline and sync stages and read by the answers for any
  * date. Statements are prepared once per repository; rows come back parsed.
  */
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox, Window } from '../model.js';
-import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOnDay, QueryOverSpan, TimelineRevision } from '../model/timelines.js';
+import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOverSpan, TimelineRevision, WorldInterval } from '../model/timelines.js';
 import { FieldsColumn, flag, jsonColumn } from './rows.js';
 
 const RevisionRow = z.object({
@@ -17,7 +17,20 @@ const RevisionRow = z.object({
   metadataOnly: flag,
   parsed: flag,
 });
-const InfoboxRow = z.object({ revId: z.number().int(), template: z.string(), fields: FieldsColumn });
+const AliasesColumn = jsonColumn(z.array(z.string()));
+const InfoboxRow = z.object({
+  revId: z.number().int(),
+  template: z.string(),
+  fields: FieldsColumn,
+  aliases: jsonColumn(z.record(z.string(), z.array(z.string()))).nullable(),
+});
+
+/**
+ * Which timeline an answer reads (docs/ARCHITECTURE.md §16): edit time, what the page said at an
+ * instant (DailyQA's meaning); world time, what held in the world then by the time-qualified
+ * statements of the entity's latest known revision.
+ */
+export type TimeAxis = 'edit' | 'world';
 const TrackedPageRow = z.object({ pageId: z.number().int(), syncedUntil: z.string().nullable() });
 
 /**
@@ -35,6 +48,8 @@ export class TimelineStore {
   private readonly extendCoverage;
   private readonly selectTrackedPages;
   private readonly upsertDeletion;
+  private readonly deleteWorld;
+  private readonly insertWorld;
 
   constructor(private readonly db: Database, readonly wiki: string) {
     this.selectRevisions = db.prepare(
@@ -42,13 +57,17 @@ export class TimelineStore {
        FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
     );
     this.selectInfoboxes = db.prepare(
-      `SELECT i.rev_id AS revId, i.template, i.fields FROM infoboxes i JOIN revisions r ON r.wiki = i.wiki AND r.page_id = i.page_id AND r.rev_id = i.rev_id
+      `SELECT i.rev_id AS revId, i.template, i.fields, i.aliases FROM infoboxes i JOIN revisions r ON r.wiki = i.wiki AND r.page_id = i.page_id AND r.rev_id = i.rev_id
        WHERE r.wiki = ? AND r.page_id = ? ORDER BY i.rev_id, i.position`,
     );
     this.deleteIntervals = db.prepare('DELETE FROM infobox_intervals WHERE wiki = ? AND page_id = ?');
     this.insertInterval = db.prepare(
-      `INSERT INTO infobox_intervals (wiki, page_id, slot, key, template, value, valid_from, valid_to, rev_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO infobox_intervals (wiki, page_id, slot, key, template, value, valid_from, valid_to, rev_id, aliases)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.deleteWorld = db.prepare('DELETE FROM world_intervals WHERE wiki = ? AND page_id = ?');
+    this.insertWorld = db.prepare(
+      'INSERT INTO world_intervals (wiki, page_id, key, value, aliases, valid_from, valid_to, rev_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.upsertLifetime = db.prepare(
       `INSERT INTO page_lifetimes (wiki, page_id, created_at) VALUES (@wiki, @pageId, @createdAt)
@@ -105,6 +124,24 @@ export class TimelineStore {
   }
 
   /**
+   * Replaces these pages' world-time intervals by what `build` makes of each (docs/ARCHITECTURE.md §16),
+   * in one transaction; returns how many there now are.
+   */
+  rebuildWorld(pageIds: readonly number[], build: (pageId: number) => WorldInterval[]): number {
+    let intervals = 0;
+    this.db.transaction(() => {
+      for (const pageId of pageIds) {
+        this.deleteWorld.run(this.wiki, pageId);
+        for (const interval of build(pageId)) {
+          this.insertWorld.run(this.wiki, pageId, interval.key, interval.value, aliasesJson(interval.aliases), interval.validFrom, interval.validTo, interval.revId);
+          intervals++;
+        }
+      }
+    })();
+    return intervals;
+  }
+
+  /**
    * Records that these pages, collected for `window`, have their history held whole from the last
    * revision before the window up to and including the instant `window.end` (collection reaches it,
    * docs/ARCHITECTURE.md §2), whatever else the store holds of them.
@@ -140,7 +177,7 @@ export class TimelineStore {
     for (const raw of this.selectInfoboxes.all(this.wiki, pageId)) {
       const row = InfoboxRow.parse(raw);
       const list = infoboxes.get(row.revId) ?? [];
-      list.push({ template: row.template, fields: row.fields });
+      list.push({ template: row.template, fields: row.fields, ...(row.aliases ? { aliases: row.aliases } : {}) });
       infoboxes.set(row.revId, list);
     }
     return this.selectRevisions.all(this.wiki, pageId).map((raw) => {
@@ -160,15 +197,23 @@ export class TimelineStore {
     for (const interval of timeline.intervals) {
       this.insertInterval.run(
         this.wiki, pageId, interval.slot, interval.key, interval.template, interval.value, interval.validFrom, interval.validTo, interval.revId,
+        aliasesJson(interval.aliases),
       );
     }
     this.upsertLifetime.run({ wiki: this.wiki, pageId, createdAt: timeline.createdAt });
   }
 }
 
+/** Aliases as stored: JSON, or NULL for none. */
+function aliasesJson(aliases: readonly string[] | undefined): string | null {
+  return aliases && aliases.length > 0 ? JSON.stringify(aliases) : null;
+}
+
 const LifetimeRow = z.object({ createdAt: z.string().nullable(), deletedAt: z.string().nullable() });
 const CoverageRow = z.object({ from: z.string(), until: z.string() });
-const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable() });
+const NO_ALIASES: readonly string[] = Object.freeze([]);
+const StoredAliases = AliasesColumn.nullable().transform((aliases): readonly string[] => aliases ?? NO_ALIASES);
+const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable(), aliases: StoredAliases });
 const QueryRow = z.object({
   origin: z.enum(['generated', 'imported']),
   wiki: z.string().nullable(),
@@ -195,20 +240,12 @@ const SpanRow = z.object({
   revId: z.number().int().nullable(),
   validFrom: z.string().nullable(),
   validTo: z.string().nullable(),
-  aliases: jsonColumn(z.array(z.string())).nullable(),
+  aliases: StoredAliases,
   heldFrom: z.string().nullable(),
+  timed: flag,
 });
 const OptionalSlot = z.string().optional();
-
-/**
- * The SQL of a value's aliases in an intervals table (`infobox_intervals`, `query_answer_intervals`):
- * its `aliases` column, a JSON array of strings (NULL: none), where the store has one; NULL before a
- * migration adds it. The one place scoring learns which other names a value has (docs/ARCHITECTURE.md §15).
- */
-function aliasesColumn(db: Database, table: string, alias: string): string {
-  const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table);
-  return columns.includes('aliases') ? `${alias}.aliases` : 'NULL';
-}
+const Timed = z.number().int().transform((count) => count > 0);
 
 /** The kept queries (of one week when @windowStart is set), a generated one with the slot of its key. */
 const KEPT_QUERIES = `
@@ -220,20 +257,21 @@ const KEPT_QUERIES = `
 
 /**
  * The reads behind answers for any date, across wikis: a page's lifetime and the stretches of its
- * history held over a span, the interval of a key in effect at an instant, a stored query, and every
- * kept query over a span of days in one statement. Lookups come by the hundred thousand, so each
- * statement is prepared once per repository and each row parsed once.
+ * history held over a span, the interval of a key in effect at an instant on either time axis, a
+ * stored query, and every kept query over a span of days in one statement. Lookups come by the
+ * hundred thousand, so each statement is prepared once per repository and each row parsed once.
  */
 export class AnswerTimelines {
   private readonly selectLifetime;
   private readonly selectCoverage;
   private readonly selectSlot;
   private readonly selectInterval;
+  private readonly selectWorldInterval;
+  private readonly selectWorldTimed;
   private readonly selectQuery;
-  private readonly selectSpan;
-  private readonly selectTimelines;
+  private readonly spanStatements = new Map<string, Statement>();
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.selectLifetime = db.prepare('SELECT created_at AS createdAt, deleted_at AS deletedAt FROM page_lifetimes WHERE wiki = ? AND page_id = ?');
     // The ranges holding some instant of [@first, @last] (docs/ARCHITECTURE.md §5).
     this.selectCoverage = db.prepare(
@@ -247,9 +285,14 @@ export class AnswerTimelines {
       )
       .pluck();
     this.selectInterval = db.prepare(
-      `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo FROM infobox_intervals
+      `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo, aliases FROM infobox_intervals
        WHERE wiki = ? AND page_id = ? AND slot = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
     );
+    this.selectWorldInterval = db.prepare(
+      `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo, aliases FROM world_intervals
+       WHERE wiki = ? AND page_id = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
+    );
+    this.selectWorldTimed = db.prepare('SELECT COUNT(*) FROM world_intervals WHERE wiki = ? AND page_id = ? AND key = ?').pluck();
     // One round trip per lookup: the query and, for an imported one, its interval at the instant.
     this.selectQuery = db.prepare(
       `SELECT q.origin, q.wiki, q.page_id AS pageId, q.template, q.key, q.slot, a.answer, a.valid_from AS validFrom, a.valid_to AS validTo
@@ -258,8 +301,6 @@ export class AnswerTimelines {
          AND a.valid_from = (SELECT MAX(valid_from) FROM query_answer_intervals WHERE query_id = q.id AND valid_from <= @instant)
        WHERE q.id = @id`,
     );
-    this.selectSpan = db.prepare(spanStatement(db, false));
-    this.selectTimelines = db.prepare(spanStatement(db, true));
   }
 
   /**
@@ -283,29 +324,21 @@ export class AnswerTimelines {
     return row === undefined ? undefined : IntervalRow.parse(row);
   }
 
+  /** Whether the key of the page has time-qualified statements (a world timeline) at all. */
+  hasWorldTimeline(wiki: string, pageId: number, key: string): boolean {
+    return Timed.parse(this.selectWorldTimed.get(wiki, pageId, key));
+  }
+
+  /** The latest world-time interval of the page's key that starts at or before the instant. */
+  worldIntervalAt(wiki: string, pageId: number, key: string, instant: string): z.infer<typeof IntervalRow> | undefined {
+    const row = this.selectWorldInterval.get(wiki, pageId, key, instant);
+    return row === undefined ? undefined : IntervalRow.parse(row);
+  }
+
   /** The stored query, with an imported one's answer interval at the instant. */
   query(id: string, instant: string): QueryAtInstant | undefined {
     const row = this.selectQuery.get({ id, instant });
     return row === undefined ? undefined : QueryRow.parse(row);
-  }
-
-  /**
-   * Every kept query (of one week, or all) at an instant in one statement: imported queries with
-   * their answer intervals, generated ones with their page's lifetime and the interval of their key.
-   */
-  day(instant: string, options: { windowStart?: string } = {}): QueryOnDay[] {
-    const inEffect = (interval: { validFrom: string; validTo: string | null }) => interval.validFrom <= instant && (interval.validTo === null || interval.validTo > instant);
-    return [...this.span(instant, instant, options)].map((row) => {
-      const imported = row.imported.find(inEffect);
-      return {
-        id: row.id,
-        query: row.query,
-        origin: row.origin,
-        imported: imported ?? { answer: null, validFrom: null, validTo: null },
-        lifetime: row.lifetime,
-        interval: row.intervals.find(inEffect),
-      };
-    });
   }
 
   /**
@@ -316,9 +349,9 @@ export class AnswerTimelines {
    * value's aliases and the first instant of the page's history held: the timeline a prediction is
    * matched against (docs/ARCHITECTURE.md §15), read in the same single pass.
    */
-  *span(first: string, last: string, options: { windowStart?: string; wholeTimelines?: boolean } = {}): Generator<QueryOverSpan> {
+  *span(first: string, last: string, options: { windowStart?: string; wholeTimelines?: boolean; axis?: TimeAxis } = {}): Generator<QueryOverSpan> {
     let current: QueryOverSpan | undefined;
-    const statement = options.wholeTimelines ? this.selectTimelines : this.selectSpan;
+    const statement = this.spanStatement({ whole: options.wholeTimelines === true, world: options.axis === 'world' });
     for (const raw of statement.iterate({ first, last, windowStart: options.windowStart ?? null })) {
       const row = SpanRow.parse(raw);
       if (current?.id !== row.id) {
@@ -333,13 +366,25 @@ export class AnswerTimelines {
           lifetime: held ? { createdAt, deletedAt, coverage: this.coverage(row.wiki as string, row.pageId as number, first, last) } : undefined,
           intervals: [],
           ...(options.wholeTimelines ? { heldFrom: row.heldFrom } : {}),
+          ...(options.axis === 'world' ? { timed: row.timed } : {}),
         };
       }
-      const aliases = row.aliases ?? NO_ALIASES;
+      const aliases = row.aliases;
       if (row.importedFrom !== null) current.imported.push({ answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo, aliases });
       if (row.value !== null && row.revId !== null && row.validFrom !== null) current.intervals.push({ value: row.value, revId: row.revId, validFrom: row.validFrom, validTo: row.validTo, aliases });
     }
     if (current) yield current;
+  }
+
+  /** The span statement of these options, prepared the first time it is asked for. */
+  private spanStatement(options: { whole: boolean; world: boolean }): Statement {
+    const name = `${options.whole}/${options.world}`;
+    let statement = this.spanStatements.get(name);
+    if (!statement) {
+      statement = this.db.prepare(spanSql(options));
+      this.spanStatements.set(name, statement);
+    }
+    return statement;
   }
 
   private coverage(wiki: string, pageId: number, first: string, last: string): Array<{ from: string; until: string }> {
@@ -347,28 +392,37 @@ export class AnswerTimelines {
   }
 }
 
-const NO_ALIASES: readonly string[] = Object.freeze([]);
-
 /**
  * Every kept query with its intervals, in order: those in effect at some instant from @first to @last
- * (a day: both the same), or with `whole` every interval of the query with its aliases and the first
- * instant the page's history is held from.
+ * (a day: both the same), or with `whole` every interval of the query and the first instant the
+ * page's history is held from. On world time (`world`), the intervals of the key's time-qualified
+ * statements (docs/ARCHITECTURE.md §16): no page lifetime or coverage decides, only whether the key
+ * has such statements at all (`timed`); an imported query has none.
  */
-function spanStatement(db: Database, whole: boolean): string {
-  const importedInSpan = whole ? '' : 'AND a.valid_from <= @last AND (a.valid_to IS NULL OR a.valid_to > @first)';
-  const intervalInSpan = whole ? '' : 'AND v.valid_from <= @last AND (v.valid_to IS NULL OR v.valid_to > @first)';
-  const aliases = whole ? `CASE k.origin WHEN 'imported' THEN ${aliasesColumn(db, 'query_answer_intervals', 'a')} ELSE ${aliasesColumn(db, 'infobox_intervals', 'v')} END` : 'NULL';
-  const heldFrom = whole ? '(SELECT MIN(c.covered_from) FROM page_coverage c WHERE c.wiki = k.wiki AND c.page_id = k.page_id)' : 'NULL';
+function spanSql({ whole, world }: { whole: boolean; world: boolean }): string {
+  const inSpan = (table: string) => (whole ? '' : `AND ${table}.valid_from <= @last AND (${table}.valid_to IS NULL OR ${table}.valid_to > @first)`);
+  const heldFrom = whole && !world ? '(SELECT MIN(c.covered_from) FROM page_coverage c WHERE c.wiki = k.wiki AND c.page_id = k.page_id)' : 'NULL';
+  if (world) {
+    return `WITH kept AS (${KEPT_QUERIES})
+       SELECT k.id, k.text AS query, k.origin, k.wiki, k.page_id AS pageId,
+              NULL AS importedAnswer, NULL AS importedFrom, NULL AS importedTo,
+              0 AS hasLifetime, NULL AS createdAt, NULL AS deletedAt,
+              w.value, w.rev_id AS revId, w.valid_from AS validFrom, w.valid_to AS validTo, w.aliases, ${heldFrom} AS heldFrom,
+              EXISTS (SELECT 1 FROM world_intervals x WHERE x.wiki = k.wiki AND x.page_id = k.page_id AND x.key = k.key) AS timed
+       FROM kept k
+       LEFT JOIN world_intervals w ON k.origin = 'generated' AND w.wiki = k.wiki AND w.page_id = k.page_id AND w.key = k.key ${inSpan('w')}
+       ORDER BY k.id, w.valid_from`;
+  }
   return `WITH kept AS (${KEPT_QUERIES})
        SELECT k.id, k.text AS query, k.origin, k.wiki, k.page_id AS pageId,
               a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
               l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
               v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo,
-              ${aliases} AS aliases, ${heldFrom} AS heldFrom
+              v.aliases, ${heldFrom} AS heldFrom, 1 AS timed
        FROM kept k
-       LEFT JOIN query_answer_intervals a ON k.origin = 'imported' AND a.query_id = k.id ${importedInSpan}
+       LEFT JOIN query_answer_intervals a ON k.origin = 'imported' AND a.query_id = k.id ${inSpan('a')}
        LEFT JOIN infobox_intervals v
-         ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key ${intervalInSpan}
+         ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key ${inSpan('v')}
        LEFT JOIN page_lifetimes l ON l.wiki = k.wiki AND l.page_id = k.page_id
        ORDER BY k.id, a.valid_from, v.valid_from`;
 }

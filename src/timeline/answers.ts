@@ -7,16 +7,25 @@ import type { Database } from 'better-sqlite3';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import type { PageLifetime, QueryAtInstant, QueryOverSpan, StoredInterval } from '../model/timelines.js';
-import { AnswerTimelines } from '../store/timelineStore.js';
+import { AnswerTimelines, type TimeAxis } from '../store/timelineStore.js';
 import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
 
+export type { TimeAxis } from '../store/timelineStore.js';
+
 /**
+ * On edit time (the default):
  * - ok: a value was in effect;
  * - no_key: the page existed but had no such key (or the imported answer was null);
  * - no_page: the page did not exist yet;
  * - deleted: the page had been deleted;
  * - unknown: the date lies outside the history the store holds whole for this page or query (no
  *   collected window or sync reached it: run `sync` to extend a page's history forward).
+ */
+/**
+ * On world time (docs/ARCHITECTURE.md §16), from the time-qualified statements of the entity's latest
+ * known revision: ok when one held at the instant, no_key when none did (before the first point in
+ * time, between two terms), unknown when the key has no time-qualified statement at all (a fact
+ * without dates, a wikitext infobox, an imported query).
  */
 export type AnswerStatus = 'ok' | 'no_key' | 'no_page' | 'deleted' | 'unknown';
 
@@ -26,6 +35,8 @@ export interface Answer {
   rev_id: number | null;
   valid_from: string | null;
   valid_to: string | null;
+  /** Other names of the answer (the link targets it was written with, a named entity's aliases). */
+  aliases: readonly string[];
 }
 
 /** A kept query's answer on a date, as DailyQA's files and a release's native records give it. */
@@ -62,9 +73,13 @@ function timelinesOf(db: Database): AnswerTimelines {
   return timelines;
 }
 
-/** The value of a page's infobox key in effect at an instant, with its provenance. */
-export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string): Answer {
+/** The value of a page's infobox key in effect at an instant on a time axis (edit time by default), with its provenance. */
+export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string, axis: TimeAxis = 'edit'): Answer {
   const timelines = timelinesOf(db);
+  if (axis === 'world') {
+    if (!timelines.hasWorldTimeline(subject.wiki, subject.pageId, subject.key)) return none('unknown');
+    return intervalAnswer(timelines.worldIntervalAt(subject.wiki, subject.pageId, subject.key, instant), instant);
+  }
   const unanswered = lifetimeStatus(timelines.lifetime(subject.wiki, subject.pageId, instant), instant);
   if (unanswered !== undefined) return none(unanswered);
   const slot = timelines.slotOf(subject.wiki, subject.pageId, subject.key, { template: subject.template ?? '', slot: subject.slot ?? '' });
@@ -72,30 +87,23 @@ export function answerSubject(db: Database, subject: Subject & { slot?: string |
   return intervalAnswer(timelines.intervalAt(subject.wiki, subject.pageId, slot, subject.key, instant), instant);
 }
 
-/** The answer of a stored query (generated or imported) on a date. */
-export function answerQuery(db: Database, queryId: string, date: string): Answer {
+/** The answer of a stored query (generated or imported) on a date, on a time axis (edit time by default). */
+export function answerQuery(db: Database, queryId: string, date: string, axis: TimeAxis = 'edit'): Answer {
   const instant = answerInstant(date);
   const query = timelinesOf(db).query(queryId, instant);
   if (!query) throw new UserError(`no query with id "${queryId}" in the store`);
-  if (query.origin === 'imported') return importedAnswer(query, instant);
+  if (query.origin === 'imported') return axis === 'world' ? none('unknown') : importedAnswer(query, instant);
   return answerSubject(
     db,
     { wiki: query.wiki ?? '', pageId: query.pageId ?? -1, key: query.key ?? '', template: query.template ?? undefined, slot: query.slot },
     instant,
+    axis,
   );
 }
 
-/** Every kept query's answer (of one week, or all) on a date, under the rules above, from one statement. */
-export function answersOnDate(db: Database, date: string, options: { windowStart?: string } = {}): DatedAnswer[] {
-  const instant = answerInstant(date);
-  return timelinesOf(db)
-    .day(instant, options)
-    .map((row) => {
-      const unanswered = row.origin === 'generated' ? lifetimeStatus(row.lifetime, instant) : undefined;
-      const answer =
-        row.origin === 'imported' ? importedAnswer(row.imported, instant) : unanswered !== undefined ? none(unanswered) : intervalAnswer(row.interval, instant);
-      return { id: row.id, query: row.query, ...answer };
-    });
+/** Every kept query's answer (of one week, or all) on a date, on a time axis (edit time by default), under the rules above, from one statement. */
+export function answersOnDate(db: Database, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): DatedAnswer[] {
+  return [...answersOverDays(db, [date], options)].map(({ id, query, answers }) => ({ id, query, ...(answers[0] as Answer) }));
 }
 
 /**
@@ -104,15 +112,20 @@ export function answersOnDate(db: Database, date: string, options: { windowStart
  * over the intervals, not one statement per day. With `timelines`, each query also comes with its
  * whole value timeline (`valueTimeline`), read in the same pass.
  */
-export function answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string; timelines: true }): Generator<QueryAnswers & { timeline: ValueTimeline }>;
-export function answersOverDays(db: Database, dates: readonly string[], options?: { windowStart?: string; timelines?: false }): Generator<QueryAnswers>;
-export function* answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string; timelines?: boolean } = {}): Generator<QueryAnswers & { timeline?: ValueTimeline }> {
+export function answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string; axis?: TimeAxis; timelines: true }): Generator<QueryAnswers & { timeline: ValueTimeline }>;
+export function answersOverDays(db: Database, dates: readonly string[], options?: { windowStart?: string; axis?: TimeAxis; timelines?: false }): Generator<QueryAnswers>;
+export function* answersOverDays(
+  db: Database,
+  dates: readonly string[],
+  options: { windowStart?: string; axis?: TimeAxis; timelines?: boolean } = {},
+): Generator<QueryAnswers & { timeline?: ValueTimeline }> {
   const instants = dates.map(answerInstant);
   const [first, last] = [instants[0], instants.at(-1)];
   if (first === undefined || last === undefined) return;
-  const span = { ...(options.windowStart === undefined ? {} : { windowStart: options.windowStart }), wholeTimelines: options.timelines === true };
+  const axis = options.axis ?? 'edit';
+  const span = { ...(options.windowStart === undefined ? {} : { windowStart: options.windowStart }), wholeTimelines: options.timelines === true, axis };
   for (const row of timelinesOf(db).span(first, last, span)) {
-    const answers = instants.map((instant) => answerOverSpan(row, instant));
+    const answers = instants.map((instant) => answerOverSpan(row, instant, axis));
     yield options.timelines ? { id: row.id, query: row.query, answers, timeline: valueTimeline(row) } : { id: row.id, query: row.query, answers };
   }
 }
@@ -124,15 +137,19 @@ export interface QueryAnswers {
   answers: Answer[];
 }
 
-function answerOverSpan(row: QueryOverSpan, instant: string): Answer {
+function answerOverSpan(row: QueryOverSpan, instant: string, axis: TimeAxis): Answer {
   const inEffect = (interval: { validFrom: string; validTo: string | null }) => interval.validFrom <= instant && (interval.validTo === null || interval.validTo > instant);
+  if (axis === 'world') return row.origin === 'generated' && row.timed === true ? intervalAnswer(row.intervals.find(inEffect), instant) : none('unknown');
   if (row.origin === 'imported') return importedAnswer(row.imported.find(inEffect) ?? { answer: null, validFrom: null, validTo: null }, instant);
   const unanswered = lifetimeStatus(row.lifetime, instant);
   return unanswered !== undefined ? none(unanswered) : intervalAnswer(row.intervals.find(inEffect), instant);
 }
 
+/** One empty list shared by every answer without aliases, not one allocated per answer. */
+const NO_ALIASES: readonly string[] = Object.freeze([]);
+
 function none(status: AnswerStatus): Answer {
-  return { answer: null, status, rev_id: null, valid_from: null, valid_to: null };
+  return { answer: null, status, rev_id: null, valid_from: null, valid_to: null, aliases: NO_ALIASES };
 }
 
 /** Why a page has no value at an instant, from what the store knows of the page alone; undefined when its keys decide. */
@@ -149,10 +166,10 @@ function lifetimeStatus(life: PageLifetime | undefined, instant: string): Answer
 /** The answer from the latest interval of a key starting at or before the instant. */
 function intervalAnswer(interval: StoredInterval | undefined, instant: string): Answer {
   if (!interval || (interval.validTo !== null && interval.validTo <= instant)) return none('no_key');
-  return { answer: interval.value, status: 'ok', rev_id: interval.revId, valid_from: interval.validFrom, valid_to: interval.validTo };
+  return { answer: interval.value, status: 'ok', rev_id: interval.revId, valid_from: interval.validFrom, valid_to: interval.validTo, aliases: interval.aliases ?? NO_ALIASES };
 }
 
 function importedAnswer(query: Pick<QueryAtInstant, 'answer' | 'validFrom' | 'validTo'>, instant: string): Answer {
   if (query.validFrom === null || (query.validTo !== null && query.validTo <= instant)) return none('unknown');
-  return { answer: query.answer, status: query.answer === null ? 'no_key' : 'ok', rev_id: null, valid_from: query.validFrom, valid_to: query.validTo };
+  return { answer: query.answer, status: query.answer === null ? 'no_key' : 'ok', rev_id: null, valid_from: query.validFrom, valid_to: query.validTo, aliases: NO_ALIASES };
 }

@@ -31,7 +31,8 @@ export function buildTimeline(revisions: readonly TimelineRevision[], revertHour
         const current = open.get(id);
         if (current && current.value === value && current.template === template) continue;
         if (current) closed.push({ ...current, validTo: revision.timestamp });
-        open.set(id, { slot, key, template, value, validFrom: revision.timestamp, validTo: null, revId: revision.revId });
+        const aliases = box.aliases?.[key];
+        open.set(id, { slot, key, template, value, validFrom: revision.timestamp, validTo: null, revId: revision.revId, ...(aliases ? { aliases } : {}) });
       }
     });
     for (const [id, interval] of open) {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { answersOnDate } from './answers.js';
+import { answersOnDate, type TimeAxis } from './answers.js';
 
 /** DailyQA's per-date file name: qa_YYMMDD.jsonl. */
 export function dailyQaFileName(date: string): string {
@@ -7,7 +7,7 @@ export function dailyQaFileName(date: string): string {
 }
 
 /** The JSON lines of every kept query's answer on a date, DailyQA's format. */
-export function dailyQaLines(db: Database, date: string, options: { windowStart?: string } = {}): string {
+export function dailyQaLines(db: Database, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): string {
   return answersOnDate(db, date, options)
     .map((row) => JSON.stringify({ id: row.id, query: row.query, answer: row.answer }))
     .map((line) => `${line}\n`)

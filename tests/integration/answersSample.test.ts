@@ -13,10 +13,10 @@ describe('answers for any date on the embedded sample', () => {
     return db;
   }, { movesRecorded: true });
 
-  it('prints {answer, status, rev_id, valid_from, valid_to} with --json', async () => {
+  it('prints {answer, status, rev_id, valid_from, valid_to, aliases} with --json', async () => {
     const result = await runCli(['--db', db, '--json', 'answer', '--title', 'Port Aldwin', '--key', 'population_total', '--date', '2025-02-10']);
     expect(result.code).toBe(0);
-    expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(['answer', 'status', 'rev_id', 'valid_from', 'valid_to']);
+    expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(['answer', 'status', 'rev_id', 'valid_from', 'valid_to', 'aliases']);
     const missing = await runCli(['--db', db, 'answer', '--title', 'No Such Page', '--key', 'x', '--date', '2025-02-10']);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe('wikidelta: no page titled "No Such Page" in the store');

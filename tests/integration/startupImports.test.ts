@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliPath, repoRoot, tempDir } from '../../testkit/cli.js';
 
-const HEAVY = ['compromise', '@huggingface/transformers', '@energetic-ai/embeddings', 'onnxruntime-node', 'openai', 'mwn', 'wtf_wikipedia', 'saxes', 'bullmq', 'vega', 'vega-lite', 'hyparquet', 'hyparquet-writer'];
+const HEAVY = ['compromise', '@huggingface/transformers', '@energetic-ai/embeddings', 'onnxruntime-node', 'openai', 'mwn', 'wtf_wikipedia', 'saxes', 'bullmq', 'vega', 'vega-lite', 'hyparquet', 'hyparquet-writer', 'wikibase-sdk'];
 
 function packagesLoadedBy(args: string[]): string[] {
   const hook = join(repoRoot, 'tests/support/packageTraceRegister.mjs');

@@ -231,10 +231,10 @@ describe('extractInfoboxes on written cases', () => {
     ]);
     // An unclosed link costs its own line.
     expect(extractInfoboxes('{{Infobox person\n| name = [[A\n| born = 1950\n}}').map(fieldsOf)).toEqual([{ name: '[[A', born: '1950' }]);
-    // Empty and degenerate infoboxes.
-    expect(extractInfoboxes('{{Infobox person}}')).toEqual([{ template: 'person', fields: [] }]);
-    expect(extractInfoboxes('{{Infobox person|}}')).toEqual([{ template: 'person', fields: [] }]);
-    expect(extractInfoboxes('{{Infobox')).toEqual([{ template: 'infobox', fields: [] }]);
+    // Empty and degenerate infoboxes: with no value of their own, they fill themselves from Wikidata.
+    expect(extractInfoboxes('{{Infobox person}}')).toEqual([{ template: 'person', fields: [], fromWikidata: true }]);
+    expect(extractInfoboxes('{{Infobox person|}}')).toEqual([{ template: 'person', fields: [], fromWikidata: true }]);
+    expect(extractInfoboxes('{{Infobox')).toEqual([{ template: 'infobox', fields: [], fromWikidata: true }]);
     // Fragments and junk give no infobox and no paragraph rather than an error.
     for (const text of ['', '{{', '}}', '{{{{{{', '[[[[', '<ref>', '<!--', '\u0000\u001e\u0011']) {
       expect(new RevisionParser().parse(text, { firstParagraph: true }), JSON.stringify(text)).toEqual({ infoboxes: [], firstParagraph: '' });

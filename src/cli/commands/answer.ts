@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
-import { answerInstant, answerQuery, answerSubject, type Answer } from '../../timeline/answers.js';
+import { answerInstant, answerQuery, answerSubject, type Answer, type TimeAxis } from '../../timeline/answers.js';
 import { findPageByTitle } from '../../timeline/pageLookup.js';
-import { dateOption } from '../options.js';
+import { dateOption, timeAxisOption } from '../options.js';
 import { withSession } from '../session.js';
 
 interface AnswerFlags {
@@ -12,6 +12,7 @@ interface AnswerFlags {
   template?: string;
   date: string;
   wiki?: string;
+  time: TimeAxis;
 }
 
 export function registerAnswer(program: Command): void {
@@ -19,11 +20,12 @@ export function registerAnswer(program: Command): void {
     .command('answer')
     .description('the answer in effect at DATE 00:00 UTC, for a query or for a page title and infobox key')
     .option('--query <id>', 'a query id (generated or imported)')
-    .option('--title <title>', 'a page title (current, or a title it had before a move)')
-    .option('--key <key>', 'an infobox key, e.g. population_total')
+    .option('--title <title>', "a page title (current, or a title it had before a move; an entity's English label or id)")
+    .option('--key <key>', 'an infobox key, e.g. population_total, or a Wikidata property, e.g. P1082')
     .option('--template <name>', 'prefer the infobox with this template, e.g. settlement')
     .option('--wiki <name>', 'the wiki the title belongs to, when the store holds several')
     .addOption(dateOption('--date <date>', 'the date (YYYY-MM-DD)').makeOptionMandatory())
+    .addOption(timeAxisOption())
     .action(async (flags: AnswerFlags, command: Command) => {
       await withSession(command, { write: false }, (session) => {
         const answer = lookUp(session.db, flags);
@@ -36,14 +38,15 @@ export function registerAnswer(program: Command): void {
 function lookUp(db: Parameters<typeof answerQuery>[0], flags: AnswerFlags): Answer {
   if (flags.query !== undefined) {
     if (flags.title !== undefined || flags.key !== undefined) throw new UserError('give either --query ID or --title T --key K, not both');
-    return answerQuery(db, flags.query, flags.date);
+    return answerQuery(db, flags.query, flags.date, flags.time);
   }
   if (flags.title === undefined || flags.key === undefined) throw new UserError('give --query ID, or --title T with --key K');
   const page = findPageByTitle(db, flags.title, flags.wiki);
-  return answerSubject(db, { ...page, key: flags.key, template: flags.template }, answerInstant(flags.date));
+  return answerSubject(db, { ...page, key: flags.key, template: flags.template }, answerInstant(flags.date), flags.time);
 }
 
 function formatAnswer(answer: Answer): string {
   if (answer.status !== 'ok') return `(${answer.status.replace('_', ' ')})`;
-  return `${answer.answer}\n  from revision ${answer.rev_id}, valid ${answer.valid_from} .. ${answer.valid_to ?? 'now'}`;
+  const aliases = answer.aliases.length > 0 ? `\n  also known as: ${answer.aliases.join('; ')}` : '';
+  return `${answer.answer}\n  from revision ${answer.rev_id}, valid ${answer.valid_from} .. ${answer.valid_to ?? 'now'}${aliases}`;
 }

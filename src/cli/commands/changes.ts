@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { addDays, isoSeconds, parseDate } from '../../dates.js';
+import { idsOfFact, renderValue } from '../../content/entityRefs.js';
 import { listChanges, listDataUnits } from '../../store/changeStore.js';
+import { EntityStore } from '../../store/entityStore.js';
 import { dateOption, printJsonLines, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
 
@@ -45,6 +47,9 @@ export function registerChanges(program: Command): void {
           return;
         }
         const changes = listChanges(session.db, window, { onlyCandidates: !flags.all, wiki: flags.wiki });
+        // Entity facts are stored with ids (docs/ARCHITECTURE.md §16): shown with the labels the store knows.
+        const names = new EntityStore(session.db).names([...new Set(changes.flatMap((change) => [...idsOfFact(change.key, change.old), ...idsOfFact(change.key, change.new)]))]);
+        const named = (value: string) => renderValue(value, (id) => names.get(id)).text;
         printJsonLines(
           changes.map((change) => ({
             title: change.title,
@@ -55,8 +60,9 @@ export function registerChanges(program: Command): void {
             template: change.template,
             key: change.key,
             kind: change.kind,
-            old: change.old,
-            new: change.new,
+            ...(names.get(change.key)?.label ? { key_label: names.get(change.key)?.label } : {}),
+            old: named(change.old),
+            new: named(change.new),
             reverted_by: change.revertedBy,
             wiki: change.wiki,
             ...(flags.all ? { filtered: change.filtered } : {}),

@@ -7,7 +7,8 @@ import { dailyQaFileName, dailyQaLines } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
 import { renderDailyQaRelease } from '../../release/dailyqaRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
-import { dateOption, refuseUsage } from '../options.js';
+import type { TimeAxis } from '../../timeline/answers.js';
+import { dateOption, refuseUsage, timeAxisOption } from '../options.js';
 import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
 import { withSession } from '../session.js';
 
@@ -18,6 +19,7 @@ interface DailyQaExportFlags {
   out?: string;
   week?: string;
   previous?: string | boolean;
+  time: TimeAxis;
 }
 
 /** `export dailyqa --from A --to B`: the range release, written as a whole. */
@@ -45,11 +47,13 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
       .addOption(dateOption('--from <date>', 'first day of a range release (YYYY-MM-DD)'))
       .addOption(dateOption('--to <date>', 'last day of a range release (YYYY-MM-DD)'))
       .option('--out <path>', 'with --date: a file, or a directory for qa_YYMMDD.jsonl (default: standard output); with --from/--to: the release directory (default: releases/dailyqa-FROM-TO beside the database)')
-      .addOption(dateOption('--week <date>', 'with --date: only the queries made in the week starting on this date')),
+      .addOption(dateOption('--week <date>', 'with --date: only the queries made in the week starting on this date'))
+      .addOption(timeAxisOption()),
   ).action(async (flags: DailyQaExportFlags, command: Command) => {
     if (flags.from !== undefined || flags.to !== undefined) {
       if (flags.from === undefined || flags.to === undefined) refuseUsage(command, 'give both --from and --to for a range release');
       if (flags.date !== undefined || flags.week !== undefined) refuseUsage(command, '--date and --week are for one day; --from and --to write a release of every day of a range');
+      if (flags.time === 'world') refuseUsage(command, 'a range release is on edit time, as DailyQA publishes it: give --date for one day on world time, or export weekly --time world');
       await exportRange(command, { ...flags, from: flags.from, to: flags.to });
       return;
     }
@@ -57,7 +61,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     if (flags.previous !== undefined) refuseUsage(command, '--previous is for a range release (--from and --to)');
     const date = flags.date;
     await withSession(command, { write: false, lock: true }, (session) => {
-      const content = dailyQaLines(session.db, date, flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {});
+      const content = dailyQaLines(session.db, date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
       if (!flags.out) {
         process.stdout.write(content);
         return;

@@ -37,11 +37,13 @@ import {
 import { SessionTasks } from '../../llm/openTasks.js';
 import { JUDGE_VERDICTS } from '../../model/judge.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { dateOption, refuseUsage } from '../options.js';
+import { dateOption, refuseUsage, timeAxisOption } from '../options.js';
+import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
 interface WeeklyFlags {
   predictions: string;
+  time: TimeAxis;
   date?: string;
   from?: string;
   to?: string;
@@ -82,6 +84,7 @@ export function registerEvaluate(program: Command): void {
     .addOption(dateOption('--after <date>', 'score only the items whose answer changed on or after DATE (a change the store saw)'))
     .addOption(dateOption('--cutoff <date>', "the system's training cutoff: scores split before and after it (default: \"cutoff\" of PREDICTIONS.meta.json beside the file)"))
     .addOption(new Option('--judge <judge>', "also judge every prediction correct, outdated or wrong, relaxed and strict as FreshEval: openai (an LLM through OPENAI_BASE_URL, cached in the store) or offline (the rule-based verdict)").choices(['openai', 'offline']))
+    .addOption(timeAxisOption())
     .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
     .option('--out <dir>', 'also write report.json and items.jsonl (per-item scores, verdicts and judgments) into this directory')
     .action(async (flags: WeeklyFlags, command: Command) => {
@@ -94,7 +97,7 @@ export function registerEvaluate(program: Command): void {
       await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
         const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.db, session.settings).judge() : null);
         const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
-        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db), index, scope, {
+        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db, flags.time), index, scope, {
           seed: session.settings.seed,
           cutoff,
           ...(flags.out || judge

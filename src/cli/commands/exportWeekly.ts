@@ -5,8 +5,9 @@ import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRele
 import { writeRelease } from '../../release/writeRelease.js';
 import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
 import { RunStore } from '../../store/runStore.js';
-import { dateOption, integerOption } from '../options.js';
+import { dateOption, integerOption, timeAxisOption } from '../options.js';
 import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
+import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
 interface ExportWeeklyFlags {
@@ -15,6 +16,7 @@ interface ExportWeeklyFlags {
   wiki?: string;
   out?: string;
   previous?: string | boolean;
+  time: TimeAxis;
 }
 
 /**
@@ -29,7 +31,8 @@ export function registerExportWeekly(exportGroup: Command): void {
       .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
       .addOption(integerOption('--days <n>', 'window length in days').default(7))
       .option('--wiki <name>', 'the wiki the week was collected from (default: the only one the weekly pipeline ran on in that window)')
-      .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database)'),
+      .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database, weekly-START-world on world time)')
+      .addOption(timeAxisOption()),
   ).action(async (flags: ExportWeeklyFlags, command: Command) => {
     await withSession(command, { write: false, lock: true }, async (session) => {
       const window = windowFrom(flags.start, flags.days);
@@ -40,8 +43,8 @@ export function registerExportWeekly(exportGroup: Command): void {
         throw new UserError(`no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
       }
       if (!flags.wiki && wikis.length > 1) throw new UserError(`the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
-      const dir = flags.out ?? defaultReleaseDir(session.dbPath, window.start);
-      const { draft, counts } = await renderWeeklyRelease(session.db, wiki, window);
+      const dir = flags.out ?? `${defaultReleaseDir(session.dbPath, window.start)}${flags.time === 'world' ? '-world' : ''}`;
+      const { draft, counts } = await renderWeeklyRelease(session.db, wiki, window, flags.time);
       const files = await withFigures(draft.files, weeklyFigures(session.db, window.start.slice(0, 10)));
       const written = await writeRelease(session.db, dir, { ...draft, files }, previousChoice(flags));
       const total = written.manifest.files.length + 1;

@@ -60,6 +60,11 @@ export function formatRun(record: RunRecord): string {
     const counts = Object.entries(stage.counts).map(([k, v]) => `${k}=${v}`).join(' ');
     lines.push(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${stage.seconds.toFixed(2).padStart(7)} s  ${counts}${stage.error ? `  error: ${stage.error}` : ''}`);
   }
+  const driven = run.stages.find((stage) => (stage.counts['wikidata_driven_pages'] ?? 0) > 0)?.counts;
+  if (driven) {
+    const templates = Object.keys(driven).filter((key) => key.startsWith('wikidata_driven:')).map((key) => `${key.slice('wikidata_driven:'.length)}: ${driven[key]}`);
+    lines.push(`  note: infoboxes filled from Wikidata on ${driven['wikidata_driven_pages']} page(s) (${templates.join(', ')}): their facts change in the pages' Wikidata entities; collect those for their changes`);
+  }
   run.failures.forEach((failure, index) => lines.push(`  failure ${index + 1}: ${failure.stage ?? 'run'}: ${failure.error} (${failure.failedAt})`));
   return `${lines.join('\n')}\n`;
 }

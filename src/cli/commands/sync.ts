@@ -4,7 +4,7 @@ import { parseDate, isoSeconds } from '../../dates.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import { dateOption } from '../options.js';
 import { withSession } from '../session.js';
-import { weeklyRunInput } from '../weeklyRunInput.js';
+import { weeklyRunInput, type EntityNameFlags } from '../weeklyRunInput.js';
 
 export function registerSync(program: Command): void {
   program
@@ -14,7 +14,9 @@ export function registerSync(program: Command): void {
     .option('--api <url>', 'MediaWiki Action API endpoint')
     .option('--dump <path>', 'a newer MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input)')
     .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
-    .action(async (flags: SourceFlags & { until: string; userAgent?: string }, command: Command) => {
+    .option('--labels <file>', 'a Wikidata JSON dump (plain or compressed) naming the entities that Wikidata facts refer to')
+    .option('--labels-api <url>', 'a Wikibase API whose wbgetentities names the entities nothing else names (default: --api)')
+    .action(async (flags: SourceFlags & EntityNameFlags & { until: string; userAgent?: string }, command: Command) => {
       await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
         const { settings } = session;
         const source = openSource(flags, settings);

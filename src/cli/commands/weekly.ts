@@ -11,9 +11,9 @@ import type { Settings } from '../../settings.js';
 import { dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
 import { requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor } from '../queueOption.js';
 import { withSession, type Session } from '../session.js';
-import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
+import { weeklyRunInput, weeklyRunParams, type EntityNameFlags } from '../weeklyRunInput.js';
 
-interface WeeklyFlags extends Omit<SourceFlags, 'dump'> {
+interface WeeklyFlags extends Omit<SourceFlags, 'dump'>, EntityNameFlags {
   /** Every --dump given, in order. */
   dump?: string[];
   start?: string;
@@ -46,6 +46,8 @@ export function registerWeekly(program: Command): void {
     .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
     .addOption(integerOption('--revert-hours <n>', 'changes undone within this many hours are not selected (default 48)'))
     .option('--keep-content', 'keep revision wikitext in the store after parsing')
+    .option('--labels <file>', 'a Wikidata JSON dump (plain or compressed) naming the entities that Wikidata facts refer to')
+    .option('--labels-api <url>', 'a Wikibase API whose wbgetentities names the entities nothing else names (default: --api)')
     .addOption(llmOption())
     .option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)')
     .option('--queue <url>', WEEKLY_QUEUE_OPTION_HELP)

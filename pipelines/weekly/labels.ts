@@ -1,0 +1,50 @@
+import type { Stage } from '../../src/runs/stageRunner.js';
+import type { WeeklyInput } from './input.js';
+import { isEntityId, referencedIds } from '../../src/content/entityRefs.js';
+import { EntityStore } from '../../src/store/entityStore.js';
+
+/**
+ * labels: the English names of every entity and property the window's entity facts name
+ * (docs/ARCHITECTURE.md §16), so that select and timeline can put labels where ids stand. Names come
+ * from the store (the entities it holds, the labels cache), then from `--labels FILE`, then from
+ * wbgetentities; what a source gives is cached, so no id is asked twice. An id no source names stays
+ * unresolved: its values keep the id and are never asked about. A week of wikitext names nothing.
+ */
+export const labelsStage: Stage<WeeklyInput> = {
+  name: 'labels',
+  after: ['parse'],
+  async run(input, context) {
+    const entities = new EntityStore(context.db);
+    const facts = entities.windowFacts(input.wiki, input.window);
+    const ids = [...new Set(facts.flatMap(([key, value]) => [...(isEntityId(key) ? [key] : []), ...referencedIds(value)]))].sort();
+    const counts: Record<string, number> = { ids: ids.length, known: 0 };
+    const known = entities.names(ids);
+    let missing = ids.filter((id) => !known.has(id));
+    counts['known'] = ids.length - missing.length;
+    for (const source of input.entityNames ?? []) {
+      if (missing.length === 0) break;
+      const answered = new Set<string>();
+      const from = `from_${source.kind}`;
+      counts[from] = 0;
+      // Each batch is written as it comes: a source failing later loses none, and a rerun asks only the rest.
+      await source.names(missing, (found) => {
+        entities.saveNames(found, source.origin);
+        for (const [id, name] of found) {
+          answered.add(id);
+          if (name?.label) counts[from] = (counts[from] ?? 0) + 1;
+        }
+        context.saveProgress({ counts });
+      });
+      missing = missing.filter((id) => !answered.has(id));
+    }
+    const named = entities.names(ids);
+    counts['unresolved'] = ids.filter((id) => !named.get(id)?.label).length;
+    if (counts['unresolved'] > 0) {
+      context.reporter.warn('entities without an English label: their values keep the id and are never asked about', {
+        unresolved: counts['unresolved'],
+        first: ids.filter((id) => !named.get(id)?.label).slice(0, 5).join(','),
+      });
+    }
+    return counts;
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * Entity references in stored fact values, and their rendering with labels (docs/ARCHITECTURE.md §16).
+ * An extractor writes an entity a value names as `{{Q183}}`, never as its label: what the store keeps
+ * then does not depend on which labels were known when a revision was parsed, so the diff of two
+ * revisions parsed weeks apart compares like with like. Labels are put in where values leave for
+ * people (data units, timelines); a reference without a label keeps its id and marks the value
+ * unresolved, and such a value is never asked about.
+ */
+
+/** An entity id: item, property, lexeme (with form or sense), media info, entity schema. */
+const ENTITY_ID = /^(?:[QPLME]\d+|L\d+-[FS]\d+)$/;
+const REFERENCE = /\{\{((?:[QPLME]\d+|L\d+-[FS]\d+))\}\}/g;
+
+export function isEntityId(text: string): boolean {
+  return ENTITY_ID.test(text);
+}
+
+/** How a value names an entity in the store. */
+export function entityRef(id: string): string {
+  return `{{${id}}}`;
+}
+
+/** The ids a stored value references, in order of first appearance. */
+export function referencedIds(value: string): string[] {
+  if (!value.includes('{{')) return [];
+  return [...new Set([...value.matchAll(REFERENCE)].map((match) => match[1] as string))];
+}
+
+/** An entity's English label and aliases as a label source knows them; label null: it has none. */
+export interface EntityName {
+  label: string | null;
+  aliases: string[];
+}
+
+export type NameLookup = (id: string) => EntityName | undefined;
+
+export interface RenderedValue {
+  text: string;
+  /** The aliases of the entities the value names (a value naming one entity: that entity's aliases). */
+  aliases: string[];
+  /** Ids whose label is unknown: they stay as ids in the text. */
+  unresolved: string[];
+}
+
+/** A stored value with its references replaced by labels, and what it could not resolve. */
+export function renderValue(value: string, names: NameLookup): RenderedValue {
+  const ids = referencedIds(value);
+  if (ids.length === 0) return { text: value, aliases: [], unresolved: [] };
+  const aliases: string[] = [];
+  const unresolved: string[] = [];
+  const text = value.replace(REFERENCE, (_whole, id: string) => {
+    const name = names(id);
+    if (!name?.label) {
+      if (!unresolved.includes(id)) unresolved.push(id);
+      return id;
+    }
+    for (const alias of name.aliases) if (alias !== name.label && !aliases.includes(alias)) aliases.push(alias);
+    return name.label;
+  });
+  return { text, aliases, unresolved };
+}
+
+/** The ids whose names a fact needs: its key when the key is a property, and the entities its value names. */
+export function idsOfFact(key: string, value: string): string[] {
+  return isEntityId(key) ? [key, ...referencedIds(value)] : referencedIds(value);
+}
+
+/**
+ * A fact set (an infobox or an entity's facts) as people read it: values with labels, and the labels
+ * of keys that are properties (`P1082` → `population`).
+ */
+export function namedFields(fields: ReadonlyArray<readonly [string, string]>, names: NameLookup): { values: Record<string, string>; keyLabels: Record<string, string> } {
+  const values: Record<string, string> = {};
+  const keyLabels: Record<string, string> = {};
+  for (const [key, value] of fields) {
+    values[key] = renderValue(value, names).text;
+    const label = isEntityId(key) ? names(key)?.label : undefined;
+    if (label) keyLabels[key] = label;
+  }
+  return { values, keyLabels };
+}

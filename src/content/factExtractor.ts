@@ -1,0 +1,47 @@
+/**
+ * The seam between a revision's content and the facts the pipeline diffs, selects and answers from
+ * (docs/ARCHITECTURE.md §16): one extractor per content model, chosen by the model a source reports
+ * for the revision, each giving the same `ParsedRevision` (infobox-like fact sets, a first
+ * paragraph, and for entities what names them and their time-qualified statements).
+ */
+import { z } from 'zod';
+import type { ParsedRevision } from '../model.js';
+
+export interface ExtractOptions {
+  /** Also give the first paragraph (only the revisions of a window need it). */
+  firstParagraph: boolean;
+}
+
+export interface FactExtractor {
+  /** The content models it reads, as MediaWiki names them (`wikitext`, `wikibase-item`). */
+  readonly models: readonly string[];
+  /**
+   * Loads what extraction needs that is too heavy to load at start-up; awaited once before the first
+   * `extract` (`prepareExtractors` in the registry).
+   */
+  prepare?(): Promise<void>;
+  /** The revision's facts. Never throws: content it cannot read gives no facts. */
+  extract(text: string, options: ExtractOptions): ParsedRevision;
+}
+
+/** A time-qualified statement as jobs carry it and the store keeps it. */
+export const TimedFactSchema = z.object({
+  key: z.string(),
+  value: z.string(),
+  rank: z.enum(['preferred', 'normal']),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  point: z.string().nullable(),
+});
+
+/** An entity revision's naming and time-qualified statements, as parse and read-dump jobs carry them (src/queue). */
+export const EntityFactsSchema = z.object({
+  id: z.string(),
+  label: z.string().nullable(),
+  aliases: z.array(z.string()),
+  enwiki: z.string().nullable(),
+  timed: z.array(TimedFactSchema),
+});
+
+/** The content model of a revision whose source does not name one. */
+export const DEFAULT_MODEL = 'wikitext';

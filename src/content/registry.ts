@@ -1,0 +1,28 @@
+/**
+ * The fact extractors by content model (docs/ARCHITECTURE.md §16). A new content model (Lexemes,
+ * Commons structured data) is one file implementing `FactExtractor` and one entry here.
+ */
+import type { ParsedRevision } from '../model.js';
+import { DEFAULT_MODEL, type ExtractOptions, type FactExtractor } from './factExtractor.js';
+import { wikibaseItemFacts } from './wikibaseItemFacts.js';
+import { wikitextFacts } from './wikitextFacts.js';
+
+const EXTRACTORS: readonly FactExtractor[] = [wikitextFacts, wikibaseItemFacts];
+
+const byModel = new Map(EXTRACTORS.flatMap((extractor) => extractor.models.map((model) => [model, extractor] as const)));
+
+/** The extractor of a content model (wikitext's when none is named); undefined for a model no extractor reads. */
+export function extractorFor(model: string | null | undefined): FactExtractor | undefined {
+  return byModel.get(model ?? DEFAULT_MODEL);
+}
+
+/** Readies the extractors of these content models (loads their libraries), once each; call before extracting. */
+export async function prepareExtractors(models: Iterable<string | null | undefined>): Promise<void> {
+  const extractors = new Set([...models].flatMap((model) => extractorFor(model) ?? []));
+  await Promise.all([...extractors].map((extractor) => extractor.prepare?.()));
+}
+
+/** A revision's facts by its content model; a model no extractor reads (CSS, JavaScript, plain JSON) has none. */
+export function extractFacts(text: string, model: string | null | undefined, options: ExtractOptions): ParsedRevision {
+  return extractorFor(model)?.extract(text, options) ?? { infoboxes: [], firstParagraph: '' };
+}

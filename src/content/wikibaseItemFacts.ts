@@ -1,0 +1,165 @@
+/**
+ * A Wikidata item revision's facts (docs/ARCHITECTURE.md §16): its JSON read with wikibase-sdk's claim
+ * simplification, never a claim parser of our own. A revision is one fact set (template
+ * `wikibase-item`) keyed by property, each key's value the best-ranked statements (preferred if any,
+ * else normal; never deprecated) in statement order; and every non-deprecated statement with a time
+ * qualifier, for the world time axis. Values name entities by id (`{{Q183}}`, entityRefs.ts), so
+ * what is stored does not depend on which labels are known.
+ */
+import type { Claim, PropertyQualifiers } from 'wikibase-sdk';
+import { z } from 'zod';
+import type { EntityFacts, Infobox, ParsedRevision, TimedFact } from '../model.js';
+import { entityRef, isEntityId } from './entityRefs.js';
+import type { FactExtractor } from './factExtractor.js';
+
+const WIKIBASE_ITEM_TEMPLATE = 'wikibase-item';
+
+/** Time qualifiers: start time, end time, point in time. */
+const START = 'P580';
+const END = 'P582';
+const POINT = 'P585';
+
+/**
+ * The parts of an entity this extractor reads, checked shallowly: the SDK reads the statements, and
+ * a schema walking every snak, label and sitelink cost as much as the rest of the extraction.
+ */
+const EntityJson = z.looseObject({
+  id: z.string(),
+  claims: z.record(z.string(), z.array(z.unknown())).catch({}),
+});
+/** A statement the SDK can be given; one that is not is left out alone. */
+const Statement = z.looseObject({ rank: z.enum(['preferred', 'normal', 'deprecated']), mainsnak: z.looseObject({ snaktype: z.string() }), qualifiers: z.unknown().optional() });
+const EnglishLabel = z.object({ en: z.looseObject({ value: z.string() }) });
+const EnglishAliases = z.object({ en: z.array(z.looseObject({ value: z.string() })) });
+const EnglishSitelink = z.object({ enwiki: z.looseObject({ title: z.string() }) });
+const EnglishDescription = z.object({ en: z.looseObject({ value: z.string() }) });
+
+const OPTIONS = { keepRichValues: true, keepRanks: true, timeConverter: 'simple-day' } as const;
+
+/** wikibase-sdk, loaded by `prepare` with the first batch that holds an entity revision rather than at start-up (docs/ARCHITECTURE.md §12). */
+type Sdk = typeof import('wikibase-sdk');
+let sdk: Sdk | undefined;
+
+function loadedSdk(): Sdk {
+  if (!sdk) throw new Error('wikibase-sdk is not loaded: await prepareExtractors() before extracting entity facts');
+  return sdk;
+}
+
+interface RichClaim {
+  value: unknown;
+  rank: string;
+  qualifiers: Record<string, unknown[]>;
+}
+
+export const wikibaseItemFacts: FactExtractor = {
+  models: ['wikibase-item'],
+  async prepare() {
+    sdk ??= await import('wikibase-sdk');
+  },
+  extract(text: string, options): ParsedRevision {
+    const loaded = loadedSdk();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return { infoboxes: [], firstParagraph: '' };
+    }
+    const parsed = EntityJson.safeParse(json);
+    if (!parsed.success) return { infoboxes: [], firstParagraph: '' };
+    return entityFacts(loaded, parsed.data, options.firstParagraph);
+  },
+};
+
+function entityFacts(sdk: Sdk, entity: z.infer<typeof EntityJson>, withDescription: boolean): ParsedRevision {
+  const fields: Array<[string, string]> = [];
+  const timed: TimedFact[] = [];
+  for (const [property, statements] of Object.entries(entity.claims)) {
+    const claims = statements.flatMap((raw) => {
+      const statement = Statement.safeParse(raw);
+      if (!statement.success || statement.data.rank === 'deprecated') return [];
+      const claim = simplified(sdk, statement.data as unknown as Claim, statement.data.qualifiers as Record<string, PropertyQualifiers> | undefined);
+      return claim === null ? [] : [claim];
+    });
+    const best = claims.some((claim) => claim.rank === 'preferred') ? claims.filter((claim) => claim.rank === 'preferred') : claims;
+    const values = [...new Set(best.flatMap((claim) => valueText(claim.value) ?? []))];
+    if (values.length > 0) fields.push([property, values.join('; ')]);
+    for (const claim of claims) {
+      const fact = timedFact(property, claim);
+      if (fact) timed.push(fact);
+    }
+  }
+  const infobox: Infobox = { template: WIKIBASE_ITEM_TEMPLATE, fields };
+  const label = EnglishLabel.safeParse(entity['labels']);
+  const aliases = EnglishAliases.safeParse(entity['aliases']);
+  const sitelink = EnglishSitelink.safeParse(entity['sitelinks']);
+  const about: EntityFacts = {
+    id: entity.id,
+    label: label.success ? label.data.en.value : null,
+    aliases: aliases.success ? aliases.data.en.map((alias) => alias.value) : [],
+    enwiki: sitelink.success ? sitelink.data.enwiki.title : null,
+    timed,
+  };
+  // The description is the entity's one-line summary: what the weekly checks read as an article's first paragraph.
+  const description = withDescription ? EnglishDescription.safeParse(entity['descriptions']) : null;
+  const firstParagraph = description?.success ? `${about.label ?? entity.id}: ${description.data.en.value}` : '';
+  return { infoboxes: fields.length > 0 ? [infobox] : [], firstParagraph, entity: about };
+}
+
+/**
+ * The statement simplified with its rank and its time qualifiers (the others are never read, and
+ * simplifying them was half the cost); null for one without a value (somevalue, novalue) or that
+ * the SDK cannot read.
+ */
+function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statement: Claim, qualifiers: Record<string, PropertyQualifiers> | undefined): RichClaim | null {
+  try {
+    const claim = simplifyClaim(statement, OPTIONS) as unknown as { value?: unknown; rank: string };
+    if (claim.value === undefined || claim.value === null) return null;
+    const times: Record<string, unknown[]> = {};
+    for (const property of [START, END, POINT]) {
+      const snaks = qualifiers?.[property];
+      if (snaks) times[property] = simplifyPropertyQualifiers(snaks, OPTIONS);
+    }
+    return { value: claim.value, rank: claim.rank, qualifiers: times };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A simplified value as text: an entity as its reference, a quantity as its number and unit, a time
+ * at its precision (`2011`, `2011-05`, `2011-05-03`), a monolingual text as its text, a coordinate as
+ * `latitude, longitude`, strings (identifiers, URLs, file names) as they are.
+ */
+export function valueText(value: unknown): string | null {
+  if (typeof value === 'string') return isEntityId(value) ? entityRef(value) : value;
+  if (typeof value === 'number') return String(value);
+  if (typeof value !== 'object' || value === null) return null;
+  const rich = value as Record<string, unknown>;
+  if (typeof rich['amount'] === 'number') {
+    const unit = typeof rich['unit'] === 'string' && isEntityId(rich['unit']) ? ` ${entityRef(rich['unit'])}` : '';
+    return `${rich['amount']}${unit}`;
+  }
+  if (typeof rich['time'] === 'string') return rich['time'];
+  if (typeof rich['text'] === 'string') return rich['text'];
+  if (typeof rich['latitude'] === 'number' && typeof rich['longitude'] === 'number') return `${rich['latitude']}, ${rich['longitude']}`;
+  return null;
+}
+
+function timedFact(key: string, claim: RichClaim): TimedFact | null {
+  const start = qualifierInstant(claim.qualifiers[START]);
+  const end = qualifierInstant(claim.qualifiers[END]);
+  const point = qualifierInstant(claim.qualifiers[POINT]);
+  if (start === null && end === null && point === null) return null;
+  const value = valueText(claim.value);
+  if (value === null) return null;
+  return { key, value, rank: claim.rank === 'preferred' ? 'preferred' : 'normal', start, end, point };
+}
+
+/** The first value of a time qualifier as an instant at its precision's start; null when absent or outside years 1 to 9999. */
+function qualifierInstant(values: unknown[] | undefined): string | null {
+  const time = values?.map((value) => (value as { time?: unknown } | null)?.time).find((t): t is string => typeof t === 'string');
+  if (time === undefined) return null;
+  const match = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(time);
+  if (!match || match[1] === '0000') return null;
+  return `${match[1]}-${match[2] ?? '01'}-${match[3] ?? '01'}T00:00:00Z`;
+}

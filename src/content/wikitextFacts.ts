@@ -1,0 +1,11 @@
+/** Wikitext's facts: the infoboxes of an article and its first paragraph (src/parse). */
+import { RevisionParser } from '../parse/parseRevision.js';
+import type { FactExtractor } from './factExtractor.js';
+
+/** One per process or thread that parses: consecutive revisions of a page mostly repeat their parent's infobox and lead. */
+const parser = new RevisionParser();
+
+export const wikitextFacts: FactExtractor = {
+  models: ['wikitext'],
+  extract: (text, options) => parser.parse(text, options),
+};

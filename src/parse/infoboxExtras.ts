@@ -1,0 +1,56 @@
+/**
+ * What an infobox says besides its values' text (docs/ARCHITECTURE.md §16): the link targets a
+ * value was written with, kept as the value's aliases (`[[United States|USA]]` reads `USA`, alias
+ * `United States`), and whether the infobox draws its values from Wikidata, so that a wiki whose
+ * infoboxes are filled there is reported as such rather than as a wiki where nothing changes.
+ */
+
+/** A wiki link: its target and the text shown, if piped. */
+const LINK = /\[\[([^[\]|]+)(?:\|([^[\]]*))?\]\]/g;
+/** Targets that are not articles: files, categories, interwiki and other namespaces' prefixes. */
+const NOT_AN_ARTICLE = /^:?(?:file|image|media|category|fichier|catégorie|datei|kategorie|archivo|categoría|[a-z]{2,3}(?:-[a-z]+)?):/i;
+
+/** The targets of a raw value's piped links whose shown text differs from the target, in order. */
+export function linkAliases(raw: string): string[] {
+  if (!raw.includes('[[')) return [];
+  const aliases: string[] = [];
+  for (const match of raw.matchAll(LINK)) {
+    const target = articleTitle(match[1] as string);
+    const shown = match[2]?.trim();
+    if (target === '' || NOT_AN_ARTICLE.test(match[1] as string) || shown === undefined || shown === '' || sameText(shown, target)) continue;
+    if (!aliases.includes(target)) aliases.push(target);
+  }
+  return aliases;
+}
+
+/** A link target as the title MediaWiki reads: no fragment, underscores as spaces, first letter upper case. */
+function articleTitle(target: string): string {
+  const title = (target.split('#')[0] ?? '').replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+  return title.charAt(0).toUpperCase() + title.slice(1);
+}
+
+function sameText(a: string, b: string): boolean {
+  return a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+}
+
+/** Parameters that tell an infobox to fetch its values from Wikidata (English and French infobox conventions). */
+const FETCH_PARAMETERS = new Set(['fetchwikidata', 'wikidata', 'qid', 'onlysourced', 'suppressfields']);
+/** A value drawn from Wikidata by a parser function or a module. */
+const WIKIDATA_CALL = /\{\{\s*(?:#property:|#statements:|#invoke:\s*(?:wikidata|wd|wikidataib|infobox ?wikidata)\b|wikidata\s*\|)/i;
+/** Infobox names that stand for a Wikidata-driven box (`Infobox Biographie2`, `Infobox person/Wikidata`). */
+const WIKIDATA_NAME = /(?:\/wikidata$|^infobox biographie2$|^infobox wikidata\b|wikidata$)/;
+
+/**
+ * Whether an infobox draws its values from Wikidata: a name that says so, a parameter that asks for
+ * it, a value that calls for it, or no parameter with a value at all (the template fills itself).
+ */
+export function drawsFromWikidata(name: string, raw: ReadonlyMap<string, string>): boolean {
+  if (WIKIDATA_NAME.test(name)) return true;
+  let anyValue = false;
+  for (const [key, value] of raw) {
+    if (value.trim() === '') continue;
+    anyValue = true;
+    if (FETCH_PARAMETERS.has(key) || WIKIDATA_CALL.test(value)) return true;
+  }
+  return !anyValue;
+}

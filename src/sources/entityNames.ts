@@ -1,0 +1,105 @@
+/**
+ * Where the English labels and aliases of Wikidata entities come from when the store lacks them
+ * (docs/ARCHITECTURE.md §16): a Wikidata JSON dump (`--labels FILE`, an array of entities one a
+ * line, plain or compressed), read as a stream for the ids asked only; or `wbgetentities` through
+ * the one polite client, 50 ids a request.
+ */
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { EntityName } from '../content/entityRefs.js';
+import { InputError } from '../errors.js';
+import { openDumpInput } from './dumpInput.js';
+import { IDS_PER_REQUEST, WikiClient, type WikiClientOptions } from './wikiClient.js';
+
+export interface EntityNameSource {
+  readonly kind: 'file' | 'wbgetentities';
+  /** Named in the labels cache as the source of what it gave. */
+  readonly origin: string;
+  /**
+   * The names of those of `ids` the source knows, handed to `found` as they come (a request's worth at
+   * a time, so a failure later loses none of them); an id mapped to null is one the source says it does
+   * not have (a deleted entity), which is not asked again.
+   */
+  names(ids: readonly string[], found: (names: Map<string, EntityName | null>) => void): Promise<void>;
+}
+
+/** An entity's English terms as Wikidata's JSON (dumps, wbgetentities) writes them. */
+const EntityTerms = z.looseObject({
+  id: z.string(),
+  labels: z.record(z.string(), z.looseObject({ language: z.string(), value: z.string() })).optional().catch(undefined),
+  aliases: z.record(z.string(), z.array(z.looseObject({ language: z.string(), value: z.string() }))).optional().catch(undefined),
+  missing: z.unknown().optional(),
+});
+
+function nameOf(terms: z.infer<typeof EntityTerms>): EntityName {
+  return { label: terms.labels?.['en']?.value ?? null, aliases: (terms.aliases?.['en'] ?? []).map((alias) => alias.value) };
+}
+
+const LEADING_ID = /^\{"type":"[a-z-]+","id":"([^"]+)"/;
+
+/** A Wikidata JSON dump: `[`, one entity a line each followed by a comma, `]`. */
+export class LabelsFile implements EntityNameSource {
+  readonly kind = 'file' as const;
+  readonly origin: string;
+
+  constructor(private readonly path: string) {
+    this.origin = `file:${path}`;
+  }
+
+  async names(ids: readonly string[], onFound: (names: Map<string, EntityName | null>) => void): Promise<void> {
+    const wanted = new Set(ids);
+    const found = new Map<string, EntityName | null>();
+    if (wanted.size === 0) return;
+    const lines = createInterface({ input: Readable.from(openDumpInput(this.path)), crlfDelay: Infinity });
+    let number = 0;
+    for await (const raw of lines) {
+      number++;
+      const line = raw.trim().replace(/,$/, '');
+      if (line === '' || line === '[' || line === ']') continue;
+      // Most of a full dump is not wanted: where the line opens with its id, as Wikidata's dumps write
+      // them, the id is read before the line is parsed (other key orders are parsed whole).
+      const id = LEADING_ID.exec(line)?.[1];
+      if (id !== undefined && !wanted.has(id)) continue;
+      let entity: z.infer<typeof EntityTerms>;
+      try {
+        entity = EntityTerms.parse(JSON.parse(line));
+      } catch {
+        throw new InputError(`labels file ${this.path} is not a Wikidata JSON dump: line ${number} is not an entity`);
+      }
+      if (!wanted.has(entity.id)) continue;
+      found.set(entity.id, nameOf(entity));
+      if (found.size === wanted.size) break;
+    }
+    lines.close();
+    onFound(found);
+  }
+}
+
+const EntitiesReply = z.object({ entities: z.record(z.string(), EntityTerms).optional() });
+
+/** `wbgetentities` of a Wikibase's Action API (Wikidata's), 50 ids a request, under the client's limits. */
+export class WbGetEntities implements EntityNameSource {
+  readonly kind = 'wbgetentities' as const;
+  readonly origin: string;
+  private readonly api: WikiClient;
+
+  constructor(options: WikiClientOptions) {
+    this.origin = `wbgetentities:${options.apiUrl}`;
+    this.api = new WikiClient(options);
+  }
+
+  async names(ids: readonly string[], onFound: (names: Map<string, EntityName | null>) => void): Promise<void> {
+    const batches: string[][] = [];
+    for (let at = 0; at < ids.length; at += IDS_PER_REQUEST) batches.push(ids.slice(at, at + IDS_PER_REQUEST));
+    await Promise.all(
+      batches.map(async (batch) => {
+        const reply = await this.api.read(
+          { action: 'wbgetentities', ids: batch.join('|'), props: 'labels|aliases', languages: 'en' },
+          EntitiesReply,
+        );
+        onFound(new Map(Object.entries(reply.entities ?? {}).map(([id, entity]) => [id, entity.missing !== undefined ? null : nameOf(entity)])));
+      }),
+    );
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The world time axis (docs/ARCHITECTURE.md §16): what held in the world on each day by the
+ * time-qualified statements of an entity's latest known revision, as intervals per key. A statement
+ * with a start (P580) or an end (P582) holds over [start, end) (an open side reaching as far as the
+ * key is known); in a series of points in time (P585), each point's statements hold until the next
+ * point. Several statements holding at once (two offices, a population and a term) are one value,
+ * in statement order, joined as an entity's facts are.
+ */
+import type { TimedFact } from '../model.js';
+import type { WorldInterval } from '../model/timelines.js';
+
+/** Where a statement with an end but no start is taken to hold from. */
+const EARLIEST = '0001-01-01T00:00:00Z';
+
+export function buildWorldTimeline(facts: readonly TimedFact[], revId: number): WorldInterval[] {
+  const byKey = new Map<string, Array<{ fact: TimedFact; order: number }>>();
+  facts.forEach((fact, order) => byKey.set(fact.key, [...(byKey.get(fact.key) ?? []), { fact, order }]));
+  return [...byKey].flatMap(([key, statements]) => keyTimeline(key, statements, revId));
+}
+
+function keyTimeline(key: string, statements: Array<{ fact: TimedFact; order: number }>, revId: number): WorldInterval[] {
+  const ranged = statements.filter(({ fact }) => fact.start !== null || fact.end !== null).filter(({ fact }) => fact.start === null || fact.end === null || fact.start < fact.end);
+  const points = statements.filter(({ fact }) => fact.start === null && fact.end === null && fact.point !== null);
+  const bounds = new Set<string>();
+  for (const { fact } of ranged) {
+    bounds.add(fact.start ?? EARLIEST);
+    if (fact.end !== null) bounds.add(fact.end);
+  }
+  for (const { fact } of points) bounds.add(fact.point as string);
+  const instants = [...bounds].sort();
+  const intervals: WorldInterval[] = [];
+  instants.forEach((from, index) => {
+    const to = instants[index + 1] ?? null;
+    const value = valueAt(from, ranged, points);
+    if (value === null) return;
+    const last = intervals.at(-1);
+    if (last && last.value === value && last.validTo === from) last.validTo = to;
+    else intervals.push({ key, value, validFrom: from, validTo: to, revId });
+  });
+  return intervals;
+}
+
+/** The statements holding at an instant: ranges around it, and the latest point in time not after it (preferred ones first). */
+function valueAt(instant: string, ranged: Array<{ fact: TimedFact; order: number }>, points: Array<{ fact: TimedFact; order: number }>): string | null {
+  const holding = ranged.filter(({ fact }) => (fact.start ?? EARLIEST) <= instant && (fact.end === null || fact.end > instant));
+  const latest = points.reduce<string | null>((best, { fact }) => (fact.point! <= instant && (best === null || fact.point! > best) ? fact.point : best), null);
+  if (latest !== null) {
+    const atLatest = points.filter(({ fact }) => fact.point === latest);
+    const preferred = atLatest.filter(({ fact }) => fact.rank === 'preferred');
+    holding.push(...(preferred.length > 0 ? preferred : atLatest));
+  }
+  if (holding.length === 0) return null;
+  const values = [...new Set(holding.sort((a, b) => a.order - b.order).map(({ fact }) => fact.value))];
+  return values.join('; ');
+}

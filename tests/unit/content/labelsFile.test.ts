@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { EntityName } from '../../../src/content/entityRefs.js';
+import { LabelsFile } from '../../../src/sources/entityNames.js';
+import { sharedData, tempDir } from '../../../testkit/cli.js';
+import { labelsDump } from '../../../testkit/entityWeeks.js';
+
+async function namesFrom(path: string, ids: string[]): Promise<Map<string, EntityName | null>> {
+  const found = new Map<string, EntityName | null>();
+  await new LabelsFile(path).names(ids, (batch) => batch.forEach((name, id) => found.set(id, name)));
+  return found;
+}
+
+describe('--labels FILE: a Wikidata JSON dump', () => {
+  it("reads the 2015 sample dump (gzip, the id after the terms): its entities have no English label, absent ids are not named", async () => {
+    const found = await namesFrom(join(sharedData, 'wikidata', 'sample-dump-20150815.json.gz'), ['Q1', 'P31', 'Q999999']);
+    expect(found).toEqual(new Map([['Q1', { label: null, aliases: [] }], ['P31', { label: null, aliases: [] }]]));
+  });
+
+  it('reads a dump written as Wikidata writes them today (the id first), only the ids asked', async () => {
+    const path = join(tempDir(), 'labels.json');
+    writeFileSync(path, labelsDump());
+    const found = await namesFrom(path, ['Q183', 'P1082']);
+    expect(found).toEqual(new Map([['P1082', { label: 'population', aliases: [] }], ['Q183', { label: 'Germany', aliases: ['Federal Republic of Germany', 'FRG', 'DE'] }]]));
+  });
+});

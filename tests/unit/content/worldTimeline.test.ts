@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { TimedFact } from '../../../src/model.js';
+import { buildWorldTimeline } from '../../../src/timeline/worldTimeline.js';
+
+const fact = (value: string, times: Partial<Pick<TimedFact, 'start' | 'end' | 'point'>>, rank: TimedFact['rank'] = 'normal', key = 'P1'): TimedFact => ({
+  key, value, rank, start: times.start ?? null, end: times.end ?? null, point: times.point ?? null,
+});
+const day = (date: string) => `${date}T00:00:00Z`;
+
+describe('buildWorldTimeline', () => {
+  it('holds each point of a P585 series until the next one, the preferred statement first at a shared point', () => {
+    const timeline = buildWorldTimeline(
+      [fact('100', { point: day('2010-12-31') }), fact('120', { point: day('2020-12-31') }), fact('110', { point: day('2015-12-31') }), fact('121', { point: day('2020-12-31') }, 'preferred')],
+      7,
+    );
+    expect(timeline.map(({ value, validFrom, validTo }) => [value, validFrom, validTo])).toEqual([
+      ['100', day('2010-12-31'), day('2015-12-31')],
+      ['110', day('2015-12-31'), day('2020-12-31')],
+      ['121', day('2020-12-31'), null],
+    ]);
+    expect(timeline.every((interval) => interval.revId === 7 && interval.key === 'P1')).toBe(true);
+  });
+
+  it('holds a P580/P582 statement over [start, end), joins statements holding at once in statement order, leaves gaps empty', () => {
+    const timeline = buildWorldTimeline(
+      [
+        fact('minister', { start: day('1978-08-30'), end: day('1979-10-26') }),
+        fact('commissioner', { start: day('1985-01-06'), end: day('1995-01-22') }),
+        fact('vice-president', { start: day('1985-01-06'), end: day('1989-01-05') }),
+        fact('wrong way round', { start: day('2000-01-01'), end: day('1999-01-01') }),
+      ],
+      1,
+    );
+    expect(timeline.map(({ value, validFrom, validTo }) => [value, validFrom, validTo])).toEqual([
+      ['minister', day('1978-08-30'), day('1979-10-26')],
+      ['commissioner; vice-president', day('1985-01-06'), day('1989-01-05')],
+      ['commissioner', day('1989-01-05'), day('1995-01-22')],
+    ]);
+  });
+
+  it('keeps an open start or end open, and keys apart', () => {
+    const timeline = buildWorldTimeline([fact('old county', { end: day('1968-06-30') }, 'normal', 'P131'), fact('Taipei', { start: day('1968-07-01') }, 'normal', 'P131'), fact('5', { point: day('2001-01-01') }, 'normal', 'P1082')], 2);
+    expect(timeline.map(({ key, value, validFrom, validTo }) => [key, value, validFrom, validTo])).toEqual([
+      ['P131', 'old county', '0001-01-01T00:00:00Z', day('1968-06-30')],
+      ['P131', 'Taipei', day('1968-07-01'), null],
+      ['P1082', '5', day('2001-01-01'), null],
+    ]);
+  });
+});
