@@ -409,7 +409,7 @@ describe('a finished week run again', () => {
     const out = join(dir, 'elsewhere');
     const again = await runCli(['--db', db, 'weekly', '--start', '2021-01-04', '--dump', other, '--llm', 'offline', '--out', out]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toMatch(/\n {2}export +done +files=13 [^(]*\n/);
+    expect(again.stdout).toMatch(/\n {2}export +done +files=19 [^(]*\n/);
     expect(again.stdout.trimEnd().split('\n').at(-1)).toBe(
       `the week of 2021-01-04 was done already (run 1), so its stages were skipped; --dump ${other} was not read (--redo collect reads it); its release was written to ${out}`,
     );
