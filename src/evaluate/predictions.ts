@@ -87,9 +87,11 @@ function capped(prediction: string, where: string): string {
   return prediction;
 }
 
-function refuseLongLine(length: number, source: string, number: number): void {
+/** Refuses a line over MAX_LINE_CHARS: `whole` when its length is known, else the part read so far is already too long. */
+function refuseLongLine(length: number, source: string, number: number, whole = true): void {
   if (length > MAX_LINE_CHARS) {
-    throw new UserError(`${source} line ${number}: a line of ${length} characters, whose prediction is over the ${MAX_PREDICTION_CHARS} characters a prediction may hold`);
+    const size = whole ? `${length}` : `more than ${MAX_LINE_CHARS}`;
+    throw new UserError(`${source} line ${number}: a line of ${size} characters, whose prediction is over the ${MAX_PREDICTION_CHARS} characters a prediction may hold`);
   }
 }
 
@@ -164,7 +166,7 @@ export function readPredictionFile(path: string, sink: PredictionSink): void {
       }
       pending = pending.slice(start);
       // A line with no end in sight is refused before it is held whole.
-      refuseLongLine(pending.length, path, lineNumber + 1);
+      refuseLongLine(pending.length, path, lineNumber + 1, false);
     }
     pending += decoder.end();
     if (pending !== '') parseLine(pending, path, ++lineNumber, sink);

@@ -161,13 +161,12 @@ describe('verdicts on the sample, worked by hand', () => {
   });
 
   it('takes the best over the aliases the store holds, and says how many items had them and how many scores they changed', async () => {
-    // Aliases as the store will hold them: a JSON array in an `aliases` column of the intervals.
+    // Aliases as the store holds them (migration 20): a JSON array in the `aliases` column of the intervals.
     const withAliases = join(dir, 'aliases.sqlite');
     const store = openDatabase(db);
     store.exec(`VACUUM INTO '${withAliases}'`);
     store.close();
     const copy = new Sqlite(withAliases);
-    copy.exec('ALTER TABLE infobox_intervals ADD COLUMN aliases TEXT');
     copy.prepare("UPDATE infobox_intervals SET aliases = ? WHERE page_id = 108 AND key = 'league_result' AND value = '3rd'").run(JSON.stringify(['third place', 'third']));
     copy.close();
     const aliased = join(dir, 'aliased.jsonl');
