@@ -135,6 +135,46 @@ export type WeeklyItemScore = MetricValues & {
   changes_ago: number | null;
 };
 
+/** A slot of `KeptScores`. */
+export interface KeptSlot {
+  scores: KeptScores;
+  at: number;
+}
+
+/**
+ * Items' outcomes kept between scoring them (as their predictions are read, in file order) and
+ * counting them (in the gold's order, which fixes the bootstrap's clusters and sums, so the figures
+ * do not depend on the order of the file): the metrics, the verdict and the metrics aliases raised,
+ * per slot, in typed arrays rather than an object per item.
+ */
+export class KeptScores {
+  private readonly metrics: Float64Array;
+  private readonly verdicts: VerdictOutcome[];
+  private readonly raised: Uint8Array;
+
+  constructor(slots: number) {
+    this.metrics = new Float64Array(slots * METRICS);
+    this.verdicts = new Array<VerdictOutcome>(slots).fill(NO_VALUE);
+    this.raised = new Uint8Array(slots);
+  }
+
+  set(at: number, outcome: ItemOutcome, scores: Float64Array): void {
+    this.metrics.set(scores.subarray(0, METRICS), at * METRICS);
+    this.verdicts[at] = outcome.verdict;
+    this.raised[at] = outcome.raisedByAliases;
+  }
+
+  /** The kept outcome of slot `at` into `out`, as scoring its item gave it. */
+  restore(at: number, gold: WeeklyGold, out: Float64Array): ItemOutcome {
+    out.fill(0);
+    out.set(this.metrics.subarray(at * METRICS, (at + 1) * METRICS));
+    const verdict = this.verdicts[at] as VerdictOutcome;
+    const counts = gold.status === 'unknown' ? 'excluded' : hasValue(gold) ? 'value' : 'no_answer';
+    if (counts === 'value') out[METRICS + VERDICT_RATES.indexOf(verdict.verdict as VerdictRate)] = 1;
+    return { counts, verdict, raisedByAliases: this.raised[at] as number };
+  }
+}
+
 /** How many ids a report lists by name; the counts say how many there are. */
 export const SAMPLE_IDS = 20;
 
@@ -155,6 +195,8 @@ interface ItemOutcome {
 /** The scored forms of texts, kept by whoever scores many items. */
 interface Texts {
   text(text: string): ScoredText;
+  /** A prediction's: a system often gives a query the same text on many dates, and gives gold texts word for word. */
+  prediction(text: string): ScoredText;
   /** A stretch's value and aliases. */
   state(state: AnswerState): readonly ScoredText[];
 }
@@ -179,7 +221,7 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
   }
   const answer = texts.text(gold.answer as string);
   // A prediction that is the gold text word for word shares its forms.
-  const predicted = prediction === gold.answer ? answer : new ScoredText(prediction);
+  const predicted = prediction === gold.answer ? answer : texts.prediction(prediction);
   for (let m = 0; m < METRICS; m++) out[m] = (WEEKLY_METRICS[m] as (typeof WEEKLY_METRICS)[number]).score(predicted, answer);
   for (const alias of gold.aliases ?? []) {
     const other = texts.text(alias);
@@ -225,6 +267,7 @@ function itemScore(item: WeeklyCase, outcome: ItemOutcome, scores: Float64Array)
 /** Scored forms made afresh for each call: for one item at a time. */
 const FRESH_TEXTS: Texts = {
   text: (text) => new ScoredText(text),
+  prediction: (text) => new ScoredText(text),
   state: (state) => (state.value === null ? [] : [state.value, ...state.aliases].map((text) => new ScoredText(text))),
 };
 
@@ -320,7 +363,9 @@ export class WeeklyScorer {
   private readonly golds = new Map<string, ScoredText>();
   /** The scored forms of each stretch of a timeline, kept while its query is scored (its object is shared by all its dates). */
   private readonly stateTexts = new WeakMap<AnswerState, readonly ScoredText[]>();
-  private readonly texts: Texts = { text: (text) => this.goldText(text), state: (state) => this.textsOfState(state) };
+  /** The scored forms of the latest predictions' texts, bounded as the gold's. */
+  private readonly predictions = new Map<string, ScoredText>();
+  private readonly texts: Texts = { text: (text) => this.goldText(text), prediction: (text) => this.predictionText(text), state: (state) => this.textsOfState(state) };
   private scored = 0;
   private unknown = 0;
   private emptyGold = 0;
@@ -337,11 +382,19 @@ export class WeeklyScorer {
     this.cutoff = options.cutoff ?? null;
   }
 
-  /** Counts one item; returns its scores when asked (a million items need not each make an object). */
-  add(item: WeeklyCase, wantScore: true): WeeklyItemScore;
-  add(item: WeeklyCase, wantScore?: false): undefined;
-  add(item: WeeklyCase, wantScore = false): WeeklyItemScore | undefined {
-    const outcome = scoreInto(item, this.scores, this.texts);
+  /** Scores an item now and keeps its outcome in slot `at`, to be counted later by `add` with the same slot. */
+  keep(item: WeeklyCase, kept: KeptScores, at: number): void {
+    kept.set(at, scoreInto(item, this.scores, this.texts), this.scores);
+  }
+
+  /**
+   * Counts one item (its outcome kept in `kept`'s slot, or scored now); returns its scores when asked
+   * (a million items need not each make an object).
+   */
+  add(item: WeeklyCase, wantScore: true, kept?: KeptSlot): WeeklyItemScore;
+  add(item: WeeklyCase, wantScore?: false, kept?: KeptSlot): undefined;
+  add(item: WeeklyCase, wantScore = false, kept?: KeptSlot): WeeklyItemScore | undefined {
+    const outcome = kept ? kept.scores.restore(kept.at, item.gold, this.scores) : scoreInto(item, this.scores, this.texts);
     const result = wantScore ? itemScore(item, outcome, this.scores) : undefined;
     const { gold } = item;
     if (outcome.counts === 'excluded') {
@@ -435,14 +488,12 @@ export class WeeklyScorer {
   }
 
   private goldText(text: string): ScoredText {
-    let scored = this.golds.get(text);
-    if (!scored) {
-      // Bounded: the forms of the answers of the last queries read, which is what the next dates repeat.
-      if (this.golds.size >= GOLD_TEXTS_KEPT) this.golds.clear();
-      scored = new ScoredText(text);
-      this.golds.set(text, scored);
-    }
-    return scored;
+    // Bounded: the forms of the answers of the last queries read, which is what the next dates repeat.
+    return keptText(this.golds, text);
+  }
+
+  private predictionText(text: string): ScoredText {
+    return keptText(this.predictions, text);
   }
 
   private textsOfState(state: AnswerState): readonly ScoredText[] {
@@ -485,7 +536,18 @@ export function cutoffSide(gold: Pick<WeeklyGold, 'changedAt' | 'since'>, cutoff
   return since !== null && since < cutoff ? 'before' : 'undetermined';
 }
 
-const GOLD_TEXTS_KEPT = 100_000;
+const TEXTS_KEPT = 100_000;
+
+/** A text's scored form from a bounded cache: emptied when full, which keeps what the next items repeat at little cost. */
+function keptText(kept: Map<string, ScoredText>, text: string): ScoredText {
+  let scored = kept.get(text);
+  if (!scored) {
+    if (kept.size >= TEXTS_KEPT) kept.clear();
+    scored = new ScoredText(text);
+    kept.set(text, scored);
+  }
+  return scored;
+}
 
 const BREAKDOWNS: readonly Breakdown[] = ['by_domain', 'by_frequency', 'by_days_since_change', 'by_week', 'by_cutoff'];
 const byName = (a: string, b: string) => a.localeCompare(b);
