@@ -238,7 +238,7 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
   const { timeline, state } = gold;
   outcome.verdict =
     timeline !== undefined && state !== undefined && state >= 0
-      ? verdictOf({ prediction: predicted, currentLevel, timeline, current: state, dateMs: instantMs(`${gold.date}T00:00:00Z`), texts: (s) => texts.state(s) })
+      ? verdictOf({ prediction: predicted, currentLevel, timeline, current: state, dateMs: instantMs(gold.date), texts: (s) => texts.state(s) })
       : currentLevel > 0
         ? CURRENT
         : WRONG;
@@ -288,7 +288,11 @@ function hasValue(gold: WeeklyGold): boolean {
 
 const DAY_MS = 86_400_000;
 
-/** Instants already parsed: a scoring reads the same few dates, and a query's same start, over and over. */
+/**
+ * Instants already parsed: a scoring reads the same few dates, and a query's same start, over and
+ * over. A date alone (YYYY-MM-DD) parses as its 00:00 UTC, the answer date's instant, so an item's
+ * date is looked up as it is, with no instant text built per item.
+ */
 const parsedInstants = new Map<string, number>();
 
 function instantMs(text: string): number {
@@ -304,7 +308,7 @@ function instantMs(text: string): number {
 /** Whole days from the change that set the answer in effect to the answer date's instant (D 00:00 UTC); null when no change was seen. */
 export function daysSinceChange(date: string, changedAt: string | null): number | null {
   if (changedAt === null) return null;
-  return Math.floor((instantMs(`${date}T00:00:00Z`) - instantMs(changedAt)) / DAY_MS);
+  return Math.floor((instantMs(date) - instantMs(changedAt)) / DAY_MS);
 }
 
 /** Bins of days since the change, doubling in width: enough items per point for an interval that says something. */
