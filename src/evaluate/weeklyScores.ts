@@ -14,7 +14,7 @@ import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 import { clusteredIntervals, ClusteredSums, type Interval } from './bootstrap.js';
 import { ScoredText, WEEKLY_METRICS, type MetricName } from './metrics/index.js';
 import { saysNoAnswer } from './noAnswer.js';
-import { NO_VALUE, VERDICT_RATES, verdictOf, type MatchLevel, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
+import { NO_VALUE, VERDICT_RATES, VERDICTS, verdictOf, type MatchLevel, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
 
 /** The stored answer of one query on one date, with what the breakdowns need. */
 export interface WeeklyGold {
@@ -149,18 +149,21 @@ export interface KeptSlot {
  */
 export class KeptScores {
   private readonly metrics: Float64Array;
-  private readonly verdicts: VerdictOutcome[];
+  /** The verdict's index in VERDICTS; an outdated one's age and changes in `outdated`. */
+  private readonly verdicts: Uint8Array;
+  private readonly outdated = new Map<number, VerdictOutcome>();
   private readonly raised: Uint8Array;
 
   constructor(slots: number) {
     this.metrics = new Float64Array(slots * METRICS);
-    this.verdicts = new Array<VerdictOutcome>(slots).fill(NO_VALUE);
+    this.verdicts = new Uint8Array(slots);
     this.raised = new Uint8Array(slots);
   }
 
   set(at: number, outcome: ItemOutcome, scores: Float64Array): void {
     this.metrics.set(scores.subarray(0, METRICS), at * METRICS);
-    this.verdicts[at] = outcome.verdict;
+    this.verdicts[at] = VERDICTS.indexOf(outcome.verdict.verdict);
+    if (outcome.verdict.verdict === 'outdated') this.outdated.set(at, outcome.verdict);
     this.raised[at] = outcome.raisedByAliases;
   }
 
@@ -168,7 +171,8 @@ export class KeptScores {
   restore(at: number, gold: WeeklyGold, out: Float64Array): ItemOutcome {
     out.fill(0);
     out.set(this.metrics.subarray(at * METRICS, (at + 1) * METRICS));
-    const verdict = this.verdicts[at] as VerdictOutcome;
+    const name = VERDICTS[this.verdicts[at] as number] as VerdictName;
+    const verdict = this.outdated.get(at) ?? OUTCOMES[name];
     const counts = gold.status === 'unknown' ? 'excluded' : hasValue(gold) ? 'value' : 'no_answer';
     if (counts === 'value') out[METRICS + VERDICT_RATES.indexOf(verdict.verdict as VerdictRate)] = 1;
     return { counts, verdict, raisedByAliases: this.raised[at] as number };
@@ -248,6 +252,8 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
 
 const CURRENT: VerdictOutcome = { verdict: 'current', ageDays: null, changesAgo: null };
 const WRONG: VerdictOutcome = { verdict: 'wrong', ageDays: null, changesAgo: null };
+/** Each verdict without an age: all but an outdated one's. */
+const OUTCOMES = Object.fromEntries(VERDICTS.map((verdict) => [verdict, { verdict, ageDays: null, changesAgo: null }])) as Record<VerdictName, VerdictOutcome>;
 const WRONG_COLUMN = VERDICT_RATES.indexOf('wrong');
 
 function itemScore(item: WeeklyCase, outcome: ItemOutcome, scores: Float64Array): WeeklyItemScore {
