@@ -78,7 +78,8 @@ export class ClusteredSums {
 
   /** Adds this group's sums over the drawn clusters, weighted by how often each was drawn, into `out` (metrics, then the count). */
   resampled(weights: Uint32Array, out: Float64Array): void {
-    // The bootstrap's inner loop (resamples × rows × metrics): locals, not fields. The metrics go eight at a time into local sums, which stay in registers where
+    // The bootstrap's inner loop (resamples × rows × metrics): locals, not fields, and no work for
+    // undrawn clusters. The metrics go eight at a time into local sums, which stay in registers where
     // a sum kept in `out` is loaded and stored on every row (seven metrics then cost less than three did).
     const { clusterIds, counts, sums, metrics } = this;
     const rows = this.rowOf.size;
@@ -87,9 +88,8 @@ export class ClusteredSums {
       const width = Math.min(8, metrics - block);
       let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
       for (let row = 0; row < rows; row++) {
-        // No test for an undrawn cluster: a third of the clusters are, at random, and the mispredicted
-        // branch costs more than adding their sums times 0 (which leaves every sum as it was).
         const weight = weights[clusterIds[row] as number] as number;
+        if (weight === 0) continue;
         if (block === 0) count += weight * (counts[row] as number);
         const at = row * metrics + block;
         s0 += weight * (sums[at] as number);
