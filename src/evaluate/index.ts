@@ -6,8 +6,9 @@
  *
  * - `readPredictionFile(path, sink)` / `parsePredictions(text, source)`: JSONL
  *   `{id|question_id, prediction, date?}` or GrowOVER's results JSON `{id: {prediction: {text}}}`.
- * - `evaluateWeekly(new StoreGold(db), index, {dates, week}, {seed})`: every kept query the scope
- *   expects on each date (of all weeks, or one), paired with the `PredictionIndex` → `WeeklyReport`.
+ * - `evaluateWeekly(new StoreGold(db), feed, {dates, week}, {seed})`: every kept query the scope
+ *   expects on each date (of all weeks, or one), paired with the predictions the feed hands on
+ *   (`datedSink` gives each its date) as they are read → `WeeklyReport`.
  * - `scoreWeekly(cases, {seed})` / `WeeklyScorer`: the same on cases already paired.
  * - `scoreGrowover(cases, {seed})` → {ALL, SAME, NEW, CHANGED, CHANGED_DEL: {n, em, f1, current, outdated, wrong, ci}, …}.
  * - per item: the metric registry `WEEKLY_METRICS` (`em`, `f1`, `sm`; `scoreBest` over an answer and
@@ -38,7 +39,7 @@ export {
   type WeeklyReport,
   type WeeklyScoreOptions,
 } from './weeklyScores.js';
-export { evaluateWeekly, PredictionIndex, type WeeklyEvaluation, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
+export { datedSink, evaluateWeekly, type DatedPrediction, type PredictionFeed, type WeeklyEvaluation, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
 export { isValue, matchLevel, verdictOf, VERDICT_RATES, VERDICTS, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
 export { PredictionJudge, ruleVerdicts, type ItemJudgment, type JudgeReport } from './judge.js';
 export { metaPathOf, parseSystemMeta, type SystemMeta } from './systemMeta.js';

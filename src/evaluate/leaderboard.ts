@@ -20,7 +20,7 @@ import { UserError } from '../errors.js';
 import { parsePredictions } from './predictions.js';
 import { StoreGold, type EvaluationScope } from './storeCases.js';
 import { scoreGrowover, type GrowoverReport } from './growoverScores.js';
-import { evaluateWeekly, PredictionIndex } from './weeklyEvaluation.js';
+import { datedSink, evaluateWeekly, type DatedPrediction } from './weeklyEvaluation.js';
 import type { GroupScores, WeeklyReport } from './weeklyScores.js';
 import type { VerdictRate } from './verdicts.js';
 
@@ -114,7 +114,7 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
  */
 export function buildLeaderboard(db: Database, files: readonly SubmissionFile[], options: { seed: number; date: string | null; after?: string | null }): Leaderboard {
   if (files.length === 0) throw new UserError('no submission files: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl or SYSTEM/growover-SNAPSHOT.jsonl');
-  const weekly = new Map<string, { files: string[]; index: PredictionIndex; dates: Set<string>; cutoff: string | null }>();
+  const weekly = new Map<string, WeeklySystem>();
   const growover = new Map<string, Map<string, { files: string[]; predictions: Map<string, string> }>>();
   for (const file of files) {
     if ('growover' in file.kind) {
@@ -129,14 +129,18 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
       growover.set(file.system, snapshots);
       continue;
     }
-    const entry = weekly.get(file.system) ?? { files: [], index: new PredictionIndex(), dates: new Set<string>(), cutoff: file.cutoff ?? null };
+    const entry = weekly.get(file.system) ?? { files: [], predictions: [], dates: new Set<string>(), cutoff: file.cutoff ?? null };
     entry.files.push(file.name);
     const defaultDate = file.kind.weekly !== null ? weekEvaluationDate(file.kind.weekly) : options.date;
-    const sink = entry.index.sink(defaultDate, 'give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week');
-    for (const p of parsePredictions(file.content, file.name)) {
-      sink(p, file.name);
-      entry.dates.add(p.date ?? (defaultDate as string));
-    }
+    const sink = datedSink(
+      defaultDate,
+      (prediction, where) => {
+        entry.predictions.push({ prediction, where });
+        entry.dates.add(prediction.date);
+      },
+      'give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week',
+    );
+    for (const p of parsePredictions(file.content, file.name)) sink(p, file.name);
     weekly.set(file.system, entry);
   }
   const gold = new StoreGold(db);
@@ -161,8 +165,17 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
   };
 }
 
-function weeklyEntry(gold: StoreGold, system: string, entry: { files: string[]; index: PredictionIndex; cutoff: string | null }, scope: EvaluationScope, seed: number): Omit<WeeklyEntry, 'rank'> {
-  const report = evaluateWeekly(gold, entry.index, scope, { seed, resamples: RESAMPLES, cutoff: entry.cutoff });
+/** A weekly system's submission files and their predictions, each with its date (the dates the leaderboard scores are those of all systems). */
+interface WeeklySystem {
+  files: string[];
+  predictions: Array<{ prediction: DatedPrediction; where: string }>;
+  dates: Set<string>;
+  cutoff: string | null;
+}
+
+function weeklyEntry(gold: StoreGold, system: string, entry: WeeklySystem, scope: EvaluationScope, seed: number): Omit<WeeklyEntry, 'rank'> {
+  const feed = (sink: (prediction: DatedPrediction, where: string) => void) => entry.predictions.forEach(({ prediction, where }) => sink(prediction, where));
+  const report = evaluateWeekly(gold, feed, scope, { seed, resamples: RESAMPLES, cutoff: entry.cutoff });
   return {
     system,
     files: entry.files.sort(),

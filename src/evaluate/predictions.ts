@@ -10,8 +10,7 @@
  * times over, and one of 100 MB took 3.4 GB; a longer one is refused with its line, before its line
  * is even parsed when the line is far over.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
@@ -37,7 +36,7 @@ const PredictionText = z.union([z.string(), z.object({ text: z.string() }).passt
 });
 /** Dates already found real: a million lines name a handful of dates. */
 const calendarDates = new Set<string>();
-const DateText = z.string().refine((date) => calendarDates.has(date) || (isCalendarDate(date) && calendarDates.add(date).has(date)), {
+const DateText = z.string().refine(isRealDate, {
   error: (issue) => `${JSON.stringify(issue.input)} is not a real calendar date as YYYY-MM-DD`,
 });
 /** RealTimeQA dates its questions YYYY/MM/DD. */
@@ -143,37 +142,46 @@ export function readPredictionFile(path: string, sink: PredictionSink): void {
     throw new UserError(`cannot read predictions ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   try {
-    const decoder = new StringDecoder('utf8');
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let pending = '';
+    // Each line is decoded on its own, not sliced from a decoded chunk: a text kept from a line (an
+    // id, a prediction) would otherwise hold the whole chunk in memory.
+    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let filled = 0;
     let lineNumber = 0;
     let first = true;
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
-      pending += decoder.write(buffer.subarray(0, read));
-      if (first && pending.trimStart() !== '') {
-        first = false;
-        if (startsLikeResultsJson(pending)) {
-          for (let more = readSync(fd, buffer); more > 0; more = readSync(fd, buffer)) pending += decoder.write(buffer.subarray(0, more));
-          pending += decoder.end();
-          if (looksLikeResultsJson(pending)) return parseResultsJson(pending, path, sink);
+    for (;;) {
+      if (filled === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
+      const read = readSync(fd, buffer, filled, buffer.length - filled, null);
+      filled += read;
+      if (first) {
+        const head = buffer.toString('utf8', 0, filled);
+        if (head.trimStart() !== '') {
+          first = false;
+          if (startsLikeResultsJson(head)) {
+            const content = Buffer.concat([buffer.subarray(0, filled), readFileSync(fd)]).toString('utf8');
+            if (looksLikeResultsJson(content)) return parseResultsJson(content, path, sink);
+            // Read whole already: its lines from the text.
+            return content.split('\n').forEach((line, i) => parseLine(line, path, i + 1, sink));
+          }
         }
       }
-      let end = pending.indexOf('\n');
+      if (read === 0) break;
       let start = 0;
-      for (; end !== -1; end = pending.indexOf('\n', start)) {
-        parseLine(pending.slice(start, end), path, ++lineNumber, sink);
+      for (let end = buffer.indexOf(NEWLINE, start); end !== -1 && end < filled; end = buffer.indexOf(NEWLINE, start)) {
+        parseLine(buffer.toString('utf8', start, end), path, ++lineNumber, sink);
         start = end + 1;
       }
-      pending = pending.slice(start);
-      // A line with no end in sight is refused before it is held whole.
-      refuseLongLine(pending.length, path, lineNumber + 1, false);
+      buffer.copy(buffer, 0, start, filled);
+      filled -= start;
+      // A line with no end in sight is refused before it is held whole (a UTF-16 unit is at most 3 UTF-8 bytes).
+      if (filled > 3 * MAX_LINE_CHARS) refuseLongLine(MAX_LINE_CHARS + 1, path, lineNumber + 1, false);
     }
-    pending += decoder.end();
-    if (pending !== '') parseLine(pending, path, ++lineNumber, sink);
+    if (filled > 0) parseLine(buffer.toString('utf8', 0, filled), path, ++lineNumber, sink);
   } finally {
     closeSync(fd);
   }
 }
+
+const NEWLINE = 0x0a;
 
 /** A results JSON object starts with `{` and, unlike a JSONL line, does not end on its first line. */
 function startsLikeResultsJson(head: string): boolean {
@@ -237,10 +245,28 @@ function located(source: string, content: string, key: string): string {
   return at < 0 ? source : `${source} line ${content.slice(0, at).split('\n').length}`;
 }
 
+/**
+ * The line most files are made of, `{"id":"…","prediction":"…","date":"YYYY-MM-DD"}` (the date
+ * optional) as `JSON.stringify` writes it, with no escape or control character in its strings: read
+ * without JSON.parse and zod, which a million lines would spend seconds in. It yields what they
+ * would; any other line (and a date that is no real day) takes the full path and its errors.
+ */
+const PLAIN_LINE = /^\{"id":"([^"\\\x00-\x1f]+)","prediction":"([^"\\\x00-\x1f]*)"(?:,"date":"(\d{4}-\d{2}-\d{2})")?\}$/;
+
+function isRealDate(date: string): boolean {
+  return calendarDates.has(date) || (isCalendarDate(date) && calendarDates.add(date).has(date));
+}
+
 function parseLine(raw: string, source: string, number: number, sink: PredictionSink): void {
   const line = raw.trim();
   if (line === '') return;
   refuseLongLine(line.length, source, number);
+  const plain = PLAIN_LINE.exec(line);
+  if (plain !== null && (plain[3] === undefined || isRealDate(plain[3]))) {
+    const where = `${source} line ${number}`;
+    sink({ id: plain[1] as string, prediction: capped(plain[2] as string, where), date: plain[3] ?? null }, where);
+    return;
+  }
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -11,7 +11,7 @@ import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore, type ScoringFacts } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
 import { answerInstant, answersOverDays, type Answer, type TimeAxis } from '../timeline/answers.js';
-import { stateAt } from '../timeline/valueTimeline.js';
+import { stateAt, type ValueTimeline } from '../timeline/valueTimeline.js';
 import type { GrowoverGold } from './growoverScores.js';
 import type { WeeklyGold } from './weeklyScores.js';
 
@@ -31,6 +31,55 @@ export interface EvaluationScope {
 
 const NO_ALIASES: readonly string[] = Object.freeze([]);
 
+const STATUSES: ReadonlyArray<WeeklyGold['status']> = ['ok', 'no_key', 'no_page', 'deleted', 'unknown'];
+
+/** One kept query's gold over an evaluation's dates: a status code and a value per date, and its timeline. */
+export class GoldQuery {
+  private readonly statuses: Uint8Array;
+  private readonly answers: Array<string | null>;
+
+  constructor(
+    readonly id: string,
+    readonly query: string,
+    private readonly facts: ScoringFacts,
+    private readonly timeline: ValueTimeline,
+    answers: readonly Answer[],
+    private readonly dates: readonly string[],
+    private readonly instants: readonly string[],
+  ) {
+    this.statuses = Uint8Array.from(answers, (answer) => STATUSES.indexOf(answer.status));
+    this.answers = answers.map((answer) => answer.answer);
+  }
+
+  /** Whether the answer on the date (its index in the scope) is outside the history held. */
+  unknownOn(day: number): boolean {
+    return STATUSES[this.statuses[day] as number] === 'unknown';
+  }
+
+  /** The item of the date (its index in the scope's dates). */
+  on(day: number): WeeklyGold {
+    const status = STATUSES[this.statuses[day] as number] as WeeklyGold['status'];
+    const { timeline } = this;
+    const state = status === 'unknown' ? -1 : stateAt(timeline, this.instants[day] as string);
+    const held = timeline[state];
+    return {
+      id: this.id,
+      date: this.dates[day] as string,
+      status,
+      answer: this.answers[day] ?? null,
+      changedAt: held?.seen ? held.from : null,
+      since: held?.from ?? null,
+      domain: this.facts.domain,
+      frequency: this.facts.frequency,
+      week: this.facts.week,
+      aliases: held?.aliases ?? NO_ALIASES,
+      timeline,
+      state,
+      query: this.query,
+    };
+  }
+}
+
 export class StoreGold {
   private facts: Map<string, ScoringFacts> | undefined;
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();
@@ -47,33 +96,22 @@ export class StoreGold {
    * nothing is held but the query being read.
    */
   *weeklyGold(scope: EvaluationScope): Generator<WeeklyGold> {
+    for (const query of this.weeklyQueries(scope)) for (let day = 0; day < scope.dates.length; day++) yield query.on(day);
+  }
+
+  /**
+   * The same gold a query at a time, each query's answers kept compactly (a status and a value per
+   * date, the stretch in effect found when an item is asked for): what an evaluation holds whole while
+   * it pairs predictions with it as they are read.
+   */
+  *weeklyQueries(scope: EvaluationScope): Generator<GoldQuery> {
     const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
     const options = { ...(scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` }), axis: this.axis, timelines: true as const };
     const instants = scope.dates.map(answerInstant);
     for (const query of answersOverDays(this.db, scope.dates, options)) {
       const f = facts.get(query.id);
       if (!f) continue;
-      const { timeline } = query;
-      for (let day = 0; day < scope.dates.length; day++) {
-        const answer = query.answers[day] as Answer;
-        const state = answer.status === 'unknown' ? -1 : stateAt(timeline, instants[day] as string);
-        const held = timeline[state];
-        yield {
-          id: query.id,
-          date: scope.dates[day] as string,
-          status: answer.status,
-          answer: answer.answer,
-          changedAt: held?.seen ? held.from : null,
-          since: held?.from ?? null,
-          domain: f.domain,
-          frequency: f.frequency,
-          week: f.week,
-          aliases: held?.aliases ?? NO_ALIASES,
-          timeline,
-          state,
-          query: query.query,
-        };
-      }
+      yield new GoldQuery(query.id, query.query, f, query.timeline, query.answers, scope.dates, instants);
     }
   }
 

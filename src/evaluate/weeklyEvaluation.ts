@@ -7,55 +7,49 @@
  */
 import { UserError } from '../errors.js';
 import type { Prediction, PredictionSink } from './predictions.js';
-import type { EvaluationScope, StoreGold } from './storeCases.js';
-import { SAMPLE_IDS, WeeklyScorer, type Outside, type WeeklyCase, type WeeklyItemScore, type WeeklyReport } from './weeklyScores.js';
+import type { EvaluationScope, GoldQuery, StoreGold } from './storeCases.js';
+import { KeptScores, SAMPLE_IDS, WeeklyScorer, type Outside, type WeeklyCase, type WeeklyItemScore, type WeeklyReport } from './weeklyScores.js';
+
+/** A prediction whose date is known. */
+export type DatedPrediction = Prediction & { date: string };
+
+/** Hands each of a system's predictions to an evaluation, with its date and where it came from (`FILE line N`). */
+export type PredictionFeed = (sink: (prediction: DatedPrediction, where: string) => void) => void;
 
 /**
- * A system's predictions by date and id, each taken once by the item that expects it; what is left
- * is outside the evaluation. Ids are kept once whatever the number of dates they are predicted for.
+ * A sink giving each prediction its date: its own, or `defaultDate` for a line that names none (null:
+ * such a line is an error, `hint` saying how to give one).
  */
-export class PredictionIndex {
-  private readonly byDate = new Map<string, Map<string, string>>();
-  private readonly ids = new Map<string, string>();
+export function datedSink(defaultDate: string | null, sink: (prediction: DatedPrediction, where: string) => void, hint = 'give --date D or a "date" on each line'): PredictionSink {
+  return (prediction: Prediction, where: string) => {
+    const date = prediction.date ?? defaultDate;
+    if (date === null) throw new UserError(`${where.replace(/ line \d+$/, '')}: the prediction for "${prediction.id}" names no date: ${hint}`);
+    sink(prediction.date === date ? (prediction as DatedPrediction) : { ...prediction, date }, where);
+  };
+}
 
-  /**
-   * A sink adding a file's predictions; `defaultDate` answers the lines that name no date (null: such
-   * a line is an error, `hint` saying how to give one).
-   */
-  sink(defaultDate: string | null, hint = 'give --date D or a "date" on each line'): PredictionSink {
-    return (prediction: Prediction, where: string) => {
-      const date = prediction.date ?? defaultDate;
-      if (date === null) throw new UserError(`${where.replace(/ line \d+$/, '')}: the prediction for "${prediction.id}" names no date: ${hint}`);
-      let id = this.ids.get(prediction.id);
-      if (id === undefined) this.ids.set(prediction.id, (id = prediction.id));
-      let day = this.byDate.get(date);
-      if (!day) this.byDate.set(date, (day = new Map()));
-      if (day.has(id)) throw new UserError(`${where}: id "${id}" for ${date} is predicted twice`);
-      day.set(id, prediction.prediction);
-    };
+/** The predictions an evaluation does not expect, each (id, date) once: counted, and the first of each date named. */
+class OutsidePredictions {
+  private readonly seen = new Set<string>();
+  private readonly byDate = new Map<string, string[]>();
+
+  /** False when the id was already predicted for the date. */
+  add(id: string, date: string): boolean {
+    const key = `${date}\u0000${id}`;
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    let sample = this.byDate.get(date);
+    if (!sample) this.byDate.set(date, (sample = []));
+    if (sample.length < SAMPLE_IDS) sample.push(id);
+    return true;
   }
 
-  /** The prediction for a query on a date, taken out of the index (null: none). */
-  take(date: string, id: string): string | null {
-    const day = this.byDate.get(date);
-    const prediction = day?.get(id);
-    if (prediction === undefined) return null;
-    day?.delete(id);
-    return prediction;
-  }
-
-  /** The predictions no expected item took. */
-  outside(): Outside {
-    let n = 0;
-    const sample: string[] = [];
-    for (const [date, day] of [...this.byDate].sort(([a], [b]) => a.localeCompare(b))) {
-      n += day.size;
-      for (const id of day.keys()) {
-        if (sample.length >= SAMPLE_IDS) break;
-        sample.push(`${id} on ${date}`);
-      }
-    }
-    return { n, sample };
+  summary(): Outside {
+    const sample = [...this.byDate]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .flatMap(([date, ids]) => ids.map((id) => `${id} on ${date}`))
+      .slice(0, SAMPLE_IDS);
+    return { n: this.seen.size, sample };
   }
 }
 
@@ -76,36 +70,78 @@ export interface WeeklyEvaluation {
 }
 
 /**
- * Scores a system over what an evaluation expects. Refuses an evaluation with nothing to score, naming why.
+ * Scores a system over what an evaluation expects. The gold of the whole scope is read first and held
+ * compactly; each prediction is then scored as it is read (a million predictions never sit in memory)
+ * and its outcome kept in the item's slot; the items are then counted in the gold's order, those
+ * without a prediction as missing, so the figures are those of pairing the two in the gold's order.
+ * Refuses an evaluation with nothing to score, naming why.
  *
- * @example evaluateWeekly(new StoreGold(db), index, { dates: ['2025-01-20'], week: null }, { seed: 1 }).f1
+ * @example evaluateWeekly(new StoreGold(db), (sink) => readPredictionFile(path, datedSink(null, sink)), { dates: ['2025-01-20'], week: null }, { seed: 1 }).f1
  */
-export function evaluateWeekly(gold: StoreGold, predictions: PredictionIndex, scope: EvaluationScope, options: WeeklyEvaluationOptions): WeeklyReport & WeeklyEvaluation {
+export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: EvaluationScope, options: WeeklyEvaluationOptions): WeeklyReport & WeeklyEvaluation {
   const scorer = new WeeklyScorer({ cutoff: options.cutoff ?? null });
   const after = scope.after ?? null;
+  const queries = [...gold.weeklyQueries(scope)];
+  const days = scope.dates.length;
+  const queryOf = new Map(queries.map((query, q) => [query.id, q]));
+  const dayOf = new Map(scope.dates.map((date, day) => [date, day]));
+  /** Per item (query × date): 0 no prediction, 1 predicted and kept, 2 predicted and left out by `after`. */
+  const taken = new Uint8Array(queries.length * days);
+  const kept = new KeptScores(queries.length * days);
+  /** With `onItem`, the texts predicted, which it hands on with each item. */
+  const texts: Array<string | undefined> | null = options.onItem ? [] : null;
+  const outside = new OutsidePredictions();
+  // Only answers that began on or after `after` by a change the store saw; their predictions are no one else's.
+  const leftOut = (item: WeeklyCase['gold']) => after !== null && item.status !== 'unknown' && !(item.changedAt !== null && item.changedAt >= after);
+  feed((prediction, where) => {
+    const q = queryOf.get(prediction.id);
+    const day = dayOf.get(prediction.date);
+    // A date expects the queries it can answer; one week's queries are all expected, the unknown counted apart.
+    const query = q === undefined || day === undefined ? undefined : (queries[q] as GoldQuery);
+    if (query === undefined || day === undefined || (scope.week === null && query.unknownOn(day))) {
+      if (!outside.add(prediction.id, prediction.date)) throw twice(where, prediction);
+      return;
+    }
+    const at = (q as number) * days + day;
+    if (taken[at] !== 0) throw twice(where, prediction);
+    const item = query.on(day);
+    if (leftOut(item)) {
+      taken[at] = 2;
+      return;
+    }
+    taken[at] = 1;
+    scorer.keep({ gold: item, prediction: prediction.prediction }, kept, at);
+    if (texts) texts[at] = prediction.prediction;
+  });
   let unknown = 0;
   let held = 0;
   let beforeAfter = 0;
-  for (const item of gold.weeklyGold(scope)) {
-    held++;
-    if (item.status === 'unknown') {
-      unknown++;
-      // A date expects the queries it can answer; one week's queries are all expected, the unknown counted apart.
-      if (scope.week === null) continue;
+  queries.forEach((query, q) => {
+    for (let day = 0; day < days; day++) {
+      const item = query.on(day);
+      held++;
+      if (item.status === 'unknown') {
+        unknown++;
+        if (scope.week === null) continue;
+      }
+      if (leftOut(item)) {
+        beforeAfter++;
+        continue;
+      }
+      const at = q * days + day;
+      const scored = { gold: item, prediction: taken[at] === 1 ? (texts?.[at] ?? '') : null };
+      const slot = taken[at] === 1 ? { scores: kept, at } : undefined;
+      if (options.onItem) options.onItem(scorer.add(scored, true, slot), scored);
+      else scorer.add(scored, false, slot);
     }
-    const prediction = predictions.take(item.date, item.id);
-    // Only answers that began on or after `after` by a change the store saw; their predictions are no one else's.
-    if (after !== null && item.status !== 'unknown' && !(item.changedAt !== null && item.changedAt >= after)) {
-      beforeAfter++;
-      continue;
-    }
-    const scored = { gold: item, prediction };
-    if (options.onItem) options.onItem(scorer.add(scored, true), scored);
-    else scorer.add(scored, false);
-  }
+  });
   if (scorer.expected === 0) throw new UserError(nothingToScore(scope, held, unknown, beforeAfter));
-  const report = scorer.report({ seed: options.seed, resamples: options.resamples, outside: predictions.outside() });
+  const report = scorer.report({ seed: options.seed, resamples: options.resamples, outside: outside.summary() });
   return { evaluation: scope, ...(after === null ? {} : { before_after: beforeAfter }), ...report };
+}
+
+function twice(where: string, prediction: DatedPrediction): UserError {
+  return new UserError(`${where}: id "${prediction.id}" for ${prediction.date} is predicted twice`);
 }
 
 function nothingToScore(scope: EvaluationScope, held: number, unknown: number, beforeAfter: number): string {

@@ -14,7 +14,7 @@ import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 import { clusteredIntervals, ClusteredSums, type Interval } from './bootstrap.js';
 import { ScoredText, WEEKLY_METRICS, type MetricName } from './metrics/index.js';
 import { saysNoAnswer } from './noAnswer.js';
-import { NO_VALUE, VERDICT_RATES, verdictOf, type MatchLevel, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
+import { NO_VALUE, VERDICT_RATES, VERDICTS, verdictOf, type MatchLevel, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
 
 /** The stored answer of one query on one date, with what the breakdowns need. */
 export interface WeeklyGold {
@@ -135,6 +135,50 @@ export type WeeklyItemScore = MetricValues & {
   changes_ago: number | null;
 };
 
+/** A slot of `KeptScores`. */
+export interface KeptSlot {
+  scores: KeptScores;
+  at: number;
+}
+
+/**
+ * Items' outcomes kept between scoring them (as their predictions are read, in file order) and
+ * counting them (in the gold's order, which fixes the bootstrap's clusters and sums, so the figures
+ * do not depend on the order of the file): the metrics, the verdict and the metrics aliases raised,
+ * per slot, in typed arrays rather than an object per item.
+ */
+export class KeptScores {
+  private readonly metrics: Float64Array;
+  /** The verdict's index in VERDICTS; an outdated one's age and changes in `outdated`. */
+  private readonly verdicts: Uint8Array;
+  private readonly outdated = new Map<number, VerdictOutcome>();
+  private readonly raised: Uint8Array;
+
+  constructor(slots: number) {
+    this.metrics = new Float64Array(slots * METRICS);
+    this.verdicts = new Uint8Array(slots);
+    this.raised = new Uint8Array(slots);
+  }
+
+  set(at: number, outcome: ItemOutcome, scores: Float64Array): void {
+    this.metrics.set(scores.subarray(0, METRICS), at * METRICS);
+    this.verdicts[at] = VERDICTS.indexOf(outcome.verdict.verdict);
+    if (outcome.verdict.verdict === 'outdated') this.outdated.set(at, outcome.verdict);
+    this.raised[at] = outcome.raisedByAliases;
+  }
+
+  /** The kept outcome of slot `at` into `out`, as scoring its item gave it. */
+  restore(at: number, gold: WeeklyGold, out: Float64Array): ItemOutcome {
+    out.fill(0);
+    out.set(this.metrics.subarray(at * METRICS, (at + 1) * METRICS));
+    const name = VERDICTS[this.verdicts[at] as number] as VerdictName;
+    const verdict = this.outdated.get(at) ?? OUTCOMES[name];
+    const counts = gold.status === 'unknown' ? 'excluded' : hasValue(gold) ? 'value' : 'no_answer';
+    if (counts === 'value') out[METRICS + VERDICT_RATES.indexOf(verdict.verdict as VerdictRate)] = 1;
+    return { counts, verdict, raisedByAliases: this.raised[at] as number };
+  }
+}
+
 /** How many ids a report lists by name; the counts say how many there are. */
 export const SAMPLE_IDS = 20;
 
@@ -155,6 +199,8 @@ interface ItemOutcome {
 /** The scored forms of texts, kept by whoever scores many items. */
 interface Texts {
   text(text: string): ScoredText;
+  /** A prediction's: a system often gives a query the same text on many dates, and gives gold texts word for word. */
+  prediction(text: string): ScoredText;
   /** A stretch's value and aliases. */
   state(state: AnswerState): readonly ScoredText[];
 }
@@ -179,7 +225,7 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
   }
   const answer = texts.text(gold.answer as string);
   // A prediction that is the gold text word for word shares its forms.
-  const predicted = prediction === gold.answer ? answer : new ScoredText(prediction);
+  const predicted = prediction === gold.answer ? answer : texts.prediction(prediction);
   for (let m = 0; m < METRICS; m++) out[m] = (WEEKLY_METRICS[m] as (typeof WEEKLY_METRICS)[number]).score(predicted, answer);
   for (const alias of gold.aliases ?? []) {
     const other = texts.text(alias);
@@ -196,7 +242,7 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
   const { timeline, state } = gold;
   outcome.verdict =
     timeline !== undefined && state !== undefined && state >= 0
-      ? verdictOf({ prediction: predicted, currentLevel, timeline, current: state, dateMs: instantMs(`${gold.date}T00:00:00Z`), texts: (s) => texts.state(s) })
+      ? verdictOf({ prediction: predicted, currentLevel, timeline, current: state, dateMs: instantMs(gold.date), texts: (s) => texts.state(s) })
       : currentLevel > 0
         ? CURRENT
         : WRONG;
@@ -206,6 +252,8 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
 
 const CURRENT: VerdictOutcome = { verdict: 'current', ageDays: null, changesAgo: null };
 const WRONG: VerdictOutcome = { verdict: 'wrong', ageDays: null, changesAgo: null };
+/** Each verdict without an age: all but an outdated one's. */
+const OUTCOMES = Object.fromEntries(VERDICTS.map((verdict) => [verdict, { verdict, ageDays: null, changesAgo: null }])) as Record<VerdictName, VerdictOutcome>;
 const WRONG_COLUMN = VERDICT_RATES.indexOf('wrong');
 
 function itemScore(item: WeeklyCase, outcome: ItemOutcome, scores: Float64Array): WeeklyItemScore {
@@ -225,6 +273,7 @@ function itemScore(item: WeeklyCase, outcome: ItemOutcome, scores: Float64Array)
 /** Scored forms made afresh for each call: for one item at a time. */
 const FRESH_TEXTS: Texts = {
   text: (text) => new ScoredText(text),
+  prediction: (text) => new ScoredText(text),
   state: (state) => (state.value === null ? [] : [state.value, ...state.aliases].map((text) => new ScoredText(text))),
 };
 
@@ -245,7 +294,11 @@ function hasValue(gold: WeeklyGold): boolean {
 
 const DAY_MS = 86_400_000;
 
-/** Instants already parsed: a scoring reads the same few dates, and a query's same start, over and over. */
+/**
+ * Instants already parsed: a scoring reads the same few dates, and a query's same start, over and
+ * over. A date alone (YYYY-MM-DD) parses as its 00:00 UTC, the answer date's instant, so an item's
+ * date is looked up as it is, with no instant text built per item.
+ */
 const parsedInstants = new Map<string, number>();
 
 function instantMs(text: string): number {
@@ -261,7 +314,7 @@ function instantMs(text: string): number {
 /** Whole days from the change that set the answer in effect to the answer date's instant (D 00:00 UTC); null when no change was seen. */
 export function daysSinceChange(date: string, changedAt: string | null): number | null {
   if (changedAt === null) return null;
-  return Math.floor((instantMs(`${date}T00:00:00Z`) - instantMs(changedAt)) / DAY_MS);
+  return Math.floor((instantMs(date) - instantMs(changedAt)) / DAY_MS);
 }
 
 /** Bins of days since the change, doubling in width: enough items per point for an interval that says something. */
@@ -320,7 +373,9 @@ export class WeeklyScorer {
   private readonly golds = new Map<string, ScoredText>();
   /** The scored forms of each stretch of a timeline, kept while its query is scored (its object is shared by all its dates). */
   private readonly stateTexts = new WeakMap<AnswerState, readonly ScoredText[]>();
-  private readonly texts: Texts = { text: (text) => this.goldText(text), state: (state) => this.textsOfState(state) };
+  /** The scored forms of the latest predictions' texts, bounded as the gold's. */
+  private readonly predictions = new Map<string, ScoredText>();
+  private readonly texts: Texts = { text: (text) => this.goldText(text), prediction: (text) => this.predictionText(text), state: (state) => this.textsOfState(state) };
   private scored = 0;
   private unknown = 0;
   private emptyGold = 0;
@@ -337,11 +392,19 @@ export class WeeklyScorer {
     this.cutoff = options.cutoff ?? null;
   }
 
-  /** Counts one item; returns its scores when asked (a million items need not each make an object). */
-  add(item: WeeklyCase, wantScore: true): WeeklyItemScore;
-  add(item: WeeklyCase, wantScore?: false): undefined;
-  add(item: WeeklyCase, wantScore = false): WeeklyItemScore | undefined {
-    const outcome = scoreInto(item, this.scores, this.texts);
+  /** Scores an item now and keeps its outcome in slot `at`, to be counted later by `add` with the same slot. */
+  keep(item: WeeklyCase, kept: KeptScores, at: number): void {
+    kept.set(at, scoreInto(item, this.scores, this.texts), this.scores);
+  }
+
+  /**
+   * Counts one item (its outcome kept in `kept`'s slot, or scored now); returns its scores when asked
+   * (a million items need not each make an object).
+   */
+  add(item: WeeklyCase, wantScore: true, kept?: KeptSlot): WeeklyItemScore;
+  add(item: WeeklyCase, wantScore?: false, kept?: KeptSlot): undefined;
+  add(item: WeeklyCase, wantScore = false, kept?: KeptSlot): WeeklyItemScore | undefined {
+    const outcome = kept ? kept.scores.restore(kept.at, item.gold, this.scores) : scoreInto(item, this.scores, this.texts);
     const result = wantScore ? itemScore(item, outcome, this.scores) : undefined;
     const { gold } = item;
     if (outcome.counts === 'excluded') {
@@ -435,14 +498,12 @@ export class WeeklyScorer {
   }
 
   private goldText(text: string): ScoredText {
-    let scored = this.golds.get(text);
-    if (!scored) {
-      // Bounded: the forms of the answers of the last queries read, which is what the next dates repeat.
-      if (this.golds.size >= GOLD_TEXTS_KEPT) this.golds.clear();
-      scored = new ScoredText(text);
-      this.golds.set(text, scored);
-    }
-    return scored;
+    // Bounded: the forms of the answers of the last queries read, which is what the next dates repeat.
+    return keptText(this.golds, text);
+  }
+
+  private predictionText(text: string): ScoredText {
+    return keptText(this.predictions, text);
   }
 
   private textsOfState(state: AnswerState): readonly ScoredText[] {
@@ -485,7 +546,18 @@ export function cutoffSide(gold: Pick<WeeklyGold, 'changedAt' | 'since'>, cutoff
   return since !== null && since < cutoff ? 'before' : 'undetermined';
 }
 
-const GOLD_TEXTS_KEPT = 100_000;
+const TEXTS_KEPT = 100_000;
+
+/** A text's scored form from a bounded cache: emptied when full, which keeps what the next items repeat at little cost. */
+function keptText(kept: Map<string, ScoredText>, text: string): ScoredText {
+  let scored = kept.get(text);
+  if (!scored) {
+    if (kept.size >= TEXTS_KEPT) kept.clear();
+    scored = new ScoredText(text);
+    kept.set(text, scored);
+  }
+  return scored;
+}
 
 const BREAKDOWNS: readonly Breakdown[] = ['by_domain', 'by_frequency', 'by_days_since_change', 'by_week', 'by_cutoff'];
 const byName = (a: string, b: string) => a.localeCompare(b);

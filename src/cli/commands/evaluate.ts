@@ -16,7 +16,8 @@ import {
   GROWOVER_VERDICTS,
   metaPathOf,
   parseSystemMeta,
-  PredictionIndex,
+  datedSink,
+  type PredictionFeed,
   PredictionJudge,
   readPredictionFile,
   scoreGrowover,
@@ -90,14 +91,15 @@ export function registerEvaluate(program: Command): void {
     .action(async (flags: WeeklyFlags, command: Command) => {
       const scope = evaluationScope(flags, command);
       const cutoff = flags.cutoff ?? cutoffBeside(flags.predictions);
-      const index = new PredictionIndex();
-      readPredictionFile(flags.predictions, index.sink(scope.dates.length === 1 ? (scope.dates[0] ?? null) : null, 'with --from and --to each line names its date'));
+      const defaultDate = scope.dates.length === 1 ? (scope.dates[0] ?? null) : null;
+      // Read as the evaluation scores: each prediction is paired with the gold held when it is read.
+      const feed: PredictionFeed = (sink) => readPredictionFile(flags.predictions, datedSink(defaultDate, sink, 'with --from and --to each line names its date'));
       // The LLM judge writes its replies into the store's cache, so it takes the lock like every LLM stage.
       const write = flags.judge === 'openai';
       await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
         const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.db, session.settings).judge() : null);
         const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
-        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db, flags.time), index, scope, {
+        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db, flags.time), feed, scope, {
           seed: session.settings.seed,
           cutoff,
           ...(flags.out || judge

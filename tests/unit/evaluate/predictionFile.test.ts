@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parsePredictions, readPredictionFile, type Prediction } from '../../../src/evaluate/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'wikidelta-predictions-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function read(content: string): Prediction[] {
+  const path = join(dir, 'p.jsonl');
+  writeFileSync(path, content);
+  const out: Prediction[] = [];
+  readPredictionFile(path, (p) => out.push(p));
+  return out;
+}
+
+describe('reading a JSONL prediction file', () => {
+  it('reads the lines JSON.stringify writes as JSON.parse would, escapes, spaces and other keys included', () => {
+    const lines = [
+      { id: 'q1', prediction: 'Paris', date: '2025-01-04' },
+      { id: 'q2', prediction: '' },
+      { id: 'q3', prediction: 'say "hi"\\ back', date: '2025-01-04' },
+      { id: 'q4', prediction: 'tab\there\u0085 and é, 日本' },
+      { id: 7, prediction: 'numbered' },
+      { prediction: 'key order', id: 'q5' },
+    ].map((line) => JSON.stringify(line));
+    lines.push('  {"id": "q6", "prediction": "spaced", "date": "2025-01-05"}\r', '\ufeff{"id":"q7","prediction":"after a BOM"}');
+    const content = `${lines.join('\n')}\n`;
+    expect(read(content)).toEqual(parsePredictions(content, 'p.jsonl'));
+    expect(read(content).map((p) => p.id)).toEqual(['q1', 'q2', 'q3', 'q4', '7', 'q5', 'q6', 'q7']);
+  });
+
+  it('keeps the errors of the full parse on lines of the plain shape', () => {
+    expect(() => read('{"id":"q1","prediction":"a","date":"2025-02-30"}\n')).toThrow(/p\.jsonl line 1: field "date": "2025-02-30" is not a real calendar date/);
+    expect(() => read('{"id":"q1","prediction":"a"}\n{"id":"","prediction":"b"}\n')).toThrow(/p\.jsonl line 2: field "id"/);
+    expect(() => read('{"id":"q1","prediction":"a\u0001"}\n')).toThrow(/p\.jsonl line 1: not valid JSON/);
+  });
+
+  it('reads lines across the chunks it reads the file in, multi-byte characters included, and a last line without a newline', () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ id: `q${i}`, prediction: `réponse ${'é'.repeat(i % 7)} ${i}`, date: '2025-01-04' }));
+    const out = read(lines.join('\n'));
+    expect(out).toHaveLength(40_000);
+    expect(out[39_999]).toEqual({ id: 'q39999', prediction: `réponse ${'é'.repeat(39_999 % 7)} 39999`, date: '2025-01-04' });
+    expect(out.every((p, i) => p.prediction === `réponse ${'é'.repeat(i % 7)} ${i}`)).toBe(true);
+  });
+
+  it('reads a SQuAD JSON whose first line is not an object of its own', () => {
+    expect(read('{\n  "q1": "Paris",\n  "q2": ""\n}\n')).toEqual([
+      { id: 'q1', prediction: 'Paris', date: null },
+      { id: 'q2', prediction: '', date: null },
+    ]);
+  });
+});
