@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { UsageSchema } from '../llm/usage.js';
-import { labelArticle, labelNewArticle, type ArticleLabels } from '../labels/labeler.js';
+import { labelArticle, labelNewArticle } from '../labels/labeler.js';
+import type { ArticleLabels } from '../model/labels.js';
 import { inBatches, type JobKind } from './batchRunner.js';
 
 const LabelPairData = z.object({
