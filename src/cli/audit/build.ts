@@ -5,9 +5,9 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Annotator, AuditInfo, AuditItemContent, AuditSource } from '../../audit/model.js';
+import { hashToken, type Annotator, type AuditInfo, type AuditItemContent, type AuditSource } from '../../model/audit.js';
 import { assignRaters, rebalance, sampleItems, stratumCounts, type SamplePlan } from '../../audit/sample.js';
-import { hashToken, newToken } from '../../audit/tokens.js';
+import { newToken } from '../../audit/tokens.js';
 import { UserError } from '../../errors.js';
 import { derivedRandom } from '../../random.js';
 import { AuditStore } from '../../store/auditStore.js';

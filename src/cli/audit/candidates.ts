@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { closestSentences, paragraphsHolding, paragraphsNumbered, revisionLinks, timelineAround } from '../../audit/freeze.js';
-import type { AuditItemContent, ClosestSentences } from '../../audit/model.js';
+import type { AuditItemContent, ClosestSentences } from '../../model/audit.js';
 import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import type { StoredLabel } from '../../model/labels.js';
