@@ -1,7 +1,9 @@
 /**
  * The layers of docs/ARCHITECTURE.md §1, checked on every CI run so a wrong import fails the build:
- * src/cli (the shell) → pipelines/ → the library folders of src/; testkit/ holds the test servers
- * that tests/ and scripts/ share. Folder-level cycles are found by scripts/check-layers.ts over this graph.
+ * src/cli (the shell) → pipelines/ → the library folders of src/, with the store and the model it
+ * keeps at the bottom; testkit/ holds the test servers that tests/ and scripts/ share. Folder-level
+ * cycles are found by scripts/check-layers.ts over this graph. node_modules is not followed but not
+ * excluded either, so a rule can name the package a module imports (only the store opens SQLite).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -49,6 +51,27 @@ module.exports = {
       to: { path: '^(tests|scripts)/' },
     },
     {
+      name: 'store-imports-only-model',
+      comment: 'src/store is the foundation (docs/ARCHITECTURE.md §1): besides its own files it imports only the model it keeps (src/model.ts, src/model/), the error types (src/errors.ts, src/result.ts) and UTC dates (src/dates.ts)',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^(src|pipelines|scripts|tests|testkit)/', pathNot: '^src/(store/|model/|model\\.ts$|errors\\.ts$|result\\.ts$|dates\\.ts$)' },
+    },
+    {
+      name: 'model-imports-only-model',
+      comment: 'src/model.ts and src/model/ lie under the store: plain types, their zod schemas and pure functions of them, importing only each other and the error types',
+      severity: 'error',
+      from: { path: '^src/(model/|model\\.ts$)' },
+      to: { path: '^(src|pipelines|scripts|tests|testkit)/', pathNot: '^src/(model/|model\\.ts$|errors\\.ts$|result\\.ts$)' },
+    },
+    {
+      name: 'only-the-store-opens-sqlite',
+      comment: 'the shipped code opens SQLite and writes SQL only in src/store; elsewhere a Database is a type handed to repositories',
+      severity: 'error',
+      from: { path: '^(src|pipelines)/', pathNot: '^src/store/' },
+      to: { path: '^node_modules/(@types/)?better-sqlite3/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       comment: 'modules never import each other in a circle, type-only imports included',
       severity: 'error',
@@ -58,7 +81,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },

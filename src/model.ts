@@ -1,10 +1,16 @@
-/** Plain typed records shared by sources, parsing, diffing and the store. Times are ISO-8601 UTC strings. */
+/**
+ * Plain typed records shared by sources, parsing, diffing and the store, and the zod schemas of
+ * those that cross a boundary (a queue job, a stored JSON column). Times are ISO-8601 UTC strings.
+ */
+import { z } from 'zod';
 
 /** A half-open time window `[start, end)`. */
 export interface Window {
   start: string;
   end: string;
 }
+
+export const WindowSchema = z.object({ start: z.string(), end: z.string() }) satisfies z.ZodType<Window>;
 
 export interface PageRef {
   /** Page id on the source wiki (dump page id, or the id of the wiki the API talks to). */
@@ -72,6 +78,13 @@ export interface Infobox {
   fromWikidata?: boolean;
 }
 
+export const InfoboxSchema = z.object({
+  template: z.string(),
+  fields: z.array(z.tuple([z.string(), z.string()])),
+  aliases: z.record(z.string(), z.array(z.string())).optional(),
+  fromWikidata: z.boolean().optional(),
+}) satisfies z.ZodType<Infobox>;
+
 export interface ParsedRevision {
   infoboxes: Infobox[];
   /** Plain text of the article's first paragraph, or "" when it has none. */
@@ -110,7 +123,42 @@ export interface TimedFact {
   point: string | null;
 }
 
+/** A time-qualified statement as jobs carry it and the store keeps it. */
+export const TimedFactSchema = z.object({
+  key: z.string(),
+  value: z.string(),
+  rank: z.enum(['preferred', 'normal']),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  point: z.string().nullable(),
+}) satisfies z.ZodType<TimedFact>;
+
+/** An entity revision's naming and time-qualified statements, as parse and read-dump jobs carry them (src/queue). */
+export const EntityFactsSchema = z.object({
+  id: z.string(),
+  label: z.string().nullable(),
+  aliases: z.array(z.string()),
+  enwiki: z.string().nullable(),
+  timed: z.array(TimedFactSchema),
+}) satisfies z.ZodType<EntityFacts>;
+
+/** An entity's English label and aliases as a label source knows them; label null: it has none. */
+export interface EntityName {
+  label: string | null;
+  aliases: string[];
+}
+
 export type ChangeKind = 'added' | 'removed' | 'changed';
+
+/** One infobox key that differs between two revisions' infoboxes, as the diff finds it (src/diff/infoboxDiff.ts). */
+export interface KeyChange {
+  /** The template of the new revision's infobox (the old one's when the infobox was removed). */
+  template: string;
+  key: string;
+  kind: ChangeKind;
+  old: string;
+  new: string;
+}
 
 /** One infobox key that differs between a revision and its predecessor. */
 export interface InfoboxChange {

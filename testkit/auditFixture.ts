@@ -5,8 +5,8 @@
  * weekly item's infobox is as long as a real club's, its changed key far down in source order.
  */
 import type { Database } from 'better-sqlite3';
-import type { AuditInfo, AuditItem, AuditItemContent } from '../src/audit/model.js';
-import { hashToken, newToken } from '../src/audit/tokens.js';
+import { hashToken, type AuditInfo, type AuditItem, type AuditItemContent } from '../src/model/audit.js';
+import { newToken } from '../src/audit/tokens.js';
 import { AuditStore } from '../src/store/auditStore.js';
 
 export const HOSTILE = {

@@ -8,9 +8,10 @@
  */
 import type { Database } from 'better-sqlite3';
 import { oneLine } from '../../src/errors.js';
-import { articleSentences, type ArticleSentence } from '../../src/text/articleText.js';
+import { articleSentences } from '../../src/text/articleText.js';
+import { sentenceHash } from '../../src/text/normalise.js';
 import type { SnapshotArticle } from '../../src/sources/snapshotSources.js';
-import type { SnapshotRecord } from '../../src/model/labels.js';
+import type { ArticleSentence, SnapshotRecord } from '../../src/model/labels.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
@@ -45,7 +46,7 @@ const snapshotStage: Stage<SnapshotInput> = {
         if (skippedCount++ < NAMED_SKIPS) skipped[`skipped: ${article.title} (${reason})`] = article.pageId;
         continue;
       }
-      store.storeArticle(name, article, cut);
+      store.storeArticle(name, article, cut.map((sentence) => ({ ...sentence, hash: sentenceHash(sentence.text) })));
       articles++;
       sentences += cut.length;
       context.reporter.progress(articles);

@@ -36,7 +36,7 @@ import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
 import { WorkerEmbedder } from '../../src/models/workerEmbedder.js';
 import { articleSentences } from '../../src/text/articleText.js';
-import type { ArticleLabels } from '../../src/labels/labeler.js';
+import type { ArticleLabels } from '../../src/model/labels.js';
 import { InProcessRunner } from '../../src/queue/batchRunner.js';
 import { labelArticlesJob, labelBatches } from '../../src/queue/labelJob.js';
 import { forgetFacts } from '../../src/text/facts.js';

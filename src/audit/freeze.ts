@@ -3,7 +3,7 @@
  * §14): the paragraphs around sentences, an answer's timeline walked interval by interval, the old
  * sentences closest to a new one, and the links to a change's revisions.
  */
-import type { RevisionLinks } from './model.js';
+import type { RevisionLinks } from '../model/audit.js';
 
 export interface NumberedSentence {
   index: number;

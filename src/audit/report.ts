@@ -23,7 +23,7 @@
  *   median, each annotator's, and the items whose raters took longest by their median.
  */
 import { derivedRandom } from '../random.js';
-import { labelChoices, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditSource, type Judgment, type Verdict } from './model.js';
+import { labelChoices, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditSource, type Judgment, type Verdict } from '../model/audit.js';
 import { cohenKappa, fleissKappa, krippendorffAlphaNominal, majorityOf, median, wilsonInterval, type Interval } from './statistics.js';
 
 export type { Interval } from './statistics.js';

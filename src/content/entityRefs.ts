@@ -6,6 +6,7 @@
  * people (data units, timelines); a reference without a label keeps its id and marks the value
  * unresolved, and such a value is never asked about.
  */
+import type { EntityName } from '../model.js';
 
 /** An entity id: item, property, lexeme (with form or sense), media info, entity schema. */
 const ENTITY_ID = /^(?:[QPLME]\d+|L\d+-[FS]\d+)$/;
@@ -24,12 +25,6 @@ export function entityRef(id: string): string {
 export function referencedIds(value: string): string[] {
   if (!value.includes('{{')) return [];
   return [...new Set([...value.matchAll(REFERENCE)].map((match) => match[1] as string))];
-}
-
-/** An entity's English label and aliases as a label source knows them; label null: it has none. */
-export interface EntityName {
-  label: string | null;
-  aliases: string[];
 }
 
 export type NameLookup = (id: string) => EntityName | undefined;

@@ -4,7 +4,6 @@
  * for the revision, each giving the same `ParsedRevision` (infobox-like fact sets, a first
  * paragraph, and for entities what names them and their time-qualified statements).
  */
-import { z } from 'zod';
 import type { ParsedRevision } from '../model.js';
 
 export interface ExtractOptions {
@@ -23,25 +22,6 @@ export interface FactExtractor {
   /** The revision's facts. Never throws: content it cannot read gives no facts. */
   extract(text: string, options: ExtractOptions): ParsedRevision;
 }
-
-/** A time-qualified statement as jobs carry it and the store keeps it. */
-export const TimedFactSchema = z.object({
-  key: z.string(),
-  value: z.string(),
-  rank: z.enum(['preferred', 'normal']),
-  start: z.string().nullable(),
-  end: z.string().nullable(),
-  point: z.string().nullable(),
-});
-
-/** An entity revision's naming and time-qualified statements, as parse and read-dump jobs carry them (src/queue). */
-export const EntityFactsSchema = z.object({
-  id: z.string(),
-  label: z.string().nullable(),
-  aliases: z.array(z.string()),
-  enwiki: z.string().nullable(),
-  timed: z.array(TimedFactSchema),
-});
 
 /** The content model of a revision whose source does not name one. */
 export const DEFAULT_MODEL = 'wikitext';

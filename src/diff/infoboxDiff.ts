@@ -1,13 +1,4 @@
-import type { ChangeKind, Infobox } from '../model.js';
-
-export interface KeyChange {
-  /** The template of the new revision's infobox (the old one's when the infobox was removed). */
-  template: string;
-  key: string;
-  kind: ChangeKind;
-  old: string;
-  new: string;
-}
+import type { Infobox, KeyChange } from '../model.js';
 
 /** Below this key overlap, infoboxes with different template names are different infoboxes. */
 const MIN_CROSS_TEMPLATE_OVERLAP = 0.3;

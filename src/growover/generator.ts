@@ -9,7 +9,7 @@ import type { GrowoverTasks, NumberedSentence } from '../llm/growoverTasks.js';
 import type { PromptRef } from '../llm/tasks.js';
 import type { Embedder } from '../models/embedder.js';
 import { derivedRandom } from '../random.js';
-import type { ArticleSentence } from '../text/articleText.js';
+import type { ArticleSentence } from '../model/labels.js';
 import { changedPairs, newSentenceGroups, type ChangedPair } from './changeTargets.js';
 import type { Provenance } from '../model.js';
 import type { ArticleRef, DialogueItem, LabeledSentence, QaItem, Reject, TurnType } from '../model/growover.js';

@@ -3,7 +3,7 @@
  * when it is short enough to hold one fact (fewer than 5 sentences) yet long enough to state it
  * (300 to 600 characters).
  */
-import type { ArticleSentence } from '../text/articleText.js';
+import type { ArticleSentence } from '../model/labels.js';
 
 export interface Paragraph {
   /** Paragraph number in the article. */

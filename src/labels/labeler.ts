@@ -21,37 +21,12 @@
  * Similarities are never rounded and texts are never truncated here (docs/ARCHITECTURE.md §12).
  */
 import { CachingEmbedder, cosine, type EmbedTally, type Embedder } from '../models/embedder.js';
-import { nliLabel, type NliModel, type NliScores } from '../models/nli.js';
+import { nliLabel, type NliModel } from '../models/nli.js';
 import { alignInOrder } from './align.js';
 import { sentenceHash } from '../text/normalise.js';
 import { describeFactDifference, factDifference, rememberFacts, sameFacts, unreadFacts, type FactReader } from '../text/facts.js';
 import { contentKey, contentWords, wordOverlap } from '../text/tokens.js';
-import type { LabelStep, SentenceChangeJudge, SentenceLabelName } from '../model/labels.js';
-
-
-export interface SentenceLabel {
-  newIndex: number;
-  label: SentenceLabelName;
-  /** The old sentence(s) it corresponds to: one, or a span for splits and merges; empty for new ones. */
-  oldIndices: number[];
-  /** Cosine of the deciding comparison (1 for equal text), null when no model compared it. */
-  similarity: number | null;
-  /** NLI scores of the deciding pair (premise old, hypothesis new), when NLI decided. */
-  nli: NliScores | null;
-  step: LabelStep;
-  /** The backends that decided, joined with "+", e.g. "hash", "use-lite+heuristic-nli". */
-  backend: string;
-  /** Why, in words, for labels past the similarity rules: the facts that differ, the judge's verdict and reason (or that none was asked). */
-  evidence: string | null;
-}
-
-export interface ArticleLabels {
-  sentences: SentenceLabel[];
-  /** Old sentence indices that nothing in the new version corresponds to. */
-  deleted: number[];
-  /** Model work spent on this article: texts sent to the embedder and pairs sent to NLI. */
-  work: { embedded: number; nliPairs: number };
-}
+import type { ArticleLabels, LabelStep, NliScores, SentenceChangeJudge, SentenceLabel, SentenceLabelName } from '../model/labels.js';
 
 export interface LabelThresholds {
   /** Overrides the embedder's own "same" threshold (rarely wanted: it is calibrated per embedder). */

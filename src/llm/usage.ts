@@ -1,6 +1,5 @@
 /** Calls and tokens spent through one LLM provider, and their record per run (what `status` shows). */
 import type { Database } from 'better-sqlite3';
-import { z } from 'zod';
 import type { RunUsage, Usage } from '../model/llmUsage.js';
 import { LlmUsageStore } from '../store/llmUsageStore.js';
 
@@ -27,17 +26,6 @@ export class UsageMeter {
     return taken;
   }
 }
-
-/** Usage as a job returns it through the queue (docs/ARCHITECTURE.md §13). */
-export const UsageSchema = z.object({
-  provider: z.string(),
-  model: z.string(),
-  requests: z.number(),
-  cacheHits: z.number(),
-  failures: z.number(),
-  promptTokens: z.number(),
-  completionTokens: z.number(),
-}) satisfies z.ZodType<Usage>;
 
 /**
  * What a stage whose batches run as jobs spent: each job returns what its calls spent with its

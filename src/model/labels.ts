@@ -18,6 +18,15 @@ export interface SnapshotRecord {
   asOf: string | null;
 }
 
+/** A sentence of a snapshot's article, as the one sentence cut numbers it (src/text/articleText.ts). */
+export interface ArticleSentence {
+  /** Position of the sentence in the whole article, from 0: the index used everywhere. */
+  index: number;
+  /** Position of its paragraph in the article, from 0. */
+  paragraph: number;
+  text: string;
+}
+
 export interface StoredArticle {
   pageId: number;
   title: string;
@@ -29,6 +38,39 @@ export interface StoredArticle {
 export interface ArticlePair {
   newArticle: StoredArticle;
   oldArticle: StoredArticle | null;
+}
+
+/** Probabilities (or heuristic scores) of the three NLI classes; they sum to 1 (docs/ARCHITECTURE.md §11). */
+export interface NliScores {
+  entailment: number;
+  neutral: number;
+  contradiction: number;
+}
+
+/** The labeler's verdict on one sentence of the new version (docs/ARCHITECTURE.md §7.3), as the store keeps it. */
+export interface SentenceLabel {
+  newIndex: number;
+  label: SentenceLabelName;
+  /** The old sentence(s) it corresponds to: one, or a span for splits and merges; empty for new ones. */
+  oldIndices: number[];
+  /** Cosine of the deciding comparison (1 for equal text), null when no model compared it. */
+  similarity: number | null;
+  /** NLI scores of the deciding pair (premise old, hypothesis new), when NLI decided. */
+  nli: NliScores | null;
+  step: LabelStep;
+  /** The backends that decided, joined with "+", e.g. "hash", "use-lite+heuristic-nli". */
+  backend: string;
+  /** Why, in words, for labels past the similarity rules: the facts that differ, the judge's verdict and reason (or that none was asked). */
+  evidence: string | null;
+}
+
+/** One article's labels: what the label stage stores in one transaction. */
+export interface ArticleLabels {
+  sentences: SentenceLabel[];
+  /** Old sentence indices that nothing in the new version corresponds to. */
+  deleted: number[];
+  /** Model work spent on this article: texts sent to the embedder and pairs sent to NLI. */
+  work: { embedded: number; nliPairs: number };
 }
 
 export interface StoredLabel {

@@ -1,4 +1,5 @@
 /** Calls and tokens spent through one LLM provider and model (docs/ARCHITECTURE.md §6). */
+import { z } from 'zod';
 
 export interface Usage {
   provider: string;
@@ -11,6 +12,17 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
 }
+
+/** Usage as a job returns it through the queue (docs/ARCHITECTURE.md §13). */
+export const UsageSchema = z.object({
+  provider: z.string(),
+  model: z.string(),
+  requests: z.number(),
+  cacheHits: z.number(),
+  failures: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+}) satisfies z.ZodType<Usage>;
 
 /** A run's usage of one provider and model, with its cost when prices were given. */
 export interface RunUsage extends Usage {

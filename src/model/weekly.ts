@@ -3,10 +3,25 @@
  * selected from them, and the questions made from those with their checks, domains and classes.
  * Plain data, shared by the stages, the store and the releases.
  */
-import type { InfoboxChange } from '../model.js';
+import { z } from 'zod';
+import type { InfoboxChange, KeyChange } from '../model.js';
 
 /** Why the key/value filters dropped a change (docs/ARCHITECTURE.md §4). */
 export type FilterReason = 'styling_key' | 'file_value' | 'empty_value';
+
+/**
+ * A key change with the marks the diff stage gives it (filtered, reverted), as zod reads it where it
+ * crosses a boundary: a diff job's result from the queue, and a stored change from the store.
+ */
+export const MarkedKeyChangeSchema = z.object({
+  template: z.string(),
+  key: z.string(),
+  kind: z.enum(['added', 'removed', 'changed']),
+  old: z.string(),
+  new: z.string(),
+  filtered: z.enum(['styling_key', 'file_value', 'empty_value']).nullable(),
+  revertedBy: z.number().int().nullable(),
+}) satisfies z.ZodType<KeyChange & { filtered: FilterReason | null; revertedBy: number | null }>;
 
 /** A page's revision as the diff stage reads it back. */
 export interface PageRevisionRow {

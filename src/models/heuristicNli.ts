@@ -8,7 +8,8 @@
  */
 import { differingFactWords, factDifference } from '../text/facts.js';
 import { contentTokens, type Token } from '../text/tokens.js';
-import type { NliModel, NliPair, NliScores } from './nli.js';
+import type { NliScores } from '../model/labels.js';
+import type { NliModel, NliPair } from './nli.js';
 
 /** Share of the hypothesis's content words that must be in the premise for entailment. */
 const ENTAILMENT_COVERAGE = 0.75;

@@ -1,15 +1,9 @@
 /** Natural language inference behind one small interface (docs/ARCHITECTURE.md §11). */
+import type { NliScores } from '../model/labels.js';
 
 export interface NliPair {
   premise: string;
   hypothesis: string;
-}
-
-/** Probabilities (or heuristic scores) of the three classes; they sum to 1. */
-export interface NliScores {
-  entailment: number;
-  neutral: number;
-  contradiction: number;
 }
 
 export type NliLabel = keyof NliScores;

@@ -5,7 +5,8 @@
  */
 import { AutoModelForSequenceClassification, AutoTokenizer, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { UserError } from '../errors.js';
-import type { NliModel, NliPair, NliScores } from './nli.js';
+import type { NliScores } from '../model/labels.js';
+import type { NliModel, NliPair } from './nli.js';
 import { configureTransformers, type ModelLocation } from './transformersEnv.js';
 
 const BATCH = 16;

@@ -6,15 +6,13 @@
  */
 import { z } from 'zod';
 import { inWindow } from '../dates.js';
-import { MarkedKeyChangeSchema } from '../diff/markedChange.js';
 import { findReverts } from '../diff/reverts.js';
 import { diffInfoboxes } from '../diff/infoboxDiff.js';
-import type { Infobox, Window } from '../model.js';
-import type { PageRevisionRow } from '../model/weekly.js';
+import { InfoboxSchema, WindowSchema, type Infobox, type Window } from '../model.js';
+import { MarkedKeyChangeSchema, type PageRevisionRow } from '../model/weekly.js';
 import { filterReason } from '../select/changeFilters.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
-import { InfoboxSchema } from './parseJob.js';
 
 const DiffRevision = z.object({
   revId: z.number().int(),
@@ -31,7 +29,7 @@ const DiffRevision = z.object({
 });
 
 const DiffBatchData = z.object({
-  window: z.object({ start: z.string(), end: z.string() }),
+  window: WindowSchema,
   revertHours: z.number(),
   pages: z.array(z.object({ pageId: z.number().int(), revisions: z.array(DiffRevision) })),
 });

@@ -10,18 +10,17 @@
 import { z } from 'zod';
 import { inWindow } from '../dates.js';
 import { InputError, oneLine, UserError } from '../errors.js';
-import type { Revision } from '../model.js';
+import { EntityFactsSchema, InfoboxSchema, WindowSchema, type Revision } from '../model.js';
 import { DumpRevisionSource } from '../sources/dumpSource.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
-import { EntityFactsSchema } from '../content/factExtractor.js';
 import { prepareExtractors } from '../content/registry.js';
-import { InfoboxSchema, parsedText } from './parseJob.js';
+import { parsedText } from './parseJob.js';
 
 const ReadDumpData = z.object({
   /** Absolute, so that it names the same file on every worker whatever its working directory. */
   path: z.string(),
-  window: z.object({ start: z.string(), end: z.string() }),
+  window: WindowSchema,
   /** Revisions up to this many hours around the window come back as metadata (revert detection). */
   followHours: z.number(),
   /** The part starts after this page, in the file's order; null: at the file's start. */

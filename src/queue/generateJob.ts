@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { generateFromChange, generateInitial, type Generated } from '../growover/generator.js';
-import { UsageSchema } from '../llm/usage.js';
+import { UsageSchema } from '../model/llmUsage.js';
 import { CachingEmbedder, type VectorStore } from '../models/embedder.js';
 import type { JobKind } from './batchRunner.js';
 

@@ -4,8 +4,9 @@
  * in the job rather than a shared read-only copy of the store because workers run on other machines.
  */
 import { z } from 'zod';
-import { UsageSchema } from '../llm/usage.js';
-import { labelArticle, labelNewArticle, type ArticleLabels } from '../labels/labeler.js';
+import { labelArticle, labelNewArticle } from '../labels/labeler.js';
+import type { ArticleLabels } from '../model/labels.js';
+import { UsageSchema } from '../model/llmUsage.js';
 import { inBatches, type JobKind } from './batchRunner.js';
 
 const LabelPairData = z.object({

@@ -4,18 +4,10 @@
  * them by (page, revision), so a batch parsed twice writes the same rows.
  */
 import { z } from 'zod';
-import { EntityFactsSchema } from '../content/factExtractor.js';
 import { extractFacts, prepareExtractors } from '../content/registry.js';
-import type { EntityFacts, Infobox } from '../model.js';
+import { EntityFactsSchema, InfoboxSchema, type EntityFacts, type Infobox } from '../model.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
-
-export const InfoboxSchema = z.object({
-  template: z.string(),
-  fields: z.array(z.tuple([z.string(), z.string()])),
-  aliases: z.record(z.string(), z.array(z.string())).optional(),
-  fromWikidata: z.boolean().optional(),
-});
 
 const ParseBatchData = z.object({
   revisions: z.array(

@@ -8,12 +8,12 @@
  * SQLite write lock, which the kernel releases when a process dies, so one starter replaces it and
  * the others find the winner's lock.
  */
-import Sqlite from 'better-sqlite3';
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { takeWriteLock } from '../store/database.js';
 import { processAlive } from './liveness.js';
 
 const LockOwner = z.object({ pid: z.number().int(), host: z.string(), startedAt: z.string(), command: z.string() });
@@ -112,18 +112,16 @@ function createWhole(path: string, owner: LockOwner): boolean {
 
 /** Runs `body` holding the store's SQLite write lock (taken with BEGIN IMMEDIATE, left with a rollback: nothing is written). */
 function underStoreWriteLock<T>(storePath: string, body: () => T): T {
-  let guard: Sqlite.Database;
+  let release: () => void;
   try {
-    guard = new Sqlite(storePath, { timeout: REPLACE_WAIT_MS });
-    guard.exec('BEGIN IMMEDIATE');
+    release = takeWriteLock(storePath, REPLACE_WAIT_MS);
   } catch (error) {
     throw new UserError(`cannot replace the stale lock of ${storePath}: ${(error as Error).message}`, { cause: error });
   }
   try {
     return body();
   } finally {
-    guard.exec('ROLLBACK');
-    guard.close();
+    release();
   }
 }
 

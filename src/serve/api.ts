@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { labelChoices, VERDICTS, type Annotator, type AuditInfo, type Judgment, type JudgmentRecord } from '../audit/model.js';
+import { labelChoices, VERDICTS, type Annotator, type AuditInfo, type Judgment, type JudgmentRecord } from '../model/audit.js';
 import { auditReport, type AuditReport } from '../audit/report.js';
 import type { ServeContext } from './context.js';
 import { stateOf } from './navigation.js';

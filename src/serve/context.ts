@@ -6,7 +6,7 @@
  * guess and counts nowhere.
  */
 import type { Database } from 'better-sqlite3';
-import type { Annotator, AuditItem, Judgment, JudgmentRecord } from '../audit/model.js';
+import type { Annotator, AuditItem, Judgment, JudgmentRecord } from '../model/audit.js';
 import { AuditStore } from '../store/auditStore.js';
 import { clientAddressKey, FailedAttempts, type FailedAttemptsOptions } from './failedAttempts.js';
 import { whereabouts, type Assigned, type Whereabouts } from './navigation.js';

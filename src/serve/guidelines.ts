@@ -3,7 +3,7 @@
  * example per label and per verdict, so that three judges who never talk read the scale alike
  * (Natural Questions' precision study gave its experts the same kind of sheet).
  */
-import type { AuditItemContent } from '../audit/model.js';
+import type { AuditItemContent } from '../model/audit.js';
 import { html, type Html } from './html.js';
 
 interface Example {

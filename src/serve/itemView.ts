@@ -6,7 +6,7 @@
  * system's prediction with the answer's dated values and the verdict a judge gave it.
  * Pure: content in, escaped markup out.
  */
-import type { AuditItemContent } from '../audit/model.js';
+import type { AuditItemContent } from '../model/audit.js';
 import { splitSentences } from '../text/sentences.js';
 import { highlight, wordDiff } from './highlight.js';
 import { html, type Html } from './html.js';

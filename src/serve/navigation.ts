@@ -4,7 +4,7 @@
  * keys, and the verdict `u` withdraws. Pure, from the store's list of assigned items with the
  * annotator's own verdicts, withdrawals and skips.
  */
-import type { Judgment } from '../audit/model.js';
+import type { Judgment } from '../model/audit.js';
 import type { AssignedItem } from '../store/auditStore.js';
 
 export type Assigned = AssignedItem;

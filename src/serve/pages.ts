@@ -4,7 +4,7 @@
  * figures, time per item, disputed items). Their scripts and styles are static files, so the
  * Content-Security-Policy can forbid every inline script.
  */
-import { labelChoices, type AuditItem, type Judgment } from '../audit/model.js';
+import { labelChoices, type AuditItem, type Judgment } from '../model/audit.js';
 import { describeLeftOut, type AuditReport, type Interval, type LeftOut } from '../audit/report.js';
 import { guidelines, keysFor } from './guidelines.js';
 import { html, type Html } from './html.js';

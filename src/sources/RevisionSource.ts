@@ -1,5 +1,5 @@
 import type { PageMove, PageRef, Revision, Window } from '../model.js';
-import type { RecentChangesSpool } from './recentChangesSpool.js';
+import type { RecentChangesSpool } from '../model/recentChanges.js';
 
 export interface CollectOptions {
   /**

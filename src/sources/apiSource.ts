@@ -35,7 +35,8 @@ import {
   type RecentChange,
   type RevisionEntry,
 } from './mediawikiReplies.js';
-import { MemorySpool, type ListedPage, type ListingKey, type RecentChangesSpool } from './recentChangesSpool.js';
+import type { ListedPage, ListingKey, RecentChangesSpool } from '../model/recentChanges.js';
+import { MemorySpool } from './recentChangesSpool.js';
 import { revisionsById } from './revisionContent.js';
 import { IDS_PER_REQUEST, positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
 

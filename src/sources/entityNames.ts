@@ -7,7 +7,7 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { EntityName } from '../content/entityRefs.js';
+import type { EntityName } from '../model.js';
 import { InputError } from '../errors.js';
 import { openDumpInput } from './dumpInput.js';
 import { IDS_PER_REQUEST, WikiClient, type WikiClientOptions } from './wikiClient.js';

@@ -3,46 +3,11 @@
  * memory as each reply arrives, with the token that continues the listing after them, so a week of
  * Wikipedia costs no more memory than a reply and a batch of pages, and a crash resumes the listing
  * where it stopped (docs/ARCHITECTURE.md §3). The collect stage passes a spool backed by the store;
- * without one, the source keeps the listing in memory (small wikis, tests of the source alone).
+ * without one, the source keeps the listing in memory (small wikis, tests of the source alone). The
+ * contract and the split around the window are the store's too, so they live in src/model/recentChanges.ts.
  */
 import type { Revision, Window } from '../model.js';
-
-/** One listing: a wiki's recent changes over a window and its revert horizon on both sides. */
-export interface ListingKey {
-  origin: string;
-  start: string;
-  horizonEnd: string;
-}
-
-/** Where a listing stands: the continuation to send next (null: from the beginning), or complete. */
-export interface ListingProgress {
-  next: Record<string, string> | null;
-  complete: boolean;
-}
-
-/** A listed edit: the metadata of a revision (text null) and its page. */
-export interface ListedEdit {
-  pageId: number;
-  revision: Revision;
-}
-
-/** A page's listed edits, oldest first: those before the window, those in it (its end included), those after it. */
-export interface ListedPage {
-  pageId: number;
-  predecessors: Revision[];
-  inWindow: Revision[];
-  followers: Revision[];
-}
-
-export interface RecentChangesSpool {
-  progress(key: ListingKey): ListingProgress;
-  /** Keeps one reply's edits and the continuation after them (null: the listing is complete), together. */
-  append(key: ListingKey, edits: ListedEdit[], next: Record<string, string> | null): void;
-  /** Up to `limit` pages with an edit in the window (its end included), in page-id order after `afterPageId`. */
-  pages(key: ListingKey, window: Window, afterPageId: number, limit: number): ListedPage[];
-  /** Drops the listing once every page of it has been yielded. */
-  discard(key: ListingKey): void;
-}
+import { splitAroundWindow, type ListedEdit, type ListedPage, type ListingKey, type ListingProgress, type RecentChangesSpool } from '../model/recentChanges.js';
 
 /** The in-memory spool: the same contract, for a source used without a store. */
 export class MemorySpool implements RecentChangesSpool {
@@ -101,18 +66,4 @@ function firstAbove(ids: number[], value: number): number {
     else high = mid;
   }
   return low;
-}
-
-/**
- * A page's edits, sorted oldest first and split at the window's start and end, the end instant
- * collected (docs/ARCHITECTURE.md §2): the one rule of both spools.
- */
-export function splitAroundWindow(pageId: number, revisions: Revision[], window: Window): ListedPage {
-  const sorted = [...revisions].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.revId - b.revId));
-  return {
-    pageId,
-    predecessors: sorted.filter((revision) => revision.timestamp < window.start),
-    inWindow: sorted.filter((revision) => revision.timestamp >= window.start && revision.timestamp <= window.end),
-    followers: sorted.filter((revision) => revision.timestamp > window.end),
-  };
 }

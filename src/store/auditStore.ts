@@ -7,8 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
-import { AUDIT_SOURCES, AuditItemContentSchema, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment, type JudgmentRecord } from '../audit/model.js';
-import { hashToken } from '../audit/tokens.js';
+import { AUDIT_SOURCES, AuditItemContentSchema, hashToken, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment, type JudgmentRecord } from '../model/audit.js';
 import { UserError } from '../errors.js';
 import { flag, jsonColumn } from './rows.js';
 

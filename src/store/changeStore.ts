@@ -5,10 +5,8 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import type { Infobox, Window } from '../model.js';
-import type { DataUnit, FilterReason, PageRevisionRow, StoredChange } from '../model/weekly.js';
-import type { KeyChange } from '../diff/infoboxDiff.js';
-import { MarkedKeyChangeSchema } from '../diff/markedChange.js';
+import type { Infobox, KeyChange, Window } from '../model.js';
+import { MarkedKeyChangeSchema, type DataUnit, type FilterReason, type PageRevisionRow, type StoredChange } from '../model/weekly.js';
 import { Count, FieldsColumn, flag, InfoboxColumn, Numbers } from './rows.js';
 
 const PageRevisionColumns = z.object({

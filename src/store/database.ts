@@ -102,6 +102,26 @@ function inWalMode(path: string): boolean {
 }
 
 /**
+ * Takes the SQLite write lock of the store at `path` on a connection of its own (BEGIN IMMEDIATE,
+ * waiting up to `waitMs` for another holder), and gives the function that lets it go again (a
+ * rollback: nothing is written). The kernel releases it when the process dies, which is what the
+ * run lock (src/runs/lock.ts) relies on; throws SQLite's error when it cannot be taken.
+ */
+export function takeWriteLock(path: string, waitMs: number): () => void {
+  const guard = new Sqlite(path, { timeout: waitMs });
+  try {
+    guard.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    guard.close();
+    throw error;
+  }
+  return () => {
+    guard.exec('ROLLBACK');
+    guard.close();
+  };
+}
+
+/**
  * Closes a store, leaving it in rollback-journal mode when no other connection has it open. SQLite
  * reads a store in WAL mode only where it may create the `-shm` file beside it, so a store left in
  * WAL mode could not be read from a read-only mount or by another user; every connection that may

@@ -6,9 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { EntityName } from '../content/entityRefs.js';
-import { TimedFactSchema } from '../content/factExtractor.js';
-import type { TimedFact, Window } from '../model.js';
+import { TimedFactSchema, type EntityName, type TimedFact, type Window } from '../model.js';
 import { FieldsColumn, jsonColumn } from './rows.js';
 
 const NameRow = z.object({ id: z.string(), label: z.string().nullable(), aliases: jsonColumn(z.array(z.string())) });

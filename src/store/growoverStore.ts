@@ -26,7 +26,7 @@ import type {
   TurnType,
 } from '../model/growover.js';
 import { turnItemId } from '../model/growover.js';
-import type { ArticleSentence } from '../text/articleText.js';
+import type { ArticleSentence } from '../model/labels.js';
 import { SnapshotStore } from './snapshotStore.js';
 import { Count, IndicesColumn, jsonColumn, ProvenanceColumns, provenanceOf, Texts } from './rows.js';
 

@@ -6,8 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Window } from '../model.js';
 import { z } from 'zod';
-import type { ListedEdit, ListedPage, ListingKey, ListingProgress, RecentChangesSpool } from '../sources/recentChangesSpool.js';
-import { splitAroundWindow } from '../sources/recentChangesSpool.js';
+import { splitAroundWindow, type ListedEdit, type ListedPage, type ListingKey, type ListingProgress, type RecentChangesSpool } from '../model/recentChanges.js';
 import { flag, jsonColumn } from './rows.js';
 
 const ListingRow = z.object({ id: z.number().int(), next: jsonColumn(z.record(z.string(), z.string())).nullable(), complete: flag });

@@ -3,6 +3,7 @@
  * drift fails loudly at the read instead of travelling on as a wrong type (docs/ARCHITECTURE.md §9).
  */
 import { z } from 'zod';
+import { InfoboxSchema } from '../model.js';
 import { EvidenceIndices } from '../model/growover.js';
 
 /** A TEXT column holding JSON, decoded and checked against a schema. */
@@ -14,7 +15,7 @@ export function jsonColumn<T extends z.ZodType>(schema: T) {
 export const flag = z.union([z.literal(0), z.literal(1)]).transform((value) => value === 1);
 
 /** An infobox's ordered [key, value] entries. */
-export const FieldsColumn = jsonColumn(z.array(z.tuple([z.string(), z.string()])));
+export const FieldsColumn = jsonColumn(InfoboxSchema.shape.fields);
 
 /** An infobox as a key → value object. */
 export const InfoboxColumn = jsonColumn(z.record(z.string(), z.string()));

@@ -6,11 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import type { LabeledPair, LabeledSentence } from '../model/growover.js';
-import type { ArticlePair, LabelName, SnapshotRecord, StoredArticle, StoredLabel } from '../model/labels.js';
-import type { ArticleSentence } from '../text/articleText.js';
-import type { ArticleLabels } from '../labels/labeler.js';
-import { sentenceHash } from '../text/normalise.js';
-import type { SnapshotArticle } from '../sources/snapshotSources.js';
+import type { ArticleLabels, ArticlePair, ArticleSentence, LabelName, SnapshotRecord, StoredArticle, StoredLabel } from '../model/labels.js';
 import { IndicesColumn, Texts } from './rows.js';
 
 const SnapshotRow = z.object({ name: z.string(), wiki: z.string(), source: z.string(), as_of: z.string().nullable() });
@@ -120,13 +116,16 @@ export class SnapshotStore {
     return this.selectArticle.get(snapshot, pageId) !== undefined;
   }
 
-  /** Stores one article and its sentences in one transaction (replacing an earlier copy). */
-  storeArticle(snapshot: string, article: SnapshotArticle, sentences: ArticleSentence[]): void {
+  /**
+   * Stores one article and its sentences in one transaction (replacing an earlier copy); each
+   * sentence comes with the hash of its normalised text, which the caller computes (src/text/normalise.ts).
+   */
+  storeArticle(snapshot: string, article: StoredArticle, sentences: ReadonlyArray<ArticleSentence & { hash: string }>): void {
     this.db.transaction(() => {
       this.deleteSentences.run(snapshot, article.pageId);
       this.insertArticle.run(snapshot, article.pageId, article.title, article.revId, article.timestamp, sentences.length);
       for (const sentence of sentences) {
-        this.insertSentence.run(snapshot, article.pageId, sentence.index, sentence.paragraph, sentence.text, sentenceHash(sentence.text));
+        this.insertSentence.run(snapshot, article.pageId, sentence.index, sentence.paragraph, sentence.text, sentence.hash);
       }
     })();
   }

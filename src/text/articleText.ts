@@ -5,16 +5,9 @@
  * one "sentence" per item, since list items are statements but not prose sentences.
  */
 import { InputError } from '../errors.js';
+import type { ArticleSentence } from '../model/labels.js';
 import { splitSentences } from './sentences.js';
 import { parseWithWtf, templateDepth } from './wtf.js';
-
-export interface ArticleSentence {
-  /** Position of the sentence in the whole article, from 0: the index used everywhere. */
-  index: number;
-  /** Position of its paragraph in the article, from 0. */
-  paragraph: number;
-  text: string;
-}
 
 /** Back matter: citations and links, not statements about the subject. */
 const BACK_MATTER = /^(references|notes|footnotes|citations|sources|bibliography|further reading|external links|see also|notes and references)$/i;

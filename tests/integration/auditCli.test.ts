@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VERDICTS, type AuditItemContent, type Verdict } from '../../src/audit/model.js';
+import { VERDICTS, type AuditItemContent, type Verdict } from '../../src/model/audit.js';
 import { cosine, textHash } from '../../src/models/embedder.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { openDatabase } from '../../src/store/database.js';

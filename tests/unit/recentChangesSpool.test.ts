@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/model.js';
-import { MemorySpool, type ListedEdit, type RecentChangesSpool } from '../../src/sources/recentChangesSpool.js';
+import type { ListedEdit, RecentChangesSpool } from '../../src/model/recentChanges.js';
+import { MemorySpool } from '../../src/sources/recentChangesSpool.js';
 import { openDatabase } from '../../src/store/database.js';
 import { RecentChangesStore } from '../../src/store/recentChangesStore.js';
 

@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { z } from 'zod';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { auditReport, formatReport } from '../../audit/report.js';
+import { formatReport } from '../../audit/report.js';
 import type { SamplePlan } from '../../audit/sample.js';
 import { UserError } from '../../errors.js';
 import { packageRoot } from '../../packageRoot.js';
@@ -10,7 +10,8 @@ import { JUDGE_MODES, type JudgeMode } from '../../model/judge.js';
 import { writeFileAtomically, writeFilesAtomically } from '../../release/atomicFiles.js';
 import { AuditStore } from '../../store/auditStore.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
-import { candidatesOf, createAudit, describeSample, growAudit, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../audit/build.js';
+import { candidatesOf, createAudit, describeSample, growAudit, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../../../pipelines/audit/build.js';
+import { auditResults, judgmentRows } from '../../../pipelines/audit/results.js';
 import { dateOption, integerOption, listOption, refuseUsage } from '../options.js';
 import { withSession, type Session } from '../session.js';
 
@@ -120,9 +121,7 @@ export function registerAudit(program: Command): void {
     .option('--out <dir>', 'write report.json and report.txt into this directory')
     .action(async (flags: { name: string; out?: string }, command: Command) => {
       await withSession(command, { write: false, lock: false }, (session) => {
-        const store = new AuditStore(session.db);
-        const info = requireAudit(store, flags.name);
-        const report = auditReport(store.reportInput(info));
+        const report = auditResults(session.db, flags.name);
         const json = `${JSON.stringify(report, null, 2)}\n`;
         const text = formatReport(report).replace(/\n?$/, '\n');
         if (flags.out === undefined) {
@@ -141,26 +140,7 @@ export function registerAudit(program: Command): void {
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (flags: { name: string; out?: string }, command: Command) => {
       await withSession(command, { write: false, lock: false }, (session) => {
-        const store = new AuditStore(session.db);
-        const info = requireAudit(store, flags.name);
-        const items = new Map(store.items(info.id).map((item) => [item.id, item]));
-        const names = new Map(store.annotators(info.id).map((annotator) => [annotator.id, annotator.name]));
-        const lines = store.judgments(info.id).map(
-          (j) =>
-            `${JSON.stringify({
-              item: items.get(j.itemId)?.key ?? null,
-              item_id: j.itemId,
-              stratum: items.get(j.itemId)?.stratum ?? null,
-              annotator: names.get(j.annotatorId) ?? null,
-              verdict: j.verdict,
-              label: j.label,
-              answer: j.answer,
-              note: j.note,
-              seconds: j.seconds,
-              created_at: j.createdAt,
-              withdrawn: j.withdrawn,
-            })}\n`,
-        );
+        const lines = judgmentRows(session.db, flags.name).map((row) => `${JSON.stringify(row)}\n`);
         if (flags.out === undefined) process.stdout.write(lines.join(''));
         else writeFileAtomically(flags.out, lines);
       });
@@ -233,17 +213,6 @@ function describeSource(source: SourceParams): string {
   if (source.of === 'growover') return `the GrowOVER items of snapshot ${source.snapshot}`;
   if (source.of === 'predictions') return `the judge's ${source.mode} verdicts of the evaluation in ${source.evaluation}`;
   return `the weekly questions of the week of ${source.week}`;
-}
-
-function requireAudit(store: AuditStore, name: string) {
-  const info = store.audit(name);
-  if (!info) throw new UserError(`no audit named ${name}${describeKnown(store)}`);
-  return info;
-}
-
-function describeKnown(store: AuditStore): string {
-  const names = store.audits().map((audit) => audit.name);
-  return names.length === 0 ? ': the store has no audits yet (wikidelta audit create)' : ` (the store has: ${names.join(', ')})`;
 }
 
 function linkOf(baseUrl: string, link: IssuedLink): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Annotator, AuditInfo, AuditItem, AuditSource, Judgment, Verdict } from '../../../src/audit/model.js';
+import type { Annotator, AuditInfo, AuditItem, AuditSource, Judgment, Verdict } from '../../../src/model/audit.js';
 import { auditReport, formatReport } from '../../../src/audit/report.js';
 
 // A labels audit of 4 items × 3 raters, every figure below worked out by hand.

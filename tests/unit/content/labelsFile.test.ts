@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { EntityName } from '../../../src/content/entityRefs.js';
+import type { EntityName } from '../../../src/model.js';
 import { LabelsFile } from '../../../src/sources/entityNames.js';
 import { sharedData, tempDir } from '../../../testkit/cli.js';
 import { labelsDump } from '../../../testkit/entityWeeks.js';

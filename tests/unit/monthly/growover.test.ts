@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../../src/llm/offlineGrowoverTasks.js';
-import type { ArticleSentence } from '../../../src/text/articleText.js';
+import type { ArticleSentence } from '../../../src/model/labels.js';
 import { changedPairs, newSentenceGroups } from '../../../src/growover/changeTargets.js';
 import { kMeans, onePerCluster } from '../../../src/growover/kmeans.js';
 import { carriedEvidence, fateOf, retirementReason, unchangedContinuations } from '../../../src/growover/maintenance.js';

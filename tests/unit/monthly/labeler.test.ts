@@ -3,7 +3,8 @@ import { CachingEmbedder } from '../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../../src/models/useEmbedder.js';
 import { articleSentences } from '../../../src/text/articleText.js';
-import { labelArticle, type ArticleLabels, type LabelerModels } from '../../../src/labels/labeler.js';
+import { labelArticle, type LabelerModels } from '../../../src/labels/labeler.js';
+import type { ArticleLabels } from '../../../src/model/labels.js';
 import type { LabelTasks, SentenceChangeRequest } from '../../../src/llm/labelTasks.js';
 
 const OLD = `'''Port Aldwin''' is a port city on the western coast of [[Caldrossa]]. It is the country's largest harbour.

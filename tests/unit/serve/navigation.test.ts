@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Judgment, JudgmentRecord } from '../../../src/audit/model.js';
+import type { Judgment, JudgmentRecord } from '../../../src/model/audit.js';
 import { clientAddressKey, FailedAttempts } from '../../../src/serve/failedAttempts.js';
 import { queueOrder, stateOf, whereabouts, type Assigned } from '../../../src/serve/navigation.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuditItemContentSchema, type AuditItem, type AuditItemContent, type Judgment } from '../../../src/audit/model.js';
+import { AuditItemContentSchema, type AuditItem, type AuditItemContent, type Judgment } from '../../../src/model/audit.js';
 import { highlight, wordDiff } from '../../../src/serve/highlight.js';
 import { escapeHtml, html } from '../../../src/serve/html.js';
 import { itemView } from '../../../src/serve/itemView.js';

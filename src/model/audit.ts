@@ -1,9 +1,11 @@
 /**
- * The audit's data (docs/ARCHITECTURE.md §14): what an annotator judges, who judges it, and each
- * verdict given. Shared by the store, the sampling, the report and the pages.
+ * The audit's data (docs/ARCHITECTURE.md §14): what an annotator judges, who judges it, each
+ * verdict given, and the stored form of a link token. Shared by the store, the sampling, the
+ * report and the pages.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode, type JudgeVerdict } from '../model/judge.js';
+import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode, type JudgeVerdict } from './judge.js';
 
 export type AuditSource = 'labels' | 'growover' | 'weekly' | 'predictions';
 export const AUDIT_SOURCES = ['labels', 'growover', 'weekly', 'predictions'] as const satisfies readonly AuditSource[];
@@ -96,6 +98,11 @@ export interface Judgment {
 }
 /** A row of the judgment log: a verdict given, or (`withdrawn`) the taking back of the verdict it names. */
 export interface JudgmentRecord extends Judgment { withdrawn: boolean; }
+/** A link token as the store keeps it (a SHA-256 hash), so a copy of the store does not hand out working links. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
 export interface AuditInfo { id: number; name: string; source: AuditSource; params: Record<string, unknown>; raters: number; seed: number; createdAt: string; }
 
 /** A link a page may carry: http or https only, never `javascript:`. */

@@ -5,13 +5,13 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Annotator, AuditInfo, AuditItemContent, AuditSource } from '../../audit/model.js';
-import { assignRaters, rebalance, sampleItems, stratumCounts, type SamplePlan } from '../../audit/sample.js';
-import { hashToken, newToken } from '../../audit/tokens.js';
-import { UserError } from '../../errors.js';
-import { derivedRandom } from '../../random.js';
-import { AuditStore } from '../../store/auditStore.js';
-import { JUDGE_MODES } from '../../model/judge.js';
+import { hashToken, type Annotator, type AuditInfo, type AuditItemContent, type AuditSource } from '../../src/model/audit.js';
+import { assignRaters, rebalance, sampleItems, stratumCounts, type SamplePlan } from '../../src/audit/sample.js';
+import { newToken } from '../../src/audit/tokens.js';
+import { UserError } from '../../src/errors.js';
+import { derivedRandom } from '../../src/random.js';
+import { AuditStore } from '../../src/store/auditStore.js';
+import { JUDGE_MODES } from '../../src/model/judge.js';
 import { growoverCandidates, labelCandidates, predictionCandidates, weeklyCandidates, type Candidate } from './candidates.js';
 
 /** What an audit samples from, as stored in its params. */
