@@ -6,7 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { lastCompleteMonth, lastCompleteWeekStart, monthEnd } from '../../src/dates.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answersOnDate } from '../../src/timeline/answers.js';
 import { readDailyQaFile, type DailyQaDay } from '../../src/timeline/dailyqaImport.js';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { checkCard, duckdbRows, parquetRows, type Row } from '../support/datasetCard.js';
 
 const published = join(sharedData, 'dailyqa-release');

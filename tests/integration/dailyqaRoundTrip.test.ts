@@ -7,7 +7,8 @@ import { answerQuery } from '../../src/timeline/answers.js';
 import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
 import { compressDays, importDailyQa, readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
 import { classifyUpdateFrequency, finalizeUpdateFrequency } from '../../src/timeline/updateFrequency.js';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const releaseDir = join(sharedData, 'dailyqa-release');
 const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));

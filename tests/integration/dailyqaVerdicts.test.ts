@@ -11,7 +11,8 @@ import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { squadNormalise } from '../../src/text/normalise.js';
 import { readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
-import { runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { runCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const releaseDir = join(sharedData, 'dailyqa-release');
 const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));

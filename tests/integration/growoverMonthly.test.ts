@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../src/llm/offlineGrowoverTasks.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from '../../src/release/growoverFormats.js';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');

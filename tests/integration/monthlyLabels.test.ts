@@ -7,7 +7,8 @@ import Sqlite from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');

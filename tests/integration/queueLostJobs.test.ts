@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, runCli, sharedData, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { collect, runCli, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { startRedis, type RedisServer } from '../../testkit/redis.js';
 
 let redis: RedisServer;

@@ -12,7 +12,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cliPath, collect, jsonLines, repoRoot, runCli, sharedData, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { cliPath, collect, jsonLines, repoRoot, runCli, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { TOWN_WEEK_START, townDump } from '../../testkit/townDump.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');

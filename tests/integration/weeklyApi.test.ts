@@ -1,7 +1,8 @@
 import Sqlite from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { embeddedSampleAnswerCases } from '../support/answerCases.js';
 import { startFaultProxy, type FaultProxy } from '../../testkit/faultProxy.js';
 import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';

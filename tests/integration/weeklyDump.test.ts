@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { WEEKLY_STAGES, weeklyStages } from '../../pipelines/weekly.js';
 import { windowFrom } from '../../src/dates.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
-import { collect, jsonLines, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
+import { collect, jsonLines, runCli, startCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { gatherHistories } from '../support/pageHistories.js';
 import { snapshotStore } from '../support/storeSnapshot.js';
 

@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { runCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { snapshotStore } from '../support/storeSnapshot.js';
 
 const sample = join(sharedData, 'enwiki-history-sample.xml');

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { readDumpJob } from '../../../src/queue/dumpJob.js';
 import { parseRevisionsJob } from '../../../src/queue/parseJob.js';
 import { readDump } from '../../../src/sources/dumpReader.js';
-import { sharedData, tempDir } from '../../../testkit/cli.js';
+import { tempDir } from '../../../testkit/cli.js';
+import { sharedData } from '../../../testkit/sharedData.js';
 import { entityHistoryDump, entityText } from '../../../testkit/entityHistories.js';
 import { christophersenHistory } from '../../../testkit/entityWeeks.js';
 

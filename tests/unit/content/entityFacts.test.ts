@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { namedFields, referencedIds, renderValue } from '../../../src/content/entityRefs.js';
 import { extractFacts, extractorFor, prepareExtractors } from '../../../src/content/registry.js';
 import { domainOfArticle } from '../../../src/llm/domains.js';
-import { sharedData } from '../../../testkit/cli.js';
+import { sharedData } from '../../../testkit/sharedData.js';
 
 beforeAll(() => prepareExtractors(['wikibase-item']));
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractInfoboxes } from '../../../src/parse/infobox.js';
 import { drawsFromWikidata, linkAliases } from '../../../src/parse/infoboxExtras.js';
-import { sharedData } from '../../../testkit/cli.js';
+import { sharedData } from '../../../testkit/sharedData.js';
 
 describe('infobox link targets as aliases', () => {
   it('keeps the target of a piped link whose text differs, not files, categories or plain links', () => {

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { EntityName } from '../../../src/content/entityRefs.js';
 import { LabelsFile } from '../../../src/sources/entityNames.js';
-import { sharedData, tempDir } from '../../../testkit/cli.js';
+import { tempDir } from '../../../testkit/cli.js';
+import { sharedData } from '../../../testkit/sharedData.js';
 import { labelsDump } from '../../../testkit/entityWeeks.js';
 
 async function namesFrom(path: string, ids: string[]): Promise<Map<string, EntityName | null>> {

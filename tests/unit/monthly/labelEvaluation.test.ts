@@ -10,7 +10,8 @@ import { evaluateLabels, formatEvalReport, loadEvalPairs, type EvalPair, type Ev
 import { CachingEmbedder } from '../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../../src/models/useEmbedder.js';
-import { repoRoot, sharedData, tempDir } from '../../../testkit/cli.js';
+import { repoRoot, tempDir } from '../../../testkit/cli.js';
+import { sharedData } from '../../../testkit/sharedData.js';
 
 const VERSIONS = join(sharedData, 'versions-sample');
 let pairs: EvalPair[];
