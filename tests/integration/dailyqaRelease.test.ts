@@ -148,7 +148,7 @@ describe('a DailyQA release of the 29 published days', () => {
     writeFileSync(join(again, 'notes.txt'), 'mine');
     expect((await runCli(['release', 'verify', again])).stderr).toMatch(/again: notes\.txt is not in the manifest\n$/);
     rmSync(join(again, 'notes.txt'));
-    expect((await runCli(['release', 'verify', again])).code).toBe(0);
+    await runCliOk(['release', 'verify', again]);
   }, 120_000);
 
   it('says what changed since the release before: days added, queries added and retired, answers changed and on which days', async () => {

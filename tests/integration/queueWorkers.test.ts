@@ -343,14 +343,13 @@ describe('monthly --queue with an LLM behind a server', () => {
       const single = join(dir, 'llm-single.sqlite');
       const queued = join(dir, 'llm-queued.sqlite');
       const monthly = ['monthly', '--old', OLD, '--new', NEW, '--llm', 'openai'];
-      expect((await runCli(['--db', single, ...monthly], { env })).code).toBe(0);
+      await runCliOk(['--db', single, ...monthly], { env });
       const askedAlone = server.requests.length;
 
       // The workers' environment names no server: the jobs carry it. Their locks are long: a job
       // taken again from a busy worker would ask the server twice, and no worker is killed here.
       const started = [startWorker([], '30000'), startWorker([], '30000')];
-      const result = await runCli(['--db', queued, ...monthly, '--queue', redis.url], { env });
-      expect(result.code, result.stderr).toBe(0);
+      await runCliOk(['--db', queued, ...monthly, '--queue', redis.url], { env });
       expect(server.requests.length).toBe(2 * askedAlone);
       expect(started.every((worker) => worker.exitCode === null)).toBe(true);
 

@@ -2,7 +2,7 @@ import Sqlite from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, tempDir } from '../../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../../testkit/cli.js';
 import { checkCard, parquetRows } from '../../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
@@ -30,21 +30,18 @@ describe('snapshot, label and export labels commands', () => {
 
   it('make two snapshots from the dump, label them with the counts printed, and export one line per sentence', async () => {
     for (const date of ['2025-03-01', '2025-04-01']) {
-      const made = await runCli(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
-      expect(made.code, made.stderr).toBe(0);
+      const made = await runCliOk(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
       expect(made.stdout).toMatch(new RegExp(`^snapshot ${date}: 11 articles \\(11 stored now, \\d+ sentences\\)\n$`));
     }
     const early = await runCli(['--db', db, 'export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01']);
     expect(early.stderr).toMatch(/^wikidelta: no labels between "2025-03-01" and "2025-04-01": run wikidelta label/);
-    const labeled = await runCli(['--db', db, 'label', '--old', '2025-03-01', '--new', '2025-04-01']);
-    expect(labeled.code, labeled.stderr).toBe(0);
+    const labeled = await runCliOk(['--db', db, 'label', '--old', '2025-03-01', '--new', '2025-04-01']);
     const counts = Object.fromEntries([...labeled.stdout.matchAll(/^ {2}(\w+) +(\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
     expect(Object.keys(counts)).toEqual(['unchanged', 'changed', 'new', 'undecided', 'deleted']);
     expect(counts.unchanged).toBeGreaterThan(50);
     expect(counts.changed).toBeGreaterThan(0);
     const out = join(dir, 'labels.jsonl');
-    const exported = await runCli(['--db', db, 'export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01', '--out', out]);
-    expect(exported.code, exported.stderr).toBe(0);
+    await runCliOk(['--db', db, 'export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01', '--out', out]);
     const lines = jsonLines(readFileSync(out, 'utf8'));
     expect(lines.filter((line) => line.label === 'deleted')).toHaveLength(counts.deleted as number);
     expect(lines.filter((line) => line.label !== 'deleted')).toHaveLength((counts.unchanged ?? 0) + (counts.changed ?? 0) + (counts.new ?? 0) + (counts.undecided ?? 0));
@@ -58,8 +55,7 @@ describe('snapshot, label and export labels commands', () => {
   it('write the labels as a release that DuckDB reads back row for row; labeled again, its changes name the sentences whose label changed', async () => {
     const release = join(dir, 'labels-release');
     const labels = ['export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01'];
-    const written = await runCli(['--db', db, ...labels, '--release', release]);
-    expect(written.code, written.stderr).toBe(0);
+    const written = await runCliOk(['--db', db, ...labels, '--release', release]);
     expect(written.stdout).toMatch(/^release of the labels 2025-03-01 → 2025-04-01 written to .*\n {2}version 2025-04-01\+[0-9a-f]{12}, the first of its series\n$/);
     // The same records as `export labels` prints, and as a typed table.
     expect(readFileSync(join(release, 'labels.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'labels.jsonl'), 'utf8'));
@@ -73,8 +69,7 @@ describe('snapshot, label and export labels commands', () => {
     const relabeled = store.prepare("SELECT l.idx, a.title FROM sentence_labels l JOIN snapshot_articles a ON a.snapshot = l.new_snapshot AND a.page_id = l.new_page_id WHERE l.side = 'new' AND l.label = 'unchanged' ORDER BY a.title, l.idx LIMIT 1").get() as { idx: number; title: string };
     store.prepare("UPDATE sentence_labels SET label = 'changed' WHERE side = 'new' AND idx = ? AND new_page_id = (SELECT page_id FROM snapshot_articles WHERE snapshot = '2025-04-01' AND title = ?)").run(relabeled.idx, relabeled.title);
     store.close();
-    const again = await runCli(['--db', db, '--json', ...labels, '--release', release]);
-    expect(again.code, again.stderr).toBe(0);
+    const again = await runCliOk(['--db', db, '--json', ...labels, '--release', release]);
     const summary = JSON.parse(again.stdout);
     expect(summary.changes).toMatchObject({ relabeled: 1, labels: { changed: { after: (summary.changes.labels.changed.before as number) + 1 } } });
     const changes = jsonLines(readFileSync(join(release, 'changes.jsonl'), 'utf8')).slice(1);
