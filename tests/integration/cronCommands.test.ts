@@ -1,7 +1,7 @@
 /**
  * The cron forms of the commands through the real CLI and a real store: weekly --last-week,
  * snapshot and monthly --last-month, and status --check on what they leave. The dates they choose
- * are tested with fixed clocks in tests/unit/cronSchedule.test.ts; here they must match the clock.
+ * are tested with fixed clocks in tests/unit/runs/cronSchedule.test.ts; here they must match the clock.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

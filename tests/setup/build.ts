@@ -1,5 +1,5 @@
 /**
- * Compiles the sources to dist/ before the tests, since tests run the command as users do
+ * Compiles the sources to dist/ before the integration tests (the global setup of that project only),
  * (bin/wikidelta.js runs dist/): a run after an edit then tests the edit, not the last build.
  * Type errors do not stop the tests (tsc still emits, as vitest runs sources it does not
  * type-check); `npm run typecheck` is the CI step that fails on them.
