@@ -21,6 +21,7 @@ import { normaliseSentence } from '../src/text/normalise.js';
 import { splitSentences } from '../src/text/sentences.js';
 import { sameFacts } from '../src/text/facts.js';
 import { dumpSnapshotArticles } from '../src/sources/snapshotSources.js';
+import { sharedData } from '../testkit/sharedData.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PER_SOURCE = 80;
@@ -34,7 +35,7 @@ async function sampleArticles(): Promise<string[][]> {
 }
 
 function versionsArticles(): string[][] {
-  const root = join(repoRoot, '../shared/data/versions-sample');
+  const root = join(sharedData, 'versions-sample');
   return readdirSync(root).map((name) => splitSentences(readFileSync(join(root, name, '0.txt'), 'utf8')));
 }
 

@@ -21,6 +21,7 @@ import { packageRoot } from '../src/packageRoot.js';
 import { loadSettings } from '../src/settings.js';
 import { openDatabase } from '../src/store/database.js';
 import { startOpenAiServer, type OpenAiServer } from '../testkit/openaiServer.js';
+import { sharedData } from '../testkit/sharedData.js';
 
 const { values } = parseArgs({ options: { llm: { type: 'string', default: 'offline' }, json: { type: 'boolean', default: false } } });
 if (!['offline', 'scripted', 'openai'].includes(values.llm)) {
@@ -29,7 +30,7 @@ if (!['offline', 'scripted', 'openai'].includes(values.llm)) {
 }
 
 const root = packageRoot();
-const pairs = loadEvalPairs(join(root, 'data/eval'), join(root, '../shared/data/versions-sample'));
+const pairs = loadEvalPairs(join(root, 'data/eval'), join(sharedData, 'versions-sample'));
 let server: OpenAiServer | undefined;
 let env: NodeJS.ProcessEnv = process.env;
 if (values.llm === 'scripted') {

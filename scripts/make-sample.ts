@@ -4,7 +4,7 @@
  * 2025-03-31. `npm start` (the demo) and many tests run on it, offline.
  *
  * The output is deterministic: no clock, no randomness. Rerun with `npm run sample`; the unit
- * test `tests/unit/sample.test.ts` checks that the committed file equals a fresh run.
+ * test `tests/unit/scripts/makeSample.test.ts` checks that the committed file equals a fresh run.
  *
  * Usage: tsx scripts/make-sample.ts [--out PATH]
  *

@@ -11,11 +11,12 @@ import { join, resolve } from 'node:path';
 import { packageRoot } from '../src/packageRoot.js';
 import { entityHistoryDump } from '../testkit/entityHistories.js';
 import { entityWeeksPages, labelsDump } from '../testkit/entityWeeks.js';
+import { sharedData } from '../testkit/sharedData.js';
 
 const outFlag = process.argv.indexOf('--out');
 const out = resolve(outFlag >= 0 ? (process.argv[outFlag + 1] ?? '') : join(packageRoot(), 'data', 'wikidata'));
-const shared = resolve(packageRoot(), '../shared/data');
+
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'wikidata-history.xml'), entityHistoryDump(entityWeeksPages(shared)));
+writeFileSync(join(out, 'wikidata-history.xml'), entityHistoryDump(entityWeeksPages(sharedData)));
 writeFileSync(join(out, 'labels.json'), labelsDump());
 process.stdout.write(`wrote ${join(out, 'wikidata-history.xml')} and ${join(out, 'labels.json')}\n`);

@@ -5,7 +5,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const sharedData = resolve(repoRoot, '../shared/data');
 export const cliPath = join(repoRoot, 'bin/wikidelta.js');
 
 export interface CliResult {
@@ -24,10 +23,29 @@ export function startCli(args: string[], options: { env?: Record<string, string>
   });
 }
 
-export function runCli(args: string[], options: { input?: string | Buffer; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export interface RunOptions {
+  input?: string | Buffer;
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Runs the command to its end, whatever its exit; the test reads the code and what it printed. */
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
   const child = startCli(args, options);
   const result = collect(child);
   child.stdin?.end(options.input ?? '');
+  return result;
+}
+
+/**
+ * Runs the command and fails unless it exits 0, with its arguments and what it printed on standard
+ * error in the message, so a failed step shows why instead of `expected 1 to be 0`.
+ */
+export async function runCliOk(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const result = await runCli(args, options);
+  if (result.code !== 0) {
+    throw new Error(`wikidelta ${args.join(' ')} exited with ${result.code ?? result.signal}:\n${result.stderr}`);
+  }
   return result;
 }
 

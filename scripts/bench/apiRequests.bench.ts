@@ -3,16 +3,15 @@
  * on loopback that imported the sample history, counted at a proxy in front of it: a one-year
  * window (read from recent changes) and the whole range (read page by page from all articles).
  */
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Window } from '../../src/model.js';
 import { ApiRevisionSource } from '../../src/sources/apiSource.js';
 import { startFaultProxy } from '../../testkit/faultProxy.js';
 import { startMediaWiki } from '../../testkit/mediawiki.js';
 import { report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SAMPLE = join(repoRoot, '../shared/data/enwiki-history-sample.xml');
+const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 const USER_AGENT = 'wikidelta-bench/0.1 (https://example.org/wikidelta; wikidelta-bench@example.org)';
 
 const RUNS: Array<{ name: string; window: Window }> = [

@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { cliPath, sharedData } from '../../testkit/cli.js';
+import { cliPath } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { report } from './report.js';
 
 const REPETITIONS = 15;

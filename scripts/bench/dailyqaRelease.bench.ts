@@ -16,9 +16,10 @@ import { renderDailyQaRelease } from '../../src/release/dailyqaRelease.js';
 import { writeRelease } from '../../src/release/writeRelease.js';
 import { openDatabase } from '../../src/store/database.js';
 import { report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const published = resolve(root, '../shared/data/dailyqa-release');
+const published = join(sharedData, 'dailyqa-release');
 const files = readdirSync(published).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(published, name));
 const [FROM, TO] = ['2025-01-04', '2025-02-01'];
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-bench-'));

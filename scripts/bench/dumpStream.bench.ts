@@ -22,9 +22,10 @@ import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import { openDatabase } from '../../src/store/database.js';
 import { RevisionStore } from '../../src/store/revisionStore.js';
 import { measureCommand, peakRssMb, report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const compressed = resolve(repoRoot, '../shared/data/anarchism-history-2001-2010.xml.lzma');
+const compressed = join(sharedData, 'anarchism-history-2001-2010.xml.lzma');
 const WEEK = windowFrom('2005-12-05', 7);
 
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-bench-dump-'));

@@ -6,9 +6,8 @@
  * in the same process. The figure is per second of this process's CPU time (the machine's cores are
  * shared, so wall time measures the neighbours too); wall-time rates are given beside it.
  */
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { createReadStream } from 'node:fs';
 import { prepareExtractors } from '../../src/content/registry.js';
 import { parsedText } from '../../src/queue/parseJob.js';
@@ -16,8 +15,9 @@ import { readDump } from '../../src/sources/dumpReader.js';
 import { entityHistoryDump } from '../../testkit/entityHistories.js';
 import { neihuSeriesHistory } from '../../testkit/entityWeeks.js';
 import { report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
-const DATA = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/data');
+
 const REVISIONS = 200;
 /** Passes timed after one warm-up pass; the median is reported. */
 const TIMED_PASSES = 5;
@@ -58,8 +58,8 @@ function medianPass(texts: readonly Text[]): Pass {
 }
 
 await prepareExtractors(['wikibase-item']);
-const entities = await revisionTexts(Readable.from([entityHistoryDump([neihuSeriesHistory(DATA, REVISIONS)])]));
-const wikitext = await revisionTexts(createReadStream(join(DATA, 'enwiki-history-sample.xml')));
+const entities = await revisionTexts(Readable.from([entityHistoryDump([neihuSeriesHistory(sharedData, REVISIONS)])]));
+const wikitext = await revisionTexts(createReadStream(join(sharedData, 'enwiki-history-sample.xml')));
 const entityRun = medianPass(entities);
 const wikitextRun = medianPass(wikitext);
 const entityRate = entities.length / entityRun.seconds;

@@ -6,15 +6,15 @@
  * CPU seconds are given beside wall seconds, since the machine may be shared.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parsePredictions, scoreGrowover, scoreWeekly, weeklyItemScore, type GrowoverCase, type WeeklyCase } from '../../src/evaluate/index.js';
 import { SeededRandom } from '../../src/random.js';
 import { report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const PREDICTIONS = 100_000;
-const releaseDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/data/dailyqa-release');
+const releaseDir = join(sharedData, 'dailyqa-release');
 const answers = gunzipSync(readFileSync(join(releaseDir, 'qa_250120.jsonl.gz')))
   .toString('utf8')
   .split('\n')

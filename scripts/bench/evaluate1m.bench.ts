@@ -14,11 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { SeededRandom } from '../../src/random.js';
 import { report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const COPIES = 4;
 const LINES = 1_000_000;
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const releaseDir = resolve(root, '../shared/data/dailyqa-release');
+const releaseDir = join(sharedData, 'dailyqa-release');
 const cli = join(root, 'bin/wikidelta.js');
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-evaluate-1m-'));
 const db = join(dir, 'store.sqlite');

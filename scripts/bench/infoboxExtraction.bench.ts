@@ -15,8 +15,9 @@ import { RevisionParser } from '../../src/parse/parseRevision.js';
 import { parseWithWtf } from '../../src/text/wtf.js';
 import { readDump } from '../../src/sources/dumpReader.js';
 import { report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
-const SAMPLE = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/data/enwiki-history-sample.xml');
+const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 /** Extraction passes timed after one warm-up pass; the median is reported. */
 const TIMED_PASSES = 5;
 

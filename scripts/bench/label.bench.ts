@@ -28,7 +28,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CachingEmbedder, type Embedder } from '../../src/models/embedder.js';
@@ -45,10 +45,10 @@ import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
 import { openDatabase } from '../../src/store/database.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { peakRssMb, report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const here = fileURLToPath(import.meta.url);
-const repoRoot = resolve(dirname(here), '../..');
-const dump = resolve(repoRoot, '../shared/data/enwiki-history-sample.xml');
+const dump = join(sharedData, 'enwiki-history-sample.xml');
 /** The first of each month from 2021-07 to 2022-01: 2021 holds about half of the sample's revisions. */
 const MONTHS = [...Array.from({ length: 6 }, (_, k) => `2021-${String(k + 7).padStart(2, '0')}-01`), '2022-01-01'];
 /** Month pairs after this index are the "next months", labeled again with an empty cache. */

@@ -4,16 +4,16 @@
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { SeededRandom } from '../../src/random.js';
 import { openDatabase } from '../../src/store/database.js';
 import { answerQuery } from '../../src/timeline/answers.js';
 import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
 import { importDailyQa } from '../../src/timeline/dailyqaImport.js';
 import { report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
-const releaseDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/data/dailyqa-release');
+const releaseDir = join(sharedData, 'dailyqa-release');
 const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-bench-'));
 const db = openDatabase(join(dir, 'bench.sqlite'));

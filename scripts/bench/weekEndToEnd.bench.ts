@@ -17,9 +17,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { childCpuSeconds, measureCommand, report } from './report.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SAMPLE = resolve(repoRoot, '../shared/data/enwiki-history-sample.xml');
+const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 const SCALE = Number(process.env.WIKIDELTA_BENCH_WEEK_SCALE ?? 1);
 const EDITS = Math.round(700_000 * SCALE);
 // The simulated wiki needs a page count that is no multiple of its stride (7919).

@@ -24,7 +24,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
-import { cliPath, sharedData } from '../../testkit/cli.js';
+import { cliPath } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { startRedis } from '../../testkit/redis.js';
 import { report } from './report.js';
 

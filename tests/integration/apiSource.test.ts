@@ -3,8 +3,7 @@
  * dump, checked against the dump source over the same windows, through a counting fault proxy.
  */
 import { createHash } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoSeconds } from '../../src/dates.js';
 import { RemoteError, UserError } from '../../src/errors.js';
@@ -15,9 +14,9 @@ import type { CollectOptions, RevisionSource } from '../../src/sources/RevisionS
 import { gatherHistories } from '../support/pageHistories.js';
 import { startFaultProxy, type FaultProxy } from '../../testkit/faultProxy.js';
 import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SAMPLE = join(repoRoot, '../shared/data/enwiki-history-sample.xml');
+const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 const USER_AGENT = 'wikidelta-tests/0.1 (https://example.org/wikidelta; wikidelta-tests@example.org)';
 
 /**

@@ -8,7 +8,7 @@ import Sqlite from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, runCli, startCli, tempDir } from '../../testkit/cli.js';
+import { collect, runCliOk, startCli, tempDir } from '../../testkit/cli.js';
 import { startSimulatedWiki, type SimulatedWiki } from '../../testkit/simulatedWiki.js';
 import { snapshotStore } from '../support/storeSnapshot.js';
 
@@ -70,8 +70,7 @@ describe('API collect killed and rerun', () => {
   it('continues the listing and the pages where it stopped and ends with the store of an uninterrupted run', async () => {
     const whole = join(tempDir(), 'whole.sqlite');
     const before = wiki.requestCount();
-    const uninterrupted = await runCli(collectArgs(whole), { env });
-    expect(uninterrupted.code, uninterrupted.stderr).toBe(0);
+    await runCliOk(collectArgs(whole), { env });
     const wholeRequests = wiki.requestCount() - before;
     expect(snapshotStore(whole).window_pages?.length).toBe(WEEK.pages);
 
@@ -87,8 +86,7 @@ describe('API collect killed and rerun', () => {
     expect(snapshotStore(db).window_pages?.length).toBeGreaterThan(0);
     expect(snapshotStore(db).window_pages?.length).toBeLessThan(WEEK.pages);
     const last = wiki.requestCount();
-    const rerun = await runCli(collectArgs(db), { env });
-    expect(rerun.code, rerun.stderr).toBe(0);
+    await runCliOk(collectArgs(db), { env });
     const rerunRequests = wiki.requestCount() - last;
     expect(rerunRequests).toBeLessThan(wholeRequests);
     expect(snapshotStore(db)).toEqual(snapshotStore(whole));

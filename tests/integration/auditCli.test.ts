@@ -6,7 +6,7 @@ import { cosine, textHash } from '../../src/models/embedder.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { openDatabase } from '../../src/store/database.js';
 import { AuditStore } from '../../src/store/auditStore.js';
-import { collect, jsonLines, runCli, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { collect, jsonLines, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 
 const dir = tempDir('wikidelta-audit-cli-');
 const db = join(dir, 'demo.sqlite');
@@ -20,8 +20,7 @@ interface Created {
 }
 
 async function createdJson(args: string[]): Promise<Created> {
-  const run = await runCli(['--db', db, '--json', 'audit', 'create', ...args]);
-  expect(run.code, run.stderr).toBe(0);
+  const run = await runCliOk(['--db', db, '--json', 'audit', 'create', ...args]);
   return JSON.parse(run.stdout) as Created;
 }
 
@@ -39,8 +38,7 @@ function loads(created: Created): Map<string, number> {
 }
 
 beforeAll(async () => {
-  const run = await runCli(['--db', db, 'demo']);
-  expect(run.code, run.stderr).toBe(0);
+  const run = await runCliOk(['--db', db, 'demo']);
   demoOutput = run.stdout;
 }, 300_000);
 
@@ -162,8 +160,7 @@ describe('audit on the demo store', () => {
       }
     });
 
-    const report = await runCli(['--db', db, '--json', 'audit', 'report', '--name', 'judged']);
-    expect(report.code, report.stderr).toBe(0);
+    const report = await runCliOk(['--db', db, '--json', 'audit', 'report', '--name', 'judged']);
     const json = JSON.parse(report.stdout) as { n_items: number; precision: { overall: { value: number; n: number } }; strict: { overall: { value: number } }; disputed: Array<{ key: string }> };
     expect(json.n_items).toBe(8);
     // Seven items have a majority (the eighth is split correct / debatable): 5 correct, 2 wrong.
@@ -173,15 +170,13 @@ describe('audit on the demo store', () => {
     expect(json.disputed.map((d) => d.key)).toEqual([created.items[7]?.key]);
 
     const out = join(dir, 'report');
-    const written = await runCli(['--db', db, 'audit', 'report', '--name', 'judged', '--out', out]);
-    expect(written.code, written.stderr).toBe(0);
+    await runCliOk(['--db', db, 'audit', 'report', '--name', 'judged', '--out', out]);
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(json);
     const text = await runCli(['--db', db, 'audit', 'report', '--name', 'judged']);
     expect(readFileSync(join(out, 'report.txt'), 'utf8')).toBe(text.stdout);
 
     const exported = join(dir, 'judgments.jsonl');
-    const exportRun = await runCli(['--db', db, 'audit', 'export', '--name', 'judged', '--out', exported]);
-    expect(exportRun.code, exportRun.stderr).toBe(0);
+    await runCliOk(['--db', db, 'audit', 'export', '--name', 'judged', '--out', exported]);
     const lines = jsonLines(readFileSync(exported, 'utf8'));
     expect(lines).toHaveLength(rows);
     expect(lines[0]).toMatchObject({ item: created.items[0]?.key, annotator: 'alice', verdict: 'wrong', note: 'first look', seconds: 2, withdrawn: false });
@@ -191,8 +186,7 @@ describe('audit on the demo store', () => {
 
   it('adds an annotator who takes a balanced share of the unjudged items, and more items', async () => {
     await createdJson(['--name', 'grow', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice,bob,carol', '--raters', '2', '--size', '9', '--seed', '3']);
-    const run = await runCli(['--db', db, '--json', 'audit', 'add', '--name', 'grow', '--annotators', 'dave', '--size', '3']);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runCliOk(['--db', db, '--json', 'audit', 'add', '--name', 'grow', '--annotators', 'dave', '--size', '3']);
     const added = JSON.parse(run.stdout) as Created;
     expect(added.annotators.map((a) => a.name)).toEqual(['dave']);
     expect(added.items).toHaveLength(3);
@@ -206,8 +200,7 @@ describe('audit on the demo store', () => {
 
   it('renews a lost link: the new token opens, the old no longer does, the others are untouched', async () => {
     const created = await createdJson(['--name', 'relink', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice,bob', '--raters', '1', '--size', '2']);
-    const run = await runCli(['--db', db, '--json', 'audit', 'links', '--name', 'relink', '--annotators', 'alice,admin']);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runCliOk(['--db', db, '--json', 'audit', 'links', '--name', 'relink', '--annotators', 'alice,admin']);
     const renewed = JSON.parse(run.stdout) as Created;
     expect(renewed.annotators.map((a) => a.name)).toEqual(['alice']);
     const store = new AuditStore(openDatabase(db));
@@ -251,8 +244,7 @@ describe('audit on the demo store', () => {
     expect(second.served.n_judgments).toBe(2);
 
     // A link renewed by hand, or a lost file: only what no longer opens gets a new token.
-    const renewed = await runCli(['--db', db, 'audit', 'links', '--name', 'demo', '--annotators', 'alice']);
-    expect(renewed.code, renewed.stderr).toBe(0);
+    await runCliOk(['--db', db, 'audit', 'links', '--name', 'demo', '--annotators', 'alice']);
     const third = await runDemo(first.tokens[0]);
     expect(third.stdout).toMatch(/^audit demo \(made earlier; new links for alice, whose kept link no longer opened\):$/m);
     expect(third.tokens[0]).not.toBe(first.tokens[0]);
@@ -275,8 +267,7 @@ describe('audit on the demo store', () => {
     raw.prepare("UPDATE snapshot_sentences SET text = 'rewritten.'").run();
     raw.close();
     expect(store.items(audit.id)).toEqual(frozen);
-    const report = await runCli(['--db', db, '--json', 'audit', 'report', '--name', 'qa']);
-    expect(report.code, report.stderr).toBe(0);
+    const report = await runCliOk(['--db', db, '--json', 'audit', 'report', '--name', 'qa']);
     expect((JSON.parse(report.stdout) as { n_items: number }).n_items).toBe(frozen.length);
   });
 });

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer } from '../../testkit/openaiServer.js';
 import { openDatabase } from '../../src/store/database.js';
 import { QueryStore } from '../../src/store/questionStore.js';
@@ -45,8 +45,7 @@ function gold(): { weekly: Map<string, string | null>; growover: Map<string, str
 }
 
 beforeAll(async () => {
-  const demo = await runCli(['--db', db, 'demo']);
-  expect(demo.code, demo.stderr).toBe(0);
+  await runCliOk(['--db', db, 'demo']);
 }, 120_000);
 
 describe('predict, offline', () => {
@@ -55,8 +54,7 @@ describe('predict, offline', () => {
     expect(weekly.size).toBeGreaterThan(5);
     for (const system of ['golden-doc', 'closed-book']) {
       const out = join(dir, `weekly-${system}.jsonl`);
-      const run = await runCli(['--db', db, 'predict', 'weekly', '--system', system, '--date', DATE, '--out', out, '--llm', 'offline']);
-      expect(run.code, run.stderr).toBe(0);
+      const run = await runCliOk(['--db', db, 'predict', 'weekly', '--system', system, '--date', DATE, '--out', out, '--llm', 'offline']);
       expect(run.stdout).toMatch(new RegExp(`^${weekly.size} predictions \\(${system}, offline/rules-v1\\) written`));
       const predicted = predictions(out);
       expect([...predicted.keys()].sort()).toEqual([...weekly.keys()].sort());
@@ -71,8 +69,7 @@ describe('predict, offline', () => {
     store.close();
     expect(expected.size).toBeGreaterThan(3);
     const out = join(dir, 'week.jsonl');
-    const run = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--week', '2025-02-03', '--out', out, '--llm', 'offline']);
-    expect(run.code, run.stderr).toBe(0);
+    await runCliOk(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--week', '2025-02-03', '--out', out, '--llm', 'offline']);
     expect(predictions(out)).toEqual(expected);
     const usage = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--out', out]);
     expect(usage.code).toBe(2);
@@ -84,8 +81,7 @@ describe('predict, offline', () => {
     expect(growover.size).toBeGreaterThan(5);
     for (const system of ['evidence', 'closed-book']) {
       const out = join(dir, `growover-${system}.jsonl`);
-      const run = await runCli(['--db', db, 'predict', 'growover', '--system', system, '--snapshot', SNAPSHOT, '--out', out, '--llm', 'offline']);
-      expect(run.code, run.stderr).toBe(0);
+      await runCliOk(['--db', db, 'predict', 'growover', '--system', system, '--snapshot', SNAPSHOT, '--out', out, '--llm', 'offline']);
       const predicted = predictions(out);
       expect([...predicted.keys()].sort()).toEqual([...growover.keys()].sort());
       for (const [id, answer] of growover) expect(predicted.get(id), id).toBe(system === 'evidence' ? answer : '');
@@ -118,8 +114,7 @@ describe('predict through an OpenAI-compatible server', () => {
       const { weekly } = gold();
       const out = join(dir, 'llm-golden.jsonl');
       const args = ['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', DATE, '--out', out, '--llm', 'openai'];
-      const first = await runCli(args, { env });
-      expect(first.code, first.stderr).toBe(0);
+      await runCliOk(args, { env });
       expect(server.requests).toHaveLength(weekly.size);
       const prompts = server.requests.map((request) => request.body.messages[0]?.content ?? '');
       expect(prompts.every((prompt) => prompt.startsWith(`Today is ${DATE}.`) && prompt.includes('Reference infobox'))).toBe(true);
@@ -131,15 +126,13 @@ describe('predict through an OpenAI-compatible server', () => {
       expect(predicted.size).toBe(weekly.size);
       expect([...predicted.values()].every((prediction) => prediction.startsWith('doc:') && prediction.length > 4)).toBe(true);
 
-      const again = await runCli(args, { env });
-      expect(again.code, again.stderr).toBe(0);
+      const again = await runCliOk(args, { env });
       expect(server.requests).toHaveLength(weekly.size);
       expect(again.stdout).toMatch(new RegExp(`0 requests, ${weekly.size} from the cache`));
       expect(readFileSync(out, 'utf8')).toBe(written);
 
       const closed = join(dir, 'llm-closed.jsonl');
-      const closedRun = await runCli(['--db', db, 'predict', 'growover', '--system', 'closed-book', '--snapshot', SNAPSHOT, '--out', closed, '--llm', 'openai'], { env });
-      expect(closedRun.code, closedRun.stderr).toBe(0);
+      await runCliOk(['--db', db, 'predict', 'growover', '--system', 'closed-book', '--snapshot', SNAPSHOT, '--out', closed, '--llm', 'openai'], { env });
       expect([...predictions(closed).values()].every((prediction) => prediction === 'unknown')).toBe(true);
       const closedPrompts = server.requests.slice(weekly.size).map((request) => request.body.messages[0]?.content ?? '');
       expect(closedPrompts.length).toBe(gold().growover.size);
@@ -160,10 +153,9 @@ describe('predict when the model never replies in shape', () => {
     const server = await startOpenAiServer({ alwaysFault: 'schema-violation' });
     try {
       const out = join(dir, 'llm-failed.jsonl');
-      const run = await runCli(['--db', db, '--json', 'predict', 'weekly', '--system', 'closed-book', '--week', '2025-02-03', '--out', out, '--llm', 'openai'], {
+      const run = await runCliOk(['--db', db, '--json', 'predict', 'weekly', '--system', 'closed-book', '--week', '2025-02-03', '--out', out, '--llm', 'openai'], {
         env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test', WIKIDELTA_LLM_INVALID_RETRIES: '1' },
       });
-      expect(run.code, run.stderr).toBe(0);
       const summary = JSON.parse(run.stdout) as { predictions: number; failed: number; requests: number };
       expect(summary.predictions).toBeGreaterThan(3);
       expect(summary.failed).toBe(summary.predictions);
@@ -178,8 +170,7 @@ describe('predict when the model never replies in shape', () => {
 describe('stats --plot', () => {
   it("draws a panel per weekly update with a point per day, queries per domain and week, GrowOVER's labels and items per month", async () => {
     const out = join(dir, 'figures');
-    const run = await runCli(['--db', db, 'stats', '--plot', out]);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runCliOk(['--db', db, 'stats', '--plot', out]);
     const weeks = (JSON.parse(run.stdout) as { weeks: Array<{ week: string; daily_changes: unknown[] }> }).weeks;
     expect(weeks.length).toBeGreaterThan(3);
     const changes = readFileSync(join(out, 'answer-changes.svg'), 'utf8');
@@ -201,7 +192,7 @@ describe('stats --plot', () => {
     expect(labels.filter((label) => label.includes('label: deleted')).every((label) => label.includes('side: old snapshot'))).toBe(true);
     expect(items.every((label) => /type: (SAME|NEW|CHANGED);/.test(label))).toBe(true);
 
-    expect((await runCli(['--db', db, 'stats', '--plot', out])).code).toBe(0);
+    await runCliOk(['--db', db, 'stats', '--plot', out]);
     const mine = join(dir, 'mine');
     mkdirSync(mine);
     writeFileSync(join(mine, 'notes.txt'), 'keep');
@@ -224,8 +215,7 @@ describe('releases', () => {
     expect(lines.length).toBeLessThan(weeks.length);
 
     const out = join(dir, 'growover-release');
-    const exported = await runCli(['--db', db, 'export', 'growover', '--snapshot', '2025-03-01', '--out', out]);
-    expect(exported.code, exported.stderr).toBe(0);
+    await runCliOk(['--db', db, 'export', 'growover', '--snapshot', '2025-03-01', '--out', out]);
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('![GrowOVER QA items per month by type](growover-items.svg)');
     const items = marks(readFileSync(join(out, 'growover-items.svg'), 'utf8'), 'bar');
     expect(items.some((label) => label.includes('month: 2025-03'))).toBe(true);
@@ -240,11 +230,9 @@ describe('leaderboard', () => {
     for (const system of ['golden-doc', 'closed-book']) {
       mkdirSync(join(subs, system), { recursive: true });
       // Every kept query answered the day after the week of 2025-02-24 (DATE).
-      const weekly = await runCli(['--db', db, 'predict', 'weekly', '--system', system, '--date', DATE, '--out', join(subs, system, '2025-02-24.jsonl'), '--llm', 'offline']);
-      expect(weekly.code, weekly.stderr).toBe(0);
+      await runCliOk(['--db', db, 'predict', 'weekly', '--system', system, '--date', DATE, '--out', join(subs, system, '2025-02-24.jsonl'), '--llm', 'offline']);
       const growover = system === 'golden-doc' ? 'evidence' : 'closed-book';
-      const monthly = await runCli(['--db', db, 'predict', 'growover', '--system', growover, '--snapshot', SNAPSHOT, '--out', join(subs, system, `growover-${SNAPSHOT}.jsonl`), '--llm', 'offline']);
-      expect(monthly.code, monthly.stderr).toBe(0);
+      await runCliOk(['--db', db, 'predict', 'growover', '--system', growover, '--snapshot', SNAPSHOT, '--out', join(subs, system, `growover-${SNAPSHOT}.jsonl`), '--llm', 'offline']);
     }
     // A third system: every other golden answer, one file, each line naming its date.
     const golden = jsonLines(readFileSync(join(subs, 'golden-doc', '2025-02-24.jsonl'), 'utf8'));
@@ -253,8 +241,7 @@ describe('leaderboard', () => {
   }, 60_000);
 
   it('ranks the systems by F1 with intervals, every one on the same expected items, missing predictions counting as wrong', async () => {
-    const run = await runCli(['--db', db, '--json', 'leaderboard', '--submissions', subs]);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runCliOk(['--db', db, '--json', 'leaderboard', '--submissions', subs]);
     type Entry = { rank: number; system: string; f1: number; n: number; missing: number; ci: { f1: [number, number] }; no_answer: { n: number } };
     const board = JSON.parse(run.stdout) as {
       seed: number;
@@ -290,14 +277,12 @@ describe('leaderboard', () => {
     for (const week of ['2025-02-17', '2025-02-24']) {
       mkdirSync(join(skip, 'oracle'), { recursive: true });
       const date = week === '2025-02-17' ? '2025-02-24' : DATE;
-      const run = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', date, '--out', join(skip, 'oracle', `${week}.jsonl`), '--llm', 'offline']);
-      expect(run.code, run.stderr).toBe(0);
+      await runCliOk(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', date, '--out', join(skip, 'oracle', `${week}.jsonl`), '--llm', 'offline']);
     }
     mkdirSync(join(skip, 'skipper'));
     writeFileSync(join(skip, 'skipper', '2025-02-24.jsonl'), readFileSync(join(skip, 'oracle', '2025-02-24.jsonl')));
-    const board = (seed: string) => runCli(['--db', db, '--json', 'leaderboard', '--submissions', skip, '--seed', seed]);
+    const board = (seed: string) => runCliOk(['--db', db, '--json', 'leaderboard', '--submissions', skip, '--seed', seed]);
     const run = await board('5');
-    expect(run.code, run.stderr).toBe(0);
     const parsed = JSON.parse(run.stdout) as { seed: number; dates: string[]; weekly: Array<{ rank: number; system: string; f1: number; missing: number; ci: unknown }> };
     expect(parsed.seed).toBe(5);
     expect(parsed.dates).toEqual(['2025-02-24', DATE]);
@@ -313,8 +298,7 @@ describe('leaderboard', () => {
 
   it('writes Markdown, HTML with the figures inline and JSON, and the score chart has a line per system', async () => {
     const out = join(dir, 'board');
-    const run = await runCli(['--db', db, 'leaderboard', '--submissions', subs, '--out', out]);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runCliOk(['--db', db, 'leaderboard', '--submissions', subs, '--out', out]);
     expect(run.stdout).toBe(`leaderboard of 3 systems written to ${out}\n`);
     const markdown = readFileSync(join(out, 'README.md'), 'utf8');
     expect(markdown).toMatch(/^\| 1 \| golden-doc \| 100\.0 \[100\.0, 100\.0\] \|/m);
@@ -332,7 +316,7 @@ describe('leaderboard', () => {
     expect(marks(score, 'point')).toHaveLength(points);
     // Each point with its interval.
     expect(marks(score, 'rule mark')).toHaveLength(points);
-    expect((await runCli(['--db', db, 'leaderboard', '--submissions', subs, '--out', out])).code).toBe(0);
+    await runCliOk(['--db', db, 'leaderboard', '--submissions', subs, '--out', out]);
   });
 
   it("gives each system's current, outdated and wrong answers, splits them at its cutoff, and draws the knowledge decay curve", async () => {
@@ -340,18 +324,16 @@ describe('leaderboard', () => {
     mkdirSync(decay);
     // An oracle, a system that answers DATE with the answers of a week before (outdated where they changed since),
     // and the oracle's answers as SQuAD's {id: answer} JSON.
-    const run = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', DATE, '--out', join(decay, 'oracle.jsonl'), '--llm', 'offline']);
-    expect(run.code, run.stderr).toBe(0);
+    await runCliOk(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', DATE, '--out', join(decay, 'oracle.jsonl'), '--llm', 'offline']);
     const oracle = jsonLines(readFileSync(join(decay, 'oracle.jsonl'), 'utf8'));
     writeFileSync(join(decay, 'oracle.jsonl'), oracle.map((line) => `${JSON.stringify({ ...line, date: DATE })}\n`).join(''));
     const weekBefore = join(dir, 'week-before.jsonl');
-    expect((await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', '2025-02-24', '--out', weekBefore, '--llm', 'offline'])).code).toBe(0);
+    await runCliOk(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', '2025-02-24', '--out', weekBefore, '--llm', 'offline']);
     writeFileSync(join(decay, 'stale.jsonl'), jsonLines(readFileSync(weekBefore, 'utf8')).map((line) => `${JSON.stringify({ ...line, date: DATE })}\n`).join(''));
     writeFileSync(join(decay, 'stale.meta.json'), JSON.stringify({ cutoff: '2025-02-24' }));
     writeFileSync(join(decay, 'squad.json'), JSON.stringify(Object.fromEntries(oracle.map((line) => [line.id, line.prediction])), null, 2));
     const out = join(dir, 'decay-board');
-    const written = await runCli(['--db', db, 'leaderboard', '--submissions', decay, '--date', DATE, '--out', out]);
-    expect(written.code, written.stderr).toBe(0);
+    await runCliOk(['--db', db, 'leaderboard', '--submissions', decay, '--date', DATE, '--out', out]);
     type Entry = { system: string; current: number; outdated: number; wrong: number; cutoff: string | null; by_cutoff?: Record<string, { n: number; outdated: number; f1: number }> };
     const board = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8')) as { weekly: Entry[] };
     const entry = (system: string) => board.weekly.find((candidate) => candidate.system === system) as Entry;
@@ -381,8 +363,7 @@ describe('leaderboard', () => {
 
   it("stats --plot draws one system's F1 by days since the change from its predictions", async () => {
     const out = join(dir, 'system-figures');
-    const run = await runCli(['--db', db, 'stats', '--plot', out, '--predictions', join(subs, 'golden-doc', '2025-02-24.jsonl'), '--date', DATE]);
-    expect(run.code, run.stderr).toBe(0);
+    await runCliOk(['--db', db, 'stats', '--plot', out, '--predictions', join(subs, 'golden-doc', '2025-02-24.jsonl'), '--date', DATE]);
     const board = JSON.parse(readFileSync(join(dir, 'board', 'leaderboard.json'), 'utf8')) as { weekly: Array<{ system: string; by_days_since_change: Record<string, unknown> }> };
     const days = Object.keys(board.weekly.find((entry) => entry.system === 'golden-doc')?.by_days_since_change ?? {}).filter((key) => key !== 'unknown');
     expect(days.length).toBeGreaterThan(2);

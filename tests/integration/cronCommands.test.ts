@@ -1,12 +1,13 @@
 /**
  * The cron forms of the commands through the real CLI and a real store: weekly --last-week,
  * snapshot and monthly --last-month, and status --check on what they leave. The dates they choose
- * are tested with fixed clocks in tests/unit/cronSchedule.test.ts; here they must match the clock.
+ * are tested with fixed clocks in tests/unit/runs/cronSchedule.test.ts; here they must match the clock.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { lastCompleteMonth, lastCompleteWeekStart, monthEnd } from '../../src/dates.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
@@ -14,8 +15,7 @@ const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 describe('cron forms', () => {
   it('weekly --last-week runs the last complete Monday-to-Sunday week and refuses --start or --days beside it', async () => {
     const db = join(tempDir(), 'w.sqlite');
-    const weekly = await runCli(['--db', db, '--json', 'weekly', '--last-week', '--dump', SAMPLE, '--stages', 'collect']);
-    expect(weekly.code, weekly.stderr).toBe(0);
+    await runCliOk(['--db', db, '--json', 'weekly', '--last-week', '--dump', SAMPLE, '--stages', 'collect']);
     const start = lastCompleteWeekStart(new Date());
     const runs = jsonLines((await runCli(['--db', db, '--json', 'status'])).stdout)[0]?.runs as Array<{ params: { window: { start: string; end: string } } }>;
     expect(runs[0]?.params.window.start).toBe(`${start}T00:00:00Z`);
@@ -40,18 +40,15 @@ describe('cron forms', () => {
       town,
       `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10"><page><title>Tiny Town</title><ns>0</ns><id>1</id><revision><id>1</id><timestamp>2020-12-15T10:00:00Z</timestamp><contributor><username>A</username><id>1</id></contributor><model>wikitext</model><format>text/x-wiki</format><text xml:space="preserve">${text}</text></revision></page></mediawiki>\n`,
     );
-    const snapshot = await runCli(['--db', db, '--json', 'snapshot', '--last-month', '--dump', town]);
-    expect(snapshot.code, snapshot.stderr).toBe(0);
+    const snapshot = await runCliOk(['--db', db, '--json', 'snapshot', '--last-month', '--dump', town]);
     expect(jsonLines(snapshot.stdout)[0]).toMatchObject({ snapshot: month, articles: 1 });
-    const monthly = await runCli(['--db', db, 'monthly', '--last-month', '--llm', 'offline']);
-    expect(monthly.code, monthly.stderr).toBe(0);
+    const monthly = await runCliOk(['--db', db, 'monthly', '--last-month', '--llm', 'offline']);
     expect(monthly.stdout).toMatch(new RegExp(`^run \\d+ \\(done\\) monthly ${month}\\n`));
     const runs = jsonLines((await runCli(['--db', db, '--json', 'status'])).stdout)[0]?.runs as Array<{ pipeline: string; params: Record<string, unknown> }>;
     expect(JSON.stringify(runs.find((run) => run.pipeline === 'monthly-snapshot')?.params)).toContain(`${monthEnd(month)}T00:00:00Z`);
     const refused = await runCli(['--db', db, 'snapshot', '--last-month', '--name', 'x', '--dump', town]);
     expect(refused.code).toBe(2);
-    const check = await runCli(['--db', db, 'status', '--check', '--max-age', '1']);
-    expect(check.code, check.stderr).toBe(0);
+    const check = await runCliOk(['--db', db, 'status', '--check', '--max-age', '1']);
     expect(check.stdout).toMatch(/^ok: run 2 monthly done, finished /);
   }, 120_000);
 });

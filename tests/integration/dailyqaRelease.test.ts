@@ -11,18 +11,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answersOnDate } from '../../src/timeline/answers.js';
 import { readDailyQaFile, type DailyQaDay } from '../../src/timeline/dailyqaImport.js';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { checkCard, duckdbRows, parquetRows, type Row } from '../support/datasetCard.js';
 
 const published = join(sharedData, 'dailyqa-release');
 const files = readdirSync(published).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(published, name));
 const [FROM, TO] = ['2025-01-04', '2025-02-01'];
-
-async function cli(args: string[]) {
-  const result = await runCli(args);
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
 
 function releaseBytes(dir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name)).toString('base64')]));
@@ -36,8 +31,8 @@ describe('a DailyQA release of the 29 published days', () => {
   let rows: Row[];
 
   beforeAll(async () => {
-    await cli(['--db', db, 'import', 'dailyqa', ...files]);
-    const written = JSON.parse((await cli(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', release])).stdout);
+    await runCliOk(['--db', db, 'import', 'dailyqa', ...files]);
+    const written = JSON.parse((await runCliOk(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', release])).stdout);
     expect(written).toMatchObject({ dir: release, counts: { queries: 8360, days: 29, answers: 242_440 }, previous: null });
     days = await Promise.all(files.map((file) => readDailyQaFile(file)));
     rows = (await parquetRows(join(release, 'answers.parquet'))).rows;
@@ -119,7 +114,7 @@ describe('a DailyQA release of the 29 published days', () => {
 
   it('writes the same bytes from the same store, and verify names the first file that differs', async () => {
     const again = join(dir, 'again');
-    await cli(['--db', db, 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', again]);
+    await runCliOk(['--db', db, 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', again]);
     expect(releaseBytes(again)).toEqual(releaseBytes(release));
     const manifest = readFileSync(join(again, 'MANIFEST.json'), 'utf8');
     expect(manifest).not.toContain(dir);
@@ -135,7 +130,7 @@ describe('a DailyQA release of the 29 published days', () => {
       files: expect.arrayContaining([expect.objectContaining({ path: 'answers.parquet', rows: 242_440 }), expect.objectContaining({ path: 'queries.jsonl', rows: 8360 })]),
     });
 
-    expect((await cli(['release', 'verify', again])).stdout).toMatch(/release 2025-02-01\+[0-9a-f]{12} verified, 8 files match MANIFEST.json/);
+    expect((await runCliOk(['release', 'verify', again])).stdout).toMatch(/release 2025-02-01\+[0-9a-f]{12} verified, 8 files match MANIFEST.json/);
     const parquet = readFileSync(join(again, 'answers.parquet'));
     const middle = parquet.length >> 1;
     parquet.writeUInt8(parquet.readUInt8(middle) ^ 1, middle);
@@ -153,16 +148,16 @@ describe('a DailyQA release of the 29 published days', () => {
     writeFileSync(join(again, 'notes.txt'), 'mine');
     expect((await runCli(['release', 'verify', again])).stderr).toMatch(/again: notes\.txt is not in the manifest\n$/);
     rmSync(join(again, 'notes.txt'));
-    expect((await runCli(['release', 'verify', again])).code).toBe(0);
+    await runCliOk(['release', 'verify', again]);
   }, 120_000);
 
   it('says what changed since the release before: days added, queries added and retired, answers changed and on which days', async () => {
     const series = join(dir, 'series');
     const early = join(series, 'to-0125');
     const late = join(series, 'to-0201');
-    await cli(['--db', db, 'export', 'dailyqa', '--from', FROM, '--to', '2025-01-25', '--out', early]);
+    await runCliOk(['--db', db, 'export', 'dailyqa', '--from', FROM, '--to', '2025-01-25', '--out', early]);
     // Beside the earlier release of the series: it follows that one.
-    const first = JSON.parse((await cli(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', late])).stdout);
+    const first = JSON.parse((await runCliOk(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', late])).stdout);
     expect(first.previous).toBe(JSON.parse(readFileSync(join(early, 'MANIFEST.json'), 'utf8')).version);
     expect(first.changes).toEqual({
       queries: { before: 8360, after: 8360, added: 0, retired: 0 },
@@ -176,7 +171,7 @@ describe('a DailyQA release of the 29 published days', () => {
     mkdirSync(join(dir, 'fix'));
     const fix = join(dir, 'fix', 'qa_250120.jsonl');
     writeFileSync(fix, `${JSON.stringify({ ...corrected, answer: `${corrected.answer} (corrected)` })}\n${JSON.stringify({ id: '25012000-99999-0', query: 'A new question?', answer: 'new' })}\n`);
-    await cli(['--db', db, 'import', 'dailyqa', fix]);
+    await runCliOk(['--db', db, 'import', 'dailyqa', fix]);
     const store = new Sqlite(db);
     const dropped = '25011200-1073-0';
     store.prepare('UPDATE queries SET kept = 0 WHERE id = ?').run(dropped);
@@ -184,7 +179,7 @@ describe('a DailyQA release of the 29 published days', () => {
 
     const before = join(dir, 'late-before');
     cpSync(late, before, { recursive: true });
-    const second = JSON.parse((await cli(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', late])).stdout);
+    const second = JSON.parse((await runCliOk(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', late])).stdout);
     expect(second.previous).toBe(first.version);
     expect(second.changes).toMatchObject({ queries: { before: 8360, after: 8360, added: 1, retired: 1 }, answers_changed: { queries: 1, days: 1 } });
     const [summary, ...changes] = jsonLines(readFileSync(join(late, 'changes.jsonl'), 'utf8'));
@@ -202,13 +197,13 @@ describe('a DailyQA release of the 29 published days', () => {
     expect(markdown).toContain(`# What changed in dailyqa release ${second.version} since ${first.version}`);
     expect(markdown).toContain(`| \`${corrected.id}\` | 2025-01-20 | ${corrected.answer} | ${corrected.answer} (corrected) |`);
     expect(JSON.parse(readFileSync(join(late, 'MANIFEST.json'), 'utf8')).previous).toEqual({ version: first.version, directory: 'to-0201' });
-    const diffed = await cli(['--json', 'release', 'diff', before, late]);
+    const diffed = await runCliOk(['--json', 'release', 'diff', before, late]);
     expect(diffed.stdout).toBe(readFileSync(join(late, 'changes.jsonl'), 'utf8'));
-    expect((await cli(['release', 'diff', before, late])).stdout).toBe(markdown);
+    expect((await runCliOk(['release', 'diff', before, late])).stdout).toBe(markdown);
 
     // Nothing changed since: written again as it was, the same version, predecessor and changes.
     const kept = releaseBytes(late);
-    const third = JSON.parse((await cli(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', late])).stdout);
+    const third = JSON.parse((await runCliOk(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', late])).stdout);
     expect(third).toMatchObject({ version: second.version, previous: first.version, changes: 'unchanged' });
     expect(releaseBytes(late)).toEqual(kept);
   }, 300_000);

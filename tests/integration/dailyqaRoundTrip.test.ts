@@ -7,7 +7,8 @@ import { answerQuery } from '../../src/timeline/answers.js';
 import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
 import { compressDays, importDailyQa, readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
 import { classifyUpdateFrequency, finalizeUpdateFrequency } from '../../src/timeline/updateFrequency.js';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const releaseDir = join(sharedData, 'dailyqa-release');
 const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));
@@ -17,8 +18,7 @@ describe('DailyQA import and export round trip on the published release', () => 
   const db = join(dir, 'dailyqa.sqlite');
 
   beforeAll(async () => {
-    const imported = await runCli(['--db', db, '--json', 'import', 'dailyqa', ...files]);
-    expect(imported.code, imported.stderr).toBe(0);
+    const imported = await runCliOk(['--db', db, '--json', 'import', 'dailyqa', ...files]);
     const counts = JSON.parse(imported.stdout) as { files: number; queries: number; days: number; intervals: number };
     expect(counts).toMatchObject({ files: 29, queries: 8360, days: 242_440 });
     // Intervals, not daily rows: reported here, and far fewer than the days they cover.
@@ -42,8 +42,7 @@ describe('DailyQA import and export round trip on the published release', () => 
   }, 120_000);
 
   it('writes a date through the command line into a qa_YYMMDD.jsonl file', async () => {
-    const result = await runCli(['--db', db, 'export', 'dailyqa', '--date', '2025-01-20', '--out', dir]);
-    expect(result.code, result.stderr).toBe(0);
+    await runCliOk(['--db', db, 'export', 'dailyqa', '--date', '2025-01-20', '--out', dir]);
     const day = await readDailyQaFile(join(releaseDir, 'qa_250120.jsonl.gz'));
     const written = await readDailyQaFile(join(dir, 'qa_250120.jsonl'));
     expect(written.rows).toEqual([...day.rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
@@ -116,8 +115,7 @@ describe('update frequency and answer-change statistics on the published release
     expect(counts.pending).toBeGreaterThan(0);
     db.close();
 
-    const stats = await runCli(['--db', join(dir, 'frequency.sqlite'), '--json', 'stats']);
-    expect(stats.code, stats.stderr).toBe(0);
+    const stats = await runCliOk(['--db', join(dir, 'frequency.sqlite'), '--json', 'stats']);
     const { weeks } = JSON.parse(stats.stdout) as { weeks: Array<{ week: string; queries: number; daily_changes: Array<{ changed: number }>; changes_per_query: Record<string, number> }> };
     expect(weeks[0]?.week).toBe('2025-01-12');
     expect(weeks[0]?.daily_changes).toHaveLength(28);

@@ -11,7 +11,8 @@ import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { squadNormalise } from '../../src/text/normalise.js';
 import { readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
-import { runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { runCliOk, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 
 const releaseDir = join(sharedData, 'dailyqa-release');
 const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));
@@ -33,8 +34,7 @@ describe('an outdated-only system on the published DailyQA days', () => {
   const items: Item[] = [];
 
   beforeAll(async () => {
-    const imported = await runCli(['--db', db, 'import', 'dailyqa', ...files]);
-    expect(imported.code, imported.stderr).toBe(0);
+    await runCliOk(['--db', db, 'import', 'dailyqa', ...files]);
     for (const file of files) {
       const day = await readDailyQaFile(file);
       dates.push(day.date);
@@ -49,8 +49,7 @@ describe('an outdated-only system on the published DailyQA days', () => {
     const predictions = join(dir, 'yesterday.jsonl');
     writeFileSync(predictions, lines.join(''));
     const out = join(dir, 'evaluation');
-    const scored = await runCli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', dates[1] as string, '--to', dates.at(-1) as string, '--out', out]);
-    expect(scored.code, scored.stderr).toBe(0);
+    const scored = await runCliOk(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', dates[1] as string, '--to', dates.at(-1) as string, '--out', out]);
     report = JSON.parse(scored.stdout);
     for await (const line of createInterface({ input: createReadStream(join(out, 'items.jsonl')), crlfDelay: Infinity })) {
       const { id, date, verdict, age_days, changes_ago } = JSON.parse(line) as Item;

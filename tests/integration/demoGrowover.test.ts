@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../../testkit/cli.js';
+import { runCliOk, tempDir } from '../../testkit/cli.js';
 
 describe('demo: the GrowOVER half on the embedded sample', () => {
   it("follows one article's QA items across the three monthly snapshots", async () => {
     const dir = tempDir();
-    const run = await runCli(['--db', join(dir, 'demo.sqlite'), 'demo']);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runCliOk(['--db', join(dir, 'demo.sqlite'), 'demo']);
     const growover = run.stdout.slice(run.stdout.indexOf('GrowOVER items per snapshot'));
     for (const date of ['2025-02-01', '2025-03-01', '2025-04-01']) expect(growover).toMatch(new RegExp(`^ {2}${date}: QA \\d+/\\d+/\\d+/\\d+, turns \\d+/\\d+/\\d+/\\d+$`, 'm'));
     const story = growover.slice(growover.indexOf('one article across the snapshots:'));

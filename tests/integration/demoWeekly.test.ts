@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
 import { answerQuery } from '../../src/timeline/answers.js';
-import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCliOk, tempDir } from '../../testkit/cli.js';
 
 describe('demo: the weekly half on the embedded sample', () => {
   it('makes offline questions with checks and domains, prints answers by date, and writes a release per week', async () => {
     const dir = tempDir();
-    const run = await runCli(['--db', join(dir, 'demo.sqlite'), 'demo']);
-    expect(run.code).toBe(0);
+    const run = await runCliOk(['--db', join(dir, 'demo.sqlite'), 'demo']);
     expect(run.stdout).toMatch(/35 questions generated \(provider: offline\), 35 kept after the checks and the domain cap\./);
     expect(run.stdout).toMatch(/ {2}\d{8}-\d+-0 {2}\[(Science and Technology|Culture and Arts|Geography and Environment|Politics and Law|Business and Economics|Sports and Entertainment|Others)\] What is the /);
     expect(run.stdout).toMatch(/\d{4}-\d{2}-\d{2}: ("[^"]*"|\((ok|no_key|no_page|deleted|unknown)\)) {3}\d{4}-\d{2}-\d{2}: /);

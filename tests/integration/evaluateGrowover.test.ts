@@ -10,17 +10,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { QaLine } from '../../src/release/growoverFormats.js';
-import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCliOk, tempDir } from '../../testkit/cli.js';
 import { checkCard, growoverTwins, parquetRows } from '../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const [FIRST, SECOND] = ['2025-02-01', '2025-03-01'];
-
-async function cli(args: string[]) {
-  const result = await runCli(args);
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
 
 describe('evaluate growover', () => {
   let dir: string;
@@ -30,10 +24,10 @@ describe('evaluate growover', () => {
   beforeAll(async () => {
     dir = tempDir();
     db = join(dir, 'monthly.sqlite');
-    for (const date of [FIRST, SECOND]) await cli(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
-    await cli(['--db', db, 'monthly', '--new', FIRST, '--llm', 'offline']);
-    await cli(['--db', db, 'monthly', '--old', FIRST, '--new', SECOND, '--llm', 'offline']);
-    await cli(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'release')]);
+    for (const date of [FIRST, SECOND]) await runCliOk(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
+    await runCliOk(['--db', db, 'monthly', '--new', FIRST, '--llm', 'offline']);
+    await runCliOk(['--db', db, 'monthly', '--old', FIRST, '--new', SECOND, '--llm', 'offline']);
+    await runCliOk(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'release')]);
     items = readFileSync(join(dir, 'release', 'qa.jsonl'), 'utf8')
       .split('\n')
       .filter((line) => line !== '')
@@ -47,7 +41,7 @@ describe('evaluate growover', () => {
     for (const item of changed) expect(item.old_answer).not.toBe(item.answer);
     expect(items.filter((item) => item.type !== 'CHANGED').every((item) => item.old_answer === undefined)).toBe(true);
     // The same store exports the same ids again.
-    await cli(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'again')]);
+    await runCliOk(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'again')]);
     expect(readFileSync(join(dir, 'again', 'qa.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'release', 'qa.jsonl'), 'utf8'));
   });
 
@@ -61,10 +55,10 @@ describe('evaluate growover', () => {
   });
 
   it("writes each month's changes against the month before: items kept, new, and retired with the reason the store gives", async () => {
-    await cli(['--db', db, 'export', 'growover', '--snapshot', FIRST, '--out', join(dir, 'first')]);
+    await runCliOk(['--db', db, 'export', 'growover', '--snapshot', FIRST, '--out', join(dir, 'first')]);
     // Written after the first month's, beside it: that release is the one it follows.
     const second = join(dir, 'second');
-    await cli(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', second]);
+    await runCliOk(['--db', db, 'export', 'growover', '--snapshot', SECOND, '--out', second]);
     const manifest = JSON.parse(readFileSync(join(second, 'MANIFEST.json'), 'utf8'));
     const first = JSON.parse(readFileSync(join(dir, 'first', 'MANIFEST.json'), 'utf8'));
     expect(manifest.previous).toEqual({ version: first.version, directory: 'first' });
@@ -83,7 +77,7 @@ describe('evaluate growover', () => {
     expect(summary?.counts).toMatchObject({ qa: { before: firstIds.length, after: items.length, kept: kept.length, new: made.length, retired: retired.length } });
     expect(readFileSync(join(second, 'CHANGES.md'), 'utf8')).toMatch(new RegExp(`\\| QA items \\| ${firstIds.length} \\| ${items.length} \\| ${kept.length} \\| ${made.length} \\| ${retired.length} \\|`));
     // release diff of the two directories says the same as the release's own changes.jsonl.
-    const diffed = await cli(['--json', 'release', 'diff', join(dir, 'first'), second]);
+    const diffed = await runCliOk(['--json', 'release', 'diff', join(dir, 'first'), second]);
     expect(diffed.stdout).toBe(readFileSync(join(second, 'changes.jsonl'), 'utf8'));
   });
 
@@ -92,7 +86,7 @@ describe('evaluate growover', () => {
     const reply = (item: (typeof items)[number]) => (item.type === 'SAME' ? `${item.answer}\nextra line` : item.type === 'NEW' ? '' : (item.old_answer ?? ''));
     const results = join(dir, 'results.json');
     writeFileSync(results, JSON.stringify(Object.fromEntries(items.map((item) => [item.id, { prediction: { text: reply(item) }, type: item.type }])), null, 2));
-    const fromJson = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', results])).stdout);
+    const fromJson = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', results])).stdout);
     const count = (type: string) => items.filter((item) => item.type === type).length;
     // Percent, each with its 95% interval over the snapshot's items.
     expect(fromJson.ALL).toMatchObject({ n: items.length, em: (100 * count('SAME')) / items.length, f1: (100 * count('SAME')) / items.length });
@@ -109,13 +103,13 @@ describe('evaluate growover', () => {
     expect(fromJson.ALL).toMatchObject({ current: (100 * count('SAME')) / items.length, outdated: (100 * count('CHANGED')) / items.length });
     // Each item's verdict is written with its scores.
     const out = join(dir, 'evaluation');
-    await cli(['--db', db, 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', results, '--out', out]);
+    await runCliOk(['--db', db, 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', results, '--out', out]);
     const verdicts = jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8')).map((item) => [item.type, item.verdict]);
     expect(new Set(verdicts.map(([type, verdict]) => `${String(type)} ${String(verdict)}`))).toEqual(new Set(['SAME current', 'NEW wrong', 'CHANGED outdated']));
 
     const jsonl = join(dir, 'predictions.jsonl');
     writeFileSync(jsonl, `${items.map((item) => JSON.stringify({ id: item.id, prediction: reply(item) })).join('\n')}\n`);
-    const fromJsonl = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', jsonl])).stdout);
+    const fromJsonl = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', jsonl])).stdout);
     expect(fromJsonl).toEqual(fromJson);
   });
 
@@ -123,7 +117,7 @@ describe('evaluate growover', () => {
     const same = items.find((item) => item.type === 'SAME');
     const jsonl = join(dir, 'partial.jsonl');
     writeFileSync(jsonl, `${JSON.stringify({ id: 'no-such-item', prediction: 'x' })}\n${JSON.stringify({ id: same?.id, prediction: same?.answer })}\n`);
-    const report = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', jsonl])).stdout);
+    const report = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', jsonl])).stdout);
     expect(report.ALL).toMatchObject({ n: items.length, em: 100 / items.length, f1: 100 / items.length });
     expect(report.missing).toBe(items.length - 1);
     expect(report.outside).toEqual({ n: 1, sample: ['no-such-item'] });

@@ -14,18 +14,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
 import { startAuditServer } from '../../src/serve/server.js';
-import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const SEASON = '25012000-108-0';
 const POPULATION_YEAR = '25012000-101-0';
-
-async function cli(args: string[], env?: Record<string, string>) {
-  const result = await runCli(args, env ? { env } : {});
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
 
 /** The sample with the season's changes of 02-08 and 02-23 moved into the week of 02-03, its last change back to 4th, and the vandal also changing the year. */
 function editedSample(): string {
@@ -79,8 +73,8 @@ describe('verdicts on the sample, worked by hand', () => {
     db = join(dir, 'store.sqlite');
     const dump = join(dir, 'edited.xml');
     writeFileSync(dump, editedSample());
-    await cli(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', dump, '--llm', 'offline']);
-    await cli(['--db', db, 'sync', '--until', '2025-03-28', '--dump', dump]);
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', dump, '--llm', 'offline']);
+    await runCliOk(['--db', db, 'sync', '--until', '2025-03-28', '--dump', dump]);
     predictions = join(dir, 'system.jsonl');
     const lines = [
       ...SEASON_CASES.map(([date, prediction]) => ({ id: SEASON, prediction, date })),
@@ -90,7 +84,7 @@ describe('verdicts on the sample, worked by hand', () => {
     ];
     writeFileSync(predictions, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     const out = join(dir, 'evaluation');
-    report = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-02-03', '--to', '2025-03-25', '--out', out])).stdout);
+    report = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-02-03', '--to', '2025-03-25', '--out', out])).stdout);
     items = new Map(jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8')).map((item) => [`${String(item.id)} ${String(item.date)}`, item]));
   }, 300_000);
 
@@ -142,11 +136,11 @@ describe('verdicts on the sample, worked by hand', () => {
   });
 
   it('scores only the answers that changed on or after --after, and splits by the cutoff beside the predictions', async () => {
-    const after = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-02-03', '--to', '2025-03-25', '--after', '2025-02-05'])).stdout);
+    const after = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-02-03', '--to', '2025-03-25', '--after', '2025-02-05'])).stdout);
     // Only the season changed on or after 02-05, its 3rd from 02-05 10:00 on: every date from 02-06, 48 of them.
     expect(after).toMatchObject({ evaluation: { after: '2025-02-05' }, n: 48, queries: 1, before_after: 105, outside: { n: 0 } });
     writeFileSync(join(dir, 'system.meta.json'), JSON.stringify({ cutoff: '2025-02-06', model: 'a system trained to 02-06' }));
-    const split = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-02-03', '--to', '2025-03-25'])).stdout);
+    const split = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-02-03', '--to', '2025-03-25'])).stdout);
     // After the cutoff: 2nd (from 02-07 20:40, dates 02-08 .. 03-23) and 4th again (03-24, 03-25); the rest began before it.
     expect(split.by_cutoff).toMatchObject({ cutoff: '2025-02-06', before: { n: 107, queries: 3 }, after: { n: 46, queries: 1 } });
     expect(split.by_cutoff.undetermined).toBeUndefined();
@@ -181,20 +175,20 @@ describe('verdicts on the sample, worked by hand', () => {
         .join(''),
     );
     const out = join(dir, 'aliased');
-    const scored = JSON.parse((await cli(['--db', withAliases, '--json', 'evaluate', 'weekly', '--predictions', aliased, '--from', '2025-02-06', '--to', '2025-02-08', '--out', out])).stdout);
+    const scored = JSON.parse((await runCliOk(['--db', withAliases, '--json', 'evaluate', 'weekly', '--predictions', aliased, '--from', '2025-02-06', '--to', '2025-02-08', '--out', out])).stdout);
     // 3rd is the answer on 02-06 and 02-07 (two items with aliases); one alias raised one item's EM, F1 and SM.
     expect(scored.aliases).toEqual({ items: 2, changed: 1, by_metric: { em: 1, f1: 1, sm: 1 } });
     const byDate = new Map(jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8')).filter((item) => item.id === SEASON).map((item) => [item.date, item]));
     expect(byDate.get('2025-02-06')).toMatchObject({ em: 1, verdict: 'current' });
     expect(byDate.get('2025-02-08')).toMatchObject({ em: 0, verdict: 'outdated', changes_ago: 1 });
     // Without the column the same predictions score as the answers alone.
-    const plain = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', aliased, '--from', '2025-02-06', '--to', '2025-02-08'])).stdout);
+    const plain = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', aliased, '--from', '2025-02-06', '--to', '2025-02-08'])).stdout);
     expect(plain.aliases.items).toBe(0);
     expect(plain.em).toBeLessThan(scored.em);
   });
 
   it('names the offline judge as the rule-based verdict, relaxed and strict', async () => {
-    const judged = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-02-03', '--to', '2025-03-25', '--judge', 'offline'])).stdout);
+    const judged = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-02-03', '--to', '2025-03-25', '--judge', 'offline'])).stdout);
     expect(judged.judge).toMatchObject({ judge: 'rules', provider: 'offline', prompt: { name: 'rule-based-verdict' }, n: 153, failed: 0 });
     expect(judged.judge.description).toMatch(/^the rule-based verdict \(offline, no LLM asked\)/);
     // "the 2nd place" and "As of 2024" are contained, not exact: correct relaxed, wrong strict.
@@ -211,8 +205,8 @@ describe('the LLM judge through the real openai client, and an audit of its verd
   beforeAll(async () => {
     dir = tempDir();
     db = join(dir, 'store.sqlite');
-    await cli(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', SAMPLE, '--llm', 'offline']);
-    await cli(['--db', db, 'sync', '--until', '2025-03-28', '--dump', SAMPLE]);
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', SAMPLE, '--llm', 'offline']);
+    await runCliOk(['--db', db, 'sync', '--until', '2025-03-28', '--dump', SAMPLE]);
     server = await startOpenAiServer();
     env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
   }, 300_000);
@@ -233,7 +227,7 @@ describe('the LLM judge through the real openai client, and an audit of its verd
     writeFileSync(predictions, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     const out = join(dir, 'judged');
     const args = ['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-01-28', '--to', '2025-02-03', '--judge', 'openai', '--out', out];
-    const first = JSON.parse((await cli(args, env)).stdout);
+    const first = JSON.parse((await runCliOk(args, { env })).stdout);
     expect(server.requests).toHaveLength(4);
     expect(server.requests.some((request) => request.body.messages[0]?.content.includes('- from 2025-01-26 (in effect when asked): 4th'))).toBe(true);
     expect(first.judge).toMatchObject({ judge: 'openai', prompt: { name: 'prediction-judge', version: '1' }, n: 21, failed: 0, prompts: 4, requests: 4, cache_hits: 0 });
@@ -245,7 +239,7 @@ describe('the LLM judge through the real openai client, and an audit of its verd
     const judged = jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8')).filter((item) => item.prediction !== null);
     expect(judged.map((item) => (item.judge as { relaxed: string }).relaxed)).toEqual(['outdated', 'correct', 'correct', 'correct', 'correct', 'correct', 'outdated', 'wrong']);
     // Run again: every verdict from the store's cache, none asked.
-    const again = JSON.parse((await cli(args, env)).stdout);
+    const again = JSON.parse((await runCliOk(args, { env })).stdout);
     expect(server.requests).toHaveLength(4);
     expect(again.judge).toMatchObject({ requests: 0, cache_hits: 4, relaxed: first.judge.relaxed });
   });
@@ -255,7 +249,7 @@ describe('the LLM judge through the real openai client, and an audit of its verd
     try {
       const predictions = join(dir, 'junk.jsonl');
       writeFileSync(predictions, `${JSON.stringify({ id: SEASON, prediction: '3rd', date: '2025-02-10' })}\n`);
-      const result = JSON.parse((await cli(['--db', join(dir, 'store.sqlite'), '--json', 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-02-10', '--judge', 'openai'], { OPENAI_BASE_URL: junk.baseURL, OPENAI_API_KEY: 'k' })).stdout);
+      const result = JSON.parse((await runCliOk(['--db', join(dir, 'store.sqlite'), '--json', 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-02-10', '--judge', 'openai'], { env: { OPENAI_BASE_URL: junk.baseURL, OPENAI_API_KEY: 'k' } })).stdout);
       expect(result.judge).toMatchObject({ n: 3, failed: 1 });
       expect(result.em).toBeCloseTo(100 / 3, 10);
     } finally {
@@ -264,7 +258,7 @@ describe('the LLM judge through the real openai client, and an audit of its verd
   });
 
   it("samples judged predictions into an audit, and reports the judge's precision and kappa against the annotators", async () => {
-    const created = JSON.parse((await cli(['--db', db, '--json', 'audit', 'create', '--name', 'judge', '--of', 'predictions', '--evaluation', join(dir, 'judged'), '--annotators', 'alice,bob', '--raters', '2', '--size', '8'])).stdout);
+    const created = JSON.parse((await runCliOk(['--db', db, '--json', 'audit', 'create', '--name', 'judge', '--of', 'predictions', '--evaluation', join(dir, 'judged'), '--annotators', 'alice,bob', '--raters', '2', '--size', '8'])).stdout);
     expect(created.items).toHaveLength(8);
     expect(new Set(created.items.map((item: { stratum: string }) => item.stratum))).toEqual(new Set(['correct', 'outdated', 'wrong']));
     const tokens = Object.fromEntries(created.annotators.map((a: { name: string; token: string }) => [a.name, a.token]));
@@ -289,7 +283,7 @@ describe('the LLM judge through the real openai client, and an audit of its verd
       await audit.close();
       store.close();
     }
-    const report = JSON.parse((await cli(['--db', db, '--json', 'audit', 'report', '--name', 'judge'])).stdout);
+    const report = JSON.parse((await runCliOk(['--db', db, '--json', 'audit', 'report', '--name', 'judge'])).stdout);
     const count = (stratum: string) => created.items.filter((item: { stratum: string }) => item.stratum === stratum).length;
     // Outdated items split (alice: outdated, bob: correct): no majority, left out. The others agree.
     expect(report.judge).toMatchObject({ judge: 'openai/gpt-4o-mini', mode: 'relaxed', n: 8 - count('outdated'), kappa: 1, left_out: { no_majority: count('outdated'), unjudged: 0 } });

@@ -9,19 +9,13 @@ import Sqlite from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { openDatabase } from '../../src/store/database.js';
 import { answersOnDate } from '../../src/timeline/answers.js';
 import { checkCard, jsonLinesOf, parquetRows } from '../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const SEASON = '2024–25 Port Aldwin Rovers F.C. season';
-
-async function cli(args: string[]) {
-  const result = await runCli(args);
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
 
 /** The store's answer to every kept query (of the week, when given) on each day, as rows of the answers table read by DuckDB. */
 function storeAnswers(db: string, days: readonly string[], windowStart?: string): Array<Record<string, unknown>> {
@@ -51,12 +45,12 @@ describe('the day after a week', () => {
   beforeAll(async () => {
     dir = tempDir();
     db = join(dir, 'week.sqlite');
-    await cli(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', SAMPLE]);
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', SAMPLE]);
   });
 
   it("answers the day after the week from the week's collection, and releases that day", async () => {
     // The season page's last change of the week was on 01-26 at 22:10.
-    const answer = JSON.parse((await cli(['--db', db, '--json', 'answer', '--title', SEASON, '--key', 'league_result', '--date', '2025-01-27'])).stdout);
+    const answer = JSON.parse((await runCliOk(['--db', db, '--json', 'answer', '--title', SEASON, '--key', 'league_result', '--date', '2025-01-27'])).stdout);
     expect(answer).toMatchObject({ status: 'ok', answer: '4th', valid_from: '2025-01-26T22:10:00Z' });
     const release = join(dir, 'releases', 'weekly-2025-01-20');
     expect(readdirSync(release).filter((name) => name.startsWith('qa_')).sort()).toEqual(
@@ -82,7 +76,7 @@ describe('the day after a week', () => {
 
   it('writes a range of days of the generated queries as one table, each answer as the store gives it for its day', async () => {
     const range = join(dir, 'range');
-    await cli(['--db', db, 'export', 'dailyqa', '--from', '2025-01-20', '--to', '2025-01-27', '--out', range]);
+    await runCliOk(['--db', db, 'export', 'dailyqa', '--from', '2025-01-20', '--to', '2025-01-27', '--out', range]);
     const days = ['20', '21', '22', '23', '24', '25', '26', '27'].map((day) => `2025-01-${day}`);
     expect((await parquetRows(join(range, 'answers.parquet'))).rows).toEqual(storeAnswers(db, days));
     const queries = (await parquetRows(join(range, 'queries.parquet'))).rows;
@@ -96,14 +90,14 @@ describe('the day after a week', () => {
     writeFileSync(moved, readFileSync(SAMPLE, 'utf8').replace('<timestamp>2025-01-26T22:10:00Z</timestamp>', '<timestamp>2025-01-27T00:00:00Z</timestamp>'));
     mkdirSync(join(dir, 'midnight'));
     const midnightDb = join(dir, 'midnight', 'week.sqlite');
-    await cli(['--db', midnightDb, 'weekly', '--start', '2025-01-20', '--dump', moved]);
+    await runCliOk(['--db', midnightDb, 'weekly', '--start', '2025-01-20', '--dump', moved]);
     const answerOn = async (date: string) =>
-      JSON.parse((await cli(['--db', midnightDb, '--json', 'answer', '--title', SEASON, '--key', 'league_result', '--date', date])).stdout);
+      JSON.parse((await runCliOk(['--db', midnightDb, '--json', 'answer', '--title', SEASON, '--key', 'league_result', '--date', date])).stdout);
     expect(await answerOn('2025-01-27')).toMatchObject({ status: 'ok', answer: '4th', valid_from: '2025-01-27T00:00:00Z' });
     expect((await answerOn('2025-01-26')).answer).not.toBe('4th');
-    const weekChanges = jsonLines((await cli(['--db', midnightDb, 'changes', '--start', '2025-01-20', '--end', '2025-01-26'])).stdout);
+    const weekChanges = jsonLines((await runCliOk(['--db', midnightDb, 'changes', '--start', '2025-01-20', '--end', '2025-01-26'])).stdout);
     expect(weekChanges.filter((c) => c.title === SEASON)).toEqual([]);
-    await cli(['--db', midnightDb, 'weekly', '--start', '2025-01-27', '--dump', moved]);
+    await runCliOk(['--db', midnightDb, 'weekly', '--start', '2025-01-27', '--dump', moved]);
     // The next week's release, written beside the first, follows it; its manifest names the store's weekly runs.
     const releases = join(dir, 'midnight', 'releases');
     const manifest = (week: string) => JSON.parse(readFileSync(join(releases, `weekly-${week}`, 'MANIFEST.json'), 'utf8'));
@@ -113,7 +107,7 @@ describe('the day after a week', () => {
       command: expect.stringMatching(/^wikidelta export weekly --start 2025-01-27 --days 7 --wiki \S+$/),
     });
     expect(readFileSync(join(releases, 'weekly-2025-01-27', 'CHANGES.md'), 'utf8')).toMatch(/- queries added: [1-9]\d*\n- queries retired: [1-9]\d*\n/);
-    const nextWeek = jsonLines((await cli(['--db', midnightDb, 'changes', '--start', '2025-01-27', '--end', '2025-02-02'])).stdout);
+    const nextWeek = jsonLines((await runCliOk(['--db', midnightDb, 'changes', '--start', '2025-01-27', '--end', '2025-02-02'])).stdout);
     expect(nextWeek).toContainEqual(expect.objectContaining({ title: SEASON, key: 'league_result', new: '4th', timestamp: '2025-01-27T00:00:00Z' }));
   });
 
@@ -133,7 +127,7 @@ describe('the day after a week', () => {
         .join('\n'),
     );
     const out = join(dir, 'evaluation');
-    const report = JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out])).stdout);
+    const report = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out])).stdout);
     // second: one token ("73"-like answer) of five predicted → P = 1/5, R = 1, F1 = 1/3; third missing. Percent.
     expect(report).toMatchObject({
       evaluation: { dates: ['2025-01-27'], week: null },
@@ -155,14 +149,14 @@ describe('the day after a week', () => {
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(report);
     expect(jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8'))).toHaveLength(3);
     // The same evaluation again into its own directory.
-    await cli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out]);
+    await runCliOk(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out]);
 
     // The expected items come from the evaluation: leaving out the wrong answer does not raise EM, it is missing and wrong.
     const withWrong = join(dir, 'with-wrong.jsonl');
     const withoutWrong = join(dir, 'without-wrong.jsonl');
     writeFileSync(withWrong, answers.map((a, i) => `${JSON.stringify({ id: a.id, prediction: i === 0 ? 'nonsense' : a.answer })}\n`).join(''));
     writeFileSync(withoutWrong, answers.slice(1).map((a) => `${JSON.stringify({ id: a.id, prediction: a.answer })}\n`).join(''));
-    const scored = async (file: string) => JSON.parse((await cli(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', file, '--date', '2025-01-27'])).stdout);
+    const scored = async (file: string) => JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', file, '--date', '2025-01-27'])).stdout);
     const [all, partial] = [await scored(withWrong), await scored(withoutWrong)];
     expect(partial.em).toBe(all.em);
     expect(partial.n).toBe(all.n);

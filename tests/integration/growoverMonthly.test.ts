@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { changedClozeQa, clozeQa, consecutiveDialogue } from '../../src/llm/offlineGrowoverTasks.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from '../../src/release/growoverFormats.js';
-import { jsonLines, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCliOk, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
@@ -23,12 +24,6 @@ const BROKEN_TITLE = 'Atlantic Ocean';
 
 let dir: string;
 let base: string;
-
-async function cli(db: string, args: string[], env: Record<string, string> = {}) {
-  const result = await runCli(['--db', db, ...args], { env });
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
 
 function copyStore(name: string): string {
   const path = join(dir, name);
@@ -50,12 +45,12 @@ function sentence(db: string, snapshot: string, pageId: number, idx: number): st
 }
 
 async function runThreeMonths(db: string, llm: string, env: Record<string, string> = {}) {
-  await cli(db, ['monthly', '--new', FIRST, '--llm', llm], env);
-  const second = await cli(db, ['monthly', '--old', FIRST, '--new', SECOND, '--llm', llm], env);
+  await runCliOk(['--db', db, 'monthly', '--new', FIRST, '--llm', llm], { env });
+  const second = await runCliOk(['--db', db, 'monthly', '--old', FIRST, '--new', SECOND, '--llm', llm], { env });
   // The labeling comes first, with its time (or skipped, labeled before), as the stages that follow it.
   expect(second.stdout, second.stdout).toMatch(/^ {2}label +done +(\d+\.\d s|\(already done, skipped\)) {2}/m);
   expect(second.stdout).toMatch(/^ {2}generate +done +\d+\.\d s {2}/m);
-  await cli(db, ['monthly', '--old', SECOND, '--new', THIRD, '--llm', llm], env);
+  await runCliOk(['--db', db, 'monthly', '--old', SECOND, '--new', THIRD, '--llm', llm], { env });
 }
 
 interface Evidence {
@@ -145,10 +140,10 @@ function readLines<T extends z.ZodType>(path: string, schema: T): Array<z.infer<
 beforeAll(async () => {
   dir = tempDir();
   base = join(dir, 'labeled.sqlite');
-  for (const date of [FIRST, SECOND, THIRD]) await cli(base, ['snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
+  for (const date of [FIRST, SECOND, THIRD]) await runCliOk(['--db', base, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
   // Labels once, shared by both providers' runs (monthly labels only what is not labeled yet).
-  await cli(base, ['label', '--old', FIRST, '--new', SECOND]);
-  await cli(base, ['label', '--old', SECOND, '--new', THIRD]);
+  await runCliOk(['--db', base, 'label', '--old', FIRST, '--new', SECOND]);
+  await runCliOk(['--db', base, 'label', '--old', SECOND, '--new', THIRD]);
 }, LONG);
 
 describe('monthly GrowOVER items with the offline provider', () => {
@@ -166,14 +161,14 @@ describe('monthly GrowOVER items with the offline provider', () => {
     const count = () =>
       query<{ n: number }>(db, 'SELECT (SELECT COUNT(*) FROM growover_qa) + (SELECT COUNT(*) FROM growover_evidence) + (SELECT COUNT(*) FROM growover_turns) + (SELECT COUNT(*) FROM growover_rejects) AS n')[0]?.n;
     const before = count();
-    const result = await cli(db, ['monthly', '--old', SECOND, '--new', THIRD, '--llm', 'offline']);
+    const result = await runCliOk(['--db', db, 'monthly', '--old', SECOND, '--new', THIRD, '--llm', 'offline']);
     expect(result.stdout).toMatch(/^ {2}label +done +\(already done, skipped\)/m);
     expect(count()).toBe(before);
   }, LONG);
 
   it("exports the third snapshot's release in GrowOVER's formats, with the monthly table", async () => {
     const out = join(dir, 'release');
-    await cli(db, ['export', 'growover', '--snapshot', THIRD, '--out', out]);
+    await runCliOk(['--db', db, 'export', 'growover', '--snapshot', THIRD, '--out', out]);
     const qa = readLines(join(out, 'qa.jsonl'), QaLine);
     const items = qa.flatMap((line) => Object.values(line).flat());
     expect(new Set(items.map((item) => item.type))).toEqual(new Set(['SAME', 'NEW', 'CHANGED']));

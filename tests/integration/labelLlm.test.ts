@@ -16,7 +16,7 @@ import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
 import { loadSettings } from '../../src/settings.js';
 import { openDatabase } from '../../src/store/database.js';
-import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
@@ -49,10 +49,9 @@ describe('label --llm openai', () => {
 
   it('judges changed and undecided sentences, keeps verdicts and reasons as evidence, and counts the calls in status', async () => {
     const db = join(tempDir(), 'store.sqlite');
-    for (const date of ['2025-03-01', '2025-04-01']) expect((await runCli(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date])).code).toBe(0);
+    for (const date of ['2025-03-01', '2025-04-01']) await runCliOk(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key', WIKIDELTA_LLM_MODEL: 'local-test', WIKIDELTA_LLM_INVALID_RETRIES: '1' };
-    const labeled = await runCli(['--db', db, 'label', '--old', '2025-03-01', '--new', '2025-04-01', '--llm', 'openai'], { env });
-    expect(labeled.code, labeled.stderr).toBe(0);
+    await runCliOk(['--db', db, 'label', '--old', '2025-03-01', '--new', '2025-04-01', '--llm', 'openai'], { env });
 
     const store = new Sqlite(db, { readonly: true });
     const rows = store.prepare("SELECT step, label, backend, evidence FROM sentence_labels WHERE side = 'new' AND evidence IS NOT NULL").all() as Array<{ step: string; label: string; backend: string; evidence: string }>;
@@ -76,9 +75,8 @@ describe('label --llm openai', () => {
   it('offline: asks nothing and says so in each label the LLM would have judged', async () => {
     const before = server.requests.length;
     const db = join(tempDir(), 'store.sqlite');
-    for (const date of ['2025-03-01', '2025-04-01']) expect((await runCli(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date])).code).toBe(0);
-    const labeled = await runCli(['--db', db, 'label', '--old', '2025-03-01', '--new', '2025-04-01', '--llm', 'offline'], { env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' } });
-    expect(labeled.code, labeled.stderr).toBe(0);
+    for (const date of ['2025-03-01', '2025-04-01']) await runCliOk(['--db', db, 'snapshot', '--name', date, '--dump', SAMPLE, '--as-of', date]);
+    await runCliOk(['--db', db, 'label', '--old', '2025-03-01', '--new', '2025-04-01', '--llm', 'offline'], { env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' } });
     const store = new Sqlite(db, { readonly: true });
     const evidence = store.prepare("SELECT label, evidence FROM sentence_labels WHERE side = 'new' AND label IN ('changed', 'undecided')").all() as Array<{ label: string; evidence: string | null }>;
     store.close();
@@ -86,7 +84,7 @@ describe('label --llm openai', () => {
     expect(evidence.every((row) => row.evidence?.startsWith(`offline: no LLM asked, the NLI heuristics decide: the NLI label (${row.label}) kept`))).toBe(true);
     expect(server.requests.length).toBe(before);
     const out = join(tempDir(), 'labels.jsonl');
-    expect((await runCli(['--db', db, 'export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01', '--out', out])).code).toBe(0);
+    await runCliOk(['--db', db, 'export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01', '--out', out]);
     const changed = jsonLines(readFileSync(out, 'utf8')).filter((line) => line.label === 'changed');
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.every((line) => String(line.evidence).startsWith('offline: no LLM asked'))).toBe(true);

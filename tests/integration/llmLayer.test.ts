@@ -148,6 +148,7 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     const started = Date.now();
     const result = await assistant.answerQuestion(article, question);
     expect(result.ok).toBe(true);
+    // The wait the server asked for is a floor, which a slow machine cannot break; nothing here bounds how fast the call is.
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(server.requests).toHaveLength(2);
   });
@@ -178,9 +179,8 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
 
   it('gives up on a request after its timeout and retries it; past the retries the failure is thrown', async () => {
     const { server, assistant } = await setUp({ faults: ['hang'], hangMs: 5000 }, { timeoutMs: 300 });
-    const started = Date.now();
     expect((await assistant.answerQuestion(article, question)).ok).toBe(true);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Waited out, the hung request would have been answered: a second request means it was cut.
     expect(server.requests).toHaveLength(2);
 
     const stuck = await setUp({ alwaysFault: 'hang', hangMs: 5000 }, { timeoutMs: 300, maxRetries: 0 });
@@ -189,9 +189,8 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
 
   it('counts the timeout to the last byte: a reply whose body drips after its headers is cut there', async () => {
     const { server, assistant } = await setUp({ faults: ['drip'], dripMs: 100 }, { timeoutMs: 1000 });
-    const started = Date.now();
     expect((await assistant.answerQuestion(article, question)).ok).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Read to its end, the dripping reply would have been the answer: a second request means it was cut.
     expect(server.requests).toHaveLength(2);
 
     const dripping = await setUp({ alwaysFault: 'drip', dripMs: 100 }, { timeoutMs: 1000, maxRetries: 1 });

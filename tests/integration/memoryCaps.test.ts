@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 
 function revision(id: number, timestamp: string, text: string): string {
   return `<revision><id>${id}</id><timestamp>${timestamp}</timestamp><contributor><username>A</username><id>1</id></contributor><model>wikitext</model><format>text/x-wiki</format><text xml:space="preserve">${text}</text></revision>`;
@@ -24,8 +24,7 @@ describe('size caps', () => {
       dump,
       `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/"><page><title>Bigtown</title><ns>0</ns><id>1</id>${revision(1, '2020-12-01T00:00:00Z', town(100, ''))}${revision(2, '2021-01-05T00:00:00Z', town(200, `| a = ${junk}\n| b = ${junk}\n| c = ${junk}\n`))}</page></mediawiki>\n`,
     );
-    const run = await runCli(['--db', db, '--json', 'weekly', '--start', '2021-01-04', '--dump', dump, '--llm', 'offline', '--stages', 'collect,parse,diff,select']);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runCliOk(['--db', db, '--json', 'weekly', '--start', '2021-01-04', '--dump', dump, '--llm', 'offline', '--stages', 'collect,parse,diff,select']);
     const warnings = jsonLines(run.stderr).filter((line) => line.level === 'warn');
     expect(warnings).toEqual(
       ['a', 'b', 'c'].map((key) =>
@@ -40,7 +39,7 @@ describe('size caps', () => {
   it('refuses a prediction of megabytes in evaluate with one line naming it', async () => {
     const dir = tempDir();
     const db = join(dir, 'w.sqlite');
-    expect((await runCli(['--db', db, 'weekly', '--start', '2025-02-03', '--dump', join(__dirname, '../../data/sample/sample-history.xml'), '--llm', 'offline'])).code).toBe(0);
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-02-03', '--dump', join(__dirname, '../../data/sample/sample-history.xml'), '--llm', 'offline']);
     const predictions = join(dir, 'p.jsonl');
     writeFileSync(predictions, `{"id":"25020300-101-0","prediction":"Harbour Labour"}\n{"id":"25020300-102-0","prediction":"${'very '.repeat(4_000_000)}long"}\n`);
     const result = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-02-05']);

@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, runCli, sharedData, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { collect, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { startRedis, type RedisServer } from '../../testkit/redis.js';
 
 let redis: RedisServer;
@@ -49,8 +50,7 @@ describe('jobs lost by the queue', () => {
     const worker = startCli(['worker', '--queue', redis.url]);
     const workerEnded = collect(worker);
     try {
-      const resumed = await runCli(['--db', db, ...week]);
-      expect(resumed.code, resumed.stderr).toBe(0);
+      const resumed = await runCliOk(['--db', db, ...week]);
       expect(resumed.stdout).toMatch(/^run 1 \(partial\) .*, continued/);
       expect(resumed.stdout).toMatch(/parse +done +revisions=\d+ infoboxes=\d+/);
       expect(resumed.stdout).toMatch(/collect +done .*\(already done, skipped\)/);

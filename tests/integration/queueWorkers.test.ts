@@ -9,7 +9,8 @@ import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
+import { collect, runCli, runCliOk, startCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { startOpenAiServer } from '../../testkit/openaiServer.js';
 import { startRedis, type RedisServer } from '../../testkit/redis.js';
 import { snapshotStore } from '../support/storeSnapshot.js';
@@ -23,12 +24,6 @@ const LOCK_MS = '1500';
 let redis: RedisServer;
 let dir: string;
 const workers: ChildProcess[] = [];
-
-async function cli(db: string, args: string[]) {
-  const result = await runCli(['--db', db, ...args]);
-  expect(result.code, result.stderr).toBe(0);
-  return result;
-}
 
 function storedLabels(db: string): unknown[] {
   const store = new Sqlite(db, { readonly: true });
@@ -71,7 +66,7 @@ beforeAll(async () => {
   const dump = join(dir, 'subset.xml');
   writeSubsetDump(dump);
   const template = join(dir, 'template.sqlite');
-  for (const date of [OLD, NEW]) await cli(template, ['snapshot', '--name', date, '--dump', dump, '--as-of', date]);
+  for (const date of [OLD, NEW]) await runCliOk(['--db', template, 'snapshot', '--name', date, '--dump', dump, '--as-of', date]);
   for (const name of ['single.sqlite', 'queued.sqlite', 'monthly-single.sqlite', 'monthly-queued.sqlite', 'llm-single.sqlite', 'llm-queued.sqlite']) {
     copyFileSync(template, join(dir, name));
   }
@@ -98,7 +93,7 @@ describe('label --queue with two workers, one killed mid-job', () => {
   it('ends with the labels of a single-process run, the killed job done by the other worker', async () => {
     const single = join(dir, 'single.sqlite');
     const queued = join(dir, 'queued.sqlite');
-    await cli(single, ['label', '--old', OLD, '--new', NEW]);
+    await runCliOk(['--db', single, 'label', '--old', OLD, '--new', NEW]);
 
     const events: Array<Array<{ event: string; job: string }>> = [[], []];
     const started = events.map((workerEvents) => startWorker(workerEvents));
@@ -133,8 +128,8 @@ describe('label --queue with two workers, one killed mid-job', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(events[survivor]?.some((event) => event.event === 'job completed' && event.job === killedJob)).toBe(true);
 
-    const fromSingle = await cli(single, ['export', 'labels', '--old', OLD, '--new', NEW]);
-    const fromQueue = await cli(queued, ['export', 'labels', '--old', OLD, '--new', NEW]);
+    const fromSingle = await runCliOk(['--db', single, 'export', 'labels', '--old', OLD, '--new', NEW]);
+    const fromQueue = await runCliOk(['--db', queued, 'export', 'labels', '--old', OLD, '--new', NEW]);
     expect(fromSingle.stdout.split('\n').length).toBeGreaterThan(300);
     expect(fromSingle.stdout).toMatch(/"label":"(changed|new)"/);
     expect(fromQueue.stdout).toBe(fromSingle.stdout);
@@ -195,7 +190,7 @@ describe('weekly --queue with two workers, one killed mid-job', () => {
     const weekly = ['weekly', '--start', '2019-06-01', '--days', '1000', '--dump', join(sharedData, 'enwiki-history-sample.xml'), '--stages', 'collect,parse,diff,select,timeline'];
     const single = join(dir, 'weekly-single.sqlite');
     const queued = join(dir, 'weekly-queued.sqlite');
-    await cli(single, weekly);
+    await runCliOk(['--db', single, ...weekly]);
 
     const events: WorkerEvent[][] = [[], []];
     const started = events.map((workerEvents) => startWorker(workerEvents));
@@ -234,7 +229,7 @@ describe('weekly --queue over several dump files with two workers', () => {
   let single: Promise<Record<string, unknown[]>> | undefined;
   /** The store of a run without the queue over the files: made once, for both tests. */
   const singleStore = (files: readonly string[]) =>
-    (single ??= cli(join(dir, 'files-single.sqlite'), weeklyOver(files)).then(() => snapshotStore(join(dir, 'files-single.sqlite'))));
+    (single ??= runCliOk(['--db', join(dir, 'files-single.sqlite'), ...weeklyOver(files)]).then(() => snapshotStore(join(dir, 'files-single.sqlite'))));
 
   it('reads each file on a worker, one killed mid-job, and ends with the store of a single-process run', async () => {
     await stopWorkers();
@@ -285,7 +280,7 @@ describe('weekly --queue over several dump files with two workers', () => {
     expect(kept.length).toBeGreaterThan(0);
 
     writeFileSync(broken, whole);
-    const mended = await cli(queued, [...weekly, '--queue', redis.url]);
+    const mended = await runCliOk(['--db', queued, ...weekly, '--queue', redis.url]);
     // The pages written before the failure stay, and the mended run skips them.
     expect(mended.stdout).toMatch(new RegExp(`collect +done .*skipped_pages=${kept.length}\\b`));
     expect(snapshotStore(queued)).toEqual(fromSingle);
@@ -309,7 +304,7 @@ describe('monthly --queue with two workers, one killed mid-job', () => {
     await stopWorkers();
     const single = join(dir, 'monthly-single.sqlite');
     const queued = join(dir, 'monthly-queued.sqlite');
-    await cli(single, ['monthly', '--old', OLD, '--new', NEW]);
+    await runCliOk(['--db', single, 'monthly', '--old', OLD, '--new', NEW]);
 
     const events: WorkerEvent[][] = [[], []];
     const started = events.map((workerEvents) => startWorker(workerEvents));
@@ -334,7 +329,7 @@ describe('monthly --queue with two workers, one killed mid-job', () => {
 
 /** What a store's labeling and generation runs spent through the LLM, as `status` reports it. */
 async function llmUsage(db: string): Promise<Record<string, Record<string, number | string> | undefined>> {
-  const status = JSON.parse((await cli(db, ['--json', 'status'])).stdout) as { runs: Array<{ pipeline: string; llm_usage: Array<Record<string, number | string>> }> };
+  const status = JSON.parse((await runCliOk(['--db', db, '--json', 'status'])).stdout) as { runs: Array<{ pipeline: string; llm_usage: Array<Record<string, number | string>> }> };
   const of = (pipeline: string) => status.runs.find((run) => run.pipeline === pipeline)?.llm_usage[0];
   return { label: of('monthly-label'), generation: of('monthly') };
 }
@@ -348,14 +343,13 @@ describe('monthly --queue with an LLM behind a server', () => {
       const single = join(dir, 'llm-single.sqlite');
       const queued = join(dir, 'llm-queued.sqlite');
       const monthly = ['monthly', '--old', OLD, '--new', NEW, '--llm', 'openai'];
-      expect((await runCli(['--db', single, ...monthly], { env })).code).toBe(0);
+      await runCliOk(['--db', single, ...monthly], { env });
       const askedAlone = server.requests.length;
 
       // The workers' environment names no server: the jobs carry it. Their locks are long: a job
       // taken again from a busy worker would ask the server twice, and no worker is killed here.
       const started = [startWorker([], '30000'), startWorker([], '30000')];
-      const result = await runCli(['--db', queued, ...monthly, '--queue', redis.url], { env });
-      expect(result.code, result.stderr).toBe(0);
+      await runCliOk(['--db', queued, ...monthly, '--queue', redis.url], { env });
       expect(server.requests.length).toBe(2 * askedAlone);
       expect(started.every((worker) => worker.exitCode === null)).toBe(true);
 

@@ -12,7 +12,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cliPath, collect, jsonLines, repoRoot, runCli, sharedData, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { cliPath, collect, jsonLines, repoRoot, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { TOWN_WEEK_START, townDump } from '../../testkit/townDump.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
@@ -47,19 +48,16 @@ describe('stage order', () => {
     const reversed = await runCli(['--db', db, ...WEEK, '--stages', 'select,collect']);
     expect(reversed.code).toBe(1);
     expect(oneLineError(reversed.stderr)).toMatch(/stage "select" needs stage "diff" done first/);
-    const full = await runCli(['--db', db, ...WEEK]);
-    expect(full.code, full.stderr).toBe(0);
+    const full = await runCliOk(['--db', db, ...WEEK]);
     expect(dataUnits(full.stdout)).toBe(1);
   });
 
   it('redoes, after a collect made again, every stage that reads it, and documents --redo', async () => {
     const db = join(tempDir(), 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
-    const recollect = await runCli(['--db', db, ...WEEK, '--stages', 'collect', '--redo', 'collect']);
-    expect(recollect.code, recollect.stderr).toBe(0);
+    await runCliOk(['--db', db, ...WEEK]);
+    const recollect = await runCliOk(['--db', db, ...WEEK, '--stages', 'collect', '--redo', 'collect']);
     expect(recollect.stdout).toMatch(/collect +done/);
-    const after = await runCli(['--db', db, ...WEEK]);
-    expect(after.code, after.stderr).toBe(0);
+    const after = await runCliOk(['--db', db, ...WEEK]);
     expect(after.stdout).toMatch(/collect +done .*\(already done, skipped\)/);
     for (const stage of ['parse', 'diff', 'select', 'timeline', 'generate', 'check', 'classify', 'export']) {
       expect(after.stdout).toMatch(new RegExp(`\\n  ${stage} +done +[^\\n(]*\\n`));
@@ -79,8 +77,7 @@ describe('status', () => {
     await waitForOutput(child, 'stderr', /"stage":"collect"/);
     child.kill('SIGKILL');
     expect((await ended).signal).toBe('SIGKILL');
-    const status = await runCli(['--db', db, 'status']);
-    expect(status.code, status.stderr).toBe(0);
+    const status = await runCliOk(['--db', db, 'status']);
     expect(status.stdout).toMatch(/^run 1 weekly interrupted \(process \d+ is gone\)/m);
     // The stage it was in is interrupted too, not running.
     expect(status.stdout).toMatch(/^ {2}collect +interrupted /m);
@@ -117,8 +114,7 @@ describe('status', () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       expect((await runCli(['--db', db, 'weekly', '--start', '2022-01-03', '--dump', broken])).code).toBe(1);
     }
-    const status = await runCli(['--db', db, 'status']);
-    expect(status.code, status.stderr).toBe(0);
+    const status = await runCliOk(['--db', db, 'status']);
     for (const pipeline of ['weekly', 'sync', 'monthly-snapshot', 'monthly-label', 'monthly']) expect(status.stdout).toMatch(new RegExp(`^run \\d+ ${pipeline} `, 'm'));
     expect(status.stdout).toMatch(/old=jan new=feb/);
     expect(status.stdout).toMatch(/old=- new=jan/);
@@ -127,17 +123,16 @@ describe('status', () => {
     const check = await runCli(['--db', db, 'status', '--check', '--max-age', '24']);
     expect(check.code).toBe(1);
     expect(oneLineError(check.stderr)).toMatch(/^wikidelta: run \d+ weekly failed, finished .* h ago\): /);
-    const monthly = await runCli(['--db', db, 'status', '--check', '--max-age', '24', '--pipeline', 'monthly']);
-    expect(monthly.code, monthly.stderr).toBe(0);
+    const monthly = await runCliOk(['--db', db, 'status', '--check', '--max-age', '24', '--pipeline', 'monthly']);
     expect(monthly.stdout).toMatch(/^ok: run \d+ monthly done, finished .* \(0\.\d h ago\)\n$/);
-    expect((await runCli(['--db', db, 'status', '--check', '--pipeline', 'sync'])).code).toBe(0);
+    await runCliOk(['--db', db, 'status', '--check', '--pipeline', 'sync']);
   }, 180_000);
 });
 
 describe('exit codes and one-line refusals', () => {
   it('a store another process keeps locked past the busy timeout: exit 1 naming it', async () => {
     const db = join(tempDir(), 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK, '--stages', 'collect']);
     const holder = spawn(process.execPath, [
       '-e',
       `const D = require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))}); const db = new D(${JSON.stringify(db)}); db.exec('BEGIN EXCLUSIVE'); console.log('held'); setTimeout(() => {}, 60000);`,
@@ -156,7 +151,7 @@ describe('exit codes and one-line refusals', () => {
     const dir = tempDir();
     chmodSync(dir, 0o777);
     const db = join(dir, 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK, '--stages', 'collect']);
     const readOnly = join(dir, 'ro.sqlite');
     copyFileSync(db, readOnly);
     chmodSync(readOnly, 0o444);
@@ -171,7 +166,7 @@ describe('exit codes and one-line refusals', () => {
     const db = join(dir, 'w.sqlite');
     const file = join(dir, 'plain.txt');
     writeFileSync(file, 'not a directory\n');
-    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK]);
     for (const out of [file, join(file, 'release')]) {
       const result = await runCli(['--db', db, 'export', 'weekly', '--start', '2021-01-04', '--out', out]);
       expect(result.code, result.stderr).toBe(1);
@@ -191,7 +186,7 @@ describe('exit codes and one-line refusals', () => {
   it('import dailyqa and export refuse while another run holds the lock', async () => {
     const dir = tempDir();
     const db = join(dir, 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK]);
     const runner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     writeFileSync(`${db}.lock`, JSON.stringify({ pid: runner.pid, host: hostname(), startedAt: '2021-01-04T00:00:00Z', command: 'weekly' }));
     const file = join(dir, 'qa_210105.jsonl');
@@ -213,7 +208,7 @@ describe('exit codes and one-line refusals', () => {
 
   it('refuses with one line: changes ending before they start, one snapshot as both old and new, unusable snapshot names', async () => {
     const db = join(tempDir(), 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK, '--stages', 'collect']);
     const changes = await runCli(['--db', db, 'changes', '--start', '2021-01-10', '--end', '2021-01-04']);
     expect(changes.code).toBe(2);
     expect(oneLineError(changes.stderr)).toMatch(/--end 2021-01-04 is before --start 2021-01-10/);
@@ -258,12 +253,10 @@ describe('data never dropped silently, titles as MediaWiki reads them', () => {
 
   it('answer --title finds a page given with a lowercase first letter and underscores', async () => {
     const db = join(tempDir(), 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
-    const asStored = await runCli(['--db', db, '--json', 'answer', '--title', 'Ranma ½', '--key', 'author', '--date', '2021-01-05']);
-    expect(asStored.code, asStored.stderr).toBe(0);
+    await runCliOk(['--db', db, ...WEEK]);
+    const asStored = await runCliOk(['--db', db, '--json', 'answer', '--title', 'Ranma ½', '--key', 'author', '--date', '2021-01-05']);
     expect(asStored.stdout).toMatch(/Rumiko Takahashi/);
-    const asTyped = await runCli(['--db', db, '--json', 'answer', '--title', 'ranma_½', '--key', 'author', '--date', '2021-01-05']);
-    expect(asTyped.code, asTyped.stderr).toBe(0);
+    const asTyped = await runCliOk(['--db', db, '--json', 'answer', '--title', 'ranma_½', '--key', 'author', '--date', '2021-01-05']);
     expect(asTyped.stdout).toBe(asStored.stdout);
   });
 });
@@ -275,8 +268,7 @@ describe('signals during check', () => {
     const dump = join(dir, 'towns.xml');
     writeFileSync(dump, townDump(1500));
     const week = ['weekly', '--start', TOWN_WEEK_START, '--dump', dump, '--llm', 'offline'];
-    const prepared = await runCli(['--db', db, ...week, '--stages', 'collect,parse,diff,select,timeline,generate']);
-    expect(prepared.code, prepared.stderr).toBe(0);
+    const prepared = await runCliOk(['--db', db, ...week, '--stages', 'collect,parse,diff,select,timeline,generate']);
     expect(prepared.stdout).toMatch(/generate +done +data_units=1500 /);
 
     const child = startCli(['--db', db, '--json', ...week]);
@@ -292,8 +284,7 @@ describe('signals during check', () => {
     expect(existsSync(`${db}.lock`)).toBe(false);
     const status = await runCli(['--db', db, 'status']);
     expect(status.stdout).toMatch(/^ {2}check +failed .*error: interrupted by SIGTERM/m);
-    const resumed = await runCli(['--db', db, ...week]);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = await runCliOk(['--db', db, ...week]);
     expect(resumed.stdout).toMatch(/check +done +questions=1500 /);
   }, 120_000);
 });
@@ -302,7 +293,7 @@ describe('the run lock', () => {
   it('is one lock per real file: a second writer through a symbolic link to the store is refused', async () => {
     const dir = tempDir();
     const db = join(dir, 'real.sqlite');
-    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK, '--stages', 'collect']);
     const link = join(dir, 'link.sqlite');
     symlinkSync(db, link);
     // Reading the dump from a pipe that never ends keeps the first run inside collect.
@@ -324,7 +315,7 @@ describe('the run lock', () => {
   it('is taken by exactly one of several starters that find it stale or still empty, in every trial', async () => {
     const dir = tempDir();
     const db = join(dir, 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK, '--stages', 'collect'])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK, '--stages', 'collect']);
     const lockModule = pathToFileURL(join(repoRoot, 'dist/src/runs/lock.js')).href;
     // A winner holds the lock until the test has heard from every starter (a starter slow to start
     // on a busy machine must still find it held), then releases it when its input ends.
@@ -364,7 +355,7 @@ describe('a store the user can only read', () => {
     const storeDir = join(dir, 'store');
     mkdirSync(storeDir);
     const db = join(storeDir, 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK]);
     chmodSync(db, 0o444);
     chmodSync(storeDir, 0o555);
     const out = join(dir, 'out');
@@ -403,12 +394,11 @@ describe('a finished week run again', () => {
   it('says the week is done and names the dump it did not read, and writes the release to a new --out', async () => {
     const dir = tempDir();
     const db = join(dir, 'w.sqlite');
-    expect((await runCli(['--db', db, ...WEEK])).code).toBe(0);
+    await runCliOk(['--db', db, ...WEEK]);
     const other = join(dir, 'other.xml');
     writeFileSync(other, tinyDump('Tiny Town', [['2021-01-05T10:00:00Z', '{{Infobox settlement\n| population_total = 5\n}}']]));
     const out = join(dir, 'elsewhere');
-    const again = await runCli(['--db', db, 'weekly', '--start', '2021-01-04', '--dump', other, '--llm', 'offline', '--out', out]);
-    expect(again.code, again.stderr).toBe(0);
+    const again = await runCliOk(['--db', db, 'weekly', '--start', '2021-01-04', '--dump', other, '--llm', 'offline', '--out', out]);
     expect(again.stdout).toMatch(/\n {2}export +done +files=19 [^(]*\n/);
     expect(again.stdout.trimEnd().split('\n').at(-1)).toBe(
       `the week of 2021-01-04 was done already (run 1), so its stages were skipped; --dump ${other} was not read (--redo collect reads it); its release was written to ${out}`,
@@ -417,8 +407,7 @@ describe('a finished week run again', () => {
     expect(readdirSync(out).sort()).toEqual(readdirSync(release).sort());
     expect(readFileSync(join(out, 'queries.jsonl'), 'utf8')).toBe(readFileSync(join(release, 'queries.jsonl'), 'utf8'));
 
-    const plain = await runCli(['--db', db, ...WEEK]);
-    expect(plain.code).toBe(0);
+    const plain = await runCliOk(['--db', db, ...WEEK]);
     expect(plain.stdout.trimEnd().split('\n').at(-1)).toBe(`the week of 2021-01-04 was done already (run 1), so its stages were skipped; --dump ${SAMPLE} was not read (--redo collect reads it)`);
   });
 });

@@ -7,7 +7,7 @@ import Sqlite from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 
 function page(id: number, title: string, text: string): string {
   return `<page><title>${title}</title><ns>0</ns><id>${id}</id><revision><id>${id * 10}</id><timestamp>2021-01-01T00:00:00Z</timestamp><contributor><username>A</username><id>1</id></contributor><model>wikitext</model><format>text/x-wiki</format><text xml:space="preserve">${text}</text></revision></page>`;
@@ -28,8 +28,7 @@ describe('a snapshot with a deeply nested page', () => {
         page(3, 'Other Town', 'Other Town is a town too. It has a bridge.'),
       ].join('')}</mediawiki>\n`,
     );
-    const run = await runCli(['--db', db, 'snapshot', '--name', 'jan', '--dump', dump]);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runCliOk(['--db', db, 'snapshot', '--name', 'jan', '--dump', dump]);
     expect(run.stdout).toBe(
       'snapshot jan: 2 articles (2 stored now, 4 sentences; 1 skipped, the parser cannot read them)\n' +
         '  skipped: Deep Page (templates nested 2000 deep, more than the 100 the parser reads)\n',

@@ -1,7 +1,8 @@
 import Sqlite from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { embeddedSampleAnswerCases } from '../support/answerCases.js';
 import { startFaultProxy, type FaultProxy } from '../../testkit/faultProxy.js';
 import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
@@ -20,8 +21,7 @@ const comparable = (changes: Change[]) =>
     .sort();
 
 async function changesOf(db: string, start: string, end: string): Promise<Change[]> {
-  const listed = await runCli(['--db', db, 'changes', '--start', start, '--end', end], { env });
-  expect(listed.code, listed.stderr).toBe(0);
+  const listed = await runCliOk(['--db', db, 'changes', '--start', start, '--end', end], { env });
   return jsonLines(listed.stdout);
 }
 
@@ -46,10 +46,8 @@ describe('weekly pipeline through the API of a real MediaWiki', () => {
   ])('yields the same changes as the dump for the window from %s (%s days)', async (start, days, end) => {
     const fromApi = join(dir, `api-${start}.sqlite`);
     const fromDump = join(dir, `dump-${start}.sqlite`);
-    const api = await runCli(['--db', fromApi, 'weekly', '--start', start, '--days', days, '--api', wiki.apiUrl], { env });
-    expect(api.code, api.stderr).toBe(0);
-    const dump = await runCli(['--db', fromDump, 'weekly', '--start', start, '--days', days, '--dump', dumpXml], { env });
-    expect(dump.code, dump.stderr).toBe(0);
+    await runCliOk(['--db', fromApi, 'weekly', '--start', start, '--days', days, '--api', wiki.apiUrl], { env });
+    await runCliOk(['--db', fromDump, 'weekly', '--start', start, '--days', days, '--dump', dumpXml], { env });
     const apiChanges = await changesOf(fromApi, start, end);
     expect(apiChanges.length).toBeGreaterThan(0);
     expect(comparable(apiChanges)).toEqual(comparable(await changesOf(fromDump, start, end)));
@@ -63,8 +61,7 @@ describe('weekly pipeline through the API of a real MediaWiki', () => {
     const day = change.timestamp.slice(0, 10);
     const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const ask = async (date: string) => {
-      const result = await runCli(['--db', db, '--json', 'answer', '--title', 'Berlin', '--key', 'population_total', '--date', date], { env });
-      expect(result.code, result.stderr).toBe(0);
+      const result = await runCliOk(['--db', db, '--json', 'answer', '--title', 'Berlin', '--key', 'population_total', '--date', date], { env });
       return JSON.parse(result.stdout) as { answer: string; status: string; valid_from: string };
     };
     expect(await ask(day)).toMatchObject({ status: 'ok', answer: change.old });
@@ -78,10 +75,9 @@ describe('weekly pipeline through the API of a real MediaWiki', () => {
     proxy.failNext(2, { status: 429, retryAfterSeconds: 1 });
     proxy.failNext(3, { status: 500 });
     proxy.failNext(1, { status: 503 });
-    const run = await runCli(['--db', db, 'weekly', '--start', '2021-01-01', '--days', '365', '--api', `${proxy.baseUrl}/api.php`], {
+    await runCliOk(['--db', db, 'weekly', '--start', '2021-01-01', '--days', '365', '--api', `${proxy.baseUrl}/api.php`], {
       env: { ...env, WIKIDELTA_MAX_RETRIES: '8', WIKIDELTA_RETRY_BASE_MS: '100' },
     });
-    expect(run.code, run.stderr).toBe(0);
     expect(proxy.counts().faulted).toBe(6);
     expect(comparable(await changesOf(db, '2021-01-01', '2021-12-31'))).toEqual(comparable(await changesOf(clean, '2021-01-01', '2021-12-31')));
   });
@@ -96,8 +92,7 @@ describe('weekly pipeline through the API of a real MediaWiki', () => {
     expect(run.code).toBe(1);
     const line = run.stderr.trim().split('\n').at(-1) ?? '';
     expect(line).toMatch(/^wikidelta: wiki .*api\.php .*503/);
-    const again = await runCli(['--db', db, 'weekly', '--start', '2021-01-01', '--days', '365', '--api', `${proxy.baseUrl}/api.php`], { env });
-    expect(again.code, again.stderr).toBe(0);
+    await runCliOk(['--db', db, 'weekly', '--start', '2021-01-01', '--days', '365', '--api', `${proxy.baseUrl}/api.php`], { env });
   });
 });
 
@@ -110,8 +105,7 @@ describe('answers for any date on the embedded sample served by a real MediaWiki
   embeddedSampleAnswerCases(async () => {
     wiki = await startMediaWiki({ dumps: [join(repoRoot, 'data/sample/sample-history.xml')] });
     const db = join(tempDir(), 'sample-api.sqlite');
-    const run = await runCli(['--db', db, 'weekly', '--start', '2025-01-06', '--days', '91', '--api', wiki.apiUrl, '--stages', 'collect,parse,diff,select,timeline'], { env });
-    expect(run.code, run.stderr).toBe(0);
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-01-06', '--days', '91', '--api', wiki.apiUrl, '--stages', 'collect,parse,diff,select,timeline'], { env });
     return db;
   }, { movesRecorded: false });
 });
@@ -126,8 +120,7 @@ describe('sync against a real MediaWiki that received more edits', () => {
   let wiki: MediaWikiServer;
   let proxy: FaultProxy;
   const answer = async (title: string, key: string, date: string) => {
-    const result = await runCli(['--db', db, '--json', 'answer', '--title', title, '--key', key, '--date', date], { env });
-    expect(result.code, result.stderr).toBe(0);
+    const result = await runCliOk(['--db', db, '--json', 'answer', '--title', title, '--key', key, '--date', date], { env });
     return JSON.parse(result.stdout) as { answer: string | null; status: string };
   };
 
@@ -144,15 +137,13 @@ describe('sync against a real MediaWiki that received more edits', () => {
 
   it('fetches only the tracked pages that changed, and extends their answers', async () => {
     const api = `${proxy.baseUrl}/api.php`;
-    const weekly = await runCli(['--db', db, 'weekly', '--start', '2025-01-27', '--api', api], { env });
-    expect(weekly.code, weekly.stderr).toBe(0);
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-01-27', '--api', api], { env });
     expect((await answer('The Saltmarsh Lantern', 'gross', '2025-02-02')).answer).toBe('CRN 6.8 million');
     expect((await answer('The Saltmarsh Lantern', 'gross', '2025-03-30')).status).toBe('unknown');
 
     await wiki.importDump(second);
     proxy.resetCounts();
-    const sync = await runCli(['--db', db, '--json', 'sync', '--until', '2025-04-01', '--api', api], { env });
-    expect(sync.code, sync.stderr).toBe(0);
+    const sync = await runCliOk(['--db', db, '--json', 'sync', '--until', '2025-04-01', '--api', api], { env });
 
     const store = new Sqlite(db, { readonly: true });
     const tracked = new Set(store.prepare('SELECT DISTINCT page_id FROM data_units').pluck().all() as number[]);
@@ -187,8 +178,7 @@ describe('sync against a real MediaWiki that received more edits', () => {
     await admin.move('The Saltmarsh Lantern', 'The Saltmarsh Lantern (film)', 'disambiguation');
     await admin.delete('Quillstone', 'test deletion');
     const until = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-    const sync = await runCli(['--db', db, 'sync', '--until', until, '--api', `${proxy.baseUrl}/api.php`], { env });
-    expect(sync.code, sync.stderr).toBe(0);
+    await runCliOk(['--db', db, 'sync', '--until', until, '--api', `${proxy.baseUrl}/api.php`], { env });
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect(await answer('Quillstone', 'latest_release_version', '2025-03-30')).toEqual(before);
     expect((await answer('Quillstone', 'latest_release_version', tomorrow)).status).toBe('deleted');

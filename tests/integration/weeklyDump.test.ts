@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { WEEKLY_STAGES, weeklyStages } from '../../pipelines/weekly.js';
 import { windowFrom } from '../../src/dates.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
-import { collect, jsonLines, runCli, sharedData, startCli, tempDir } from '../../testkit/cli.js';
+import { collect, jsonLines, runCli, runCliOk, startCli, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { gatherHistories } from '../support/pageHistories.js';
 import { snapshotStore } from '../support/storeSnapshot.js';
 
@@ -17,13 +18,11 @@ describe('weekly pipeline on a real history dump', () => {
   const db = join(dir, 'w.sqlite');
 
   it('collects, parses, diffs and selects, and lists the changes with the promised fields', async () => {
-    const run = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
+    const run = await runCliOk(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
     expect(run.stderr).not.toMatch(/error/i);
-    expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/run 1 \(done\)/);
 
-    const listed = await runCli(['--db', db, 'changes', '--start', '2021-01-01', '--end', '2021-12-31']);
-    expect(listed.code).toBe(0);
+    const listed = await runCliOk(['--db', db, 'changes', '--start', '2021-01-01', '--end', '2021-12-31']);
     const changes = jsonLines(listed.stdout);
     for (const change of changes) {
       for (const field of ['title', 'page_id', 'rev_id', 'timestamp', 'template', 'key', 'old', 'new']) expect(change).toHaveProperty(field);
@@ -43,17 +42,16 @@ describe('weekly pipeline on a real history dump', () => {
 
   it('skips every finished stage on a rerun and changes nothing', async () => {
     const before = snapshotStore(db);
-    const rerun = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
-    expect(rerun.code).toBe(0);
+    const rerun = await runCliOk(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
     expect(rerun.stdout.match(/already done, skipped/g)?.length).toBe(weeklyStages.filter((stage) => !stage.repeatable).length);
     expect(snapshotStore(db)).toEqual(before);
   });
 
   it('gives the same store from the .bz2 file and from standard input', async () => {
     const fromBz2 = join(dir, 'bz2.sqlite');
-    expect((await runCli(['--db', fromBz2, 'weekly', ...year, '--dump', `${sampleXml}.bz2`])).code).toBe(0);
+    await runCliOk(['--db', fromBz2, 'weekly', ...year, '--dump', `${sampleXml}.bz2`]);
     const fromStdin = join(dir, 'stdin.sqlite');
-    expect((await runCli(['--db', fromStdin, 'weekly', ...year, '--dump', '-'], { input: readFileSync(sampleXml) })).code).toBe(0);
+    await runCliOk(['--db', fromStdin, 'weekly', ...year, '--dump', '-'], { input: readFileSync(sampleXml) });
     expect(snapshotStore(fromBz2)).toEqual(snapshotStore(db));
     expect(snapshotStore(fromStdin)).toEqual(snapshotStore(db));
   });
@@ -96,8 +94,7 @@ describe('bad input', () => {
       expect(stored.filter((row) => row.pageId === pageId).map((row) => row.revId).sort()).toEqual(complete.get(pageId));
     }
 
-    const good = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
-    expect(good.code).toBe(0);
+    const good = await runCliOk(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
     expect(good.stdout).toMatch(/\(done\)/);
   });
 
@@ -122,7 +119,7 @@ describe('crashes and concurrent runs', () => {
   it('resumes a run killed with SIGKILL during collect and ends with exactly the data of an uninterrupted run', async () => {
     const dir = tempDir();
     const reference = join(dir, 'reference.sqlite');
-    expect((await runCli(['--db', reference, 'weekly', ...year, '--dump', sampleXml])).code).toBe(0);
+    await runCliOk(['--db', reference, 'weekly', ...year, '--dump', sampleXml]);
 
     const db = join(dir, 'killed.sqlite');
     const xml = readFileSync(sampleXml);
@@ -138,8 +135,7 @@ describe('crashes and concurrent runs', () => {
     const committed = countRows(db, 'window_pages');
     expect(committed).toBeGreaterThan(0);
 
-    const resumed = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
-    expect(resumed.code).toBe(0);
+    const resumed = await runCliOk(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
     expect(resumed.stderr).toMatch(/stale lock left by dead process/);
     expect(resumed.stdout).toMatch(/continued/);
     expect(snapshotStore(db)).toEqual(snapshotStore(reference));

@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sharedData, tempDir } from '../../testkit/cli.js';
+import { runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { snapshotStore } from '../support/storeSnapshot.js';
 
 const sample = join(sharedData, 'enwiki-history-sample.xml');
@@ -23,9 +24,8 @@ describe('weekly with several dump files', () => {
     const [first, second] = splitSample(dir);
     const whole = join(dir, 'whole.sqlite');
     const split = join(dir, 'split.sqlite');
-    expect((await runCli(['--db', whole, ...weekly, '--dump', sample])).code).toBe(0);
-    const result = await runCli(['--db', split, ...weekly, '--dump', first, '--dump', second]);
-    expect(result.code, result.stderr).toBe(0);
+    await runCliOk(['--db', whole, ...weekly, '--dump', sample]);
+    await runCliOk(['--db', split, ...weekly, '--dump', first, '--dump', second]);
     const fromWhole = snapshotStore(whole);
     expect(fromWhole.pages?.length).toBeGreaterThan(20);
     expect(snapshotStore(split)).toEqual(fromWhole);

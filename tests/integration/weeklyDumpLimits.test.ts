@@ -2,7 +2,7 @@ import Sqlite from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect, runCli, startCli, tempDir } from '../../testkit/cli.js';
+import { collect, runCliOk, startCli, tempDir } from '../../testkit/cli.js';
 
 const week = ['--start', '2021-01-01', '--days', '7'];
 
@@ -47,9 +47,8 @@ describe('weekly collection from dumps as they are', () => {
       { id: 1, title: 'Northtown', revisions: [{ id: 10, timestamp: '2020-12-01T00:00:00Z', text: infobox(100) }, { id: 500, timestamp: '2021-01-03T00:00:00Z', text: infobox(150) }] },
       { id: 2, title: 'Southtown', revisions: [{ id: 20, timestamp: '2020-12-02T00:00:00Z', text: infobox(200) }, { id: 500, timestamp: '2021-01-04T00:00:00Z', text: infobox(250) }] },
     ]);
-    const run = await runCli(['--db', db, 'weekly', ...week, '--dump', '-', '--stages', 'collect,parse,diff'], { input: dump });
+    const run = await runCliOk(['--db', db, 'weekly', ...week, '--dump', '-', '--stages', 'collect,parse,diff'], { input: dump });
     expect(run.stderr).not.toMatch(/error/i);
-    expect(run.code).toBe(0);
     expect(rows(db, 'SELECT page_id AS pageId, rev_id AS revId, prev_rev_id AS prevRevId, key, old, new FROM infobox_changes ORDER BY page_id')).toEqual([
       { pageId: 1, revId: 500, prevRevId: 10, key: 'population_total', old: '100', new: '150' },
       { pageId: 2, revId: 500, prevRevId: 20, key: 'population_total', old: '200', new: '250' },
@@ -64,8 +63,7 @@ describe('weekly collection from dumps as they are', () => {
       { id: 1, title: 'Northtown', revisions: [{ id: 10, timestamp: '2021-01-02T00:00:00Z', text: infobox(100) }] },
       { id: 2, title: 'Southtown', revisions: [{ id: 20, timestamp: '2021-01-02T00:00:00Z', text: broken }] },
     ]);
-    const run = await runCli(['--db', db, 'weekly', ...week, '--dump', '-', '--stages', 'collect'], { input: dump });
-    expect(run.code).toBe(0);
+    const run = await runCliOk(['--db', db, 'weekly', ...week, '--dump', '-', '--stages', 'collect'], { input: dump });
     const warnings = run.stderr.split('\n').filter((line) => /invalid UTF-8/.test(line));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/Southtown/);

@@ -7,7 +7,7 @@ import Sqlite from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const sample = join(repoRoot, 'data/sample/sample-history.xml');
@@ -32,9 +32,8 @@ describe('weekly pipeline with the offline provider', () => {
 
   it('makes questions with check results and domains, and the release with a file per day', async () => {
     const db = join(dir, 'a.sqlite');
-    const run = await runCli(['--db', db, 'weekly', ...week]);
+    const run = await runCliOk(['--db', db, 'weekly', ...week]);
     expect(run.stderr).not.toMatch(/error/i);
-    expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/generate +done +data_units=11 already_done=0 generated=11 failed=0/);
 
     const queries = rows<{ id: string; text: string; kept: number; slot: string }>(db, "SELECT id, text, kept, slot FROM queries ORDER BY id");
@@ -76,8 +75,7 @@ describe('weekly pipeline with the offline provider', () => {
   it('writes the same release again from the store with export weekly, and refuses a week without questions', async () => {
     const db = join(dir, 'a.sqlite');
     const again = join(dir, 'again');
-    const exported = await runCli(['--db', db, 'export', 'weekly', '--start', '2025-02-03', '--out', again]);
-    expect(exported.code).toBe(0);
+    const exported = await runCliOk(['--db', db, 'export', 'weekly', '--start', '2025-02-03', '--out', again]);
     // The card, queries and answers (JSON lines and Parquet), native, a file per day from the start to
     // the day after the week, two figures, the manifest and the changes.
     expect(exported.stdout).toMatch(/^wrote 19 files to .*again \(\d+ kept queries\)\n  version 2025-02-03\+[0-9a-f]{12}, the first of its series\n$/);
@@ -92,8 +90,8 @@ describe('weekly pipeline with the offline provider', () => {
     const second = join(dir, 'c.sqlite');
     const out1 = join(dir, 'out1');
     const out2 = join(dir, 'out2');
-    expect((await runCli(['--db', first, 'weekly', ...week, '--seed', '7', '--out', out1])).code).toBe(0);
-    expect((await runCli(['--db', second, 'weekly', ...week, '--seed', '7', '--out', out2])).code).toBe(0);
+    await runCliOk(['--db', first, 'weekly', ...week, '--seed', '7', '--out', out1]);
+    await runCliOk(['--db', second, 'weekly', ...week, '--seed', '7', '--out', out2]);
     expect(releaseFiles(out2)).toEqual(releaseFiles(out1));
     const ids = (db: string) => rows<{ id: string; key: string }>(db, 'SELECT id, key FROM queries ORDER BY id');
     expect(ids(second)).toEqual(ids(first));
@@ -101,8 +99,7 @@ describe('weekly pipeline with the offline provider', () => {
 
   it('caps each domain by seeded sampling and marks the ones left out', async () => {
     const db = join(dir, 'd.sqlite');
-    const run = await runCli(['--db', db, 'weekly', ...week], { env: { WIKIDELTA_DOMAIN_CAP: '1' } });
-    expect(run.code).toBe(0);
+    await runCliOk(['--db', db, 'weekly', ...week], { env: { WIKIDELTA_DOMAIN_CAP: '1' } });
     const perDomain = rows<{ domain: string; total: number; kept: number }>(
       db,
       `SELECT d.domain, COUNT(*) AS total, SUM(q.kept) AS kept FROM question_domains d JOIN queries q ON q.id = d.query_id GROUP BY d.domain`,
@@ -128,9 +125,8 @@ describe('weekly pipeline through the openai provider against a local server', (
   afterAll(async () => server.stop());
 
   it('generates, checks and classifies through the model, marking the item whose replies stay invalid', async () => {
-    const run = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() });
+    const run = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() });
     expect(run.stderr).not.toMatch(/"level":"error"/);
-    expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/generate +done +data_units=11 already_done=0 generated=10 failed=1/);
     const failed = rows<{ query_id: string; reason: string; provider: string; model: string }>(db, "SELECT * FROM question_generations WHERE status = 'failed'");
     expect(failed).toEqual([
@@ -153,14 +149,13 @@ describe('weekly pipeline through the openai provider against a local server', (
   it('sends no request when the same week is run again, even with every stage forced to run', async () => {
     const sent = server.requests.length;
     const before = rows(db, 'SELECT id, text, kept FROM queries ORDER BY id');
-    expect((await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() })).code).toBe(0);
+    await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() });
     expect(server.requests.length).toBe(sent);
 
     const handle = new Sqlite(db);
     handle.exec('DELETE FROM llm_usage; DELETE FROM run_stages; DELETE FROM runs;');
     handle.close();
-    const rerun = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() });
-    expect(rerun.code).toBe(0);
+    const rerun = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: env() });
     expect(rerun.stdout).toMatch(/generate +done/);
     expect(server.requests.length).toBe(sent);
     expect(rows(db, 'SELECT id, text, kept FROM queries ORDER BY id')).toEqual(before);
@@ -216,16 +211,14 @@ describe('an LLM outage during the weekly pipeline', () => {
     // The server is back; the film's question never comes back valid.
     const up = await server({ alwaysFault: 'schema-violation', alwaysFaultWhen: 'Target field: gross' });
     const out = join(dir, 'release');
-    const resumed = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai', '--out', out], { env: envFor(up) });
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai', '--out', out], { env: envFor(up) });
     expect(resumed.stdout).toMatch(/^run 1 \(done\) .*, continued/);
     expect(resumed.stdout).toMatch(/generate +done +data_units=11 already_done=0 generated=10 failed=1/);
     expect(jsonLines(readFileSync(join(out, 'queries.jsonl'), 'utf8')).length).toBeGreaterThan(0);
-    expect((await runCli(['--db', db, 'status', '--check'])).code).toBe(0);
+    await runCliOk(['--db', db, 'status', '--check']);
 
     const sent = up.requests.length;
-    const again = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai', '--redo', 'generate'], { env: envFor(up) });
-    expect(again.code, again.stderr).toBe(0);
+    const again = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai', '--redo', 'generate'], { env: envFor(up) });
     expect(again.stdout).toMatch(/generate +done +data_units=11 already_done=11 generated=0 failed=0/);
     expect(up.requests.length).toBe(sent);
     expect(rows(db, "SELECT query_id, reason FROM question_generations WHERE status = 'failed'")).toEqual([
@@ -241,8 +234,7 @@ describe('an LLM outage during the weekly pipeline', () => {
       DELETE FROM queries WHERE id = '25020300-101-0';
       UPDATE question_checks SET passed = 0, reason = 'no answer: LLM server http://127.0.0.1:9/v1 failed after 5 retries: connection failed: fetch failed' WHERE query_id = '25020300-102-0' AND check_name = 'correctness';`);
     handle.close();
-    const redo = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai', '--redo', 'generate'], { env: envFor(up) });
-    expect(redo.code, redo.stderr).toBe(0);
+    const redo = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai', '--redo', 'generate'], { env: envFor(up) });
     expect(redo.stdout).toMatch(/generate +done +data_units=11 already_done=10 generated=1 failed=0/);
     expect(redo.stdout).toMatch(/check +done +questions=10 already_done=8 /);
     expect(rows(db, "SELECT * FROM question_checks WHERE reason LIKE '%LLM server%'")).toEqual([]);

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDate, parseDate } from '../../src/dates.js';
 import { answerQuery } from '../../src/timeline/answers.js';
-import { jsonLines, runCli, sharedData, tempDir, type CliResult } from '../../testkit/cli.js';
+import { jsonLines, runCli, tempDir, type CliResult } from '../../testkit/cli.js';
+import { sharedData } from '../../testkit/sharedData.js';
 import { entityHistoryDump } from '../../testkit/entityHistories.js';
 import { ENTITY_WEEKS, entityWeeksPages, labelsDump } from '../../testkit/entityWeeks.js';
 

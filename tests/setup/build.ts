@@ -1,6 +1,7 @@
 /**
- * Compiles the sources to dist/ before the tests, since tests run the command as users do
- * (bin/wikidelta.js runs dist/): a run after an edit then tests the edit, not the last build.
+ * Compiles the sources to dist/ before the integration tests, the global setup of their project only,
+ * since they run the command as users do (bin/wikidelta.js runs dist/): a run after an edit then
+ * tests the edit, not the last build. Unit tests import the sources and need no build.
  * Type errors do not stop the tests (tsc still emits, as vitest runs sources it does not
  * type-check); `npm run typecheck` is the CI step that fails on them.
  */

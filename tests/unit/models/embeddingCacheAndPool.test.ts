@@ -15,7 +15,7 @@ import { dumpSnapshotArticles } from '../../../src/sources/snapshotSources.js';
 import { openDatabase, type Database } from '../../../src/store/database.js';
 import { EmbeddingCache } from '../../../src/store/embeddingCache.js';
 import { SnapshotStore } from '../../../src/store/snapshotStore.js';
-import { repoRoot, runCli } from '../../../testkit/cli.js';
+import { repoRoot } from '../../../testkit/cli.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const reporter = new JsonLinesReporter({ write: () => true } as unknown as NodeJS.WritableStream);
@@ -187,15 +187,5 @@ describe('the worker-thread embedder', () => {
     const closed = new WorkerEmbedder(model, {}, 1);
     await closed.close();
     await expect(closed.embed(['A sentence.'])).rejects.toThrow('embedding pool closed');
-  });
-});
-
-describe('--embed-threads', () => {
-  it('refuses a thread count that is not a whole number from 1 to 64, in one line', async () => {
-    for (const threads of ['0', '2.5', 'many']) {
-      const result = await runCli(['--db', join(folder, 'flags.sqlite'), 'label', '--old', 'a', '--new', 'b', '--embed-threads', threads]);
-      expect(result.code).toBe(1);
-      expect(result.stderr.trim()).toBe(`wikidelta: invalid --embed-threads ${threads}: a whole number from 1 to 64`);
-    }
   });
 });

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { extractInfoboxes } from '../../../src/parse/infobox.js';
+import { drawsFromWikidata, linkAliases } from '../../../src/parse/infoboxExtras.js';
+
+describe('infobox link targets as aliases', () => {
+  it('keeps the target of a piped link whose text differs, not files, categories or plain links', () => {
+    expect(linkAliases('[[United States|USA]]')).toEqual(['United States']);
+    expect(linkAliases('[[united_States#History|US]] and [[Canada]], [[File:Flag.svg|20px]] [[Category:X|y]] [[Berlin|berlin]]')).toEqual(['United States']);
+    const [infobox] = extractInfoboxes('{{Infobox country\n| name = Land\n| leader = [[Olaf Scholz|Scholz]]\n| capital = [[Berlin]]\n}}');
+    expect(infobox?.fields).toEqual([['name', 'Land'], ['leader', 'Scholz'], ['capital', 'Berlin']]);
+    expect(infobox?.aliases).toEqual({ leader: ['Olaf Scholz'] });
+  });
+});
+
+describe('Wikidata-driven infoboxes', () => {
+  it('are told by their name, a parameter or value asking for Wikidata, or no value at all', () => {
+    expect(drawsFromWikidata('infobox biographie2', new Map())).toBe(true);
+    expect(drawsFromWikidata('infobox person/wikidata', new Map([['name', 'A']]))).toBe(true);
+    expect(drawsFromWikidata('infobox person', new Map([['fetchwikidata', 'ALL']]))).toBe(true);
+    expect(drawsFromWikidata('infobox settlement', new Map([['population', '{{#property:P1082}}']]))).toBe(true);
+    expect(drawsFromWikidata('infobox settlement', new Map([['population', ' ']]))).toBe(true);
+    expect(drawsFromWikidata('infobox settlement', new Map([['population', '5']]))).toBe(false);
+  });
+
+});

@@ -1,0 +1,158 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireLock } from '../../../src/runs/lock.js';
+import { RecordingReporter } from '../../../src/runs/progress.js';
+import { RunStore } from '../../../src/store/runStore.js';
+import { runPipeline, type Stage } from '../../../src/runs/stageRunner.js';
+import { applyMigrations, openDatabase, schemaVersion } from '../../../src/store/database.js';
+import { migrations } from '../../../src/store/migrations.js';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'wikidelta-runs-'));
+
+describe('database', () => {
+  it('applies migrations once, forward only, and refuses a newer schema', () => {
+    const path = join(tempDir(), 'w.sqlite');
+    const db = openDatabase(path);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(schemaVersion(db)).toBe(migrations.at(-1)?.version);
+    expect(applyMigrations(db, migrations)).toBe(0);
+    db.prepare('INSERT INTO schema_migrations VALUES (999, ?, ?)').run('future', 'now');
+    db.close();
+    expect(() => openDatabase(path)).toThrow(/schema version 999 is newer than this wikidelta/);
+  });
+
+  it('names a file that is not a database', () => {
+    const path = join(tempDir(), 'not.sqlite');
+    writeFileSync(path, 'hello, this is text and not SQLite at all'.repeat(100));
+    expect(() => openDatabase(path)).toThrow(/not a usable wikidelta store|cannot open database/);
+  });
+});
+
+describe('lock', () => {
+  it('refuses a second holder while the first is alive', () => {
+    const path = join(tempDir(), 'w.sqlite');
+    const lock = acquireLock(path, 'weekly --start 2025-01-06');
+    expect(() => acquireLock(path, 'weekly again')).toThrow(/is locked by another run \(pid \d+ .*"weekly --start 2025-01-06"/);
+    lock.release();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    acquireLock(path, 'second').release();
+  });
+
+  it('detects and replaces a stale lock left by a dead process', () => {
+    const path = join(tempDir(), 'w.sqlite');
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const deadPid = Number(dead.stdout.toString());
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: deadPid, host: hostname(), startedAt: '2025-01-01T00:00:00Z', command: 'weekly' }));
+    const lock = acquireLock(path, 'weekly');
+    expect(lock.replacedStale?.pid).toBe(deadPid);
+    lock.release();
+  });
+});
+
+describe('runPipeline', () => {
+  const params = { window: { start: 'a', end: 'b' } };
+
+  function countingStages(log: string[], failAt?: string): Array<Stage<null>> {
+    return ['one', 'two', 'three'].map((name, index, names) => ({
+      name,
+      ...(index > 0 ? { after: [names[index - 1] as string] } : {}),
+      async run() {
+        log.push(name);
+        if (name === failAt) throw new Error(`broken input in ${name}\nsecond line`);
+        return { items: name.length };
+      },
+    }));
+  }
+  const all = ['one', 'two', 'three'];
+
+  it('records a failure on the stage and the run, then reruns the failed stage and skips finished ones', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const reporter = new RecordingReporter();
+    const log: string[] = [];
+    await expect(
+      runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log, 'two'), selected: all, input: null, reporter }),
+    ).rejects.toThrow('broken input in two');
+    const failed = new RunStore(db).listRuns()[0];
+    expect(failed?.status).toBe('failed');
+    expect(failed?.error).toBe('two: broken input in two second line');
+    expect(failed?.stages.map((s) => s.status)).toEqual(['done', 'failed', 'pending']);
+
+    const outcome = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    expect(outcome.resumed).toBe(true);
+    expect(outcome.skipped).toEqual(['one']);
+    expect(log).toEqual(['one', 'two', 'two', 'three']);
+    expect(outcome.run.status).toBe('done');
+    expect(outcome.run.id).toBe(failed?.id);
+  });
+
+  it('keeps every failure of a run, not only the newest', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const reporter = new RecordingReporter();
+    await expect(runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([], 'two'), selected: all, input: null, reporter })).rejects.toThrow();
+    await expect(runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([], 'three'), selected: all, input: null, reporter })).rejects.toThrow();
+    const run = new RunStore(db).listRuns()[0];
+    expect(run?.failures.map((failure) => [failure.stage, failure.error])).toEqual([
+      ['two', 'broken input in two second line'],
+      ['three', 'broken input in three second line'],
+    ]);
+  });
+
+  it('keeps a run partial until all its stages ran, and starts a new run for other parameters', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const reporter = new RecordingReporter();
+    const first = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], input: null, reporter });
+    expect(first.run.status).toBe('partial');
+    const other = await runPipeline({ db, pipeline: 'weekly', params: { window: { start: 'c', end: 'd' } }, stages: countingStages([]), selected: ['one'], input: null, reporter });
+    expect(other.run.id).not.toBe(first.run.id);
+  });
+
+  it('refuses, before running anything, a stage whose prerequisite is neither done nor chosen, naming it', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const log: string[] = [];
+    const attempt = runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['two', 'three'], input: null, reporter: new RecordingReporter() });
+    await expect(attempt).rejects.toThrow(/^stage "two" needs stage "one" done first: add one to --stages$/);
+    expect(log).toEqual([]);
+    expect(new RunStore(db).listRuns()).toEqual([]);
+  });
+
+  it('runs a stage whose prerequisite is chosen in the same invocation, or done earlier', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const log: string[] = [];
+    const reporter = new RecordingReporter();
+    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one', 'two'], input: null, reporter });
+    const rest = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['three'], input: null, reporter });
+    expect(log).toEqual(['one', 'two', 'three']);
+    expect(rest.run.status).toBe('done');
+  });
+
+  it('redoes a stage asked for with redo, and then every done stage that reads what it made', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const log: string[] = [];
+    const reporter = new RecordingReporter();
+    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    const redone = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, redo: ['two'], input: null, reporter });
+    expect(log).toEqual(['one', 'two', 'three', 'two', 'three']);
+    expect(redone.skipped).toEqual(['one']);
+    expect(redone.executed).toEqual(['two', 'three']);
+  });
+
+  it('redoes, on a later invocation, a done stage whose input was made again after it ran', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const log: string[] = [];
+    const reporter = new RecordingReporter();
+    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one'], redo: ['one'], input: null, reporter });
+    const later = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    expect(log).toEqual(['one', 'two', 'three', 'one', 'two', 'three']);
+    expect(later.skipped).toEqual(['one']);
+  });
+
+  it('refuses to redo a stage that is not chosen', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const attempt = runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], redo: ['two'], input: null, reporter: new RecordingReporter() });
+    await expect(attempt).rejects.toThrow(/--redo two: the stage is not among the stages to run \(one\)/);
+  });
+});

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { windowFrom } from '../../../src/dates.js';
+import type { PageHistory, Window } from '../../../src/model.js';
+import type { CollectOptions } from '../../../src/sources/RevisionSource.js';
+import { DumpRevisionSource, parseMoveComment } from '../../../src/sources/dumpSource.js';
+import { gatherHistories } from '../../support/pageHistories.js';
+import { repoRoot } from '../../../testkit/cli.js';
+
+function collect(source: DumpRevisionSource, window: Window, options?: CollectOptions): Promise<PageHistory[]> {
+  return gatherHistories(source, window, options);
+}
+
+describe('moves', () => {
+  it.each([
+    ['moved [[Anarchism]] to [[Anarchists rule]]: revert', { from: 'Anarchism', to: 'Anarchists rule' }],
+    ['moved [[HAGGER?????]] to [[Anarchism]]', { from: 'HAGGER?????', to: 'Anarchism' }],
+    ['moved [[Anarchism (disambiguation)]] to [[Anarchism]] over redirect: history merge', { from: 'Anarchism (disambiguation)', to: 'Anarchism' }],
+    [
+      '[[User:Isolde Ferrars|Isolde Ferrars]] moved page [[Glass Orchard]] to [[Glass Orchard (band)]]: disambiguation from the 2016 album of the same name',
+      { from: 'Glass Orchard', to: 'Glass Orchard (band)' },
+    ],
+    ['Jo Bloggs moved page [[Foo bar]] to [[Foo Bar]] without leaving a redirect', { from: 'Foo bar', to: 'Foo Bar' }],
+  ])('reads a move from the comment %j', (comment, move) => {
+    expect(parseMoveComment(comment)).toEqual(move);
+  });
+
+  it.each([
+    'moved the last thinker - * [[Miguel Garcia]] - to [[libertarian socialism]]: apparently, he was a Spanish anarchist',
+    'removed [[red anarchist]] to talk -- not heard it b4',
+    'moved terrorism stuff to new heading &quot;anarchism and [[terrorism]]&quot;',
+    '/* History */ moved [[Kropotkin]] paragraph to [[Anarcho-communism]] section',
+  ])('does not mistake the edit summary %j for a move', (comment) => {
+    expect(parseMoveComment(comment)).toBeNull();
+  });
+
+  it('records the moves of a page up to and including the end instant, oldest first, from real Anarchism summaries', async () => {
+    const revision = (id: number, timestamp: string, comment: string) =>
+      `<revision><id>${id}</id><timestamp>${timestamp}</timestamp><contributor><username>Ed</username></contributor><comment>${comment}</comment><text xml:space="preserve">text ${id}</text></revision>`;
+    const dump = `<mediawiki version="0.4"><siteinfo><namespaces><namespace key="0"/><namespace key="1">Talk</namespace></namespaces></siteinfo>
+      <page><title>Anarchism</title><id>12</id>
+        ${revision(3, '2005-06-02T10:00:00Z', 'moved [[Anarchists rule]] to [[Anarchism]]: moving back')}
+        ${revision(2, '2005-06-02T09:00:00Z', 'moved [[Anarchism]] to [[Anarchists rule]]: revert')}
+        ${revision(1, '2005-05-01T00:00:00Z', 'copyedit')}
+        ${revision(4, '2005-06-03T00:00:00Z', 'fix')}
+        ${revision(5, '2005-06-09T00:00:00Z', 'moved [[Anarchism]] to [[HAGGER?????]]')}
+        ${revision(7, '2005-06-09T00:00:01Z', 'moved [[HAGGER?????]] to [[Anarchism]]')}
+      </page>
+      <page><title>Talk:Anarchism</title><id>13</id>${revision(6, '2005-06-03T00:00:00Z', 'talk')}</page>
+    </mediawiki>`;
+    const histories = await collect(DumpRevisionSource.fromStream(Readable.from([dump])), windowFrom('2005-06-02', 7));
+    expect(histories).toHaveLength(1);
+    // The window's end instant (06-09 00:00) is collected, so the answer on that day is known; a second later is not.
+    expect(histories[0]!.revisions.map((r) => r.revId)).toEqual([1, 2, 3, 4, 5]);
+    expect(histories[0]!.moves).toEqual([
+      { timestamp: '2005-06-02T09:00:00Z', from: 'Anarchism', to: 'Anarchists rule' },
+      { timestamp: '2005-06-02T10:00:00Z', from: 'Anarchists rule', to: 'Anarchism' },
+      { timestamp: '2005-06-09T00:00:00Z', from: 'Anarchism', to: 'HAGGER?????' },
+    ]);
+  });
+});
+
+describe('DumpRevisionSource revert horizon', () => {
+  const sampleXml = join(repoRoot, 'data/sample/sample-history.xml');
+
+  it('reports revisions within the follow horizon after the window, without text, so a late vandal edit can be seen reverted', async () => {
+    const window = windowFrom('2025-02-03', 7);
+    const withFollowers = await collect(new DumpRevisionSource(sampleXml), window, { followHours: 48 });
+    const portAldwin = withFollowers.find((history) => history.page.title === 'Port Aldwin');
+    expect(portAldwin?.followers?.map((r) => r.timestamp)).toContain('2025-02-10T01:14:10Z');
+    expect(portAldwin?.followers?.every((r) => r.text === null && r.timestamp >= window.end)).toBe(true);
+    const without = await collect(new DumpRevisionSource(sampleXml), window);
+    expect(without.map((history) => history.page.title)).toEqual(withFollowers.map((history) => history.page.title));
+    expect(without.every((history) => history.followers === undefined)).toBe(true);
+  });
+
+  it('reports revisions within the horizon before the window and the one before those, without text, the baseline with its text', async () => {
+    // The vandal edit of 02-09 22:51 is the baseline of the week of 02-10; the rollback restores the revision before it.
+    const window = windowFrom('2025-02-10', 7);
+    const portAldwin = (await collect(new DumpRevisionSource(sampleXml), window, { followHours: 48 })).find((history) => history.page.title === 'Port Aldwin');
+    const baseline = portAldwin?.revisions.find((r) => r.timestamp < window.start);
+    expect(baseline).toMatchObject({ timestamp: '2025-02-09T22:51:26Z', revId: 1031 });
+    expect(baseline?.text).toMatch(/999999999 lol/);
+    const predecessors = portAldwin?.predecessors ?? [];
+    expect(predecessors.length).toBeGreaterThan(0);
+    expect(predecessors.every((r) => r.text === null && r.timestamp < (baseline?.timestamp ?? ''))).toBe(true);
+    // All but the oldest lie in the 48 hours before the window; the oldest is the latest before those.
+    expect(predecessors.slice(1).every((r) => r.timestamp >= '2025-02-08T00:00:00Z')).toBe(true);
+    expect((predecessors[0]?.timestamp ?? '') < '2025-02-08T00:00:00Z').toBe(true);
+    const restored = portAldwin?.revisions.find((r) => r.revId === 1032);
+    expect(predecessors.some((r) => r.sha1 === restored?.sha1)).toBe(true);
+    const without = (await collect(new DumpRevisionSource(sampleXml), window)).find((history) => history.page.title === 'Port Aldwin');
+    expect(without?.predecessors).toBeUndefined();
+  });
+
+  it('collects a revision at exactly the end instant with its text, not as a follower', async () => {
+    const window = { start: '2025-02-03T01:14:10Z', end: '2025-02-10T01:14:10Z' };
+    const histories = await collect(new DumpRevisionSource(sampleXml), window, { followHours: 48 });
+    const portAldwin = histories.find((history) => history.page.title === 'Port Aldwin');
+    const atEnd = portAldwin?.revisions.find((r) => r.timestamp === window.end);
+    expect(atEnd?.text).toMatch(/\{\{Infobox/);
+    expect((portAldwin?.followers ?? []).some((r) => r.timestamp === window.end)).toBe(false);
+    // One second earlier, the same revision is after the window: a follower without text.
+    const before = { start: window.start, end: '2025-02-10T01:14:09Z' };
+    const earlier = (await collect(new DumpRevisionSource(sampleXml), before, { followHours: 48 })).find((h) => h.page.title === 'Port Aldwin');
+    expect(earlier?.revisions.some((r) => r.timestamp === window.end)).toBe(false);
+    expect(earlier?.followers?.map((r) => r.timestamp)).toContain(window.end);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { articleSentences, isRedirectText } from '../../../src/text/articleText.js';
+
+const WIKITEXT = `{{Short description|Port city}}
+{{Infobox settlement|name=Port Aldwin|population_total=418,950<ref>Census 2024</ref>}}
+'''Port Aldwin''' is a port city<ref>{{cite web|title=Atlas|url=https://example.org}}</ref> in [[Caldrossa|the Republic of Caldrossa]]. It has 3.5 million people.<ref name="census"/>
+
+== History ==
+Dr. Ines Albrecht founded the harbour in 1901. The U.S. Navy visited in 1944.
+
+=== Albums ===
+* ''First Light'' (2011)
+* ''Tidewater'' (2014)
+
+{| class="wikitable"
+| a || b
+|}
+
+== References ==
+{{reflist}}
+* Smith, J. (2020). ''A history''.
+`;
+
+describe('articleSentences', () => {
+  it('keeps the prose in order, one paragraph per block, lists as items, without references, templates or back matter', () => {
+    const sentences = articleSentences(WIKITEXT);
+    expect(sentences.map((s) => [s.paragraph, s.text])).toEqual([
+      [0, 'Port Aldwin is a port city in the Republic of Caldrossa.'],
+      [0, 'It has 3.5 million people.'],
+      [1, 'Dr. Ines Albrecht founded the harbour in 1901.'],
+      [1, 'The U.S. Navy visited in 1944.'],
+      [2, 'First Light (2011)'],
+      [2, 'Tidewater (2014)'],
+    ]);
+    expect(sentences.map((s) => s.index)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('recognises redirects', () => {
+    expect(isRedirectText('#REDIRECT [[Glass Orchard (band)]]')).toBe(true);
+    expect(isRedirectText('Glass Orchard is a band.')).toBe(false);
+  });
+});
