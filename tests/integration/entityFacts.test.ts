@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { namedFields, referencedIds, renderValue, type EntityName } from '../../src/content/entityRefs.js';
+import { namedFields, referencedIds, renderValue } from '../../src/content/entityRefs.js';
+import type { EntityName } from '../../src/model.js';
 import { extractFacts, extractorFor, prepareExtractors } from '../../src/content/registry.js';
 import { domainOfArticle } from '../../src/llm/domains.js';
 import { LabelsFile } from '../../src/sources/entityNames.js';
