@@ -205,8 +205,11 @@ function readAll(path: string): Prediction[] {
 
 const percent = (value: number) => value.toFixed(1);
 const interval = ([low, high]: [number, number]) => `[${percent(low)}, ${percent(high)}]`;
-const row = (name: string, s: GroupScores) =>
-  `  ${name.padEnd(28)} n=${String(s.n).padStart(6)} (${String(s.queries).padStart(5)} queries)  ${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${percent(s[m.name]).padStart(5)}`).join('  ')}  |  ${VERDICT_RATES.map((v) => `${v} ${percent(s[v]).padStart(5)}`).join('  ')}\n`;
+/** A group's row; an empty group (a frequency class no item has yet) shows no rate rather than a 0.0 that reads as a score. */
+const row = (name: string, s: GroupScores) => {
+  const cell = (value: number) => (s.n === 0 ? '—' : percent(value)).padStart(5);
+  return `  ${name.padEnd(28)} n=${String(s.n).padStart(6)} (${String(s.queries).padStart(5)} queries)  ${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${cell(s[m.name])}`).join('  ')}  |  ${VERDICT_RATES.map((v) => `${v} ${cell(s[v])}`).join('  ')}\n`;
+};
 
 /** At most SAMPLE ids by name, then how many more. */
 function listed(label: string, count: number, sample: readonly string[]): string {
