@@ -40,12 +40,17 @@ const WIKIDATA_CALL = /\{\{\s*(?:#property:|#statements:|#invoke:\s*(?:wikidata|
 /** Infobox names that stand for a Wikidata-driven box (`Infobox Biographie2`, `Infobox person/Wikidata`). */
 const WIKIDATA_NAME = /(?:\/wikidata$|^infobox biographie2$|^infobox wikidata\b|wikidata$)/;
 
+/** The opening or closing part of an infobox written in several templates (`Infobox animanga/Footer`): empty by design. */
+const STRUCTURAL_PART = /\/(?:header|footer|begin|end|top|bottom)$/;
+
 /**
  * Whether an infobox draws its values from Wikidata: a name that says so, a parameter that asks for
- * it, a value that calls for it, or no parameter with a value at all (the template fills itself).
+ * it, a value that calls for it, or no parameter with a value at all (the template fills itself),
+ * unless it is the empty opening or closing part of a box written in several templates.
  */
 export function drawsFromWikidata(name: string, raw: ReadonlyMap<string, string>): boolean {
   if (WIKIDATA_NAME.test(name)) return true;
+  if (STRUCTURAL_PART.test(name)) return false;
   let anyValue = false;
   for (const [key, value] of raw) {
     if (value.trim() === '') continue;

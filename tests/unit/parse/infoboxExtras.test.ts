@@ -22,4 +22,10 @@ describe('Wikidata-driven infoboxes', () => {
     expect(drawsFromWikidata('infobox settlement', new Map([['population', '5']]))).toBe(false);
   });
 
+  it('are not the empty closing or opening part of a box written in several templates (the English sample\'s Infobox animanga/Footer)', () => {
+    expect(drawsFromWikidata('infobox animanga/footer', new Map())).toBe(false);
+    expect(drawsFromWikidata('infobox animanga/header', new Map())).toBe(false);
+    expect(drawsFromWikidata('infobox person/wikidata', new Map())).toBe(true);
+  });
+
 });
