@@ -209,7 +209,10 @@ export function weeklyCandidates(db: Database, week: string, wiki?: string): Can
 }
 
 const EvaluationReport = z
-  .object({ judge: z.object({ judge: z.string(), model: z.string() }).passthrough().optional() })
+  .object({
+    judge: z.object({ judge: z.string(), model: z.string() }).passthrough().optional(),
+    evaluation: z.object({ axis: z.enum(['edit', 'world']).optional() }).passthrough().optional(),
+  })
   .passthrough();
 const JudgedItem = z
   .object({
@@ -234,14 +237,12 @@ export function predictionCandidates(db: Database, dir: string, mode: JudgeMode)
   if (judge === undefined) throw new UserError(`${dir}: the evaluation has no judge: run wikidelta evaluate weekly --judge openai --out ${dir}`);
   const name = judge.judge === 'rules' ? 'rules' : `${judge.judge}/${judge.model}`;
   const path = join(dir, 'items.jsonl');
-  const timelines = new Map<string, Map<string, { query: string; timeline: ValueTimeline }>>();
-  const onDate = (date: string) => {
-    let byId = timelines.get(date);
-    if (!byId) {
-      byId = new Map([...answersOverDays(db, [date], { timelines: true })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
-      timelines.set(date, byId);
-    }
-    return byId;
+  const axis = report.data.evaluation?.axis ?? 'edit';
+  // Whole timelines do not depend on the date read with them: one read serves every frozen item.
+  let timelines: Map<string, { query: string; timeline: ValueTimeline }> | undefined;
+  const timelineOf = (id: string, date: string) => {
+    timelines ??= new Map([...answersOverDays(db, [date], { timelines: true, axis })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
+    return timelines.get(id);
   };
   const candidates: Candidate[] = [];
   readLines(path).forEach((line, index) => {
@@ -256,7 +257,7 @@ export function predictionCandidates(db: Database, dir: string, mode: JudgeMode)
       key: `${item.id} ${item.date}`,
       stratum: verdicts[mode],
       freeze: () => {
-        const held = onDate(item.date).get(item.id);
+        const held = timelineOf(item.id, item.date);
         if (held === undefined) throw new UserError(`query ${item.id} is not among this store's kept queries: create the audit on the store the evaluation ${dir} was made with`);
         const value = item.status === 'ok' && item.gold !== null && item.gold !== '' ? item.gold : null;
         const request = judgeRequest({ question: held.query, timeline: held.timeline, state: stateAt(held.timeline, answerInstant(item.date)), value, prediction });

@@ -24,7 +24,10 @@ export interface Prediction {
 
 /** Answers are a few words; a system's whole reply, reasoning included, fits many times over. */
 export const MAX_PREDICTION_CHARS = 100_000;
-/** A JSONL line longer than this holds a prediction over the cap, however escaped (\uXXXX is 6 characters for 1). */
+/**
+ * The longest JSONL line read: room for a prediction at the cap however escaped (\uXXXX is 6
+ * characters for 1) and the line's other fields; a longer line is refused before it is parsed.
+ */
 const MAX_LINE_CHARS = 6 * MAX_PREDICTION_CHARS + 10_000;
 
 /** What a file may hold, named in every error about its shape. */
@@ -90,7 +93,7 @@ function capped(prediction: string, where: string): string {
 function refuseLongLine(length: number, source: string, number: number, whole = true): void {
   if (length > MAX_LINE_CHARS) {
     const size = whole ? `${length}` : `more than ${MAX_LINE_CHARS}`;
-    throw new UserError(`${source} line ${number}: a line of ${size} characters, whose prediction is over the ${MAX_PREDICTION_CHARS} characters a prediction may hold`);
+    throw new UserError(`${source} line ${number}: a line of ${size} characters, more than the ${MAX_LINE_CHARS} a prediction line may hold (a prediction may hold ${MAX_PREDICTION_CHARS})`);
   }
 }
 

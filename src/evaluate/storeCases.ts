@@ -27,6 +27,8 @@ export interface EvaluationScope {
   week: string | null;
   /** Only the items whose answer began on or after this date (YYYY-MM-DD) by a change the store saw. */
   after?: string | null;
+  /** The time axis whose answers are the gold (docs/ARCHITECTURE.md §16); edit time when absent. */
+  axis?: TimeAxis;
 }
 
 const NO_ALIASES: readonly string[] = Object.freeze([]);
@@ -84,11 +86,7 @@ export class StoreGold {
   private facts: Map<string, ScoringFacts> | undefined;
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();
 
-  /** On `axis` (edit time by default; world time: docs/ARCHITECTURE.md §16) the answers are read from. */
-  constructor(
-    private readonly db: Database,
-    private readonly axis: TimeAxis = 'edit',
-  ) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Every kept query of the scope (of its week, or all) with its answer on each of the scope's dates,
@@ -106,7 +104,7 @@ export class StoreGold {
    */
   *weeklyQueries(scope: EvaluationScope): Generator<GoldQuery> {
     const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
-    const options = { ...(scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` }), axis: this.axis, timelines: true as const };
+    const options = { ...(scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` }), axis: scope.axis ?? 'edit', timelines: true as const };
     const instants = scope.dates.map(answerInstant);
     for (const query of answersOverDays(this.db, scope.dates, options)) {
       const f = facts.get(query.id);

@@ -148,5 +148,6 @@ function nothingToScore(scope: EvaluationScope, held: number, unknown: number, b
   const what = `${scope.week === null ? 'kept queries' : `queries of the week of ${scope.week}`} on ${scope.dates.join(', ')}`;
   if (held === 0) return `nothing to score: the store holds no ${what} (run wikidelta weekly, or import the published files)`;
   if (beforeAfter > 0) return `nothing to score: none of the ${beforeAfter} answers of the ${what} began on or after ${scope.after} by a change the store saw (--after)`;
+  if (scope.axis === 'world') return `nothing to score: none of the ${unknown} ${what} has a time-qualified statement on world time (only Wikidata facts with start, end or point in time do)`;
   return `nothing to score: the answers of all ${unknown} ${what} are unknown, outside the history the store holds (run wikidelta sync)`;
 }

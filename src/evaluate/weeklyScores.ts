@@ -547,9 +547,12 @@ export function cutoffSide(gold: Pick<WeeklyGold, 'changedAt' | 'since'>, cutoff
 }
 
 const TEXTS_KEPT = 100_000;
+/** Longer texts are scored each time: repeats are short answers, and 100,000 long replies would hold gigabytes. */
+const KEPT_TEXT_CHARS = 256;
 
 /** A text's scored form from a bounded cache: emptied when full, which keeps what the next items repeat at little cost. */
 function keptText(kept: Map<string, ScoredText>, text: string): ScoredText {
+  if (text.length > KEPT_TEXT_CHARS) return new ScoredText(text);
   let scored = kept.get(text);
   if (!scored) {
     if (kept.size >= TEXTS_KEPT) kept.clear();

@@ -99,7 +99,7 @@ export function registerEvaluate(program: Command): void {
       await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
         const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.db, session.settings).judge() : null);
         const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
-        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db, flags.time), feed, scope, {
+        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db), feed, scope, {
           seed: session.settings.seed,
           cutoff,
           ...(flags.out || judge
@@ -170,7 +170,7 @@ export function registerEvaluate(program: Command): void {
 /** What the evaluation expects, from the flags: one date, a range, or a week's queries on a date. */
 function evaluationScope(flags: WeeklyFlags, command: Command): EvaluationScope {
   const week = flags.week ?? null;
-  const after = flags.after === undefined ? {} : { after: flags.after };
+  const after = { ...(flags.after === undefined ? {} : { after: flags.after }), axis: flags.time };
   if ((flags.from === undefined) !== (flags.to === undefined)) refuseUsage(command, '--from and --to go together: the first and the last date of the range');
   if (flags.from !== undefined && flags.date !== undefined) refuseUsage(command, 'give either --date or --from/--to, not both');
   if (flags.from !== undefined && flags.to !== undefined) {

@@ -13,7 +13,7 @@ describe('the cap on one prediction', () => {
 
   it('refuses a line far over the cap before parsing it, and a results JSON prediction over the cap naming its id', () => {
     const huge = `{"id":"q1","prediction":"${'a'.repeat(7 * MAX_PREDICTION_CHARS)}"}\n`;
-    expect(() => parsePredictions(huge, 'p.jsonl')).toThrow(/^p\.jsonl line 1: a line of \d+ characters, whose prediction is over the 100000 characters a prediction may hold$/);
+    expect(() => parsePredictions(huge, 'p.jsonl')).toThrow(/^p\.jsonl line 1: a line of \d+ characters, more than the 610000 a prediction line may hold \(a prediction may hold 100000\)$/);
     const results = JSON.stringify({ q7: { prediction: { text: long } } }, null, 1);
     expect(() => parsePredictions(results, 'r.json')).toThrow(`r.json id "q7": a prediction of ${long.length} characters, more than the ${MAX_PREDICTION_CHARS} a prediction may hold`);
   });
