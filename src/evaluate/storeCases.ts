@@ -85,6 +85,7 @@ export class GoldQuery {
 export class StoreGold {
   private facts: Map<string, ScoringFacts> | undefined;
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();
+  private readonly scopeGold = new Map<string, GoldQuery[]>();
 
   constructor(private readonly db: Database) {}
 
@@ -102,7 +103,7 @@ export class StoreGold {
    * date, the stretch in effect found when an item is asked for): what an evaluation holds whole while
    * it pairs predictions with it as they are read.
    */
-  *weeklyQueries(scope: EvaluationScope): Generator<GoldQuery> {
+  private *weeklyQueries(scope: EvaluationScope): Generator<GoldQuery> {
     const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
     const options = { ...(scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` }), axis: scope.axis ?? 'edit', timelines: true as const };
     const instants = scope.dates.map(answerInstant);
@@ -111,6 +112,17 @@ export class StoreGold {
       if (!f) continue;
       yield new GoldQuery(query.id, query.query, f, query.timeline, query.answers, scope.dates, instants);
     }
+  }
+
+  /** The scope's gold queries held whole, read once however many systems are scored on the scope (the leaderboard). */
+  queriesOf(scope: EvaluationScope): readonly GoldQuery[] {
+    const key = JSON.stringify([scope.dates, scope.week, scope.axis ?? 'edit']);
+    let queries = this.scopeGold.get(key);
+    if (!queries) {
+      queries = [...this.weeklyQueries(scope)];
+      this.scopeGold.set(key, queries);
+    }
+    return queries;
   }
 
   /** The items a scope expects: its queries whose answer that day is known. What a baseline answers, and an evaluation scores. */

@@ -81,7 +81,7 @@ export interface WeeklyEvaluation {
 export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: EvaluationScope, options: WeeklyEvaluationOptions): WeeklyReport & WeeklyEvaluation {
   const scorer = new WeeklyScorer({ cutoff: options.cutoff ?? null });
   const after = scope.after ?? null;
-  const queries = [...gold.weeklyQueries(scope)];
+  const queries = gold.queriesOf(scope);
   const days = scope.dates.length;
   const queryOf = new Map(queries.map((query, q) => [query.id, q]));
   const dayOf = new Map(scope.dates.map((date, day) => [date, day]));

@@ -13,7 +13,7 @@ import type { Window } from '../model.js';
 import type { GeneratedItem, StoredCheck } from '../model/questions.js';
 import { ChangeStore } from '../store/changeStore.js';
 import { QuestionStore } from '../store/questionStore.js';
-import { answersOnDate, type Answer, type TimeAxis } from '../timeline/answers.js';
+import { answerSubject, answersOverDays, type Answer, type TimeAxis } from '../timeline/answers.js';
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
 import { cardFrontMatter, loadingSection, tableConfig, wikiLanguage } from './datasetCard.js';
@@ -70,15 +70,17 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   const kept = items.filter((item) => item.kept);
 
   const files = new Map<string, string | Uint8Array>();
-  // Each day's answers are read once: DailyQA's file of the day, the kept items' native records and the gold's aliases.
+  // The days' answers in one pass over the intervals: DailyQA's file of each day, and the kept items' native records.
   const answersByItem = new Map<string, Array<{ date: string } & Answer>>();
-  const answerFiles = new Map<string, string>();
-  for (const date of dates) {
-    const answers = answersOnDate(db, date, { windowStart: window.start, axis });
-    answerFiles.set(dailyQaFileName(date), jsonLines(answers.map(({ id, query, answer }) => ({ id, query, answer }))));
-    for (const { id, query: _query, ...answer } of answers) answersByItem.set(id, [...(answersByItem.get(id) ?? []), { date, ...answer }]);
+  const dayLines = dates.map((): Array<{ id: string; query: string; answer: string | null }> => []);
+  for (const { id, query, answers } of answersOverDays(db, dates, { windowStart: window.start, axis })) {
+    answersByItem.set(id, answers.map((answer, day) => ({ date: dates[day] as string, ...answer })));
+    answers.forEach((answer, day) => dayLines[day]?.push({ id, query, answer: answer.answer }));
   }
-  const queries = kept.map((item) => queryRecord(item, answersByItem.get(item.id) ?? []));
+  const answerFiles = new Map(dates.map((date, day) => [dailyQaFileName(date), jsonLines(dayLines[day] ?? [])]));
+  // The gold's aliases: those of the interval the change began, on edit time whatever the release's axis.
+  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(db, { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
+  const queries = kept.map((item) => queryRecord(item, aliasesOf.get(item.id) ?? []));
   files.set('queries.jsonl', jsonLines(queries));
   files.set('queries.parquet', await parquetOf(QUERIES_TABLE, queries.map((query) => ({ ...query, infobox: JSON.stringify(query.infobox) }))));
   for (const [name, content] of answerFiles) files.set(name, content);
@@ -86,7 +88,7 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .flatMap((id) => (answersByItem.get(id) ?? []).map(({ date, ...answer }) => answerRecord(id, date, answer)));
   for (const [name, content] of await tableFiles(ANSWERS_TABLE, answerRows)) files.set(name, content);
-  files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? []))));
+  files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? [], aliasesOf.get(item.id) ?? []))));
   const counts: ReleaseCounts = {
     data_units: new ChangeStore(db, wiki).dataUnitCount(window),
     generated: items.filter((i) => i.status === 'ok').length,
@@ -113,17 +115,12 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   };
 }
 
-/** The gold's aliases: those of a day's answer that is the gold. */
-function goldAliases(item: GeneratedItem, answers: ReadonlyArray<Answer>): readonly string[] {
-  return answers.find((answer) => answer.answer === item.gold)?.aliases ?? [];
-}
-
-function queryRecord(item: GeneratedItem, answers: ReadonlyArray<Answer>): TableRecord & { infobox: Record<string, string> } {
+function queryRecord(item: GeneratedItem, aliases: readonly string[]): TableRecord & { infobox: Record<string, string> } {
   return {
     id: item.id,
     query: item.text,
     answer: item.gold,
-    aliases: goldAliases(item, answers),
+    aliases,
     domain: item.domain,
     update_frequency: item.updateFrequency,
     title: item.title,
@@ -141,14 +138,14 @@ function queryRecord(item: GeneratedItem, answers: ReadonlyArray<Answer>): Table
   };
 }
 
-function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array<{ date: string } & Answer>): Record<string, unknown> {
+function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array<{ date: string } & Answer>, aliases: readonly string[]): Record<string, unknown> {
   return {
     id: item.id,
     query: item.text,
     kept: item.kept,
     generation: { status: item.status, reason: item.reason },
     gold: item.gold,
-    aliases: goldAliases(item, answers),
+    aliases,
     source: {
       wiki: item.wiki,
       page_id: item.pageId,
