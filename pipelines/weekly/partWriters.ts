@@ -100,8 +100,10 @@ export class ParsingPartWriter implements PartWriter {
     const pageId = part.page.pageId;
     entry.chars = part.revisions.reduce((sum, revision) => sum + (revision.text?.length ?? 0), 0);
     this.inFlightChars += entry.chars;
+    // Revisions an earlier week, sync or killed run parsed as this window needs them are written, not parsed again.
+    const parsed = this.store.parsedFor(this.options.window, pageId, part.revisions.map((revision) => revision.revId));
     const batches = parseBatches(
-      part.revisions.map(({ revId, timestamp, text, model }) => ({ revId, pageId, timestamp, text, model: model ?? null })),
+      part.revisions.filter((revision) => !parsed.has(revision.revId)).map(({ revId, timestamp, text, model }) => ({ revId, pageId, timestamp, text, model: model ?? null })),
       this.options.window,
     );
     entry.parsing = this.runner

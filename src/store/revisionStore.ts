@@ -40,6 +40,7 @@ const REPARSE = `(revisions.metadata_only = 1 AND excluded.metadata_only = 0)
   OR (@wantsLead = 1 AND revisions.parsed = 1 AND revisions.first_paragraph IS NULL AND excluded.text IS NOT NULL)`;
 
 const WikidataDrivenRow = z.object({ template: z.string(), pages: z.number().int() });
+const ParsedRow = z.object({ revId: z.number(), timestamp: z.string(), hasLead: z.number().transform((flag) => flag === 1) });
 const UnparsedRow = z.object({ revId: z.number(), pageId: z.number(), timestamp: z.string(), text: z.string().nullable(), model: z.string().nullable() });
 
 /** Free pages worth a reclaim: at least this share of the file. */
@@ -56,6 +57,7 @@ export class RevisionStore {
   private readonly selectUnparsed;
   private readonly insertInfobox;
   private readonly markParsed;
+  private readonly selectParsed;
   private readonly upsertEntityPage;
   private readonly insertTimedFacts;
   private readonly selectWikidataDriven;
@@ -114,6 +116,12 @@ export class RevisionStore {
        WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end
        GROUP BY i.template ORDER BY pages DESC, i.template`,
     );
+    // What collect need not parse again (the other side of REPARSE and markParsed): parsed, not
+    // metadata-only, and inside a window only with its first paragraph read.
+    this.selectParsed = db.prepare(
+      `SELECT rev_id AS revId, timestamp, first_paragraph IS NOT NULL AS hasLead FROM revisions
+       WHERE wiki = ? AND page_id = ? AND parsed = 1 AND metadata_only = 0 AND rev_id IN (SELECT value FROM json_each(?))`,
+    );
     this.markParsed = db.prepare(
       `UPDATE revisions SET parsed = 1, first_paragraph = @firstParagraph, text = CASE WHEN @keep THEN text ELSE NULL END
        WHERE wiki = @wiki AND page_id = @pageId AND rev_id = @revId
@@ -136,6 +144,12 @@ export class RevisionStore {
       this.writeRevisions(page, keepContent ? revisions : revisions.map((revision) => ({ ...revision, text: null })), window);
       this.writeParsed(parsed, keepContent);
     })();
+  }
+
+  /** Of these revisions of a page, those stored parsed as `window` needs them: no parse of them would change the store. */
+  parsedFor(window: Window, pageId: number, revIds: readonly number[]): Set<number> {
+    const rows = this.selectParsed.all(this.wiki, pageId, JSON.stringify(revIds)).map((row) => ParsedRow.parse(row));
+    return new Set(rows.filter((row) => row.hasLead || !inWindow(row.timestamp, window)).map((row) => row.revId));
   }
 
   /** Runs `writes` (calls of this store's methods) in one transaction: many small parts cost one commit. */

@@ -92,6 +92,42 @@ describe('collect parsing as it collects', () => {
     expect(snapshotStore(broken)).toEqual(snapshotStore(reference));
   });
 
+  it('parses again no revision an earlier window parsed as the next one needs it', async () => {
+    const dir = tempDir();
+    /** Collects the windows into one store, returning how many revisions each sent to the parser. */
+    const collect = async (path: string, windows: readonly Window[]) => {
+      const db = openDatabase(path);
+      try {
+        const store = new RevisionStore(db, 'sample');
+        const parsedPerWindow: number[] = [];
+        for (const span of windows) {
+          let revisions = 0;
+          const counting: BatchRunner = {
+            run: (kind, batches, onResult) => {
+              revisions += (batches as unknown as ReadonlyArray<{ revisions: unknown[] }>).reduce((sum, batch) => sum + batch.revisions.length, 0);
+              return inProcess.run(kind, batches, onResult);
+            },
+          };
+          await new ParsingPartWriter(store, counting, { window: span, keepContent: false }).write(new DumpRevisionSource(SAMPLE_DUMP).pagesChangedIn(span), () => undefined);
+          parsedPerWindow.push(revisions);
+        }
+        expect(db.prepare('SELECT COUNT(*) FROM revisions WHERE metadata_only = 0 AND parsed = 0').pluck().get()).toBe(0);
+        return parsedPerWindow;
+      } finally {
+        db.close();
+      }
+    };
+    const month = windowFrom('2025-01-06', 28);
+    const week = windowFrom('2025-01-20', 7);
+    const [alone] = await collect(join(dir, 'alone.sqlite'), [week]);
+    expect(alone).toBeGreaterThan(0);
+    // The week's revisions, and the last one before it, were parsed by the month, first paragraphs included.
+    expect(await collect(join(dir, 'month-then-week.sqlite'), [month, week])).toEqual([expect.any(Number), 0]);
+    // A window that the one before it did not hold in full (its own leads) is parsed where it must be.
+    const [, next] = await collect(join(dir, 'week-then-next.sqlite'), [week, windowFrom('2025-01-27', 7)]);
+    expect(next).toBeGreaterThan(0);
+  });
+
   it('marks no page done whose revisions a failed parse did not write', async () => {
     const path = join(tempDir(), 'failed.sqlite');
     const db = openDatabase(path);
