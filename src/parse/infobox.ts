@@ -581,6 +581,7 @@ function parseInfobox(name: string, inner: string, leftOut: string[]): Infobox |
   const [, ...parameters] = templateParts(removeReferences(hideNonMarkup(inner)));
   const rawValues = new Map<string, string>();
   let unnamedIndex = 0;
+  let valuesLeftOut = 0;
   for (const part of parameters) {
     const named = part.equalsAt !== -1;
     const key = named ? normaliseKey(part.text.slice(0, part.equalsAt)) : String(++unnamedIndex);
@@ -590,6 +591,7 @@ function parseInfobox(name: string, inner: string, leftOut: string[]): Infobox |
     if (value.length > MAX_VALUE_CHARS) {
       leftOut.push(`value ${key} of template ${name}: ${value.length} characters, more than the ${MAX_VALUE_CHARS} a value may hold`);
       rawValues.delete(key);
+      valuesLeftOut++;
       continue;
     }
     // Map.set keeps the first position of a repeated key and takes the last value, as MediaWiki does.
@@ -606,7 +608,7 @@ function parseInfobox(name: string, inner: string, leftOut: string[]): Infobox |
     template: name.replace(/^infobox /, ''),
     fields: keys.map((key, i) => [key, rendered[i] ?? '']),
     ...(Object.keys(aliases).length > 0 ? { aliases } : {}),
-    ...(drawsFromWikidata(name, rawValues) ? { fromWikidata: true } : {}),
+    ...(drawsFromWikidata(name, rawValues, valuesLeftOut) ? { fromWikidata: true } : {}),
   };
 }
 

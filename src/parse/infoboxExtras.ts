@@ -47,8 +47,9 @@ const STRUCTURAL_PART = /\/(?:header|footer|begin|end|top|bottom)$/;
  * Whether an infobox draws its values from Wikidata: a name that says so, a parameter that asks for
  * it, a value that calls for it, or no parameter with a value at all (the template fills itself),
  * unless it is the empty opening or closing part of a box written in several templates.
+ * `valuesLeftOut`: values the size cap took out of `raw` (they were values all the same).
  */
-export function drawsFromWikidata(name: string, raw: ReadonlyMap<string, string>): boolean {
+export function drawsFromWikidata(name: string, raw: ReadonlyMap<string, string>, valuesLeftOut = 0): boolean {
   if (WIKIDATA_NAME.test(name)) return true;
   if (STRUCTURAL_PART.test(name)) return false;
   let anyValue = false;
@@ -57,5 +58,5 @@ export function drawsFromWikidata(name: string, raw: ReadonlyMap<string, string>
     anyValue = true;
     if (FETCH_PARAMETERS.has(key) || WIKIDATA_CALL.test(value)) return true;
   }
-  return !anyValue;
+  return !anyValue && valuesLeftOut === 0;
 }

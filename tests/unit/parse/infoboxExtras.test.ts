@@ -28,4 +28,8 @@ describe('Wikidata-driven infoboxes', () => {
     expect(drawsFromWikidata('infobox person/wikidata', new Map())).toBe(true);
   });
 
+  it('are not boxes whose only values the size cap left out', () => {
+    expect(drawsFromWikidata('infobox settlement', new Map(), 2)).toBe(false);
+  });
+
 });

@@ -20,6 +20,11 @@ describe('the size cap of infobox values', () => {
     expect(parser.parse(`${text}\nMore.`).leftOut).toEqual(parsed.leftOut);
   });
 
+  it('does not take a box whose only values were left out for one filled from Wikidata', () => {
+    const [infobox] = new RevisionParser().parse(`{{Infobox settlement\n| a = ${filler(MAX_VALUE_CHARS + 1)}\n}}`).infoboxes;
+    expect(infobox).toEqual({ template: 'settlement', fields: [] });
+  });
+
   it('leaves nothing out of an ordinary revision', () => {
     expect(new RevisionParser().parse('{{Infobox person\n| name = Ada\n| born = 1815\n}}\nAda.').leftOut).toBeUndefined();
   });
