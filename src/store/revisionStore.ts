@@ -88,7 +88,7 @@ export class RevisionStore {
     this.selectWindowPage = db.prepare(
       'SELECT 1 FROM window_pages WHERE wiki = ? AND window_start = ? AND window_end = ? AND page_id = ?',
     );
-    // Key order walks the primary key: no sort, so no reading of every unparsed text per batch.
+    // Key order walks the partial index of unparsed rows (migration 21): no sort, and no walk over the parsed ones.
     this.selectUnparsed = db.prepare(
       `SELECT rev_id AS revId, page_id AS pageId, timestamp, text, content_model AS model FROM revisions
        WHERE wiki = ? AND (page_id, rev_id) > (?, ?) AND parsed = 0 AND metadata_only = 0 ORDER BY page_id, rev_id`,
