@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../testkit/cli.js';
 
@@ -37,7 +38,7 @@ function unitViolations(path: string, text: string): string[] {
 
 describe('unit tests', () => {
   it('read no ../shared, run no command and start no server', () => {
-    const self = new URL(import.meta.url).pathname;
+    const self = fileURLToPath(import.meta.url);
     const files = unitFiles(join(repoRoot, 'tests/unit')).filter((path) => path !== self);
     expect(files.length).toBeGreaterThan(50);
     expect(files.flatMap((path) => unitViolations(path, readFileSync(path, 'utf8')))).toEqual([]);
