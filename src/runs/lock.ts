@@ -2,7 +2,7 @@
  * The run lock of a store (docs/ARCHITECTURE.md §9): a file beside the store's real path (symbolic
  * links resolved, so every name of one store finds one lock) holding its owner, created whole and
  * at once (written to a file of its own, then hard-linked into place: a starter never sees it
- * empty). A lock whose process is gone (same host, pid not alive) is stale: it is replaced and
+ * empty; without hard links, created exclusively and written). A lock whose process is gone (same host, pid not alive) is stale: it is replaced and
  * reported, never silently ignored. Replacing is the one step two starters could both take, each
  * having found the lock stale and removed the other's new one; it is done under the store's own
  * SQLite write lock, which the kernel releases when a process dies, so one starter replaces it and
@@ -86,27 +86,49 @@ function refuseLive(dbPath: string, path: string, holder: LockOwner | null | und
   }
 }
 
+/** Errors of a filesystem that has no hard links (FAT, exFAT, some network and FUSE mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
 /**
  * Creates the lock file with its whole content at once; false when one exists. Written to a file of
- * its own first, then linked to the lock's name, which fails when the name is taken.
+ * its own first, then linked to the lock's name, which fails when the name is taken. Where the
+ * filesystem has no hard links, the name is created exclusively and then written: a starter reading
+ * it in that instant finds it empty and may take it for stale, a narrow race the link closes where
+ * links exist; refusing to lock at all there would be worse.
  */
 function createWhole(path: string, owner: LockOwner): boolean {
   mkdirSync(dirname(path), { recursive: true });
   const draft = `${path}.${owner.pid}.${Math.random().toString(36).slice(2)}`;
-  const fd = openSync(draft, 'wx');
   try {
-    writeSync(fd, JSON.stringify(owner));
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    writeExclusively(draft, owner);
     linkSync(draft, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    if (NO_HARD_LINKS.has(code)) return createDirectly(path, owner);
+    throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+function createDirectly(path: string, owner: LockOwner): boolean {
+  try {
+    writeExclusively(path, owner);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  }
+}
+
+function writeExclusively(path: string, owner: LockOwner): void {
+  const fd = openSync(path, 'wx');
+  try {
+    writeSync(fd, JSON.stringify(owner));
   } finally {
-    rmSync(draft, { force: true });
+    closeSync(fd);
   }
 }
 
