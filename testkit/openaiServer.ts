@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dripReply } from './drip.js';
 
-export type Fault = 'rate-limit' | 'server-error' | 'bad-request' | 'hang' | 'drip' | 'huge-reply' | 'invalid-json' | 'schema-violation' | 'dated-question';
+export type Fault = 'rate-limit' | 'server-error' | 'bad-request' | 'unsupported-parameter' | 'hang' | 'drip' | 'huge-reply' | 'invalid-json' | 'schema-violation' | 'dated-question';
 
 export interface OpenAiServerOptions {
   /** Faults played on the first requests, in order; later requests are answered normally. */
@@ -101,6 +101,10 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     }
     if (fault === 'server-error') return send(res, 500, { error: { message: 'internal error' } });
     if (fault === 'bad-request') return send(res, 400, { error: { message: 'the prompt is longer than the context window', type: 'invalid_request_error' } });
+    // As OpenAI's reasoning models refuse a sampling setting: the request's configuration, not the item.
+    if (fault === 'unsupported-parameter') {
+      return send(res, 400, { error: { message: "Unsupported value: 'temperature' does not support 0 with this model.", type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' } });
+    }
     if (fault === 'drip') {
       drips.add(dripReply(res, JSON.stringify(completion(body, reply(body, mode))), options.dripMs ?? 1000));
       return;

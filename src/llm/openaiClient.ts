@@ -76,6 +76,11 @@ const FORMAT_COMPLAINT = /response_format|json_schema|json_object|structured|sch
 const TOKEN_PARAMETER_COMPLAINT = /max_completion_tokens/i;
 /** Statuses that refuse this request as such (its prompt too long, its content unacceptable): a verdict on the item. */
 const ITEM_REFUSALS = new Set([400, 413, 422]);
+/**
+ * A 400 refusing a setting every request of the run sends (a sampling parameter a reasoning model
+ * does not take): the configuration's failure, thrown, or every item would be marked failed for good.
+ */
+const SETTING_REFUSALS = new Set(['unsupported_parameter', 'unsupported_value']);
 /** The reply format that worked last, per server and model (shared by every client of the process). */
 const workingModes = new Map<string, OutputMode>();
 /** Servers and models that take the reply budget as `max_completion_tokens`. */
@@ -235,7 +240,8 @@ function refusedFor(error: unknown, complaint: RegExp): boolean {
 /** The server refused this item's request as such (the failure past the retries wraps the SDK's error). */
 function refusesItem(error: unknown): boolean {
   const cause = error instanceof RemoteError ? error.cause : error;
-  return cause instanceof openaiSdk().APIError && cause.status !== undefined && ITEM_REFUSALS.has(cause.status);
+  if (!(cause instanceof openaiSdk().APIError) || cause.status === undefined || !ITEM_REFUSALS.has(cause.status)) return false;
+  return !(typeof cause.code === 'string' && SETTING_REFUSALS.has(cause.code));
 }
 
 function readFailure(error: unknown, timeoutMs: number): Failure {

@@ -129,6 +129,14 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     expect(server.requests.map((r) => r.mode)).toEqual(['json_schema', 'json_schema']);
   });
 
+  it('throws a 400 refusing a setting every request sends (a sampling parameter), caching no verdict on the item', async () => {
+    const { server, assistant } = await setUp({ faults: ['unsupported-parameter'] });
+    await expect(assistant.answerQuestion(article, question)).rejects.toThrow(/HTTP 400: .*temperature/);
+    // Nothing was stored as the item's failure: asked again, it is asked again and answered.
+    expect((await assistant.answerQuestion(article, question)).ok).toBe(true);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('asks again when a generated question breaks the rule the stage gives', async () => {
     const { server, assistant } = await setUp({ faults: ['dated-question'] });
     const result = await assistant.generateQuestion(article, { key: 'population_total', value: '418,950' }, questionProblem);
