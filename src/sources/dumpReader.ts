@@ -223,9 +223,12 @@ class ExportReader {
   }
 
   private noteInvalid(offsets: number[]): void {
-    if (offsets.length === 0) return;
-    this.invalid.push(...offsets);
-    this.headInvalid.push(...offsets.filter((offset) => offset < HEAD_BYTES));
+    // Appended one by one, not spread as arguments: a chunk of binary data holds hundreds of
+    // thousands of invalid sequences, more arguments than a call's stack takes.
+    for (const offset of offsets) {
+      this.invalid.push(offset);
+      if (offset < HEAD_BYTES) this.headInvalid.push(offset);
+    }
   }
 
   private guard(work: () => void): void {
