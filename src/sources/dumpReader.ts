@@ -333,7 +333,7 @@ class ExportReader {
       this.doctypeSeen = true;
       return end + 1;
     }
-    if (opening.length < 9 && ('<![CDATA['.startsWith(opening) || '<!DOCTYPE'.startsWith(opening))) return -1;
+    if (opening.length < 9 && ['<!--', '<![CDATA[', '<!DOCTYPE'].some((start) => start.startsWith(opening))) return -1;
     throw new XmlError('malformed markup after <!', { offset: this.bufferOffset + at });
   }
 
