@@ -632,9 +632,21 @@ function decodeContent(content: RawContent): string {
   const runs = merged.map((segment) => normaliseLineEnds(segment.bytes));
   const decoded = runs.map((bytes, i) => (merged[i]!.cdata ? bytes : replaceReferencesIn(bytes, content, runs, i)));
   const text = bytesToString(decoded.length === 1 ? decoded[0]! : Buffer.concat(decoded));
-  const disallowed = DISALLOWED_CHARACTER.exec(text);
-  if (disallowed !== null) throw new XmlError('disallowed character', positionIn(content, runs, runs.length, disallowed.index));
+  if (DISALLOWED_CHARACTER.test(text)) throw new XmlError('disallowed character', positionIn(content, runs, ...disallowedByteIn(runs)));
   return text;
+}
+
+/**
+ * Where the first character XML does not allow stands in the runs as the input has them: run and
+ * byte index. No reference stands for one (replaceReferences refuses them), so it is in the bytes:
+ * a C0 control byte, or U+FFFE or U+FFFF (EF BF BE, EF BF BF), which a CDATA section may cut in two.
+ */
+function disallowedByteIn(runs: readonly Buffer[]): [run: number, index: number] {
+  const joined = Buffer.concat(runs);
+  let at = joined.findIndex((byte, i) => (byte < 0x20 && byte !== 0x09 && byte !== NEWLINE && byte !== CARRIAGE_RETURN) || (byte === 0xef && joined[i + 1] === 0xbf && (joined[i + 2] === 0xbe || joined[i + 2] === 0xbf)));
+  let run = 0;
+  while (run < runs.length - 1 && at >= runs[run]!.length) at -= runs[run++]!.length;
+  return [run, at];
 }
 
 /** Consecutive runs of character data as one (the input's chunks cut them anywhere, even inside a reference). */

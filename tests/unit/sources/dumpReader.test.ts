@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../src/errors.js';
 import { collect, collectUntilError, revisions } from '../../support/dumpEvents.js';
 
 /** The bytes in two chunks, cut at `at`. */
@@ -24,5 +25,27 @@ describe('readDump on markup cut by the chunks', () => {
         expect(events, cut).toEqual(whole);
       }
     }
+  });
+});
+
+describe('readDump errors', () => {
+  /** Line and column (1-based) of the first occurrence of `what` in an ASCII export. */
+  function positionOf(xml: string, what: string): string {
+    const at = xml.indexOf(what);
+    const before = xml.slice(0, at).split('\n');
+    return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+  }
+
+  it('names the line and column of a character XML does not allow, in a text or a title', async () => {
+    const text = '<mediawiki><page><title>T</title><ns>0</ns><id>1</id><revision><id>1</id><timestamp>2020-01-01T00:00:00Z</timestamp>' +
+      '<text>ab\u0001cd\nsecond line\nthird</text></revision></page></mediawiki>';
+    const inText = await collectUntilError(cutAt(Buffer.from(text), 100));
+    expect(inText.error).toEqual(new InputError(`dump is malformed XML (${positionOf(text, '\u0001')}: disallowed character, inside page "T" (page id 1))`));
+    const title = '<mediawiki>\n  <page>\n    <title>A &amp; B\u001f</title>\n  </page>\n</mediawiki>';
+    const inTitle = await collectUntilError(cutAt(Buffer.from(title), 30));
+    expect(inTitle.error).toEqual(new InputError(`dump is malformed XML (${positionOf(title, '\u001f')}: disallowed character, inside a page)`));
+    const noncharacter = text.replace('\u0001', '').replace('second', 'sec\uffffond');
+    const inNoncharacter = await collectUntilError(cutAt(Buffer.from(noncharacter), 130));
+    expect(inNoncharacter.error).toEqual(new InputError(`dump is malformed XML (${positionOf(noncharacter, '\uffff')}: disallowed character, inside page "T" (page id 1))`));
   });
 });
