@@ -728,8 +728,8 @@ const NAMED_REFERENCES = new Map<string, number>([
 const LONGEST_REFERENCE = 12;
 
 /**
- * Character data with its references replaced, on the bytes: a reference is never longer than
- * what it stands for in UTF-8, so the result fits the input's length. Only the five predefined
+ * Character data with its references replaced, on the bytes: a reference is never shorter than
+ * the UTF-8 bytes of what it stands for, so the result fits the input's length. Only the five predefined
  * entities and character references exist; any other name is undefined (a DTD's entities are
  * never expanded: no billion laughs, no external entity).
  */
