@@ -198,11 +198,7 @@ class ExportReader {
     this.noteInvalid(this.utf8.end());
     this.countInvalidBefore(Infinity);
     if (!this.nonWhitespaceSeen) throw new InputError('dump is empty');
-    if (this.rootClosed && this.buffer.length > 0) {
-      this.guard(() => {
-        throw new XmlError('unclosed markup at the end of the input', { offset: this.bufferOffset });
-      });
-    }
+    if (this.rootClosed && this.buffer.length > 0) throw this.syntaxError(new XmlError('unclosed markup at the end of the input', { offset: this.bufferOffset }));
     if (!this.rootSeen) throw new InputError('dump has no root element (is it truncated?)');
     if (!this.rootClosed) {
       if (this.page) throw new InputError(`dump is truncated inside ${describePage(this.page)}`);
@@ -213,13 +209,7 @@ class ExportReader {
 
   /** A revision's text as a string: line ends normalised, references replaced, then decoded from UTF-8. */
   decodeText(content: RawContent, page: DumpPageHeader): string {
-    try {
-      return decodeContent(content);
-    } catch (error) {
-      if (!(error instanceof XmlError)) throw error;
-      const { line, column } = this.position(error);
-      throw new InputError(`dump is malformed XML (line ${line}, column ${column}: ${error.message}, inside page "${page.title}" (page id ${page.pageId}))`);
-    }
+    return this.guard(() => decodeContent(content), page);
   }
 
   private noteInvalid(offsets: number[]): void {
@@ -231,11 +221,15 @@ class ExportReader {
     }
   }
 
-  private guard(work: () => void): void {
+  /**
+   * Runs `work`, an XmlError it throws turned into the one line a user reads, naming `page` (a text
+   * decoded after the reader moved on) or else the page being read.
+   */
+  private guard<T>(work: () => T, page?: DumpPageHeader): T {
     try {
-      work();
+      return work();
     } catch (error) {
-      if (error instanceof XmlError) throw this.syntaxError(error);
+      if (error instanceof XmlError) throw this.syntaxError(error, page);
       throw error;
     }
   }
@@ -422,7 +416,7 @@ class ExportReader {
       this.revision.text = content;
       return;
     }
-    const value = this.decodeField(content);
+    const value = this.guard(() => decodeContent(content));
     if (parent === 'namespaces') {
       const key = Number(attributes.get('key'));
       if (Number.isInteger(key) && value !== '') this.namespaces.set(value, key);
@@ -433,15 +427,6 @@ class ExportReader {
     } else if (this.revision) {
       // A contributor has a username or an ip, never both; either is the user.
       this.revision.fields.set(name === 'ip' ? 'username' : name, value);
-    }
-  }
-
-  private decodeField(content: RawContent): string {
-    try {
-      return decodeContent(content);
-    } catch (error) {
-      if (error instanceof XmlError) throw this.syntaxError(error);
-      throw error;
     }
   }
 
@@ -495,7 +480,7 @@ class ExportReader {
     return colon > 0 ? (this.namespaces.get(title.slice(0, colon)) ?? 0) : 0;
   }
 
-  private syntaxError(error: XmlError): InputError {
+  private syntaxError(error: XmlError, page?: DumpPageHeader): InputError {
     if (!this.rootSeen) {
       const start = this.headText('offset' in error.at ? error.at.offset : 0);
       if (/^\s*<(!doctype\s+html|html)[\s>]/i.test(start)) return new InputError('dump is not a MediaWiki XML export (it is an HTML page)');
@@ -505,7 +490,7 @@ class ExportReader {
       return new InputError(`dump is not a MediaWiki XML export: it is not XML (it starts with ${preview(start)})`);
     }
     const { line, column } = this.position(error);
-    const inPage = this.page ? `, inside ${describePage(this.page)}` : '';
+    const inPage = page ? `, inside page "${page.title}" (page id ${page.pageId})` : this.page ? `, inside ${describePage(this.page)}` : '';
     return new InputError(`dump is malformed XML (line ${line}, column ${column}: ${error.message}${inPage})`);
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
-import { collect, collectUntilError, revisions } from '../../support/dumpEvents.js';
+import { collect, collectUntilError, inChunksOf, revisions } from '../../support/dumpEvents.js';
 
 /** The bytes in two chunks, cut at `at`. */
 async function* cutAt(bytes: Buffer, at: number): AsyncGenerator<Buffer> {
@@ -47,5 +47,14 @@ describe('readDump errors', () => {
     const noncharacter = text.replace('\u0001', '').replace('second', 'sec\uffffond');
     const inNoncharacter = await collectUntilError(cutAt(Buffer.from(noncharacter), 130));
     expect(inNoncharacter.error).toEqual(new InputError(`dump is malformed XML (${positionOf(noncharacter, '\uffff')}: disallowed character, inside page "T" (page id 1))`));
+  });
+
+  it('names the page of a text read later with its own page, however far the reader has moved on', async () => {
+    const page = (id: number, text: string) =>
+      `<page><title>P${id}</title><ns>0</ns><id>${id}</id><revision><id>${id}</id><timestamp>2020-01-01T00:00:00Z</timestamp><text>${text}</text></revision></page>\n`;
+    const xml = `<mediawiki>\n${page(1, 'bad &nbsp; here')}${page(2, 'fine')}</mediawiki>`;
+    const events = await collect(inChunksOf(Buffer.from(xml), 16), { wantText: () => 'later' });
+    expect(revisions(events)[1]!.readText?.()).toBe('fine');
+    expect(() => revisions(events)[0]!.readText?.()).toThrow(new InputError(`dump is malformed XML (${positionOf(xml, '&nbsp;')}: undefined entity, inside page "P1" (page id 1))`));
   });
 });
