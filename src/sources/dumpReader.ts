@@ -198,11 +198,7 @@ class ExportReader {
     this.noteInvalid(this.utf8.end());
     this.countInvalidBefore(Infinity);
     if (!this.nonWhitespaceSeen) throw new InputError('dump is empty');
-    if (this.rootClosed && this.buffer.length > 0) {
-      this.guard(() => {
-        throw new XmlError('unclosed markup at the end of the input', { offset: this.bufferOffset });
-      });
-    }
+    if (this.rootClosed && this.buffer.length > 0) throw this.syntaxError(new XmlError('unclosed markup at the end of the input', { offset: this.bufferOffset }));
     if (!this.rootSeen) throw new InputError('dump has no root element (is it truncated?)');
     if (!this.rootClosed) {
       if (this.page) throw new InputError(`dump is truncated inside ${describePage(this.page)}`);
@@ -213,26 +209,27 @@ class ExportReader {
 
   /** A revision's text as a string: line ends normalised, references replaced, then decoded from UTF-8. */
   decodeText(content: RawContent, page: DumpPageHeader): string {
-    try {
-      return decodeContent(content);
-    } catch (error) {
-      if (!(error instanceof XmlError)) throw error;
-      const { line, column } = this.position(error);
-      throw new InputError(`dump is malformed XML (line ${line}, column ${column}: ${error.message}, inside page "${page.title}" (page id ${page.pageId}))`);
-    }
+    return this.guard(() => decodeContent(content), page);
   }
 
   private noteInvalid(offsets: number[]): void {
-    if (offsets.length === 0) return;
-    this.invalid.push(...offsets);
-    this.headInvalid.push(...offsets.filter((offset) => offset < HEAD_BYTES));
+    // Appended one by one, not spread as arguments: a chunk of binary data holds hundreds of
+    // thousands of invalid sequences, more arguments than a call's stack takes.
+    for (const offset of offsets) {
+      this.invalid.push(offset);
+      if (offset < HEAD_BYTES) this.headInvalid.push(offset);
+    }
   }
 
-  private guard(work: () => void): void {
+  /**
+   * Runs `work`, an XmlError it throws turned into the one line a user reads, naming `page` (a text
+   * decoded after the reader moved on) or else the page being read.
+   */
+  private guard<T>(work: () => T, page?: DumpPageHeader): T {
     try {
-      work();
+      return work();
     } catch (error) {
-      if (error instanceof XmlError) throw this.syntaxError(error);
+      if (error instanceof XmlError) throw this.syntaxError(error, page);
       throw error;
     }
   }
@@ -330,7 +327,7 @@ class ExportReader {
       this.doctypeSeen = true;
       return end + 1;
     }
-    if (opening.length < 9 && ('<![CDATA['.startsWith(opening) || '<!DOCTYPE'.startsWith(opening))) return -1;
+    if (opening.length < 9 && ['<!--', '<![CDATA[', '<!DOCTYPE'].some((start) => start.startsWith(opening))) return -1;
     throw new XmlError('malformed markup after <!', { offset: this.bufferOffset + at });
   }
 
@@ -419,7 +416,7 @@ class ExportReader {
       this.revision.text = content;
       return;
     }
-    const value = this.decodeField(content);
+    const value = this.guard(() => decodeContent(content));
     if (parent === 'namespaces') {
       const key = Number(attributes.get('key'));
       if (Number.isInteger(key) && value !== '') this.namespaces.set(value, key);
@@ -430,15 +427,6 @@ class ExportReader {
     } else if (this.revision) {
       // A contributor has a username or an ip, never both; either is the user.
       this.revision.fields.set(name === 'ip' ? 'username' : name, value);
-    }
-  }
-
-  private decodeField(content: RawContent): string {
-    try {
-      return decodeContent(content);
-    } catch (error) {
-      if (error instanceof XmlError) throw this.syntaxError(error);
-      throw error;
     }
   }
 
@@ -492,7 +480,7 @@ class ExportReader {
     return colon > 0 ? (this.namespaces.get(title.slice(0, colon)) ?? 0) : 0;
   }
 
-  private syntaxError(error: XmlError): InputError {
+  private syntaxError(error: XmlError, page?: DumpPageHeader): InputError {
     if (!this.rootSeen) {
       const start = this.headText('offset' in error.at ? error.at.offset : 0);
       if (/^\s*<(!doctype\s+html|html)[\s>]/i.test(start)) return new InputError('dump is not a MediaWiki XML export (it is an HTML page)');
@@ -502,7 +490,7 @@ class ExportReader {
       return new InputError(`dump is not a MediaWiki XML export: it is not XML (it starts with ${preview(start)})`);
     }
     const { line, column } = this.position(error);
-    const inPage = this.page ? `, inside ${describePage(this.page)}` : '';
+    const inPage = page ? `, inside page "${page.title}" (page id ${page.pageId})` : this.page ? `, inside ${describePage(this.page)}` : '';
     return new InputError(`dump is malformed XML (line ${line}, column ${column}: ${error.message}${inPage})`);
   }
 
@@ -629,9 +617,21 @@ function decodeContent(content: RawContent): string {
   const runs = merged.map((segment) => normaliseLineEnds(segment.bytes));
   const decoded = runs.map((bytes, i) => (merged[i]!.cdata ? bytes : replaceReferencesIn(bytes, content, runs, i)));
   const text = bytesToString(decoded.length === 1 ? decoded[0]! : Buffer.concat(decoded));
-  const disallowed = DISALLOWED_CHARACTER.exec(text);
-  if (disallowed !== null) throw new XmlError('disallowed character', positionIn(content, runs, runs.length, disallowed.index));
+  if (DISALLOWED_CHARACTER.test(text)) throw new XmlError('disallowed character', positionIn(content, runs, ...disallowedByteIn(runs)));
   return text;
+}
+
+/**
+ * Where the first character XML does not allow stands in the runs as the input has them: run and
+ * byte index. No reference stands for one (replaceReferences refuses them), so it is in the bytes:
+ * a C0 control byte, or U+FFFE or U+FFFF (EF BF BE, EF BF BF), which a CDATA section may cut in two.
+ */
+function disallowedByteIn(runs: readonly Buffer[]): [run: number, index: number] {
+  const joined = Buffer.concat(runs);
+  let at = joined.findIndex((byte, i) => (byte < 0x20 && byte !== 0x09 && byte !== NEWLINE && byte !== CARRIAGE_RETURN) || (byte === 0xef && joined[i + 1] === 0xbf && (joined[i + 2] === 0xbe || joined[i + 2] === 0xbf)));
+  let run = 0;
+  while (run < runs.length - 1 && at >= runs[run]!.length) at -= runs[run++]!.length;
+  return [run, at];
 }
 
 /** Consecutive runs of character data as one (the input's chunks cut them anywhere, even inside a reference). */
@@ -713,8 +713,8 @@ const NAMED_REFERENCES = new Map<string, number>([
 const LONGEST_REFERENCE = 12;
 
 /**
- * Character data with its references replaced, on the bytes: a reference is never longer than
- * what it stands for in UTF-8, so the result fits the input's length. Only the five predefined
+ * Character data with its references replaced, on the bytes: a reference is never shorter than
+ * the UTF-8 bytes of what it stands for, so the result fits the input's length. Only the five predefined
  * entities and character references exist; any other name is undefined (a DTD's entities are
  * never expanded: no billion laughs, no external entity).
  */

@@ -38,6 +38,9 @@ function nameOf(terms: z.infer<typeof EntityTerms>): EntityName {
 
 const LEADING_ID = /^\{"type":"[a-z-]+","id":"([^"]+)"/;
 
+/** The names a labels file hands on at a time: a transaction of the labels cache each, and what a failure later cannot lose. */
+const FOUND_PER_BATCH = 500;
+
 /** A Wikidata JSON dump: `[`, one entity a line each followed by a comma, `]`. */
 export class LabelsFile implements EntityNameSource {
   readonly kind = 'file' as const;
@@ -49,30 +52,46 @@ export class LabelsFile implements EntityNameSource {
 
   async names(ids: readonly string[], onFound: (names: Map<string, EntityName | null>) => void): Promise<void> {
     const wanted = new Set(ids);
-    const found = new Map<string, EntityName | null>();
     if (wanted.size === 0) return;
-    const lines = createInterface({ input: Readable.from(openDumpInput(this.path)), crlfDelay: Infinity });
-    let number = 0;
-    for await (const raw of lines) {
-      number++;
-      const line = raw.trim().replace(/,$/, '');
-      if (line === '' || line === '[' || line === ']') continue;
-      // Most of a full dump is not wanted: where the line opens with its id, as Wikidata's dumps write
-      // them, the id is read before the line is parsed (other key orders are parsed whole).
-      const id = LEADING_ID.exec(line)?.[1];
-      if (id !== undefined && !wanted.has(id)) continue;
-      let entity: z.infer<typeof EntityTerms>;
-      try {
-        entity = EntityTerms.parse(JSON.parse(line));
-      } catch {
-        throw new InputError(`labels file ${this.path} is not a Wikidata JSON dump: line ${number} is not an entity`);
+    let found = new Map<string, EntityName | null>();
+    const handOn = () => {
+      const batch = found;
+      found = new Map();
+      if (batch.size > 0) onFound(batch);
+    };
+    const input = Readable.from(openDumpInput(this.path));
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    try {
+      let number = 0;
+      for await (const raw of lines) {
+        number++;
+        const line = raw.trim().replace(/,$/, '');
+        if (line === '' || line === '[' || line === ']') continue;
+        // Most of a full dump is not wanted: where the line opens with its id, as Wikidata's dumps write
+        // them, the id is read before the line is parsed (other key orders are parsed whole).
+        const id = LEADING_ID.exec(line)?.[1];
+        if (id !== undefined && !wanted.has(id)) continue;
+        let entity: z.infer<typeof EntityTerms>;
+        try {
+          entity = EntityTerms.parse(JSON.parse(line));
+        } catch {
+          throw new InputError(`labels file ${this.path} is not a Wikidata JSON dump: line ${number} is not an entity`);
+        }
+        if (!wanted.delete(entity.id)) continue;
+        found.set(entity.id, nameOf(entity));
+        if (found.size === FOUND_PER_BATCH) handOn();
+        if (wanted.size === 0) break;
       }
-      if (!wanted.has(entity.id)) continue;
-      found.set(entity.id, nameOf(entity));
-      if (found.size === wanted.size) break;
+    } catch (error) {
+      // A broken line or a corrupt compressed file further on: what was found before it is kept.
+      handOn();
+      throw error;
+    } finally {
+      // Stopping early leaves the rest unread: the file, and a decompressor reading it, are closed now.
+      lines.close();
+      input.destroy();
     }
-    lines.close();
-    onFound(found);
+    handOn();
   }
 }
 

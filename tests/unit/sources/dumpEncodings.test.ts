@@ -97,6 +97,16 @@ describe('dumps compressed as Wikimedia publishes them', () => {
     const { error: textError } = await collectUntilError(await writeTemp('odd.txt', oddText));
     expect((textError as Error).message).toBe('dump is not a MediaWiki XML export: it is not XML (it starts with "hello ? dlrow ?")');
   });
+
+  it('refuses binary junk bigger than the reader\'s 1 MiB chunks with the same line (hundreds of thousands of invalid UTF-8 sequences in one chunk)', async () => {
+    // Random bytes, whose first byte opens no compression format nor markup.
+    let state = 12345;
+    const junk = Buffer.from(Array.from({ length: 3 << 20 }, () => (state = (state * 1103515245 + 12345) >>> 0) >>> 24));
+    junk[0] = 0x80;
+    const { error } = await collectUntilError(await writeTemp('junk-3mib.bin', junk));
+    expect((error as Error).message).toBe('dump is not a MediaWiki XML export: it is binary data, neither XML nor compressed as gzip, bzip2, 7z, xz or lzma');
+    expect(error).toBeInstanceOf(InputError);
+  });
 });
 
 describe('invalid UTF-8 in a dump', () => {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../src/errors.js';
+import { collect, collectUntilError, inChunksOf, revisions } from '../../support/dumpEvents.js';
+
+/** The bytes in two chunks, cut at `at`. */
+async function* cutAt(bytes: Buffer, at: number): AsyncGenerator<Buffer> {
+  yield bytes.subarray(0, at);
+  yield bytes.subarray(at);
+}
+
+describe('readDump on markup cut by the chunks', () => {
+  it('reads a comment, a CDATA section and a DOCTYPE wherever a chunk ends inside their opening', async () => {
+    const xml = Buffer.from(
+      '<!DOCTYPE mediawiki>\n<mediawiki><!-- a comment --><page><title>T</title><ns>0</ns><id>1</id>' +
+        '<revision><id>1</id><timestamp>2020-01-01T00:00:00Z</timestamp><text>a<!-- inside -->b<![CDATA[<c>]]></text></revision></page></mediawiki>',
+    );
+    const whole = await collect(cutAt(xml, xml.length));
+    expect(revisions(whole).map((event) => event.revision.text)).toEqual(['ab<c>']);
+    for (const opening of ['<!DOCTYPE', '<!-- a', '<!-- inside', '<![CDATA[']) {
+      const start = xml.indexOf(opening);
+      for (let at = start + 1; at < start + opening.length; at++) {
+        const { events, error } = await collectUntilError(cutAt(xml, at));
+        const cut = `cut after ${xml.toString('latin1', start, at)}`;
+        expect(error, cut).toBeNull();
+        expect(events, cut).toEqual(whole);
+      }
+    }
+  });
+});
+
+describe('readDump errors', () => {
+  /** Line and column (1-based) of the first occurrence of `what` in an ASCII export. */
+  function positionOf(xml: string, what: string): string {
+    const at = xml.indexOf(what);
+    const before = xml.slice(0, at).split('\n');
+    return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+  }
+
+  it('names the line and column of a character XML does not allow, in a text or a title', async () => {
+    const text = '<mediawiki><page><title>T</title><ns>0</ns><id>1</id><revision><id>1</id><timestamp>2020-01-01T00:00:00Z</timestamp>' +
+      '<text>ab\u0001cd\nsecond line\nthird</text></revision></page></mediawiki>';
+    const inText = await collectUntilError(cutAt(Buffer.from(text), 100));
+    expect(inText.error).toEqual(new InputError(`dump is malformed XML (${positionOf(text, '\u0001')}: disallowed character, inside page "T" (page id 1))`));
+    const title = '<mediawiki>\n  <page>\n    <title>A &amp; B\u001f</title>\n  </page>\n</mediawiki>';
+    const inTitle = await collectUntilError(cutAt(Buffer.from(title), 30));
+    expect(inTitle.error).toEqual(new InputError(`dump is malformed XML (${positionOf(title, '\u001f')}: disallowed character, inside a page)`));
+    const noncharacter = text.replace('\u0001', '').replace('second', 'sec\uffffond');
+    const inNoncharacter = await collectUntilError(cutAt(Buffer.from(noncharacter), 130));
+    expect(inNoncharacter.error).toEqual(new InputError(`dump is malformed XML (${positionOf(noncharacter, '\uffff')}: disallowed character, inside page "T" (page id 1))`));
+  });
+
+  it('names the page of a text read later with its own page, however far the reader has moved on', async () => {
+    const page = (id: number, text: string) =>
+      `<page><title>P${id}</title><ns>0</ns><id>${id}</id><revision><id>${id}</id><timestamp>2020-01-01T00:00:00Z</timestamp><text>${text}</text></revision></page>\n`;
+    const xml = `<mediawiki>\n${page(1, 'bad &nbsp; here')}${page(2, 'fine')}</mediawiki>`;
+    const events = await collect(inChunksOf(Buffer.from(xml), 16), { wantText: () => 'later' });
+    expect(revisions(events)[1]!.readText?.()).toBe('fine');
+    expect(() => revisions(events)[0]!.readText?.()).toThrow(new InputError(`dump is malformed XML (${positionOf(xml, '&nbsp;')}: undefined entity, inside page "P1" (page id 1))`));
+  });
+});
