@@ -7,8 +7,8 @@
  * returns the in-thread embedder's vectors. The same threads read sentences' facts (compromise's
  * parse, the labeler's other heavy work) for the labeling thread, as a `FactReader`.
  */
-import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { RequestThread } from '../requestThread.js';
 import { FactSchema, type Fact, type FactReader } from '../text/facts.js';
 import type { ModelChoice } from './choose.js';
 import type { Embedder } from './embedder.js';
@@ -36,75 +36,19 @@ function jobSize(texts: number, threads: number): number {
   return Math.max(Math.ceil(texts / (threads * JOBS_PER_THREAD)), Math.min(MIN_JOB, Math.ceil(texts / threads)));
 }
 
-interface Pending {
-  resolve: (answer: Answer) => void;
-  reject: (error: Error) => void;
-}
+/** Under the test runner and tsx this module is TypeScript; its worker is too. */
+const THREAD_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './embedWorker.ts' : './embedWorker.js', import.meta.url);
 
-/** One worker thread and the jobs it has not answered yet. */
-class EmbedThread {
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
-  private failure: Error | null = null;
-
-  constructor(choice: ModelChoice) {
-    // Under the test runner and tsx this module is TypeScript; its worker is too, loaded through tsx.
-    const typescript = import.meta.url.endsWith('.ts');
-    const entry = new URL(typescript ? './embedWorker.ts' : './embedWorker.js', import.meta.url);
-    this.worker = typescript
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: choice })
-      : new Worker(entry, { workerData: choice });
-    this.worker.on('message', (raw: unknown) => this.answer(raw));
-    this.worker.on('error', (error) => this.fail(error));
-    this.worker.on('exit', (code) => this.fail(new Error(`embedding worker stopped (exit code ${code})`)));
-    // An idle pool does not keep the process alive; a job in flight does. After the listeners,
-    // since listening for messages refs the worker again.
-    this.worker.unref();
-  }
-
-  run(task: ThreadTask, texts: readonly string[]): Promise<Answer> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    if (this.pending.size === 0) this.worker.ref();
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, task, texts });
-    });
-  }
-
-  terminate(): Promise<number> {
-    this.failure ??= new Error('embedding pool closed');
-    return this.worker.terminate();
-  }
-
-  private answer(raw: unknown): void {
-    const reply = ThreadReply.parse(raw);
-    const job = this.pending.get(reply.id);
-    if (!job) return;
-    this.settled(reply.id);
-    if ('error' in reply) job.reject(new Error(`embedding worker: ${reply.error}`));
-    else job.resolve(reply);
-  }
-
-  private fail(error: Error): void {
-    this.failure ??= error;
-    for (const [id, job] of this.pending) {
-      this.settled(id);
-      job.reject(error);
-    }
-  }
-
-  private settled(id: number): void {
-    this.pending.delete(id);
-    if (this.pending.size === 0) this.worker.unref();
-  }
+async function ask(thread: RequestThread, task: ThreadTask, texts: readonly string[]): Promise<Answer> {
+  const reply = ThreadReply.parse(await thread.request({ task, texts }));
+  if ('error' in reply) throw new Error(`embedding worker: ${reply.error}`);
+  return reply;
 }
 
 export class WorkerEmbedder implements Embedder, FactReader {
   readonly id: string;
   readonly sameThreshold: number;
-  private threads: EmbedThread[] | null = null;
+  private threads: RequestThread[] = [];
   private closed = false;
 
   /**
@@ -133,8 +77,12 @@ export class WorkerEmbedder implements Embedder, FactReader {
   private async spread<T>(task: ThreadTask, texts: readonly string[], pick: (answer: Answer) => T[]): Promise<T[]> {
     if (this.closed) throw new Error('embedding pool closed');
     if (texts.length === 0) return [];
-    this.threads ??= Array.from({ length: this.threadCount }, () => new EmbedThread(this.choice));
-    const threads = this.threads;
+    // A thread that died failed the call it served; the next call gets a new one in its place.
+    const threads = Array.from({ length: this.threadCount }, (_, slot) => {
+      const thread = this.threads[slot];
+      return thread && !thread.failed ? thread : new RequestThread('embedding worker', THREAD_ENTRY, { workerData: this.choice });
+    });
+    this.threads = threads;
     const order = texts.map((_, k) => k).sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
     const size = jobSize(order.length, threads.length);
     const jobs: number[][] = [];
@@ -145,7 +93,7 @@ export class WorkerEmbedder implements Embedder, FactReader {
       threads.map(async (thread) => {
         while (next < jobs.length) {
           const job = jobs[next++] as number[];
-          const got = pick(await thread.run(task, job.map((k) => texts[k] as string)));
+          const got = pick(await ask(thread, task, job.map((k) => texts[k] as string)));
           if (got.length !== job.length) throw new Error(`embedding worker answered ${got.length} of ${job.length} texts (${task})`);
           job.forEach((k, i) => (answers[k] = got[i] as T));
         }
@@ -157,7 +105,6 @@ export class WorkerEmbedder implements Embedder, FactReader {
   /** Stops the worker threads; the pool cannot embed afterwards. */
   async close(): Promise<void> {
     this.closed = true;
-    const threads = this.threads ?? [];
-    await Promise.all(threads.map((thread) => thread.terminate()));
+    await Promise.all(this.threads.map((thread) => thread.terminate()));
   }
 }

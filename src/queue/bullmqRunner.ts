@@ -129,7 +129,7 @@ export class BullmqRunner implements BatchRunner {
     let stopped = false;
     const lost = new Promise<never>((_resolve, reject) => {
       const look = async (): Promise<void> => {
-        const gone = await withinTime(this.missingJobs(queue, stageJob), LOST_JOBS_CHECK.answerWithinMs);
+        const gone = await withinTime(missingJobs(queue, stageJob), LOST_JOBS_CHECK.answerWithinMs);
         if (stopped) return;
         if (gone === 'no answer') {
           reject(new RemoteError(`the queue at ${this.address.url} has not answered for ${LOST_JOBS_CHECK.answerWithinMs / 1000} s while the ${kind} jobs were under way; run the command again once it answers`));
@@ -155,16 +155,34 @@ export class BullmqRunner implements BatchRunner {
       },
     };
   }
+}
 
-  /** How many of the stage's jobs Redis no longer holds: Infinity when the stage's job itself is gone. */
-  private async missingJobs(queue: Queue, stageJob: Job): Promise<number> {
-    if ((await queue.getJobState(stageJob.id ?? '')) === 'unknown') return Infinity;
-    const { unprocessed = [] } = await stageJob.getDependencies({ unprocessed: { count: 10_000 } });
-    if (unprocessed.length === 0) return 0;
-    const client = await queue.client;
-    const present = await Promise.all(unprocessed.map((key) => client.hexists(key, 'data')));
-    return present.filter((found) => found === 0).length;
+/**
+ * KEYS: the stage job's hash and the set of its unfinished batches. Run in Redis as one script, so
+ * that a batch completing meanwhile (which leaves the set, then, with removeOnComplete, has its
+ * hash deleted) is never seen as gone: read in two round trips it was, and failed the stage.
+ */
+const COUNT_MISSING_JOBS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local missing = 0
+for _, child in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if redis.call('EXISTS', child) == 0 then missing = missing + 1 end
+end
+return missing`;
+const COUNT_MISSING_JOBS_COMMAND = 'wikideltaCountMissingJobs';
+/** The clients the script is defined on (ioredis sends it by hash after the first call). */
+const clientsWithCount = new WeakSet<object>();
+
+/** How many of the stage's unfinished batch jobs Redis no longer holds, in one round trip: Infinity when the stage's job itself is gone. */
+export async function missingJobs(queue: Queue, stageJob: Job): Promise<number> {
+  const stageKey = queue.toKey(stageJob.id ?? '');
+  const client = await queue.client;
+  if (!clientsWithCount.has(client)) {
+    client.defineCommand(COUNT_MISSING_JOBS_COMMAND, { numberOfKeys: 2, lua: COUNT_MISSING_JOBS, readOnly: true });
+    clientsWithCount.add(client);
   }
+  const missing = Number(await client.runCommand(COUNT_MISSING_JOBS_COMMAND, [stageKey, `${stageKey}:dependencies`]));
+  return missing < 0 ? Infinity : missing;
 }
 
 /** The promise's value, or 'no answer' when it takes longer than `ms`. */

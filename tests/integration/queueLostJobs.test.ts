@@ -2,14 +2,17 @@
  * A Redis that restarts without its data while the owner of a `--queue` run waits for its jobs: the
  * owner sees the jobs are gone and ends with one line (it used to wait for ever while workers
  * logged "Missing key for job"), and the command started again, with a worker this time, resumes
- * the run and finishes it.
+ * the run and finishes it. The check itself counts a batch whose job is gone, and never one that
+ * completes (and is removed) while it looks.
  */
+import { FlowProducer, Queue, Worker, type Job } from 'bullmq';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { startRedis, type RedisServer } from '../../testkit/redis.js';
+import { missingJobs } from '../../src/queue/bullmqRunner.js';
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -59,4 +62,48 @@ describe('jobs lost by the queue', () => {
       await workerEnded;
     }
   }, 120_000);
+});
+
+describe('the check for lost jobs', () => {
+  /** A stage of `count` batches on a queue of its own, its batches removed once complete as the runner's are. */
+  async function stage(queueName: string, count: number): Promise<{ queue: Queue; job: Job; close(): Promise<void> }> {
+    const connection = { url: redis.url, maxRetriesPerRequest: null };
+    const flows = new FlowProducer({ connection });
+    const queue = new Queue(queueName, { connection });
+    const tree = await flows.add({
+      name: 'stage',
+      queueName,
+      opts: { jobId: 'stage' },
+      children: Array.from({ length: count }, (_, index) => ({ name: 'batch', queueName, data: { index }, opts: { jobId: `batch-${index}`, removeOnComplete: true } })),
+    });
+    return { queue, job: tree.job, close: async () => void (await Promise.all([flows.close(), queue.close()])) };
+  }
+
+  it('counts the batches whose jobs are gone, and the stage as lost once its own job is', async () => {
+    const { queue, job, close } = await stage('lost-check-gone', 5);
+    try {
+      expect(await missingJobs(queue, job)).toBe(0);
+      const client = await queue.client;
+      await client.del(queue.toKey('batch-1'), queue.toKey('batch-3'));
+      expect(await missingJobs(queue, job)).toBe(2);
+      await client.del(queue.toKey('stage'));
+      expect(await missingJobs(queue, job)).toBe(Infinity);
+    } finally {
+      await close();
+    }
+  });
+
+  it('never counts a batch that completes while it looks', async () => {
+    const { queue, job, close } = await stage('lost-check-race', 2000);
+    const worker = new Worker('lost-check-race', async () => 'done', { connection: { url: redis.url, maxRetriesPerRequest: null }, concurrency: 50 });
+    try {
+      const counts: number[] = [];
+      while ((await job.getState()) === 'waiting-children') counts.push(await missingJobs(queue, job));
+      expect(counts.length).toBeGreaterThan(3);
+      expect(counts.filter((count) => count !== 0)).toEqual([]);
+    } finally {
+      await worker.close();
+      await close();
+    }
+  }, 60_000);
 });

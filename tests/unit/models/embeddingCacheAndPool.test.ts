@@ -183,6 +183,17 @@ describe('the worker-thread embedder', () => {
     expect(await pool.readFacts([])).toEqual([]);
   });
 
+  it('replaces a thread that died: the call it held fails with why, the next call runs on a new thread', { timeout: 60_000 }, async () => {
+    const single = new WorkerEmbedder(model, {}, 1);
+    try {
+      // A request the thread cannot read throws outside any embedding, so the thread dies as on running out of memory.
+      await expect(single.embed([7 as unknown as string])).rejects.toThrow(/^embedding worker failed: /);
+      expect(bytes(await single.embed(SENTENCES))).toEqual(bytes(await model.embed(SENTENCES)));
+    } finally {
+      await single.close();
+    }
+  });
+
   it('reports a closed pool instead of returning nothing', async () => {
     const closed = new WorkerEmbedder(model, {}, 1);
     await closed.close();

@@ -1,7 +1,8 @@
 /**
  * The batch threads of a run without the queue: the weekly job kinds computed on worker threads
  * give what they give in process, a bad batch fails its call with its reason and starts none after
- * it, and a kind the threads do not run is one line naming it.
+ * it, a kind the threads do not run is one line naming it, and a thread that dies fails its batch's
+ * call and is replaced, so the runner never waits on a dead thread.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -56,5 +57,24 @@ describe('ThreadRunner', () => {
     });
     expect(diffed).toEqual({ pages: [] });
     await expect(runner.run(labelArticlesJob, [{ thresholds: {}, pairs: [] }], () => undefined)).rejects.toThrow('batch threads do not run label-articles jobs');
+  });
+
+  it('fails a call whose batch kills its thread, on one thread with batches waiting, and runs the next calls on a new thread', { timeout: 30_000 }, async () => {
+    const single = new ThreadRunner(1);
+    try {
+      const batches = await sampleBatches();
+      // A request the thread cannot read throws outside any batch's computation, so the thread dies as on running out of memory.
+      const killing = { ...parseRevisionsJob, name: 7 as unknown as string };
+      const beside: number[] = [];
+      const besideCall = single.run(parseRevisionsJob, batches.slice(0, 3), (_output, index) => beside.push(index));
+      await expect(single.run(killing, batches.slice(0, 4), () => undefined)).rejects.toThrow(/^batch thread failed: /);
+      await besideCall;
+      expect(beside.sort()).toEqual([0, 1, 2]);
+      const after: number[] = [];
+      await single.run(parseRevisionsJob, batches.slice(0, 2), (_output, index) => after.push(index));
+      expect(after.sort()).toEqual([0, 1]);
+    } finally {
+      await single.close();
+    }
   });
 });
