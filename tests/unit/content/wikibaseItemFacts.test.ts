@@ -1,0 +1,48 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractFacts, prepareExtractors } from '../../../src/content/registry.js';
+
+beforeAll(() => prepareExtractors(['wikibase-item']));
+
+type Snak = { snaktype: string; property: string; datatype?: string; datavalue?: { type: string; value: unknown } };
+
+/** A statement as Wikidata writes it, with the qualifiers given. */
+function statement(mainsnak: Snak, qualifiers: Snak[] = []): Record<string, unknown> {
+  const byProperty: Record<string, Snak[]> = {};
+  for (const qualifier of qualifiers) (byProperty[qualifier.property] ??= []).push(qualifier);
+  return { type: 'statement', rank: 'normal', mainsnak, ...(qualifiers.length > 0 ? { qualifiers: byProperty, 'qualifiers-order': Object.keys(byProperty) } : {}) };
+}
+
+const item = (property: string, id: string): Snak => ({
+  snaktype: 'value',
+  property,
+  datatype: 'wikibase-item',
+  datavalue: { type: 'wikibase-entityid', value: { 'entity-type': 'item', 'numeric-id': Number(id.slice(1)), id } },
+});
+const text = (property: string, value: string, datatype = 'string'): Snak => ({ snaktype: 'value', property, datatype, datavalue: { type: 'string', value } });
+const time = (property: string, value: string, precision = 11): Snak => ({
+  snaktype: 'value',
+  property,
+  datatype: 'time',
+  datavalue: { type: 'time', value: { time: value, timezone: 0, before: 0, after: 0, precision, calendarmodel: 'http://www.wikidata.org/entity/Q1985727' } },
+});
+
+function factsOf(claims: Record<string, Array<Record<string, unknown>>>) {
+  return extractFacts(JSON.stringify({ type: 'item', id: 'Q1', claims }), 'wikibase-item', { firstParagraph: false });
+}
+const fields = (claims: Record<string, Array<Record<string, unknown>>>) => Object.fromEntries(factsOf(claims).infoboxes[0]?.fields ?? []);
+
+describe('Wikidata statement values', () => {
+  it('takes a value for an entity by its datavalue type, not by its shape: a road number M25 or an external id E40 stays a string', () => {
+    expect(
+      fields({
+        P1824: [statement(text('P1824', 'M25'))],
+        P6814: [statement(text('P6814', 'E40', 'external-id'))],
+        P17: [statement(item('P17', 'Q145'))],
+      }),
+    ).toEqual({ P1824: 'M25', P6814: 'E40', P17: '{{Q145}}' });
+    // On the time axis as well: the timed fact's value is the string.
+    expect(factsOf({ P1824: [statement(text('P1824', 'M25'), [time('P580', '+1986-10-29T00:00:00Z')])] }).entity?.timed).toEqual([
+      { key: 'P1824', value: 'M25', rank: 'normal', start: '1986-10-29T00:00:00Z', end: null, point: null },
+    ]);
+  });
+});
