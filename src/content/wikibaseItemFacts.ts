@@ -165,11 +165,15 @@ function timedFact(key: string, claim: RichClaim): TimedFact | null {
   return { key, value, rank: claim.rank === 'preferred' ? 'preferred' : 'normal', start, end, point };
 }
 
-/** The first value of a time qualifier as an instant at its precision's start; null when absent or outside years 1 to 9999. */
+/**
+ * The first value of a time qualifier as an instant at its precision's start; null when absent or
+ * outside years 1 to 9999. The SDK's simple-day times drop the year's leading zeros (`+0800-05-03`
+ * is `800-05-03`, year 0 would be `-05-03`): the year is padded back to four digits.
+ */
 function qualifierInstant(values: unknown[] | undefined): string | null {
   const time = values?.map((value) => (value as { time?: unknown } | null)?.time).find((t): t is string => typeof t === 'string');
   if (time === undefined) return null;
-  const match = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(time);
-  if (!match || match[1] === '0000') return null;
-  return `${match[1]}-${match[2] ?? '01'}-${match[3] ?? '01'}T00:00:00Z`;
+  const match = /^(\d{1,4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(time);
+  if (!match || Number(match[1]) === 0) return null;
+  return `${(match[1] as string).padStart(4, '0')}-${match[2] ?? '01'}-${match[3] ?? '01'}T00:00:00Z`;
 }

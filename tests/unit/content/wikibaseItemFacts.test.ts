@@ -46,3 +46,20 @@ describe('Wikidata statement values', () => {
     ]);
   });
 });
+
+describe('Wikidata time qualifiers', () => {
+  const timedOf = (...qualifiers: Snak[]) => factsOf({ P39: [statement(item('P39', 'Q11696'), qualifiers)] }).entity?.timed ?? [];
+
+  it('reads years 1 to 999 (written without leading zeros by the SDK) at their precision, padded to four digits', () => {
+    expect(timedOf(time('P580', '+0800-12-25T00:00:00Z'), time('P582', '+0814-01-01T00:00:00Z', 9))).toEqual([
+      { key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '0800-12-25T00:00:00Z', end: '0814-01-01T00:00:00Z', point: null },
+    ]);
+    expect(timedOf(time('P585', '+0001-01-01T00:00:00Z', 9))[0]?.point).toBe('0001-01-01T00:00:00Z');
+    expect(timedOf(time('P585', '+0044-03-00T00:00:00Z', 10))[0]?.point).toBe('0044-03-01T00:00:00Z');
+  });
+
+  it('reads no instant outside years 1 to 9999: year 0, years before the common era', () => {
+    expect(timedOf(time('P585', '+0000-01-01T00:00:00Z', 9))).toEqual([]);
+    expect(timedOf(time('P585', '-0044-03-15T00:00:00Z'))).toEqual([]);
+  });
+});
