@@ -125,7 +125,7 @@ function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statemen
     const times: Record<string, unknown[]> = {};
     for (const property of [START, END, POINT]) {
       const snaks = qualifiers?.[property];
-      if (snaks) times[property] = simplifyPropertyQualifiers(snaks, OPTIONS);
+      if (snaks && snaks.length > 0) times[property] = simplifyPropertyQualifiers(snaks, OPTIONS);
     }
     return { value: claim.value, isEntity, rank: claim.rank, qualifiers: times };
   } catch {
@@ -158,6 +158,10 @@ export function valueText(value: unknown, isEntity: boolean): string | null {
 function timedFact(key: string, claim: RichClaim): TimedFact | null {
   const start = qualifierInstant(claim.qualifiers[START]);
   const end = qualifierInstant(claim.qualifiers[END]);
+  // A start or an end that is there but gives no time ("unknown value" or "no value", which the SDK
+  // simplifies to nothing; a year out of range) leaves the statement's extent unknown: read as open, a finished
+  // term would hold to this day on world time, so the statement is no timed fact at all.
+  if ((claim.qualifiers[START] !== undefined && start === null) || (claim.qualifiers[END] !== undefined && end === null)) return null;
   const point = qualifierInstant(claim.qualifiers[POINT]);
   if (start === null && end === null && point === null) return null;
   const value = valueText(claim.value, claim.isEntity);

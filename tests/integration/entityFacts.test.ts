@@ -55,6 +55,16 @@ describe('Wikidata item facts (wikibase-sdk simplification)', () => {
     expect(population.every((fact) => fact.point !== null && fact.start === null)).toBe(true);
   });
 
+  it('leaves out a term whose end is an unknown value instead of reading it as a term still held', () => {
+    const entity = JSON.parse(entityText('Q646148')) as { claims: Record<string, Array<{ mainsnak: { datavalue?: { value: { id?: string } } }; qualifiers?: Record<string, unknown[]> }>> };
+    const term = entity.claims['P39']?.find((statement) => statement.mainsnak.datavalue?.value.id === 'Q651703');
+    if (!term?.qualifiers) throw new Error('Christophersen has no qualified P39 Q651703 statement');
+    term.qualifiers['P582'] = [{ snaktype: 'somevalue', property: 'P582', datatype: 'time' }];
+    const timed = extractFacts(JSON.stringify(entity), 'wikibase-item', { firstParagraph: false }).entity?.timed ?? [];
+    expect(timed.filter((fact) => fact.value === '{{Q651703}}')).toEqual([]);
+    expect(timed.length).toBe((facts('Q646148').entity?.timed ?? []).length - 1);
+  });
+
   it("reads entities as Wikidata stores them in dumps (snaks without datatype) the same as the API's", () => {
     const stored = JSON.parse(entityText('Q2112'), (key, value: unknown) => (key === 'datatype' ? undefined : value)) as unknown;
     expect(extractFacts(JSON.stringify(stored), 'wikibase-item', { firstParagraph: false })).toEqual(facts('Q2112'));

@@ -63,3 +63,22 @@ describe('Wikidata time qualifiers', () => {
     expect(timedOf(time('P585', '-0044-03-15T00:00:00Z'))).toEqual([]);
   });
 });
+
+describe('statements whose extent is unknown', () => {
+  const unknown = (property: string): Snak => ({ snaktype: 'somevalue', property, datatype: 'time' });
+  const none = (property: string): Snak => ({ snaktype: 'novalue', property, datatype: 'time' });
+  const terms = (...qualifiers: Snak[][]) => factsOf({ P39: qualifiers.map((q) => statement(item('P39', 'Q11696'), q)) }).entity?.timed ?? [];
+
+  it('leaves out of the timed facts a statement whose start or end is there but gives no time: it would otherwise hold to this day', () => {
+    const started = time('P580', '+2001-01-20T00:00:00Z');
+    expect(terms([started, unknown('P582')], [unknown('P580'), time('P582', '+2009-01-20T00:00:00Z')], [started, none('P582')], [started, time('P582', '+0000-01-01T00:00:00Z', 9)])).toEqual([]);
+    // An unknown end with a point in time is no better: the statement's extent is still unknown.
+    expect(terms([time('P585', '+2005-01-01T00:00:00Z', 9), unknown('P582')])).toEqual([]);
+  });
+
+  it('keeps a statement with no end qualifier at all as open, and the fact itself whatever its qualifiers', () => {
+    const started = time('P580', '+2001-01-20T00:00:00Z');
+    expect(terms([started], [started, unknown('P582')])).toEqual([{ key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '2001-01-20T00:00:00Z', end: null, point: null }]);
+    expect(factsOf({ P39: [statement(item('P39', 'Q11696'), [started, unknown('P582')])] }).infoboxes[0]?.fields).toEqual([['P39', '{{Q11696}}']]);
+  });
+});
