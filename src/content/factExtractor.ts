@@ -19,7 +19,10 @@ export interface FactExtractor {
    * `extract` (`prepareExtractors` in the registry).
    */
   prepare?(): Promise<void>;
-  /** The revision's facts. Never throws: content it cannot read gives no facts. */
+  /**
+   * The revision's facts. Never throws once `prepare` has resolved: content it cannot read gives no
+   * facts. Before that, an extractor with a `prepare` throws (a caller's bug, not bad content).
+   */
   extract(text: string, options: ExtractOptions): ParsedRevision;
 }
 
