@@ -26,5 +26,13 @@ export interface FactExtractor {
   extract(text: string, options: ExtractOptions): ParsedRevision;
 }
 
+/**
+ * The facts of content an extractor cannot read. A new object each time rather than a frozen one:
+ * `ParsedRevision`'s arrays are mutable by type and travel on into job results and store writes.
+ */
+export function noFacts(): ParsedRevision {
+  return { infoboxes: [], firstParagraph: '' };
+}
+
 /** The content model of a revision whose source does not name one. */
 export const DEFAULT_MODEL = 'wikitext';

@@ -3,7 +3,7 @@
  * Commons structured data) is one file implementing `FactExtractor` and one entry here.
  */
 import type { ParsedRevision } from '../model.js';
-import { DEFAULT_MODEL, type ExtractOptions, type FactExtractor } from './factExtractor.js';
+import { DEFAULT_MODEL, noFacts, type ExtractOptions, type FactExtractor } from './factExtractor.js';
 import { wikibaseItemFacts } from './wikibaseItemFacts.js';
 import { wikitextFacts } from './wikitextFacts.js';
 
@@ -37,5 +37,5 @@ export async function prepareExtractors(models: Iterable<string | null | undefin
 
 /** A revision's facts by its content model; a model no extractor reads (CSS, JavaScript, plain JSON) has none. */
 export function extractFacts(text: string, model: string | null | undefined, options: ExtractOptions): ParsedRevision {
-  return extractorFor(model)?.extract(text, options) ?? { infoboxes: [], firstParagraph: '' };
+  return extractorFor(model)?.extract(text, options) ?? noFacts();
 }

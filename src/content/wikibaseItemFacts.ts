@@ -10,7 +10,7 @@ import type { Claim, PropertyQualifiers } from 'wikibase-sdk';
 import { z } from 'zod';
 import type { EntityFacts, Infobox, ParsedRevision, TimedFact } from '../model.js';
 import { entityRef, isEntityId } from './entityRefs.js';
-import type { FactExtractor } from './factExtractor.js';
+import { noFacts, type FactExtractor } from './factExtractor.js';
 
 const WIKIBASE_ITEM_TEMPLATE = 'wikibase-item';
 
@@ -68,10 +68,10 @@ export const wikibaseItemFacts: FactExtractor = {
     try {
       json = JSON.parse(text);
     } catch {
-      return { infoboxes: [], firstParagraph: '' };
+      return noFacts();
     }
     const parsed = EntityJson.safeParse(json);
-    if (!parsed.success) return { infoboxes: [], firstParagraph: '' };
+    if (!parsed.success) return noFacts();
     return entityFacts(loaded, parsed.data, options.firstParagraph);
   },
 };

@@ -82,3 +82,13 @@ describe('statements whose extent is unknown', () => {
     expect(factsOf({ P39: [statement(item('P39', 'Q11696'), [started, unknown('P582')])] }).infoboxes[0]?.fields).toEqual([['P39', '{{Q11696}}']]);
   });
 });
+
+describe('content no extractor can read', () => {
+  it('gives no facts, a new value each time, whatever the model: a caller changing one changes no other', () => {
+    const unreadable = [extractFacts('{', 'wikibase-item', { firstParagraph: true }), extractFacts('{"id": 5}', 'wikibase-item', { firstParagraph: true }), extractFacts('a { color: red }', 'css', { firstParagraph: true })];
+    for (const facts of unreadable) expect(facts).toEqual({ infoboxes: [], firstParagraph: '' });
+    unreadable[0]?.infoboxes.push({ template: 'changed', fields: [] });
+    expect(extractFacts('{', 'wikibase-item', { firstParagraph: true })).toEqual({ infoboxes: [], firstParagraph: '' });
+    expect(unreadable[1]?.infoboxes).toEqual([]);
+  });
+});
