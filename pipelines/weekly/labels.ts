@@ -1,6 +1,6 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
-import { isEntityId, referencedIds } from '../../src/content/entityRefs.js';
+import { idsOfFact } from '../../src/content/entityRefs.js';
 import { EntityStore } from '../../src/store/entityStore.js';
 
 /**
@@ -16,7 +16,7 @@ export const labelsStage: Stage<WeeklyInput> = {
   async run(input, context) {
     const entities = new EntityStore(context.db);
     const facts = entities.windowFacts(input.wiki, input.window);
-    const ids = [...new Set(facts.flatMap(([key, value]) => [...(isEntityId(key) ? [key] : []), ...referencedIds(value)]))].sort();
+    const ids = [...new Set(facts.flatMap(([key, value]) => idsOfFact(key, value)))].sort();
     const counts: Record<string, number> = { ids: ids.length, known: 0 };
     const known = entities.names(ids);
     let missing = ids.filter((id) => !known.has(id));

@@ -19,8 +19,19 @@ export interface FactExtractor {
    * `extract` (`prepareExtractors` in the registry).
    */
   prepare?(): Promise<void>;
-  /** The revision's facts. Never throws: content it cannot read gives no facts. */
+  /**
+   * The revision's facts. Never throws once `prepare` has resolved: content it cannot read gives no
+   * facts. Before that, an extractor with a `prepare` throws (a caller's bug, not bad content).
+   */
   extract(text: string, options: ExtractOptions): ParsedRevision;
+}
+
+/**
+ * The facts of content an extractor cannot read. A new object each time rather than a frozen one:
+ * `ParsedRevision`'s arrays are mutable by type and travel on into job results and store writes.
+ */
+export function noFacts(): ParsedRevision {
+  return { infoboxes: [], firstParagraph: '' };
 }
 
 /** The content model of a revision whose source does not name one. */

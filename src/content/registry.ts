@@ -3,7 +3,7 @@
  * Commons structured data) is one file implementing `FactExtractor` and one entry here.
  */
 import type { ParsedRevision } from '../model.js';
-import { DEFAULT_MODEL, type ExtractOptions, type FactExtractor } from './factExtractor.js';
+import { DEFAULT_MODEL, noFacts, type ExtractOptions, type FactExtractor } from './factExtractor.js';
 import { wikibaseItemFacts } from './wikibaseItemFacts.js';
 import { wikitextFacts } from './wikitextFacts.js';
 
@@ -16,13 +16,26 @@ export function extractorFor(model: string | null | undefined): FactExtractor | 
   return byModel.get(model ?? DEFAULT_MODEL);
 }
 
-/** Readies the extractors of these content models (loads their libraries), once each; call before extracting. */
+/** Each extractor's one `prepare`, shared by every caller; one that failed is dropped, so a later call tries again. */
+const prepared = new Map<FactExtractor, Promise<void>>();
+
+function preparedOnce(extractor: FactExtractor): Promise<void> {
+  let ready = prepared.get(extractor);
+  if (!ready) {
+    ready = extractor.prepare?.() ?? Promise.resolve();
+    prepared.set(extractor, ready);
+    ready.catch(() => prepared.delete(extractor));
+  }
+  return ready;
+}
+
+/** Readies the extractors of these content models (loads their libraries), each once per process; call before extracting. */
 export async function prepareExtractors(models: Iterable<string | null | undefined>): Promise<void> {
   const extractors = new Set([...models].flatMap((model) => extractorFor(model) ?? []));
-  await Promise.all([...extractors].map((extractor) => extractor.prepare?.()));
+  await Promise.all([...extractors].map(preparedOnce));
 }
 
 /** A revision's facts by its content model; a model no extractor reads (CSS, JavaScript, plain JSON) has none. */
 export function extractFacts(text: string, model: string | null | undefined, options: ExtractOptions): ParsedRevision {
-  return extractorFor(model)?.extract(text, options) ?? { infoboxes: [], firstParagraph: '' };
+  return extractorFor(model)?.extract(text, options) ?? noFacts();
 }

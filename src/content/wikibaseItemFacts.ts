@@ -10,7 +10,7 @@ import type { Claim, PropertyQualifiers } from 'wikibase-sdk';
 import { z } from 'zod';
 import type { EntityFacts, Infobox, ParsedRevision, TimedFact } from '../model.js';
 import { entityRef, isEntityId } from './entityRefs.js';
-import type { FactExtractor } from './factExtractor.js';
+import { noFacts, type FactExtractor } from './factExtractor.js';
 
 const WIKIBASE_ITEM_TEMPLATE = 'wikibase-item';
 
@@ -28,7 +28,11 @@ const EntityJson = z.looseObject({
   claims: z.record(z.string(), z.array(z.unknown())).catch({}),
 });
 /** A statement the SDK can be given; one that is not is left out alone. */
-const Statement = z.looseObject({ rank: z.enum(['preferred', 'normal', 'deprecated']), mainsnak: z.looseObject({ snaktype: z.string() }), qualifiers: z.unknown().optional() });
+const Statement = z.looseObject({
+  rank: z.enum(['preferred', 'normal', 'deprecated']),
+  mainsnak: z.looseObject({ snaktype: z.string(), datavalue: z.looseObject({ type: z.string() }).optional() }),
+  qualifiers: z.unknown().optional(),
+});
 const EnglishLabel = z.object({ en: z.looseObject({ value: z.string() }) });
 const EnglishAliases = z.object({ en: z.array(z.looseObject({ value: z.string() })) });
 const EnglishSitelink = z.object({ enwiki: z.looseObject({ title: z.string() }) });
@@ -47,6 +51,8 @@ function loadedSdk(): Sdk {
 
 interface RichClaim {
   value: unknown;
+  /** The value names an entity: the SDK gives an item and a string (a road number `M25`) alike as bare strings. */
+  isEntity: boolean;
   rank: string;
   qualifiers: Record<string, unknown[]>;
 }
@@ -62,10 +68,10 @@ export const wikibaseItemFacts: FactExtractor = {
     try {
       json = JSON.parse(text);
     } catch {
-      return { infoboxes: [], firstParagraph: '' };
+      return noFacts();
     }
     const parsed = EntityJson.safeParse(json);
-    if (!parsed.success) return { infoboxes: [], firstParagraph: '' };
+    if (!parsed.success) return noFacts();
     return entityFacts(loaded, parsed.data, options.firstParagraph);
   },
 };
@@ -77,11 +83,11 @@ function entityFacts(sdk: Sdk, entity: z.infer<typeof EntityJson>, withDescripti
     const claims = statements.flatMap((raw) => {
       const statement = Statement.safeParse(raw);
       if (!statement.success || statement.data.rank === 'deprecated') return [];
-      const claim = simplified(sdk, statement.data as unknown as Claim, statement.data.qualifiers as Record<string, PropertyQualifiers> | undefined);
+      const claim = simplified(sdk, statement.data);
       return claim === null ? [] : [claim];
     });
     const best = claims.some((claim) => claim.rank === 'preferred') ? claims.filter((claim) => claim.rank === 'preferred') : claims;
-    const values = [...new Set(best.flatMap((claim) => valueText(claim.value) ?? []))];
+    const values = [...new Set(best.flatMap((claim) => valueText(claim.value, claim.isEntity) ?? []))];
     if (values.length > 0) fields.push([property, values.join('; ')]);
     for (const claim of claims) {
       const fact = timedFact(property, claim);
@@ -110,28 +116,32 @@ function entityFacts(sdk: Sdk, entity: z.infer<typeof EntityJson>, withDescripti
  * simplifying them was half the cost); null for one without a value (somevalue, novalue) or that
  * the SDK cannot read.
  */
-function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statement: Claim, qualifiers: Record<string, PropertyQualifiers> | undefined): RichClaim | null {
+function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statement: z.infer<typeof Statement>): RichClaim | null {
   try {
-    const claim = simplifyClaim(statement, OPTIONS) as unknown as { value?: unknown; rank: string };
+    const isEntity = statement.mainsnak.datavalue?.type === 'wikibase-entityid';
+    const qualifiers = statement.qualifiers as Record<string, PropertyQualifiers> | undefined;
+    const claim = simplifyClaim(statement as unknown as Claim, OPTIONS) as unknown as { value?: unknown; rank: string };
     if (claim.value === undefined || claim.value === null) return null;
     const times: Record<string, unknown[]> = {};
     for (const property of [START, END, POINT]) {
       const snaks = qualifiers?.[property];
-      if (snaks) times[property] = simplifyPropertyQualifiers(snaks, OPTIONS);
+      if (snaks && snaks.length > 0) times[property] = simplifyPropertyQualifiers(snaks, OPTIONS);
     }
-    return { value: claim.value, rank: claim.rank, qualifiers: times };
+    return { value: claim.value, isEntity, rank: claim.rank, qualifiers: times };
   } catch {
     return null;
   }
 }
 
 /**
- * A simplified value as text: an entity as its reference, a quantity as its number and unit, a time
- * at its precision (`2011`, `2011-05`, `2011-05-03`), a monolingual text as its text, a coordinate as
- * `latitude, longitude`, strings (identifiers, URLs, file names) as they are.
+ * A simplified value as text: an entity (`isEntity`, from the snak's datavalue type) as its
+ * reference, a quantity as its number and unit, a time at its precision (`2011`, `2011-05`,
+ * `2011-05-03`), a monolingual text as its text, a coordinate as `latitude, longitude`, strings
+ * (identifiers, URLs, file names) as they are, even one shaped like an id (`M25`, `Q2112` as an
+ * external id).
  */
-export function valueText(value: unknown): string | null {
-  if (typeof value === 'string') return isEntityId(value) ? entityRef(value) : value;
+export function valueText(value: unknown, isEntity: boolean): string | null {
+  if (typeof value === 'string') return isEntity ? entityRef(value) : value;
   if (typeof value === 'number') return String(value);
   if (typeof value !== 'object' || value === null) return null;
   const rich = value as Record<string, unknown>;
@@ -148,18 +158,26 @@ export function valueText(value: unknown): string | null {
 function timedFact(key: string, claim: RichClaim): TimedFact | null {
   const start = qualifierInstant(claim.qualifiers[START]);
   const end = qualifierInstant(claim.qualifiers[END]);
+  // A start or an end that is there but gives no time ("unknown value" or "no value", which the SDK
+  // simplifies to nothing; a year out of range) leaves the statement's extent unknown: read as open, a finished
+  // term would hold to this day on world time, so the statement is no timed fact at all.
+  if ((claim.qualifiers[START] !== undefined && start === null) || (claim.qualifiers[END] !== undefined && end === null)) return null;
   const point = qualifierInstant(claim.qualifiers[POINT]);
   if (start === null && end === null && point === null) return null;
-  const value = valueText(claim.value);
+  const value = valueText(claim.value, claim.isEntity);
   if (value === null) return null;
   return { key, value, rank: claim.rank === 'preferred' ? 'preferred' : 'normal', start, end, point };
 }
 
-/** The first value of a time qualifier as an instant at its precision's start; null when absent or outside years 1 to 9999. */
+/**
+ * The first value of a time qualifier as an instant at its precision's start; null when absent or
+ * outside years 1 to 9999. The SDK's simple-day times drop the year's leading zeros (`+0800-05-03`
+ * is `800-05-03`, year 0 would be `-05-03`): the year is padded back to four digits.
+ */
 function qualifierInstant(values: unknown[] | undefined): string | null {
   const time = values?.map((value) => (value as { time?: unknown } | null)?.time).find((t): t is string => typeof t === 'string');
   if (time === undefined) return null;
-  const match = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(time);
-  if (!match || match[1] === '0000') return null;
-  return `${match[1]}-${match[2] ?? '01'}-${match[3] ?? '01'}T00:00:00Z`;
+  const match = /^(\d{1,4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(time);
+  if (!match || Number(match[1]) === 0) return null;
+  return `${(match[1] as string).padStart(4, '0')}-${match[2] ?? '01'}-${match[3] ?? '01'}T00:00:00Z`;
 }

@@ -77,13 +77,19 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
   const pages: ParsedDumpPage[] = [];
   let chars = 0;
   let revisions: ParsedDumpPage['revisions'] = [];
+  // The models the part has met, whose extractors are ready: a dump's models are known only as its revisions come.
+  const ready = new Set<string | undefined>();
   const source = new DumpRevisionSource(part.path);
   for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, isDone: beforeThePart })) {
     if (history.kind === 'revisions') {
+      const unprepared = [...new Set(history.revisions.map((revision) => revision.model))].filter((model) => !ready.has(model));
+      if (unprepared.length > 0) {
+        await prepareExtractors(unprepared);
+        for (const model of unprepared) ready.add(model);
+      }
       for (const revision of history.revisions) {
         // A long article parses for a while: the loop's turn keeps the worker's job lock renewed.
         await nextTurn();
-        await prepareExtractors([revision.model]);
         revisions.push({ ...metaOf(revision), ...parsedText(revision.text, inWindow(revision.timestamp, part.window), revision.model) });
       }
       continue;

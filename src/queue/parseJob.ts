@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { extractFacts, prepareExtractors } from '../content/registry.js';
+import { noFacts } from '../content/factExtractor.js';
 import { EntityFactsSchema, InfoboxSchema, type EntityFacts, type Infobox } from '../model.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
@@ -48,7 +49,7 @@ export function parsedText(
   firstParagraph: boolean,
   model?: string | null,
 ): { infoboxes: Infobox[]; firstParagraph: string | null; leftOut: string[]; entity?: EntityFacts } {
-  const parsed = text === null ? { infoboxes: [], firstParagraph: '' } : extractFacts(text, model, { firstParagraph });
+  const parsed = text === null ? noFacts() : extractFacts(text, model, { firstParagraph });
   return {
     infoboxes: parsed.infoboxes,
     firstParagraph: firstParagraph ? parsed.firstParagraph : null,

@@ -26,12 +26,16 @@ describe('Wikidata item facts (wikibase-sdk simplification)', () => {
     expect(field('Q646148', 'P106')).toBe('{{Q193391}}; {{Q82955}}; {{Q188094}}');
   });
 
-  it('writes quantities with their unit, times at their precision, coordinates, strings and entity ids as references', () => {
+  it('writes quantities with their unit, times at their precision, coordinates, strings (even shaped like ids) and entities as references', () => {
     expect(field('Q2112', 'P2046')).toBe('258.82 {{Q712226}}');
     expect(field('Q646148', 'P569')).toBe('1939-11-08');
     expect(field('Q2112', 'P625')).toBe('52.016666666667, 8.5333333333333');
     expect(field('Q2112', 'P856')).toBe('https://www.bielefeld.de/');
     expect(field('Q271094', 'P17')).toBe('{{Q865}}');
+    // External ids shaped like entity ids are strings (the SDK gives both as bare strings; the snak's datavalue type tells them apart).
+    expect(field('Q2112', 'P6814')).toBe('Q2112');
+    expect(field('Q2112', 'P8168')).toBe('Q21454');
+    expect(field('Q646148', 'P701')).toBe('P59416');
   });
 
   it('names the entity: English label, aliases, enwiki sitelink; its description as the first paragraph when asked', () => {
@@ -49,6 +53,16 @@ describe('Wikidata item facts (wikibase-sdk simplification)', () => {
     // Neihu District's long series: every statement but those without a point in time.
     expect(population.length).toBeGreaterThan(190);
     expect(population.every((fact) => fact.point !== null && fact.start === null)).toBe(true);
+  });
+
+  it('leaves out a term whose end is an unknown value instead of reading it as a term still held', () => {
+    const entity = JSON.parse(entityText('Q646148')) as { claims: Record<string, Array<{ mainsnak: { datavalue?: { value: { id?: string } } }; qualifiers?: Record<string, unknown[]> }>> };
+    const term = entity.claims['P39']?.find((statement) => statement.mainsnak.datavalue?.value.id === 'Q651703');
+    if (!term?.qualifiers) throw new Error('Christophersen has no qualified P39 Q651703 statement');
+    term.qualifiers['P582'] = [{ snaktype: 'somevalue', property: 'P582', datatype: 'time' }];
+    const timed = extractFacts(JSON.stringify(entity), 'wikibase-item', { firstParagraph: false }).entity?.timed ?? [];
+    expect(timed.filter((fact) => fact.value === '{{Q651703}}')).toEqual([]);
+    expect(timed.length).toBe((facts('Q646148').entity?.timed ?? []).length - 1);
   });
 
   it("reads entities as Wikidata stores them in dumps (snaks without datatype) the same as the API's", () => {

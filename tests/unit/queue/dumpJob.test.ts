@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runWeekly } from '../../../pipelines/weekly.js';
 import { SAMPLE_DUMP } from '../../../src/cli/commands/demo.js';
 import { windowFrom } from '../../../src/dates.js';
@@ -16,6 +16,7 @@ import { DumpFilesSource } from '../../../src/sources/dumpFiles.js';
 import { DumpRevisionSource } from '../../../src/sources/dumpSource.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { tempDir } from '../../../testkit/cli.js';
+import { entityHistoryDump, type EntityJson } from '../../../testkit/entityHistories.js';
 import { snapshotStore } from '../../support/storeSnapshot.js';
 
 const window = windowFrom('2025-02-03', 7);
@@ -99,6 +100,20 @@ describe('read-dump job', () => {
       expect(result.nextAfterPage).toBe(result.pages.at(-1)?.page.pageId);
     }
     expect(parts.flatMap((result) => result.pages)).toEqual(whole?.pages);
+  });
+
+  it('readies the extractor of a content model the part first meets after others (an entity page after wikitext ones)', async () => {
+    // Fresh modules: another file of the worker may have readied the entity extractor already.
+    vi.resetModules();
+    const fresh = (await import('../../../src/queue/dumpJob.js')).readDumpJob;
+    const entity: EntityJson = { type: 'item', id: 'Q1', labels: { en: { language: 'en', value: 'Universe' } }, claims: { P17: [{ id: 'Q1$1', rank: 'normal', mainsnak: { snaktype: 'value', property: 'P17', datavalue: { type: 'wikibase-entityid', value: { 'entity-type': 'item', 'numeric-id': 183, id: 'Q183' } } } }] } };
+    const entityPage = /<page>[\s\S]*<\/page>/.exec(entityHistoryDump([{ pageId: 990001, revisions: [{ revId: 990001, timestamp: '2025-02-04T10:00:00Z', comment: 'created', entity }] }]))?.[0] ?? '';
+    const file = join(tempDir(), 'mixed.xml');
+    writeFileSync(file, readFileSync(SAMPLE_DUMP, 'utf8').replace('</mediawiki>', `${entityPage}\n</mediawiki>`));
+    const result = await fresh.compute(fresh.data.parse({ path: file, window, followHours: 48, afterPage: null, partChars: 1 << 30 }), noModels);
+    expect(result.pages.length).toBeGreaterThan(5);
+    expect(result.pages.at(-1)?.revisions).toMatchObject([{ model: 'wikibase-item', infoboxes: [{ template: 'wikibase-item', fields: [['P17', '{{Q183}}']] }], entity: { id: 'Q1', label: 'Universe' } }]);
+    expect(result.pages.slice(0, -1).flatMap((page) => page.revisions).some((revision) => revision.infoboxes.length > 0)).toBe(true);
   });
 
   it('names the file in one line when it is missing or broken', async () => {

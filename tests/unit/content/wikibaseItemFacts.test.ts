@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractFacts, prepareExtractors } from '../../../src/content/registry.js';
+
+beforeAll(() => prepareExtractors(['wikibase-item']));
+
+type Snak = { snaktype: string; property: string; datatype?: string; datavalue?: { type: string; value: unknown } };
+
+/** A statement as Wikidata writes it, with the qualifiers given. */
+function statement(mainsnak: Snak, qualifiers: Snak[] = []): Record<string, unknown> {
+  const byProperty: Record<string, Snak[]> = {};
+  for (const qualifier of qualifiers) (byProperty[qualifier.property] ??= []).push(qualifier);
+  return { type: 'statement', rank: 'normal', mainsnak, ...(qualifiers.length > 0 ? { qualifiers: byProperty, 'qualifiers-order': Object.keys(byProperty) } : {}) };
+}
+
+const item = (property: string, id: string): Snak => ({
+  snaktype: 'value',
+  property,
+  datatype: 'wikibase-item',
+  datavalue: { type: 'wikibase-entityid', value: { 'entity-type': 'item', 'numeric-id': Number(id.slice(1)), id } },
+});
+const text = (property: string, value: string, datatype = 'string'): Snak => ({ snaktype: 'value', property, datatype, datavalue: { type: 'string', value } });
+const time = (property: string, value: string, precision = 11): Snak => ({
+  snaktype: 'value',
+  property,
+  datatype: 'time',
+  datavalue: { type: 'time', value: { time: value, timezone: 0, before: 0, after: 0, precision, calendarmodel: 'http://www.wikidata.org/entity/Q1985727' } },
+});
+
+function factsOf(claims: Record<string, Array<Record<string, unknown>>>) {
+  return extractFacts(JSON.stringify({ type: 'item', id: 'Q1', claims }), 'wikibase-item', { firstParagraph: false });
+}
+const fields = (claims: Record<string, Array<Record<string, unknown>>>) => Object.fromEntries(factsOf(claims).infoboxes[0]?.fields ?? []);
+
+describe('Wikidata statement values', () => {
+  it('takes a value for an entity by its datavalue type, not by its shape: a road number M25 or an external id E40 stays a string', () => {
+    expect(
+      fields({
+        P1824: [statement(text('P1824', 'M25'))],
+        P6814: [statement(text('P6814', 'E40', 'external-id'))],
+        P17: [statement(item('P17', 'Q145'))],
+      }),
+    ).toEqual({ P1824: 'M25', P6814: 'E40', P17: '{{Q145}}' });
+    // On the time axis as well: the timed fact's value is the string.
+    expect(factsOf({ P1824: [statement(text('P1824', 'M25'), [time('P580', '+1986-10-29T00:00:00Z')])] }).entity?.timed).toEqual([
+      { key: 'P1824', value: 'M25', rank: 'normal', start: '1986-10-29T00:00:00Z', end: null, point: null },
+    ]);
+  });
+});
+
+describe('Wikidata time qualifiers', () => {
+  const timedOf = (...qualifiers: Snak[]) => factsOf({ P39: [statement(item('P39', 'Q11696'), qualifiers)] }).entity?.timed ?? [];
+
+  it('reads years 1 to 999 (written without leading zeros by the SDK) at their precision, padded to four digits', () => {
+    expect(timedOf(time('P580', '+0800-12-25T00:00:00Z'), time('P582', '+0814-01-01T00:00:00Z', 9))).toEqual([
+      { key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '0800-12-25T00:00:00Z', end: '0814-01-01T00:00:00Z', point: null },
+    ]);
+    expect(timedOf(time('P585', '+0001-01-01T00:00:00Z', 9))[0]?.point).toBe('0001-01-01T00:00:00Z');
+    expect(timedOf(time('P585', '+0044-03-00T00:00:00Z', 10))[0]?.point).toBe('0044-03-01T00:00:00Z');
+  });
+
+  it('reads no instant outside years 1 to 9999: year 0, years before the common era', () => {
+    expect(timedOf(time('P585', '+0000-01-01T00:00:00Z', 9))).toEqual([]);
+    expect(timedOf(time('P585', '-0044-03-15T00:00:00Z'))).toEqual([]);
+  });
+});
+
+describe('statements whose extent is unknown', () => {
+  const unknown = (property: string): Snak => ({ snaktype: 'somevalue', property, datatype: 'time' });
+  const none = (property: string): Snak => ({ snaktype: 'novalue', property, datatype: 'time' });
+  const terms = (...qualifiers: Snak[][]) => factsOf({ P39: qualifiers.map((q) => statement(item('P39', 'Q11696'), q)) }).entity?.timed ?? [];
+
+  it('leaves out of the timed facts a statement whose start or end is there but gives no time: it would otherwise hold to this day', () => {
+    const started = time('P580', '+2001-01-20T00:00:00Z');
+    expect(terms([started, unknown('P582')], [unknown('P580'), time('P582', '+2009-01-20T00:00:00Z')], [started, none('P582')], [started, time('P582', '+0000-01-01T00:00:00Z', 9)])).toEqual([]);
+    // An unknown end with a point in time is no better: the statement's extent is still unknown.
+    expect(terms([time('P585', '+2005-01-01T00:00:00Z', 9), unknown('P582')])).toEqual([]);
+  });
+
+  it('keeps a statement with no end qualifier at all as open, and the fact itself whatever its qualifiers', () => {
+    const started = time('P580', '+2001-01-20T00:00:00Z');
+    expect(terms([started], [started, unknown('P582')])).toEqual([{ key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '2001-01-20T00:00:00Z', end: null, point: null }]);
+    expect(factsOf({ P39: [statement(item('P39', 'Q11696'), [started, unknown('P582')])] }).infoboxes[0]?.fields).toEqual([['P39', '{{Q11696}}']]);
+  });
+});
+
+describe('content no extractor can read', () => {
+  it('gives no facts, a new value each time, whatever the model: a caller changing one changes no other', () => {
+    const unreadable = [extractFacts('{', 'wikibase-item', { firstParagraph: true }), extractFacts('{"id": 5}', 'wikibase-item', { firstParagraph: true }), extractFacts('a { color: red }', 'css', { firstParagraph: true })];
+    for (const facts of unreadable) expect(facts).toEqual({ infoboxes: [], firstParagraph: '' });
+    unreadable[0]?.infoboxes.push({ template: 'changed', fields: [] });
+    expect(extractFacts('{', 'wikibase-item', { firstParagraph: true })).toEqual({ infoboxes: [], firstParagraph: '' });
+    expect(unreadable[1]?.infoboxes).toEqual([]);
+  });
+});
