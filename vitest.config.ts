@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const limits = { testTimeout: 60_000, hookTimeout: 180_000, pool: 'forks' } as const;
@@ -6,6 +7,10 @@ const limits = { testTimeout: 60_000, hookTimeout: 180_000, pool: 'forks' } as c
 // only when one of its files is queued (docs/ARCHITECTURE.md §10). `npm test` runs both, building once.
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core free, so on a 2-core machine the files ran one at a time;
+    // integration files spend most of their time waiting on the CLI, servers and browsers they
+    // start, so one file per core took the suite from 17 to 12 minutes there (docs/ARCHITECTURE.md §10).
+    maxWorkers: availableParallelism(),
     projects: [
       {
         test: {
