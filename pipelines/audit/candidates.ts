@@ -9,6 +9,7 @@ import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { namedInfobox } from '../../src/content/entityRefs.js';
 import { closestSentences, paragraphsHolding, paragraphsNumbered, revisionLinks, timelineAround } from '../../src/audit/freeze.js';
 import type { AuditItemContent, ClosestSentences } from '../../src/model/audit.js';
 import { windowFrom } from '../../src/dates.js';
@@ -17,6 +18,7 @@ import type { StoredLabel } from '../../src/model/labels.js';
 import { cosine, textHash } from '../../src/models/embedder.js';
 import { PUBLISHED_TYPE } from '../../src/release/growoverRelease.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
+import { EntityStore } from '../../src/store/entityStore.js';
 import { GrowoverStore } from '../../src/store/growoverStore.js';
 import { QueryStore, QuestionStore } from '../../src/store/questionStore.js';
 import { RevisionReads } from '../../src/store/revisionReads.js';
@@ -179,13 +181,16 @@ export function weeklyCandidates(db: Database, week: string, wiki?: string): Can
   }
   if (wiki === undefined && wikis.length > 1) throw new UserError(`several wikis have questions in the week of ${week} (${wikis.join(', ')}): name one with --wiki`);
   const reads = new RevisionReads(db);
+  const entities = new EntityStore(db);
   const kept = new QuestionStore(db, chosen).generatedItems(window).filter((item) => item.kept && item.text !== null);
   if (kept.length === 0) throw new UserError(`no kept weekly questions in the week of ${week}`);
   return kept.map((item) => ({
     key: item.id,
     stratum: item.domain ?? 'unclassified',
     freeze: () => {
-      const before = reads.infoboxes(item.wiki, item.pageId, item.prevRevId).find((infobox) => infobox.template === item.template);
+      // The infobox after is the data unit's, named by select; the one before is named the same way.
+      const stored = reads.infoboxes(item.wiki, item.pageId, item.prevRevId).find((infobox) => infobox.template === item.template);
+      const before = stored && namedInfobox(stored.fields, entities);
       const subject = { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template };
       return {
         kind: 'weekly',
@@ -195,8 +200,9 @@ export function weeklyCandidates(db: Database, week: string, wiki?: string): Can
         question: item.text ?? '',
         answer: item.gold,
         key: item.key,
-        infoboxBefore: before ? Object.fromEntries(before.fields) : { ...item.infobox, [item.key]: item.old },
+        infoboxBefore: before ? before.values : { ...item.infobox, [item.key]: item.old },
         infoboxAfter: item.infobox,
+        keyLabels: { ...before?.keyLabels, ...item.keyLabels },
         firstParagraph: item.firstParagraph,
         timeline: timelineAround(item.timestamp, (instant) => {
           const answer = answerSubject(db, subject, instant);

@@ -1,6 +1,6 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
-import { idsOfFact, namedFields, renderValue, type NameLookup } from '../../src/content/entityRefs.js';
+import { idsOfFact, namedInfobox, namesOf, renderValue } from '../../src/content/entityRefs.js';
 import { templateLabels } from '../../src/diff/infoboxDiff.js';
 import { selectDataUnits } from '../../src/select/dataUnits.js';
 import type { DataUnit, StoredChange } from '../../src/model/weekly.js';
@@ -8,6 +8,11 @@ import { ENGLISH_WIKIPEDIA_ARTICLES } from '../../src/sources/openSource.js';
 import { ChangeStore } from '../../src/store/changeStore.js';
 import { EntityStore } from '../../src/store/entityStore.js';
 
+/**
+ * Where an entity's page is when the run's article base is the default (a dump: English Wikipedia's):
+ * an entity is never an English Wikipedia article. The store keeps no dump's `<siteinfo><base>`, so a
+ * rerun of select without the source could not find the wiki's own base (docs/ARCHITECTURE.md §16).
+ */
 const WIKIDATA_ARTICLES = 'https://www.wikidata.org/wiki/';
 
 /**
@@ -23,7 +28,7 @@ export const selectStage: Stage<WeeklyInput> = {
     const store = new ChangeStore(context.db, input.wiki);
     const entities = new EntityStore(context.db);
     const changes = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);
-    const names = lookupOf(entities, changes.flatMap((change) => idsOfFact(change.key, change.new)));
+    const names = namesOf(entities, changes.flatMap((change) => idsOfFact(change.key, change.new)));
     const entityTitle = (pageId: number) => entities.entityPage(input.wiki, pageId);
     const unnamed = (change: StoredChange) => {
       const page = entityTitle(change.pageId);
@@ -34,8 +39,7 @@ export const selectStage: Stage<WeeklyInput> = {
     const units: DataUnit[] = chosen.map((change) => {
       const infoboxes = store.infoboxes(change.pageId, change.revId);
       const fields = infoboxes[templateLabels(infoboxes).indexOf(change.template)]?.fields ?? [];
-      const unitNames = lookupOf(entities, [...fields.flatMap(([key, value]) => idsOfFact(key, value)), ...idsOfFact(change.key, change.old)]);
-      const { values, keyLabels } = namedFields(fields, unitNames);
+      const { values, keyLabels, names: unitNames } = namedInfobox(fields, entities, [change.old]);
       const entity = entityTitle(change.pageId);
       const pageTitle = store.pageTitle(change.pageId);
       const firstParagraph = store.pageRevisions(change.pageId).find((r) => r.revId === change.revId)?.firstParagraph ?? '';
@@ -68,12 +72,6 @@ export const selectStage: Stage<WeeklyInput> = {
     };
   },
 };
-
-/** The store's names of these ids, read at once. */
-function lookupOf(entities: EntityStore, ids: readonly string[]): NameLookup {
-  const names = entities.names([...new Set(ids)]);
-  return (id) => names.get(id);
-}
 
 export function articleUrl(base: string, title: string): string {
   return `${base}${encodeURIComponent(title.replace(/ /g, '_')).replace(/%2F/g, '/').replace(/%3A/g, ':')}`;

@@ -62,7 +62,8 @@ export function idsOfFact(key: string, value: string): string[] {
 
 /**
  * A fact set (an infobox or an entity's facts) as people read it: values with labels, and the labels
- * of keys that are properties (`P1082` → `population`).
+ * of keys that are properties (`P1082` → `population`). A stored fact set is read through
+ * `namedInfobox`, which reads the names it needs.
  */
 export function namedFields(fields: ReadonlyArray<readonly [string, string]>, names: NameLookup): { values: Record<string, string>; keyLabels: Record<string, string> } {
   const values: Record<string, string> = {};
@@ -73,4 +74,38 @@ export function namedFields(fields: ReadonlyArray<readonly [string, string]>, na
     if (label) keyLabels[key] = label;
   }
   return { values, keyLabels };
+}
+
+/** A key as people read it: a property with its label (`population (P1082)`), any other key as it is. */
+export function labelledKey(key: string, keyLabels: Readonly<Record<string, string>> | undefined): string {
+  const label = keyLabels?.[key];
+  return label === undefined ? key : `${label} (${key})`;
+}
+
+/** Where names are read from, many ids at once: the store's entity names (`EntityStore`). */
+export interface NameSource {
+  names(ids: readonly string[]): ReadonlyMap<string, EntityName>;
+}
+
+/** A lookup of the names `source` has for `ids`, read at once. */
+export function namesOf(source: NameSource, ids: readonly string[]): NameLookup {
+  const names = source.names([...new Set(ids)]);
+  return (id) => names.get(id);
+}
+
+export interface NamedInfobox {
+  values: Record<string, string>;
+  keyLabels: Record<string, string>;
+  /** The names read, which also cover the ids of `beside`: render those values with it. */
+  names: NameLookup;
+}
+
+/**
+ * A stored fact set as people and models read it, its names read from `source` in one go: the one
+ * rendering of a data unit's infobox, an audit item's and a golden document's, so none of them shows
+ * ids where another shows labels. `beside`: stored values read with the fields (a change's old value).
+ */
+export function namedInfobox(fields: ReadonlyArray<readonly [string, string]>, source: NameSource, beside: readonly string[] = []): NamedInfobox {
+  const names = namesOf(source, [...fields.flatMap(([key, value]) => idsOfFact(key, value)), ...beside.flatMap(referencedIds)]);
+  return { ...namedFields(fields, names), names };
 }

@@ -8,8 +8,10 @@
  * Example: await predictWeekly(db, new OfflineBaselineTasks(), 'golden-doc', '2025-01-27')
  */
 import type { Database } from 'better-sqlite3';
+import { namedInfobox } from '../content/entityRefs.js';
 import type { BaselineTasks, ReferenceDocument } from '../llm/baselineTasks.js';
 import type { Infobox } from '../model.js';
+import { EntityStore } from '../store/entityStore.js';
 import { RevisionReads } from '../store/revisionReads.js';
 import { AnswerTimelines } from '../store/timelineStore.js';
 import { answerInstant, answersOnDate } from '../timeline/answers.js';
@@ -32,17 +34,23 @@ export async function predictWeekly(db: Database, tasks: BaselineTasks, system: 
   if (system === 'closed-book') return predictAll(items, (item) => tasks.answerClosedBook({ text: item.question, date }));
   const timelines = new AnswerTimelines(db);
   const revisions = new RevisionReads(db);
+  const entities = new EntityStore(db);
   return predictAll(items, (item) => {
     const query = timelines.query(item.id, instant);
     if (!query || query.origin !== 'generated' || query.wiki === null || query.pageId === null || query.key === null) return null;
-    const document = goldenDocument(revisions, { wiki: query.wiki, pageId: query.pageId, key: query.key, template: query.template }, instant);
+    const document = goldenDocument(revisions, entities, { wiki: query.wiki, pageId: query.pageId, key: query.key, template: query.template }, instant);
     return document === null ? null : tasks.answerFromDocument({ text: item.question, date, key: query.key }, document);
   });
 }
 
-/** The page at the instant: the infobox that holds the key (the query's template first), and the first paragraph. */
-function goldenDocument(
+/**
+ * The page at the instant: the infobox that holds the key (the query's template first), and the first
+ * paragraph. An entity reads as its data unit did (docs/ARCHITECTURE.md §16): titled by its label, values
+ * and property keys named, so the document names what the question and the gold name.
+ */
+export function goldenDocument(
   revisions: RevisionReads,
+  entities: EntityStore,
   subject: { wiki: string; pageId: number; key: string; template: string | null },
   instant: string,
 ): ReferenceDocument | null {
@@ -51,5 +59,7 @@ function goldenDocument(
   const infoboxes = revisions.infoboxes(subject.wiki, subject.pageId, article.revId);
   const has = (box: Infobox) => box.fields.some(([key]) => key === subject.key);
   const infobox = infoboxes.find((box) => box.template === subject.template && has(box)) ?? infoboxes.find(has) ?? infoboxes[0];
-  return { title: article.title, text: article.lead ?? '', infobox: Object.fromEntries(infobox?.fields ?? []) };
+  const { values, keyLabels } = namedInfobox(infobox?.fields ?? [], entities);
+  const title = entities.entityPage(subject.wiki, subject.pageId)?.label ?? article.title;
+  return { title, text: article.lead ?? '', infobox: values, keyLabels };
 }

@@ -20,6 +20,8 @@ export interface ReferenceDocument {
   text: string;
   /** The article's infobox as of the date, when the reference has one. */
   infobox?: Record<string, string>;
+  /** The labels of the infobox's keys that are properties (`P1082` → `population`). */
+  keyLabels?: Record<string, string>;
 }
 
 export interface BaselineTasks extends TaskProvider {

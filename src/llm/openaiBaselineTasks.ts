@@ -41,7 +41,7 @@ export class OpenAiBaselineTasks implements BaselineTasks {
 }
 
 /** The reference as the prompt shows it: the infobox as `key: value` lines (when there is one), then the prose. */
-function referenceText(document: ReferenceDocument): string {
-  const infobox = document.infobox === undefined ? '' : `Reference infobox, one field per line as key: value:\n${infoboxLines(document.infobox) || '(none)'}\n\n`;
+export function referenceText(document: ReferenceDocument): string {
+  const infobox = document.infobox === undefined ? '' : `Reference infobox, one field per line as key: value:\n${infoboxLines(document.infobox, document.keyLabels) || '(none)'}\n\n`;
   return `${infobox}Reference text:\n${document.text || '(none)'}`;
 }

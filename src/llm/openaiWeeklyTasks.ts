@@ -4,6 +4,7 @@
  * schema for that call, so a model that breaks it is told why and asked again.
  */
 import { z } from 'zod';
+import { labelledKey } from '../content/entityRefs.js';
 import { DOMAINS, type Domain } from './domains.js';
 import type { OpenAiClient } from './openaiClient.js';
 import { runPrompt } from './runPrompt.js';
@@ -74,9 +75,4 @@ export function infoboxLines(infobox: Record<string, string>, keyLabels?: Readon
   return Object.entries(infobox)
     .map(([key, value]) => `${labelledKey(key, keyLabels)}: ${value}`)
     .join('\n');
-}
-
-function labelledKey(key: string, keyLabels: Readonly<Record<string, string>> | undefined): string {
-  const label = keyLabels?.[key];
-  return label === undefined ? key : `${label} (${key})`;
 }

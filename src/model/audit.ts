@@ -66,7 +66,8 @@ export type AuditItemContent =
       title: string; week: string; domain: string;
       question: string; answer: string;
       key: string;                      // the infobox key that changed
-      infoboxBefore: Record<string, string>; infoboxAfter: Record<string, string>;
+      infoboxBefore: Record<string, string>; infoboxAfter: Record<string, string>;   // values as people read them: entities by label
+      keyLabels?: Record<string, string>;  // the labels of keys that are properties (`P1082` → `population`)
       firstParagraph: string;
       timeline: Array<{ from: string; value: string }>;   // the answer's timeline
       revisions?: RevisionLinks;
@@ -156,6 +157,7 @@ export const AuditItemContentSchema = z.discriminatedUnion('kind', [
     key: z.string(),
     infoboxBefore: z.record(z.string(), z.string()),
     infoboxAfter: z.record(z.string(), z.string()),
+    keyLabels: z.record(z.string(), z.string()).optional(),
     firstParagraph: z.string(),
     timeline: z.array(z.object({ from: z.string(), value: z.string() })),
     revisions: z

@@ -6,6 +6,7 @@
  * system's prediction with the answer's dated values and the verdict a judge gave it.
  * Pure: content in, escaped markup out.
  */
+import { labelledKey } from '../content/entityRefs.js';
 import type { AuditItemContent } from '../model/audit.js';
 import { splitSentences } from '../text/sentences.js';
 import { highlight, wordDiff } from './highlight.js';
@@ -24,7 +25,7 @@ export function claimOf(content: AuditItemContent): string {
     case 'qa':
       return content.itemType === 'dialogue' ? 'Are the questions answered correctly from the article?' : 'Is the answer correct and supported by the evidence?';
     case 'weekly':
-      return `Is the answer correct after the change of "${content.key}" in the week of ${content.week}?`;
+      return `Is the answer correct after the change of "${labelledKey(content.key, content.keyLabels)}" in the week of ${content.week}?`;
     case 'prediction':
       return `Is "${content.judge.verdict}" the right verdict on this reply (${content.judge.mode}: ${content.judge.mode === 'strict' ? 'every claim of the reply counts' : 'the primary answer only'})?`;
   }
@@ -142,7 +143,7 @@ function weeklyView(item: WeeklyContent): Html {
   <div class="change" id="change"><span class="caption">The change</span>
   <table>
     <thead><tr><th>key</th><th>before</th><th>after</th></tr></thead>
-    <tbody><tr class="changed"><th class="key">${keyName(item.key)}</th><td class="before">${infoboxValue(item.infoboxBefore[item.key])}</td><td class="after">${infoboxValue(item.infoboxAfter[item.key])}</td></tr></tbody>
+    <tbody><tr class="changed"><th class="key">${keyName(item.key, item.keyLabels)}</th><td class="before">${infoboxValue(item.infoboxBefore[item.key])}</td><td class="after">${infoboxValue(item.infoboxAfter[item.key])}</td></tr></tbody>
   </table>
   ${revisionsLine(item)}</div>
   <dl class="qa">
@@ -152,14 +153,14 @@ function weeklyView(item: WeeklyContent): Html {
   <div class="timeline"><span class="caption">Timeline of the answer</span>
   <table><thead><tr><th>from</th><th>value</th></tr></thead>
   <tbody>${item.timeline.map((step) => html`<tr><td>${step.from}</td><td>${step.value}</td></tr>`)}</tbody></table></div>
-  <details class="infobox" id="infobox"><summary>The whole infobox, before and after the week: ${keys.length} keys${others.length === 0 ? '' : html`; ${others.length} other${others.length === 1 ? ' differs' : 's differ'}: ${others.join(', ')}`}</summary>
+  <details class="infobox" id="infobox"><summary>The whole infobox, before and after the week: ${keys.length} keys${others.length === 0 ? '' : html`; ${others.length} other${others.length === 1 ? ' differs' : 's differ'}: ${others.map((key) => labelledKey(key, item.keyLabels)).join(', ')}`}</summary>
   <table>
     <thead><tr><th>key</th><th>before</th><th>after</th></tr></thead>
     <tbody>${keys.map((key) => {
       const before = item.infoboxBefore[key];
       const after = item.infoboxAfter[key];
       const rowClass = key === item.key ? 'changed' : before !== after ? 'differs' : '';
-      return html`<tr class="${rowClass}"><th class="key">${keyName(key)}</th><td>${infoboxValue(before)}</td><td>${infoboxValue(after)}</td></tr>`;
+      return html`<tr class="${rowClass}"><th class="key">${keyName(key, item.keyLabels)}</th><td>${infoboxValue(before)}</td><td>${infoboxValue(after)}</td></tr>`;
     })}</tbody>
   </table>
   ${blanks ? html`<p class="na blank-note">(blank): the parser gave no text for the value, as for a template it does not render such as {{film date|…}}; the revisions above show the wikitext.</p>` : ''}</details>
@@ -167,9 +168,9 @@ function weeklyView(item: WeeklyContent): Html {
 </section>`;
 }
 
-/** A key that breaks only after its underscores, never inside a word. */
-function keyName(key: string): Html {
-  return html`${key.split('_').map((part, index) => html`${index > 0 ? html`_<wbr>` : ''}${part}`)}`;
+/** A key that breaks only after its underscores, never inside a word; a property with its label. */
+function keyName(key: string, keyLabels: Readonly<Record<string, string>> | undefined): Html {
+  return html`${labelledKey(key, keyLabels).split('_').map((part, index) => html`${index > 0 ? html`_<wbr>` : ''}${part}`)}`;
 }
 
 /** A value as text: an absent key and a value the parser left blank said in words, not an empty cell. */

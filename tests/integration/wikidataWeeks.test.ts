@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDate, parseDate } from '../../src/dates.js';
 import { answerQuery } from '../../src/timeline/answers.js';
+import { AuditStore } from '../../src/store/auditStore.js';
+import { openDatabase } from '../../src/store/database.js';
 import { jsonLines, runCli, tempDir, type CliResult } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { entityHistoryDump } from '../../testkit/entityHistories.js';
@@ -186,6 +188,39 @@ describe('labels and names', () => {
     const rerun = await ok(['--db', db, 'weekly', '--start', '2023-01-09', '--dump', history, '--labels', labels, '--llm', 'offline', '--out', join(dir, 'bad-labels')]);
     expect(rerun.stdout).toMatch(/collect\s+done.*already done, skipped/);
     expect(jsonLines(readFileSync(join(dir, 'bad-labels', 'queries.jsonl'), 'utf8')).map((query) => query.answer)).toEqual(['334002']);
+  }, 120_000);
+});
+
+describe('an audit of an entity week', () => {
+  it('freezes the infobox before and after as the data unit reads: entities and properties by label, unnamed ids kept', async () => {
+    const db = join(dir, 'audit.sqlite');
+    await weekly(db, '2023-01-02', join(dir, 'audit'));
+    const created = JSON.parse((await ok(['--db', db, '--json', 'audit', 'create', '--name', 'entities', '--of', 'weekly', '--week', '2023-01-02', '--annotators', 'alice,bob,carol'])).stdout) as { audit: { id: number } };
+    const store = openDatabase(db);
+    try {
+      const items = new Map(
+        new AuditStore(store).items(created.audit.id).map((item) => {
+          if (item.content.kind !== 'weekly') throw new Error(`not a weekly item: ${item.key}`);
+          return [item.content.title, item.content];
+        }),
+      );
+      expect([...items.keys()].sort()).toEqual(['Henning Christophersen', 'Neihu District']);
+      for (const content of items.values()) {
+        for (const value of [...Object.values(content.infoboxBefore), ...Object.values(content.infoboxAfter)]) expect(value).not.toMatch(/\{\{[QP]\d+\}\}/);
+        // Both sides are named the same way: a value the week left alone reads the same before and after.
+        for (const [key, value] of Object.entries(content.infoboxAfter)) if (key !== content.key && key in content.infoboxBefore) expect(content.infoboxBefore[key], key).toBe(value);
+      }
+      const neihu = items.get('Neihu District');
+      expect(neihu?.infoboxBefore.P17).toBe('Taiwan');
+      expect(neihu?.keyLabels).toMatchObject({ P1082: 'population', P17: 'country' });
+      // The occupations before the rank change: the one with an English label named, the others left as ids.
+      const henning = items.get('Henning Christophersen');
+      expect(henning?.infoboxBefore.P106).toBe('Q193391; politician; Q188094');
+      expect(henning?.infoboxAfter.P106).toBe('politician');
+      expect(henning?.keyLabels?.P106).toBe('occupation');
+    } finally {
+      store.close();
+    }
   }, 120_000);
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { idsOfFact } from '../../../src/content/entityRefs.js';
+import { idsOfFact, namedInfobox, renderValue } from '../../../src/content/entityRefs.js';
+import type { EntityName } from '../../../src/model.js';
 
 describe('idsOfFact: the ids the labels stage names and select requires named', () => {
   it('is the key when it is a property, then the entities the value references, each once', () => {
@@ -12,5 +13,22 @@ describe('idsOfFact: the ids the labels stage names and select requires named', 
     expect(idsOfFact('population_total', '{{Q183}}')).toEqual(['Q183']);
     expect(idsOfFact('leader', 'Q183')).toEqual([]);
     expect(idsOfFact('P1824', 'M25')).toEqual(['P1824']);
+  });
+});
+
+describe('namedInfobox: a stored fact set as people read it', () => {
+  it('reads every name it needs at once, the values beside the fields included, and keeps unnamed ids', () => {
+    const known = new Map<string, EntityName>([
+      ['P17', { label: 'country', aliases: [] }],
+      ['Q183', { label: 'Germany', aliases: ['FRG'] }],
+      ['Q30', { label: 'United States', aliases: [] }],
+    ]);
+    const reads: string[][] = [];
+    const source = { names: (ids: readonly string[]) => (reads.push([...ids]), new Map([...known].filter(([id]) => ids.includes(id)))) };
+    const named = namedInfobox([['P17', '{{Q183}}; {{Q999}}'], ['P1082', '334002'], ['population_total', '{{Q183}}']], source, ['{{Q30}}']);
+    expect(reads).toEqual([['P17', 'Q183', 'Q999', 'P1082', 'Q30']]);
+    expect(named.values).toEqual({ P17: 'Germany; Q999', P1082: '334002', population_total: 'Germany' });
+    expect(named.keyLabels).toEqual({ P17: 'country' });
+    expect(renderValue('{{Q30}}', named.names).text).toBe('United States');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AuditItemContentSchema, type AuditItem, type AuditItemContent, type Judgment } from '../../../src/model/audit.js';
 import { highlight, wordDiff } from '../../../src/serve/highlight.js';
 import { escapeHtml, html } from '../../../src/serve/html.js';
-import { itemView } from '../../../src/serve/itemView.js';
+import { claimOf, itemView } from '../../../src/serve/itemView.js';
 import { annotatorPage, type AnnotatorView } from '../../../src/serve/pages.js';
 import { AUDIT_CONTENTS, HOSTILE, PREDICTION_CONTENT } from '../../../testkit/auditFixture.js';
 
@@ -93,6 +93,22 @@ describe('item views', () => {
     expect(weekly).toContain('{{film date|…}}');
     const absent = itemView({ ...(contentOf('sports') as WeeklyContent), infoboxAfter: { manager: 'Kenji Ito' } }).value;
     expect(absent).toContain('<tr class="differs"><th class="key">clubname</th><td>Riverton Rovers</td><td><span class="na">(absent)</span></td></tr>');
+  });
+
+  it('names the properties of an entity item by their labels beside their ids, in the change, the infobox and the claim', () => {
+    const entity: WeeklyContent = {
+      ...(contentOf('sports') as WeeklyContent),
+      key: 'P1082',
+      infoboxBefore: { P1082: '333509', P17: 'Germany', P2046: '258.82' },
+      infoboxAfter: { P1082: '334002', P17: 'Germany', P2046: '258.83' },
+      keyLabels: { P1082: 'population', P17: 'country' },
+    };
+    const weekly = itemView(entity).value;
+    expect(weekly).toContain('<tr class="changed"><th class="key">population (P1082)</th><td class="before">333509</td><td class="after">334002</td></tr>');
+    expect(weekly).toContain('<tr class=""><th class="key">country (P17)</th><td>Germany</td><td>Germany</td></tr>');
+    // A property without a label keeps its id.
+    expect(weekly).toMatch(/1 other differs: P2046<\/summary>/);
+    expect(claimOf(entity)).toBe(`Is the answer correct after the change of "population (P1082)" in the week of ${entity.week}?`);
   });
 
   it('says when a weekly item was frozen without revision links, and refuses a link that is not http(s)', () => {
