@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { QueryStore } from '../store/questionStore.js';
-import { answersOverDays } from './answers.js';
+import { answersOverDays, type TimeAxis } from './answers.js';
 
 /** Days observed around a week's start: the week before, the week itself and two after (29 days, as in DailyQA's release). */
 const DAYS_BEFORE = 8;
@@ -23,13 +23,13 @@ export interface WeekStats {
  * Per week of kept queries: daily answer changes over 29 days around the week, and a histogram of
  * how often each query's answer changed in the three weeks around its creation. A week's 29 days
  * are one pass over the intervals (answersOverDays): each interval read, and its aliases parsed,
- * once, not once a day.
+ * once, not once a day. On world time (`axis`), the changes of what held in the world.
  */
-export function answerChangeStats(db: Database): WeekStats[] {
+export function answerChangeStats(db: Database, axis: TimeAxis = 'edit'): WeekStats[] {
   return new QueryStore(db).keptWeeks().map((windowStart) => {
     const start = parseDate(windowStart.slice(0, 10));
     const dates = Array.from({ length: DAYS_BEFORE + DAYS_AFTER + 1 }, (_, i) => formatDate(addDays(start, i - DAYS_BEFORE)));
-    const queries = [...answersOverDays(db, dates, { windowStart })].map(({ answers }) => answers);
+    const queries = [...answersOverDays(db, dates, { windowStart, axis })].map(({ answers }) => answers);
     // An answer turning unknown (the history held ends) is not a change of the answer.
     const daily_changes = dates.slice(1).map((date, i) => {
       const compared = queries.filter((answers) => answers[i + 1]?.status !== 'unknown' && answers[i]?.status !== 'unknown');
