@@ -9,7 +9,6 @@
 import type { Database } from 'better-sqlite3';
 import { oneLine } from '../../src/errors.js';
 import { articleSentences } from '../../src/text/articleText.js';
-import { sentenceHash } from '../../src/text/normalise.js';
 import type { SnapshotArticle } from '../../src/sources/snapshotSources.js';
 import type { ArticleSentence, SnapshotRecord } from '../../src/model/labels.js';
 import { SnapshotStore } from '../../src/store/snapshotStore.js';
@@ -46,7 +45,7 @@ const snapshotStage: Stage<SnapshotInput> = {
         if (skippedCount++ < NAMED_SKIPS) skipped[`skipped: ${article.title} (${reason})`] = article.pageId;
         continue;
       }
-      store.storeArticle(name, article, cut.map((sentence) => ({ ...sentence, hash: sentenceHash(sentence.text) })));
+      store.storeArticle(name, article, cut);
       articles++;
       sentences += cut.length;
       context.reporter.progress(articles);

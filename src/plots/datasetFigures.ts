@@ -9,6 +9,7 @@ import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
 import { answerChangeStats } from '../timeline/answerStats.js';
+import type { TimeAxis } from '../timeline/answers.js';
 import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { answerChangesChart, monthlyCountsChart, queriesPerDomainChart, sentenceLabelsChart, type DomainCount, type MonthCount } from './charts.js';
@@ -22,9 +23,12 @@ export interface Figure {
   spec: ChartSpec;
 }
 
-/** The weekly dataset's figures, of every week or of the weeks up to `lastWeek` (YYYY-MM-DD); none without kept queries. */
-export function weeklyFigures(db: Database, lastWeek?: string): Figure[] {
-  const weeks = answerChangeStats(db).filter((week) => lastWeek === undefined || week.week <= lastWeek);
+/**
+ * The weekly dataset's figures, of every week or of the weeks up to `lastWeek` (YYYY-MM-DD); none
+ * without kept queries. The answer changes are on the time axis of the release they go with.
+ */
+export function weeklyFigures(db: Database, lastWeek?: string, axis: TimeAxis = 'edit'): Figure[] {
+  const weeks = answerChangeStats(db, axis).filter((week) => lastWeek === undefined || week.week <= lastWeek);
   if (weeks.length === 0) return [];
   const counts = new Map<string, DomainCount>();
   for (const facts of new QueryStore(db).scoringFacts()) {
@@ -36,7 +40,11 @@ export function weeklyFigures(db: Database, lastWeek?: string): Figure[] {
     counts.set(key, count);
   }
   return [
-    { name: 'answer-changes', title: 'Answers changed per day, relative to the previous day, one line per weekly update', spec: answerChangesChart(weeks) },
+    {
+      name: 'answer-changes',
+      title: `Answers changed per day${axis === 'world' ? ' on world time (what held in the world)' : ''}, relative to the previous day, one line per weekly update`,
+      spec: answerChangesChart(weeks),
+    },
     { name: 'queries-per-domain', title: 'Queries per domain per week', spec: queriesPerDomainChart([...counts.values()], everyWeek(weeks.map((week) => week.week))) },
   ];
 }

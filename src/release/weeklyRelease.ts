@@ -15,6 +15,7 @@ import { ChangeStore } from '../store/changeStore.js';
 import { QuestionStore } from '../store/questionStore.js';
 import { answerSubject, answersOverDays, type Answer, type TimeAxis } from '../timeline/answers.js';
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
+import { updateFrequenciesOf } from '../timeline/updateFrequency.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
 import { cardFrontMatter, loadingSection, tableConfig, wikiLanguage } from './datasetCard.js';
 import { parquetOf, tableFiles, type TableRecord, type TableSpec } from './parquetTable.js';
@@ -80,7 +81,15 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   const answerFiles = new Map(dates.map((date, day) => [dailyQaFileName(date), jsonLines(dayLines[day] ?? [])]));
   // The gold's aliases: those of the interval the change began, on edit time whatever the release's axis.
   const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(db, { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
-  const queries = kept.map((item) => queryRecord(item, aliasesOf.get(item.id) ?? []));
+  // The store keeps the edit-time class; on world time the same rule on what held in the world, null
+  // where nothing did on those days (a fact without dates).
+  const worldFrequency = axis === 'world' ? updateFrequenciesOf(db, window.start, 'world') : undefined;
+  const frequencyOf = (item: GeneratedItem): string | null => {
+    if (!worldFrequency) return item.updateFrequency;
+    const frequency = worldFrequency.get(item.id);
+    return frequency === undefined || frequency === 'pending' ? null : frequency;
+  };
+  const queries = kept.map((item) => queryRecord(item, aliasesOf.get(item.id) ?? [], frequencyOf(item)));
   files.set('queries.jsonl', jsonLines(queries));
   files.set('queries.parquet', await parquetOf(QUERIES_TABLE, queries.map((query) => ({ ...query, infobox: JSON.stringify(query.infobox) }))));
   for (const [name, content] of answerFiles) files.set(name, content);
@@ -88,7 +97,7 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .flatMap((id) => (answersByItem.get(id) ?? []).map(({ date, ...answer }) => answerRecord(id, date, answer)));
   for (const [name, content] of await tableFiles(ANSWERS_TABLE, answerRows)) files.set(name, content);
-  files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? [], aliasesOf.get(item.id) ?? []))));
+  files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? [], aliasesOf.get(item.id) ?? [], frequencyOf(item)))));
   const counts: ReleaseCounts = {
     data_units: new ChangeStore(db, wiki).dataUnitCount(window),
     generated: items.filter((i) => i.status === 'ok').length,
@@ -115,14 +124,14 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   };
 }
 
-function queryRecord(item: GeneratedItem, aliases: readonly string[]): TableRecord & { infobox: Record<string, string> } {
+function queryRecord(item: GeneratedItem, aliases: readonly string[], updateFrequency: string | null): TableRecord & { infobox: Record<string, string> } {
   return {
     id: item.id,
     query: item.text,
     answer: item.gold,
     aliases,
     domain: item.domain,
-    update_frequency: item.updateFrequency,
+    update_frequency: updateFrequency,
     title: item.title,
     url: item.url,
     wiki: item.wiki,
@@ -138,7 +147,7 @@ function queryRecord(item: GeneratedItem, aliases: readonly string[]): TableReco
   };
 }
 
-function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array<{ date: string } & Answer>, aliases: readonly string[]): Record<string, unknown> {
+function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array<{ date: string } & Answer>, aliases: readonly string[], updateFrequency: string | null): Record<string, unknown> {
   return {
     id: item.id,
     query: item.text,
@@ -182,7 +191,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
             capped: item.capped,
             reason: item.domainReason,
           },
-    update_frequency: item.updateFrequency,
+    update_frequency: updateFrequency,
     answers,
   };
 }
@@ -221,7 +230,9 @@ ${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, quer
 ${axis === 'world' ? `
 The answers are on **world time**: what held in the world on each day by the time-qualified statements
 (start P580, end P582, point in time P585) of each entity's latest known revision, not what the page said
-that day; a fact without dates has no world-time answer (null).
+that day; a fact without dates has no world-time answer (null). The update frequency is DailyQA's rule
+on the world-time answers of days 7 to 21 from the week's start (null for a fact without dates); a
+query's \`answer\`, its aliases and \`changed_at\` are those of the edit it was made from.
 ` : ''}
 
 Parquet columns are typed (dates as dates, times as UTC timestamps, aliases as a list of strings),

@@ -52,7 +52,7 @@ export class SnapshotStore {
     this.insertSnapshot = db.prepare('INSERT INTO snapshots (name, wiki, source, as_of, created_at) VALUES (?, ?, ?, ?, ?)');
     this.selectSnapshot = db.prepare('SELECT name, wiki, source, as_of FROM snapshots WHERE name = ?');
     this.selectArticle = db.prepare('SELECT 1 FROM snapshot_articles WHERE snapshot = ? AND page_id = ?');
-    this.insertSentence = db.prepare('INSERT INTO snapshot_sentences (snapshot, page_id, idx, paragraph, text, hash) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertSentence = db.prepare("INSERT INTO snapshot_sentences (snapshot, page_id, idx, paragraph, text, hash) VALUES (?, ?, ?, ?, ?, '')");
     this.deleteSentences = db.prepare('DELETE FROM snapshot_sentences WHERE snapshot = ? AND page_id = ?');
     this.insertArticle = db.prepare(
       'INSERT OR REPLACE INTO snapshot_articles (snapshot, page_id, title, rev_id, timestamp, sentence_count) VALUES (?, ?, ?, ?, ?, ?)',
@@ -117,15 +117,17 @@ export class SnapshotStore {
   }
 
   /**
-   * Stores one article and its sentences in one transaction (replacing an earlier copy); each
-   * sentence comes with the hash of its normalised text, which the caller computes (src/text/normalise.ts).
+   * Stores one article and its sentences in one transaction (replacing an earlier copy). The
+   * sentences' `hash` column (migration 4) is left empty: nothing reads it, and the labeler hashes
+   * both months' sentences as it labels them, so both go through the normaliser of the day rather
+   * than an older snapshot's (docs/ARCHITECTURE.md §7.3).
    */
-  storeArticle(snapshot: string, article: StoredArticle, sentences: ReadonlyArray<ArticleSentence & { hash: string }>): void {
+  storeArticle(snapshot: string, article: StoredArticle, sentences: readonly ArticleSentence[]): void {
     this.db.transaction(() => {
       this.deleteSentences.run(snapshot, article.pageId);
       this.insertArticle.run(snapshot, article.pageId, article.title, article.revId, article.timestamp, sentences.length);
       for (const sentence of sentences) {
-        this.insertSentence.run(snapshot, article.pageId, sentence.index, sentence.paragraph, sentence.text, sentence.hash);
+        this.insertSentence.run(snapshot, article.pageId, sentence.index, sentence.paragraph, sentence.text);
       }
     })();
   }

@@ -245,7 +245,6 @@ const SpanRow = z.object({
   timed: flag,
 });
 const OptionalSlot = z.string().optional();
-const Timed = z.number().int().transform((count) => count > 0);
 
 /** The kept queries (of one week when @windowStart is set), a generated one with the slot of its key. */
 const KEPT_QUERIES = `
@@ -267,7 +266,6 @@ export class AnswerTimelines {
   private readonly selectSlot;
   private readonly selectInterval;
   private readonly selectWorldInterval;
-  private readonly selectWorldTimed;
   private readonly selectQuery;
   private readonly spanStatements = new Map<string, Statement>();
 
@@ -288,11 +286,12 @@ export class AnswerTimelines {
       `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo, aliases FROM infobox_intervals
        WHERE wiki = ? AND page_id = ? AND slot = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
     );
+    // The latest interval of the key starting at or before the instant, else any later one: a row says
+    // the key has a world timeline at all, in the same read.
     this.selectWorldInterval = db.prepare(
       `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo, aliases FROM world_intervals
-       WHERE wiki = ? AND page_id = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
+       WHERE wiki = @wiki AND page_id = @pageId AND key = @key ORDER BY valid_from <= @instant DESC, valid_from DESC LIMIT 1`,
     );
-    this.selectWorldTimed = db.prepare('SELECT COUNT(*) FROM world_intervals WHERE wiki = ? AND page_id = ? AND key = ?').pluck();
     // One round trip per lookup: the query and, for an imported one, its interval at the instant.
     this.selectQuery = db.prepare(
       `SELECT q.origin, q.wiki, q.page_id AS pageId, q.template, q.key, q.slot, a.answer, a.valid_from AS validFrom, a.valid_to AS validTo
@@ -324,15 +323,15 @@ export class AnswerTimelines {
     return row === undefined ? undefined : IntervalRow.parse(row);
   }
 
-  /** Whether the key of the page has time-qualified statements (a world timeline) at all. */
-  hasWorldTimeline(wiki: string, pageId: number, key: string): boolean {
-    return Timed.parse(this.selectWorldTimed.get(wiki, pageId, key));
-  }
-
-  /** The latest world-time interval of the page's key that starts at or before the instant. */
-  worldIntervalAt(wiki: string, pageId: number, key: string, instant: string): z.infer<typeof IntervalRow> | undefined {
-    const row = this.selectWorldInterval.get(wiki, pageId, key, instant);
-    return row === undefined ? undefined : IntervalRow.parse(row);
+  /**
+   * Whether the page's key has time-qualified statements (a world timeline) at all and, if so, its
+   * latest world-time interval that starts at or before the instant, in one read.
+   */
+  worldIntervalAt(wiki: string, pageId: number, key: string, instant: string): { timed: boolean; interval?: z.infer<typeof IntervalRow> } {
+    const row = this.selectWorldInterval.get({ wiki, pageId, key, instant });
+    if (row === undefined) return { timed: false };
+    const interval = IntervalRow.parse(row);
+    return interval.validFrom <= instant ? { timed: true, interval } : { timed: true };
   }
 
   /** The stored query, with an imported one's answer interval at the instant. */
@@ -397,7 +396,9 @@ export class AnswerTimelines {
  * (a day: both the same), or with `whole` every interval of the query and the first instant the
  * page's history is held from. On world time (`world`), the intervals of the key's time-qualified
  * statements (docs/ARCHITECTURE.md §16): no page lifetime or coverage decides, only whether the key
- * has such statements at all (`timed`); an imported query has none.
+ * has such statements at all (`timed`); an imported query has none. An interval found answers that
+ * by itself, so the look for any interval of the key runs only on the one row of a query that found
+ * none in the span: at most once per query, not once per interval.
  */
 function spanSql({ whole, world }: { whole: boolean; world: boolean }): string {
   const inSpan = (table: string) => (whole ? '' : `AND ${table}.valid_from <= @last AND (${table}.valid_to IS NULL OR ${table}.valid_to > @first)`);
@@ -408,7 +409,9 @@ function spanSql({ whole, world }: { whole: boolean; world: boolean }): string {
               NULL AS importedAnswer, NULL AS importedFrom, NULL AS importedTo,
               0 AS hasLifetime, NULL AS createdAt, NULL AS deletedAt,
               w.value, w.rev_id AS revId, w.valid_from AS validFrom, w.valid_to AS validTo, w.aliases, ${heldFrom} AS heldFrom,
-              EXISTS (SELECT 1 FROM world_intervals x WHERE x.wiki = k.wiki AND x.page_id = k.page_id AND x.key = k.key) AS timed
+              CASE WHEN w.wiki IS NOT NULL THEN 1
+                   WHEN k.origin = 'generated' THEN EXISTS (SELECT 1 FROM world_intervals x WHERE x.wiki = k.wiki AND x.page_id = k.page_id AND x.key = k.key)
+                   ELSE 0 END AS timed
        FROM kept k
        LEFT JOIN world_intervals w ON k.origin = 'generated' AND w.wiki = k.wiki AND w.page_id = k.page_id AND w.key = k.key ${inSpan('w')}
        ORDER BY k.id, w.valid_from`;

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { QueryStore } from '../store/questionStore.js';
-import { answersOnDate } from './answers.js';
+import { answersOverDays, type TimeAxis } from './answers.js';
 
 /** Days observed around a week's start: the week before, the week itself and two after (29 days, as in DailyQA's release). */
 const DAYS_BEFORE = 8;
@@ -21,30 +21,28 @@ export interface WeekStats {
 
 /**
  * Per week of kept queries: daily answer changes over 29 days around the week, and a histogram of
- * how often each query's answer changed in the three weeks around its creation. Each day's answers
- * for a week are one statement (answersOnDate), so this reads 30 statements per week.
+ * how often each query's answer changed in the three weeks around its creation. A week's 29 days
+ * are one pass over the intervals (answersOverDays): each interval read, and its aliases parsed,
+ * once, not once a day. On world time (`axis`), the changes of what held in the world.
  */
-export function answerChangeStats(db: Database): WeekStats[] {
+export function answerChangeStats(db: Database, axis: TimeAxis = 'edit'): WeekStats[] {
   return new QueryStore(db).keptWeeks().map((windowStart) => {
     const start = parseDate(windowStart.slice(0, 10));
     const dates = Array.from({ length: DAYS_BEFORE + DAYS_AFTER + 1 }, (_, i) => formatDate(addDays(start, i - DAYS_BEFORE)));
-    const days = dates.map((date) => answersOnDate(db, date, { windowStart }));
-    const answers = days.map((rows) => new Map(rows.map((row) => [row.id, row.answer])));
-    const known = days.map((rows) => new Set(rows.filter((row) => row.status !== 'unknown').map((row) => row.id)));
-    const ids = [...(answers[0]?.keys() ?? [])];
+    const queries = [...answersOverDays(db, dates, { windowStart, axis })].map(({ answers }) => answers);
     // An answer turning unknown (the history held ends) is not a change of the answer.
     const daily_changes = dates.slice(1).map((date, i) => {
-      const compared = ids.filter((id) => known[i + 1]?.has(id) && known[i]?.has(id));
-      return { date, changed: compared.filter((id) => answers[i + 1]?.get(id) !== answers[i]?.get(id)).length, compared: compared.length };
+      const compared = queries.filter((answers) => answers[i + 1]?.status !== 'unknown' && answers[i]?.status !== 'unknown');
+      return { date, changed: compared.filter((answers) => answers[i + 1]?.answer !== answers[i]?.answer).length, compared: compared.length };
     });
     const changes_per_query: Record<string, number> = {};
     const spanStart = dates.indexOf(formatDate(addDays(start, -CHANGE_SPAN_BEFORE)));
     const spanEnd = dates.indexOf(formatDate(addDays(start, CHANGE_SPAN_AFTER)));
-    for (const id of ids) {
+    for (const answers of queries) {
       let changes = 0;
-      for (let i = spanStart + 1; i <= spanEnd; i++) if (answers[i]?.get(id) !== answers[i - 1]?.get(id)) changes++;
+      for (let i = spanStart + 1; i <= spanEnd; i++) if (answers[i]?.answer !== answers[i - 1]?.answer) changes++;
       changes_per_query[changes] = (changes_per_query[changes] ?? 0) + 1;
     }
-    return { week: windowStart.slice(0, 10), queries: ids.length, daily_changes, changes_per_query };
+    return { week: windowStart.slice(0, 10), queries: queries.length, daily_changes, changes_per_query };
   });
 }

@@ -77,8 +77,8 @@ function timelinesOf(db: Database): AnswerTimelines {
 export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string, axis: TimeAxis = 'edit'): Answer {
   const timelines = timelinesOf(db);
   if (axis === 'world') {
-    if (!timelines.hasWorldTimeline(subject.wiki, subject.pageId, subject.key)) return none('unknown');
-    return intervalAnswer(timelines.worldIntervalAt(subject.wiki, subject.pageId, subject.key, instant), instant);
+    const world = timelines.worldIntervalAt(subject.wiki, subject.pageId, subject.key, instant);
+    return world.timed ? intervalAnswer(world.interval, instant) : none('unknown');
   }
   const unanswered = lifetimeStatus(timelines.lifetime(subject.wiki, subject.pageId, instant), instant);
   if (unanswered !== undefined) return none(unanswered);

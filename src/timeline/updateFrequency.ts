@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import type { UpdateFrequency } from '../model/questions.js';
 import { QueryStore } from '../store/questionStore.js';
-import { answerQuery } from './answers.js';
+import { answersOverDays, type TimeAxis } from './answers.js';
 
 /**
  * DailyQA's rule: frequent when the answer changes again after the week, on day 8 or later, within
@@ -24,21 +24,41 @@ export function classifyUpdateFrequency(answers: ReadonlyArray<{ answer: string 
   return 'infrequent_update';
 }
 
-/** Labels every kept query of a week (or of all weeks) that is still pending; returns the counts by class. */
+/** The dates whose answers decide the class of a week's queries: days 7 to 21 from the week's start. */
+export function updateFrequencyDates(windowStart: string): string[] {
+  const start = parseDate(windowStart.slice(0, 10));
+  return Array.from({ length: LAST_OFFSET - FIRST_OFFSET + 1 }, (_, i) => formatDate(addDays(start, FIRST_OFFSET + i)));
+}
+
+/**
+ * The class of each kept query of a week on a time axis, from its answers on days 7 to 21; what
+ * the store keeps is the edit-time class, which a world-time release replaces with this.
+ */
+export function updateFrequenciesOf(db: Database, windowStart: string, axis: TimeAxis): Map<string, UpdateFrequency> {
+  const classes = new Map<string, UpdateFrequency>();
+  for (const { id, answers } of answersOverDays(db, updateFrequencyDates(windowStart), { windowStart, axis })) {
+    classes.set(id, classifyUpdateFrequency(answers.map((answer) => ({ answer: answer.answer, known: answer.status !== 'unknown' }))));
+  }
+  return classes;
+}
+
+/**
+ * Labels every kept query of a week (or of all weeks) that is still pending; returns the counts by
+ * class. Each week's days 7 to 21 are one pass over its queries' intervals (answersOverDays), not
+ * a lookup per query and day.
+ */
 export function finalizeUpdateFrequency(db: Database, options: { windowStart?: string } = {}): Record<UpdateFrequency, number> {
   const queries = new QueryStore(db);
   const counts: Record<UpdateFrequency, number> = { pending: 0, frequent_update: 0, infrequent_update: 0 };
   const labels: Array<{ id: string; frequency: Exclude<UpdateFrequency, 'pending'> }> = [];
-  for (const query of queries.pendingFrequency(options)) {
-    const start = parseDate(query.windowStart.slice(0, 10));
-    const answers = [];
-    for (let day = FIRST_OFFSET; day <= LAST_OFFSET; day++) {
-      const result = answerQuery(db, query.id, formatDate(addDays(start, day)));
-      answers.push({ answer: result.answer, known: result.status !== 'unknown' });
+  const pendingByWeek = new Map<string, Set<string>>();
+  for (const { id, windowStart } of queries.pendingFrequency(options)) pendingByWeek.set(windowStart, (pendingByWeek.get(windowStart) ?? new Set()).add(id));
+  for (const [windowStart, pending] of pendingByWeek) {
+    for (const [id, label] of updateFrequenciesOf(db, windowStart, 'edit')) {
+      if (!pending.has(id)) continue;
+      counts[label]++;
+      if (label !== 'pending') labels.push({ id, frequency: label });
     }
-    const label = classifyUpdateFrequency(answers);
-    counts[label]++;
-    if (label !== 'pending') labels.push({ id: query.id, frequency: label });
   }
   queries.saveUpdateFrequencies(labels);
   return counts;

@@ -3,8 +3,8 @@
  * time-qualified statements of an entity's latest known revision, as intervals per key. A statement
  * with a start (P580) or an end (P582) holds over [start, end) (an open side reaching as far as the
  * key is known); in a series of points in time (P585), each point's statements hold until the next
- * point. Several statements holding at once (two offices, a population and a term) are one value,
- * in statement order, joined as an entity's facts are.
+ * point. Of the statements holding at once the best-ranked (two offices, a population and a term)
+ * are one value, in statement order, joined as an entity's facts are.
  */
 import type { TimedFact } from '../model.js';
 import type { WorldInterval } from '../model/timelines.js';
@@ -40,16 +40,20 @@ function keyTimeline(key: string, statements: Array<{ fact: TimedFact; order: nu
   return intervals;
 }
 
-/** The statements holding at an instant: ranges around it, and the latest point in time not after it (preferred ones first). */
+/**
+ * The value at an instant: of the statements holding then (the ranges around it, and those at the
+ * latest point in time not after it) the best-ranked, preferred if any, else normal, as a key's value
+ * is on edit time; deprecated statements never reach here (src/content/wikibaseItemFacts.ts). The
+ * rank is weighed among the statements holding at the instant, not over the key: a preferred latest
+ * census must not erase the series before it.
+ */
 function valueAt(instant: string, ranged: Array<{ fact: TimedFact; order: number }>, points: Array<{ fact: TimedFact; order: number }>): string | null {
   const holding = ranged.filter(({ fact }) => (fact.start ?? EARLIEST) <= instant && (fact.end === null || fact.end > instant));
   const latest = points.reduce<string | null>((best, { fact }) => (fact.point! <= instant && (best === null || fact.point! > best) ? fact.point : best), null);
-  if (latest !== null) {
-    const atLatest = points.filter(({ fact }) => fact.point === latest);
-    const preferred = atLatest.filter(({ fact }) => fact.rank === 'preferred');
-    holding.push(...(preferred.length > 0 ? preferred : atLatest));
-  }
+  if (latest !== null) holding.push(...points.filter(({ fact }) => fact.point === latest));
   if (holding.length === 0) return null;
-  const values = [...new Set(holding.sort((a, b) => a.order - b.order).map(({ fact }) => fact.value))];
+  const preferred = holding.filter(({ fact }) => fact.rank === 'preferred');
+  const best = preferred.length > 0 ? preferred : holding;
+  const values = [...new Set(best.sort((a, b) => a.order - b.order).map(({ fact }) => fact.value))];
   return values.join('; ');
 }

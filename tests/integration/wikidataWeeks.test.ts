@@ -148,6 +148,12 @@ describe('answers on world time', () => {
     expect(jsonLines(readFileSync(join(dir, 'world-export', 'edit', 'qa_230109.jsonl'), 'utf8'))).toEqual([{ id, query: query?.query, answer: '333509' }]);
     expect(jsonLines(readFileSync(join(out, 'qa_230109.jsonl'), 'utf8'))).toEqual([{ id, query: query?.query, answer: '334002' }]);
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('world time');
+    // No edit-time figure rides along: the update frequency and the answer-changes figure are on world time too.
+    const [editQuery] = jsonLines(readFileSync(join(dir, 'world-export', 'edit', 'queries.jsonl'), 'utf8'));
+    expect([editQuery?.update_frequency, query?.update_frequency]).toEqual(['pending', 'infrequent_update']);
+    expect(jsonLines(readFileSync(join(out, 'native.jsonl'), 'utf8')).map((item) => item.update_frequency)).toContain('infrequent_update');
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('![Answers changed per day on world time');
+    expect(readFileSync(join(dir, 'world-export', 'edit', 'README.md'), 'utf8')).not.toContain('on world time (what held');
     const predictions = join(dir, 'predictions.jsonl');
     writeFileSync(predictions, `${JSON.stringify({ id, prediction: '334002', date: '2023-01-09' })}\n`);
     const score = async (axis: string) =>

@@ -45,7 +45,7 @@ export function registerExportWeekly(exportGroup: Command): void {
       if (!flags.wiki && wikis.length > 1) throw new UserError(`the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
       const dir = flags.out ?? `${defaultReleaseDir(session.dbPath, window.start)}${flags.time === 'world' ? '-world' : ''}`;
       const { draft, counts } = await renderWeeklyRelease(session.db, wiki, window, flags.time);
-      const files = await withFigures(draft.files, weeklyFigures(session.db, window.start.slice(0, 10)));
+      const files = await withFigures(draft.files, weeklyFigures(session.db, window.start.slice(0, 10), flags.time));
       const written = await writeRelease(session.db, dir, { ...draft, files }, previousChoice(flags));
       const total = written.manifest.files.length + 1;
       process.stdout.write(

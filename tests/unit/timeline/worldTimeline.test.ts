@@ -8,7 +8,7 @@ const fact = (value: string, times: Partial<Pick<TimedFact, 'start' | 'end' | 'p
 const day = (date: string) => `${date}T00:00:00Z`;
 
 describe('buildWorldTimeline', () => {
-  it('holds each point of a P585 series until the next one, the preferred statement first at a shared point', () => {
+  it('holds each point of a P585 series until the next one, the preferred statement alone at a shared point', () => {
     const timeline = buildWorldTimeline(
       [fact('100', { point: day('2010-12-31') }), fact('120', { point: day('2020-12-31') }), fact('110', { point: day('2015-12-31') }), fact('121', { point: day('2020-12-31') }, 'preferred')],
       7,
@@ -35,6 +35,27 @@ describe('buildWorldTimeline', () => {
       ['minister', day('1978-08-30'), day('1979-10-26')],
       ['commissioner; vice-president', day('1985-01-06'), day('1989-01-05')],
       ['commissioner', day('1989-01-05'), day('1995-01-22')],
+    ]);
+  });
+
+  it('takes the best-ranked of the statements holding on a day, ranges and points alike, and the others where no preferred one holds', () => {
+    const timeline = buildWorldTimeline(
+      [
+        fact('Smith', { start: day('2000-01-01'), end: day('2010-01-01') }),
+        fact('Smyth', { start: day('2004-01-01'), end: day('2006-01-01') }, 'preferred'),
+        fact('Jones', { point: day('2008-01-01') }),
+        fact('Brown', { point: day('2012-01-01') }, 'preferred'),
+        fact('Green', { start: day('2012-01-01') }),
+      ],
+      3,
+    );
+    expect(timeline.map(({ value, validFrom, validTo }) => [value, validFrom, validTo])).toEqual([
+      ['Smith', day('2000-01-01'), day('2004-01-01')],
+      ['Smyth', day('2004-01-01'), day('2006-01-01')],
+      ['Smith', day('2006-01-01'), day('2008-01-01')],
+      ['Smith; Jones', day('2008-01-01'), day('2010-01-01')],
+      ['Jones', day('2010-01-01'), day('2012-01-01')],
+      ['Brown', day('2012-01-01'), null],
     ]);
   });
 
