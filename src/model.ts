@@ -148,6 +148,13 @@ export interface EntityName {
   aliases: string[];
 }
 
+/**
+ * An entity's English name as the last revision of its page in a dump gives it, with that revision's
+ * time: a name from a newer revision wins (docs/ARCHITECTURE.md §16).
+ */
+export const DatedEntityNameSchema = z.object({ id: z.string(), label: z.string(), aliases: z.array(z.string()), asOf: z.string() });
+export type DatedEntityName = z.infer<typeof DatedEntityNameSchema>;
+
 export type ChangeKind = 'added' | 'removed' | 'changed';
 
 /** One infobox key that differs between two revisions' infoboxes, as the diff finds it (src/diff/infoboxDiff.ts). */

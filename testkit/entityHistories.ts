@@ -64,11 +64,16 @@ export function entityText(entity: EntityJson): string {
   return JSON.stringify(entity);
 }
 
-/** A pages-meta-history XML dump (schema 0.11) of these entity pages. */
-export function entityHistoryDump(pages: readonly EntityPage[]): string {
+/**
+ * A pages-meta-history XML dump (schema 0.11) of these entity pages: items in the main namespace,
+ * properties as Wikidata has them (`Property:P31`, namespace 120, model `wikibase-property`) unless
+ * `propertiesAsItems` (for a test wiki that holds every entity as a main-namespace page).
+ */
+export function entityHistoryDump(pages: readonly EntityPage[], { propertiesAsItems = false } = {}): string {
   const body = pages
     .map((page) => {
-      const title = page.revisions[0]?.entity.id ?? String(page.pageId);
+      const id = page.revisions[0]?.entity.id ?? String(page.pageId);
+      const property = !propertiesAsItems && id.startsWith('P');
       let parentId: number | null = null;
       const revisions = page.revisions.map((revision) => {
         const text = entityText(revision.entity);
@@ -77,7 +82,7 @@ export function entityHistoryDump(pages: readonly EntityPage[]): string {
 ${parentId === null ? '' : `      <parentid>${parentId}</parentid>\n`}      <timestamp>${revision.timestamp}</timestamp>
       <contributor><username>Wikidata editor</username><id>1</id></contributor>
       <comment>${escapeXml(revision.comment)}</comment>
-      <model>wikibase-item</model>
+      <model>${property ? 'wikibase-property' : 'wikibase-item'}</model>
       <format>application/json</format>
       <text bytes="${Buffer.byteLength(text)}" xml:space="preserve">${escapeXml(text)}</text>
       <sha1>${sha1Base36(text)}</sha1>
@@ -86,8 +91,8 @@ ${parentId === null ? '' : `      <parentid>${parentId}</parentid>\n`}      <tim
         return xml;
       });
       return `  <page>
-    <title>${title}</title>
-    <ns>0</ns>
+    <title>${property ? `Property:${id}` : id}</title>
+    <ns>${property ? 120 : 0}</ns>
     <id>${page.pageId}</id>
 ${revisions.join('\n')}
   </page>`;
@@ -97,7 +102,7 @@ ${revisions.join('\n')}
   <siteinfo>
     <sitename>Wikidata</sitename>
     <dbname>wikidatawiki</dbname>
-    <namespaces><namespace key="0" case="first-letter" /></namespaces>
+    <namespaces><namespace key="0" case="first-letter" /><namespace key="120" case="first-letter">Property</namespace></namespaces>
   </siteinfo>
 ${body}
 </mediawiki>

@@ -169,3 +169,30 @@ export function labelsDump(names: Readonly<Record<string, { label: string; alias
   );
   return `[\n${lines.join(',\n')}\n]\n`;
 }
+
+/**
+ * Pages of the entities `ids`, named as ENGLISH_NAMES names them and with no statements, edited only
+ * at `timestamps`, oldest first: the last edit gives the name, the ones before it a former label.
+ * Page ids are the entities' numbers, a property's past a billion.
+ */
+export function namedEntityPages(ids: readonly string[], timestamps: readonly string[]): EntityPage[] {
+  return ids.map((id) => {
+    const name = ENGLISH_NAMES[id];
+    if (!name) throw new Error(`no English name for ${id}`);
+    const number = Number(id.slice(1));
+    const pageId = id.startsWith('P') ? 1_000_000_000 + number : number;
+    const revisions = timestamps.map((timestamp, n): EntityRevision => {
+      const label = n === timestamps.length - 1 ? name.label : `former ${name.label}`;
+      const entity: EntityJson = {
+        type: id.startsWith('P') ? 'property' : 'item',
+        id,
+        labels: { en: { language: 'en', value: label } },
+        descriptions: {},
+        aliases: { en: (name.aliases ?? []).map((value) => ({ language: 'en', value })) },
+        claims: {},
+      };
+      return { revId: pageId * 10 + n, timestamp, comment: 'label', entity };
+    });
+    return { pageId, revisions };
+  });
+}

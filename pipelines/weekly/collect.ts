@@ -1,9 +1,10 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import { UserError } from '../../src/errors.js';
-import type { PageRef } from '../../src/model.js';
+import type { DatedEntityName, PageRef } from '../../src/model.js';
 import { DumpFilesSource } from '../../src/sources/dumpFiles.js';
 import type { RevisionSource } from '../../src/sources/RevisionSource.js';
+import { EntityStore } from '../../src/store/entityStore.js';
 import { RecentChangesStore } from '../../src/store/recentChangesStore.js';
 import { RevisionStore } from '../../src/store/revisionStore.js';
 import { batchRunnerFor } from './batchRunner.js';
@@ -17,7 +18,8 @@ import { readDumpFiles } from './readDumpFiles.js';
  * Without the queue each part is parsed on the batch threads as it comes and written parsed
  * (partWriters.ts); several dump files with `--queue` are read on the workers, each page parsed
  * there too and written parsed (docs/ARCHITECTURE.md §13), unless the texts are to be kept. Either
- * way the parse stage then finds nothing left to parse.
+ * way the parse stage then finds nothing left to parse. The English names of the entity pages a dump
+ * holds but the window does not take go into the labels cache as they come (docs/ARCHITECTURE.md §16).
  */
 export const collectStage: Stage<WeeklyInput> = {
   name: 'collect',
@@ -40,11 +42,13 @@ export const collectStage: Stage<WeeklyInput> = {
       context.saveProgress({ counts });
       context.reporter.progress(counts.pages);
     };
+    const names = new EntityNameBatches(new EntityStore(context.db), input.source.origin);
     const onWorkers = dumpFilesForWorkers(input, input.source);
     if (onWorkers) {
       let infoboxes = 0;
       let leftOut = 0;
-      await readDumpFiles(onWorkers.runner, onWorkers.files, { window: input.window, followHours: input.revertHours }, (pages) => {
+      await readDumpFiles(onWorkers.runner, onWorkers.files, { window: input.window, followHours: input.revertHours }, (pages, found) => {
+        for (const name of found) names.add(name);
         for (const page of pages) {
           if (isDone(page.page.pageId)) continue;
           const metadata = (revision: (typeof page.followers)[number]) => ({ ...revision, text: null });
@@ -59,9 +63,15 @@ export const collectStage: Stage<WeeklyInput> = {
           pageCollected(page.page, page.invalidUtf8);
         }
       });
-      return leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes };
+      names.flush();
+      return { ...(leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes }), ...names.counts() };
     }
-    const parts = input.source.pagesChangedIn(input.window, { isDone, followHours: input.revertHours, recentChanges: new RecentChangesStore(context.db) });
+    const parts = input.source.pagesChangedIn(input.window, {
+      isDone,
+      followHours: input.revertHours,
+      recentChanges: new RecentChangesStore(context.db),
+      onEntityName: (name) => names.add(name),
+    });
     // Without the queue the texts are parsed as they come (partWriters.ts); the queue's workers get them from the parse stage.
     const writer = input.batchRunner
       ? new StoringPartWriter(store, input.window)
@@ -74,10 +84,42 @@ export const collectStage: Stage<WeeklyInput> = {
       if (part.kind === 'revisions') counts.revisions += part.revisions.length;
       else pageCollected(part.page, part.invalidUtf8);
     });
-    if (input.batchRunner) return counts;
-    return leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes };
+    names.flush();
+    if (input.batchRunner) return { ...counts, ...names.counts() };
+    return { ...(leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes }), ...names.counts() };
   },
 };
+
+/** Names written to the labels cache in one transaction. */
+const NAMES_PER_WRITE = 500;
+
+/** The names a dump's entity pages give, written to the labels cache a batch at a time, as the source reads them. */
+class EntityNameBatches {
+  private batch: DatedEntityName[] = [];
+  private written = 0;
+
+  constructor(
+    private readonly store: EntityStore,
+    private readonly source: string,
+  ) {}
+
+  add(name: DatedEntityName): void {
+    this.batch.push(name);
+    if (this.batch.length >= NAMES_PER_WRITE) this.flush();
+  }
+
+  flush(): void {
+    if (this.batch.length === 0) return;
+    this.store.saveDatedNames(this.batch, this.source);
+    this.written += this.batch.length;
+    this.batch = [];
+  }
+
+  /** The stage's count of names kept; none for a source that gave none (a wikitext dump, the API). */
+  counts(): { entity_names?: number } {
+    return this.written > 0 ? { entity_names: this.written } : {};
+  }
+}
 
 /**
  * The files to read on the queue's workers: several dump files and a queue given. Not when the

@@ -6,7 +6,8 @@ import { EntityStore } from '../../src/store/entityStore.js';
 /**
  * labels: the English names of every entity and property the window's entity facts name
  * (docs/ARCHITECTURE.md §16), so that select and timeline can put labels where ids stand. Names come
- * from the store (the entities it holds, the labels cache), then from `--labels FILE`, then from
+ * from the store (the entities it holds, the labels cache, which holds the names collect read from the
+ * dump's other entity pages), then from `--labels FILE`, then from
  * wbgetentities; what a source gives is cached, so no id is asked twice. An id no source names stays
  * unresolved: its values keep the id and are never asked about. A week of wikitext names nothing.
  */

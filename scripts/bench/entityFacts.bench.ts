@@ -5,20 +5,29 @@
  * them; against the infobox rate on every revision of the English history sample, timed the same way
  * in the same process. The figure is per second of this process's CPU time (the machine's cores are
  * shared, so wall time measures the neighbours too); wall-time rates are given beside it.
+ *
+ * `wikidata_history_collect`: the built command's collect stage over a Wikidata history dump of that
+ * Neihu history and OTHER_PAGES entity pages (copies of the three real entities) edited only before
+ * the week, whose last revisions the collect stage reads for their labels (docs/ARCHITECTURE.md §16).
  */
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { createReadStream } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { prepareExtractors } from '../../src/content/registry.js';
 import { parsedText } from '../../src/queue/parseJob.js';
 import { readDump } from '../../src/sources/dumpReader.js';
-import { entityHistoryDump } from '../../testkit/entityHistories.js';
-import { neihuSeriesHistory } from '../../testkit/entityWeeks.js';
-import { report } from './report.js';
+import { copyEntity, entityHistoryDump, loadEntity, type EntityPage } from '../../testkit/entityHistories.js';
+import { BIELEFELD, CHRISTOPHERSEN, NEIHU, neihuSeriesHistory } from '../../testkit/entityWeeks.js';
+import { cliPath } from '../../testkit/cli.js';
+import { measureCommand, report } from './report.js';
 import { sharedData } from '../../testkit/sharedData.js';
 
 
 const REVISIONS = 200;
+/** Entity pages of the collect benchmark's dump with no revision in its week, and their revisions each. */
+const OTHER_PAGES = 150;
+const OTHER_REVISIONS = 4;
 /** Passes timed after one warm-up pass; the median is reported. */
 const TIMED_PASSES = 5;
 
@@ -77,3 +86,36 @@ report('entity_revisions_parsed', entityRate, 'revisions/s', {
   ratio_to_infobox: Number((entityRate / wikitextRate).toFixed(2)),
   target_revisions_per_s: 200,
 });
+
+/** OTHER_PAGES copies of the real entities, each under its own id, edited OTHER_REVISIONS times in 2022. */
+function pagesBeforeTheWeek(): EntityPage[] {
+  const real = [BIELEFELD, CHRISTOPHERSEN, NEIHU].map(({ id }) => loadEntity(sharedData, id));
+  return Array.from({ length: OTHER_PAGES }, (_, n) => {
+    const pageId = 10_000_000 + n;
+    const revisions = Array.from({ length: OTHER_REVISIONS }, (_, r) => {
+      const entity = copyEntity(real[n % real.length]!);
+      entity.id = `Q${pageId}`;
+      return { revId: pageId * 10 + r, timestamp: `2022-0${r + 1}-15T10:00:00Z`, comment: 'edit', entity };
+    });
+    return { pageId, revisions };
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'wikidelta-bench-entities-'));
+try {
+  const dump = join(dir, 'wikidata-history.xml');
+  writeFileSync(dump, entityHistoryDump([neihuSeriesHistory(sharedData, REVISIONS), ...pagesBeforeTheWeek()]));
+  const collect = await measureCommand(process.execPath, [cliPath, '--db', join(dir, 'store.sqlite'), '--json', 'weekly', '--start', '2023-01-02', '--dump', dump, '--stages', 'collect', '--llm', 'offline']);
+  const counts = (JSON.parse(collect.stdout.trim().split('\n').at(-1) ?? '{}') as { stages?: Array<{ stage: string; counts: Record<string, number> }> }).stages?.[0]?.counts ?? {};
+  report('wikidata_history_collect', collect.seconds, 's', {
+    cpu_seconds: Number(collect.cpuSeconds.toFixed(2)),
+    peak_rss_mb: Math.round(collect.peakRssMb),
+    dump_mb: Number((statSync(dump).size / 1e6).toFixed(1)),
+    pages_in_week: counts['pages'],
+    revisions_in_week: counts['revisions'],
+    pages_before_week: OTHER_PAGES,
+    names_kept: counts['entity_names'] ?? 0,
+  });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

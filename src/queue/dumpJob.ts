@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { inWindow } from '../dates.js';
 import { InputError, oneLine, UserError } from '../errors.js';
-import { EntityFactsSchema, InfoboxSchema, WindowSchema, type Revision } from '../model.js';
+import { DatedEntityNameSchema, EntityFactsSchema, InfoboxSchema, WindowSchema, type DatedEntityName, type Revision } from '../model.js';
 import { DumpRevisionSource } from '../sources/dumpSource.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
@@ -56,6 +56,8 @@ export type ParsedDumpPage = z.infer<typeof ParsedDumpPage>;
 
 const ReadDumpResult = z.object({
   pages: z.array(ParsedDumpPage),
+  /** The English names of the entity pages of the part that are not among its pages (docs/ARCHITECTURE.md §16). */
+  names: z.array(DatedEntityNameSchema),
   /** The page the file's next part starts after; null: the file is done. */
   nextAfterPage: z.number().int().nullable(),
 });
@@ -75,12 +77,18 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
     return true;
   };
   const pages: ParsedDumpPage[] = [];
+  const names: DatedEntityName[] = [];
   let chars = 0;
+  const onEntityName = (name: DatedEntityName) => {
+    if (!started) return;
+    names.push(name);
+    chars += JSON.stringify(name).length;
+  };
   let revisions: ParsedDumpPage['revisions'] = [];
   // The models the part has met, whose extractors are ready: a dump's models are known only as its revisions come.
   const ready = new Set<string | undefined>();
   const source = new DumpRevisionSource(part.path);
-  for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, isDone: beforeThePart })) {
+  for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, isDone: beforeThePart, onEntityName })) {
     if (history.kind === 'revisions') {
       const unprepared = [...new Set(history.revisions.map((revision) => revision.model))].filter((model) => !ready.has(model));
       if (unprepared.length > 0) {
@@ -105,11 +113,11 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
     revisions = [];
     pages.push(page);
     chars += JSON.stringify(page).length;
-    if (chars >= part.partChars) return { pages, nextAfterPage: page.page.pageId };
+    if (chars >= part.partChars) return { pages, names, nextAfterPage: page.page.pageId };
   }
   // The page an earlier part ended with is gone: the file changed between the parts.
   if (!started) throw new InputError(`the dump no longer holds page ${part.afterPage ?? ''}, where its previous part ended (was the file replaced during the run?)`);
-  return { pages, nextAfterPage: null };
+  return { pages, names, nextAfterPage: null };
 }
 
 export const readDumpJob: JobKind<ReadDumpPart, ReadDumpResult> = {

@@ -1,4 +1,4 @@
-import type { PageMove, PageRef, Revision, Window } from '../model.js';
+import type { DatedEntityName, PageMove, PageRef, Revision, Window } from '../model.js';
 import type { RecentChangesSpool } from '../model/recentChanges.js';
 
 export interface CollectOptions {
@@ -17,6 +17,13 @@ export interface CollectOptions {
   onPagesFound?: (count: number) => void;
   /** Where the API source spools its recent-changes listing (default: memory); the collect stage gives the store's. */
   recentChanges?: RecentChangesSpool;
+  /**
+   * Told the English name of each Wikibase entity page (item or property) the source holds but does not
+   * yield (no revision in the window, or outside the main namespace), as its last revision names it:
+   * the labels of entities the same dump holds need no other source (docs/ARCHITECTURE.md §16). Only a
+   * dump, which holds such pages, calls it; a page whose last revision has no English label is not told.
+   */
+  onEntityName?: (name: DatedEntityName) => void;
 }
 
 /**

@@ -702,13 +702,6 @@ class ReferenceProblem extends Error {
   }
 }
 
-const NAMED_REFERENCES = new Map<string, number>([
-  ['lt', LT],
-  ['gt', GT],
-  ['amp', AMP],
-  ['quot', DOUBLE_QUOTE],
-  ['apos', SINGLE_QUOTE],
-]);
 /** The longest reference worth reading as one: `&#x10FFFF;` and a little more. */
 const LONGEST_REFERENCE = 12;
 
@@ -724,8 +717,8 @@ function replaceReferences(bytes: Buffer, from: number): Buffer {
   const out = Buffer.allocUnsafe(bytes.length);
   let written = bytes.copy(out, 0, 0, ampersand);
   while (ampersand !== -1) {
-    const semicolon = bytes.indexOf(SEMICOLON, ampersand + 1);
-    if (semicolon === -1 || semicolon - ampersand > LONGEST_REFERENCE) throw new ReferenceProblem('malformed entity reference (no ";" after "&")', ampersand);
+    const semicolon = indexWithin(bytes, SEMICOLON, ampersand + 1, ampersand + LONGEST_REFERENCE + 1);
+    if (semicolon === -1) throw new ReferenceProblem('malformed entity reference (no ";" after "&")', ampersand);
     const named = namedReferenceAt(bytes, ampersand + 1, semicolon);
     const name = named === undefined ? bytes.toString('latin1', ampersand + 1, semicolon) : '';
     if (named !== undefined) {
@@ -737,11 +730,28 @@ function replaceReferences(bytes: Buffer, from: number): Buffer {
     } else {
       throw new ReferenceProblem(/^[A-Za-z_:][-\w.:]*$/.test(name) ? 'undefined entity' : 'malformed entity reference', ampersand);
     }
-    const next = bytes.indexOf(AMP, semicolon + 1);
-    written += bytes.copy(out, written, semicolon + 1, next === -1 ? bytes.length : next);
-    ampersand = next;
+    const next = indexWithin(bytes, AMP, semicolon + 1, semicolon + 1 + SHORT_RUN);
+    const end = next === -1 ? bytes.indexOf(AMP, semicolon + 1 + SHORT_RUN) : next;
+    const to = end === -1 ? bytes.length : end;
+    if (to - semicolon <= SHORT_RUN) for (let at = semicolon + 1; at < to; at++) out[written++] = bytes[at]!;
+    else written += bytes.copy(out, written, semicolon + 1, to);
+    ampersand = end;
   }
   return out.subarray(0, written);
+}
+
+/**
+ * Text between references at most this long is searched and copied in a loop here rather than by a
+ * native call each: an entity's JSON text is a `&quot;` every few bytes, where the calls cost more
+ * than the bytes.
+ */
+const SHORT_RUN = 32;
+
+/** The index of `byte` in bytes[from, to), read here rather than by a native call (the range is short); -1 if absent. */
+function indexWithin(bytes: Buffer, byte: number, from: number, to: number): number {
+  const end = Math.min(to, bytes.length);
+  for (let at = from; at < end; at++) if (bytes[at] === byte) return at;
+  return -1;
 }
 
 /** The byte a predefined entity's name in bytes[from, to) stands for, read without making a string (texts hold millions of them). */
@@ -750,7 +760,9 @@ function namedReferenceAt(bytes: Buffer, from: number, to: number): number | und
   const first = bytes[from];
   if (length === 2 && bytes[from + 1] === 0x74) return first === 0x6c ? LT : first === 0x67 ? GT : undefined;
   if (length === 3 && first === 0x61 && bytes[from + 1] === 0x6d && bytes[from + 2] === 0x70) return AMP;
-  if (length === 4) return NAMED_REFERENCES.get(bytes.toString('latin1', from, to));
+  // `&quot;` stands for every quote of an entity's JSON text: read on the bytes, as the others.
+  if (length === 4 && first === 0x71 && bytes[from + 1] === 0x75 && bytes[from + 2] === 0x6f && bytes[from + 3] === 0x74) return DOUBLE_QUOTE;
+  if (length === 4 && first === 0x61 && bytes[from + 1] === 0x70 && bytes[from + 2] === 0x6f && bytes[from + 3] === 0x73) return SINGLE_QUOTE;
   return undefined;
 }
 

@@ -2,14 +2,16 @@
  * Revision source over a MediaWiki XML history dump (`pages-meta-history`): one streaming pass
  * yields, per main-namespace article changed inside a window, its in-window revisions and the
  * last revision before the window, with text kept only for those, in parts of bounded size: a
- * page's whole history (15,000 revisions, 1 GB of text for Anarchism) never sits in memory.
+ * page's whole history (15,000 revisions, 1 GB of text for Anarchism) never sits in memory. Of the
+ * Wikibase entity pages it passes over, the same pass reads the last revision's English name.
  */
 import { resolve } from 'node:path';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { PageMove, PageRef, Revision, Window } from '../model.js';
+import type { DatedEntityName, PageMove, PageRef, Revision, Window } from '../model.js';
 import { openDumpInput, STDIN_SOURCE, type DumpInputOptions, type DumpStream } from './dumpInput.js';
 import { readDump, type DumpPageHeader, type RevisionMeta } from './dumpReader.js';
+import { entityNameOfText } from './entityNames.js';
 import { partIsFull, type CollectOptions, type PageHistoryPart, type RevisionSource } from './RevisionSource.js';
 
 /**
@@ -84,16 +86,23 @@ export class DumpRevisionSource implements RevisionSource {
       return current;
     };
 
-    const wantText = (page: DumpPageHeader, meta: RevisionMeta): boolean | 'later' => collectorFor(page)?.needsText(meta) ?? false;
+    const names = options.onEntityName ? new EntityNameKeeper(bounds, options.onEntityName) : null;
+    const wantText = (page: DumpPageHeader, meta: RevisionMeta): boolean | 'later' => {
+      const collected = collectorFor(page)?.needsText(meta) ?? false;
+      if (collected === true || names === null) return collected;
+      return names.needsText(page, meta) || collected;
+    };
 
     for await (const event of readDump(openDumpInput(this.source, this.inputOptions), { wantText })) {
       const collector = collectorFor(event.page);
       if (event.kind === 'revision') {
+        names?.add(event.page, event.revision, event.readText);
         if (!collector) continue;
         collector.add(event.revision, event.readText);
         if (collector.partIsFull()) yield collector.takeInWindow();
         continue;
       }
+      names?.pageEnd(event.page);
       current = null;
       skippedPageId = null;
       if (!collector?.changed) continue;
@@ -197,6 +206,63 @@ class PageCollector {
   private pageRef(): PageRef {
     const { pageId, title, namespace } = this.page;
     return { pageId, title, namespace };
+  }
+}
+
+/** The content models of Wikibase entities that have English labels: items and properties. */
+const ENTITY_MODELS: ReadonlySet<string> = new Set(['wikibase-item', 'wikibase-property']);
+
+/**
+ * The English names of the entity pages a pass does not collect (a main-namespace page with a
+ * revision in the window is collected, and named by its own revisions): from each one's last
+ * revision, whose text is kept undecoded until the page's end shows it is the last, then decoded
+ * alone. A page of another model, or a redirect, costs nothing more than before.
+ */
+class EntityNameKeeper {
+  private page: DumpPageHeader | null = null;
+  private inWindow = false;
+  private latest: RevisionMeta | null = null;
+  private readLatest: (() => string | null) | null = null;
+
+  constructor(
+    private readonly window: Window,
+    private readonly tell: (name: DatedEntityName) => void,
+  ) {}
+
+  needsText(page: DumpPageHeader, meta: RevisionMeta): 'later' | false {
+    this.follow(page);
+    if (page.redirect || this.collected() || !ENTITY_MODELS.has(meta.model ?? '')) return false;
+    return this.latest === null || isLater(meta, this.latest) ? 'later' : false;
+  }
+
+  add(page: DumpPageHeader, revision: Revision, readText: (() => string | null) | undefined): void {
+    this.follow(page);
+    if (revision.timestamp >= this.window.start && revision.timestamp <= this.window.end) this.inWindow = true;
+    if (readText === undefined || !ENTITY_MODELS.has(revision.model ?? '')) return;
+    if (this.latest === null || isLater(revision, this.latest)) {
+      this.latest = revision;
+      this.readLatest = readText;
+    }
+  }
+
+  pageEnd(page: DumpPageHeader): void {
+    this.follow(page);
+    const text = this.collected() || page.redirect ? null : this.readLatest?.();
+    const entity = text ? entityNameOfText(text) : null;
+    if (entity?.name.label && this.latest) this.tell({ id: entity.id, label: entity.name.label, aliases: entity.name.aliases, asOf: this.latest.timestamp });
+    this.page = null;
+  }
+
+  private collected(): boolean {
+    return this.page?.namespace === 0 && this.inWindow;
+  }
+
+  private follow(page: DumpPageHeader): void {
+    if (this.page === page) return;
+    this.page = page;
+    this.inWindow = false;
+    this.latest = null;
+    this.readLatest = null;
   }
 }
 

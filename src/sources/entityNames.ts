@@ -36,6 +36,18 @@ function nameOf(terms: z.infer<typeof EntityTerms>): EntityName {
   return { label: terms.labels?.['en']?.value ?? null, aliases: (terms.aliases?.['en'] ?? []).map((alias) => alias.value) };
 }
 
+/** The id and English name of an entity revision's text (its JSON as Wikidata stores it); null for text that is no entity. */
+export function entityNameOfText(text: string): { id: string; name: EntityName } | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const terms = EntityTerms.safeParse(json);
+  return terms.success ? { id: terms.data.id, name: nameOf(terms.data) } : null;
+}
+
 const LEADING_ID = /^\{"type":"[a-z-]+","id":"([^"]+)"/;
 
 /** The names a labels file hands on at a time: a transaction of the labels cache each, and what a failure later cannot lose. */

@@ -6,7 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import { TimedFactSchema, type EntityName, type TimedFact, type Window } from '../model.js';
+import { TimedFactSchema, type DatedEntityName, type EntityName, type TimedFact, type Window } from '../model.js';
 import { FieldsColumn, jsonColumn } from './rows.js';
 
 const NameRow = z.object({ id: z.string(), label: z.string().nullable(), aliases: jsonColumn(z.array(z.string())) });
@@ -18,26 +18,36 @@ const LatestTimedRow = z.object({ revId: z.number().int(), facts: TimedFacts });
 export class EntityStore {
   private readonly selectEntityPage;
   private readonly insertName;
+  private readonly insertDatedName;
   private readonly selectWindowFacts;
   private readonly selectWindowTimed;
   private readonly selectLatestTimed;
   private readonly selectNames;
 
   constructor(private readonly db: Database) {
-    // The ids come as one JSON array, so one prepared statement serves any number of them.
+    // The ids come as one JSON array, so one prepared statement serves any number of them. The
+    // winner comes last: the newest revision's name, a stored page's at a tie; an undated name (a
+    // labels file's, wbgetentities') only when no page names the entity.
     this.selectNames = db.prepare(
       `WITH wanted AS (SELECT value AS id FROM json_each(?))
-       SELECT entity_id AS id, label, aliases, 0 AS fromPage FROM entity_labels WHERE entity_id IN (SELECT id FROM wanted)
-       UNION ALL
-       SELECT id, label, aliases, 1 AS fromPage FROM (
-         SELECT entity_id AS id, label, aliases, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY as_of DESC, wiki) AS n
-         FROM entity_pages WHERE entity_id IN (SELECT id FROM wanted) AND label IS NOT NULL) WHERE n = 1
-       ORDER BY fromPage`,
+       SELECT id, label, aliases FROM (
+         SELECT entity_id AS id, label, aliases, coalesce(as_of, '') AS asOf, 0 AS fromPage FROM entity_labels WHERE entity_id IN (SELECT id FROM wanted)
+         UNION ALL
+         SELECT id, label, aliases, as_of AS asOf, 1 AS fromPage FROM (
+           SELECT entity_id AS id, label, aliases, as_of, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY as_of DESC, wiki) AS n
+           FROM entity_pages WHERE entity_id IN (SELECT id FROM wanted) AND label IS NOT NULL) WHERE n = 1)
+       ORDER BY asOf, fromPage`,
     );
     this.selectEntityPage = db.prepare('SELECT entity_id AS entityId, label, enwiki FROM entity_pages WHERE wiki = ? AND page_id = ?');
     this.insertName = db.prepare(
-      `INSERT INTO entity_labels (entity_id, label, aliases, source) VALUES (?, ?, ?, ?)
-       ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source`,
+      `INSERT INTO entity_labels (entity_id, label, aliases, source, as_of) VALUES (?, ?, ?, ?, NULL)
+       ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source, as_of = NULL`,
+    );
+    // A dump's name replaces only an older dump's: a labels file's or wbgetentities' answer stands as it did.
+    this.insertDatedName = db.prepare(
+      `INSERT INTO entity_labels (entity_id, label, aliases, source, as_of) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source, as_of = excluded.as_of
+       WHERE entity_labels.as_of IS NOT NULL AND excluded.as_of > entity_labels.as_of`,
     );
     // Every stored fact set of a revision of the window's pages whose content model is not wikitext
     // (only such models name entities by id), whatever the revision's time: timelines are rebuilt from
@@ -65,13 +75,13 @@ export class EntityStore {
   }
 
   /**
-   * The names the store knows of `ids`: an entity page's own (its latest revision's label), else the
-   * labels cache's. An id the cache holds with no label maps to a name whose label is null.
+   * The names the store knows of `ids`: of an entity page's own (its latest revision's label) and a
+   * name the cache holds from a dump, the newer revision's; else the labels cache's. An id the cache
+   * holds with no label maps to a name whose label is null.
    */
   names(ids: readonly string[]): Map<string, EntityName> {
     const names = new Map<string, EntityName>();
     if (ids.length === 0) return names;
-    // Pages come last and win: an entity the store holds is named as its own latest revision names it.
     for (const raw of this.selectNames.all(JSON.stringify(ids))) {
       const row = NameRow.parse(raw);
       names.set(row.id, { label: row.label, aliases: row.aliases });
@@ -83,6 +93,13 @@ export class EntityStore {
   saveNames(names: ReadonlyMap<string, EntityName | null>, source: string): void {
     this.db.transaction(() => {
       for (const [id, name] of names) this.insertName.run(id, name?.label ?? null, JSON.stringify(name?.aliases ?? []), source);
+    })();
+  }
+
+  /** Writes names read from a dump's entity pages (`source`: the dump) into the labels cache, in one transaction. */
+  saveDatedNames(names: readonly DatedEntityName[], source: string): void {
+    this.db.transaction(() => {
+      for (const name of names) this.insertDatedName.run(name.id, name.label, JSON.stringify(name.aliases), source, name.asOf);
     })();
   }
 

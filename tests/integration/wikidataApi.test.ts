@@ -53,7 +53,8 @@ describe('entity revisions through the API of a real MediaWiki', () => {
   beforeAll(async () => {
     writeFileSync(history, entityHistoryDump(entityWeeksPages(sharedData)));
     writeFileSync(labels, labelsDump());
-    writeFileSync(names, entityHistoryDump(namePages()));
+    // The test wiki's wbgetentities (testkit/wikibaseApi.ts) finds properties, as items, by their ids as main-namespace titles.
+    writeFileSync(names, entityHistoryDump(namePages(), { propertiesAsItems: true }));
     wiki = await startMediaWiki({ dumps: [history, names], localSettings: wikibaseItemSettings() });
   }, 120_000);
   afterAll(async () => {

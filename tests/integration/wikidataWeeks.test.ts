@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { jsonLines, runCli, tempDir, type CliResult } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { entityHistoryDump } from '../../testkit/entityHistories.js';
-import { ENTITY_WEEKS, entityWeeksPages, labelsDump } from '../../testkit/entityWeeks.js';
+import { ENTITY_WEEKS, entityWeeksPages, labelsDump, namedEntityPages } from '../../testkit/entityWeeks.js';
 
 const dir = tempDir();
 const history = join(dir, 'wikidata-history.xml');
@@ -178,6 +178,25 @@ describe('labels and names', () => {
     expect(stages.find((stage) => stage.stage === 'select')?.counts).toMatchObject({ candidates: 0, data_units: 0 });
     expect(stages.find((stage) => stage.stage === 'labels')?.counts.unresolved).toBeGreaterThan(100);
     expect(JSON.parse((await ok(['--db', bare, '--json', 'answer', '--title', 'Bielefeld', '--key', 'P17', '--date', '2023-01-12'])).stdout)).toMatchObject({ answer: 'Q183' });
+  }, 120_000);
+
+  it('names ids from the entities of the same dump whose edits all fall outside the week, with no labels file and no API', async () => {
+    // "human", "politician", "occupation" and "instance of" edited only last year, and once more after the week: the dump's last word names them.
+    const named = join(dir, 'wikidata-history-named.xml');
+    const pages = namedEntityPages(['Q5', 'Q82955', 'P31', 'P106'], ['2022-03-01T10:00:00Z', '2022-06-01T10:00:00Z']);
+    const renamedLater = namedEntityPages(['Q5'], ['2022-03-01T10:00:00Z', '2023-02-01T10:00:00Z']);
+    writeFileSync(named, entityHistoryDump([...entityWeeksPages(sharedData), ...pages.filter((page) => page.pageId !== 5), ...renamedLater]));
+    const db = join(dir, 'named.sqlite');
+    const run = await ok(['--db', db, '--json', 'weekly', '--start', '2023-01-02', '--dump', named, '--llm', 'offline', '--out', join(dir, 'named')]);
+    const stages = (JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { stages: Array<{ stage: string; counts: Record<string, number> }> }).stages;
+    // Only the week's entities are stored as pages: the named ones are not.
+    expect(stages.find((stage) => stage.stage === 'collect')?.counts).toMatchObject({ pages: 2 });
+    expect(stages.find((stage) => stage.stage === 'labels')?.counts).not.toHaveProperty('from_wbgetentities');
+    // The occupation question is asked (its key, value and the P31 class for its domain all named); the population one is not (P1082 unnamed).
+    expect(jsonLines(readFileSync(join(dir, 'named', 'queries.jsonl'), 'utf8')).map(({ query, answer, key_label, domain }) => ({ query, answer, key_label, domain }))).toEqual([
+      { query: 'What is the occupation of Henning Christophersen?', answer: 'politician', key_label: 'occupation', domain: 'Politics and Law' },
+    ]);
+    expect(JSON.parse((await ok(['--db', db, '--json', 'answer', '--title', 'Henning Christophersen', '--key', 'P31', '--date', '2023-01-05'])).stdout)).toMatchObject({ answer: 'human', aliases: ['person'] });
   }, 120_000);
 
   it('refuses a labels file that is missing or is not a Wikidata JSON dump, in one line, the store intact', async () => {

@@ -17,6 +17,8 @@ import { DumpRevisionSource } from '../../../src/sources/dumpSource.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { tempDir } from '../../../testkit/cli.js';
 import { entityHistoryDump, type EntityJson } from '../../../testkit/entityHistories.js';
+import { namedEntityPages } from '../../../testkit/entityWeeks.js';
+import type { DatedEntityName } from '../../../src/model.js';
 import { snapshotStore } from '../../support/storeSnapshot.js';
 
 const window = windowFrom('2025-02-03', 7);
@@ -114,6 +116,22 @@ describe('read-dump job', () => {
     expect(result.pages.length).toBeGreaterThan(5);
     expect(result.pages.at(-1)?.revisions).toMatchObject([{ model: 'wikibase-item', infoboxes: [{ template: 'wikibase-item', fields: [['P17', '{{Q183}}']] }], entity: { id: 'Q1', label: 'Universe' } }]);
     expect(result.pages.slice(0, -1).flatMap((page) => page.revisions).some((revision) => revision.infoboxes.length > 0)).toBe(true);
+  });
+
+  it("returns the names of the entity pages a part passes over with that part, each once across parts, as one read tells them", async () => {
+    const file = join(tempDir(), 'wikidata.xml');
+    const named = namedEntityPages(['Q5', 'Q82955', 'P31', 'P106'], ['2022-03-01T10:00:00Z', '2022-06-01T10:00:00Z']);
+    // The week's pages between the named ones, so that parts end among them.
+    const [germany, taiwan] = namedEntityPages(['Q183', 'Q865'], ['2022-03-01T10:00:00Z', '2023-01-03T10:00:00Z']);
+    writeFileSync(file, entityHistoryDump([named[0]!, germany!, named[1]!, taiwan!, named[2]!, named[3]!]));
+    const entityWindow = windowFrom('2023-01-02', 7);
+    const told: DatedEntityName[] = [];
+    for await (const part of new DumpRevisionSource(file).pagesChangedIn(entityWindow, { onEntityName: (name) => told.push(name) })) void part;
+    expect(told.map((name) => name.id)).toEqual(['Q5', 'Q82955', 'P31', 'P106']);
+    const parts = await readWhole({ path: file, window: entityWindow, followHours: 48, partChars: 1 });
+    expect(parts.length).toBe(3);
+    expect(parts.map((result) => result.names.map((name) => name.id))).toEqual([['Q5'], ['Q82955'], ['P31', 'P106']]);
+    expect(parts.flatMap((result) => result.names)).toEqual(told);
   });
 
   it('names the file in one line when it is missing or broken', async () => {

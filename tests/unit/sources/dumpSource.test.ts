@@ -108,3 +108,52 @@ describe('DumpRevisionSource revert horizon', () => {
     expect(earlier?.followers?.map((r) => r.timestamp)).toContain(window.end);
   });
 });
+
+describe('names of the entity pages a week passes over', () => {
+  const revision = (id: number, timestamp: string, text: string, model = 'wikibase-item') =>
+    `<revision><id>${id}</id><timestamp>${timestamp}</timestamp><contributor><username>Ed</username></contributor><model>${model}</model><text xml:space="preserve">${text}</text></revision>`;
+  const entity = (id: string, labels: Record<string, string>, aliases: string[] = []) =>
+    JSON.stringify({
+      type: id.startsWith('P') ? 'property' : 'item',
+      id,
+      labels: Object.fromEntries(Object.entries(labels).map(([language, value]) => [language, { language, value }])),
+      aliases: { en: aliases.map((value) => ({ language: 'en', value })) },
+      claims: {},
+    }).replace(/"/g, '&quot;');
+
+  it("tells each one's English name and time from its last revision, reading no other text; not the week's pages, redirects or wikitext", async () => {
+    const dump = `<mediawiki version="0.11"><siteinfo><namespaces><namespace key="0"/><namespace key="120">Property</namespace></namespaces></siteinfo>
+      <page><title>Q5</title><ns>0</ns><id>5</id>
+        ${revision(51, '2022-06-01T00:00:00Z', entity('Q5', { en: 'human' }))}
+        ${revision(53, '2023-02-01T00:00:00Z', entity('Q5', { en: 'human being', de: 'Mensch' }, ['person']))}
+        ${revision(50, '2022-01-01T00:00:00Z', 'an undecodable &bogus; text, never read')}
+      </page>
+      <page><title>Q2</title><ns>0</ns><id>2</id>
+        ${revision(21, '2022-06-01T00:00:00Z', entity('Q2', { en: 'Earth' }))}
+        ${revision(22, '2023-01-03T00:00:00Z', entity('Q2', { en: 'Earth' }))}
+      </page>
+      <page><title>Property:P31</title><ns>120</ns><id>1000031</id>
+        ${revision(311, '2023-01-04T00:00:00Z', entity('P31', { en: 'instance of' }, ['is a']), 'wikibase-property')}
+      </page>
+      <page><title>Q3</title><ns>0</ns><id>3</id><redirect title="Q5"/>
+        ${revision(31, '2022-06-01T00:00:00Z', entity('Q3', { en: 'redirected' }))}
+      </page>
+      <page><title>Q4</title><ns>0</ns><id>4</id>
+        ${revision(41, '2022-06-01T00:00:00Z', entity('Q4', { en: 'once English' }))}
+        ${revision(42, '2022-07-01T00:00:00Z', entity('Q4', { de: 'nur Deutsch' }))}
+      </page>
+      <page><title>Berlin</title><ns>0</ns><id>6</id>${revision(61, '2022-06-01T00:00:00Z', 'Berlin is a city.', 'wikitext')}</page>
+    </mediawiki>`;
+    const told: unknown[] = [];
+    const histories = await collect(DumpRevisionSource.fromStream(Readable.from([dump])), windowFrom('2023-01-02', 7), { onEntityName: (name) => told.push(name) });
+    expect(histories.map((history) => history.page.title)).toEqual(['Q2']);
+    expect(told).toEqual([
+      { id: 'Q5', label: 'human being', aliases: ['person'], asOf: '2023-02-01T00:00:00Z' },
+      { id: 'P31', label: 'instance of', aliases: ['is a'], asOf: '2023-01-04T00:00:00Z' },
+    ]);
+    // A page done by an earlier attempt of the run is the week's all the same: not told.
+    const resumed: unknown[] = [];
+    await collect(DumpRevisionSource.fromStream(Readable.from([dump])), windowFrom('2023-01-02', 7), { isDone: (pageId) => pageId === 2, onEntityName: (name) => resumed.push(name) });
+    expect(resumed).toEqual(told);
+  });
+});
