@@ -13,7 +13,7 @@ import { SnapshotStore } from '../../store/snapshotStore.js';
 import { candidatesOf, createAudit, describeSample, growAudit, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../../../pipelines/audit/build.js';
 import { auditResults, judgmentRows } from '../../../pipelines/audit/results.js';
 import { addOptions, dateOption, integerOption, listOption, refuseUsage, type OptionFor, type OptionsOf } from '../options.js';
-import { withSession, type Session } from '../session.js';
+import { withSession, type GlobalFlags, type Session } from '../session.js';
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 /** GrowOVER's human check took 30 items of each type. */
@@ -167,7 +167,7 @@ export function registerAudit(program: Command): void {
     port: integerOption('--port <n>', 'port on 127.0.0.1 (0: any free port)').default(8787),
   }).action(async (flags: DemoFlags, command: Command) => {
     if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
-    const globals = command.optsWithGlobals<{ db?: string }>();
+    const globals = command.optsWithGlobals<GlobalFlags>();
     const dbPath = resolve(globals.db ?? process.env.WIKIDELTA_DB ?? join(packageRoot(), 'data/demo.sqlite'));
     if (!existsSync(dbPath)) throw new UserError(`no demo store at ${dbPath}: run npm start first, which builds it`);
     await withSession(command, { write: false, lock: false, dbPath }, async (session) => {

@@ -6,7 +6,7 @@ import { writeRelease } from '../../release/writeRelease.js';
 import { growoverFigures, withFigures } from '../../plots/datasetFigures.js';
 import { addOptions } from '../options.js';
 import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
-import { withSession } from '../session.js';
+import { withSession, type GlobalFlags } from '../session.js';
 
 interface ExportGrowoverFlags extends PreviousFlags {
   snapshot: string;
@@ -36,7 +36,7 @@ export function registerExportGrowover(exportGroup: Command): void {
       return { months, written: await writeRelease(session.db, flags.out, { ...draft, files }, previousChoice(flags)) };
     });
     const current = months.find((month) => month.snapshot === flags.snapshot);
-    if (command.optsWithGlobals<{ json?: boolean }>().json) {
+    if (command.optsWithGlobals<GlobalFlags>().json) {
       process.stdout.write(`${JSON.stringify({ snapshot: flags.snapshot, out: flags.out, counts: current, ...releaseSummary(written) })}\n`);
       return;
     }

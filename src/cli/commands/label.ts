@@ -4,7 +4,7 @@ import { SnapshotStore } from '../../store/snapshotStore.js';
 import { pricesOf, SessionTasks } from '../../llm/openTasks.js';
 import { modelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { addOptions } from '../options.js';
-import { withSession } from '../session.js';
+import { withSession, type GlobalFlags } from '../session.js';
 import { QUEUE_OPTION_HELP, queueOptions, queueRunnerFor, requireQueue, type QueueFlags } from '../queueOption.js';
 
 interface LabelFlags extends ModelFlags, QueueFlags {
@@ -34,7 +34,7 @@ export function registerLabel(program: Command): void {
       await runLabel({ db: session.db, reporter: session.reporter, input: { ...input, ...(await queueRunnerFor(flags.queue, flags, session.settings)) } });
       return store.labelCounts(flags.old, flags.new);
     });
-    if (command.optsWithGlobals<{ json?: boolean }>().json) {
+    if (command.optsWithGlobals<GlobalFlags>().json) {
       process.stdout.write(`${JSON.stringify({ old_snapshot: flags.old, new_snapshot: flags.new, counts })}\n`);
       return;
     }

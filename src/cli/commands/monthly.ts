@@ -4,7 +4,7 @@ import { lastCompleteMonth, latestMonthBefore } from '../../dates.js';
 import { llmRunParam, pricesOf, SessionTasks } from '../../llm/openTasks.js';
 import { modelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { addOptions, integerOption, listOption, refuseUsage } from '../options.js';
-import { withSession } from '../session.js';
+import { withSession, type GlobalFlags } from '../session.js';
 import { QUEUE_OPTION_HELP, queueOptions, queueRunnerFor, requireQueue, type QueueFlags } from '../queueOption.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
 
@@ -58,7 +58,7 @@ export function registerMonthly(program: Command): void {
       return { outcome: monthly, ...pair };
     });
     const { run, labeling } = outcome;
-    if (command.optsWithGlobals<{ json?: boolean }>().json) {
+    if (command.optsWithGlobals<GlobalFlags>().json) {
       process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, labeling: labeling && { run: labeling.run.id, stages: labeling.run.stages }, stages: run.stages })}\n`);
       return;
     }

@@ -9,7 +9,7 @@ import { ApiSnapshotSource, dumpSnapshotArticles } from '../../sources/snapshotS
 import { wikiName, type SourceFlags } from '../../sources/openSource.js';
 import { wikiClientOptions } from '../../sources/wikiClient.js';
 import { addOptions, dateOption, refuseUsage, snapshotNameOption } from '../options.js';
-import { withSession } from '../session.js';
+import { withSession, type GlobalFlags } from '../session.js';
 
 interface SnapshotFlags extends SourceFlags {
   name?: string;
@@ -60,7 +60,7 @@ export function registerSnapshot(program: Command): void {
       });
     });
     const counts = outcome.run.stages[0]?.counts ?? {};
-    if (command.optsWithGlobals<{ json?: boolean }>().json) process.stdout.write(`${JSON.stringify({ snapshot: flags.name, ...counts })}\n`);
+    if (command.optsWithGlobals<GlobalFlags>().json) process.stdout.write(`${JSON.stringify({ snapshot: flags.name, ...counts })}\n`);
     else {
       const skipped = counts.skipped ? `; ${counts.skipped} skipped, the parser cannot read them` : '';
       process.stdout.write(`snapshot ${flags.name}: ${counts.articles ?? 0} articles (${counts.stored_now ?? 0} stored now, ${counts.sentences_now ?? 0} sentences${skipped})\n`);

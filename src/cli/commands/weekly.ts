@@ -10,7 +10,7 @@ import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import type { Settings } from '../../settings.js';
 import { addOptions, dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
 import { queueOptions, requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor, type QueueFlags } from '../queueOption.js';
-import { withSession, type Session } from '../session.js';
+import { withSession, type GlobalFlags, type Session } from '../session.js';
 import { entityNameOptions, weeklyRunInput, weeklyRunParams, type EntityNameFlags } from '../weeklyRunInput.js';
 
 interface WeeklyFlags extends Omit<SourceFlags, 'dump'>, EntityNameFlags, QueueFlags {
@@ -65,7 +65,7 @@ export function registerWeekly(program: Command): void {
       { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
       (session) => weekly(session, { ...flags, start }),
     );
-    printOutcome(outcome, command.optsWithGlobals<{ json?: boolean }>().json ?? false, outcome.doneBefore ? doneWeekNote(outcome, flags) : null);
+    printOutcome(outcome, command.optsWithGlobals<GlobalFlags>().json ?? false, outcome.doneBefore ? doneWeekNote(outcome, flags) : null);
   });
 }
 

@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../errors.js';
 import { addOptions } from '../options.js';
+import type { GlobalFlags } from '../session.js';
 
 interface WorkerFlags {
   queue: string;
@@ -31,7 +32,7 @@ export function registerWorker(program: Command): void {
     const lockMs = Positive.safeParse(flags.lockMs);
     if (!concurrency.success) throw new UserError(`invalid --concurrency ${flags.concurrency}: a whole number from 1`);
     if (!lockMs.success) throw new UserError(`invalid --lock-ms ${flags.lockMs}: a whole number of milliseconds`);
-    const json = Boolean(command.optsWithGlobals<{ json?: boolean }>().json);
+    const json = Boolean(command.optsWithGlobals<GlobalFlags>().json);
     // BullMQ loads with this command only, not with every command's start-up.
     const { startWorker } = await import('../../queue/worker.js');
     const worker = await startWorker({
