@@ -3,12 +3,12 @@
  * the same way (src/models/choose.ts, the LLM step through src/llm/openTasks.ts) and record the
  * same thing about them.
  */
-import { Option, type Command } from 'commander';
+import { Option } from 'commander';
 import type { SessionTasks } from '../llm/openTasks.js';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import { llmOption } from './options.js';
+import { llmOption, type OptionsOf } from './options.js';
 import { chooseModels, ModelChoiceSchema, type ModelChoiceInput } from '../models/choose.js';
 import { EMBEDDING_RUNTIMES, type EmbeddingRuntime } from '../models/useEmbedder.js';
 import { WorkerEmbedder } from '../models/workerEmbedder.js';
@@ -24,15 +24,17 @@ export interface ModelFlags {
   embedThreads?: string;
 }
 
-export function addModelOptions(command: Command): Command {
-  return command
-    .addOption(new Option('--embedding-model <dir>', 'ONNX sentence-embedding model directory (default: Universal Sentence Encoder Lite)'))
-    .addOption(new Option('--embedding-runtime <runtime>', 'where the default model runs: native (ONNX Runtime) or wasm (TensorFlow.js, for machines without ONNX Runtime)').choices(EMBEDDING_RUNTIMES))
-    .addOption(new Option('--same-threshold <x>', 'cosine at which two texts are the same statement, calibrated for the embedding model'))
-    .addOption(new Option('--nli-model <dir>', 'ONNX NLI cross-encoder directory (default: the heuristic NLI)'))
-    .addOption(new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'))
-    .addOption(new Option('--embed-threads <n>', `worker threads that run the embedding model and read sentences' facts (1: in this thread; default: the cores, ${availableParallelism()})`))
-    .addOption(llmOption(' (also the labeling step after NLI)'));
+/** The model options, last in a command's options (docs/ARCHITECTURE.md §1). */
+export function modelOptions(): OptionsOf<ModelFlags> {
+  return {
+    embeddingModel: new Option('--embedding-model <dir>', 'ONNX sentence-embedding model directory (default: Universal Sentence Encoder Lite)'),
+    embeddingRuntime: new Option('--embedding-runtime <runtime>', 'where the default model runs: native (ONNX Runtime) or wasm (TensorFlow.js, for machines without ONNX Runtime)').choices(EMBEDDING_RUNTIMES),
+    sameThreshold: new Option('--same-threshold <x>', 'cosine at which two texts are the same statement, calibrated for the embedding model'),
+    nliModel: new Option('--nli-model <dir>', 'ONNX NLI cross-encoder directory (default: the heuristic NLI)'),
+    modelCache: new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'),
+    embedThreads: new Option('--embed-threads <n>', `worker threads that run the embedding model and read sentences' facts (1: in this thread; default: the cores, ${availableParallelism()})`),
+    llm: llmOption(' (also the labeling step after NLI)'),
+  };
 }
 
 const EmbedThreads = z.coerce.number().int().min(1).max(64);

@@ -3,14 +3,25 @@
  * once: the queue is checked before the store is touched, and the BullMQ runner carries the
  * command's model and LLM choice to the workers. BullMQ loads only when a queue is asked for.
  */
+import { Option } from 'commander';
 import type { BatchRunner } from '../queue/batchRunner.js';
 import { parseQueueUrl, requireReachable } from '../queue/connection.js';
 import type { LlmChoice } from '../queue/llmChoice.js';
 import { chosenProvider, type LlmSettings } from '../llm/openTasks.js';
 import { modelChoiceOf, type ModelFlags } from './modelOptions.js';
+import type { OptionsOf } from './options.js';
 
 export const QUEUE_OPTION_HELP = 'label (and with monthly, generate items) on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker); this process writes the store';
 export const WEEKLY_QUEUE_OPTION_HELP = 'parse and diff, and read each of several --dump files, on the workers of this BullMQ queue (redis://HOST:PORT, see wikidelta worker; they open the files by the same paths); this process writes the store';
+
+export interface QueueFlags {
+  queue?: string;
+}
+
+/** `--queue URL`, described for the command's jobs (QUEUE_OPTION_HELP or WEEKLY_QUEUE_OPTION_HELP). */
+export function queueOptions(description: string): OptionsOf<QueueFlags> {
+  return { queue: new Option('--queue <url>', description) };
+}
 
 /** A bad or unreachable queue is one line before anything else happens. */
 export async function requireQueue(queueUrl: string | undefined): Promise<void> {

@@ -3,16 +3,26 @@
  * it prints once the release is written: where, its version, and what changed since the release
  * it follows.
  */
-import type { Command } from 'commander';
+import { Option } from 'commander';
 import type { PreviousRelease, WrittenRelease } from '../release/writeRelease.js';
+import type { OptionsOf } from './options.js';
 
-export function addPreviousOptions(command: Command): Command {
-  return command
-    .option('--previous <dir>', 'the release this one follows, for its CHANGES.md (default: the release --out held, else the newest earlier one of the same series beside it)')
-    .option('--no-previous', 'write the release as the first of its series');
+export interface PreviousFlags {
+  /** `--previous DIR` names the release this one follows; `--no-previous` sets it false. */
+  previous?: string | boolean;
 }
 
-export function previousChoice(flags: { previous?: string | boolean }): PreviousRelease {
+/** `--previous DIR` and `--no-previous`, last in a release command's options. */
+export function previousOptions(): OptionsOf<PreviousFlags> {
+  return {
+    previous: [
+      new Option('--previous <dir>', 'the release this one follows, for its CHANGES.md (default: the release --out held, else the newest earlier one of the same series beside it)'),
+      new Option('--no-previous', 'write the release as the first of its series'),
+    ],
+  };
+}
+
+export function previousChoice(flags: PreviousFlags): PreviousRelease {
   if (flags.previous === false) return 'none';
   return typeof flags.previous === 'string' ? { dir: flags.previous } : 'auto';
 }

@@ -8,6 +8,7 @@ import { loadSettings, type Settings } from '../settings.js';
 import { UserError } from '../errors.js';
 import { existsSync } from 'node:fs';
 
+/** The program's own options (src/cli/program.ts), which every command reads through `optsWithGlobals`. */
 export interface GlobalFlags {
   db?: string;
   json?: boolean;

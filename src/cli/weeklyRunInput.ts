@@ -1,3 +1,4 @@
+import { Option } from 'commander';
 import { existsSync } from 'node:fs';
 import type { WeeklyInput } from '../../pipelines/weekly.js';
 import { UserError } from '../errors.js';
@@ -6,6 +7,7 @@ import { wikiClientOptions } from '../sources/wikiClient.js';
 import { llmRunParam, pricesOf, SessionTasks } from '../llm/openTasks.js';
 import type { RevisionSource } from '../sources/RevisionSource.js';
 import { articleBaseUrl, wikiName, type SourceFlags } from '../sources/openSource.js';
+import type { OptionsOf } from './options.js';
 import { searchBackendFor } from './searchBackendFor.js';
 import type { Session } from './session.js';
 
@@ -42,6 +44,14 @@ export interface EntityNameFlags {
   labels?: string;
   /** The Wikibase API whose wbgetentities names the rest (`--labels-api URL`); the --api URL when absent. */
   labelsApi?: string;
+}
+
+/** `--labels FILE` and `--labels-api URL`, for the commands whose runs name entities (weekly, sync). */
+export function entityNameOptions(): OptionsOf<EntityNameFlags> {
+  return {
+    labels: new Option('--labels <file>', 'a Wikidata JSON dump (plain or compressed) naming the entities that Wikidata facts refer to'),
+    labelsApi: new Option('--labels-api <url>', 'a Wikibase API whose wbgetentities names the entities nothing else names (default: --api)'),
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UserError } from '../../errors.js';
 import { answerInstant, answerQuery, answerSubject, type Answer, type TimeAxis } from '../../timeline/answers.js';
 import { findPageByTitle } from '../../timeline/pageLookup.js';
-import { dateOption, timeAxisOption } from '../options.js';
+import { addOptions, dateOption, timeAxisOption } from '../options.js';
 import { withSession } from '../session.js';
 
 interface AnswerFlags {
@@ -16,23 +16,21 @@ interface AnswerFlags {
 }
 
 export function registerAnswer(program: Command): void {
-  program
-    .command('answer')
-    .description('the answer in effect at DATE 00:00 UTC, for a query or for a page title and infobox key')
-    .option('--query <id>', 'a query id (generated or imported)')
-    .option('--title <title>', "a page title (current, or a title it had before a move; an entity's English label or id)")
-    .option('--key <key>', 'an infobox key, e.g. population_total, or a Wikidata property, e.g. P1082')
-    .option('--template <name>', 'prefer the infobox with this template, e.g. settlement')
-    .option('--wiki <name>', 'the wiki the title belongs to, when the store holds several')
-    .addOption(dateOption('--date <date>', 'the date (YYYY-MM-DD)').makeOptionMandatory())
-    .addOption(timeAxisOption())
-    .action(async (flags: AnswerFlags, command: Command) => {
-      await withSession(command, { write: false }, (session) => {
-        const answer = lookUp(session.db, flags);
-        if (session.json) process.stdout.write(`${JSON.stringify(answer)}\n`);
-        else process.stdout.write(`${formatAnswer(answer)}\n`);
-      });
+  addOptions<AnswerFlags>(program.command('answer').description('the answer in effect at DATE 00:00 UTC, for a query or for a page title and infobox key'), {
+    query: new Option('--query <id>', 'a query id (generated or imported)'),
+    title: new Option('--title <title>', "a page title (current, or a title it had before a move; an entity's English label or id)"),
+    key: new Option('--key <key>', 'an infobox key, e.g. population_total, or a Wikidata property, e.g. P1082'),
+    template: new Option('--template <name>', 'prefer the infobox with this template, e.g. settlement'),
+    wiki: new Option('--wiki <name>', 'the wiki the title belongs to, when the store holds several'),
+    date: dateOption('--date <date>', 'the date (YYYY-MM-DD)').makeOptionMandatory(),
+    time: timeAxisOption(),
+  }).action(async (flags: AnswerFlags, command: Command) => {
+    await withSession(command, { write: false }, (session) => {
+      const answer = lookUp(session.db, flags);
+      if (session.json) process.stdout.write(`${JSON.stringify(answer)}\n`);
+      else process.stdout.write(`${formatAnswer(answer)}\n`);
     });
+  });
 }
 
 function lookUp(db: Parameters<typeof answerQuery>[0], flags: AnswerFlags): Answer {

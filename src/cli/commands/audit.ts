@@ -12,8 +12,8 @@ import { AuditStore } from '../../store/auditStore.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
 import { candidatesOf, createAudit, describeSample, growAudit, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../../../pipelines/audit/build.js';
 import { auditResults, judgmentRows } from '../../../pipelines/audit/results.js';
-import { dateOption, integerOption, listOption, refuseUsage } from '../options.js';
-import { withSession, type Session } from '../session.js';
+import { addOptions, dateOption, integerOption, listOption, refuseUsage, type OptionFor, type OptionsOf } from '../options.js';
+import { withSession, type GlobalFlags, type Session } from '../session.js';
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 /** GrowOVER's human check took 30 items of each type. */
@@ -22,9 +22,11 @@ const DEMO_AUDIT = 'demo';
 const DEMO_ANNOTATORS = ['alice', 'bob'];
 const DEMO_PER_STRATUM = 5;
 
+/** How many items a new or grown audit samples, and where its links point. */
 interface SampleFlags {
   size?: number;
   perStratum?: number;
+  baseUrl: string;
 }
 
 interface CreateFlags extends SampleFlags {
@@ -40,35 +42,50 @@ interface CreateFlags extends SampleFlags {
   annotators: string[];
   raters: number;
   seed?: number;
-  baseUrl: string;
 }
 
 interface AddFlags extends SampleFlags {
   name: string;
   annotators?: string[];
+}
+
+interface LinksFlags {
+  name: string;
+  annotators?: string[];
   baseUrl: string;
+}
+
+/** `audit report` and `audit export`: the audit, and where its results go. */
+interface ResultsFlags {
+  name: string;
+  out?: string;
+}
+
+interface DemoFlags {
+  port: number;
 }
 
 /** `audit`: annotators judge a sample of labels or items in the browser; the maintainer reads precision and agreement (docs/ARCHITECTURE.md §14). */
 export function registerAudit(program: Command): void {
   const audit = program.command('audit').description('audits by annotators: sample items, hand out links, report precision and agreement');
 
-  withSampleOptions(
-    audit
-      .command('create')
-      .description("samples items, freezes them, gives each to --raters annotators (balanced) and prints each annotator's link")
-      .requiredOption('--name <name>', 'the audit name')
-      .addOption(new Option('--of <source>', "what to audit: sentence labels, GrowOVER items, weekly questions, or a judge's verdicts on predictions").choices(['labels', 'growover', 'weekly', 'predictions']).makeOptionMandatory())
-      .option('--old <snapshot>', '--of labels: the old snapshot')
-      .option('--new <snapshot>', '--of labels: the new snapshot')
-      .option('--snapshot <name>', '--of growover: the snapshot whose items to audit')
-      .addOption(dateOption('--week <date>', '--of weekly: the first day of the week (YYYY-MM-DD)'))
-      .option('--wiki <name>', '--of weekly: the wiki (default: the only one with questions that week)')
-      .option('--evaluation <dir>', '--of predictions: the directory of evaluate weekly --judge … --out DIR')
-      .addOption(new Option('--mode <mode>', "--of predictions: which of the judge's verdicts to check (FreshEval's modes)").choices(JUDGE_MODES).default('relaxed'))
-      .addOption(listOption('--annotators <names>', 'comma-separated annotator names').makeOptionMandatory())
-      .addOption(integerOption('--raters <k>', 'annotators per item').default(3))
-      .addOption(integerOption('--seed <n>', 'seed of the sample and the assignment (default: the settings seed)')),
+  addOptions<CreateFlags>(
+    audit.command('create').description("samples items, freezes them, gives each to --raters annotators (balanced) and prints each annotator's link"),
+    {
+      name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+      of: new Option('--of <source>', "what to audit: sentence labels, GrowOVER items, weekly questions, or a judge's verdicts on predictions").choices(['labels', 'growover', 'weekly', 'predictions']).makeOptionMandatory(),
+      old: new Option('--old <snapshot>', '--of labels: the old snapshot'),
+      new: new Option('--new <snapshot>', '--of labels: the new snapshot'),
+      snapshot: new Option('--snapshot <name>', '--of growover: the snapshot whose items to audit'),
+      week: dateOption('--week <date>', '--of weekly: the first day of the week (YYYY-MM-DD)'),
+      wiki: new Option('--wiki <name>', '--of weekly: the wiki (default: the only one with questions that week)'),
+      evaluation: new Option('--evaluation <dir>', '--of predictions: the directory of evaluate weekly --judge … --out DIR'),
+      mode: new Option('--mode <mode>', "--of predictions: which of the judge's verdicts to check (FreshEval's modes)").choices(JUDGE_MODES).default('relaxed'),
+      annotators: listOption('--annotators <names>', 'comma-separated annotator names').makeOptionMandatory(),
+      raters: integerOption('--raters <k>', 'annotators per item').default(3),
+      seed: integerOption('--seed <n>', 'seed of the sample and the assignment (default: the settings seed)'),
+      ...sampleOptions(),
+    },
   ).action(async (flags: CreateFlags, command: Command) => {
     const source = sourceOf(flags, command);
     const plan = planOf(flags, command) ?? { perStratum: DEFAULT_PER_STRATUM };
@@ -86,13 +103,11 @@ export function registerAudit(program: Command): void {
     });
   });
 
-  withSampleOptions(
-    audit
-      .command('add')
-      .description('adds annotators (given their share of unjudged items) and/or more items from the same source')
-      .requiredOption('--name <name>', 'the audit name')
-      .addOption(listOption('--annotators <names>', 'comma-separated names of new annotators')),
-  ).action(async (flags: AddFlags, command: Command) => {
+  addOptions<AddFlags>(audit.command('add').description('adds annotators (given their share of unjudged items) and/or more items from the same source'), {
+    name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+    annotators: listOption('--annotators <names>', 'comma-separated names of new annotators'),
+    ...sampleOptions(),
+  }).action(async (flags: AddFlags, command: Command) => {
     const plan = planOf(flags, command);
     await withSession(command, { write: false, lock: true }, (session) => {
       const change = growAudit(session.db, { name: flags.name, annotators: flags.annotators ?? [], plan });
@@ -101,92 +116,94 @@ export function registerAudit(program: Command): void {
     });
   });
 
-  audit
-    .command('links')
-    .description("new links for annotators who lost theirs (tokens are kept hashed, so an old link cannot be shown again; it stops working)")
-    .requiredOption('--name <name>', 'the audit name')
-    .addOption(listOption('--annotators <names>', 'whose links to renew, "admin" for the maintainer (default: everyone)'))
-    .addOption(baseUrlOption())
-    .action(async (flags: { name: string; annotators?: string[]; baseUrl: string }, command: Command) => {
-      await withSession(command, { write: false, lock: false }, (session) => {
-        const { audit: info, links } = renewLinks(session.db, flags.name, flags.annotators ?? []);
-        printChange(session, { audit: info, items: [], links, moved: 0 }, flags.baseUrl, `audit ${info.name}: new links (the old ones no longer work)`);
-      });
+  addOptions<LinksFlags>(
+    audit.command('links').description("new links for annotators who lost theirs (tokens are kept hashed, so an old link cannot be shown again; it stops working)"),
+    {
+      name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+      annotators: listOption('--annotators <names>', 'whose links to renew, "admin" for the maintainer (default: everyone)'),
+      baseUrl: baseUrlOption(),
+    },
+  ).action(async (flags: LinksFlags, command: Command) => {
+    await withSession(command, { write: false, lock: false }, (session) => {
+      const { audit: info, links } = renewLinks(session.db, flags.name, flags.annotators ?? []);
+      printChange(session, { audit: info, items: [], links, moved: 0 }, flags.baseUrl, `audit ${info.name}: new links (the old ones no longer work)`);
     });
+  });
 
-  audit
-    .command('report')
-    .description('precision (Wilson 95% intervals), agreement (Fleiss, Krippendorff, Cohen), majority verdicts and disputed items')
-    .requiredOption('--name <name>', 'the audit name')
-    .option('--out <dir>', 'write report.json and report.txt into this directory')
-    .action(async (flags: { name: string; out?: string }, command: Command) => {
-      await withSession(command, { write: false, lock: false }, (session) => {
-        const report = auditResults(session.db, flags.name);
-        const json = `${JSON.stringify(report, null, 2)}\n`;
-        const text = formatReport(report).replace(/\n?$/, '\n');
-        if (flags.out === undefined) {
-          process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : text);
-          return;
-        }
-        writeFilesAtomically(flags.out, new Map([['report.json', json], ['report.txt', text]]), /^report\.(json|txt)$/);
-        process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, files: ['report.json', 'report.txt'] })}\n` : `wrote report.json and report.txt to ${flags.out}\n`);
-      });
+  addOptions<ResultsFlags>(audit.command('report').description('precision (Wilson 95% intervals), agreement (Fleiss, Krippendorff, Cohen), majority verdicts and disputed items'), {
+    name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+    out: new Option('--out <dir>', 'write report.json and report.txt into this directory'),
+  }).action(async (flags: ResultsFlags, command: Command) => {
+    await withSession(command, { write: false, lock: false }, (session) => {
+      const report = auditResults(session.db, flags.name);
+      const json = `${JSON.stringify(report, null, 2)}\n`;
+      const text = formatReport(report).replace(/\n?$/, '\n');
+      if (flags.out === undefined) {
+        process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : text);
+        return;
+      }
+      writeFilesAtomically(flags.out, new Map([['report.json', json], ['report.txt', text]]), /^report\.(json|txt)$/);
+      process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, files: ['report.json', 'report.txt'] })}\n` : `wrote report.json and report.txt to ${flags.out}\n`);
     });
+  });
 
-  audit
-    .command('export')
-    .description('every judgment row (a changed verdict is a later row; withdrawn: true takes the verdict named back) as JSON lines: item, annotator, verdict, label, answer, note, seconds, created_at, withdrawn')
-    .requiredOption('--name <name>', 'the audit name')
-    .option('--out <file>', 'write to this file instead of standard output')
-    .action(async (flags: { name: string; out?: string }, command: Command) => {
-      await withSession(command, { write: false, lock: false }, (session) => {
-        const lines = judgmentRows(session.db, flags.name).map((row) => `${JSON.stringify(row)}\n`);
-        if (flags.out === undefined) process.stdout.write(lines.join(''));
-        else writeFileAtomically(flags.out, lines);
-      });
+  addOptions<ResultsFlags>(
+    audit
+      .command('export')
+      .description('every judgment row (a changed verdict is a later row; withdrawn: true takes the verdict named back) as JSON lines: item, annotator, verdict, label, answer, note, seconds, created_at, withdrawn'),
+    {
+      name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+      out: new Option('--out <file>', 'write to this file instead of standard output'),
+    },
+  ).action(async (flags: ResultsFlags, command: Command) => {
+    await withSession(command, { write: false, lock: false }, (session) => {
+      const lines = judgmentRows(session.db, flags.name).map((row) => `${JSON.stringify(row)}\n`);
+      if (flags.out === undefined) process.stdout.write(lines.join(''));
+      else writeFileAtomically(flags.out, lines);
     });
+  });
 
-  audit
-    .command('demo')
-    .description("opens a demo audit of the demo store (made by npm start) for alice and bob, prints their links and serves the pages until Ctrl-C")
-    .addOption(integerOption('--port <n>', 'port on 127.0.0.1 (0: any free port)').default(8787))
-    .action(async (flags: { port: number }, command: Command) => {
-      if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
-      const globals = command.optsWithGlobals<{ db?: string }>();
-      const dbPath = resolve(globals.db ?? process.env.WIKIDELTA_DB ?? join(packageRoot(), 'data/demo.sqlite'));
-      if (!existsSync(dbPath)) throw new UserError(`no demo store at ${dbPath}: run npm start first, which builds it`);
-      await withSession(command, { write: false, lock: false, dbPath }, async (session) => {
-        const { startAuditServer } = await import('../../serve/server.js');
-        const server = await startAuditServer({ db: session.db, host: '127.0.0.1', port: flags.port, log: (line) => process.stderr.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
-          throw error.code === 'EADDRINUSE' ? new UserError(`port ${flags.port} is in use: choose another --port`) : error;
-        });
-        try {
-          const { links, heading } = demoAudit(session);
-          const out = (line = '') => process.stdout.write(`${line}\n`);
-          out(heading);
-          printLinks(out, links, server.url, `kept for the next run in ${demoLinksPath(session.dbPath)}, readable by you only; the store keeps only a hash of each token`);
-          out();
-          out(`serving ${server.url} on this machine only; Ctrl-C stops. Then: wikidelta audit report --db ${session.dbPath} --name ${DEMO_AUDIT}`);
-          await untilStopped();
-        } finally {
-          await server.close();
-        }
+  addOptions<DemoFlags>(audit.command('demo').description("opens a demo audit of the demo store (made by npm start) for alice and bob, prints their links and serves the pages until Ctrl-C"), {
+    port: integerOption('--port <n>', 'port on 127.0.0.1 (0: any free port)').default(8787),
+  }).action(async (flags: DemoFlags, command: Command) => {
+    if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
+    const globals = command.optsWithGlobals<GlobalFlags>();
+    const dbPath = resolve(globals.db ?? process.env.WIKIDELTA_DB ?? join(packageRoot(), 'data/demo.sqlite'));
+    if (!existsSync(dbPath)) throw new UserError(`no demo store at ${dbPath}: run npm start first, which builds it`);
+    await withSession(command, { write: false, lock: false, dbPath }, async (session) => {
+      const { startAuditServer } = await import('../../serve/server.js');
+      const server = await startAuditServer({ db: session.db, host: '127.0.0.1', port: flags.port, log: (line) => process.stderr.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'EADDRINUSE' ? new UserError(`port ${flags.port} is in use: choose another --port`) : error;
       });
+      try {
+        const { links, heading } = demoAudit(session);
+        const out = (line = '') => process.stdout.write(`${line}\n`);
+        out(heading);
+        printLinks(out, links, server.url, `kept for the next run in ${demoLinksPath(session.dbPath)}, readable by you only; the store keeps only a hash of each token`);
+        out();
+        out(`serving ${server.url} on this machine only; Ctrl-C stops. Then: wikidelta audit report --db ${session.dbPath} --name ${DEMO_AUDIT}`);
+        await untilStopped();
+      } finally {
+        await server.close();
+      }
     });
+  });
 }
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-function withSampleOptions(command: Command): Command {
-  return command
-    .addOption(integerOption('--size <n>', 'a simple random sample of n items'))
-    .addOption(integerOption('--per-stratum <n>', `n items of each stratum (label, item type, or domain; default ${DEFAULT_PER_STRATUM} for create)`))
-    .addOption(baseUrlOption());
+/** The sample's size and the links' address, last in `audit create` and `audit add`. */
+function sampleOptions(): OptionsOf<SampleFlags> {
+  return {
+    size: integerOption('--size <n>', 'a simple random sample of n items'),
+    perStratum: integerOption('--per-stratum <n>', `n items of each stratum (label, item type, or domain; default ${DEFAULT_PER_STRATUM} for create)`),
+    baseUrl: baseUrlOption(),
+  };
 }
 
-function baseUrlOption(): Option {
+function baseUrlOption(): OptionFor<string> {
   return new Option('--base-url <url>', 'the server address the links point to').default(DEFAULT_BASE_URL).argParser((value: string) => {
     if (!/^https?:\/\/[^/\s]+\/?$/.test(value)) throw new InvalidArgumentError(`expected the server's address, like ${DEFAULT_BASE_URL}, got "${value}"`);
     return value;

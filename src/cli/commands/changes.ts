@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { addDays, isoSeconds, parseDate } from '../../dates.js';
 import { idsOfFact, renderValue } from '../../content/entityRefs.js';
 import { listChanges, listDataUnits } from '../../store/changeStore.js';
 import { EntityStore } from '../../store/entityStore.js';
-import { dateOption, printJsonLines, refuseUsage } from '../options.js';
+import { addOptions, dateOption, printJsonLines, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
 
 interface ChangesFlags {
@@ -15,59 +15,62 @@ interface ChangesFlags {
 }
 
 export function registerChanges(program: Command): void {
-  program
-    .command('changes')
-    .description('infobox changes from START to END inclusive, as JSON lines (after the key/value filters, before selection; reverted_by names the revert that undid a change)')
-    .addOption(dateOption('--start <date>', 'first day (YYYY-MM-DD)').makeOptionMandatory())
-    .addOption(dateOption('--end <date>', 'last day, inclusive (YYYY-MM-DD)').makeOptionMandatory())
-    .option('--selected', 'only the data units the select stage kept, with their week')
-    .option('--all', 'also the changes the key/value filters dropped, with the reason')
-    .option('--wiki <name>', 'only this wiki (default: every wiki in the store)')
-    .action(async (flags: ChangesFlags, command: Command) => {
-      if (flags.end < flags.start) refuseUsage(command, `--end ${flags.end} is before --start ${flags.start}`);
-      await withSession(command, { write: false }, (session) => {
-        const window = { start: isoSeconds(parseDate(flags.start)), end: isoSeconds(addDays(parseDate(flags.end), 1)) };
-        if (flags.selected) {
-          printJsonLines(
-            listDataUnits(session.db, window, { wiki: flags.wiki }).map((unit) => ({
-              title: unit.title,
-              page_id: unit.pageId,
-              rev_id: unit.revId,
-              prev_rev_id: unit.prevRevId,
-              timestamp: unit.timestamp,
-              template: unit.template,
-              key: unit.key,
-              old: unit.old,
-              new: unit.new,
-              week: unit.windowStart.slice(0, 10),
-              url: unit.url,
-              wiki: unit.wiki,
-            })),
-          );
-          return;
-        }
-        const changes = listChanges(session.db, window, { onlyCandidates: !flags.all, wiki: flags.wiki });
-        // Entity facts are stored with ids (docs/ARCHITECTURE.md §16): shown with the labels the store knows.
-        const names = new EntityStore(session.db).names([...new Set(changes.flatMap((change) => [...idsOfFact(change.key, change.old), ...idsOfFact(change.key, change.new)]))]);
-        const named = (value: string) => renderValue(value, (id) => names.get(id)).text;
+  addOptions<ChangesFlags>(
+    program
+      .command('changes')
+      .description('infobox changes from START to END inclusive, as JSON lines (after the key/value filters, before selection; reverted_by names the revert that undid a change)'),
+    {
+      start: dateOption('--start <date>', 'first day (YYYY-MM-DD)').makeOptionMandatory(),
+      end: dateOption('--end <date>', 'last day, inclusive (YYYY-MM-DD)').makeOptionMandatory(),
+      selected: new Option('--selected', 'only the data units the select stage kept, with their week'),
+      all: new Option('--all', 'also the changes the key/value filters dropped, with the reason'),
+      wiki: new Option('--wiki <name>', 'only this wiki (default: every wiki in the store)'),
+    },
+  ).action(async (flags: ChangesFlags, command: Command) => {
+    if (flags.end < flags.start) refuseUsage(command, `--end ${flags.end} is before --start ${flags.start}`);
+    await withSession(command, { write: false }, (session) => {
+      const window = { start: isoSeconds(parseDate(flags.start)), end: isoSeconds(addDays(parseDate(flags.end), 1)) };
+      if (flags.selected) {
         printJsonLines(
-          changes.map((change) => ({
-            title: change.title,
-            page_id: change.pageId,
-            rev_id: change.revId,
-            prev_rev_id: change.prevRevId,
-            timestamp: change.timestamp,
-            template: change.template,
-            key: change.key,
-            kind: change.kind,
-            ...(names.get(change.key)?.label ? { key_label: names.get(change.key)?.label } : {}),
-            old: named(change.old),
-            new: named(change.new),
-            reverted_by: change.revertedBy,
-            wiki: change.wiki,
-            ...(flags.all ? { filtered: change.filtered } : {}),
+          listDataUnits(session.db, window, { wiki: flags.wiki }).map((unit) => ({
+            title: unit.title,
+            page_id: unit.pageId,
+            rev_id: unit.revId,
+            prev_rev_id: unit.prevRevId,
+            timestamp: unit.timestamp,
+            template: unit.template,
+            key: unit.key,
+            old: unit.old,
+            new: unit.new,
+            week: unit.windowStart.slice(0, 10),
+            url: unit.url,
+            wiki: unit.wiki,
           })),
         );
-      });
+        return;
+      }
+      const changes = listChanges(session.db, window, { onlyCandidates: !flags.all, wiki: flags.wiki });
+      // Entity facts are stored with ids (docs/ARCHITECTURE.md §16): shown with the labels the store knows.
+      const names = new EntityStore(session.db).names([...new Set(changes.flatMap((change) => [...idsOfFact(change.key, change.old), ...idsOfFact(change.key, change.new)]))]);
+      const named = (value: string) => renderValue(value, (id) => names.get(id)).text;
+      printJsonLines(
+        changes.map((change) => ({
+          title: change.title,
+          page_id: change.pageId,
+          rev_id: change.revId,
+          prev_rev_id: change.prevRevId,
+          timestamp: change.timestamp,
+          template: change.template,
+          key: change.key,
+          kind: change.kind,
+          ...(names.get(change.key)?.label ? { key_label: names.get(change.key)?.label } : {}),
+          old: named(change.old),
+          new: named(change.new),
+          reverted_by: change.revertedBy,
+          wiki: change.wiki,
+          ...(flags.all ? { filtered: change.filtered } : {}),
+        })),
+      );
     });
+  });
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UserError } from '../../errors.js';
@@ -8,17 +8,16 @@ import { importDailyQa } from '../../timeline/dailyqaImport.js';
 import { renderDailyQaRelease } from '../../release/dailyqaRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
 import type { TimeAxis } from '../../timeline/answers.js';
-import { dateOption, refuseUsage, timeAxisOption } from '../options.js';
-import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
+import { addOptions, dateOption, refuseUsage, timeAxisOption } from '../options.js';
+import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
 import { withSession } from '../session.js';
 
-interface DailyQaExportFlags {
+interface DailyQaExportFlags extends PreviousFlags {
   date?: string;
   from?: string;
   to?: string;
   out?: string;
   week?: string;
-  previous?: string | boolean;
   time: TimeAxis;
 }
 
@@ -37,18 +36,21 @@ async function exportRange(command: Command, flags: DailyQaExportFlags & { from:
 }
 
 export function registerDailyQa(groups: { exportGroup: Command; importGroup: Command }): void {
-  addPreviousOptions(
+  addOptions<DailyQaExportFlags>(
     groups.exportGroup
       .command('dailyqa')
       .description(
         "DailyQA's {id, query, answer} per line for every kept query on --date (the answer in effect at 00:00 UTC); with --from and --to, a release of every kept query's answer on every day of the range as one table (JSON lines and Parquet), with the queries, a dataset card, a manifest and changes",
-      )
-      .addOption(dateOption('--date <date>', 'the date (YYYY-MM-DD)'))
-      .addOption(dateOption('--from <date>', 'first day of a range release (YYYY-MM-DD)'))
-      .addOption(dateOption('--to <date>', 'last day of a range release (YYYY-MM-DD)'))
-      .option('--out <path>', 'with --date: a file, or a directory for qa_YYMMDD.jsonl (default: standard output); with --from/--to: the release directory (default: releases/dailyqa-FROM-TO beside the database)')
-      .addOption(dateOption('--week <date>', 'with --date: only the queries made in the week starting on this date'))
-      .addOption(timeAxisOption()),
+      ),
+    {
+      date: dateOption('--date <date>', 'the date (YYYY-MM-DD)'),
+      from: dateOption('--from <date>', 'first day of a range release (YYYY-MM-DD)'),
+      to: dateOption('--to <date>', 'last day of a range release (YYYY-MM-DD)'),
+      out: new Option('--out <path>', 'with --date: a file, or a directory for qa_YYMMDD.jsonl (default: standard output); with --from/--to: the release directory (default: releases/dailyqa-FROM-TO beside the database)'),
+      week: dateOption('--week <date>', 'with --date: only the queries made in the week starting on this date'),
+      time: timeAxisOption(),
+      ...previousOptions(),
+    },
   ).action(async (flags: DailyQaExportFlags, command: Command) => {
     if (flags.from !== undefined || flags.to !== undefined) {
       if (flags.from === undefined || flags.to === undefined) refuseUsage(command, 'give both --from and --to for a range release');

@@ -7,7 +7,7 @@ import { demoMonthly } from '../demo/monthlyDemo.js';
 import { runSync } from '../../../pipelines/sync.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import { ChangeStore } from '../../store/changeStore.js';
-import { withSession } from '../session.js';
+import { withSession, type GlobalFlags } from '../session.js';
 import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 import { printQuestionsAndAnswers } from '../demo/demoQuestions.js';
 import { packageRoot } from '../../packageRoot.js';
@@ -24,7 +24,7 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .description('runs the weekly pipeline over every week of the embedded sample, offline, and prints what it found')
     .action(async (_flags: unknown, command: Command) => {
-      const explicitDb = command.optsWithGlobals<{ db?: string }>().db;
+      const explicitDb = command.optsWithGlobals<GlobalFlags>().db;
       const dbPath = explicitDb ?? process.env.WIKIDELTA_DB ?? DEMO_DB;
       // The demo starts from an empty store unless told to use another one, so it always shows every stage.
       if (!explicitDb && !process.env.WIKIDELTA_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });

@@ -38,7 +38,7 @@ import {
 import { SessionTasks } from '../../llm/openTasks.js';
 import { JUDGE_VERDICTS } from '../../model/judge.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { dateOption, refuseUsage, timeAxisOption } from '../options.js';
+import { addOptions, dateOption, refuseUsage, timeAxisOption } from '../options.js';
 import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
@@ -71,100 +71,106 @@ const MAX_DATES = 366;
 
 export function registerEvaluate(program: Command): void {
   const group = program.command('evaluate').description("score a system's predictions against the stored answers");
-  group
-    .command('weekly')
-    .description(
-      'EM, F1 (SQuAD) and SM (subset match) of predictions, each the best over the answer and its aliases, and a verdict per prediction (current, outdated with its age, future, wrong), ' +
-        'in percent with breakdowns and 95% bootstrap intervals by query. Expected: on each date, every kept query of the weeks begun before it (or of --week); a missing prediction counts as wrong',
-    )
-    .requiredOption('--predictions <file>', "JSONL {id, prediction, date?}, RealTimeQA's submission lines {question_id, prediction}, or SQuAD's {id: answer} JSON")
-    .addOption(dateOption('--date <date>', 'the date answered (YYYY-MM-DD); with --week, default the day after the week'))
-    .addOption(dateOption('--from <date>', 'with --to: every date of a range, each line naming its date'))
-    .addOption(dateOption('--to <date>', 'the last date of the range (included)'))
-    .addOption(dateOption('--week <date>', "only the queries of the week starting that day (YYYY-MM-DD)"))
-    .addOption(dateOption('--after <date>', 'score only the items whose answer changed on or after DATE (a change the store saw)'))
-    .addOption(dateOption('--cutoff <date>', "the system's training cutoff: scores split before and after it (default: \"cutoff\" of PREDICTIONS.meta.json beside the file)"))
-    .addOption(new Option('--judge <judge>', "also judge every prediction correct, outdated or wrong, relaxed and strict as FreshEval: openai (an LLM through OPENAI_BASE_URL, cached in the store) or offline (the rule-based verdict)").choices(['openai', 'offline']))
-    .addOption(timeAxisOption())
-    .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
-    .option('--out <dir>', 'also write report.json and items.jsonl (per-item scores, verdicts and judgments) into this directory')
-    .action(async (flags: WeeklyFlags, command: Command) => {
-      const scope = evaluationScope(flags, command);
-      const cutoff = flags.cutoff ?? cutoffBeside(flags.predictions);
-      const defaultDate = scope.dates.length === 1 ? (scope.dates[0] ?? null) : null;
-      // Read as the evaluation scores: each prediction is paired with the gold held when it is read.
-      const feed: PredictionFeed = (sink) => readPredictionFile(flags.predictions, datedSink(defaultDate, sink, 'with --from and --to each line names its date'));
-      // The LLM judge writes its replies into the store's cache, so it takes the lock like every LLM stage.
-      const write = flags.judge === 'openai';
-      await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
-        const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.db, session.settings).judge() : null);
-        const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
-        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db), feed, scope, {
-          seed: session.settings.seed,
-          cutoff,
-          ...(flags.out || judge
-            ? {
-                onItem: (item, scored) => {
-                  if (flags.out) items.push({ item, status: scored.gold.status, gold: scored.gold.answer, prediction: scored.prediction });
-                  judge?.add(scored);
-                },
-              }
-            : {}),
-        });
-        let judgments: ItemJudgment[] = [];
-        if (judge) {
-          const judged = await judge.run(session.settings.seed);
-          report.judge = judged.report;
-          judgments = judged.judgments.length === items.length ? judged.judgments : [];
-        }
-        if (flags.out) {
-          const lines = items.map(({ item, status, gold, prediction }, i) => `${JSON.stringify({ ...item, status, gold, prediction, ...(judgments[i] ? { judge: judgments[i] } : {}) })}\n`);
-          writeFilesAtomically(flags.out, new Map([['report.json', `${JSON.stringify(report, null, 2)}\n`], ['items.jsonl', lines.join('')]]), EVALUATION_ENTRY);
-        }
-        process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : weeklySummary(report));
+  addOptions<WeeklyFlags>(
+    group
+      .command('weekly')
+      .description(
+        'EM, F1 (SQuAD) and SM (subset match) of predictions, each the best over the answer and its aliases, and a verdict per prediction (current, outdated with its age, future, wrong), ' +
+          'in percent with breakdowns and 95% bootstrap intervals by query. Expected: on each date, every kept query of the weeks begun before it (or of --week); a missing prediction counts as wrong',
+      ),
+    {
+      predictions: new Option('--predictions <file>', "JSONL {id, prediction, date?}, RealTimeQA's submission lines {question_id, prediction}, or SQuAD's {id: answer} JSON").makeOptionMandatory(),
+      date: dateOption('--date <date>', 'the date answered (YYYY-MM-DD); with --week, default the day after the week'),
+      from: dateOption('--from <date>', 'with --to: every date of a range, each line naming its date'),
+      to: dateOption('--to <date>', 'the last date of the range (included)'),
+      week: dateOption('--week <date>', "only the queries of the week starting that day (YYYY-MM-DD)"),
+      after: dateOption('--after <date>', 'score only the items whose answer changed on or after DATE (a change the store saw)'),
+      cutoff: dateOption('--cutoff <date>', "the system's training cutoff: scores split before and after it (default: \"cutoff\" of PREDICTIONS.meta.json beside the file)"),
+      judge: new Option('--judge <judge>', "also judge every prediction correct, outdated or wrong, relaxed and strict as FreshEval: openai (an LLM through OPENAI_BASE_URL, cached in the store) or offline (the rule-based verdict)").choices(['openai', 'offline']),
+      time: timeAxisOption(),
+      seed: new Option('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
+      out: new Option('--out <dir>', 'also write report.json and items.jsonl (per-item scores, verdicts and judgments) into this directory'),
+    },
+  ).action(async (flags: WeeklyFlags, command: Command) => {
+    const scope = evaluationScope(flags, command);
+    const cutoff = flags.cutoff ?? cutoffBeside(flags.predictions);
+    const defaultDate = scope.dates.length === 1 ? (scope.dates[0] ?? null) : null;
+    // Read as the evaluation scores: each prediction is paired with the gold held when it is read.
+    const feed: PredictionFeed = (sink) => readPredictionFile(flags.predictions, datedSink(defaultDate, sink, 'with --from and --to each line names its date'));
+    // The LLM judge writes its replies into the store's cache, so it takes the lock like every LLM stage.
+    const write = flags.judge === 'openai';
+    await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
+      const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.db, session.settings).judge() : null);
+      const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
+      const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db), feed, scope, {
+        seed: session.settings.seed,
+        cutoff,
+        ...(flags.out || judge
+          ? {
+              onItem: (item, scored) => {
+                if (flags.out) items.push({ item, status: scored.gold.status, gold: scored.gold.answer, prediction: scored.prediction });
+                judge?.add(scored);
+              },
+            }
+          : {}),
       });
+      let judgments: ItemJudgment[] = [];
+      if (judge) {
+        const judged = await judge.run(session.settings.seed);
+        report.judge = judged.report;
+        judgments = judged.judgments.length === items.length ? judged.judgments : [];
+      }
+      if (flags.out) {
+        const lines = items.map(({ item, status, gold, prediction }, i) => `${JSON.stringify({ ...item, status, gold, prediction, ...(judgments[i] ? { judge: judgments[i] } : {}) })}\n`);
+        writeFilesAtomically(flags.out, new Map([['report.json', `${JSON.stringify(report, null, 2)}\n`], ['items.jsonl', lines.join('')]]), EVALUATION_ENTRY);
+      }
+      process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : weeklySummary(report));
     });
-  group
-    .command('growover')
-    .description("EM and F1 for ALL, SAME, NEW, CHANGED and CHANGED_DEL (the old answer of CHANGED items), exactly as GrowOVER's scorer, in percent with 95% bootstrap intervals")
-    .requiredOption('--snapshot <name>', 'the snapshot whose active QA items are the gold')
-    .requiredOption('--predictions <file>', "GrowOVER's results JSON {id: {prediction: {text}}}, or JSONL {id, prediction}")
-    .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
-    .option('--out <dir>', 'also write report.json and items.jsonl (per-item scores) into this directory')
-    .action(async (flags: GrowoverFlags, command: Command) => {
-      const predictions = readAll(flags.predictions);
-      await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, (session) => {
-        const predicted = new Map(predictions.map((p) => [p.id, p.prediction]));
-        const cases = new StoreGold(session.db).growoverGold(flags.snapshot).map((gold) => {
-          const prediction = predicted.get(gold.id) ?? null;
-          predicted.delete(gold.id);
-          return { gold, prediction };
-        });
-        if (cases.length === 0) throw new UserError(`nothing to score: no QA item is active in snapshot "${flags.snapshot}" (run wikidelta monthly first)`);
-        const report = scoreGrowover(cases, { seed: session.settings.seed, outside: [...predicted.keys()] });
-        if (flags.out) {
-          const items = cases.map(({ gold, prediction }) => ({
-            id: gold.id,
-            type: gold.type,
-            answer: gold.answer,
-            old_answer: gold.oldAnswer,
-            prediction,
-            ...growoverScores(prediction ?? '', gold.answer),
-            verdict: growoverVerdict(gold, prediction).verdict,
-            ...(gold.type === 'CHANGED' ? { old_answer_scores: growoverScores(prediction ?? '', gold.oldAnswer ?? '') } : {}),
-          }));
-          writeFilesAtomically(
-            flags.out,
-            new Map([
-              ['report.json', `${JSON.stringify(report, null, 2)}\n`],
-              ['items.jsonl', items.map((item) => `${JSON.stringify(item)}\n`).join('')],
-            ]),
-            EVALUATION_ENTRY,
-          );
-        }
-        process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : growoverSummary(report));
+  });
+  addOptions<GrowoverFlags>(
+    group
+      .command('growover')
+      .description("EM and F1 for ALL, SAME, NEW, CHANGED and CHANGED_DEL (the old answer of CHANGED items), exactly as GrowOVER's scorer, in percent with 95% bootstrap intervals"),
+    {
+      snapshot: new Option('--snapshot <name>', 'the snapshot whose active QA items are the gold').makeOptionMandatory(),
+      predictions: new Option('--predictions <file>', "GrowOVER's results JSON {id: {prediction: {text}}}, or JSONL {id, prediction}").makeOptionMandatory(),
+      seed: new Option('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
+      out: new Option('--out <dir>', 'also write report.json and items.jsonl (per-item scores) into this directory'),
+    },
+  ).action(async (flags: GrowoverFlags, command: Command) => {
+    const predictions = readAll(flags.predictions);
+    await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, (session) => {
+      const predicted = new Map(predictions.map((p) => [p.id, p.prediction]));
+      const cases = new StoreGold(session.db).growoverGold(flags.snapshot).map((gold) => {
+        const prediction = predicted.get(gold.id) ?? null;
+        predicted.delete(gold.id);
+        return { gold, prediction };
       });
+      if (cases.length === 0) throw new UserError(`nothing to score: no QA item is active in snapshot "${flags.snapshot}" (run wikidelta monthly first)`);
+      const report = scoreGrowover(cases, { seed: session.settings.seed, outside: [...predicted.keys()] });
+      if (flags.out) {
+        const items = cases.map(({ gold, prediction }) => ({
+          id: gold.id,
+          type: gold.type,
+          answer: gold.answer,
+          old_answer: gold.oldAnswer,
+          prediction,
+          ...growoverScores(prediction ?? '', gold.answer),
+          verdict: growoverVerdict(gold, prediction).verdict,
+          ...(gold.type === 'CHANGED' ? { old_answer_scores: growoverScores(prediction ?? '', gold.oldAnswer ?? '') } : {}),
+        }));
+        writeFilesAtomically(
+          flags.out,
+          new Map([
+            ['report.json', `${JSON.stringify(report, null, 2)}\n`],
+            ['items.jsonl', items.map((item) => `${JSON.stringify(item)}\n`).join('')],
+          ]),
+          EVALUATION_ENTRY,
+        );
+      }
+      process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : growoverSummary(report));
     });
+  });
 }
 
 /** What the evaluation expects, from the flags: one date, a range, or a week's queries on a date. */

@@ -1,26 +1,29 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UserError } from '../../errors.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
 import { renderGrowoverRelease } from '../../release/growoverRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
 import { growoverFigures, withFigures } from '../../plots/datasetFigures.js';
-import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
-import { withSession } from '../session.js';
+import { addOptions } from '../options.js';
+import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
+import { withSession, type GlobalFlags } from '../session.js';
 
-interface ExportGrowoverFlags {
+interface ExportGrowoverFlags extends PreviousFlags {
   snapshot: string;
   out: string;
-  previous?: string | boolean;
 }
 
 /** `export growover`: a snapshot's monthly release, GrowOVER's formats plus Parquet tables, the native one, a dataset card, manifest and changes. */
 export function registerExportGrowover(exportGroup: Command): void {
-  addPreviousOptions(
+  addOptions<ExportGrowoverFlags>(
     exportGroup
       .command('growover')
-      .description("a snapshot's GrowOVER QA and dialogue release: qa.jsonl, article_dialogue.jsonl, dialogue.jsonl, turn.jsonl, their Parquet tables, native.jsonl, README.md, MANIFEST.json, CHANGES.md")
-      .requiredOption('--snapshot <name>', 'the snapshot whose items to release')
-      .requiredOption('--out <dir>', 'the release directory'),
+      .description("a snapshot's GrowOVER QA and dialogue release: qa.jsonl, article_dialogue.jsonl, dialogue.jsonl, turn.jsonl, their Parquet tables, native.jsonl, README.md, MANIFEST.json, CHANGES.md"),
+    {
+      snapshot: new Option('--snapshot <name>', 'the snapshot whose items to release').makeOptionMandatory(),
+      out: new Option('--out <dir>', 'the release directory').makeOptionMandatory(),
+      ...previousOptions(),
+    },
   ).action(async (flags: ExportGrowoverFlags, command: Command) => {
     const { months, written } = await withSession(command, { write: false, lock: true }, async (session) => {
       const snapshot = new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
@@ -33,7 +36,7 @@ export function registerExportGrowover(exportGroup: Command): void {
       return { months, written: await writeRelease(session.db, flags.out, { ...draft, files }, previousChoice(flags)) };
     });
     const current = months.find((month) => month.snapshot === flags.snapshot);
-    if (command.optsWithGlobals<{ json?: boolean }>().json) {
+    if (command.optsWithGlobals<GlobalFlags>().json) {
       process.stdout.write(`${JSON.stringify({ snapshot: flags.snapshot, out: flags.out, counts: current, ...releaseSummary(written) })}\n`);
       return;
     }

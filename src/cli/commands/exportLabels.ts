@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { once } from 'node:events';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { UserError } from '../../errors.js';
@@ -6,16 +6,15 @@ import type { StoredLabel } from '../../model/labels.js';
 import { labelRecord, renderLabelsRelease } from '../../release/labelsRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
-import { refuseUsage } from '../options.js';
-import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
+import { addOptions, refuseUsage } from '../options.js';
+import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
 import { withSession } from '../session.js';
 
-interface ExportLabelsFlags {
+interface ExportLabelsFlags extends PreviousFlags {
   old: string;
   new: string;
   out?: string;
   release?: string;
-  previous?: string | boolean;
 }
 
 /**
@@ -24,15 +23,13 @@ interface ExportLabelsFlags {
  * manifest, changes).
  */
 export function registerExportLabels(exportGroup: Command): void {
-  addPreviousOptions(
-    exportGroup
-      .command('labels')
-      .description('sentence labels between two snapshots as JSON lines, or as a release with --release')
-      .requiredOption('--old <name>', 'the earlier snapshot')
-      .requiredOption('--new <name>', 'the later snapshot')
-      .option('--out <file>', 'write to this file (default: standard output)')
-      .option('--release <dir>', 'write a release directory: labels.jsonl, labels.parquet, README.md, MANIFEST.json, CHANGES.md'),
-  ).action(async (flags: ExportLabelsFlags, command: Command) => {
+  addOptions<ExportLabelsFlags>(exportGroup.command('labels').description('sentence labels between two snapshots as JSON lines, or as a release with --release'), {
+    old: new Option('--old <name>', 'the earlier snapshot').makeOptionMandatory(),
+    new: new Option('--new <name>', 'the later snapshot').makeOptionMandatory(),
+    out: new Option('--out <file>', 'write to this file (default: standard output)'),
+    release: new Option('--release <dir>', 'write a release directory: labels.jsonl, labels.parquet, README.md, MANIFEST.json, CHANGES.md'),
+    ...previousOptions(),
+  }).action(async (flags: ExportLabelsFlags, command: Command) => {
     if (flags.out !== undefined && flags.release !== undefined) refuseUsage(command, '--out writes one file, --release a release directory: give one of them');
     if (flags.previous !== undefined && flags.release === undefined) refuseUsage(command, '--previous is for a release (--release DIR)');
     await withSession(command, { write: false, lock: true }, async (session) => {

@@ -1,21 +1,20 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
 import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
 import { RunStore } from '../../store/runStore.js';
-import { dateOption, integerOption, timeAxisOption } from '../options.js';
-import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
+import { addOptions, dateOption, integerOption, timeAxisOption } from '../options.js';
+import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
 import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
-interface ExportWeeklyFlags {
+interface ExportWeeklyFlags extends PreviousFlags {
   start: string;
   days: number;
   wiki?: string;
   out?: string;
-  previous?: string | boolean;
   time: TimeAxis;
 }
 
@@ -24,15 +23,18 @@ interface ExportWeeklyFlags {
  * e.g. once `finalize` has labelled the update frequencies or later syncs extended the answers.
  */
 export function registerExportWeekly(exportGroup: Command): void {
-  addPreviousOptions(
+  addOptions<ExportWeeklyFlags>(
     exportGroup
       .command('weekly')
-      .description("a week's release (queries and answers as JSON lines and Parquet, qa_YYMMDD.jsonl per day, native JSONL, dataset card, manifest, changes) from the store")
-      .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory())
-      .addOption(integerOption('--days <n>', 'window length in days').default(7))
-      .option('--wiki <name>', 'the wiki the week was collected from (default: the only one the weekly pipeline ran on in that window)')
-      .option('--out <dir>', 'release directory (default: releases/weekly-START beside the database, weekly-START-world on world time)')
-      .addOption(timeAxisOption()),
+      .description("a week's release (queries and answers as JSON lines and Parquet, qa_YYMMDD.jsonl per day, native JSONL, dataset card, manifest, changes) from the store"),
+    {
+      start: dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC)').makeOptionMandatory(),
+      days: integerOption('--days <n>', 'window length in days').default(7),
+      wiki: new Option('--wiki <name>', 'the wiki the week was collected from (default: the only one the weekly pipeline ran on in that window)'),
+      out: new Option('--out <dir>', 'release directory (default: releases/weekly-START beside the database, weekly-START-world on world time)'),
+      time: timeAxisOption(),
+      ...previousOptions(),
+    },
   ).action(async (flags: ExportWeeklyFlags, command: Command) => {
     await withSession(command, { write: false, lock: true }, async (session) => {
       const window = windowFrom(flags.start, flags.days);

@@ -1,25 +1,28 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { runLabel } from '../../../pipelines/monthly/label.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
 import { pricesOf, SessionTasks } from '../../llm/openTasks.js';
-import { addModelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
-import { withSession } from '../session.js';
-import { QUEUE_OPTION_HELP, queueRunnerFor, requireQueue } from '../queueOption.js';
+import { modelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
+import { addOptions } from '../options.js';
+import { withSession, type GlobalFlags } from '../session.js';
+import { QUEUE_OPTION_HELP, queueOptions, queueRunnerFor, requireQueue, type QueueFlags } from '../queueOption.js';
 
-interface LabelFlags extends ModelFlags {
+interface LabelFlags extends ModelFlags, QueueFlags {
   old: string;
   new: string;
-  queue?: string;
 }
 
 export function registerLabel(program: Command): void {
-  addModelOptions(
+  addOptions<LabelFlags>(
     program
       .command('label')
-      .description('label every sentence of the new snapshot unchanged, changed, new or undecided against the old one (and deleted old ones); prints the counts')
-      .requiredOption('--old <name>', 'the earlier snapshot')
-      .requiredOption('--new <name>', 'the later snapshot')
-      .option('--queue <url>', QUEUE_OPTION_HELP),
+      .description('label every sentence of the new snapshot unchanged, changed, new or undecided against the old one (and deleted old ones); prints the counts'),
+    {
+      old: new Option('--old <name>', 'the earlier snapshot').makeOptionMandatory(),
+      new: new Option('--new <name>', 'the later snapshot').makeOptionMandatory(),
+      ...queueOptions(QUEUE_OPTION_HELP),
+      ...modelOptions(),
+    },
   ).action(async (flags: LabelFlags, command: Command) => {
     await requireQueue(flags.queue);
     const models = await modelsFrom(flags);
@@ -31,7 +34,7 @@ export function registerLabel(program: Command): void {
       await runLabel({ db: session.db, reporter: session.reporter, input: { ...input, ...(await queueRunnerFor(flags.queue, flags, session.settings)) } });
       return store.labelCounts(flags.old, flags.new);
     });
-    if (command.optsWithGlobals<{ json?: boolean }>().json) {
+    if (command.optsWithGlobals<GlobalFlags>().json) {
       process.stdout.write(`${JSON.stringify({ old_snapshot: flags.old, new_snapshot: flags.new, counts })}\n`);
       return;
     }

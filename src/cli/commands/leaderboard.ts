@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
@@ -7,7 +7,7 @@ import { parseSystemMeta } from '../../evaluate/systemMeta.js';
 import { leaderboardFiles, leaderboardMarkdown } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, weeklyFigures } from '../../plots/datasetFigures.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { dateOption } from '../options.js';
+import { addOptions, dateOption } from '../options.js';
 import { withSession } from '../session.js';
 
 interface LeaderboardFlags {
@@ -23,31 +23,34 @@ const LEADERBOARD_ENTRY = /^(README\.md|index\.html|leaderboard\.json|[^/]+\.svg
 
 /** `leaderboard`: every system's predictions in a directory, scored and ranked (RealTimeQA's weekly board). */
 export function registerLeaderboard(program: Command): void {
-  program
-    .command('leaderboard')
-    .description(
-      'score every submitted system and rank them by F1 with 95% intervals, with its current, outdated and wrong answers: SYSTEM.jsonl, SYSTEM.json (SQuAD\'s {id: answer}), SYSTEM/YYYY-MM-DD.jsonl (a week, answered the day after it) or SYSTEM/growover-SNAPSHOT.jsonl, ' +
-        'and SYSTEM.meta.json {"cutoff": "YYYY-MM-DD"} to split a system\'s scores before and after its training cutoff; Markdown on standard output (JSON with --json), or README.md, index.html, leaderboard.json and figures into --out',
-    )
-    .requiredOption('--submissions <dir>', 'the directory of prediction files')
-    .option('--out <dir>', 'write the leaderboard pages, JSON and figures (SVG) into this directory')
-    .addOption(dateOption('--date <date>', 'a date every weekly system is scored on, and the date of SYSTEM.jsonl lines that name none (YYYY-MM-DD)'))
-    .addOption(dateOption('--after <date>', 'score only the answers that changed on or after DATE (a change the store saw)'))
-    .option('--seed <n>', 'the bootstrap seed (default: the seed setting)')
-    .action(async (flags: LeaderboardFlags, command: Command) => {
-      const files = readSubmissions(flags.submissions);
-      await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, async (session) => {
-        const board = buildLeaderboard(session.db, files, { seed: session.settings.seed, date: flags.date ?? null, after: flags.after ?? null });
-        if (flags.out === undefined) {
-          process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
-          return;
-        }
-        const figures = [...(board.weekly.length > 0 ? weeklyFigures(session.db) : []), ...(board.growover.length > 0 ? growoverFigures(session.db) : [])];
-        writeFilesAtomically(flags.out, await leaderboardFiles(board, figures), LEADERBOARD_ENTRY);
-        const systems = new Set([...board.weekly, ...board.growover.flatMap((snapshot) => snapshot.entries)].map((entry) => entry.system)).size;
-        process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, systems })}\n` : `leaderboard of ${systems} systems written to ${flags.out}\n`);
-      });
+  addOptions<LeaderboardFlags>(
+    program
+      .command('leaderboard')
+      .description(
+        'score every submitted system and rank them by F1 with 95% intervals, with its current, outdated and wrong answers: SYSTEM.jsonl, SYSTEM.json (SQuAD\'s {id: answer}), SYSTEM/YYYY-MM-DD.jsonl (a week, answered the day after it) or SYSTEM/growover-SNAPSHOT.jsonl, ' +
+          'and SYSTEM.meta.json {"cutoff": "YYYY-MM-DD"} to split a system\'s scores before and after its training cutoff; Markdown on standard output (JSON with --json), or README.md, index.html, leaderboard.json and figures into --out',
+      ),
+    {
+      submissions: new Option('--submissions <dir>', 'the directory of prediction files').makeOptionMandatory(),
+      out: new Option('--out <dir>', 'write the leaderboard pages, JSON and figures (SVG) into this directory'),
+      date: dateOption('--date <date>', 'a date every weekly system is scored on, and the date of SYSTEM.jsonl lines that name none (YYYY-MM-DD)'),
+      after: dateOption('--after <date>', 'score only the answers that changed on or after DATE (a change the store saw)'),
+      seed: new Option('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
+    },
+  ).action(async (flags: LeaderboardFlags, command: Command) => {
+    const files = readSubmissions(flags.submissions);
+    await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, async (session) => {
+      const board = buildLeaderboard(session.db, files, { seed: session.settings.seed, date: flags.date ?? null, after: flags.after ?? null });
+      if (flags.out === undefined) {
+        process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
+        return;
+      }
+      const figures = [...(board.weekly.length > 0 ? weeklyFigures(session.db) : []), ...(board.growover.length > 0 ? growoverFigures(session.db) : [])];
+      writeFilesAtomically(flags.out, await leaderboardFiles(board, figures), LEADERBOARD_ENTRY);
+      const systems = new Set([...board.weekly, ...board.growover.flatMap((snapshot) => snapshot.entries)].map((entry) => entry.system)).size;
+      process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, systems })}\n` : `leaderboard of ${systems} systems written to ${flags.out}\n`);
     });
+  });
 }
 
 /** The submission files: `*.jsonl` and `*.json` at the top, and every file in a system's folder (hidden entries skipped); each with its system's cutoff from `SYSTEM.meta.json`. */

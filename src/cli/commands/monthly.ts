@@ -1,34 +1,36 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { runMonthly } from '../../../pipelines/monthly.js';
 import { lastCompleteMonth, latestMonthBefore } from '../../dates.js';
 import { llmRunParam, pricesOf, SessionTasks } from '../../llm/openTasks.js';
-import { addModelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
-import { integerOption, listOption, refuseUsage } from '../options.js';
-import { withSession } from '../session.js';
-import { QUEUE_OPTION_HELP, queueRunnerFor, requireQueue } from '../queueOption.js';
+import { modelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
+import { addOptions, integerOption, listOption, refuseUsage } from '../options.js';
+import { withSession, type GlobalFlags } from '../session.js';
+import { QUEUE_OPTION_HELP, queueOptions, queueRunnerFor, requireQueue, type QueueFlags } from '../queueOption.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
 
-interface MonthlyFlags extends ModelFlags {
+interface MonthlyFlags extends ModelFlags, QueueFlags {
   old?: string;
   new?: string;
   lastMonth?: boolean;
   seed?: number;
   redo?: string[];
-  queue?: string;
 }
 
 /** `monthly`: label (when not yet done), maintain and generate GrowOVER items for a new snapshot. */
 export function registerMonthly(program: Command): void {
-  addModelOptions(
+  addOptions<MonthlyFlags>(
     program
       .command('monthly')
-      .description('the monthly (GrowOVER) pipeline: label the new snapshot against the old one, keep items whose evidence is unchanged, generate new ones; without --old, initial generation for a first snapshot')
-      .option('--old <name>', 'the previous snapshot (omit for the first one)')
-      .option('--new <name>', 'the new snapshot; or --last-month')
-      .option('--last-month', 'for cron: the new snapshot is the last complete month\'s (YYYY-MM, made by snapshot --last-month), the old one the latest earlier YYYY-MM snapshot in the store (none: initial generation)')
-      .addOption(listOption('--redo <list>', 'stages to run again although done (maintain, generate); a done stage whose inputs were made again since runs again by itself'))
-      .addOption(integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'))
-      .option('--queue <url>', QUEUE_OPTION_HELP),
+      .description('the monthly (GrowOVER) pipeline: label the new snapshot against the old one, keep items whose evidence is unchanged, generate new ones; without --old, initial generation for a first snapshot'),
+    {
+      old: new Option('--old <name>', 'the previous snapshot (omit for the first one)'),
+      new: new Option('--new <name>', 'the new snapshot; or --last-month'),
+      lastMonth: new Option('--last-month', 'for cron: the new snapshot is the last complete month\'s (YYYY-MM, made by snapshot --last-month), the old one the latest earlier YYYY-MM snapshot in the store (none: initial generation)'),
+      redo: listOption('--redo <list>', 'stages to run again although done (maintain, generate); a done stage whose inputs were made again since runs again by itself'),
+      seed: integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'),
+      ...queueOptions(QUEUE_OPTION_HELP),
+      ...modelOptions(),
+    },
   ).action(async (flags: MonthlyFlags, command: Command) => {
     if (flags.lastMonth && (flags.old !== undefined || flags.new !== undefined)) refuseUsage(command, '--last-month chooses both snapshots: give it without --old or --new');
     if (!flags.lastMonth && flags.new === undefined) refuseUsage(command, "required option '--new <name>' not specified (or give --last-month)");
@@ -56,7 +58,7 @@ export function registerMonthly(program: Command): void {
       return { outcome: monthly, ...pair };
     });
     const { run, labeling } = outcome;
-    if (command.optsWithGlobals<{ json?: boolean }>().json) {
+    if (command.optsWithGlobals<GlobalFlags>().json) {
       process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, labeling: labeling && { run: labeling.run.id, stages: labeling.run.stages }, stages: run.stages })}\n`);
       return;
     }

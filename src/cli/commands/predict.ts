@@ -6,18 +6,26 @@ import { GROWOVER_SYSTEMS, predictGrowover, type GrowoverSystem } from '../../ev
 import { predictWeekly, WEEKLY_SYSTEMS, type WeeklySystem } from '../../evaluate/predictWeekly.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { weekEvaluationDate } from '../../dates.js';
-import { dateOption, llmOption, refuseUsage, snapshotNameOption } from '../options.js';
+import { addOptions, dateOption, llmOption, refuseUsage, snapshotNameOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
 
+/** What both baselines' commands read. */
 interface PredictFlags {
   system: string;
   out: string;
   llm?: string;
-  date?: string;
-  week?: string;
-  snapshot?: string;
 }
 
+interface PredictWeeklyFlags extends PredictFlags {
+  system: WeeklySystem;
+  date?: string;
+  week?: string;
+}
+
+interface PredictGrowoverFlags extends PredictFlags {
+  system: GrowoverSystem;
+  snapshot: string;
+}
 
 /**
  * `predict weekly|growover`: a baseline's predictions as the JSONL `{id, prediction}` file `evaluate`
@@ -26,29 +34,35 @@ interface PredictFlags {
  */
 export function registerPredict(program: Command): void {
   const predict = program.command('predict').description("write a baseline system's predictions (JSONL {id, prediction}) for evaluate and the leaderboard");
-  predict
-    .command('weekly')
-    .description('answer every kept query of the weeks begun before DATE (or of one --week) as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE)')
-    .addOption(new Option('--system <name>', 'the baseline').choices([...WEEKLY_SYSTEMS]).makeOptionMandatory())
-    .addOption(dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC); default with --week: the day after the week'))
-    .addOption(dateOption('--week <start>', "only the queries of the week starting that day (YYYY-MM-DD), as a leaderboard's SYSTEM/START.jsonl holds"))
-    .requiredOption('--out <file>', 'the predictions file to write (JSONL)')
-    .addOption(llmOption())
-    .action(async (flags: PredictFlags, command: Command) => {
-      // DailyQA answers a week's queries on the day after the week.
-      const date = flags.date ?? (flags.week !== undefined ? weekEvaluationDate(flags.week) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
-      await predictInto(command, flags, (session, tasks) => predictWeekly(session.db, tasks, flags.system as WeeklySystem, date, flags.week));
-    });
-  predict
-    .command('growover')
-    .description("answer every QA item active in SNAPSHOT as of the snapshot's date: closed-book (the date and the question) or evidence (the item's evidence sentences)")
-    .addOption(new Option('--system <name>', 'the baseline').choices([...GROWOVER_SYSTEMS]).makeOptionMandatory())
-    .addOption(snapshotNameOption('--snapshot <name>', 'the snapshot whose items are answered').makeOptionMandatory())
-    .requiredOption('--out <file>', 'the predictions file to write (JSONL)')
-    .addOption(llmOption())
-    .action(async (flags: PredictFlags, command: Command) => {
-      await predictInto(command, flags, (session, tasks) => predictGrowover(session.db, tasks, flags.system as GrowoverSystem, flags.snapshot as string));
-    });
+  addOptions<PredictWeeklyFlags>(
+    predict
+      .command('weekly')
+      .description('answer every kept query of the weeks begun before DATE (or of one --week) as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE)'),
+    {
+      system: new Option('--system <name>', 'the baseline').choices([...WEEKLY_SYSTEMS]).makeOptionMandatory(),
+      date: dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC); default with --week: the day after the week'),
+      week: dateOption('--week <start>', "only the queries of the week starting that day (YYYY-MM-DD), as a leaderboard's SYSTEM/START.jsonl holds"),
+      out: new Option('--out <file>', 'the predictions file to write (JSONL)').makeOptionMandatory(),
+      llm: llmOption(),
+    },
+  ).action(async (flags: PredictWeeklyFlags, command: Command) => {
+    // DailyQA answers a week's queries on the day after the week.
+    const date = flags.date ?? (flags.week !== undefined ? weekEvaluationDate(flags.week) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
+    await predictInto(command, flags, (session, tasks) => predictWeekly(session.db, tasks, flags.system, date, flags.week));
+  });
+  addOptions<PredictGrowoverFlags>(
+    predict
+      .command('growover')
+      .description("answer every QA item active in SNAPSHOT as of the snapshot's date: closed-book (the date and the question) or evidence (the item's evidence sentences)"),
+    {
+      system: new Option('--system <name>', 'the baseline').choices([...GROWOVER_SYSTEMS]).makeOptionMandatory(),
+      snapshot: snapshotNameOption('--snapshot <name>', 'the snapshot whose items are answered').makeOptionMandatory(),
+      out: new Option('--out <file>', 'the predictions file to write (JSONL)').makeOptionMandatory(),
+      llm: llmOption(),
+    },
+  ).action(async (flags: PredictGrowoverFlags, command: Command) => {
+    await predictInto(command, flags, (session, tasks) => predictGrowover(session.db, tasks, flags.system, flags.snapshot));
+  });
 }
 
 async function predictInto(command: Command, flags: PredictFlags, predict: (session: Session, tasks: BaselineTasks) => Promise<BaselinePredictions>): Promise<void> {

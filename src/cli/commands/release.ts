@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
+import type { GlobalFlags } from '../session.js';
 
 /**
  * `release verify DIR` and `release diff OLD NEW`: a release checked against its manifest, and
@@ -18,7 +19,7 @@ export function registerRelease(program: Command): void {
       if (!result.ok) throw new UserError(`${dir}: ${result.file} ${result.problem}`);
       const { manifest } = result;
       process.stdout.write(
-        command.optsWithGlobals<{ json?: boolean }>().json
+        command.optsWithGlobals<GlobalFlags>().json
           ? `${JSON.stringify({ dir, ok: true, version: manifest.version, files: manifest.files.length + 1 })}\n`
           : `${dir}: release ${manifest.version} verified, ${manifest.files.length + 1} files match MANIFEST.json\n`,
       );
@@ -34,6 +35,6 @@ export function registerRelease(program: Command): void {
         import('../../release/releaseDiff.js'),
       ]);
       const changes = diffReleases(directorySource(oldDir, readManifest(oldDir)), directorySource(newDir, readManifest(newDir)));
-      process.stdout.write(command.optsWithGlobals<{ json?: boolean }>().json ? changesJsonLines(changes) : changesMarkdown(changes));
+      process.stdout.write(command.optsWithGlobals<GlobalFlags>().json ? changesJsonLines(changes) : changesMarkdown(changes));
     });
 }

@@ -3,9 +3,9 @@
  * (docs/ARCHITECTURE.md §14), until SIGINT or SIGTERM. The server loads with this command only,
  * not with every command's start-up.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UserError } from '../../errors.js';
-import { integerOption } from '../options.js';
+import { addOptions, integerOption } from '../options.js';
 import { withSession } from '../session.js';
 
 interface ServeFlags {
@@ -15,36 +15,39 @@ interface ServeFlags {
 }
 
 export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description("serve the audits' annotator pages (/a/TOKEN), the maintainer's page (/admin/TOKEN) and their JSON API (/api, Authorization: Bearer TOKEN) until stopped")
-    .option('--host <host>', 'the address to listen on; anything but loopback is reachable from other machines over plain HTTP', '127.0.0.1')
-    .addOption(integerOption('--port <n>', 'the port (0 picks a free one)').default(8787))
-    .option('--trust-proxy <addresses>', "behind a reverse proxy: its addresses or CIDR ranges, comma-separated, whose X-Forwarded-For/-Host/-Proto are believed (so failed links count per client, not per proxy)")
-    .action(async (flags: ServeFlags, command: Command) => {
-      if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
-      // No run lock: judgments are single-row transactions, so `audit` commands may add items or annotators meanwhile.
-      await withSession(command, { write: false }, async (session) => {
-        const { startAuditServer } = await import('../../serve/server.js');
-        const server = await startAuditServer({
-          db: session.db,
-          host: flags.host,
-          port: flags.port,
-          log: (line) => process.stderr.write(`wikidelta serve: ${line}\n`),
-          trustProxy: flags.trustProxy,
-        }).catch(
-          (error: NodeJS.ErrnoException) => {
-            if (error.code === 'EADDRINUSE') throw new UserError(`port ${flags.port} on ${flags.host} is in use: choose another --port`);
-            if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') throw new UserError(`cannot listen on --host ${flags.host}: no such local address`);
-            throw error;
-          },
-        );
-        process.stdout.write(session.json ? `${JSON.stringify({ url: server.url })}\n` : `serving audits at ${server.url} (annotators open ${server.url}/a/TOKEN, the maintainer ${server.url}/admin/TOKEN); Ctrl-C stops\n`);
-        await new Promise<void>((resolveStopped) => {
-          const stop = () => void server.close().then(resolveStopped);
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-        });
+  addOptions<ServeFlags>(
+    program
+      .command('serve')
+      .description("serve the audits' annotator pages (/a/TOKEN), the maintainer's page (/admin/TOKEN) and their JSON API (/api, Authorization: Bearer TOKEN) until stopped"),
+    {
+      host: new Option('--host <host>', 'the address to listen on; anything but loopback is reachable from other machines over plain HTTP').default('127.0.0.1'),
+      port: integerOption('--port <n>', 'the port (0 picks a free one)').default(8787),
+      trustProxy: new Option('--trust-proxy <addresses>', "behind a reverse proxy: its addresses or CIDR ranges, comma-separated, whose X-Forwarded-For/-Host/-Proto are believed (so failed links count per client, not per proxy)"),
+    },
+  ).action(async (flags: ServeFlags, command: Command) => {
+    if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
+    // No run lock: judgments are single-row transactions, so `audit` commands may add items or annotators meanwhile.
+    await withSession(command, { write: false }, async (session) => {
+      const { startAuditServer } = await import('../../serve/server.js');
+      const server = await startAuditServer({
+        db: session.db,
+        host: flags.host,
+        port: flags.port,
+        log: (line) => process.stderr.write(`wikidelta serve: ${line}\n`),
+        trustProxy: flags.trustProxy,
+      }).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE') throw new UserError(`port ${flags.port} on ${flags.host} is in use: choose another --port`);
+          if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') throw new UserError(`cannot listen on --host ${flags.host}: no such local address`);
+          throw error;
+        },
+      );
+      process.stdout.write(session.json ? `${JSON.stringify({ url: server.url })}\n` : `serving audits at ${server.url} (annotators open ${server.url}/a/TOKEN, the maintainer ${server.url}/admin/TOKEN); Ctrl-C stops\n`);
+      await new Promise<void>((resolveStopped) => {
+        const stop = () => void server.close().then(resolveStopped);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
       });
     });
+  });
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -6,16 +6,14 @@ import { runSnapshot } from '../../../pipelines/monthly/snapshot.js';
 import { isoSeconds, lastCompleteMonth, monthEnd, parseDate } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { ApiSnapshotSource, dumpSnapshotArticles } from '../../sources/snapshotSources.js';
-import { wikiName } from '../../sources/openSource.js';
+import { wikiName, type SourceFlags } from '../../sources/openSource.js';
 import { wikiClientOptions } from '../../sources/wikiClient.js';
-import { dateOption, refuseUsage, snapshotNameOption } from '../options.js';
-import { withSession } from '../session.js';
+import { addOptions, dateOption, refuseUsage, snapshotNameOption } from '../options.js';
+import { withSession, type GlobalFlags } from '../session.js';
 
-interface SnapshotFlags {
+interface SnapshotFlags extends SourceFlags {
   name?: string;
   lastMonth?: boolean;
-  dump?: string;
-  api?: string;
   asOf?: string;
   titles?: string;
   titlesFromLinks?: string[];
@@ -25,52 +23,50 @@ interface SnapshotFlags {
 const TitleList = z.array(z.string().min(1).max(255)).min(1, 'the title list is empty');
 
 export function registerSnapshot(program: Command): void {
-  program
-    .command('snapshot')
-    .description('materialise a named snapshot: each article as of a date, as paragraphs and sentences')
-    .addOption(snapshotNameOption('--name <name>', 'name of the snapshot, e.g. 2025-03 (no slashes or line breaks); or --last-month'))
-    .option('--last-month', 'for cron: the last complete month before now, named YYYY-MM and taken as of its end (the first day of the next month, 00:00 UTC); same as --name YYYY-MM --as-of THAT-DAY')
-    .option('--dump <path>', 'MediaWiki XML dump (.xml, .gz, .bz2, or - for standard input): each page\'s latest revision at or before --as-of')
-    .option('--api <url>', 'MediaWiki Action API endpoint: the revision in effect at --as-of for each title')
-    .addOption(dateOption('--as-of <date>', 'the snapshot instant, DATE 00:00 UTC (with --dump: default the latest revision)'))
-    .option('--titles <file>', 'with --api: a file of article titles, one per line')
-    .option('--titles-from-links <pages...>', 'with --api: the articles linked from these pages (e.g. "Portal:Current events/2025 January 5")')
-    .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
-    .action(async (given: SnapshotFlags, command: Command) => {
-      const flags = { ...given, ...snapshotMonth(given, command) };
-      const outcome = await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
-        const asOf = flags.asOf === undefined ? null : isoSeconds(parseDate(flags.asOf, '--as-of date'));
-        if (Boolean(flags.dump) === Boolean(flags.api)) throw new UserError('give either --dump PATH or --api URL (exactly one)');
-        const wiki = wikiName({ api: flags.api, dump: flags.dump }, session.settings);
-        if (flags.dump) {
-          const path = flags.dump;
-          return runSnapshot({
-            db: session.db,
-            reporter: session.reporter,
-            input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf) },
-          });
-        }
-        if (asOf === null) throw new UserError('--api needs --as-of DATE');
-        if (!flags.titles && !flags.titlesFromLinks) throw new UserError('--api needs --titles FILE or --titles-from-links PAGE...');
-        const source = new ApiSnapshotSource(wikiClientOptions(session.settings, flags.api as string));
-        const titles = [...(flags.titles ? readTitles(flags.titles) : []), ...(flags.titlesFromLinks ? await source.titlesLinkedFrom(flags.titlesFromLinks) : [])];
+  addOptions<SnapshotFlags>(program.command('snapshot').description('materialise a named snapshot: each article as of a date, as paragraphs and sentences'), {
+    name: snapshotNameOption('--name <name>', 'name of the snapshot, e.g. 2025-03 (no slashes or line breaks); or --last-month'),
+    lastMonth: new Option('--last-month', 'for cron: the last complete month before now, named YYYY-MM and taken as of its end (the first day of the next month, 00:00 UTC); same as --name YYYY-MM --as-of THAT-DAY'),
+    dump: new Option('--dump <path>', 'MediaWiki XML dump (.xml, .gz, .bz2, or - for standard input): each page\'s latest revision at or before --as-of'),
+    api: new Option('--api <url>', 'MediaWiki Action API endpoint: the revision in effect at --as-of for each title'),
+    asOf: dateOption('--as-of <date>', 'the snapshot instant, DATE 00:00 UTC (with --dump: default the latest revision)'),
+    titles: new Option('--titles <file>', 'with --api: a file of article titles, one per line'),
+    titlesFromLinks: new Option('--titles-from-links <pages...>', 'with --api: the articles linked from these pages (e.g. "Portal:Current events/2025 January 5")'),
+    userAgent: new Option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)'),
+  }).action(async (given: SnapshotFlags, command: Command) => {
+    const flags = { ...given, ...snapshotMonth(given, command) };
+    const outcome = await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
+      const asOf = flags.asOf === undefined ? null : isoSeconds(parseDate(flags.asOf, '--as-of date'));
+      if (Boolean(flags.dump) === Boolean(flags.api)) throw new UserError('give either --dump PATH or --api URL (exactly one)');
+      const wiki = wikiName({ api: flags.api, dump: flags.dump }, session.settings);
+      if (flags.dump) {
+        const path = flags.dump;
         return runSnapshot({
           db: session.db,
           reporter: session.reporter,
-          input: {
-            snapshot: { name: flags.name, wiki, source: flags.api as string, asOf },
-            articles: (isDone) => source.articlesAsOf(TitleList.parse(titles), asOf, isDone),
-          },
+          input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf) },
         });
-      });
-      const counts = outcome.run.stages[0]?.counts ?? {};
-      if (command.optsWithGlobals<{ json?: boolean }>().json) process.stdout.write(`${JSON.stringify({ snapshot: flags.name, ...counts })}\n`);
-      else {
-        const skipped = counts.skipped ? `; ${counts.skipped} skipped, the parser cannot read them` : '';
-        process.stdout.write(`snapshot ${flags.name}: ${counts.articles ?? 0} articles (${counts.stored_now ?? 0} stored now, ${counts.sentences_now ?? 0} sentences${skipped})\n`);
-        for (const key of Object.keys(counts)) if (key.startsWith('skipped: ')) process.stdout.write(`  ${key}\n`);
       }
+      if (asOf === null) throw new UserError('--api needs --as-of DATE');
+      if (!flags.titles && !flags.titlesFromLinks) throw new UserError('--api needs --titles FILE or --titles-from-links PAGE...');
+      const source = new ApiSnapshotSource(wikiClientOptions(session.settings, flags.api as string));
+      const titles = [...(flags.titles ? readTitles(flags.titles) : []), ...(flags.titlesFromLinks ? await source.titlesLinkedFrom(flags.titlesFromLinks) : [])];
+      return runSnapshot({
+        db: session.db,
+        reporter: session.reporter,
+        input: {
+          snapshot: { name: flags.name, wiki, source: flags.api as string, asOf },
+          articles: (isDone) => source.articlesAsOf(TitleList.parse(titles), asOf, isDone),
+        },
+      });
     });
+    const counts = outcome.run.stages[0]?.counts ?? {};
+    if (command.optsWithGlobals<GlobalFlags>().json) process.stdout.write(`${JSON.stringify({ snapshot: flags.name, ...counts })}\n`);
+    else {
+      const skipped = counts.skipped ? `; ${counts.skipped} skipped, the parser cannot read them` : '';
+      process.stdout.write(`snapshot ${flags.name}: ${counts.articles ?? 0} articles (${counts.stored_now ?? 0} stored now, ${counts.sentences_now ?? 0} sentences${skipped})\n`);
+      for (const key of Object.keys(counts)) if (key.startsWith('skipped: ')) process.stdout.write(`  ${key}\n`);
+    }
+  });
 }
 
 /** --name and --as-of as given, or with --last-month the last complete month's name and end. */

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { answerChangeStats } from '../../timeline/answerStats.js';
@@ -8,38 +8,45 @@ import { leaderboardFigures } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, renderFigures, weeklyFigures } from '../../plots/datasetFigures.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { UserError } from '../../errors.js';
-import { dateOption, refuseUsage } from '../options.js';
+import { addOptions, dateOption, refuseUsage } from '../options.js';
+
+interface StatsFlags {
+  plot?: string;
+  predictions?: string;
+  date?: string;
+}
 
 /** What a figures directory holds: the charts, nothing else (a directory with other files is refused). */
 const FIGURE_FILE = /^[^/]+\.svg$/;
 
 export function registerStats(program: Command): void {
-  program
-    .command('stats')
-    .description('per week of queries: answers changing on each day, and how often each answer changed around its creation (JSON)')
-    .option('--plot <dir>', "also draw the datasets' figures as SVG files into DIR: answers changed per day (one line per weekly update), queries per domain per week, GrowOVER's labels and items per month")
-    .option('--predictions <file>', "with --plot: a system's weekly predictions (JSONL {id, prediction}), drawn as its F1 by days since the answer changed")
-    .addOption(dateOption('--date <date>', 'with --predictions: the date its lines answer for, unless each names one (YYYY-MM-DD)'))
-    .action(async (flags: { plot?: string; predictions?: string; date?: string }, command: Command) => {
-      if (flags.plot === undefined && (flags.predictions !== undefined || flags.date !== undefined)) refuseUsage(command, '--predictions and --date draw a figure: give them with --plot DIR');
-      await withSession(command, { write: false }, async (session) => {
-        process.stdout.write(`${JSON.stringify({ weeks: answerChangeStats(session.db) }, null, session.json ? undefined : 2)}\n`);
-        if (flags.plot === undefined) return;
-        const figures = [...weeklyFigures(session.db), ...growoverFigures(session.db)];
-        if (flags.predictions !== undefined) {
-          const file = flags.predictions;
-          let content: string;
-          try {
-            content = readFileSync(file, 'utf8');
-          } catch {
-            throw new UserError(`cannot read the predictions file ${file}`);
-          }
-          const system = basename(file).replace(/\.jsonl?$/, '');
-          const board = buildLeaderboard(session.db, [{ system, name: file, kind: { weekly: null }, content }], { seed: session.settings.seed, date: flags.date ?? null });
-          figures.push(...leaderboardFigures(board));
+  addOptions<StatsFlags>(
+    program.command('stats').description('per week of queries: answers changing on each day, and how often each answer changed around its creation (JSON)'),
+    {
+      plot: new Option('--plot <dir>', "also draw the datasets' figures as SVG files into DIR: answers changed per day (one line per weekly update), queries per domain per week, GrowOVER's labels and items per month"),
+      predictions: new Option('--predictions <file>', "with --plot: a system's weekly predictions (JSONL {id, prediction}), drawn as its F1 by days since the answer changed"),
+      date: dateOption('--date <date>', 'with --predictions: the date its lines answer for, unless each names one (YYYY-MM-DD)'),
+    },
+  ).action(async (flags: StatsFlags, command: Command) => {
+    if (flags.plot === undefined && (flags.predictions !== undefined || flags.date !== undefined)) refuseUsage(command, '--predictions and --date draw a figure: give them with --plot DIR');
+    await withSession(command, { write: false }, async (session) => {
+      process.stdout.write(`${JSON.stringify({ weeks: answerChangeStats(session.db) }, null, session.json ? undefined : 2)}\n`);
+      if (flags.plot === undefined) return;
+      const figures = [...weeklyFigures(session.db), ...growoverFigures(session.db)];
+      if (flags.predictions !== undefined) {
+        const file = flags.predictions;
+        let content: string;
+        try {
+          content = readFileSync(file, 'utf8');
+        } catch {
+          throw new UserError(`cannot read the predictions file ${file}`);
         }
-        writeFilesAtomically(flags.plot, await renderFigures(figures), FIGURE_FILE);
-        session.reporter.event(`${figures.length} figures written to ${flags.plot}`, { figures: figures.map((figure) => `${figure.name}.svg`) });
-      });
+        const system = basename(file).replace(/\.jsonl?$/, '');
+        const board = buildLeaderboard(session.db, [{ system, name: file, kind: { weekly: null }, content }], { seed: session.settings.seed, date: flags.date ?? null });
+        figures.push(...leaderboardFigures(board));
+      }
+      writeFilesAtomically(flags.plot, await renderFigures(figures), FIGURE_FILE);
+      session.reporter.event(`${figures.length} figures written to ${flags.plot}`, { figures: figures.map((figure) => `${figure.name}.svg`) });
     });
+  });
 }

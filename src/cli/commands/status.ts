@@ -1,34 +1,35 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { formatRunUsage, runUsage } from '../../llm/usage.js';
 import { runHealth } from '../../runs/health.js';
 import { shownRun, shownStatus } from '../../runs/liveness.js';
 import { RunStore, type RunRecord } from '../../store/runStore.js';
-import { integerOption } from '../options.js';
+import { addOptions, integerOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
 import { UserError } from '../../errors.js';
 
 export function registerStatus(program: Command): void {
-  program
-    .command('status')
-    .description('runs, their stages, counts and every failure (newest run first); a run whose process is gone shows as interrupted')
-    .addOption(integerOption('--limit <n>', 'how many runs to show').default(20))
-    .option('--check', 'for monitoring: one line about the newest run; exit 1 when it failed, was interrupted or is older than --max-age')
-    .addOption(integerOption('--max-age <hours>', 'with --check: the newest run must have finished (or, running, started) within this many hours'))
-    .option('--pipeline <name>', 'with --check: the newest run of this pipeline (weekly, sync, monthly-snapshot, monthly-label, monthly)')
-    .action(async (flags: StatusFlags, command: Command) => {
-      await withSession(command, { write: false }, (session) => {
-        if (flags.check) return checkNewestRun(session, flags);
-        if (flags.maxAge !== undefined || flags.pipeline !== undefined) throw new UserError('--max-age and --pipeline go with --check');
-        const runs = new RunStore(session.db).listRuns(flags.limit);
-        if (session.json) {
-          const shown = runs.map((run) => ({ ...shownRun(run), llm_usage: runUsage(session.db, run.id) }));
-          process.stdout.write(`${JSON.stringify({ database: session.dbPath, runs: shown })}\n`);
-          return;
-        }
-        process.stdout.write(`database ${session.dbPath}: ${runs.length === 0 ? 'no runs yet' : `${runs.length} most recent runs`}\n`);
-        for (const run of runs) process.stdout.write(formatRun(run) + formatRunUsage(runUsage(session.db, run.id)));
-      });
+  addOptions<StatusFlags>(
+    program.command('status').description('runs, their stages, counts and every failure (newest run first); a run whose process is gone shows as interrupted'),
+    {
+      limit: integerOption('--limit <n>', 'how many runs to show').default(20),
+      check: new Option('--check', 'for monitoring: one line about the newest run; exit 1 when it failed, was interrupted or is older than --max-age'),
+      maxAge: integerOption('--max-age <hours>', 'with --check: the newest run must have finished (or, running, started) within this many hours'),
+      pipeline: new Option('--pipeline <name>', 'with --check: the newest run of this pipeline (weekly, sync, monthly-snapshot, monthly-label, monthly)'),
+    },
+  ).action(async (flags: StatusFlags, command: Command) => {
+    await withSession(command, { write: false }, (session) => {
+      if (flags.check) return checkNewestRun(session, flags);
+      if (flags.maxAge !== undefined || flags.pipeline !== undefined) throw new UserError('--max-age and --pipeline go with --check');
+      const runs = new RunStore(session.db).listRuns(flags.limit);
+      if (session.json) {
+        const shown = runs.map((run) => ({ ...shownRun(run), llm_usage: runUsage(session.db, run.id) }));
+        process.stdout.write(`${JSON.stringify({ database: session.dbPath, runs: shown })}\n`);
+        return;
+      }
+      process.stdout.write(`database ${session.dbPath}: ${runs.length === 0 ? 'no runs yet' : `${runs.length} most recent runs`}\n`);
+      for (const run of runs) process.stdout.write(formatRun(run) + formatRunUsage(runUsage(session.db, run.id)));
     });
+  });
 }
 
 interface StatusFlags {

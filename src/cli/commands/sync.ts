@@ -1,45 +1,50 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { runSync } from '../../../pipelines/sync.js';
 import { parseDate, isoSeconds } from '../../dates.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
-import { dateOption } from '../options.js';
+import { addOptions, dateOption } from '../options.js';
 import { withSession } from '../session.js';
-import { weeklyRunInput, type EntityNameFlags } from '../weeklyRunInput.js';
+import { entityNameOptions, weeklyRunInput, type EntityNameFlags } from '../weeklyRunInput.js';
+
+interface SyncFlags extends SourceFlags, EntityNameFlags {
+  until: string;
+  userAgent?: string;
+}
 
 export function registerSync(program: Command): void {
-  program
-    .command('sync')
-    .description('extend the timelines of every tracked page (each page behind a kept query) up to DATE 00:00 UTC')
-    .addOption(dateOption('--until <date>', 'the date to sync up to (YYYY-MM-DD)').makeOptionMandatory())
-    .option('--api <url>', 'MediaWiki Action API endpoint')
-    .option('--dump <path>', 'a newer MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input)')
-    .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
-    .option('--labels <file>', 'a Wikidata JSON dump (plain or compressed) naming the entities that Wikidata facts refer to')
-    .option('--labels-api <url>', 'a Wikibase API whose wbgetentities names the entities nothing else names (default: --api)')
-    .action(async (flags: SourceFlags & EntityNameFlags & { until: string; userAgent?: string }, command: Command) => {
-      await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
-        const { settings } = session;
-        const source = openSource(flags, settings);
-        const outcome = await runSync({
-          db: session.db,
-          until: isoSeconds(parseDate(flags.until, '--until date')),
-          reporter: session.reporter,
-          input: weeklyRunInput(session, flags, source),
-        });
-        if ('upToDate' in outcome) {
-          const message = outcome.tracked === 0 ? 'no tracked pages: run the weekly pipeline first' : `all ${outcome.tracked} tracked pages are synced up to ${flags.until}`;
-          process.stdout.write(session.json ? `${JSON.stringify(outcome)}\n` : `${message}\n`);
-          return;
-        }
-        const counts = Object.fromEntries(outcome.run.stages.map((stage) => [stage.stage, stage.counts]));
-        if (session.json) process.stdout.write(`${JSON.stringify({ run: outcome.run.id, status: outcome.run.status, stages: counts })}\n`);
-        else {
-          const collect = counts.collect ?? {};
-          process.stdout.write(
-            `run ${outcome.run.id} sync up to ${flags.until}: ${collect.pages ?? 0} changed tracked pages fetched (${collect.revisions ?? 0} revisions), ` +
-              `${counts.timeline?.intervals ?? 0} intervals rebuilt, ${counts.deletions?.deleted ?? 0} deletions, ${counts.advance?.pages ?? 0} pages synced\n`,
-          );
-        }
+  addOptions<SyncFlags>(
+    program.command('sync').description('extend the timelines of every tracked page (each page behind a kept query) up to DATE 00:00 UTC'),
+    {
+      until: dateOption('--until <date>', 'the date to sync up to (YYYY-MM-DD)').makeOptionMandatory(),
+      api: new Option('--api <url>', 'MediaWiki Action API endpoint'),
+      dump: new Option('--dump <path>', 'a newer MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input)'),
+      userAgent: new Option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)'),
+      ...entityNameOptions(),
+    },
+  ).action(async (flags: SyncFlags, command: Command) => {
+    await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
+      const { settings } = session;
+      const source = openSource(flags, settings);
+      const outcome = await runSync({
+        db: session.db,
+        until: isoSeconds(parseDate(flags.until, '--until date')),
+        reporter: session.reporter,
+        input: weeklyRunInput(session, flags, source),
       });
+      if ('upToDate' in outcome) {
+        const message = outcome.tracked === 0 ? 'no tracked pages: run the weekly pipeline first' : `all ${outcome.tracked} tracked pages are synced up to ${flags.until}`;
+        process.stdout.write(session.json ? `${JSON.stringify(outcome)}\n` : `${message}\n`);
+        return;
+      }
+      const counts = Object.fromEntries(outcome.run.stages.map((stage) => [stage.stage, stage.counts]));
+      if (session.json) process.stdout.write(`${JSON.stringify({ run: outcome.run.id, status: outcome.run.status, stages: counts })}\n`);
+      else {
+        const collect = counts.collect ?? {};
+        process.stdout.write(
+          `run ${outcome.run.id} sync up to ${flags.until}: ${collect.pages ?? 0} changed tracked pages fetched (${collect.revisions ?? 0} revisions), ` +
+            `${counts.timeline?.intervals ?? 0} intervals rebuilt, ${counts.deletions?.deleted ?? 0} deletions, ${counts.advance?.pages ?? 0} pages synced\n`,
+        );
+      }
     });
+  });
 }

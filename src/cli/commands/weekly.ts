@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
@@ -8,12 +8,12 @@ import { DumpFilesSource } from '../../sources/dumpFiles.js';
 import type { RevisionSource } from '../../sources/RevisionSource.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import type { Settings } from '../../settings.js';
-import { dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
-import { requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor } from '../queueOption.js';
-import { withSession, type Session } from '../session.js';
-import { weeklyRunInput, weeklyRunParams, type EntityNameFlags } from '../weeklyRunInput.js';
+import { addOptions, dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
+import { queueOptions, requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor, type QueueFlags } from '../queueOption.js';
+import { withSession, type GlobalFlags, type Session } from '../session.js';
+import { entityNameOptions, weeklyRunInput, weeklyRunParams, type EntityNameFlags } from '../weeklyRunInput.js';
 
-interface WeeklyFlags extends Omit<SourceFlags, 'dump'>, EntityNameFlags {
+interface WeeklyFlags extends Omit<SourceFlags, 'dump'>, EntityNameFlags, QueueFlags {
   /** Every --dump given, in order. */
   dump?: string[];
   start?: string;
@@ -27,43 +27,46 @@ interface WeeklyFlags extends Omit<SourceFlags, 'dump'>, EntityNameFlags {
   keepContent?: boolean;
   llm?: string;
   out?: string;
-  queue?: string;
   threads?: number;
 }
 
 export function registerWeekly(program: Command): void {
-  program
-    .command('weekly')
-    .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, diff, select, timeline, generate, check, classify, export')
-    .addOption(dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC); or --last-week'))
-    .option('--last-week', 'the last complete Monday-to-Sunday week (UTC) before now, for cron: same as --start MONDAY --days 7')
-    .addOption(integerOption('--days <n>', 'window length in days').default(7))
-    .option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php')
-    .option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input); repeat it for a history split into several files', (path: string, earlier: string[] = []) => [...earlier, path])
-    .addOption(listOption('--stages <list>', `comma-separated stages to run (default: all of ${WEEKLY_STAGES.join(',')}); a stage whose inputs are not done is refused`))
-    .addOption(listOption('--redo <list>', 'stages to run again although done (then every later stage that reads them); a done stage whose inputs were made again since runs again by itself'))
-    .addOption(integerOption('--seed <n>', 'seed for the key choice (default: setting seed, 1)'))
-    .option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)')
-    .addOption(integerOption('--revert-hours <n>', 'changes undone within this many hours are not selected (default 48)'))
-    .option('--keep-content', 'keep revision wikitext in the store after parsing')
-    .option('--labels <file>', 'a Wikidata JSON dump (plain or compressed) naming the entities that Wikidata facts refer to')
-    .option('--labels-api <url>', 'a Wikibase API whose wbgetentities names the entities nothing else names (default: --api)')
-    .addOption(llmOption())
-    .option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)')
-    .option('--queue <url>', WEEKLY_QUEUE_OPTION_HELP)
-    .addOption(integerOption('--threads <n>', 'without --queue: threads that parse (while collecting) and diff, besides the one that reads and writes (default: one per core)'))
-    .action(async (flags: WeeklyFlags, command: Command) => {
-      const start = windowStart(flags, command);
-      await requireQueue(flags.queue);
-      if (flags.threads !== undefined && flags.queue !== undefined) refuseUsage(command, '--threads is for runs without --queue: the queue\'s workers parse and diff');
-      if (flags.threads !== undefined && flags.threads < 1) refuseUsage(command, '--threads must be at least 1');
-      const outcome = await withSession(
-        command,
-        { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
-        (session) => weekly(session, { ...flags, start }),
-      );
-      printOutcome(outcome, command.optsWithGlobals<{ json?: boolean }>().json ?? false, outcome.doneBefore ? doneWeekNote(outcome, flags) : null);
-    });
+  addOptions<WeeklyFlags>(
+    program
+      .command('weekly')
+      .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, diff, select, timeline, generate, check, classify, export'),
+    {
+      start: dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC); or --last-week'),
+      lastWeek: new Option('--last-week', 'the last complete Monday-to-Sunday week (UTC) before now, for cron: same as --start MONDAY --days 7'),
+      days: integerOption('--days <n>', 'window length in days').default(7),
+      api: new Option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php'),
+      dump: new Option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input); repeat it for a history split into several files').argParser(
+        (path: string, earlier: string[] = []) => [...earlier, path],
+      ),
+      stages: listOption('--stages <list>', `comma-separated stages to run (default: all of ${WEEKLY_STAGES.join(',')}); a stage whose inputs are not done is refused`),
+      redo: listOption('--redo <list>', 'stages to run again although done (then every later stage that reads them); a done stage whose inputs were made again since runs again by itself'),
+      seed: integerOption('--seed <n>', 'seed for the key choice (default: setting seed, 1)'),
+      userAgent: new Option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)'),
+      revertHours: integerOption('--revert-hours <n>', 'changes undone within this many hours are not selected (default 48)'),
+      keepContent: new Option('--keep-content', 'keep revision wikitext in the store after parsing'),
+      ...entityNameOptions(),
+      llm: llmOption(),
+      out: new Option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)'),
+      ...queueOptions(WEEKLY_QUEUE_OPTION_HELP),
+      threads: integerOption('--threads <n>', 'without --queue: threads that parse (while collecting) and diff, besides the one that reads and writes (default: one per core)'),
+    },
+  ).action(async (flags: WeeklyFlags, command: Command) => {
+    const start = windowStart(flags, command);
+    await requireQueue(flags.queue);
+    if (flags.threads !== undefined && flags.queue !== undefined) refuseUsage(command, '--threads is for runs without --queue: the queue\'s workers parse and diff');
+    if (flags.threads !== undefined && flags.threads < 1) refuseUsage(command, '--threads must be at least 1');
+    const outcome = await withSession(
+      command,
+      { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
+      (session) => weekly(session, { ...flags, start }),
+    );
+    printOutcome(outcome, command.optsWithGlobals<GlobalFlags>().json ?? false, outcome.doneBefore ? doneWeekNote(outcome, flags) : null);
+  });
 }
 
 /** The window's first day: --start, or with --last-week the Monday of the last complete week before now. */

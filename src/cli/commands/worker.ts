@@ -6,6 +6,8 @@
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../errors.js';
+import { addOptions } from '../options.js';
+import type { GlobalFlags } from '../session.js';
 
 interface WorkerFlags {
   queue: string;
@@ -16,34 +18,37 @@ interface WorkerFlags {
 const Positive = z.coerce.number().int().positive();
 
 export function registerWorker(program: Command): void {
-  program
-    .command('worker')
-    .description('run the batch jobs (labeling, item generation; weekly parse and diff, and reading dump files by path) that label, monthly and weekly --queue put on a BullMQ queue in Redis, until stopped')
-    .requiredOption('--queue <url>', 'the Redis server holding the queue, e.g. redis://127.0.0.1:6379')
-    .addOption(new Option('--concurrency <n>', 'jobs at once in this process (CPU-bound: start one process per core instead)').default('1'))
-    .addOption(new Option('--lock-ms <ms>', "how long a job stays claimed after its worker went silent (killed, machine lost) before another takes it").default('30000'))
-    .action(async (flags: WorkerFlags, command: Command) => {
-      const concurrency = Positive.safeParse(flags.concurrency);
-      const lockMs = Positive.safeParse(flags.lockMs);
-      if (!concurrency.success) throw new UserError(`invalid --concurrency ${flags.concurrency}: a whole number from 1`);
-      if (!lockMs.success) throw new UserError(`invalid --lock-ms ${flags.lockMs}: a whole number of milliseconds`);
-      const json = Boolean(command.optsWithGlobals<{ json?: boolean }>().json);
-      // BullMQ loads with this command only, not with every command's start-up.
-      const { startWorker } = await import('../../queue/worker.js');
-      const worker = await startWorker({
-        queueUrl: flags.queue,
-        concurrency: concurrency.data,
-        lockMs: lockMs.data,
-        onEvent: (event) => {
-          if (json) process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: event.kind === 'failed' ? 'warn' : 'info', event: `job ${event.kind}`, job: event.job, detail: event.detail })}\n`);
-          else if (event.kind === 'failed') process.stderr.write(`wikidelta worker: job ${event.job} failed: ${event.detail ?? ''}\n`);
-        },
-      });
-      process.stderr.write(`wikidelta worker: taking jobs from ${flags.queue}\n`);
-      await new Promise<void>((resolveStopped) => {
-        const stop = () => void worker.close().then(resolveStopped);
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+  addOptions<WorkerFlags>(
+    program
+      .command('worker')
+      .description('run the batch jobs (labeling, item generation; weekly parse and diff, and reading dump files by path) that label, monthly and weekly --queue put on a BullMQ queue in Redis, until stopped'),
+    {
+      queue: new Option('--queue <url>', 'the Redis server holding the queue, e.g. redis://127.0.0.1:6379').makeOptionMandatory(),
+      concurrency: new Option('--concurrency <n>', 'jobs at once in this process (CPU-bound: start one process per core instead)').default('1'),
+      lockMs: new Option('--lock-ms <ms>', "how long a job stays claimed after its worker went silent (killed, machine lost) before another takes it").default('30000'),
+    },
+  ).action(async (flags: WorkerFlags, command: Command) => {
+    const concurrency = Positive.safeParse(flags.concurrency);
+    const lockMs = Positive.safeParse(flags.lockMs);
+    if (!concurrency.success) throw new UserError(`invalid --concurrency ${flags.concurrency}: a whole number from 1`);
+    if (!lockMs.success) throw new UserError(`invalid --lock-ms ${flags.lockMs}: a whole number of milliseconds`);
+    const json = Boolean(command.optsWithGlobals<GlobalFlags>().json);
+    // BullMQ loads with this command only, not with every command's start-up.
+    const { startWorker } = await import('../../queue/worker.js');
+    const worker = await startWorker({
+      queueUrl: flags.queue,
+      concurrency: concurrency.data,
+      lockMs: lockMs.data,
+      onEvent: (event) => {
+        if (json) process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: event.kind === 'failed' ? 'warn' : 'info', event: `job ${event.kind}`, job: event.job, detail: event.detail })}\n`);
+        else if (event.kind === 'failed') process.stderr.write(`wikidelta worker: job ${event.job} failed: ${event.detail ?? ''}\n`);
+      },
     });
+    process.stderr.write(`wikidelta worker: taking jobs from ${flags.queue}\n`);
+    await new Promise<void>((resolveStopped) => {
+      const stop = () => void worker.close().then(resolveStopped);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  });
 }
