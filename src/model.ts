@@ -39,6 +39,9 @@ export interface Revision {
   model?: string;
 }
 
+/** The content model of a revision whose source names none; a revision of it leaves `model` unsaid. */
+export const DEFAULT_CONTENT_MODEL = 'wikitext';
+
 /**
  * What a revision source yields per page for a window: every revision inside the window and the
  * last revision before it (the baseline the first change is measured against), oldest first.
