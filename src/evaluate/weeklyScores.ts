@@ -136,7 +136,7 @@ export type WeeklyItemScore = MetricValues & {
 };
 
 /** A slot of `KeptScores`. */
-export interface KeptSlot {
+interface KeptSlot {
   scores: KeptScores;
   at: number;
 }
