@@ -10,6 +10,7 @@
  * predictions with gold through the store, and items can be added one at a time, so a million
  * predictions never sit in memory as cases.
  */
+import { boundedMemo } from '../boundedMemo.js';
 import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 import { clusteredIntervals, ClusteredSums, type Interval } from './bootstrap.js';
 import { ScoredText, WEEKLY_METRICS, type MetricName } from './metrics/index.js';
@@ -299,17 +300,7 @@ const DAY_MS = 86_400_000;
  * over. A date alone (YYYY-MM-DD) parses as its 00:00 UTC, the answer date's instant, so an item's
  * date is looked up as it is, with no instant text built per item.
  */
-const parsedInstants = new Map<string, number>();
-
-function instantMs(text: string): number {
-  let ms = parsedInstants.get(text);
-  if (ms === undefined) {
-    if (parsedInstants.size >= 100_000) parsedInstants.clear();
-    ms = Date.parse(text);
-    parsedInstants.set(text, ms);
-  }
-  return ms;
-}
+const instantMs = boundedMemo((text: string) => Date.parse(text), 100_000);
 
 /** Whole days from the change that set the answer in effect to the answer date's instant (D 00:00 UTC); null when no change was seen. */
 export function daysSinceChange(date: string, changedAt: string | null): number | null {
