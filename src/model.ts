@@ -151,7 +151,8 @@ export interface EntityName {
   aliases: string[];
 }
 
-export type ChangeKind = 'added' | 'removed' | 'changed';
+export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** One infobox key that differs between two revisions' infoboxes, as the diff finds it (src/diff/infoboxDiff.ts). */
 export interface KeyChange {
@@ -159,23 +160,18 @@ export interface KeyChange {
   template: string;
   key: string;
   kind: ChangeKind;
-  old: string;
-  new: string;
-}
-
-/** One infobox key that differs between a revision and its predecessor. */
-export interface InfoboxChange {
-  pageId: number;
-  revId: number;
-  prevRevId: number;
-  timestamp: string;
-  template: string;
-  key: string;
-  kind: ChangeKind;
   /** Empty string when the key did not exist before. */
   old: string;
   /** Empty string when the key was removed. */
   new: string;
+}
+
+/** One infobox key that differs between a revision and its predecessor. */
+export interface InfoboxChange extends KeyChange {
+  pageId: number;
+  revId: number;
+  prevRevId: number;
+  timestamp: string;
 }
 
 /** Where a generated item came from (docs/ARCHITECTURE.md §2): the prompt and its version, the provider, model and seed. */
