@@ -7,7 +7,7 @@ import { dailyQaFileName, dailyQaLines } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
 import { renderDailyQaRelease } from '../../release/dailyqaRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
-import type { TimeAxis } from '../../model/timelines.js';
+import type { TimeAxis } from '../../timeline/answers.js';
 import { dateOption, refuseUsage, timeAxisOption } from '../options.js';
 import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
 import { withSession } from '../session.js';

@@ -37,9 +37,9 @@ import {
 } from '../../evaluate/index.js';
 import { SessionTasks } from '../../llm/openTasks.js';
 import { JUDGE_VERDICTS } from '../../model/judge.js';
-import type { TimeAxis } from '../../model/timelines.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { dateOption, refuseUsage, timeAxisOption } from '../options.js';
+import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
 interface WeeklyFlags {

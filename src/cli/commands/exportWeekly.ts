@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
-import type { TimeAxis } from '../../model/timelines.js';
 import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
 import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
 import { RunStore } from '../../store/runStore.js';
 import { dateOption, integerOption, timeAxisOption } from '../options.js';
 import { addPreviousOptions, previousChoice, releaseLine, releaseSummary } from '../releaseOptions.js';
+import type { TimeAxis } from '../../timeline/answers.js';
 import { withSession } from '../session.js';
 
 interface ExportWeeklyFlags {

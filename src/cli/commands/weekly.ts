@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
-import { defaultThreadCount } from '../../queue/threadRunner.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
 import { RunStore } from '../../store/runStore.js';
 import { DumpFilesSource } from '../../sources/dumpFiles.js';
@@ -52,7 +51,7 @@ export function registerWeekly(program: Command): void {
     .addOption(llmOption())
     .option('--out <dir>', 'release directory of the export stage (default: releases/weekly-START beside the database)')
     .option('--queue <url>', WEEKLY_QUEUE_OPTION_HELP)
-    .addOption(integerOption('--threads <n>', `without --queue: threads that parse (while collecting) and diff, besides the one that reads and writes (default: one per core, ${defaultThreadCount()})`))
+    .addOption(integerOption('--threads <n>', 'without --queue: threads that parse (while collecting) and diff, besides the one that reads and writes (default: one per core)'))
     .action(async (flags: WeeklyFlags, command: Command) => {
       const start = windowStart(flags, command);
       await requireQueue(flags.queue);
