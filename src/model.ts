@@ -39,6 +39,9 @@ export interface Revision {
   model?: string;
 }
 
+/** The content model of a revision whose source names none; a revision of it leaves `model` unsaid. */
+export const DEFAULT_CONTENT_MODEL = 'wikitext';
+
 /**
  * What a revision source yields per page for a window: every revision inside the window and the
  * last revision before it (the baseline the first change is measured against), oldest first.
@@ -155,7 +158,8 @@ export interface EntityName {
 export const DatedEntityNameSchema = z.object({ id: z.string(), label: z.string(), aliases: z.array(z.string()), asOf: z.string() });
 export type DatedEntityName = z.infer<typeof DatedEntityNameSchema>;
 
-export type ChangeKind = 'added' | 'removed' | 'changed';
+export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** One infobox key that differs between two revisions' infoboxes, as the diff finds it (src/diff/infoboxDiff.ts). */
 export interface KeyChange {
@@ -163,23 +167,18 @@ export interface KeyChange {
   template: string;
   key: string;
   kind: ChangeKind;
-  old: string;
-  new: string;
-}
-
-/** One infobox key that differs between a revision and its predecessor. */
-export interface InfoboxChange {
-  pageId: number;
-  revId: number;
-  prevRevId: number;
-  timestamp: string;
-  template: string;
-  key: string;
-  kind: ChangeKind;
   /** Empty string when the key did not exist before. */
   old: string;
   /** Empty string when the key was removed. */
   new: string;
+}
+
+/** One infobox key that differs between a revision and its predecessor. */
+export interface InfoboxChange extends KeyChange {
+  pageId: number;
+  revId: number;
+  prevRevId: number;
+  timestamp: string;
 }
 
 /** Where a generated item came from (docs/ARCHITECTURE.md §2): the prompt and its version, the provider, model and seed. */

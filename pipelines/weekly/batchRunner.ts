@@ -1,5 +1,5 @@
 import type { BatchRunner } from '../../src/queue/batchRunner.js';
-import { ThreadRunner } from '../../src/queue/threadRunner.js';
+import { defaultThreadCount, ThreadRunner } from '../../src/queue/threadRunner.js';
 import type { WeeklyInput } from './input.js';
 
 /** This process's batch threads, by count: kept for the process's later runs (idle threads do not keep it alive). */
@@ -8,7 +8,7 @@ const threadRunners = new Map<number, ThreadRunner>();
 /** Where the run's parse and diff batches go: the queue's workers when given, else this process's batch threads. */
 export function batchRunnerFor(input: WeeklyInput): BatchRunner {
   if (input.batchRunner) return input.batchRunner;
-  const count = input.threads ?? new ThreadRunner().threadCount;
+  const count = input.threads ?? defaultThreadCount();
   let runner = threadRunners.get(count);
   if (!runner) threadRunners.set(count, (runner = new ThreadRunner(count)));
   return runner;

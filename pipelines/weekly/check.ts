@@ -30,8 +30,8 @@ export const checkStage: Stage<WeeklyInput> = {
   async run(input, context) {
     const tasks = tasksFor(input);
     const store = new QuestionStore(context.db, input.wiki);
-    const checked = store.checkedIds(input.window);
-    for (const stored of store.checksIn(input.window)) if (failedForTheService(stored.reason)) checked.delete(stored.queryId);
+    // A check the service failed is no verdict: its question is checked again.
+    const checked = new Set([...store.checkedReasons(input.window)].filter(([, reasons]) => !reasons.some(failedForTheService)).map(([id]) => id));
     const questions = store.questions(input.window).filter((question) => !checked.has(question.id));
     const search = input.search ?? LocalSearchIndex.fromStore(context.db, input.wiki);
     const pages = new ChangeStore(context.db, input.wiki);

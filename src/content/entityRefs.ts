@@ -29,7 +29,7 @@ export function referencedIds(value: string): string[] {
 
 export type NameLookup = (id: string) => EntityName | undefined;
 
-export interface RenderedValue {
+interface RenderedValue {
   text: string;
   /** The aliases of the entities the value names (a value naming one entity: that entity's aliases). */
   aliases: string[];

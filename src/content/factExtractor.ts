@@ -33,6 +33,3 @@ export interface FactExtractor {
 export function noFacts(): ParsedRevision {
   return { infoboxes: [], firstParagraph: '' };
 }
-
-/** The content model of a revision whose source does not name one. */
-export const DEFAULT_MODEL = 'wikitext';

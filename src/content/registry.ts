@@ -2,8 +2,8 @@
  * The fact extractors by content model (docs/ARCHITECTURE.md §16). A new content model (Lexemes,
  * Commons structured data) is one file implementing `FactExtractor` and one entry here.
  */
-import type { ParsedRevision } from '../model.js';
-import { DEFAULT_MODEL, noFacts, type ExtractOptions, type FactExtractor } from './factExtractor.js';
+import { DEFAULT_CONTENT_MODEL, type ParsedRevision } from '../model.js';
+import { noFacts, type ExtractOptions, type FactExtractor } from './factExtractor.js';
 import { wikibaseItemFacts } from './wikibaseItemFacts.js';
 import { wikitextFacts } from './wikitextFacts.js';
 
@@ -13,7 +13,7 @@ const byModel = new Map(EXTRACTORS.flatMap((extractor) => extractor.models.map((
 
 /** The extractor of a content model (wikitext's when none is named); undefined for a model no extractor reads. */
 export function extractorFor(model: string | null | undefined): FactExtractor | undefined {
-  return byModel.get(model ?? DEFAULT_MODEL);
+  return byModel.get(model ?? DEFAULT_CONTENT_MODEL);
 }
 
 /** Each extractor's one `prepare`, shared by every caller; one that failed is dropped, so a later call tries again. */

@@ -140,7 +140,7 @@ function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statemen
  * (identifiers, URLs, file names) as they are, even one shaped like an id (`M25`, `Q2112` as an
  * external id).
  */
-export function valueText(value: unknown, isEntity: boolean): string | null {
+function valueText(value: unknown, isEntity: boolean): string | null {
   if (typeof value === 'string') return isEntity ? entityRef(value) : value;
   if (typeof value === 'number') return String(value);
   if (typeof value !== 'object' || value === null) return null;

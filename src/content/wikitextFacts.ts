@@ -1,4 +1,5 @@
 /** Wikitext's facts: the infoboxes of an article and its first paragraph (src/parse). */
+import { DEFAULT_CONTENT_MODEL } from '../model.js';
 import { RevisionParser } from '../parse/parseRevision.js';
 import type { FactExtractor } from './factExtractor.js';
 
@@ -6,6 +7,6 @@ import type { FactExtractor } from './factExtractor.js';
 const parser = new RevisionParser();
 
 export const wikitextFacts: FactExtractor = {
-  models: ['wikitext'],
+  models: [DEFAULT_CONTENT_MODEL],
   extract: (text, options) => parser.parse(text, options),
 };

@@ -6,11 +6,12 @@
  */
 import type { Database } from 'better-sqlite3';
 import { UserError } from '../errors.js';
+import type { TimeAxis } from '../model/timelines.js';
 import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore, type ScoringFacts } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
-import { answerInstant, answersOverDays, type Answer, type TimeAxis } from '../timeline/answers.js';
+import { answerInstant, answersOverDays, type Answer } from '../timeline/answers.js';
 import { stateAt, type ValueTimeline } from '../timeline/valueTimeline.js';
 import type { GrowoverGold } from './growoverScores.js';
 import type { WeeklyGold } from './weeklyScores.js';

@@ -10,6 +10,7 @@
  * predictions with gold through the store, and items can be added one at a time, so a million
  * predictions never sit in memory as cases.
  */
+import { boundedMemo } from '../boundedMemo.js';
 import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 import { clusteredIntervals, ClusteredSums, type Interval } from './bootstrap.js';
 import { ScoredText, WEEKLY_METRICS, type MetricName } from './metrics/index.js';
@@ -136,7 +137,7 @@ export type WeeklyItemScore = MetricValues & {
 };
 
 /** A slot of `KeptScores`. */
-export interface KeptSlot {
+interface KeptSlot {
   scores: KeptScores;
   at: number;
 }
@@ -173,8 +174,8 @@ export class KeptScores {
     out.set(this.metrics.subarray(at * METRICS, (at + 1) * METRICS));
     const name = VERDICTS[this.verdicts[at] as number] as VerdictName;
     const verdict = this.outdated.get(at) ?? OUTCOMES[name];
-    const counts = gold.status === 'unknown' ? 'excluded' : hasValue(gold) ? 'value' : 'no_answer';
-    if (counts === 'value') out[METRICS + VERDICT_RATES.indexOf(verdict.verdict as VerdictRate)] = 1;
+    const counts = countsOf(gold);
+    if (counts === 'value') markVerdict(out, verdict);
     return { counts, verdict, raisedByAliases: this.raised[at] as number };
   }
 }
@@ -213,14 +214,15 @@ interface Texts {
  */
 function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: Texts): ItemOutcome {
   out.fill(0);
-  if (gold.status === 'unknown') return { counts: 'excluded', verdict: NO_VALUE, raisedByAliases: 0 };
-  if (!hasValue(gold)) {
+  const counts = countsOf(gold);
+  if (counts === 'excluded') return { counts, verdict: NO_VALUE, raisedByAliases: 0 };
+  if (counts === 'no_answer') {
     if (prediction !== null && saysNoAnswer(prediction)) out.fill(1, 0, METRICS);
-    return { counts: 'no_answer', verdict: NO_VALUE, raisedByAliases: 0 };
+    return { counts, verdict: NO_VALUE, raisedByAliases: 0 };
   }
-  const outcome = { counts: 'value' as const, verdict: WRONG, raisedByAliases: 0 };
+  const outcome = { counts, verdict: WRONG, raisedByAliases: 0 };
   if (prediction === null) {
-    out[METRICS + WRONG_COLUMN] = 1;
+    markVerdict(out, WRONG);
     return outcome;
   }
   const answer = texts.text(gold.answer as string);
@@ -246,15 +248,24 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
       : currentLevel > 0
         ? CURRENT
         : WRONG;
-  out[METRICS + VERDICT_RATES.indexOf(outcome.verdict.verdict as VerdictRate)] = 1;
+  markVerdict(out, outcome.verdict);
   return outcome;
+}
+
+/** How an item counts: excluded when its gold is unknown, else as a value or as a "no value". */
+function countsOf(gold: WeeklyGold): ItemOutcome['counts'] {
+  return gold.status === 'unknown' ? 'excluded' : hasValue(gold) ? 'value' : 'no_answer';
+}
+
+/** Sets the indicator of a value item's verdict in its scores. */
+function markVerdict(out: Float64Array, verdict: VerdictOutcome): void {
+  out[METRICS + VERDICT_RATES.indexOf(verdict.verdict as VerdictRate)] = 1;
 }
 
 const CURRENT: VerdictOutcome = { verdict: 'current', ageDays: null, changesAgo: null };
 const WRONG: VerdictOutcome = { verdict: 'wrong', ageDays: null, changesAgo: null };
 /** Each verdict without an age: all but an outdated one's. */
 const OUTCOMES = Object.fromEntries(VERDICTS.map((verdict) => [verdict, { verdict, ageDays: null, changesAgo: null }])) as Record<VerdictName, VerdictOutcome>;
-const WRONG_COLUMN = VERDICT_RATES.indexOf('wrong');
 
 function itemScore(item: WeeklyCase, outcome: ItemOutcome, scores: Float64Array): WeeklyItemScore {
   const values = Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, scores[m] as number])) as MetricValues;
@@ -299,17 +310,7 @@ const DAY_MS = 86_400_000;
  * over. A date alone (YYYY-MM-DD) parses as its 00:00 UTC, the answer date's instant, so an item's
  * date is looked up as it is, with no instant text built per item.
  */
-const parsedInstants = new Map<string, number>();
-
-function instantMs(text: string): number {
-  let ms = parsedInstants.get(text);
-  if (ms === undefined) {
-    if (parsedInstants.size >= 100_000) parsedInstants.clear();
-    ms = Date.parse(text);
-    parsedInstants.set(text, ms);
-  }
-  return ms;
-}
+const instantMs = boundedMemo((text: string) => Date.parse(text), 100_000);
 
 /** Whole days from the change that set the answer in effect to the answer date's instant (D 00:00 UTC); null when no change was seen. */
 export function daysSinceChange(date: string, changedAt: string | null): number | null {

@@ -44,6 +44,8 @@ const TEMPLATE_DOMAINS: ReadonlyArray<[Domain, readonly string[]]> = [
     ['officeholder', 'politician', 'election', 'legislature', 'political party', 'government agency', 'court case',
       'court', 'judge', 'legislation', 'treaty', 'military person', 'military unit', 'military conflict', 'war faction',
       'country leader', 'president', 'prime minister', 'governor', 'mayor', 'diplomat', 'constituency', 'referendum',
+      // Districts that elect someone, which Geography's 'district' would otherwise take.
+      'electoral district', 'electoral division', 'electorate', 'congressional district', 'legislative district',
       'criminal', 'civil conflict', 'international organization', 'state agency', 'police'],
   ],
   [

@@ -77,16 +77,17 @@ export interface StoredInterval {
 
 /**
  * What held in the world over [validFrom, validTo) by the time-qualified statements of an entity's
- * latest known revision (docs/ARCHITECTURE.md §16), one key's values joined as its facts are.
+ * latest known revision (docs/ARCHITECTURE.md §16), one key's values joined as its facts are: an
+ * edit-time interval without the infobox it was read from.
  */
-export interface WorldInterval {
-  key: string;
-  value: string;
-  validFrom: string;
-  validTo: string | null;
-  revId: number;
-  aliases?: string[];
-}
+export type WorldInterval = Omit<ValueInterval, 'slot' | 'template'>;
+
+/**
+ * Which timeline an answer reads (docs/ARCHITECTURE.md §16): edit time, what the page said at an
+ * instant (DailyQA's meaning); world time, what held in the world then by the time-qualified
+ * statements of the entity's latest known revision.
+ */
+export type TimeAxis = 'edit' | 'world';
 
 /**
  * What the store holds about a kept query over a span of days, read for all of them at once: for an

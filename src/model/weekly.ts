@@ -4,10 +4,11 @@
  * Plain data, shared by the stages, the store and the releases.
  */
 import { z } from 'zod';
-import type { InfoboxChange, KeyChange } from '../model.js';
+import { CHANGE_KINDS, type InfoboxChange, type KeyChange } from '../model.js';
 
+export const FILTER_REASONS = ['styling_key', 'file_value', 'empty_value'] as const;
 /** Why the key/value filters dropped a change (docs/ARCHITECTURE.md §4). */
-export type FilterReason = 'styling_key' | 'file_value' | 'empty_value';
+export type FilterReason = (typeof FILTER_REASONS)[number];
 
 /**
  * A key change with the marks the diff stage gives it (filtered, reverted), as zod reads it where it
@@ -16,10 +17,10 @@ export type FilterReason = 'styling_key' | 'file_value' | 'empty_value';
 export const MarkedKeyChangeSchema = z.object({
   template: z.string(),
   key: z.string(),
-  kind: z.enum(['added', 'removed', 'changed']),
+  kind: z.enum(CHANGE_KINDS),
   old: z.string(),
   new: z.string(),
-  filtered: z.enum(['styling_key', 'file_value', 'empty_value']).nullable(),
+  filtered: z.enum(FILTER_REASONS).nullable(),
   revertedBy: z.number().int().nullable(),
 }) satisfies z.ZodType<KeyChange & { filtered: FilterReason | null; revertedBy: number | null }>;
 

@@ -27,24 +27,36 @@ export interface FetchBounds {
   maxBytes: number;
 }
 
+/**
+ * `work` given a signal that aborts at `timeoutMs` (or with `outer`). A failure once the deadline
+ * has passed is the RequestTimedOut, whatever abort error the work made of it (a body's reader
+ * rejects with one of its own making), except a ReplyTooLarge, a refusal in its own right.
+ */
+export async function withDeadline<T>(timeoutMs: number, work: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal | null): Promise<T> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new RequestTimedOut(timeoutMs)), timeoutMs);
+  try {
+    return await work(outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal);
+  } catch (error) {
+    if (deadline.signal.aborted && !(error instanceof ReplyTooLarge)) throw deadline.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** `fetch` (the global one unless given) with the whole reply read within the bounds and handed on as a buffered Response. */
 export function boundedFetch(bounds: FetchBounds, inner: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new RequestTimedOut(bounds.timeoutMs)), bounds.timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-    try {
-      const response = await inner(input, { ...init, signal });
-      const body = await readCapped(response, bounds.maxBytes);
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-    } catch (error) {
-      // The body's reader rejects with an abort of its own making; the deadline is the reason.
-      if (deadline.signal.aborted && !(error instanceof ReplyTooLarge)) throw deadline.signal.reason;
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  return (input, init) =>
+    withDeadline(
+      bounds.timeoutMs,
+      async (signal) => {
+        const response = await inner(input, { ...init, signal });
+        const body = await readCapped(response, bounds.maxBytes);
+        return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      },
+      init?.signal,
+    );
 }
 
 /** The reply's body, refused as soon as it is known to pass `maxBytes` (by its Content-Length, or as it arrives). */
@@ -77,7 +89,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   return body;
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MB`;
   if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KB`;
   return `${bytes} bytes`;

@@ -4,6 +4,7 @@
  * parameters are split here (so keys, order, duplicates and empty values follow MediaWiki),
  * and only the parameter values are rendered to text by wtf, all values of one infobox in one call.
  */
+import { boundedMemo } from '../boundedMemo.js';
 import type { Infobox } from '../model.js';
 import { parseWithWtf, templateDepth } from '../text/wtf.js';
 import { drawsFromWikidata, linkAliases } from './infoboxExtras.js';
@@ -46,18 +47,8 @@ const CHEMBOX_SECTION = /^chembox /;
 /** wtf treats "Year in Belarus"-style boxes as infoboxes too. */
 const YEAR_IN_PLACE = /^year in \S/;
 
-/** Names already judged: an article's templates are mostly the same few (citations), and the localised names make a long pattern. */
-const judgedNames = new Map<string, boolean>();
-const JUDGED_NAMES_KEPT = 10_000;
-
-function isInfoboxName(name: string): boolean {
-  const known = judgedNames.get(name);
-  if (known !== undefined) return known;
-  if (judgedNames.size >= JUDGED_NAMES_KEPT) judgedNames.clear();
-  const judged = looksLikeInfobox(name);
-  judgedNames.set(name, judged);
-  return judged;
-}
+/** How many template names each memo below keeps: an article's templates are mostly the same few (citations). */
+const NAMES_KEPT = 10_000;
 
 function looksLikeInfobox(name: string): boolean {
   return (
@@ -68,6 +59,9 @@ function looksLikeInfobox(name: string): boolean {
     YEAR_IN_PLACE.test(name)
   );
 }
+
+/** Names judged once each: the localised names make a long pattern. */
+const isInfoboxName = boundedMemo(looksLikeInfobox, NAMES_KEPT);
 
 /** Lowercase, underscores as spaces, collapsed whitespace, without `subst:`/`Template:` prefixes. */
 function normaliseTemplateName(raw: string): string {
@@ -134,31 +128,24 @@ export interface TemplateSpan {
 }
 
 const OPAQUE_OPENING = /<!--|<(?:nowiki|pre)\b[^>]*>/gi;
-/** A comment, <nowiki> or <pre> opener at a given index. */
 const OPAQUE_OPENER = /<!--|<(?:nowiki|pre)\b[^>]*>/iy;
 
-function startsOpaqueRegion(text: string, at: number): boolean {
+/** The comment, <nowiki> or <pre> opener at `at`, or null. */
+function opaqueOpenerAt(text: string, at: number): string | null {
   OPAQUE_OPENER.lastIndex = at;
-  return OPAQUE_OPENER.test(text);
+  return OPAQUE_OPENER.exec(text)?.[0] ?? null;
 }
 const CLOSING_TAG: Readonly<Record<string, RegExp>> = { nowiki: /<\/nowiki\s*>/gi, pre: /<\/pre\s*>/gi };
 /** A comment, or an unclosed one, which hides the rest of the text. */
 const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const TEMPLATE_NAME = /\{\{([^{}|\n]*)/y;
 
-/** Raw template names already normalised: an article repeats a few (citations) hundreds of times. */
-const normalisedNames = new Map<string, string>();
-const NORMALISED_NAMES_KEPT = 10_000;
+/** Raw template names normalised once each: an article repeats a few (citations) hundreds of times. */
+const normalisedName = boundedMemo((raw: string) => normaliseTemplateName(raw.includes('<!--') ? raw.replace(COMMENT, '') : raw), NAMES_KEPT);
 
 function templateNameAt(text: string, start: number): string {
   TEMPLATE_NAME.lastIndex = start;
-  const raw = TEMPLATE_NAME.exec(text)?.[1] ?? '';
-  const known = normalisedNames.get(raw);
-  if (known !== undefined) return known;
-  if (normalisedNames.size >= NORMALISED_NAMES_KEPT) normalisedNames.clear();
-  const name = normaliseTemplateName(raw.includes('<!--') ? raw.replace(COMMENT, '') : raw);
-  normalisedNames.set(raw, name);
-  return name;
+  return normalisedName(TEMPLATE_NAME.exec(text)?.[1] ?? '');
 }
 
 interface OpaqueRegion {
@@ -260,7 +247,7 @@ export function templateSpans(text: string): TemplateSpan[] {
   for (;;) {
     if (open !== -1 && open < at) open = text.indexOf('{{', at);
     if (close !== -1 && close < at) close = text.indexOf('}}', at);
-    while (angle !== -1 && (angle < at || !startsOpaqueRegion(text, angle))) angle = text.indexOf('<', Math.max(at, angle + 1));
+    while (angle !== -1 && (angle < at || opaqueOpenerAt(text, angle) === null)) angle = text.indexOf('<', Math.max(at, angle + 1));
     const next = Math.min(open === -1 ? Infinity : open, close === -1 ? Infinity : close, angle === -1 ? Infinity : angle);
     if (next === Infinity) break;
     if (next === open) {
@@ -276,8 +263,7 @@ export function templateSpans(text: string): TemplateSpan[] {
       }
       at = close + 2;
     } else {
-      OPAQUE_OPENER.lastIndex = angle;
-      const token = OPAQUE_OPENER.exec(text)?.[0] ?? '<';
+      const token = opaqueOpenerAt(text, angle) ?? '<';
       at = regionAt(token, angle).end;
     }
   }

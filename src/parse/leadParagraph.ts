@@ -81,19 +81,15 @@ export function firstParagraph(wikitext: string, recent?: RecentResults<string>)
       .slice(0, RENDERED_LEAD_LIMIT);
     return recent ? recent.get(lead, () => renderFirstParagraph(lead)) : renderFirstParagraph(lead);
   } catch {
-    // Malformed wikitext that defeats wtf has no usable first paragraph.
+    // Malformed wikitext that defeats wtf (or templates nested past parseWithWtf's limit) has no usable first paragraph.
     return '';
   }
 }
 
 function renderFirstParagraph(lead: string): string {
-  try {
-    for (const paragraph of parseWithWtf(lead).paragraphs()) {
-      const text = toCleanText(paragraph.text());
-      if (LETTER.test(text)) return text;
-    }
-  } catch {
-    // as above
+  for (const paragraph of parseWithWtf(lead).paragraphs()) {
+    const text = toCleanText(paragraph.text());
+    if (LETTER.test(text)) return text;
   }
   return '';
 }

@@ -32,12 +32,17 @@ function batchThread(): RequestThread {
   return new RequestThread('batch thread', THREAD_ENTRY, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
 }
 
+/** The batch threads of a run that names no count: one per core, as this thread mostly waits on them. */
+export function defaultThreadCount(): number {
+  return availableParallelism();
+}
+
 export class ThreadRunner implements BatchRunner {
   private threads: RequestThread[] | null = null;
   private readonly waiting: Task[] = [];
   private closed = false;
 
-  constructor(readonly threadCount = availableParallelism()) {
+  constructor(readonly threadCount = defaultThreadCount()) {
     if (!Number.isInteger(threadCount) || threadCount < 1) throw new Error(`thread count must be a positive integer, got ${threadCount}`);
   }
 

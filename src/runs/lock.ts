@@ -32,7 +32,7 @@ export interface HeldLock {
 }
 
 /** The store's path with symbolic links resolved (of its directory when it does not exist yet). */
-export function realStorePath(dbPath: string): string {
+function realStorePath(dbPath: string): string {
   if (existsSync(dbPath)) return realpathSync(dbPath);
   const dir = dirname(dbPath);
   return existsSync(dir) ? join(realpathSync(dir), basename(dbPath)) : dbPath;

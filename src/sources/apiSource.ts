@@ -22,7 +22,7 @@
  */
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { PageMove, PageRef, Revision, Window } from '../model.js';
+import { DEFAULT_CONTENT_MODEL, type PageMove, type PageRef, type Revision, type Window } from '../model.js';
 import type { CollectOptions, PageDeletion, PageHistoryPart, RevisionSource } from './RevisionSource.js';
 import {
   AllPagesReply,
@@ -299,7 +299,7 @@ export class ApiRevisionSource implements RevisionSource {
       const main = entry.slots?.main;
       const revision = revisionFrom(entry, main?.texthidden ? null : (main?.content ?? null));
       // The content model chooses the fact extractor; wikitext, the default, is left unsaid.
-      fetched.set(revId, main?.contentmodel && main.contentmodel !== 'wikitext' ? { ...revision, model: main.contentmodel } : revision);
+      fetched.set(revId, main?.contentmodel && main.contentmodel !== DEFAULT_CONTENT_MODEL ? { ...revision, model: main.contentmodel } : revision);
     }
     return fetched;
   }

@@ -13,7 +13,7 @@
 import { isAscii } from 'node:buffer';
 import { normaliseTimestamp } from '../dates.js';
 import { InputError } from '../errors.js';
-import type { Revision } from '../model.js';
+import { DEFAULT_CONTENT_MODEL, type Revision } from '../model.js';
 import { Utf8Checker } from './utf8Check.js';
 
 export interface DumpPageHeader {
@@ -456,7 +456,7 @@ class ExportReader {
     // The content model chooses the fact extractor; wikitext, the default, is left unsaid.
     const model = fields.get('model')?.trim();
     return {
-      ...(model && model !== 'wikitext' ? { model } : {}),
+      ...(model && model !== DEFAULT_CONTENT_MODEL ? { model } : {}),
       revId,
       parentId: parentText === undefined ? null : parseWholeNumber(parentText, `<parentid> of revision ${revId} ${context}`),
       timestamp,

@@ -16,7 +16,7 @@
 import type { ApiParams, Mwn, MwnOptions } from 'mwn';
 import { z } from 'zod';
 import { RemoteError, UserError } from '../errors.js';
-import { ReplyTooLarge, RequestTimedOut } from '../net/boundedFetch.js';
+import { ReplyTooLarge, RequestTimedOut, withDeadline } from '../net/boundedFetch.js';
 import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
 import type { Settings } from '../settings.js';
 
@@ -162,18 +162,13 @@ export class WikiClient {
 
   /** One attempt within the deadline, its refusals named: too slow, too large, redirected away. */
   private async bounded(attempt: Attempt): Promise<unknown> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     try {
-      return await attempt(deadline.signal);
+      return await withDeadline(this.timeoutMs, attempt);
     } catch (error) {
-      if (deadline.signal.aborted) throw new RequestTimedOut(this.timeoutMs);
       const redirect = causeOfType(error, RedirectRefused);
       if (redirect) throw redirect;
       if (/maxContentLength size of \d+ exceeded/.test((error as Error | undefined)?.message ?? '')) throw new ReplyTooLarge(this.maxReplyBytes);
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -98,15 +98,16 @@ export class ChangeStore {
     });
   }
 
+  /** A revision's infoboxes: its stored rows, decoded. */
   infoboxes(pageId: number, revId: number): Infobox[] {
-    return this.selectInfoboxes.all(this.wiki, pageId, revId).map((row) => InfoboxRow.parse(row));
+    return this.decodeInfoboxes(this.storedInfoboxes(pageId, revId));
   }
 
+  /** A revision's infobox rows as stored, for a reader that decodes only those unlike the last it read. */
   storedInfoboxes(pageId: number, revId: number): StoredInfoboxes {
     return this.selectInfoboxes.all(this.wiki, pageId, revId).map((row) => RawInfoboxRow.parse(row));
   }
 
-  /** Stored infobox rows decoded, as `infoboxes` reads them. */
   decodeInfoboxes(rows: StoredInfoboxes): Infobox[] {
     return rows.map((row) => InfoboxRow.parse(row));
   }

@@ -6,7 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import { TimedFactSchema, type DatedEntityName, type EntityName, type TimedFact, type Window } from '../model.js';
+import { DEFAULT_CONTENT_MODEL, TimedFactSchema, type DatedEntityName, type EntityName, type TimedFact, type Window } from '../model.js';
 import { FieldsColumn, jsonColumn } from './rows.js';
 
 const NameRow = z.object({ id: z.string(), label: z.string().nullable(), aliases: jsonColumn(z.array(z.string())) });
@@ -54,7 +54,7 @@ export class EntityStore {
     // the whole stored history.
     this.selectWindowFacts = db.prepare(
       `SELECT i.fields FROM window_pages w
-       JOIN revisions r ON r.wiki = w.wiki AND r.page_id = w.page_id AND r.content_model IS NOT NULL AND r.content_model <> 'wikitext'
+       JOIN revisions r ON r.wiki = w.wiki AND r.page_id = w.page_id AND r.content_model IS NOT NULL AND r.content_model <> @defaultModel
        JOIN infoboxes i ON i.wiki = r.wiki AND i.page_id = r.page_id AND i.rev_id = r.rev_id
        WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end`,
     );
@@ -106,7 +106,7 @@ export class EntityStore {
   /** The stored facts of the window's pages' revisions of models other than wikitext, and their time-qualified statements, as [key, value]. */
   windowFacts(wiki: string, window: Window): Array<[string, string]> {
     const params = { wiki, start: window.start, end: window.end };
-    const fields = this.selectWindowFacts.all(params).flatMap((row) => FieldsRow.parse(row).fields);
+    const fields = this.selectWindowFacts.all({ ...params, defaultModel: DEFAULT_CONTENT_MODEL }).flatMap((row) => FieldsRow.parse(row).fields);
     const timed = this.selectWindowTimed.all(params).flatMap((row) => TimedFacts.parse((row as { facts: unknown }).facts).map((fact): [string, string] => [fact.key, fact.value]));
     return [...fields, ...timed];
   }

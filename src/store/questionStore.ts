@@ -9,7 +9,7 @@ import type { Window } from '../model.js';
 import type { CheckResult, DomainResult, GeneratedItem, Generation, KeptQuery, Question, QuerySummary, StoredCheck, UpdateFrequency } from '../model/questions.js';
 import type { AnswerInterval } from '../model/timelines.js';
 import { DataUnitRow } from './changeStore.js';
-import { Count, flag, InfoboxColumn, Texts } from './rows.js';
+import { Count, flag, InfoboxColumn, jsonColumn, Texts } from './rows.js';
 
 const GeneratedFromRow = z.object({ id: z.string(), revId: z.number().int(), key: z.string(), reason: z.string().nullable() });
 export type GeneratedFrom = z.infer<typeof GeneratedFromRow>;
@@ -50,6 +50,7 @@ const GeneratedItemRow = z.object({
   domainReason: z.string().nullable(),
   capped: flag.nullable(),
 });
+const CheckedRow = z.object({ queryId: z.string(), reasons: jsonColumn(z.array(z.string())) });
 const StoredCheckRow = z.object({
   queryId: z.string(),
   check: z.string(),
@@ -185,16 +186,16 @@ export class QuestionStore {
     });
   }
 
-  /** Query ids whose checks are all stored and newer than their question. */
-  checkedIds(window: Window): Set<string> {
-    const ids = this.db
+  /** The window's questions whose checks are all stored and newer than the question, with the checks' reasons, by query id. */
+  checkedReasons(window: Window): Map<string, string[]> {
+    const rows = this.db
       .prepare(
-        `SELECT g.query_id FROM question_generations g JOIN question_checks c ON c.query_id = g.query_id AND c.checked_at >= g.created_at
+        `SELECT g.query_id AS queryId, json_group_array(c.reason) AS reasons
+         FROM question_generations g JOIN question_checks c ON c.query_id = g.query_id AND c.checked_at >= g.created_at
          WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? GROUP BY g.query_id HAVING COUNT(*) = 2`,
       )
-      .pluck()
       .all(this.wiki, window.start, window.end);
-    return new Set(Texts.parse(ids));
+    return new Map(rows.map((row) => CheckedRow.parse(row)).map(({ queryId, reasons }) => [queryId, reasons]));
   }
 
   saveChecks(results: CheckResult[]): void {

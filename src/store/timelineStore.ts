@@ -6,8 +6,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox, Window } from '../model.js';
-import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOverSpan, TimelineRevision, WorldInterval } from '../model/timelines.js';
+import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOverSpan, TimeAxis, TimelineRevision, WorldInterval } from '../model/timelines.js';
 import { FieldsColumn, flag, jsonColumn } from './rows.js';
+// Still imported from here by src/timeline/answers.ts; the type is the model's.
+export type { TimeAxis } from '../model/timelines.js';
 
 const RevisionRow = z.object({
   revId: z.number().int(),
@@ -25,12 +27,6 @@ const InfoboxRow = z.object({
   aliases: jsonColumn(z.record(z.string(), z.array(z.string()))).nullable(),
 });
 
-/**
- * Which timeline an answer reads (docs/ARCHITECTURE.md §16): edit time, what the page said at an
- * instant (DailyQA's meaning); world time, what held in the world then by the time-qualified
- * statements of the entity's latest known revision.
- */
-export type TimeAxis = 'edit' | 'world';
 const TrackedPageRow = z.object({ pageId: z.number().int(), syncedUntil: z.string().nullable() });
 
 /**

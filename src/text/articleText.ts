@@ -4,17 +4,14 @@
  * each paragraph's prose is cut by the one splitter, and each list becomes its own paragraph of
  * one "sentence" per item, since list items are statements but not prose sentences.
  */
-import { InputError } from '../errors.js';
 import type { ArticleSentence } from '../model/labels.js';
 import { splitSentences } from './sentences.js';
-import { parseWithWtf, templateDepth } from './wtf.js';
+import { parseWithWtf } from './wtf.js';
 
 /** Back matter: citations and links, not statements about the subject. */
 const BACK_MATTER = /^(references|notes|footnotes|citations|sources|bibliography|further reading|external links|see also|notes and references)$/i;
 const REDIRECT = /^\s*#redirect\b/i;
 const LETTER = /\p{L}/u;
-/** Real articles nest templates a dozen deep at most; wtf_wikipedia overflows the stack some two thousand deep. */
-const MAX_TEMPLATE_DEPTH = 100;
 
 export function isRedirectText(wikitext: string): boolean {
   return REDIRECT.test(wikitext);
@@ -22,8 +19,6 @@ export function isRedirectText(wikitext: string): boolean {
 
 /** The article's sentences; an InputError naming why for wikitext the parser cannot read (templates nested too deep). */
 export function articleSentences(wikitext: string): ArticleSentence[] {
-  const depth = templateDepth(wikitext);
-  if (depth > MAX_TEMPLATE_DEPTH) throw new InputError(`templates nested ${depth} deep, more than the ${MAX_TEMPLATE_DEPTH} the parser reads`);
   const paragraphs: string[][] = [];
   for (const section of parseWithWtf(wikitext).sections()) {
     if (BACK_MATTER.test(section.title().trim())) continue;

@@ -2,6 +2,7 @@
  * Word tokens of a sentence for the model-free comparisons: content words (function words dropped),
  * each marked as a number (any digit), a name (capitalised, not sentence-initial) or a plain word.
  */
+import { boundedMemo } from '../boundedMemo.js';
 import { normaliseSentence } from './normalise.js';
 
 export type TokenKind = 'number' | 'name' | 'word';
@@ -21,19 +22,11 @@ const FUNCTION_WORDS = new Set([
 /** Negations change what a sentence says without changing its other words: never dropped. */
 const NEGATIONS = new Set(['not', 'no', 'never', 'nor']);
 
-/** Sentences are compared with several others each: tokenised once per text, not once per comparison. */
-const cache = new Map<string, readonly Token[]>();
-const CACHE_LIMIT = 50_000;
-
-/** The tokens of a text, shared between callers: never to be changed in place. */
-export function contentTokens(text: string): readonly Token[] {
-  const known = cache.get(text);
-  if (known) return known;
-  const tokens = tokenise(text);
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(text, tokens);
-  return tokens;
-}
+/**
+ * The tokens of a text, shared between callers: never to be changed in place. Sentences are
+ * compared with several others each: tokenised once per text, not once per comparison.
+ */
+export const contentTokens: (text: string) => readonly Token[] = boundedMemo(tokenise, 50_000);
 
 function tokenise(text: string): Token[] {
   const words = text.normalize('NFKC').match(/[\p{L}\p{N}][\p{L}\p{N}.,'’-]*/gu) ?? [];

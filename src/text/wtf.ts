@@ -1,9 +1,10 @@
 /**
- * wtf_wikipedia, the one place it is loaded: by the first parse, not at start-up, where it would
- * cost every command; `require` keeps parsing synchronous. The interfaces are the part of its API
- * used here (its bundled types declare `Infobox.data` as a method, which it is not).
+ * wtf_wikipedia, the one place it is loaded and the one guarded way in: by the first parse, not at
+ * start-up, where it would cost every command; `require` keeps parsing synchronous. The interfaces
+ * are the part of its API used here (its bundled types declare `Infobox.data` as a method, which it is not).
  */
 import { createRequire } from 'node:module';
+import { InputError } from '../errors.js';
 
 export interface WtfText {
   text(): string;
@@ -31,7 +32,7 @@ const BRACE_PAIRS = /\{\{|\}\}/g;
 /**
  * How deeply templates nest in `text` (`{{a|{{b}}}}` is 2). wtf_wikipedia parses nested templates
  * recursively, at a cost that grows with the square of the depth, and overflows the stack some two
- * thousand deep: its callers check the depth first.
+ * thousand deep.
  */
 export function templateDepth(text: string): number {
   let depth = 0;
@@ -44,6 +45,12 @@ export function templateDepth(text: string): number {
   return deepest;
 }
 
+/** Real articles nest templates a dozen deep at most; a thousand deep costs wtf seconds. */
+const MAX_TEMPLATE_DEPTH = 100;
+
+/** The parsed document; an InputError naming the depth for templates nested deeper than wtf is given. */
 export function parseWithWtf(wikitext: string): WtfDocument {
+  const depth = templateDepth(wikitext);
+  if (depth > MAX_TEMPLATE_DEPTH) throw new InputError(`templates nested ${depth} deep, more than the ${MAX_TEMPLATE_DEPTH} the parser reads`);
   return (createRequire(import.meta.url)('wtf_wikipedia') as (wikitext: string) => WtfDocument)(wikitext);
 }

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UserError } from '../../errors.js';
-import { answerInstant, answerQuery, answerSubject, type Answer, type TimeAxis } from '../../timeline/answers.js';
+import type { TimeAxis } from '../../model/timelines.js';
+import { answerInstant, answerQuery, answerSubject, type Answer } from '../../timeline/answers.js';
 import { findPageByTitle } from '../../timeline/pageLookup.js';
 import { addOptions, dateOption, timeAxisOption } from '../options.js';
 import { withSession } from '../session.js';

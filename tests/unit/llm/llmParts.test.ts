@@ -101,6 +101,14 @@ describe('offline provider', () => {
     ['football club season', 'Sports and Entertainment'],
     ['u.s. state', 'Geography and Environment'],
     ['some unknown box', 'Others'],
+    // A district that elects someone is politics; one that is a place stays geography.
+    ['electoral district', 'Politics and Law'],
+    ['state electoral district', 'Politics and Law'],
+    ['u.s. congressional district', 'Politics and Law'],
+    ['australian electorate', 'Politics and Law'],
+    ['uk constituency', 'Politics and Law'],
+    ['district', 'Geography and Environment'],
+    ['indian district', 'Geography and Environment'],
   ])('maps template %j to %s', (template, domain) => {
     expect(domainOfTemplate(template)).toBe(domain);
   });

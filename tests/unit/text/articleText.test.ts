@@ -40,3 +40,9 @@ describe('articleSentences', () => {
     expect(isRedirectText('Glass Orchard is a band.')).toBe(false);
   });
 });
+
+describe('articleSentences on templates nested too deep', () => {
+  it('names the depth in an InputError instead of handing wtf thousands of levels', () => {
+    expect(() => articleSentences('Text ' + '{{a|'.repeat(3000) + '}}'.repeat(3000))).toThrow(/templates nested 3000 deep, more than the 100/);
+  });
+});
