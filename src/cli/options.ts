@@ -6,7 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { TimeAxis } from '../timeline/answers.js';
+import type { TimeAxis } from '../model/timelines.js';
 
 /**
  * An option whose values are of type `Value` (a phantom: commander's `Option` does not carry it).

@@ -9,7 +9,7 @@ import { GrowoverStore } from '../store/growoverStore.js';
 import { QueryStore } from '../store/questionStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
 import { answerChangeStats } from '../timeline/answerStats.js';
-import type { TimeAxis } from '../timeline/answers.js';
+import type { TimeAxis } from '../model/timelines.js';
 import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { answerChangesChart, monthlyCountsChart, queriesPerDomainChart, sentenceLabelsChart, type DomainCount, type MonthCount } from './charts.js';

@@ -8,8 +8,6 @@ import { z } from 'zod';
 import type { Infobox, Window } from '../model.js';
 import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOverSpan, TimeAxis, TimelineRevision, WorldInterval } from '../model/timelines.js';
 import { FieldsColumn, flag, jsonColumn } from './rows.js';
-// Still imported from here by src/timeline/answers.ts; the type is the model's.
-export type { TimeAxis } from '../model/timelines.js';
 
 const RevisionRow = z.object({
   revId: z.number().int(),

@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { QueryStore } from '../store/questionStore.js';
-import { answersOverDays, type TimeAxis } from './answers.js';
+import type { TimeAxis } from '../model/timelines.js';
+import { answersOverDays } from './answers.js';
 
 /** Days observed around a week's start: the week before, the week itself and two after (29 days, as in DailyQA's release). */
 const DAYS_BEFORE = 8;

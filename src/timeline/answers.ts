@@ -6,11 +6,9 @@
 import type { Database } from 'better-sqlite3';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { PageLifetime, QueryAtInstant, QueryOverSpan, StoredInterval } from '../model/timelines.js';
-import { AnswerTimelines, type TimeAxis } from '../store/timelineStore.js';
+import type { PageLifetime, QueryAtInstant, QueryOverSpan, StoredInterval, TimeAxis } from '../model/timelines.js';
+import { AnswerTimelines } from '../store/timelineStore.js';
 import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
-
-export type { TimeAxis } from '../store/timelineStore.js';
 
 /**
  * On edit time (the default):
@@ -20,8 +18,7 @@ export type { TimeAxis } from '../store/timelineStore.js';
  * - deleted: the page had been deleted;
  * - unknown: the date lies outside the history the store holds whole for this page or query (no
  *   collected window or sync reached it: run `sync` to extend a page's history forward).
- */
-/**
+ *
  * On world time (docs/ARCHITECTURE.md §16), from the time-qualified statements of the entity's latest
  * known revision: ok when one held at the instant, no_key when none did (before the first point in
  * time, between two terms), unknown when the key has no time-qualified statement at all (a fact

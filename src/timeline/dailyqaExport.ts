@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { answersOnDate, type TimeAxis } from './answers.js';
+import type { TimeAxis } from '../model/timelines.js';
+import { answersOnDate } from './answers.js';
 
 /** DailyQA's per-date file name: qa_YYMMDD.jsonl. */
 export function dailyQaFileName(date: string): string {

@@ -2,7 +2,8 @@ import type { Database } from 'better-sqlite3';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import type { UpdateFrequency } from '../model/questions.js';
 import { QueryStore } from '../store/questionStore.js';
-import { answersOverDays, type TimeAxis } from './answers.js';
+import type { TimeAxis } from '../model/timelines.js';
+import { answersOverDays } from './answers.js';
 
 /**
  * DailyQA's rule: frequent when the answer changes again after the week, on day 8 or later, within

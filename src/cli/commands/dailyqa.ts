@@ -7,7 +7,7 @@ import { dailyQaFileName, dailyQaLines } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
 import { renderDailyQaRelease } from '../../release/dailyqaRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
-import type { TimeAxis } from '../../timeline/answers.js';
+import type { TimeAxis } from '../../model/timelines.js';
 import { addOptions, dateOption, refuseUsage, timeAxisOption } from '../options.js';
 import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
 import { withSession } from '../session.js';

@@ -39,7 +39,7 @@ import { SessionTasks } from '../../llm/openTasks.js';
 import { JUDGE_VERDICTS } from '../../model/judge.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { addOptions, dateOption, refuseUsage, timeAxisOption } from '../options.js';
-import type { TimeAxis } from '../../timeline/answers.js';
+import type { TimeAxis } from '../../model/timelines.js';
 import { withSession } from '../session.js';
 
 interface WeeklyFlags {

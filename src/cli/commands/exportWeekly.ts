@@ -7,7 +7,7 @@ import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
 import { RunStore } from '../../store/runStore.js';
 import { addOptions, dateOption, integerOption, timeAxisOption } from '../options.js';
 import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
-import type { TimeAxis } from '../../timeline/answers.js';
+import type { TimeAxis } from '../../model/timelines.js';
 import { withSession } from '../session.js';
 
 interface ExportWeeklyFlags extends PreviousFlags {
