@@ -43,11 +43,12 @@ export class EntityStore {
       `INSERT INTO entity_labels (entity_id, label, aliases, source, as_of) VALUES (?, ?, ?, ?, NULL)
        ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source, as_of = NULL`,
     );
-    // A dump's name replaces only an older dump's: a labels file's or wbgetentities' answer stands as it did.
+    // A dump's name replaces an older dump's, and a miss (no source named the entity then); a labels
+    // file's or wbgetentities' name stands as it did.
     this.insertDatedName = db.prepare(
       `INSERT INTO entity_labels (entity_id, label, aliases, source, as_of) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source, as_of = excluded.as_of
-       WHERE entity_labels.as_of IS NOT NULL AND excluded.as_of > entity_labels.as_of`,
+       WHERE entity_labels.label IS NULL OR (entity_labels.as_of IS NOT NULL AND excluded.as_of > entity_labels.as_of)`,
     );
     // Every stored fact set of a revision of the window's pages whose content model is not wikitext
     // (only such models name entities by id), whatever the revision's time: timelines are rebuilt from

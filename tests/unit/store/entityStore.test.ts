@@ -35,12 +35,12 @@ describe('names read from a dump (dated) in the labels cache', () => {
     expect(label(entities)).toBe('human being');
   });
 
-  it("never replaces a labels file's or wbgetentities' answer, even its saying there is none", () => {
+  it("never replaces a name a labels file or wbgetentities gave, but fills their miss: a partial labels file named none", () => {
     const { entities } = stores('answers');
     entities.saveNames(new Map([['Q5', { label: 'human', aliases: [] }], ['Q404', null]]), 'wbgetentities:https://www.wikidata.org/w/api.php');
-    entities.saveDatedNames([{ id: 'Q5', label: 'from a dump', aliases: [], asOf: '2099-01-01T00:00:00Z' }, { id: 'Q404', label: 'deleted since', aliases: [], asOf: '2022-01-01T00:00:00Z' }], 'dump:a.xml');
+    entities.saveDatedNames([{ id: 'Q5', label: 'from a dump', aliases: [], asOf: '2099-01-01T00:00:00Z' }, { id: 'Q404', label: 'named in a dump', aliases: ['alias'], asOf: '2022-01-01T00:00:00Z' }], 'dump:a.xml');
     expect(label(entities)).toBe('human');
-    expect(entities.names(['Q404']).get('Q404')).toEqual({ label: null, aliases: [] });
+    expect(entities.names(['Q404']).get('Q404')).toEqual({ label: 'named in a dump', aliases: ['alias'] });
   });
 
   it('names an entity the store holds as a page by the newer of its latest stored revision and the dump name', () => {
