@@ -13,6 +13,7 @@ import { namedInfobox } from '../../src/content/entityRefs.js';
 import { closestSentences, paragraphsHolding, paragraphsNumbered, revisionLinks, timelineAround } from '../../src/audit/freeze.js';
 import type { AuditItemContent, ClosestSentences } from '../../src/model/audit.js';
 import { windowFrom } from '../../src/dates.js';
+import { pairedBefore } from '../../src/diff/infoboxDiff.js';
 import { UserError } from '../../src/errors.js';
 import type { StoredLabel } from '../../src/model/labels.js';
 import { cosine, textHash } from '../../src/models/embedder.js';
@@ -189,7 +190,7 @@ export function weeklyCandidates(db: Database, week: string, wiki?: string): Can
     stratum: item.domain ?? 'unclassified',
     freeze: () => {
       // The infobox after is the data unit's, named by select; the one before is named the same way.
-      const stored = reads.infoboxes(item.wiki, item.pageId, item.prevRevId).find((infobox) => infobox.template === item.template);
+      const stored = pairedBefore(reads.infoboxes(item.wiki, item.pageId, item.prevRevId), reads.infoboxes(item.wiki, item.pageId, item.revId), item.template);
       const before = stored && namedInfobox(stored.fields, entities);
       const subject = { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template };
       return {

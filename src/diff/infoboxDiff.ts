@@ -56,6 +56,18 @@ export function pairInfoboxes(before: readonly Infobox[], after: readonly Infobo
   return pairs.sort((a, b) => (a.newIndex ?? Infinity) - (b.newIndex ?? Infinity) || (a.oldIndex ?? 0) - (b.oldIndex ?? 0));
 }
 
+/**
+ * The infobox of `before` that the diff compared with the one a change names by `template` (its label
+ * among `after`'s, "name#2" for a second box of one template): the one paired with it, which may
+ * carry another template name; for a box removed since, the one labelled so in `before`.
+ */
+export function pairedBefore(before: readonly Infobox[], after: readonly Infobox[], template: string): Infobox | undefined {
+  const newIndex = templateLabels(after).indexOf(template);
+  if (newIndex === -1) return before[templateLabels(before).indexOf(template)];
+  const oldIndex = pairInfoboxes(before, after).find((pair) => pair.newIndex === newIndex)?.oldIndex;
+  return oldIndex === null || oldIndex === undefined ? undefined : before[oldIndex];
+}
+
 /** Jaccard overlap of the two infoboxes' key sets. */
 function keyOverlap(a: Infobox, b: Infobox): number {
   const keysA = new Set(a.fields.map(([key]) => key));

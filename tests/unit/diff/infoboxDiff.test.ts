@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffInfoboxes, pairInfoboxes } from '../../../src/diff/infoboxDiff.js';
+import { diffInfoboxes, pairedBefore, pairInfoboxes } from '../../../src/diff/infoboxDiff.js';
 import type { Infobox } from '../../../src/model.js';
 
 const box = (template: string, fields: Record<string, string>): Infobox => ({ template, fields: Object.entries(fields) });
@@ -48,5 +48,17 @@ describe('diffInfoboxes', () => {
       { oldIndex: 0, newIndex: 0 },
       { oldIndex: 1, newIndex: null },
     ]);
+  });
+});
+
+describe('pairedBefore', () => {
+  it('gives the earlier box a change was found against: a second box of one template, a replaced template, a removed box', () => {
+    const before = [box('settlement', { name: 'A', population: '1' }), box('settlement', { name: 'B', population: '2' }), box('person', { name: 'Ann', office: 'Mayor', party: 'X' })];
+    const after = [box('settlement', { name: 'A', population: '1' }), box('settlement', { name: 'B', population: '3' }), box('officeholder', { name: 'Ann', office: 'Mayor', party: 'Y' })];
+    expect(pairedBefore(before, after, 'settlement#2')).toBe(before[1]);
+    expect(diffInfoboxes(before, after).map((change) => change.template)).toEqual(['settlement#2', 'officeholder']);
+    expect(pairedBefore(before, after, 'officeholder')).toBe(before[2]);
+    expect(pairedBefore(before, [after[0] as Infobox], 'settlement#2')).toBe(before[1]);
+    expect(pairedBefore([], after, 'settlement')).toBeUndefined();
   });
 });
