@@ -28,7 +28,7 @@ export interface Figure {
  * without kept queries. The answer changes are on the time axis of the release they go with.
  */
 export function weeklyFigures(db: Database, lastWeek?: string, axis: TimeAxis = 'edit'): Figure[] {
-  const weeks = answerChangeStats(db, axis).filter((week) => lastWeek === undefined || week.week <= lastWeek);
+  const weeks = answerChangeStats(db, axis, lastWeek);
   if (weeks.length === 0) return [];
   const counts = new Map<string, DomainCount>();
   for (const facts of new QueryStore(db).scoringFacts()) {

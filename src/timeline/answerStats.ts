@@ -26,8 +26,9 @@ export interface WeekStats {
  * are one pass over the intervals (answersOverDays): each interval read, and its aliases parsed,
  * once, not once a day. On world time (`axis`), the changes of what held in the world.
  */
-export function answerChangeStats(db: Database, axis: TimeAxis = 'edit'): WeekStats[] {
-  return new QueryStore(db).keptWeeks().map((windowStart) => {
+export function answerChangeStats(db: Database, axis: TimeAxis = 'edit', lastWeek?: string): WeekStats[] {
+  const weeks = new QueryStore(db).keptWeeks().filter((windowStart) => lastWeek === undefined || windowStart.slice(0, 10) <= lastWeek);
+  return weeks.map((windowStart) => {
     const start = parseDate(windowStart.slice(0, 10));
     const dates = Array.from({ length: DAYS_BEFORE + DAYS_AFTER + 1 }, (_, i) => formatDate(addDays(start, i - DAYS_BEFORE)));
     const queries = [...answersOverDays(db, dates, { windowStart, axis })].map(({ answers }) => answers);

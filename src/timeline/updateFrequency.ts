@@ -26,7 +26,7 @@ export function classifyUpdateFrequency(answers: ReadonlyArray<{ answer: string 
 }
 
 /** The dates whose answers decide the class of a week's queries: days 7 to 21 from the week's start. */
-export function updateFrequencyDates(windowStart: string): string[] {
+function updateFrequencyDates(windowStart: string): string[] {
   const start = parseDate(windowStart.slice(0, 10));
   return Array.from({ length: LAST_OFFSET - FIRST_OFFSET + 1 }, (_, i) => formatDate(addDays(start, FIRST_OFFSET + i)));
 }
