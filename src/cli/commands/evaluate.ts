@@ -38,7 +38,7 @@ import {
 import { SessionTasks } from '../../llm/openTasks.js';
 import { JUDGE_VERDICTS } from '../../model/judge.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { addOptions, dateOption, refuseUsage, timeAxisOption } from '../options.js';
+import { addOptions, dateOption, integerOption, refuseUsage, timeAxisOption } from '../options.js';
 import type { TimeAxis } from '../../model/timelines.js';
 import { withSession } from '../session.js';
 
@@ -53,14 +53,14 @@ interface WeeklyFlags {
   cutoff?: string;
   judge?: 'openai' | 'offline';
   out?: string;
-  seed?: string;
+  seed?: number;
 }
 
 interface GrowoverFlags {
   predictions: string;
   snapshot: string;
   out?: string;
-  seed?: string;
+  seed?: number;
 }
 
 /** What an evaluation directory holds, so that `--out` can be run again into its own directory. */
@@ -88,7 +88,7 @@ export function registerEvaluate(program: Command): void {
       cutoff: dateOption('--cutoff <date>', "the system's training cutoff: scores split before and after it (default: \"cutoff\" of PREDICTIONS.meta.json beside the file)"),
       judge: new Option('--judge <judge>', "also judge every prediction correct, outdated or wrong, relaxed and strict as FreshEval: openai (an LLM through OPENAI_BASE_URL, cached in the store) or offline (the rule-based verdict)").choices(['openai', 'offline']),
       time: timeAxisOption(),
-      seed: new Option('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
+      seed: integerOption('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
       out: new Option('--out <dir>', 'also write report.json and items.jsonl (per-item scores, verdicts and judgments) into this directory'),
     },
   ).action(async (flags: WeeklyFlags, command: Command) => {
@@ -134,7 +134,7 @@ export function registerEvaluate(program: Command): void {
     {
       snapshot: new Option('--snapshot <name>', 'the snapshot whose active QA items are the gold').makeOptionMandatory(),
       predictions: new Option('--predictions <file>', "GrowOVER's results JSON {id: {prediction: {text}}}, or JSONL {id, prediction}").makeOptionMandatory(),
-      seed: new Option('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
+      seed: integerOption('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
       out: new Option('--out <dir>', 'also write report.json and items.jsonl (per-item scores) into this directory'),
     },
   ).action(async (flags: GrowoverFlags, command: Command) => {

@@ -7,7 +7,7 @@ import { parseSystemMeta } from '../../evaluate/systemMeta.js';
 import { leaderboardFiles, leaderboardMarkdown } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, weeklyFigures } from '../../plots/datasetFigures.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { addOptions, dateOption } from '../options.js';
+import { addOptions, dateOption, integerOption } from '../options.js';
 import { withSession } from '../session.js';
 
 interface LeaderboardFlags {
@@ -15,7 +15,7 @@ interface LeaderboardFlags {
   out?: string;
   date?: string;
   after?: string;
-  seed?: string;
+  seed?: number;
 }
 
 /** What a leaderboard directory holds; a directory with anything else is refused, not overwritten. */
@@ -35,7 +35,7 @@ export function registerLeaderboard(program: Command): void {
       out: new Option('--out <dir>', 'write the leaderboard pages, JSON and figures (SVG) into this directory'),
       date: dateOption('--date <date>', 'a date every weekly system is scored on, and the date of SYSTEM.jsonl lines that name none (YYYY-MM-DD)'),
       after: dateOption('--after <date>', 'score only the answers that changed on or after DATE (a change the store saw)'),
-      seed: new Option('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
+      seed: integerOption('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
     },
   ).action(async (flags: LeaderboardFlags, command: Command) => {
     const files = readSubmissions(flags.submissions);

@@ -25,10 +25,6 @@ describe('addOptions', () => {
     expect(commands.length).toBeGreaterThan(30);
     const options = commands.flatMap(({ command }) => command.options);
     expect(options.length).toBeGreaterThan(150);
-    for (const { path, command } of commands) {
-      const longFlags = command.options.map((option) => option.long);
-      expect(new Set(longFlags).size, `${path || 'wikidelta'}: a flag offered twice`).toBe(longFlags.length);
-    }
   });
 
   it('adds the options in the order given, two options of one flag included', () => {
