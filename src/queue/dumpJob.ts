@@ -80,15 +80,16 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
   const names: DatedEntityName[] = [];
   let chars = 0;
   const onEntityName = (name: DatedEntityName) => {
-    if (!started) return;
     names.push(name);
     chars += JSON.stringify(name).length;
   };
+  // An earlier part named the pages up to its last: their last texts are not kept, decoded or parsed again.
+  const namesOf = (pageId: number) => started && pageId !== part.afterPage;
   let revisions: ParsedDumpPage['revisions'] = [];
   // The models the part has met, whose extractors are ready: a dump's models are known only as its revisions come.
   const ready = new Set<string | undefined>();
   const source = new DumpRevisionSource(part.path);
-  for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, isDone: beforeThePart, onEntityName })) {
+  for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, isDone: beforeThePart, onEntityName, namesOf })) {
     if (history.kind === 'revisions') {
       const unprepared = [...new Set(history.revisions.map((revision) => revision.model))].filter((model) => !ready.has(model));
       if (unprepared.length > 0) {

@@ -24,6 +24,8 @@ export interface CollectOptions {
    * dump, which holds such pages, calls it; a page whose last revision has no English label is not told.
    */
   onEntityName?: (name: DatedEntityName) => void;
+  /** Whether to read the name of this entity page at all (default: every one): a part of a file read on a worker leaves the pages an earlier part named. */
+  namesOf?: (pageId: number) => boolean;
 }
 
 /**

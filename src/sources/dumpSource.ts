@@ -86,7 +86,7 @@ export class DumpRevisionSource implements RevisionSource {
       return current;
     };
 
-    const names = options.onEntityName ? new EntityNameKeeper(bounds, options.onEntityName) : null;
+    const names = options.onEntityName ? new EntityNameKeeper(bounds, options.onEntityName, options.namesOf ?? (() => true)) : null;
     const wantText = (page: DumpPageHeader, meta: RevisionMeta): boolean | 'later' => {
       const collected = collectorFor(page)?.needsText(meta) ?? false;
       if (collected === true || names === null) return collected;
@@ -227,11 +227,12 @@ class EntityNameKeeper {
   constructor(
     private readonly window: Window,
     private readonly tell: (name: DatedEntityName) => void,
+    private readonly wanted: (pageId: number) => boolean,
   ) {}
 
   needsText(page: DumpPageHeader, meta: RevisionMeta): 'later' | false {
     this.follow(page);
-    if (page.redirect || this.collected() || !ENTITY_MODELS.has(meta.model ?? '')) return false;
+    if (page.redirect || this.collected() || !ENTITY_MODELS.has(meta.model ?? '') || !this.wanted(page.pageId)) return false;
     return this.latest === null || isLater(meta, this.latest) ? 'later' : false;
   }
 
@@ -247,7 +248,7 @@ class EntityNameKeeper {
 
   pageEnd(page: DumpPageHeader): void {
     this.follow(page);
-    const text = this.collected() || page.redirect ? null : this.readLatest?.();
+    const text = this.collected() || page.redirect || !this.wanted(page.pageId) ? null : this.readLatest?.();
     const entity = text ? entityNameOfText(text) : null;
     if (entity?.name.label && this.latest) this.tell({ id: entity.id, label: entity.name.label, aliases: entity.name.aliases, asOf: this.latest.timestamp });
     this.page = null;
