@@ -83,11 +83,12 @@ export class ThreadRunner implements BatchRunner {
     if (failure) throw (failure as { error: unknown }).error;
   }
 
-  /** Stops the threads; the runner cannot run batches afterwards. */
+  /** Stops the threads; the runner cannot run batches afterwards, and the calls under way fail rather than wait. */
   async close(): Promise<void> {
     this.closed = true;
     const threads = this.threads ?? [];
     this.threads = [];
+    for (const task of this.waiting.splice(0)) task.failed(new Error('batch threads closed'));
     await Promise.all(threads.map((thread) => thread.terminate()));
   }
 

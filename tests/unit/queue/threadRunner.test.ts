@@ -77,4 +77,12 @@ describe('ThreadRunner', () => {
       await single.close();
     }
   });
+
+  it('fails a call under way when the runner is closed, batches still waiting included, instead of leaving it waiting', async () => {
+    const single = new ThreadRunner(1);
+    const batches = await sampleBatches();
+    const call = single.run(parseRevisionsJob, batches, () => undefined);
+    await single.close();
+    await expect(call).rejects.toThrow(/closed|stopped/);
+  });
 });
