@@ -24,16 +24,21 @@ export interface EntityNameSource {
   names(ids: readonly string[], found: (names: Map<string, EntityName | null>) => void): Promise<void>;
 }
 
-/** An entity's English terms as Wikidata's JSON (dumps, wbgetentities) writes them. */
+const Term = z.looseObject({ language: z.string(), value: z.string() });
+
+/**
+ * An entity's English terms as Wikidata's JSON (dumps, wbgetentities) writes them. Only English is
+ * checked: the other languages (hundreds on a popular item) pass through unread.
+ */
 const EntityTerms = z.looseObject({
   id: z.string(),
-  labels: z.record(z.string(), z.looseObject({ language: z.string(), value: z.string() })).optional().catch(undefined),
-  aliases: z.record(z.string(), z.array(z.looseObject({ language: z.string(), value: z.string() }))).optional().catch(undefined),
+  labels: z.looseObject({ en: Term.optional() }).optional().catch(undefined),
+  aliases: z.looseObject({ en: z.array(Term).optional() }).optional().catch(undefined),
   missing: z.unknown().optional(),
 });
 
 function nameOf(terms: z.infer<typeof EntityTerms>): EntityName {
-  return { label: terms.labels?.['en']?.value ?? null, aliases: (terms.aliases?.['en'] ?? []).map((alias) => alias.value) };
+  return { label: terms.labels?.en?.value ?? null, aliases: (terms.aliases?.en ?? []).map((alias) => alias.value) };
 }
 
 /** The id and English name of an entity revision's text (its JSON as Wikidata stores it); null for text that is no entity. */
