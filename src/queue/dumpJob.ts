@@ -86,16 +86,11 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
   // An earlier part named the pages up to its last: their last texts are not kept, decoded or parsed again.
   const namesOf = (pageId: number) => started && pageId !== part.afterPage;
   let revisions: ParsedDumpPage['revisions'] = [];
-  // The models the part has met, whose extractors are ready: a dump's models are known only as its revisions come.
-  const ready = new Set<string | undefined>();
   const source = new DumpRevisionSource(part.path);
   for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, isDone: beforeThePart, onEntityName, namesOf })) {
     if (history.kind === 'revisions') {
-      const unprepared = [...new Set(history.revisions.map((revision) => revision.model))].filter((model) => !ready.has(model));
-      if (unprepared.length > 0) {
-        await prepareExtractors(unprepared);
-        for (const model of unprepared) ready.add(model);
-      }
+      // A dump's models are known only as its revisions come; each extractor is prepared once per process.
+      await prepareExtractors(history.revisions.map((revision) => revision.model));
       for (const revision of history.revisions) {
         // A long article parses for a while: the loop's turn keeps the worker's job lock renewed.
         await nextTurn();
