@@ -430,16 +430,17 @@ function countOf(text: string, token: string): number {
 
 /**
  * Real values nest a handful of templates; a value nested deeper (vandalism, a test) is kept as
- * literal text, because rendering nested templates costs wtf the square of their depth.
+ * literal text, because rendering nested templates costs wtf the square of their depth. Lower than
+ * the depth parseWithWtf refuses a whole text at (src/text/wtf.ts): a value past it is kept, not refused.
  */
-const MAX_TEMPLATE_DEPTH = 40;
+const MAX_VALUE_TEMPLATE_DEPTH = 40;
 
 /**
  * A value ready to be one line of wtf input. One whose braces or link brackets do not balance
  * would make wtf read into the next values, so its markup is kept as literal text instead.
  */
 function prepareValue(raw: string): string {
-  if (templateDepth(raw) > MAX_TEMPLATE_DEPTH) return maskLiterals(raw.replace(/\s+/g, ' ').trim());
+  if (templateDepth(raw) > MAX_VALUE_TEMPLATE_DEPTH) return maskLiterals(raw.replace(/\s+/g, ' ').trim());
   let value = raw.replace(LITERAL_TEMPLATE, (_whole, name: string) => maskLiterals(LITERAL_OF_TEMPLATE[name] ?? ''));
   if (value.includes('{{')) value = expandListTemplates(value);
   if (value.includes('[[')) value = removeFileLinks(value);
