@@ -4,6 +4,7 @@ import { UserError } from '../../src/errors.js';
 import type { DatedEntityName, PageRef } from '../../src/model.js';
 import { DumpFilesSource } from '../../src/sources/dumpFiles.js';
 import type { RevisionSource } from '../../src/sources/RevisionSource.js';
+import { NAMES_PER_WRITE } from '../../src/sources/entityNames.js';
 import { EntityStore } from '../../src/store/entityStore.js';
 import { RecentChangesStore } from '../../src/store/recentChangesStore.js';
 import { RevisionStore } from '../../src/store/revisionStore.js';
@@ -64,7 +65,7 @@ export const collectStage: Stage<WeeklyInput> = {
         }
       });
       names.flush();
-      return { ...(leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes }), ...names.counts() };
+      return { ...parsedCounts(counts, infoboxes, leftOut), ...names.counts() };
     }
     const parts = input.source.pagesChangedIn(input.window, {
       isDone,
@@ -86,12 +87,15 @@ export const collectStage: Stage<WeeklyInput> = {
     });
     names.flush();
     if (input.batchRunner) return { ...counts, ...names.counts() };
-    return { ...(leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes }), ...names.counts() };
+    return { ...parsedCounts(counts, infoboxes, leftOut), ...names.counts() };
   },
 };
 
-/** Names written to the labels cache in one transaction. */
-const NAMES_PER_WRITE = 500;
+/** The stage's counts where it parsed what it collected: the infoboxes found, and the values the size cap left out if any. */
+function parsedCounts<Counts extends object>(counts: Counts, infoboxes: number, leftOut: number): Counts & { infoboxes: number; left_out?: number } {
+  return leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes };
+}
+
 
 /** The names a dump's entity pages give, written to the labels cache a batch at a time, as the source reads them. */
 class EntityNameBatches {

@@ -55,8 +55,8 @@ export function entityNameOfText(text: string): { id: string; name: EntityName }
 
 const LEADING_ID = /^\{"type":"[a-z-]+","id":"([^"]+)"/;
 
-/** The names a labels file hands on at a time: a transaction of the labels cache each, and what a failure later cannot lose. */
-const FOUND_PER_BATCH = 500;
+/** The names handed on at a time, from a labels file or a dump's entity pages: a transaction of the labels cache each, and what a failure later cannot lose. */
+export const NAMES_PER_WRITE = 500;
 
 /** A Wikidata JSON dump: `[`, one entity a line each followed by a comma, `]`. */
 export class LabelsFile implements EntityNameSource {
@@ -96,7 +96,7 @@ export class LabelsFile implements EntityNameSource {
         }
         if (!wanted.delete(entity.id)) continue;
         found.set(entity.id, nameOf(entity));
-        if (found.size === FOUND_PER_BATCH) handOn();
+        if (found.size === NAMES_PER_WRITE) handOn();
         if (wanted.size === 0) break;
       }
     } catch (error) {
