@@ -19,7 +19,9 @@ export default defineConfig({
           // Unit files read compressed dumps through Debian's bzip2, xz and 7z, and write ONNX models with python3-onnx.
           globalSetup: ['tests/setup/systemPackages.ts'],
           // One module graph per worker instead of one per file: half the CPU of a unit run, as unit
-          // files mock nothing and keep their state in their own temporary folders.
+          // files keep their state in their own temporary folders. The two that need a module's
+          // once-per-process state fresh (the extractor registry) load it again with vi.resetModules,
+          // and restore what they spy on.
           isolate: false,
           ...limits,
         },

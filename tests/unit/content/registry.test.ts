@@ -3,7 +3,10 @@
  * extractor that needs readying refuses to extract before it is. Each test loads the modules afresh:
  * other files of the worker may have readied the extractors already.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// The spies are on the fresh modules' extractor; restored so that nothing of them outlives the file in the worker.
+afterEach(() => vi.restoreAllMocks());
 
 const ENTITY = JSON.stringify({ type: 'item', id: 'Q1', claims: {} });
 
