@@ -95,7 +95,7 @@ export class StoreGold {
    * unknown ones included, query by query: the whole range is one pass over the stored intervals, and
    * nothing is held but the query being read.
    */
-  *weeklyGold(scope: EvaluationScope): Generator<WeeklyGold> {
+  private *weeklyGold(scope: EvaluationScope): Generator<WeeklyGold> {
     for (const query of this.weeklyQueries(scope)) for (let day = 0; day < scope.dates.length; day++) yield query.on(day);
   }
 

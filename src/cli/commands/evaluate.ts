@@ -176,7 +176,7 @@ export function registerEvaluate(program: Command): void {
 /** What the evaluation expects, from the flags: one date, a range, or a week's queries on a date. */
 function evaluationScope(flags: WeeklyFlags, command: Command): EvaluationScope {
   const week = flags.week ?? null;
-  const after = { ...(flags.after === undefined ? {} : { after: flags.after }), axis: flags.time };
+  const filters = { ...(flags.after === undefined ? {} : { after: flags.after }), axis: flags.time };
   if ((flags.from === undefined) !== (flags.to === undefined)) refuseUsage(command, '--from and --to go together: the first and the last date of the range');
   if (flags.from !== undefined && flags.date !== undefined) refuseUsage(command, 'give either --date or --from/--to, not both');
   if (flags.from !== undefined && flags.to !== undefined) {
@@ -184,11 +184,11 @@ function evaluationScope(flags: WeeklyFlags, command: Command): EvaluationScope 
     const days = Math.round((parseDate(flags.to, '--to date').getTime() - first.getTime()) / 86_400_000);
     if (days < 0) throw new UserError(`--to ${flags.to} is before --from ${flags.from}`);
     if (days >= MAX_DATES) throw new UserError(`--from ${flags.from} --to ${flags.to} spans ${days + 1} dates: at most ${MAX_DATES} in one evaluation`);
-    return { dates: Array.from({ length: days + 1 }, (_, day) => formatDate(addDays(first, day))), week, ...after };
+    return { dates: Array.from({ length: days + 1 }, (_, day) => formatDate(addDays(first, day))), week, ...filters };
   }
   const date = flags.date ?? (week === null ? null : weekEvaluationDate(week));
   if (date === null) refuseUsage(command, 'say what to evaluate: --date D (every kept query answered that day), --week W (its queries, the day after the week), or --from A --to B');
-  return { dates: [date], week, ...after };
+  return { dates: [date], week, ...filters };
 }
 
 /** The cutoff of the meta file beside the predictions, when there is one. */
