@@ -6,7 +6,7 @@ import { GROWOVER_SYSTEMS, predictGrowover, type GrowoverSystem } from '../../ev
 import { predictWeekly, WEEKLY_SYSTEMS, type WeeklySystem } from '../../evaluate/predictWeekly.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { weekEvaluationDate } from '../../dates.js';
-import { addOptions, dateOption, llmOption, refuseUsage, snapshotNameOption } from '../options.js';
+import { addOptions, dateOption, llmOption, refuseUsage, snapshotNameOption, type OptionsOf } from '../options.js';
 import { withSession, type Session } from '../session.js';
 
 /** What both baselines' commands read. */
@@ -14,6 +14,14 @@ interface PredictFlags {
   system: string;
   out: string;
   llm?: string;
+}
+
+/** The options both commands end with (their systems differ). */
+function predictOutputOptions(): OptionsOf<Omit<PredictFlags, 'system'>> {
+  return {
+    out: new Option('--out <file>', 'the predictions file to write (JSONL)').makeOptionMandatory(),
+    llm: llmOption(),
+  };
 }
 
 interface PredictWeeklyFlags extends PredictFlags {
@@ -42,8 +50,7 @@ export function registerPredict(program: Command): void {
       system: new Option('--system <name>', 'the baseline').choices([...WEEKLY_SYSTEMS]).makeOptionMandatory(),
       date: dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC); default with --week: the day after the week'),
       week: dateOption('--week <start>', "only the queries of the week starting that day (YYYY-MM-DD), as a leaderboard's SYSTEM/START.jsonl holds"),
-      out: new Option('--out <file>', 'the predictions file to write (JSONL)').makeOptionMandatory(),
-      llm: llmOption(),
+      ...predictOutputOptions(),
     },
   ).action(async (flags: PredictWeeklyFlags, command: Command) => {
     // DailyQA answers a week's queries on the day after the week.
@@ -57,8 +64,7 @@ export function registerPredict(program: Command): void {
     {
       system: new Option('--system <name>', 'the baseline').choices([...GROWOVER_SYSTEMS]).makeOptionMandatory(),
       snapshot: snapshotNameOption('--snapshot <name>', 'the snapshot whose items are answered').makeOptionMandatory(),
-      out: new Option('--out <file>', 'the predictions file to write (JSONL)').makeOptionMandatory(),
-      llm: llmOption(),
+      ...predictOutputOptions(),
     },
   ).action(async (flags: PredictGrowoverFlags, command: Command) => {
     await predictInto(command, flags, (session, tasks) => predictGrowover(session.db, tasks, flags.system, flags.snapshot));
