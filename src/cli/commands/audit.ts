@@ -23,6 +23,11 @@ const DEMO_ANNOTATORS = ['alice', 'bob'];
 const DEMO_PER_STRATUM = 5;
 
 /** How many items a new or grown audit samples, and where its links point. */
+/** `--name`, which every audit command but the demo takes. */
+function auditNameOption(): Option {
+  return new Option('--name <name>', 'the audit name').makeOptionMandatory();
+}
+
 interface SampleFlags {
   size?: number;
   perStratum?: number;
@@ -72,7 +77,7 @@ export function registerAudit(program: Command): void {
   addOptions<CreateFlags>(
     audit.command('create').description("samples items, freezes them, gives each to --raters annotators (balanced) and prints each annotator's link"),
     {
-      name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+      name: auditNameOption(),
       of: new Option('--of <source>', "what to audit: sentence labels, GrowOVER items, weekly questions, or a judge's verdicts on predictions").choices(['labels', 'growover', 'weekly', 'predictions']).makeOptionMandatory(),
       old: new Option('--old <snapshot>', '--of labels: the old snapshot'),
       new: new Option('--new <snapshot>', '--of labels: the new snapshot'),
@@ -104,7 +109,7 @@ export function registerAudit(program: Command): void {
   });
 
   addOptions<AddFlags>(audit.command('add').description('adds annotators (given their share of unjudged items) and/or more items from the same source'), {
-    name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+    name: auditNameOption(),
     annotators: listOption('--annotators <names>', 'comma-separated names of new annotators'),
     ...sampleOptions(),
   }).action(async (flags: AddFlags, command: Command) => {
@@ -119,7 +124,7 @@ export function registerAudit(program: Command): void {
   addOptions<LinksFlags>(
     audit.command('links').description("new links for annotators who lost theirs (tokens are kept hashed, so an old link cannot be shown again; it stops working)"),
     {
-      name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+      name: auditNameOption(),
       annotators: listOption('--annotators <names>', 'whose links to renew, "admin" for the maintainer (default: everyone)'),
       baseUrl: baseUrlOption(),
     },
@@ -131,7 +136,7 @@ export function registerAudit(program: Command): void {
   });
 
   addOptions<ResultsFlags>(audit.command('report').description('precision (Wilson 95% intervals), agreement (Fleiss, Krippendorff, Cohen), majority verdicts and disputed items'), {
-    name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+    name: auditNameOption(),
     out: new Option('--out <dir>', 'write report.json and report.txt into this directory'),
   }).action(async (flags: ResultsFlags, command: Command) => {
     await withSession(command, { write: false, lock: false }, (session) => {
@@ -152,7 +157,7 @@ export function registerAudit(program: Command): void {
       .command('export')
       .description('every judgment row (a changed verdict is a later row; withdrawn: true takes the verdict named back) as JSON lines: item, annotator, verdict, label, answer, note, seconds, created_at, withdrawn'),
     {
-      name: new Option('--name <name>', 'the audit name').makeOptionMandatory(),
+      name: auditNameOption(),
       out: new Option('--out <file>', 'write to this file instead of standard output'),
     },
   ).action(async (flags: ResultsFlags, command: Command) => {
