@@ -5,13 +5,13 @@
  */
 import { Option } from 'commander';
 import type { SessionTasks } from '../llm/openTasks.js';
-import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { llmOption, type OptionsOf } from './options.js';
 import { chooseModels, ModelChoiceSchema, type ModelChoiceInput } from '../models/choose.js';
 import { EMBEDDING_RUNTIMES, type EmbeddingRuntime } from '../models/useEmbedder.js';
 import { WorkerEmbedder } from '../models/workerEmbedder.js';
+import { defaultThreadCount } from '../queue/threadRunner.js';
 import type { Models } from '../models/modelSet.js';
 
 export interface ModelFlags {
@@ -32,7 +32,7 @@ export function modelOptions(): OptionsOf<ModelFlags> {
     sameThreshold: new Option('--same-threshold <x>', 'cosine at which two texts are the same statement, calibrated for the embedding model'),
     nliModel: new Option('--nli-model <dir>', 'ONNX NLI cross-encoder directory (default: the heuristic NLI)'),
     modelCache: new Option('--model-cache <dir>', 'where models named by hub id are downloaded, on machines that reach the hub'),
-    embedThreads: new Option('--embed-threads <n>', `worker threads that run the embedding model and read sentences' facts (1: in this thread; default: the cores, ${availableParallelism()})`),
+    embedThreads: new Option('--embed-threads <n>', `worker threads that run the embedding model and read sentences' facts (1: in this thread; default: the cores, ${defaultThreadCount()})`),
     llm: llmOption(' (also the labeling step after NLI)'),
   };
 }
@@ -41,7 +41,7 @@ const EmbedThreads = z.coerce.number().int().min(1).max(64);
 
 /** The chosen models; with more than one embedding thread the embedder runs in a worker pool (same vectors, same id), which also reads the sentences' facts. */
 export async function modelsFrom(flags: ModelFlags): Promise<Models> {
-  const threads = EmbedThreads.safeParse(flags.embedThreads ?? availableParallelism());
+  const threads = EmbedThreads.safeParse(flags.embedThreads ?? defaultThreadCount());
   if (!threads.success) throw new UserError(`invalid --embed-threads ${flags.embedThreads}: a whole number from 1 to 64`);
   const choice = modelChoiceOf(flags);
   const models = await chooseModels(choice);
