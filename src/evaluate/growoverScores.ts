@@ -51,6 +51,15 @@ export type GrowoverReport = Record<GrowoverGroup, GrowoverGroupScores> & {
 const GROUPS: readonly GrowoverGroup[] = ['ALL', 'SAME', 'NEW', 'CHANGED', 'CHANGED_DEL'];
 
 /**
+ * Scores a GrowOVER system's replies: EM and F1 as GrowOVER's scorer counts them, and the share of
+ * current, outdated and wrong verdicts, for all items and per item type, each with a 95% bootstrap
+ * interval over the items.
+ *
+ * @param cases - each gold item with the system's reply to it (null: no reply, scored as empty and counted missing)
+ * @param options - `seed` for the bootstrap (same seed, same intervals), `resamples` (default 1000),
+ *   `outside`: the ids predicted that the gold does not hold, reported by count and sample
+ * @returns per group (`ALL`, `SAME`, `NEW`, `CHANGED`, `CHANGED_DEL`) the rates in per cent with their n
+ *   and intervals, and the missing and outside ids
  * @example
  * scoreGrowover([{ gold: { id: 'a', type: 'CHANGED', answer: '12', oldAnswer: '11' }, prediction: '11' }], { seed: 1 }).CHANGED_DEL.em === 100
  */

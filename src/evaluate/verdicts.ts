@@ -12,6 +12,7 @@ import type { ScoredText } from './metrics/scoredText.js';
 import { subsetMatch } from './metrics/subsetMatch.js';
 import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 
+/** Every verdict an item can have, in report order (docs/ARCHITECTURE.md §15). */
 export const VERDICTS = ['current', 'outdated', 'future', 'no_value', 'wrong'] as const;
 export type VerdictName = (typeof VERDICTS)[number];
 
@@ -96,6 +97,7 @@ export function verdictOf(input: VerdictInput): VerdictOutcome {
 const CURRENT: VerdictOutcome = Object.freeze({ verdict: 'current', ageDays: null, changesAgo: null });
 const FUTURE: VerdictOutcome = Object.freeze({ verdict: 'future', ageDays: null, changesAgo: null });
 const WRONG: VerdictOutcome = Object.freeze({ verdict: 'wrong', ageDays: null, changesAgo: null });
+/** The outcome of an item whose gold is no value (the key or page absent that day). */
 export const NO_VALUE: VerdictOutcome = Object.freeze({ verdict: 'no_value', ageDays: null, changesAgo: null });
 
 /** The match with another stretch; none for a stretch without a value or with the date's own value. */

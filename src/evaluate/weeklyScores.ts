@@ -55,6 +55,7 @@ export type MetricValues = Record<MetricName, number>;
 
 /** What every group of a report gives: each metric and each verdict's rate. */
 export type Measure = MetricName | VerdictRate;
+/** Every figure a report group holds, in report order: the registry's metrics, then the verdict rates. */
 export const MEASURES: readonly Measure[] = [...WEEKLY_METRICS.map((metric) => metric.name), ...VERDICT_RATES];
 
 export type GroupScores = Record<Measure, number> & {
