@@ -28,7 +28,9 @@ export interface EvalPair {
   label: ExpectedLabel;
 }
 
+/** The labels the labeler gives a sentence, as the confusion matrix's columns. */
 export const PREDICTED_LABELS: readonly SentenceLabelName[] = ['unchanged', 'changed', 'new', 'undecided'];
+/** The labels an evaluation pair expects, as the confusion matrix's rows. */
 export const EXPECTED_LABELS: readonly ExpectedLabel[] = ExpectedLabel.options;
 
 /** The project's pairs and the versions-sample references, resolved against `versionsDir`. */
@@ -91,6 +93,15 @@ export interface EvalReport {
   outcomes: EvalOutcome[];
 }
 
+/**
+ * Labels each evaluation pair's new sentence against its old one and counts the outcomes against
+ * the expected labels: what `npm run eval:labels` prints.
+ *
+ * @param pairs - the pairs, e.g. from `loadEvalPairs`
+ * @param models - the models to evaluate, as `labelArticle` takes them
+ * @returns the accuracy overall and per expected label, the confusion matrix, and every outcome
+ * @example formatEvalReport(await evaluateLabels(loadEvalPairs('data/eval', '../shared/data/versions-sample'), { embedder, nli }))
+ */
 export async function evaluateLabels(pairs: readonly EvalPair[], models: LabelerModels): Promise<EvalReport> {
   const outcomes: EvalOutcome[] = [];
   for (const pair of pairs) {

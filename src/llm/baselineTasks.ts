@@ -24,6 +24,10 @@ export interface ReferenceDocument {
   keyLabels?: Record<string, string>;
 }
 
+/**
+ * The answering model of the baselines (`predict weekly`, `predict growover`): closed-book, or from a
+ * reference document. `OfflineBaselineTasks` and `OpenAiBaselineTasks` implement it.
+ */
 export interface BaselineTasks extends TaskProvider {
   /** The answer from the model's own knowledge; "unknown" (a no-answer phrase) when it has none. */
   answerClosedBook(question: BaselineQuestion): Promise<TaskResult<{ answer: string }>>;

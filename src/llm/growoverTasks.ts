@@ -50,6 +50,11 @@ export interface Dialogue {
   turns: Array<{ user: string; expert: string; sentence: number }>;
 }
 
+/**
+ * The monthly pipeline's generation steps (GrowOVER's prompts): grounded QA, CHANGED QA and
+ * dialogues, each reply validated afterwards by src/growover/validation.ts. `OfflineGrowoverTasks`
+ * and `OpenAiGrowoverTasks` implement it.
+ */
 export interface GrowoverTasks extends TaskProvider {
   /** A question with a short entity answer from the numbered sentences, and the evidence range it cites. */
   generateGroundedQa(request: GroundedQaRequest): Promise<TaskResult<GroundedQa>>;
