@@ -2,7 +2,7 @@
  * Checks that the public functions a newcomer calls carry a doc comment (docs/ARCHITECTURE.md §2):
  * every exported function, class and const arrow function in the folders below, one line per miss
  * naming file:line. It parses each file with the TypeScript compiler, without type-checking, so it
- * runs in about a second and a declaration spread over lines, overloaded or wrapped in `as` is read
+ * takes seconds, not a build, and a declaration spread over lines, overloaded or wrapped in `as` is read
  * as the compiler reads it rather than guessed at by a pattern.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -73,7 +73,8 @@ function isExported(statement: ts.Statement): boolean {
 
 /** An arrow or function expression, seen through parentheses, `as`, `satisfies` and `!`. */
 function isFunctionValue(expression: ts.Expression): boolean {
-  const inner = ts.skipOuterExpressions(expression);
+  let inner = expression;
+  while (ts.isParenthesizedExpression(inner) || ts.isAsExpression(inner) || ts.isSatisfiesExpression(inner) || ts.isNonNullExpression(inner)) inner = inner.expression;
   return ts.isArrowFunction(inner) || ts.isFunctionExpression(inner);
 }
 
@@ -102,7 +103,7 @@ function main(): number {
       process.stdout.write(`${relative(root, join(root, path))}:${entry.line}: exported ${entry.kind} ${entry.name} has no doc comment\n`);
     }
   }
-  process.stdout.write(`docs: ${misses === 0 ? 'no' : misses} undocumented exports in ${files} modules of ${CHECKED.join(', ')}\n`);
+  process.stdout.write(`docs: ${misses === 0 ? 'no' : misses} undocumented export${misses === 1 ? '' : 's'} in ${files} modules of ${CHECKED.join(', ')}\n`);
   return misses === 0 ? 0 : 1;
 }
 
