@@ -1,5 +1,6 @@
 import { hoursBetween } from '../dates.js';
 
+/** A revision as revert detection reads it: its id, time and content hash (null when hidden). */
 export interface RevisionHash {
   revId: number;
   timestamp: string;

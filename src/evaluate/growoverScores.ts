@@ -16,6 +16,7 @@ import { ScoredText } from './metrics/scoredText.js';
 import { matchLevel, verdictOf, type VerdictOutcome } from './verdicts.js';
 import { SAMPLE_IDS } from './weeklyScores.js';
 
+/** A GrowOVER QA item's gold: its published type and answer (and the old answer of a CHANGED item). */
 export interface GrowoverGold {
   id: string;
   type: 'SAME' | 'NEW' | 'CHANGED';
@@ -24,6 +25,7 @@ export interface GrowoverGold {
   oldAnswer: string | null;
 }
 
+/** One GrowOVER item paired with the system's reply to it. */
 export interface GrowoverCase {
   gold: GrowoverGold;
   /** Null: no prediction for this item; scored as an empty reply (0), as the scorer scores one. */

@@ -62,6 +62,7 @@ export type WeeklyEntry = Record<VerdictRate, number> & {
   outside: number;
 };
 
+/** One system's GrowOVER scores on one snapshot, with its rank. */
 export interface GrowoverEntry extends Pick<GrowoverReport, 'ALL' | 'SAME' | 'NEW' | 'CHANGED' | 'CHANGED_DEL' | 'missing'> {
   rank: number;
   system: string;
@@ -69,6 +70,7 @@ export interface GrowoverEntry extends Pick<GrowoverReport, 'ALL' | 'SAME' | 'NE
   outside: number;
 }
 
+/** Every system ranked on the same items: what `buildLeaderboard` gives and the leaderboard pages show. */
 export interface Leaderboard {
   seed: number;
   resamples: number;

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
 
+/** One prediction as read from a file. */
 export interface Prediction {
   id: string;
   prediction: string;

@@ -20,6 +20,7 @@ export type VerdictName = (typeof VERDICTS)[number];
 export const VERDICT_RATES = ['current', 'outdated', 'future', 'wrong'] as const satisfies readonly VerdictName[];
 export type VerdictRate = (typeof VERDICT_RATES)[number];
 
+/** An item's verdict, and for an outdated one how old the value it gave is. */
 export interface VerdictOutcome {
   verdict: VerdictName;
   /** Outdated: whole days from the last day the matched value held to the date (1: it held the day before). */
@@ -53,6 +54,7 @@ export function isValue(value: string | null): value is string {
   return value !== null && value !== '';
 }
 
+/** What `verdictOf` compares: the prediction, its match with the current value, and the item's timeline. */
 export interface VerdictInput {
   prediction: ScoredText;
   /** How the prediction matches the value in effect on the date (and its aliases). */

@@ -53,6 +53,7 @@ class OutsidePredictions {
   }
 }
 
+/** An evaluation's bootstrap, the system's cutoff, and a callback per item. */
 export interface WeeklyEvaluationOptions {
   seed: number | string;
   resamples?: number;

@@ -21,6 +21,7 @@ const OwnPair = z.object({ id: z.string(), old: z.string().min(1), new: z.string
 const SentenceRef = z.object({ version: z.number().int().min(0), line: z.number().int().min(1), sentence: z.number().int().min(0) }).strict();
 const VersionsPair = z.object({ id: z.string(), article: z.string().min(1), old: SentenceRef, new: SentenceRef, label: ExpectedLabel }).strict();
 
+/** One evaluation pair: an old and a new sentence and the label a reviewer gave the new one. */
 export interface EvalPair {
   id: string;
   old: string;
@@ -72,6 +73,7 @@ function readJsonLines<T>(path: string, schema: z.ZodType<T>): T[] {
     });
 }
 
+/** One pair's outcome: the expected and the predicted label, and the labeler's evidence. */
 export interface EvalOutcome {
   id: string;
   expected: ExpectedLabel;
@@ -80,6 +82,7 @@ export interface EvalOutcome {
   backend: string;
 }
 
+/** The labeler's accuracy on the evaluation pairs: overall, per label, and the confusion matrix. */
 export interface EvalReport {
   pairs: number;
   correct: number;

@@ -6,6 +6,7 @@
  */
 import type { TaskProvider, TaskResult } from './tasks.js';
 
+/** A question a baseline answers, on its date. */
 export interface BaselineQuestion {
   text: string;
   /** The system's "today", YYYY-MM-DD. */
@@ -14,6 +15,7 @@ export interface BaselineQuestion {
   key?: string;
 }
 
+/** The reference a golden-document or evidence baseline answers from. */
 export interface ReferenceDocument {
   title: string;
   /** Prose: the article's first paragraph as of the date, or an item's evidence sentences. */

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { RunUsage, Usage } from '../model/llmUsage.js';
 import { LlmUsageStore } from '../store/llmUsageStore.js';
 
+/** Prices per thousand tokens; an absent one leaves the cost unknown. */
 export interface Prices {
   perThousandInput?: number;
   perThousandOutput?: number;

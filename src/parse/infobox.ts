@@ -118,6 +118,7 @@ function removeReferences(text: string): string {
 // ---------------------------------------------------------------------------------------------
 // Template scanning.
 
+/** A template's place in the text: where it starts and ends, and its name. */
 export interface TemplateSpan {
   start: number;
   /** Index just past the template's closing `}}` (or where an unclosed infobox is taken to end). */

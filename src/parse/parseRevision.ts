@@ -10,6 +10,7 @@ import { extractInfoboxes, type ParsedInfobox } from './infobox.js';
 import { firstParagraph } from './leadParagraph.js';
 import { RecentResults } from './recentResults.js';
 
+/** What `RevisionParser.parse` gives besides the infoboxes. */
 export interface ParseRevisionOptions {
   /** Also render the first paragraph; off by default because only selected changes need it. */
   firstParagraph?: boolean;

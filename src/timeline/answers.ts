@@ -26,6 +26,7 @@ import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
  */
 export type AnswerStatus = 'ok' | 'no_key' | 'no_page' | 'deleted' | 'unknown';
 
+/** An answer on a date: its status, the value in effect (null without one), the revision that set it, the interval it held over and its aliases. */
 export interface Answer {
   answer: string | null;
   status: AnswerStatus;
@@ -39,6 +40,7 @@ export interface Answer {
 /** A kept query's answer on a date, as DailyQA's files and a release's native records give it. */
 export type DatedAnswer = { id: string; query: string } & Answer;
 
+/** What a generated query asks: a page's infobox key. */
 export interface Subject {
   wiki: string;
   pageId: number;

@@ -13,6 +13,7 @@ import { QueryStore } from '../store/questionStore.js';
 const DailyQaLine = z.object({ id: z.string().min(1), query: z.string(), answer: z.string().nullable() }).strict();
 const FILE_NAME = /^qa_(\d{2})(\d{2})(\d{2})\.jsonl(\.gz)?$/;
 
+/** One published per-day file read: its date and its validated lines. */
 export interface DailyQaDay {
   date: string;
   rows: Array<z.infer<typeof DailyQaLine>>;
