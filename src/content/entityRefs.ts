@@ -12,21 +12,35 @@ import type { EntityName } from '../model.js';
 const ENTITY_ID = /^(?:[QPLME]\d+|L\d+-[FS]\d+)$/;
 const REFERENCE = /\{\{((?:[QPLME]\d+|L\d+-[FS]\d+))\}\}/g;
 
+/**
+ * Whether `text` is a Wikibase entity id (an item, property, lexeme, form, sense, media info or schema).
+ *
+ * @example isEntityId('Q183') === true; isEntityId('L7-F2') === true; isEntityId('population') === false
+ */
 export function isEntityId(text: string): boolean {
   return ENTITY_ID.test(text);
 }
 
-/** How a value names an entity in the store. */
+/**
+ * How a value names an entity in the store.
+ *
+ * @example entityRef('Q183') === '{{Q183}}'
+ */
 export function entityRef(id: string): string {
   return `{{${id}}}`;
 }
 
-/** The ids a stored value references, in order of first appearance. */
+/**
+ * The ids a stored value references, in order of first appearance, each once.
+ *
+ * @example referencedIds('{{Q64}}; {{Q1055}}; {{Q64}}') // ['Q64', 'Q1055']
+ */
 export function referencedIds(value: string): string[] {
   if (!value.includes('{{')) return [];
   return [...new Set([...value.matchAll(REFERENCE)].map((match) => match[1] as string))];
 }
 
+/** The English name of an entity by id; undefined for one whose name is not known. */
 export type NameLookup = (id: string) => EntityName | undefined;
 
 interface RenderedValue {
@@ -37,7 +51,13 @@ interface RenderedValue {
   unresolved: string[];
 }
 
-/** A stored value with its references replaced by labels, and what it could not resolve. */
+/**
+ * A stored value with its references replaced by labels, and what it could not resolve.
+ *
+ * @param names - the names known, e.g. from `namesOf`
+ * @returns the text people read, the aliases of the entities it names, and the ids left as ids
+ * @example renderValue('{{Q64}}', namesOf(entities, ['Q64'])) // { text: 'Berlin', aliases: ['Berlin, Germany'], unresolved: [] }
+ */
 export function renderValue(value: string, names: NameLookup): RenderedValue {
   const ids = referencedIds(value);
   if (ids.length === 0) return { text: value, aliases: [], unresolved: [] };
@@ -55,7 +75,11 @@ export function renderValue(value: string, names: NameLookup): RenderedValue {
   return { text, aliases, unresolved };
 }
 
-/** The ids whose names a fact needs: its key when the key is a property, and the entities its value names. */
+/**
+ * The ids whose names a fact needs: its key when the key is a property, and the entities its value names.
+ *
+ * @example idsOfFact('P6', '{{Q57661}}') // ['P6', 'Q57661']
+ */
 export function idsOfFact(key: string, value: string): string[] {
   return isEntityId(key) ? [key, ...referencedIds(value)] : referencedIds(value);
 }
@@ -76,7 +100,11 @@ export function namedFields(fields: ReadonlyArray<readonly [string, string]>, na
   return { values, keyLabels };
 }
 
-/** A key as people read it: a property with its label (`population (P1082)`), any other key as it is. */
+/**
+ * A key as people read it: a property with its label (`population (P1082)`), any other key as it is.
+ *
+ * @example labelledKey('P1082', { P1082: 'population' }) === 'population (P1082)'
+ */
 export function labelledKey(key: string, keyLabels: Readonly<Record<string, string>> | undefined): string {
   const label = keyLabels?.[key];
   return label === undefined ? key : `${label} (${key})`;
@@ -84,15 +112,21 @@ export function labelledKey(key: string, keyLabels: Readonly<Record<string, stri
 
 /** Where names are read from, many ids at once: the store's entity names (`EntityStore`). */
 export interface NameSource {
+  /** The names known of `ids`; an id without one is absent from the map. */
   names(ids: readonly string[]): ReadonlyMap<string, EntityName>;
 }
 
-/** A lookup of the names `source` has for `ids`, read at once. */
+/**
+ * A lookup of the names `source` has for `ids`, read at once (one query, not one per id).
+ *
+ * @example const names = namesOf(entities, referencedIds(value)); renderValue(value, names).text
+ */
 export function namesOf(source: NameSource, ids: readonly string[]): NameLookup {
   const names = source.names([...new Set(ids)]);
   return (id) => names.get(id);
 }
 
+/** A fact set with its names put in: what `namedInfobox` gives. */
 export interface NamedInfobox {
   values: Record<string, string>;
   keyLabels: Record<string, string>;
@@ -103,7 +137,13 @@ export interface NamedInfobox {
 /**
  * A stored fact set as people and models read it, its names read from `source` in one go: the one
  * rendering of a data unit's infobox, an audit item's and a golden document's, so none of them shows
- * ids where another shows labels. `beside`: stored values read with the fields (a change's old value).
+ * ids where another shows labels.
+ *
+ * @param fields - the stored fact set, `[key, value]` pairs in infobox order
+ * @param source - where names are read from (the store's entity names)
+ * @param beside - stored values read with the fields (a change's old value), whose names come in the same read
+ * @returns the values with labels, the labels of property keys, and the lookup used
+ * @example namedInfobox([['P1082', '3644826']], entities).keyLabels // { P1082: 'population' }
  */
 export function namedInfobox(fields: ReadonlyArray<readonly [string, string]>, source: NameSource, beside: readonly string[] = []): NamedInfobox {
   const names = namesOf(source, [...fields.flatMap(([key, value]) => idsOfFact(key, value)), ...beside.flatMap(referencedIds)]);

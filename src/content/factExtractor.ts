@@ -6,11 +6,22 @@
  */
 import type { ParsedRevision } from '../model.js';
 
+/** What an extractor gives besides the fact sets. */
 export interface ExtractOptions {
   /** Also give the first paragraph (only the revisions of a window need it). */
   firstParagraph: boolean;
 }
 
+/**
+ * Reads the facts of one or more content models: a new content model is one object implementing
+ * this and one entry in registry.ts (docs/ARCHITECTURE.md §16).
+ *
+ * @example
+ * export const lexemeFacts: FactExtractor = {
+ *   models: ['wikibase-lexeme'],
+ *   extract: (text, options) => lexemeFactsOf(text, options) ?? noFacts(),
+ * };
+ */
 export interface FactExtractor {
   /** The content models it reads, as MediaWiki names them (`wikitext`, `wikibase-item`). */
   readonly models: readonly string[];

@@ -57,6 +57,7 @@ interface RichClaim {
   qualifiers: Record<string, unknown[]>;
 }
 
+/** The extractor of Wikidata items (`wikibase-item`); its `prepare` loads wikibase-sdk. */
 export const wikibaseItemFacts: FactExtractor = {
   models: ['wikibase-item'],
   async prepare() {

@@ -8,6 +8,13 @@ const MIN_CROSS_TEMPLATE_OVERLAP = 0.3;
  * and key overlap, not by position: a page that swaps `Infobox person` for `Infobox officeholder`
  * keeping most keys is one infobox that changed template, and a reordered pair of infoboxes is no
  * change at all. Several infoboxes with one template name are told apart as "name", "name#2", ….
+ *
+ * @param before - the earlier revision's infoboxes (`ParsedRevision.infoboxes`)
+ * @param after - the later revision's
+ * @returns one change per key added, removed or changed, with its template label, old and new value
+ * @example
+ * diffInfoboxes([{ template: 'Infobox city', fields: [['mayor', 'A']] }], [{ template: 'Infobox city', fields: [['mayor', 'B']] }])
+ * // [{ template: 'Infobox city', key: 'mayor', kind: 'changed', old: 'A', new: 'B' }]
  */
 export function diffInfoboxes(before: readonly Infobox[], after: readonly Infobox[]): KeyChange[] {
   const pairs = pairInfoboxes(before, after);

@@ -1,5 +1,6 @@
 import { hoursBetween } from '../dates.js';
 
+/** A revision as revert detection reads it: its id, time and content hash (null when hidden). */
 export interface RevisionHash {
   revId: number;
   timestamp: string;
@@ -11,6 +12,11 @@ export interface RevisionHash {
  * `horizonHours` of the revisions it undoes, reverts everything in between. Returns, for every
  * revision that was undone and for the reverting revision itself, the id of the reverting revision.
  * Revisions must be given oldest first.
+ *
+ * @param revisions - a page's revisions, oldest first, with their timestamps and content hashes
+ * @param horizonHours - how long after an edit its restoration still counts as a revert (48 in the pipelines)
+ * @returns reverted or reverting revision id → the reverting revision's id
+ * @example findReverts([{ revId: 1, … sha1: 'a' }, { revId: 2, … sha1: 'b' }, { revId: 3, … sha1: 'a' }], 48) // Map { 2 → 3, 3 → 3 }
  */
 export function findReverts(revisions: readonly RevisionHash[], horizonHours: number): Map<number, number> {
   const revertedBy = new Map<number, number>();

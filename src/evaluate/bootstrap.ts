@@ -9,6 +9,7 @@
  */
 import { SeededRandom } from '../random.js';
 
+/** How intervals are drawn: the seed (the same seed gives the same intervals), resamples and confidence. */
 export interface BootstrapOptions {
   /** Resamples drawn; 1,000 by default. */
   resamples?: number;

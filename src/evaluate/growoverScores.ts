@@ -16,6 +16,7 @@ import { ScoredText } from './metrics/scoredText.js';
 import { matchLevel, verdictOf, type VerdictOutcome } from './verdicts.js';
 import { SAMPLE_IDS } from './weeklyScores.js';
 
+/** A GrowOVER QA item's gold: its published type and answer (and the old answer of a CHANGED item). */
 export interface GrowoverGold {
   id: string;
   type: 'SAME' | 'NEW' | 'CHANGED';
@@ -24,6 +25,7 @@ export interface GrowoverGold {
   oldAnswer: string | null;
 }
 
+/** One GrowOVER item paired with the system's reply to it. */
 export interface GrowoverCase {
   gold: GrowoverGold;
   /** Null: no prediction for this item; scored as an empty reply (0), as the scorer scores one. */
@@ -51,6 +53,15 @@ export type GrowoverReport = Record<GrowoverGroup, GrowoverGroupScores> & {
 const GROUPS: readonly GrowoverGroup[] = ['ALL', 'SAME', 'NEW', 'CHANGED', 'CHANGED_DEL'];
 
 /**
+ * Scores a GrowOVER system's replies: EM and F1 as GrowOVER's scorer counts them, and the share of
+ * current, outdated and wrong verdicts, for all items and per item type, each with a 95% bootstrap
+ * interval over the items.
+ *
+ * @param cases - each gold item with the system's reply to it (null: no reply, scored as empty and counted missing)
+ * @param options - `seed` for the bootstrap (same seed, same intervals), `resamples` (default 1000),
+ *   `outside`: the ids predicted that the gold does not hold, reported by count and sample
+ * @returns per group (`ALL`, `SAME`, `NEW`, `CHANGED`, `CHANGED_DEL`) the rates in per cent with their n
+ *   and intervals, and the missing and outside ids
  * @example
  * scoreGrowover([{ gold: { id: 'a', type: 'CHANGED', answer: '12', oldAnswer: '11' }, prediction: '11' }], { seed: 1 }).CHANGED_DEL.em === 100
  */

@@ -28,6 +28,7 @@ export type ItemJudgment = (JudgeVerdicts & { failed?: undefined }) | { failed: 
 
 export type ModeRates = Record<JudgeVerdict, number> & { ci: Record<JudgeVerdict, Interval> };
 
+/** The judge's rates, relaxed and strict, with who judged and how many items it could not. */
 export interface JudgeReport {
   /** `openai`, or `rules` offline. */
   judge: string;

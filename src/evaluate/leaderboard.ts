@@ -27,6 +27,7 @@ import type { VerdictRate } from './verdicts.js';
 /** Which dataset a file predicts for: weekly (of one week, or null: dates from the lines), or a GrowOVER snapshot. */
 export type SubmissionKind = { weekly: string | null } | { growover: string };
 
+/** One file of the submissions directory, read: its system, kind and content. */
 export interface SubmissionFile {
   system: string;
   /** The file's path inside the submissions directory, as errors and the board name it. */
@@ -61,6 +62,7 @@ export type WeeklyEntry = Record<VerdictRate, number> & {
   outside: number;
 };
 
+/** One system's GrowOVER scores on one snapshot, with its rank. */
 export interface GrowoverEntry extends Pick<GrowoverReport, 'ALL' | 'SAME' | 'NEW' | 'CHANGED' | 'CHANGED_DEL' | 'missing'> {
   rank: number;
   system: string;
@@ -68,6 +70,7 @@ export interface GrowoverEntry extends Pick<GrowoverReport, 'ALL' | 'SAME' | 'NE
   outside: number;
 }
 
+/** Every system ranked on the same items: what `buildLeaderboard` gives and the leaderboard pages show. */
 export interface Leaderboard {
   seed: number;
   resamples: number;
@@ -111,6 +114,14 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
  * of them answers (and `date`), each date expecting every kept query of the weeks begun before it;
  * the GrowOVER systems on every snapshot any of them answers. A system that leaves out a week or a
  * snapshot has those items missing, counted wrong.
+ *
+ * @param db - the store whose gold the systems are scored on
+ * @param files - the submission files read (`submissionOf` tells each file's system and kind)
+ * @param options - `seed` for the bootstrap, `date` an answer date scored even if no system names it,
+ *   `after` to score only the items whose answer changed on or after it
+ * @returns the ranked weekly and GrowOVER entries, and the dates and snapshots scored
+ * @throws UserError for no files, an id a system predicts in two files, or a prediction file refused
+ * @example leaderboardMarkdown(buildLeaderboard(db, files, { seed: 1, date: null }), [])
  */
 export function buildLeaderboard(db: Database, files: readonly SubmissionFile[], options: { seed: number; date: string | null; after?: string | null }): Leaderboard {
   if (files.length === 0) throw new UserError('no submission files: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl or SYSTEM/growover-SNAPSHOT.jsonl');

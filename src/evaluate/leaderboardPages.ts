@@ -119,6 +119,12 @@ export function leaderboardFigures(board: Leaderboard): Figure[] {
   ];
 }
 
+/**
+ * The leaderboard as Markdown (README.md of the leaderboard directory): one table per dataset with
+ * its note, then the figures by file name.
+ *
+ * @example leaderboardMarkdown(buildLeaderboard(db, files, { seed: 1, date: null }), []).startsWith('# Leaderboard')
+ */
 export function leaderboardMarkdown(board: Leaderboard, figures: readonly Figure[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const sections = tables(board).map((table) => {
@@ -128,6 +134,12 @@ export function leaderboardMarkdown(board: Leaderboard, figures: readonly Figure
   return `# Leaderboard\n\n${sections.join('\n')}${figures.length > 0 ? `\n${figuresMarkdown(figures)}` : ''}`;
 }
 
+/**
+ * The leaderboard as one self-contained HTML page (index.html): the tables of `leaderboardMarkdown`,
+ * text escaped, and each figure's SVG inlined with its title as caption.
+ *
+ * @param svgs - the rendered figures by file name (`NAME.svg`); a figure without one shows its caption only
+ */
 export function leaderboardHtml(board: Leaderboard, figures: readonly Figure[], svgs: ReadonlyMap<string, string>): string {
   const sections = tables(board).map((table) => {
     const head = `<tr>${table.header.map((text) => `<th>${escapeHtml(text)}</th>`).join('')}</tr>`;

@@ -11,6 +11,7 @@ import { ScoredText } from './metrics/scoredText.js';
 import { subsetMatch as subsetMatchMetric } from './metrics/subsetMatch.js';
 import { tokenF1, tokenOverlapF1 } from './metrics/tokenF1.js';
 
+/** Exact match and token F1 of one prediction, each in [0, 1]. */
 export interface AnswerScores {
   em: number;
   f1: number;

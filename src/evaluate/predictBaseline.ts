@@ -7,11 +7,13 @@
  */
 import type { TaskResult } from '../llm/tasks.js';
 
+/** One line of a prediction file: the item id and the predicted text. */
 export interface PredictionLine {
   id: string;
   prediction: string;
 }
 
+/** A baseline's predictions, and the items it could not answer. */
 export interface BaselinePredictions {
   predictions: PredictionLine[];
   /** Items whose call ended without a valid answer (invalid replies, a request the server refused as such). */

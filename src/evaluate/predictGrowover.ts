@@ -12,9 +12,21 @@ import { GrowoverStore } from '../store/growoverStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
 import { predictAll, type BaselinePredictions } from './predictBaseline.js';
 
+/** The GrowOVER baselines `predict growover` runs: the question alone, or with the item's evidence. */
 export const GROWOVER_SYSTEMS = ['closed-book', 'evidence'] as const;
 export type GrowoverSystem = (typeof GROWOVER_SYSTEMS)[number];
 
+/**
+ * Answers every QA item active in a snapshot as one of the baselines.
+ *
+ * @param db - the store holding the snapshot and its items
+ * @param tasks - the answering model: an LLM's tasks, or `OfflineBaselineTasks`
+ * @param system - `closed-book` or `evidence`
+ * @param snapshot - the snapshot's name
+ * @returns the predictions (an item whose call failed has an empty one), and how many failed or were not asked
+ * @throws UserError for a snapshot the store does not hold
+ * @example predictionLines((await predictGrowover(db, new OfflineBaselineTasks(), 'evidence', '2025-04-01')).predictions)
+ */
 export async function predictGrowover(db: Database, tasks: BaselineTasks, system: GrowoverSystem, snapshot: string): Promise<BaselinePredictions> {
   const snapshots = new SnapshotStore(db);
   const record = snapshots.requireSnapshot(snapshot);

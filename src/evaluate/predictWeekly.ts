@@ -18,6 +18,7 @@ import { answerInstant, answersOnDate } from '../timeline/answers.js';
 import { predictAll, type BaselinePredictions } from './predictBaseline.js';
 import { StoreGold } from './storeCases.js';
 
+/** The weekly baselines `predict weekly` runs: the question alone, or with the golden document (the page at the date). */
 export const WEEKLY_SYSTEMS = ['closed-book', 'golden-doc'] as const;
 export type WeeklySystem = (typeof WEEKLY_SYSTEMS)[number];
 
@@ -26,7 +27,18 @@ interface WeeklyItem {
   question: string;
 }
 
-/** `week`: only the queries of the week starting that day (YYYY-MM-DD). */
+/**
+ * Answers every item an evaluation on `date` expects as one of the baselines; golden-doc leaves an
+ * item whose page the store cannot show at the date unanswered.
+ *
+ * @param db - the store holding the weekly dataset
+ * @param tasks - the answering model: an LLM's tasks, or `OfflineBaselineTasks`
+ * @param system - `closed-book` or `golden-doc`
+ * @param date - the answer date, YYYY-MM-DD (answers in effect at its 00:00 UTC)
+ * @param week - only the queries of the week starting that day (YYYY-MM-DD)
+ * @returns the predictions (an item whose call failed has an empty one), and how many failed or were not asked
+ * @example predictionLines((await predictWeekly(db, new OfflineBaselineTasks(), 'golden-doc', '2025-01-20')).predictions)
+ */
 export async function predictWeekly(db: Database, tasks: BaselineTasks, system: WeeklySystem, date: string, week?: string): Promise<BaselinePredictions> {
   const instant = answerInstant(date);
   const questions = new Map(answersOnDate(db, date).map((row) => [row.id, row.query]));

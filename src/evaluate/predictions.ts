@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
 
+/** One prediction as read from a file. */
 export interface Prediction {
   id: string;
   prediction: string;
@@ -112,6 +113,9 @@ export type PredictionSink = (prediction: Prediction, where: string) => void;
  * The predictions of a file's text, in file order; `source` names the file in errors. The same id
  * (for the same date) twice is an error: which one counts would be a guess.
  *
+ * @param content - JSONL (`{id|question_id, prediction, date?}` a line) or GrowOVER's results JSON
+ * @throws UserError naming the file and line for JSON that does not parse, a line without an id or a
+ *   prediction, an over-long prediction, or an id given twice
  * @example parsePredictions('{"id": "q1", "prediction": "Paris"}\n', 'p.jsonl') // [{ id: 'q1', prediction: 'Paris', date: null }]
  */
 export function parsePredictions(content: string, source: string): Prediction[] {
@@ -136,6 +140,13 @@ const CHUNK_BYTES = 1 << 20;
 /**
  * Reads a prediction file, handing on each prediction as it is parsed: JSONL a chunk at a time,
  * GrowOVER's results JSON whole (one object). Duplicates are the sink's to refuse.
+ *
+ * @param path - the prediction file
+ * @param sink - called with each prediction and where it was read (`FILE line N`)
+ * @throws UserError for a file that cannot be read, or a line as `parsePredictions` refuses it
+ * @example
+ * const seen: Prediction[] = [];
+ * readPredictionFile('gpt.jsonl', (prediction) => seen.push(prediction));
  */
 export function readPredictionFile(path: string, sink: PredictionSink): void {
   let fd: number;

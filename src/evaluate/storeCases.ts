@@ -83,6 +83,16 @@ export class GoldQuery {
   }
 }
 
+/**
+ * The gold a store holds, read on demand and kept: one per store, shared by every system scored on it.
+ * `queriesOf`/`expected` give a weekly scope's items, `growoverGold` a snapshot's.
+ *
+ * @example
+ * const gold = new StoreGold(db);
+ * gold.expected({ dates: ['2025-01-20'], week: null }).length // the items a system is scored on that day
+ * evaluateWeekly(gold, feed, { dates: ['2025-01-20'], week: null }, { seed: 1 });
+ * scoreGrowover(gold.growoverGold('2025-04-01').map((item) => ({ gold: item, prediction: replies.get(item.id) ?? null })), { seed: 1 });
+ */
 export class StoreGold {
   private facts: Map<string, ScoringFacts> | undefined;
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
 
+/** What a system's meta file (`NAME.meta.json`) says of it. */
 export interface SystemMeta {
   /** YYYY-MM-DD: the last day of the system's training data; null when not given. */
   cutoff: string | null;

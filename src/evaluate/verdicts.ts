@@ -12,6 +12,7 @@ import type { ScoredText } from './metrics/scoredText.js';
 import { subsetMatch } from './metrics/subsetMatch.js';
 import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 
+/** Every verdict an item can have, in report order (docs/ARCHITECTURE.md §15). */
 export const VERDICTS = ['current', 'outdated', 'future', 'no_value', 'wrong'] as const;
 export type VerdictName = (typeof VERDICTS)[number];
 
@@ -19,6 +20,7 @@ export type VerdictName = (typeof VERDICTS)[number];
 export const VERDICT_RATES = ['current', 'outdated', 'future', 'wrong'] as const satisfies readonly VerdictName[];
 export type VerdictRate = (typeof VERDICT_RATES)[number];
 
+/** An item's verdict, and for an outdated one how old the value it gave is. */
 export interface VerdictOutcome {
   verdict: VerdictName;
   /** Outdated: whole days from the last day the matched value held to the date (1: it held the day before). */
@@ -52,6 +54,7 @@ export function isValue(value: string | null): value is string {
   return value !== null && value !== '';
 }
 
+/** What `verdictOf` compares: the prediction, its match with the current value, and the item's timeline. */
 export interface VerdictInput {
   prediction: ScoredText;
   /** How the prediction matches the value in effect on the date (and its aliases). */
@@ -96,6 +99,7 @@ export function verdictOf(input: VerdictInput): VerdictOutcome {
 const CURRENT: VerdictOutcome = Object.freeze({ verdict: 'current', ageDays: null, changesAgo: null });
 const FUTURE: VerdictOutcome = Object.freeze({ verdict: 'future', ageDays: null, changesAgo: null });
 const WRONG: VerdictOutcome = Object.freeze({ verdict: 'wrong', ageDays: null, changesAgo: null });
+/** The outcome of an item whose gold is no value (the key or page absent that day). */
 export const NO_VALUE: VerdictOutcome = Object.freeze({ verdict: 'no_value', ageDays: null, changesAgo: null });
 
 /** The match with another stretch; none for a stretch without a value or with the date's own value. */

@@ -53,6 +53,7 @@ class OutsidePredictions {
   }
 }
 
+/** An evaluation's bootstrap, the system's cutoff, and a callback per item. */
 export interface WeeklyEvaluationOptions {
   seed: number | string;
   resamples?: number;
@@ -76,6 +77,13 @@ export interface WeeklyEvaluation {
  * without a prediction as missing, so the figures are those of pairing the two in the gold's order.
  * Refuses an evaluation with nothing to score, naming why.
  *
+ * @param gold - the store's gold (`new StoreGold(db)`)
+ * @param feed - hands every prediction, with its date, to the sink it is given (e.g. `readPredictionFile` through `datedSink`)
+ * @param scope - the dates scored, and optionally one week's queries only, an `after` date or the time axis
+ * @param options - `seed` for the bootstrap, `cutoff` for the before/after split, `onItem` to see each item as it is scored
+ * @returns the report (every metric and verdict rate in per cent, with n and 95% intervals, overall and per
+ *   group), what the scope expected, and what `after` left out
+ * @throws UserError for a prediction whose id is given twice for a date, or a scope with nothing to score
  * @example evaluateWeekly(new StoreGold(db), (sink) => readPredictionFile(path, datedSink(null, sink)), { dates: ['2025-01-20'], week: null }, { seed: 1 }).f1
  */
 export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: EvaluationScope, options: WeeklyEvaluationOptions): WeeklyReport & WeeklyEvaluation {

@@ -44,6 +44,7 @@ export interface WeeklyGold {
   query?: string;
 }
 
+/** One expected item paired with the system's prediction for it. */
 export interface WeeklyCase {
   gold: WeeklyGold;
   /** Null: the system gave no prediction for this query and date. */
@@ -55,6 +56,7 @@ export type MetricValues = Record<MetricName, number>;
 
 /** What every group of a report gives: each metric and each verdict's rate. */
 export type Measure = MetricName | VerdictRate;
+/** Every figure a report group holds, in report order: the registry's metrics, then the verdict rates. */
 export const MEASURES: readonly Measure[] = [...WEEKLY_METRICS.map((metric) => metric.name), ...VERDICT_RATES];
 
 export type GroupScores = Record<Measure, number> & {
@@ -90,6 +92,7 @@ export interface Outside {
   sample: string[];
 }
 
+/** A weekly evaluation: every measure overall (in per cent, with n and intervals), the counts behind them, and the same per group (domain, update frequency, week, days since the change, cutoff side). */
 export interface WeeklyReport extends GroupScores {
   /** Items with a gold value and a prediction. */
   scored: number;
@@ -119,6 +122,7 @@ export interface WeeklyReport extends GroupScores {
   outside: Outside;
 }
 
+/** A report's bootstrap (seed, resamples) and the predicted ids the gold does not hold. */
 export interface WeeklyScoreOptions {
   seed: number | string;
   resamples?: number;
@@ -342,6 +346,7 @@ export const DAY_BIN_ORDER: readonly string[] = [...DAY_BINS.map(([, label]) => 
 
 type Breakdown = 'by_domain' | 'by_frequency' | 'by_days_since_change' | 'by_week' | 'by_cutoff';
 
+/** What a scorer knows of the system besides its predictions. */
 export interface WeeklyScorerOptions {
   /** A system's training cutoff (YYYY-MM-DD): the report then splits the items before and after it. */
   cutoff?: string | null;

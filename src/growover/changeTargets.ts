@@ -21,11 +21,17 @@ export function newSentenceGroups(labels: readonly LabeledSentence[], max = MAX_
   return runs.flatMap((run) => split(run, max));
 }
 
+/** A changed sentence of the new version and the old sentences it replaced. */
 export interface ChangedPair {
   newIndex: number;
   oldIndices: number[];
 }
 
+/**
+ * The changed sentences that have an old counterpart, in new-version order: each is a CHANGED QA item's source.
+ *
+ * @example changedPairs([{ index: 3, label: 'changed', oldIndices: [2] }, { index: 4, label: 'new', oldIndices: [] }]) // [{ newIndex: 3, oldIndices: [2] }]
+ */
 export function changedPairs(labels: readonly LabeledSentence[]): ChangedPair[] {
   return labels
     .filter((sentence) => sentence.label === 'changed' && sentence.oldIndices.length > 0)

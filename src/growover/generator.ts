@@ -22,6 +22,7 @@ const CLUSTERS = 4;
 const MIN_TURNS = 3;
 const MAX_TURNS = 4;
 
+/** What generating an article's items needs: the LLM tasks, the embedder that clusters paragraphs, the seed and the article. */
 export interface GenerationContext {
   tasks: GrowoverTasks;
   embedder: Embedder;
@@ -30,13 +31,21 @@ export interface GenerationContext {
   sentences: ArticleSentence[];
 }
 
+/** An article's generated items, and the replies rejected with their reasons. */
 export interface Generated {
   qa: QaItem[];
   dialogues: DialogueItem[];
   rejects: Reject[];
 }
 
-/** Initial generation: the article has no earlier items. */
+/**
+ * Initial generation: the article has no earlier items. One QA and one dialogue per paragraph chosen
+ * (one per embedding cluster of the qualifying paragraphs, up to 4).
+ *
+ * @returns the valid items and the rejects; a reply that fails validation never throws
+ * @throws what the LLM tasks throw for a server that failed past the retries (RemoteError)
+ * @example const { qa, dialogues, rejects } = await generateInitial({ tasks: new OfflineGrowoverTasks(), embedder, seed: 1, article, sentences });
+ */
 export async function generateInitial(context: GenerationContext): Promise<Generated> {
   const candidates = paragraphsOf(context.sentences).filter(qualifies);
   const forQa = await chooseParagraphs(context, candidates, 'qa');
@@ -48,7 +57,14 @@ export async function generateInitial(context: GenerationContext): Promise<Gener
   return collect(await Promise.all(qa), await Promise.all(dialogues));
 }
 
-/** Generation from the labels of a changed article; undecided sentences are never used. */
+/**
+ * Generation from the labels of a changed article; undecided sentences are never used.
+ *
+ * @param labels - the labels of the new version's sentences (`labelArticle`'s, as stored)
+ * @param oldSentences - the old version's sentences, which CHANGED QA quotes
+ * @returns NEW and CHANGED QA and dialogues, and the rejects
+ * @throws what the LLM tasks throw for a server that failed past the retries (RemoteError)
+ */
 export async function generateFromChange(context: GenerationContext, labels: LabeledSentence[], oldSentences: readonly string[]): Promise<Generated> {
   const labelOf = new Map(labels.map((sentence) => [sentence.index, sentence.label]));
   const texts = context.sentences.map((sentence) => sentence.text);

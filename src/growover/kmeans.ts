@@ -41,6 +41,12 @@ export function onePerCluster<T>(items: readonly T[], vectors: readonly Float32A
   return [...chosen].sort((a, b) => a - b).map((i) => items[i] as T);
 }
 
+/**
+ * The component-wise mean of vectors of one length (a paragraph's sentence embeddings → the
+ * paragraph's); `vectors` must not be empty.
+ *
+ * @example mean([new Float32Array([0, 2]), new Float32Array([2, 4])]) // Float32Array [1, 3]
+ */
 export function mean(vectors: readonly Float32Array[]): Float32Array {
   const sum = new Float32Array((vectors[0] as Float32Array).length);
   for (const vector of vectors) for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] as number) + (vector[d] as number);

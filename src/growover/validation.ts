@@ -16,8 +16,11 @@ const GeneratedChangedQaSchema = z.object({ question: Text.min(5), oldAnswer: Te
 const GeneratedTurnSchema = z.object({ user: Text, expert: Text, sentence: Index });
 const GeneratedDialogueSchema = z.object({ turns: z.array(GeneratedTurnSchema).min(3).max(4) });
 
+/** A QA reply's shape: the question, its answer, and the evidence sentences `start`..`end`. */
 export type GeneratedQa = z.infer<typeof GeneratedQaSchema>;
+/** A CHANGED QA reply's shape: one question, its old and its new answer. */
 export type GeneratedChangedQa = z.infer<typeof GeneratedChangedQaSchema>;
+/** A dialogue reply's shape: 3 or 4 turns, each citing the sentence it rests on. */
 export type GeneratedDialogue = z.infer<typeof GeneratedDialogueSchema>;
 
 /** The article's sentences and the indices this item may cite as evidence. */
@@ -26,6 +29,14 @@ export interface EvidenceScope {
   allowed: ReadonlySet<number>;
 }
 
+/**
+ * Checks an LLM's QA reply: its shape, its evidence range inside the sentences it may cite, its
+ * answer found in that evidence and not given away by the question.
+ *
+ * @param reply - the reply as parsed JSON, unchecked
+ * @returns the item with its evidence indices, or the reason it is rejected
+ * @example validateQa({ question: 'How many people live in Berlin?', answer: '3.8 million', start: 0, end: 0 }, { sentences: ['Berlin has 3.8 million inhabitants.'], allowed: new Set([0]) }).ok === true
+ */
 export function validateQa(reply: unknown, scope: EvidenceScope): Result<GeneratedQa & { evidence: number[] }> {
   const parsed = shape(GeneratedQaSchema, reply);
   if (!parsed.ok) return parsed;
@@ -40,6 +51,14 @@ export function validateQa(reply: unknown, scope: EvidenceScope): Result<Generat
   return ok({ ...parsed.value, evidence });
 }
 
+/**
+ * Checks an LLM's CHANGED QA reply: its shape, the old answer in the old sentence and the new one in
+ * the new sentence, the two different, and the new one not given away by the question.
+ *
+ * @param reply - the reply as parsed JSON, unchecked
+ * @param texts - the old sentence(s) and the new sentence
+ * @returns the item, or the reason it is rejected
+ */
 export function validateChangedQa(reply: unknown, texts: { oldText: string; newText: string }): Result<GeneratedChangedQa> {
   const parsed = shape(GeneratedChangedQaSchema, reply);
   if (!parsed.ok) return parsed;
@@ -51,6 +70,12 @@ export function validateChangedQa(reply: unknown, texts: { oldText: string; newT
   return parsed;
 }
 
+/**
+ * Checks an LLM's dialogue reply: its shape (3 or 4 turns), each turn citing a different sentence it may cite.
+ *
+ * @param reply - the reply as parsed JSON, unchecked
+ * @returns the dialogue, or the reason it is rejected
+ */
 export function validateDialogue(reply: unknown, scope: EvidenceScope): Result<GeneratedDialogue> {
   const parsed = shape(GeneratedDialogueSchema, reply);
   if (!parsed.ok) return parsed;

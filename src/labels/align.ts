@@ -11,6 +11,15 @@ export type Alignment = Array<[number, number]>;
 /** Stretches without unique anchors up to this many cells are aligned exactly; larger ones are left to later steps. */
 const EXACT_CELLS = 250_000;
 
+/**
+ * The longest in-order pairing of equal hashes between an article's old and new sentences: the
+ * sentences that stayed, in order, as the labeler's first step.
+ *
+ * @param oldHashes - a hash per sentence of the old version, in order
+ * @param newHashes - the same for the new version
+ * @returns `[oldIndex, newIndex]` pairs, increasing in both
+ * @example alignInOrder(['a', 'b', 'c'], ['a', 'x', 'c']) // [[0, 0], [2, 2]]
+ */
 export function alignInOrder(oldHashes: readonly string[], newHashes: readonly string[]): Alignment {
   const pairs: Alignment = [];
   alignRange(oldHashes, newHashes, 0, oldHashes.length, 0, newHashes.length, pairs);

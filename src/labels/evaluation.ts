@@ -21,6 +21,7 @@ const OwnPair = z.object({ id: z.string(), old: z.string().min(1), new: z.string
 const SentenceRef = z.object({ version: z.number().int().min(0), line: z.number().int().min(1), sentence: z.number().int().min(0) }).strict();
 const VersionsPair = z.object({ id: z.string(), article: z.string().min(1), old: SentenceRef, new: SentenceRef, label: ExpectedLabel }).strict();
 
+/** One evaluation pair: an old and a new sentence and the label a reviewer gave the new one. */
 export interface EvalPair {
   id: string;
   old: string;
@@ -28,7 +29,9 @@ export interface EvalPair {
   label: ExpectedLabel;
 }
 
+/** The labels the labeler gives a sentence, as the confusion matrix's columns. */
 export const PREDICTED_LABELS: readonly SentenceLabelName[] = ['unchanged', 'changed', 'new', 'undecided'];
+/** The labels an evaluation pair expects, as the confusion matrix's rows. */
 export const EXPECTED_LABELS: readonly ExpectedLabel[] = ExpectedLabel.options;
 
 /** The project's pairs and the versions-sample references, resolved against `versionsDir`. */
@@ -70,6 +73,7 @@ function readJsonLines<T>(path: string, schema: z.ZodType<T>): T[] {
     });
 }
 
+/** One pair's outcome: the expected and the predicted label, and the labeler's evidence. */
 export interface EvalOutcome {
   id: string;
   expected: ExpectedLabel;
@@ -78,6 +82,7 @@ export interface EvalOutcome {
   backend: string;
 }
 
+/** The labeler's accuracy on the evaluation pairs: overall, per label, and the confusion matrix. */
 export interface EvalReport {
   pairs: number;
   correct: number;
@@ -91,6 +96,15 @@ export interface EvalReport {
   outcomes: EvalOutcome[];
 }
 
+/**
+ * Labels each evaluation pair's new sentence against its old one and counts the outcomes against
+ * the expected labels: what `npm run eval:labels` prints.
+ *
+ * @param pairs - the pairs, e.g. from `loadEvalPairs`
+ * @param models - the models to evaluate, as `labelArticle` takes them
+ * @returns the accuracy overall and per expected label, the confusion matrix, and every outcome
+ * @example formatEvalReport(await evaluateLabels(loadEvalPairs('data/eval', '../shared/data/versions-sample'), { embedder, nli }))
+ */
 export async function evaluateLabels(pairs: readonly EvalPair[], models: LabelerModels): Promise<EvalReport> {
   const outcomes: EvalOutcome[] = [];
   for (const pair of pairs) {

@@ -28,6 +28,7 @@ import { describeFactDifference, factDifference, rememberFacts, sameFacts, unrea
 import { contentKey, contentWords, wordOverlap } from '../text/tokens.js';
 import type { ArticleLabels, LabelStep, NliScores, SentenceChangeJudge, SentenceLabel, SentenceLabelName } from '../model/labels.js';
 
+/** Where the labeler draws its lines; `DEFAULT_THRESHOLDS` holds GrowOVER's. */
 export interface LabelThresholds {
   /** Overrides the embedder's own "same" threshold (rarely wanted: it is calibrated per embedder). */
   same?: number;
@@ -49,6 +50,7 @@ export interface LabelThresholds {
   lexicalMinOverlap: number;
 }
 
+/** GrowOVER's thresholds, and the spans and shortcuts that keep the labeler linear in an article's length. */
 export const DEFAULT_THRESHOLDS: LabelThresholds = {
   changedMinSimilarity: 0.6,
   newMaxSimilarity: 0.7,
@@ -58,6 +60,7 @@ export const DEFAULT_THRESHOLDS: LabelThresholds = {
 };
 
 
+/** The models the labeler asks, and thresholds overriding `DEFAULT_THRESHOLDS`. */
 export interface LabelerModels {
   /** Wrapped in a CachingEmbedder unless it is one (pass one to share its cache across articles). */
   embedder: Embedder;
@@ -69,12 +72,31 @@ export interface LabelerModels {
   thresholds?: Partial<LabelThresholds>;
 }
 
+/**
+ * Labels each sentence of an article's new version against its old one by the steps above:
+ * unchanged, changed, new or undecided, with the old sentences it matched and why; old sentences no
+ * new one continues are deleted.
+ *
+ * @param oldSentences - the old version's sentences, in order
+ * @param newSentences - the new version's sentences, in order
+ * @param models - the embedder, the NLI model, optionally a fact reader and an LLM judge, and thresholds
+ * @returns a label per new sentence (by index), the deleted old indices, and the model work done
+ * @throws what a model throws (a judge whose server failed past the retries: RemoteError)
+ * @example
+ * const labels = await labelArticle(['Berlin has 3.6 million inhabitants.'], ['Berlin has 3.8 million inhabitants.'],
+ *   { embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli() });
+ * labels.sentences[0]?.label // 'changed'
+ */
 export async function labelArticle(oldSentences: readonly string[], newSentences: readonly string[], models: LabelerModels): Promise<ArticleLabels> {
   const labeler = new ArticleLabeler(oldSentences, newSentences, models);
   return labeler.run();
 }
 
-/** Every sentence of an article that did not exist before is new; no comparison is needed. */
+/**
+ * Every sentence of an article that did not exist before is new; no comparison is needed.
+ *
+ * @example labelNewArticle(['A.', 'B.']).sentences.map((sentence) => sentence.label) // ['new', 'new']
+ */
 export function labelNewArticle(newSentences: readonly string[]): ArticleLabels {
   return {
     sentences: newSentences.map((_, newIndex) => ({

@@ -6,6 +6,7 @@
  */
 import type { TaskProvider, TaskResult } from './tasks.js';
 
+/** A question a baseline answers, on its date. */
 export interface BaselineQuestion {
   text: string;
   /** The system's "today", YYYY-MM-DD. */
@@ -14,6 +15,7 @@ export interface BaselineQuestion {
   key?: string;
 }
 
+/** The reference a golden-document or evidence baseline answers from. */
 export interface ReferenceDocument {
   title: string;
   /** Prose: the article's first paragraph as of the date, or an item's evidence sentences. */
@@ -24,6 +26,10 @@ export interface ReferenceDocument {
   keyLabels?: Record<string, string>;
 }
 
+/**
+ * The answering model of the baselines (`predict weekly`, `predict growover`): closed-book, or from a
+ * reference document. `OfflineBaselineTasks` and `OpenAiBaselineTasks` implement it.
+ */
 export interface BaselineTasks extends TaskProvider {
   /** The answer from the model's own knowledge; "unknown" (a no-answer phrase) when it has none. */
   answerClosedBook(question: BaselineQuestion): Promise<TaskResult<{ answer: string }>>;

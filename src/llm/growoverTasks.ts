@@ -11,6 +11,7 @@ export interface NumberedSentence {
   text: string;
 }
 
+/** A grounded QA request: the article's title and the numbered sentences the question may rest on. */
 export interface GroundedQaRequest {
   title: string;
   sentences: NumberedSentence[];
@@ -28,28 +29,37 @@ export interface GroundedQa {
   end: number;
 }
 
+/** A CHANGED QA request: the old and the new wording of one sentence. */
 export interface ChangedQaRequest {
   title: string;
   oldSentence: string;
   newSentence: string;
 }
 
+/** A CHANGED QA reply: one question, its old and its new answer. */
 export interface ChangedQa {
   question: string;
   oldAnswer: string;
   newAnswer: string;
 }
 
+/** A dialogue request: the numbered sentences, and how many turns. */
 export interface DialogueRequest {
   title: string;
   sentences: NumberedSentence[];
   turns: number;
 }
 
+/** A dialogue reply: user and expert turns, each citing a sentence. */
 export interface Dialogue {
   turns: Array<{ user: string; expert: string; sentence: number }>;
 }
 
+/**
+ * The monthly pipeline's generation steps (GrowOVER's prompts): grounded QA, CHANGED QA and
+ * dialogues, each reply validated afterwards by src/growover/validation.ts. `OfflineGrowoverTasks`
+ * and `OpenAiGrowoverTasks` implement it.
+ */
 export interface GrowoverTasks extends TaskProvider {
   /** A question with a short entity answer from the numbered sentences, and the evidence range it cites. */
   generateGroundedQa(request: GroundedQaRequest): Promise<TaskResult<GroundedQa>>;

@@ -12,6 +12,7 @@ import type { OpenAiClient } from './openaiClient.js';
 import { runPrompt } from './runPrompt.js';
 import type { TaskProvider, TaskResult } from './tasks.js';
 
+/** The prediction judge: a model's relaxed and strict verdicts on one reply. */
 export interface JudgeTasks extends TaskProvider {
   judgePrediction(request: JudgeRequest): Promise<TaskResult<JudgeVerdicts>>;
 }
@@ -22,6 +23,11 @@ const JudgeReply = z.object({
   reason: z.string().trim().min(3).describe('one sentence: which value the reply gives, and why the verdicts'),
 });
 
+/**
+ * The prediction judge through a model behind an OpenAI-compatible server (prompt `prediction-judge`).
+ *
+ * @example new PredictionJudge(new OpenAiJudgeTasks(client))
+ */
 export class OpenAiJudgeTasks implements JudgeTasks {
   readonly provider: string;
   readonly model: string;

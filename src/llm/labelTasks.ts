@@ -9,6 +9,7 @@ import type { TaskProvider, TaskResult } from './tasks.js';
 
 export type { SentenceChange, SentenceChangeRequest } from '../model/labels.js';
 
+/** The sentence-change judge as a task set: `OfflineLabelTasks` or `OpenAiLabelTasks`. */
 export interface LabelTasks extends TaskProvider, SentenceChangeJudge {
   judgeSentenceChange(request: SentenceChangeRequest): Promise<TaskResult<SentenceChange>>;
 }

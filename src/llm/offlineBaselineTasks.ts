@@ -14,6 +14,11 @@ const BASELINE_RULES: PromptRef = { name: 'offline-baseline-rules', version: '1'
 /** The offline rules' way of saying they have no answer: the empty prediction. */
 const OFFLINE_NO_ANSWER = '';
 
+/**
+ * The baselines' offline rules: closed-book answers nothing; with a document, the asked key's value or the cloze's blank.
+ *
+ * @example (await new OfflineBaselineTasks().answerClosedBook({ text: 'Who is the mayor of Berlin?', date: '2025-01-20' })).value // { answer: '' }
+ */
 export class OfflineBaselineTasks implements BaselineTasks {
   readonly provider = 'offline';
   readonly model = 'rules-v1';

@@ -29,6 +29,11 @@ const NAME = /\p{Lu}[\p{L}\p{M}'’-]*(?:\s+(?:(?:of|the|de|del|da|von|van|du|la
 const MAX_ANSWER_WORDS = 6;
 const FOLLOW_UPS = ['What else is there to know?', 'And what happened next?', 'Is there anything more about that?'];
 
+/**
+ * GrowOVER's generation without a model: cloze questions over a number or a name, and dialogues of consecutive sentences.
+ *
+ * @example await generateInitial({ tasks: new OfflineGrowoverTasks(), embedder, seed: 1, article, sentences })
+ */
 export class OfflineGrowoverTasks implements GrowoverTasks {
   readonly provider = 'offline';
   readonly model = 'rules-v1';
@@ -51,6 +56,12 @@ export class OfflineGrowoverTasks implements GrowoverTasks {
   }
 }
 
+/**
+ * A cloze question over the first number (else the first name other than the title) of the sentences,
+ * blanked out; the answer is what was blanked.
+ *
+ * @returns the question, its answer and the sentence it came from, or why there is none
+ */
 export function clozeQa(request: GroundedQaRequest): Result<GroundedQa> {
   for (const pattern of [NUMBER, NAME]) {
     for (const sentence of request.sentences) {
@@ -61,6 +72,12 @@ export function clozeQa(request: GroundedQaRequest): Result<GroundedQa> {
   return { ok: false, reason: 'no number or name in the sentences to ask about' };
 }
 
+/**
+ * A cloze question over what changed between the old and new wording: the first number that differs,
+ * else the short stretch of words that replaced another.
+ *
+ * @returns the question with the new and the old answer, or why the wordings give none
+ */
 export function changedClozeQa(request: ChangedQaRequest): Result<ChangedQa> {
   const answers = changedNumber(request.oldSentence, request.newSentence) ?? changedWords(request.oldSentence, request.newSentence);
   if (!answers.ok) return answers;
@@ -96,6 +113,11 @@ function changedWords(oldSentence: string, newSentence: string): Result<{ oldAns
   return { ok: true, value: { oldAnswer, newAnswer } };
 }
 
+/**
+ * A dialogue of `request.turns` exchanges: a fixed opening and follow-ups, each answered by the next sentence.
+ *
+ * @returns the turns, or why there are too few sentences
+ */
 export function consecutiveDialogue(request: DialogueRequest): Result<Dialogue> {
   const used: NumberedSentence[] = request.sentences.slice(0, request.turns);
   if (used.length < request.turns) return { ok: false, reason: `${request.turns} turns asked for, ${used.length} sentences given` };

@@ -6,6 +6,11 @@ import { UsageMeter } from './usage.js';
 
 const LABEL_RULES: PromptRef = { name: 'offline-label-rules', version: '1' };
 
+/**
+ * The offline sentence-change judge: it asks nothing, and keeps the models' label.
+ *
+ * @example (await new OfflineLabelTasks().judgeSentenceChange()).value?.verdict // 'keep'
+ */
 export class OfflineLabelTasks implements LabelTasks {
   readonly provider = 'offline';
   readonly model = 'rules-v1';

@@ -13,6 +13,11 @@ import type { ArticleContext, WeeklyTasks } from './weeklyTasks.js';
 
 const RULES: PromptRef = { name: 'offline-rules', version: '1' };
 
+/**
+ * The weekly tasks without a model: template questions, answers looked up in the infobox, domains from the template mapping.
+ *
+ * @example (await new OfflineWeeklyTasks().generateQuestion(article, { key: 'mayor', value: 'Kai Wegner' })).value // { question: 'What is the mayor of Berlin?' }
+ */
 export class OfflineWeeklyTasks implements WeeklyTasks {
   readonly provider = 'offline';
   readonly model = 'rules-v1';
@@ -44,6 +49,12 @@ export class OfflineWeeklyTasks implements WeeklyTasks {
   }
 }
 
+/**
+ * The offline question for an infobox key, the key named by `keyLabel` (a property's label, a reviewed
+ * name for a common key, else the key with underscores as spaces).
+ *
+ * @example templateQuestion('Berlin', 'population_total') === 'What is the total population of Berlin?'
+ */
 export function templateQuestion(title: string, key: string, labels?: Readonly<Record<string, string>>): string {
   return `What is the ${keyLabel(key, labels)} of ${title}?`;
 }

@@ -22,11 +22,17 @@ import { OpenAiWeeklyTasks } from './openaiWeeklyTasks.js';
 import type { Prices } from './usage.js';
 import type { WeeklyTasks } from './weeklyTasks.js';
 
+/** The settings the LLM providers are made from. */
 export type LlmSettings = Pick<
   Settings,
   'llm' | 'llmModel' | 'llmConcurrency' | 'llmPerMinute' | 'llmMaxRetries' | 'llmInvalidRetries' | 'llmTimeoutSeconds' | 'llmMaxReplyKb' | 'llmTemperature' | 'seed' | 'retryBaseMs'
 >;
 
+/**
+ * The provider a session uses: `--llm` when given, else openai when OPENAI_API_KEY is set, else offline.
+ *
+ * @example chosenProvider({ llm: undefined }, { OPENAI_API_KEY: 'sk-…' }) === 'openai'
+ */
 export function chosenProvider(settings: Pick<Settings, 'llm'>, env: NodeJS.ProcessEnv = process.env): 'offline' | 'openai' {
   return settings.llm ?? (env.OPENAI_API_KEY ? 'openai' : 'offline');
 }
@@ -36,6 +42,10 @@ export function chosenProvider(settings: Pick<Settings, 'llm'>, env: NodeJS.Proc
  * the per-minute cap and a server's Retry-After hold for the server, not for each task set (monthly
  * labels and generates against the same one); what they spend is taken stage by stage, and stages
  * run one after another. The client is made on first use: most commands need one task set, some none.
+ *
+ * @example
+ * const tasks = new SessionTasks(db, settings);
+ * const weekly = tasks.weekly(); // OfflineWeeklyTasks, or OpenAiWeeklyTasks sharing the session's one client
  */
 export class SessionTasks {
   private client: OpenAiClient | undefined;
@@ -83,6 +93,7 @@ export function llmRunParam(settings: Pick<Settings, 'llm' | 'llmModel'>, env: N
   return chosenProvider(settings, env) === 'offline' ? 'offline' : `openai:${settings.llmModel}`;
 }
 
+/** The per-thousand-token prices the settings give, for the cost recorded with a run's usage; absent prices leave the cost unknown. */
 export function pricesOf(settings: Pick<Settings, 'llmPricePer1kInput' | 'llmPricePer1kOutput'>): Prices {
   return {
     ...(settings.llmPricePer1kInput !== undefined ? { perThousandInput: settings.llmPricePer1kInput } : {}),

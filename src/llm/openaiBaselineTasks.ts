@@ -13,6 +13,11 @@ import type { Usage } from '../model/llmUsage.js';
 
 const AnswerReply = z.object({ answer: z.string().trim().min(1).describe('the answer, as short as possible, or "unknown"') });
 
+/**
+ * The baselines' answering through a model behind an OpenAI-compatible server.
+ *
+ * @example await predictWeekly(db, new OpenAiBaselineTasks(client), 'closed-book', '2025-01-20')
+ */
 export class OpenAiBaselineTasks implements BaselineTasks {
   readonly provider: string;
   readonly model: string;

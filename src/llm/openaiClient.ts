@@ -32,6 +32,7 @@ import { cacheKey, type ResponseCache } from '../store/llmCache.js';
 import type { Result } from '../result.js';
 import { UsageMeter } from './usage.js';
 
+/** The server, model and limits of a client; `SessionTasks` fills them from the settings. */
 export interface OpenAiClientOptions {
   /** Unset: the SDK reads OPENAI_BASE_URL (else api.openai.com). */
   baseURL?: string;
@@ -53,6 +54,7 @@ export interface OpenAiClientOptions {
   retryBaseMs?: number;
 }
 
+/** One call: the prompt, the values of its placeholders, and the reply's schema. */
 export interface StructuredCall<S extends ReplySchema> {
   prompt: PromptTemplate;
   variables: Record<string, string>;
@@ -86,6 +88,16 @@ const workingModes = new Map<string, OutputMode>();
 /** Servers and models that take the reply budget as `max_completion_tokens`. */
 const completionTokenServers = new Set<string>();
 
+/**
+ * Structured calls to one model behind an OpenAI-compatible server, under the retry policy and
+ * bounds above, replies cached in the store when a cache is given. Task sets hold one and call it
+ * through `runPrompt`.
+ *
+ * @example
+ * const client = new OpenAiClient({ baseURL: 'http://localhost:8000/v1', model: 'qwen2.5-7b', concurrency: 3, perMinute: 600,
+ *   maxRetries: 5, invalidRetries: 2, timeoutMs: 120_000, maxReplyBytes: 1 << 20, temperature: 0, seed: 1, cache: null });
+ * const outcome = await client.call({ prompt: loadPrompt('correctness-answer'), variables, schema: AnswerReply });
+ */
 export class OpenAiClient {
   readonly provider = 'openai';
   readonly model: string;
@@ -119,6 +131,13 @@ export class OpenAiClient {
     return workingModes.get(this.serverKey) ?? 'json_schema';
   }
 
+  /**
+   * Renders the prompt, asks the server (or the cache), and validates the reply against the schema,
+   * repairing an invalid reply up to `invalidRetries` times.
+   *
+   * @returns the reply, or why this item failed (invalid replies past the repairs, a request the server refuses as such)
+   * @throws RemoteError for a failure of the service: down, 5xx or timeouts past the retries, a refused key or model, an oversized reply
+   */
   async call<S extends ReplySchema>(request: StructuredCall<S>): Promise<CallOutcome<z.infer<S>>> {
     const input = renderPrompt(request.prompt, request.variables);
     const parts = {

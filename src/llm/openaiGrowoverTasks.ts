@@ -34,6 +34,11 @@ function dialogueReply(turns: number) {
   return z.object(shape);
 }
 
+/**
+ * GrowOVER's generation through a model behind an OpenAI-compatible server, one versioned prompt per task.
+ *
+ * @example await generateInitial({ tasks: new OpenAiGrowoverTasks(client), embedder, seed: 1, article, sentences })
+ */
 export class OpenAiGrowoverTasks implements GrowoverTasks {
   readonly provider: string;
   readonly model: string;

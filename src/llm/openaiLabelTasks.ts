@@ -11,6 +11,11 @@ const SentenceChangeReply = z.object({
   reason: z.string().trim().min(3).describe('one sentence naming what differs, or why nothing does'),
 });
 
+/**
+ * The sentence-change judge through a model behind an OpenAI-compatible server (GrowOVER's GPT-4 step).
+ *
+ * @example await labelArticle(oldSentences, newSentences, { embedder, nli, judge: new OpenAiLabelTasks(client) })
+ */
 export class OpenAiLabelTasks implements LabelTasks {
   readonly provider: string;
   readonly model: string;

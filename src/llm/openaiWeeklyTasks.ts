@@ -25,6 +25,11 @@ function questionReply(rule: QuestionRule | undefined) {
 const AnswerReply = z.object({ answer: z.string().trim().min(1).describe('the answer, as short as possible') });
 const DomainReply = z.object({ domain: z.enum(DOMAINS) });
 
+/**
+ * The weekly tasks through a model behind an OpenAI-compatible server, one versioned prompt per task.
+ *
+ * @example const question = await new OpenAiWeeklyTasks(client).generateQuestion(article, { key: 'mayor', value: 'Kai Wegner' }, rule)
+ */
 export class OpenAiWeeklyTasks implements WeeklyTasks {
   readonly provider: string;
   readonly model: string;

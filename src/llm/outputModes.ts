@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { failed, ok, type Result } from '../result.js';
 
+/** The reply formats, best first: a client falls back to the next when a server refuses one. */
 export const OUTPUT_MODES = ['json_schema', 'json_object', 'text'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
 
@@ -23,12 +24,24 @@ export function formatInstructions(mode: OutputMode, schema: ReplySchema): strin
   return `\n\nReply with exactly these lines and nothing else, each on one line:\n${lines.join('\n')}`;
 }
 
+/**
+ * The request's `response_format` for a mode: a strict JSON schema, JSON mode, or none for plain lines.
+ *
+ * @example responseFormat('json_object', 'answer', AnswerReply) // { type: 'json_object' }
+ */
 export function responseFormat(mode: OutputMode, name: string, schema: ReplySchema): Record<string, unknown> | undefined {
   if (mode === 'json_schema') return { type: 'json_schema', json_schema: { name, strict: true, schema: jsonSchemaOf(schema) } };
   if (mode === 'json_object') return { type: 'json_object' };
   return undefined;
 }
 
+/**
+ * A reply's content read in its mode (JSON, a code fence around it allowed, or `FIELD: value` lines) and validated.
+ *
+ * @param fields - the schema's field names, which the text mode's lines are read by
+ * @returns the value, or why the reply is invalid (quoting its start), to send back as a repair
+ * @example parseReply('text', 'ANSWER: Kai Wegner', AnswerReply, ['answer']) // { ok: true, value: { answer: 'Kai Wegner' } }
+ */
 export function parseReply<T>(mode: OutputMode, content: string | null | undefined, schema: z.ZodType<T>, fields: string[]): Result<T> {
   if (content === null || content === undefined || content.trim() === '') return failed('empty reply');
   let candidate: unknown;

@@ -13,6 +13,7 @@ import { packageRoot } from '../packageRoot.js';
 
 export const PROMPTS_DIR = join(packageRoot(), 'prompts');
 
+/** A prompt file (prompts/NAME.txt) read: its header fields, its text and the placeholders the text uses. */
 export interface PromptTemplate {
   name: string;
   version: string;
@@ -53,6 +54,13 @@ export function loadPrompt(name: string, dir = PROMPTS_DIR): PromptTemplate {
   return template;
 }
 
+/**
+ * A prompt file's text read: `field: value` header lines (name, version, description, max_tokens),
+ * a `---` line, then the template with `{{placeholder}}`s.
+ *
+ * @param where - the file, for errors
+ * @throws InputError naming the file and line for a missing `---`, a header line that is not `field: value`, or a header field missing or malformed
+ */
 export function parsePrompt(source: string, where: string): PromptTemplate {
   const separator = source.indexOf('\n---\n');
   if (separator < 0) throw new InputError(`prompt template ${where} has no "---" line after its header`);

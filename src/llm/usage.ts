@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { RunUsage, Usage } from '../model/llmUsage.js';
 import { LlmUsageStore } from '../store/llmUsageStore.js';
 
+/** Prices per thousand tokens; an absent one leaves the cost unknown. */
 export interface Prices {
   perThousandInput?: number;
   perThousandOutput?: number;
@@ -53,6 +54,11 @@ function emptyUsage(provider: string, model: string): Usage {
   return { provider, model, requests: 0, cacheHits: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
 }
 
+/**
+ * What tokens cost at the prices given; null when no price is known (a local server).
+ *
+ * @example costOf({ promptTokens: 2000, completionTokens: 500 }, { perThousandInput: 0.01, perThousandOutput: 0.03 }) // 0.035
+ */
 export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, prices: Prices): number | null {
   if (prices.perThousandInput === undefined && prices.perThousandOutput === undefined) return null;
   return (usage.promptTokens / 1000) * (prices.perThousandInput ?? 0) + (usage.completionTokens / 1000) * (prices.perThousandOutput ?? 0);
@@ -81,6 +87,7 @@ export function recordUsage(db: Database, runId: number, usage: Usage, prices: P
   new LlmUsageStore(db).add(runId, usage, costOf(usage, prices));
 }
 
+/** A run's LLM usage, one entry per provider and model, as `status` prints it through `formatRunUsage`. */
 export function runUsage(db: Database, runId: number): RunUsage[] {
   return new LlmUsageStore(db).ofRun(runId);
 }

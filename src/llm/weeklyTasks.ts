@@ -22,6 +22,16 @@ export interface ArticleContext {
 /** What is wrong with a question, or null when nothing is. */
 export type QuestionRule = (question: string) => string | null;
 
+/**
+ * The weekly pipeline's LLM steps: write a question for an infobox change, check it is answerable
+ * from the article, and classify its domain. `OfflineWeeklyTasks` and `OpenAiWeeklyTasks` implement it;
+ * `SessionTasks.weekly()` picks one from the settings.
+ *
+ * @example
+ * const tasks = new SessionTasks(db, settings).weekly();
+ * const asked = await tasks.generateQuestion(article, { key: 'mayor', value: 'Kai Wegner' });
+ * if (asked.ok) console.log(asked.value.question, asked.prompt.name);
+ */
 export interface WeeklyTasks extends TaskProvider {
   /**
    * A question whose answer is `value`, the infobox's value for `key`. A model whose question breaks
@@ -30,5 +40,6 @@ export interface WeeklyTasks extends TaskProvider {
   generateQuestion(article: ArticleContext, target: { key: string; value: string }, rule?: QuestionRule): Promise<TaskResult<{ question: string }>>;
   /** The answer to `question` from the article's title, first paragraph and infobox alone. */
   answerQuestion(article: ArticleContext, question: string): Promise<TaskResult<{ answer: string }>>;
+  /** The article's domain (one of `DOMAINS`), for the release's per-domain figures. */
   classifyDomain(article: ArticleContext, question: string): Promise<TaskResult<{ domain: Domain }>>;
 }

@@ -22,6 +22,7 @@ export class ReplyTooLarge extends Error {
   }
 }
 
+/** The limits `boundedFetch` holds a request to: its deadline and the largest reply. */
 export interface FetchBounds {
   timeoutMs: number;
   maxBytes: number;

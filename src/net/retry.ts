@@ -28,6 +28,7 @@ export interface Failure {
 /** A failure as its client reads it; `undefined` for an error that is not the service's (rethrown as it is). */
 export type FailureReader = (error: unknown) => Failure | undefined;
 
+/** A queue's limits and retry policy. */
 export interface RequestQueueOptions {
   /** The service as errors name it, e.g. "wiki https://en.wikipedia.org/w/api.php". */
   service: string;
@@ -40,6 +41,15 @@ export interface RequestQueueOptions {
   retryBaseMs: number;
 }
 
+/**
+ * One remote service's requests: at most `maxInFlight` at once (and `perMinute`), each attempt retried
+ * on a retryable failure with exponential backoff and jitter, a Retry-After pausing every request of
+ * the queue. The wiki client and the LLM client each hold one.
+ *
+ * @example
+ * const queue = new RequestQueue({ service: 'LLM http://localhost:8000/v1', maxInFlight: 3, maxRetries: 5, retryBaseMs: 1000 });
+ * const reply = await queue.run(() => fetch(url), (error) => ({ status: String(error), transient: true }), 'chat completion');
+ */
 export class RequestQueue {
   private readonly queue: PQueue;
   /** Set by a Retry-After: no request of this queue starts before then. */
@@ -91,7 +101,11 @@ function retryable(failure: Failure): boolean {
   return failure.httpStatus !== undefined ? RETRYABLE_STATUSES.has(failure.httpStatus) : failure.transient === true;
 }
 
-/** Retry-After is seconds or an HTTP date. */
+/**
+ * A Retry-After header's wait in milliseconds: it is seconds or an HTTP date; undefined when absent or unreadable.
+ *
+ * @example parseRetryAfter('120') === 120_000
+ */
 export function parseRetryAfter(value: unknown): number | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const seconds = Number(value);

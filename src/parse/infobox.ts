@@ -118,6 +118,7 @@ function removeReferences(text: string): string {
 // ---------------------------------------------------------------------------------------------
 // Template scanning.
 
+/** A template's place in the text: where it starts and ends, and its name. */
 export interface TemplateSpan {
   start: number;
   /** Index just past the template's closing `}}` (or where an unclosed infobox is taken to end). */
@@ -628,6 +629,10 @@ export interface ParsedInfobox {
  * Every infobox of an article's wikitext, in document order; values over the size cap are left
  * out and named in `leftOut`. Never throws: malformed markup gives partial results. With `recent`,
  * an infobox whose text is one it parsed lately costs a lookup.
+ *
+ * @param wikitext - the article's wikitext
+ * @returns each infobox's template name (without "Infobox") and its fields as `[key, plain-text value]`, in order
+ * @example extractInfoboxes('{{Infobox person|name=Ada|born={{birth date|1815|12|10}}}}')[0]?.fields // [['name', 'Ada'], ['born', 'December 10, 1815']]
  */
 export function extractInfoboxes(wikitext: string, { leftOut = [], recent }: { leftOut?: string[]; recent?: RecentResults<ParsedInfobox> } = {}): Infobox[] {
   const infoboxes: Infobox[] = [];

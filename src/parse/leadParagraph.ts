@@ -73,6 +73,8 @@ function withoutStandaloneTemplates(lead: string): string {
 /**
  * Plain text of the article's first paragraph, or "" when it has none. Never throws. With
  * `recent`, a lead that renders as one rendered lately (an edit elsewhere in the article) costs a lookup.
+ *
+ * @example firstParagraph("{{Infobox city}}\n'''Berlin''' is the [[capital city|capital]] of Germany.\n\n== History ==") === 'Berlin is the capital of Germany.'
  */
 export function firstParagraph(wikitext: string, recent?: RecentResults<string>): string {
   try {

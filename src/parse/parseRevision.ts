@@ -10,6 +10,7 @@ import { extractInfoboxes, type ParsedInfobox } from './infobox.js';
 import { firstParagraph } from './leadParagraph.js';
 import { RecentResults } from './recentResults.js';
 
+/** What `RevisionParser.parse` gives besides the infoboxes. */
 export interface ParseRevisionOptions {
   /** Also render the first paragraph; off by default because only selected changes need it. */
   firstParagraph?: boolean;
@@ -21,7 +22,16 @@ interface ParsedText {
   firstParagraph?: string;
 }
 
-/** Parses revisions, remembering recent texts, infoboxes and leads: one per thread that parses. */
+/**
+ * Parses revisions, remembering recent texts, infoboxes and leads: one per thread that parses.
+ * Wikitext's fact extractor (src/content/wikitextFacts.ts) is one; call it through `extractFacts`
+ * unless the content model is known to be wikitext.
+ *
+ * @example
+ * const parser = new RevisionParser();
+ * parser.parse('{{Infobox city|mayor=[[Kai Wegner]]}}\nBerlin is the capital.', { firstParagraph: true })
+ * // { infoboxes: [{ template: 'city', fields: [['mayor', 'Kai Wegner']] }], firstParagraph: 'Berlin is the capital.' }
+ */
 export class RevisionParser {
   /** Whole texts (the first paragraph filled in once asked for): a page's last few revisions. */
   private readonly texts = new RecentResults<ParsedText>({ maxEntries: 16, maxChars: 4 << 20 });

@@ -28,20 +28,38 @@ const FILE_EXTENSIONS = 'png|jpe?g|gif|svg|tiff?|webp|bmp|xcf|ogg|oga|ogv|webm|m
 const FILE_VALUE = new RegExp(`^(?:(?:file|image|media):)?[^\\n]{0,240}\\.(?:${FILE_EXTENSIONS})$`, 'i');
 const EMPTY_VALUE = /^[\s\-–—?.,;:*·•()[\]{}]*$/;
 
-
+/**
+ * Whether an infobox key lays out or styles the box rather than stating a fact.
+ *
+ * @example isStylingKey('image_size') === true; isStylingKey('population_total') === false
+ */
 export function isStylingKey(key: string): boolean {
   return STYLING_KEYS.has(key) || STYLING_KEY_PATTERNS.some((pattern) => pattern.test(key));
 }
 
+/**
+ * Whether a value is a file name (an image, a sound, a document), with or without its `File:` prefix.
+ *
+ * @example isFileValue('File:Berlin skyline.jpg') === true
+ */
 export function isFileValue(value: string): boolean {
   return FILE_VALUE.test(value.trim());
 }
 
+/**
+ * Whether a value says nothing: empty, or only whitespace, dashes, question marks and punctuation.
+ *
+ * @example isEmptyValue(' – ') === true; isEmptyValue('0') === false
+ */
 export function isEmptyValue(value: string): boolean {
   return EMPTY_VALUE.test(value);
 }
 
-/** Why a change is dropped before selection, or null when it is a candidate question. */
+/**
+ * Why a change is dropped before selection, or null when it is a candidate question.
+ *
+ * @example filterReason({ key: 'logo', new: 'Logo.svg' }) === 'styling_key'; filterReason({ key: 'mayor', new: 'Kai Wegner' }) === null
+ */
 export function filterReason(change: { key: string; new: string }): FilterReason | null {
   if (isStylingKey(change.key)) return 'styling_key';
   if (isEmptyValue(change.new)) return 'empty_value';

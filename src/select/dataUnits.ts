@@ -9,6 +9,11 @@ export type CandidateChange = Pick<InfoboxChange, 'pageId' | 'revId' | 'timestam
  * change counts, and when it changed several keys one is drawn with the seeded generator. The draw
  * depends only on the seed, the page and the revision, so the choice is stable whatever else the
  * window holds and in whatever order pages arrive.
+ *
+ * @param candidates - the window's candidate changes (those `filterReason` keeps), with their page and revision
+ * @param seed - the run's seed
+ * @returns at most one change per page, in the order of `candidates`
+ * @example selectDataUnits(changes, 42).length <= new Set(changes.map((change) => change.pageId)).size
  */
 export function selectDataUnits<Change extends CandidateChange>(candidates: readonly Change[], seed: number | string): Change[] {
   const byPage = new Map<number, Change[]>();

@@ -1,6 +1,11 @@
+/**
+ * The seam every revision source fills (docs/ARCHITECTURE.md §3): what a source yields for a window,
+ * in parts of bounded size, so the collect stage reads a wiki's API and a dump alike.
+ */
 import type { DatedEntityName, PageMove, PageRef, Revision, Window } from '../model.js';
 import type { RecentChangesSpool } from '../model/recentChanges.js';
 
+/** What the collect stage asks of a source besides the window; every field is optional. */
 export interface CollectOptions {
   /**
    * Pages already stored by an earlier attempt of the same run: a source skips them before
@@ -65,16 +70,42 @@ const PART_TEXT_CHARS = 16 << 20;
  * A producer of page histories for a window. Every implementation (Action API, XML dump) yields the
  * same records for the same edits: main-namespace pages changed inside the window, redirects
  * skipped, each with its in-window revisions plus the last revision before the window.
+ * `openSource` makes one from the command's `--api`/`--dump` flag; `ApiRevisionSource`,
+ * `DumpRevisionSource` and `DumpFilesSource` are the implementations.
+ *
+ * @example
+ * const source = new DumpRevisionSource('enwiki-pages-meta-history1.xml.bz2');
+ * for await (const part of source.pagesChangedIn({ start: '2025-01-13T00:00:00Z', end: '2025-01-20T00:00:00Z' }, { followHours: 48 })) {
+ *   if (part.kind === 'revisions') keep(part.page, part.revisions); else finish(part.page, part.moves);
+ * }
  */
 export interface RevisionSource {
+  /** Which kind of source: the run parameters record it, and the stages that need a dump check it. */
   readonly kind: 'api' | 'dump';
   /** Human-readable origin, recorded in the run parameters. */
   readonly origin: string;
+  /**
+   * Streams the history of every main-namespace page changed in `window` as `PageHistoryPart`s: one
+   * or more `revisions` parts per page, then its `end` part.
+   *
+   * @param window - `[start, end)` as ISO timestamps (UTC); revisions at `end` itself are outside
+   * @param options - pages to skip, the revert horizon, progress and spool callbacks (`CollectOptions`)
+   * @returns the parts, page after page, never two pages interleaved
+   * @throws UserError for a timestamp that does not parse (the API source also for a start not before
+   *   the end) or a second read of standard input; InputError for a broken dump; RemoteError for a
+   *   wiki that failed past the retries
+   */
   pagesChangedIn(window: Window, options?: CollectOptions): AsyncIterable<PageHistoryPart>;
-  /** Main-namespace pages deleted in the window, where the source can tell (a dump cannot). */
+  /**
+   * Main-namespace pages deleted in the window, where the source can tell (a dump cannot, so it
+   * leaves this out).
+   *
+   * @returns the deletions in log order, restorations left out
+   */
   deletionsIn?(window: Window): Promise<PageDeletion[]>;
 }
 
+/** A main-namespace page deletion from the wiki's deletion log. */
 export interface PageDeletion {
   /** The deleted page's id, when the log names it. */
   pageId: number | null;
@@ -82,7 +113,12 @@ export interface PageDeletion {
   timestamp: string;
 }
 
-/** Whether a part holding `revisions` of `chars` characters of text has reached its size. */
+/**
+ * Whether a part holding `revisions` revisions with `chars` characters of text has reached its size
+ * (100 revisions or 16 Mi characters), so a source yields it and starts the next.
+ *
+ * @example partIsFull(100, 0) === true; partIsFull(3, 1_000) === false
+ */
 export function partIsFull(revisions: number, chars: number): boolean {
   return revisions >= PART_REVISIONS || chars >= PART_TEXT_CHARS;
 }

@@ -40,6 +40,7 @@ import { MemorySpool } from './recentChangesSpool.js';
 import { revisionsById } from './revisionContent.js';
 import { IDS_PER_REQUEST, positive, WikiClient, type WikiClientOptions } from './wikiClient.js';
 
+/** The wiki client's options, and how this source finds the pages changed in an old window. */
 export interface ApiSourceOptions extends WikiClientOptions {
   /** How far back the wiki keeps recent changes ($wgRCMaxAge); default 30 days, as on Wikimedia wikis. */
   rcMaxAgeDays?: number;
@@ -57,6 +58,15 @@ const REVISION_LIST_LIMIT = 50;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
+/**
+ * A revision source over a live wiki's Action API: recent changes for a recent window, page
+ * histories (of `titles`, or of every article) for an older one; polite as the module says.
+ *
+ * @example
+ * const source = new ApiRevisionSource({ apiUrl: 'https://en.wikipedia.org/w/api.php', userAgent: 'wikidelta/0.1 (you@example.org)', titles: ['Paris'] });
+ * for await (const part of source.pagesChangedIn({ start: '2025-01-13T00:00:00Z', end: '2025-01-20T00:00:00Z' })) store(part);
+ * const deleted = await source.deletionsIn(window);
+ */
 export class ApiRevisionSource implements RevisionSource {
   readonly kind = 'api' as const;
   readonly origin: string;
@@ -64,6 +74,12 @@ export class ApiRevisionSource implements RevisionSource {
   private readonly rcMaxAgeDays: number;
   private readonly titles: string[] | undefined;
 
+  /**
+   * Makes the source and its client; no request is sent before the first read.
+   *
+   * @throws UserError for an option out of range (no User-Agent, more than 3 requests in flight, a
+   *   non-positive `rcMaxAgeDays`, timeout or reply cap)
+   */
   constructor(options: ApiSourceOptions) {
     this.origin = options.apiUrl;
     this.api = new WikiClient(options);
@@ -71,6 +87,12 @@ export class ApiRevisionSource implements RevisionSource {
     this.titles = options.titles;
   }
 
+  /**
+   * The pages changed in `window`, as `RevisionSource.pagesChangedIn` describes.
+   *
+   * @throws UserError for a window that is not two timestamps, start before end, or a negative
+   *   `followHours`; RemoteError for a wiki that failed past the retries or sent a malformed reply
+   */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncIterable<PageHistoryPart> {
     const span = parseWindow(window);
     if (options.followHours !== undefined && !(options.followHours >= 0)) {

@@ -10,6 +10,13 @@ import type { Window } from '../model.js';
 import { DumpRevisionSource } from './dumpSource.js';
 import type { CollectOptions, PageHistoryPart, RevisionSource } from './RevisionSource.js';
 
+/**
+ * A revision source over several dump files of one wiki, read one after the other.
+ *
+ * @example
+ * const source = new DumpFilesSource(['enwiki-…-p1p812.bz2', 'enwiki-…-p813p2000.bz2']);
+ * for await (const part of source.pagesChangedIn(window, { followHours: 48 })) store(part);
+ */
 export class DumpFilesSource implements RevisionSource {
   readonly kind = 'dump' as const;
   readonly origin: string;
@@ -17,12 +24,14 @@ export class DumpFilesSource implements RevisionSource {
   readonly paths: readonly string[];
   private readonly files: readonly RevisionSource[];
 
+  /** @param paths - the dump files (each plain or compressed, see dumpInput.ts), relative paths resolved against the current directory */
   constructor(paths: readonly string[]) {
     this.paths = paths.map((path) => resolve(path));
     this.files = this.paths.map((path) => new DumpRevisionSource(path));
     this.origin = this.files.map((file) => file.origin).join(' + ');
   }
 
+  /** Each file's pages in turn, as `RevisionSource.pagesChangedIn` describes. */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
     for (const file of this.files) yield* file.pagesChangedIn(window, options);
   }

@@ -13,8 +13,10 @@ import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { InputError, UserError } from '../errors.js';
 
+/** A stream of dump bytes (or text), as `openDumpInput` and the readers accept it. */
 export type DumpStream = NodeJS.ReadableStream | AsyncIterable<Buffer | string>;
 
+/** Substitutes for the process's standard input and for the bzip2 on the PATH, for tests and callers that hold a stream. */
 export interface DumpInputOptions {
   /** What `-` reads: process.stdin unless a caller substitutes an already open stream. */
   stdin?: DumpStream;
@@ -47,9 +49,19 @@ interface Decompressor {
   packageName: string;
 }
 
+/** The dump "path" that means standard input. */
 export const STDIN_SOURCE = '-';
 
-/** `source` is a file path or `-` for standard input; yields uncompressed XML bytes. */
+/**
+ * The uncompressed bytes of a dump, whatever its compression (told by its magic bytes).
+ *
+ * @param source - a file path, or `-` for standard input
+ * @returns the XML bytes, in chunks, as they are decompressed
+ * @throws UserError for a file that is missing or a directory, or `-` on a terminal; InputError for
+ *   data that is broken or truncated, a 7z archive on standard input, or a decompressor that is not
+ *   installed (named with the command to pipe the dump through instead)
+ * @example for await (const event of readDump(openDumpInput('enwiki-pages-meta-history1.xml.bz2'))) use(event);
+ */
 export async function* openDumpInput(source: string, options: DumpInputOptions = {}): AsyncGenerator<Buffer> {
   const name = source === STDIN_SOURCE ? 'standard input' : source;
   if (source === STDIN_SOURCE && !options.stdin && process.stdin.isTTY) {

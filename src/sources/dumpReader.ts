@@ -16,6 +16,7 @@ import { InputError } from '../errors.js';
 import { DEFAULT_CONTENT_MODEL, type Revision } from '../model.js';
 import { Utf8Checker } from './utf8Check.js';
 
+/** What a dump says of a page before its revisions. */
 export interface DumpPageHeader {
   pageId: number;
   title: string;
@@ -23,6 +24,7 @@ export interface DumpPageHeader {
   redirect: boolean;
 }
 
+/** One event of `readDump`: a complete revision, or the end of a page. */
 export type DumpEvent =
   | {
       kind: 'revision';
@@ -34,8 +36,10 @@ export type DumpEvent =
   /** `invalidUtf8`: sequences in the page that were not UTF-8, each read as U+FFFD. */
   | { kind: 'pageEnd'; page: DumpPageHeader; invalidUtf8: number };
 
+/** A revision without its text: what `wantText` decides on. */
 export type RevisionMeta = Omit<Revision, 'text'>;
 
+/** Which revisions' texts to decode. */
 export interface ReadDumpOptions {
   /**
    * Asked once per revision that has text, after the whole revision was read (`<sha1>` follows
@@ -46,6 +50,20 @@ export interface ReadDumpOptions {
   wantText?: (page: DumpPageHeader, meta: RevisionMeta) => boolean | 'later';
 }
 
+/**
+ * Reads a MediaWiki XML export as it streams: one event per revision, then one at each page's end,
+ * every page's revisions in the order the dump holds them.
+ *
+ * @param input - uncompressed XML bytes, e.g. from `openDumpInput`
+ * @param options - `wantText` decides per revision whether its text is decoded (default: every one)
+ * @returns the events, holding at most the current revision
+ * @throws InputError, naming where, for XML that is not well-formed, an empty or truncated dump, a
+ *   root other than `<mediawiki>`, or a revision without its id or timestamp
+ * @example
+ * for await (const event of readDump(openDumpInput('dump.xml'), { wantText: (page) => page.namespace === 0 })) {
+ *   if (event.kind === 'revision') console.log(event.page.title, event.revision.revId);
+ * }
+ */
 export async function* readDump(
   input: NodeJS.ReadableStream | AsyncIterable<Buffer | string>,
   options: ReadDumpOptions = {},

@@ -23,17 +23,33 @@ const MOVE_COMMENT =
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * The titles of a page move, read from the edit summary MediaWiki writes on the moved page's null
+ * revision (a dump has no move log).
+ *
+ * @returns the old and the new title, or null for a summary that is no move
+ * @example parseMoveComment('Ann moved page [[Old]] to [[New]]: typo') // { from: 'Old', to: 'New' }
+ */
 export function parseMoveComment(comment: string): { from: string; to: string } | null {
   const match = MOVE_COMMENT.exec(comment.trim());
   if (!match?.[1] || !match[2]) return null;
   return { from: match[1].trim(), to: match[2].trim() };
 }
 
+/** How the dump is opened (a substitute standard input or bzip2), and the origin to record. */
 export interface DumpSourceOptions extends DumpInputOptions {
   /** Overrides the origin recorded in run parameters (a stream has no path to name). */
   origin?: string;
 }
 
+/**
+ * A revision source over one XML history dump (a file, compressed or not, or standard input), read in
+ * one streaming pass per `pagesChangedIn`.
+ *
+ * @example
+ * const source = new DumpRevisionSource('enwiki-pages-meta-history1.xml.bz2');
+ * for await (const part of source.pagesChangedIn({ start: '2025-01-13T00:00:00Z', end: '2025-01-20T00:00:00Z' }, { followHours: 48 })) store(part);
+ */
 export class DumpRevisionSource implements RevisionSource {
   readonly kind = 'dump' as const;
   readonly origin: string;
@@ -41,7 +57,11 @@ export class DumpRevisionSource implements RevisionSource {
   private readonly inputOptions: DumpInputOptions;
   private readOnce = false;
 
-  /** `source` is a dump file (plain or compressed, see dumpInput) or `-` for standard input. */
+  /**
+   * Opens nothing yet: the file is opened by `pagesChangedIn`.
+   *
+   * @param source - a dump file (plain or compressed, see dumpInput.ts) or `-` for standard input
+   */
   constructor(source: string, options: DumpSourceOptions = {}) {
     const { origin, ...inputOptions } = options;
     this.source = source;
@@ -54,6 +74,14 @@ export class DumpRevisionSource implements RevisionSource {
     return new DumpRevisionSource(STDIN_SOURCE, { stdin: stream, origin });
   }
 
+  /**
+   * The pages changed in `window`, as `RevisionSource.pagesChangedIn` describes; with
+   * `onEntityName`, also the English names of the Wikibase entity pages passed over.
+   *
+   * @throws UserError for a window timestamp that does not parse, a dump file that cannot be opened,
+   *   or standard input read a second time; InputError for XML or compressed data that is broken or
+   *   truncated, or a decompressor that is not installed (the message names its package)
+   */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
     if (this.source === STDIN_SOURCE) {
       // A stream cannot be rewound: a second pass would silently see an empty dump.

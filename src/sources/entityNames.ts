@@ -12,6 +12,7 @@ import { InputError } from '../errors.js';
 import { openDumpInput } from './dumpInput.js';
 import { IDS_PER_REQUEST, WikiClient, type WikiClientOptions } from './wikiClient.js';
 
+/** A source of Wikidata entities' English labels and aliases: `LabelsFile` or `WbGetEntities`. */
 export interface EntityNameSource {
   readonly kind: 'file' | 'wbgetentities';
   /** Named in the labels cache as the source of what it gave. */
@@ -41,7 +42,11 @@ function nameOf(terms: z.infer<typeof EntityTerms>): EntityName {
   return { label: terms.labels?.en?.value ?? null, aliases: (terms.aliases?.en ?? []).map((alias) => alias.value) };
 }
 
-/** The id and English name of an entity revision's text (its JSON as Wikidata stores it); null for text that is no entity. */
+/**
+ * The id and English name of an entity revision's text (its JSON as Wikidata stores it); null for text that is no entity.
+ *
+ * @example entityNameOfText('{"type":"item","id":"Q90","labels":{"en":{"language":"en","value":"Paris"}}}') // { id: 'Q90', name: { label: 'Paris', aliases: [] } }
+ */
 export function entityNameOfText(text: string): { id: string; name: EntityName } | null {
   let json: unknown;
   try {
@@ -58,7 +63,11 @@ const LEADING_ID = /^\{"type":"[a-z-]+","id":"([^"]+)"/;
 /** The names handed on at a time, from a labels file or a dump's entity pages: a transaction of the labels cache each, and what a failure later cannot lose. */
 export const NAMES_PER_WRITE = 500;
 
-/** A Wikidata JSON dump: `[`, one entity a line each followed by a comma, `]`. */
+/**
+ * A Wikidata JSON dump: `[`, one entity a line each followed by a comma, `]`.
+ *
+ * @example await new LabelsFile('latest-all.json.gz').names(['Q90', 'P17'], (names) => cache(names));
+ */
 export class LabelsFile implements EntityNameSource {
   readonly kind = 'file' as const;
   readonly origin: string;
@@ -114,7 +123,11 @@ export class LabelsFile implements EntityNameSource {
 
 const EntitiesReply = z.object({ entities: z.record(z.string(), EntityTerms).optional() });
 
-/** `wbgetentities` of a Wikibase's Action API (Wikidata's), 50 ids a request, under the client's limits. */
+/**
+ * `wbgetentities` of a Wikibase's Action API (Wikidata's), 50 ids a request, under the client's limits.
+ *
+ * @example await new WbGetEntities({ apiUrl: 'https://www.wikidata.org/w/api.php', userAgent }).names(['Q90'], (names) => cache(names));
+ */
 export class WbGetEntities implements EntityNameSource {
   readonly kind = 'wbgetentities' as const;
   readonly origin: string;

@@ -5,12 +5,22 @@ import { DumpRevisionSource } from './dumpSource.js';
 import type { RevisionSource } from './RevisionSource.js';
 import { wikiClientOptions } from './wikiClient.js';
 
+/** The command-line flags that name a revision source: one of them is given. */
 export interface SourceFlags {
   api?: string;
   dump?: string;
 }
 
-/** The revision source named by `--api URL` or `--dump PATH|-` (exactly one of them). */
+/**
+ * The revision source named by `--api URL` or `--dump PATH|-` (exactly one of them): what a command
+ * that collects calls to get its `RevisionSource`.
+ *
+ * @param flags - the command's `--api` and `--dump` values
+ * @param settings - the wiki client's settings (User-Agent, requests in flight, retries, timeouts)
+ * @returns an `ApiRevisionSource` for `--api`, a `DumpRevisionSource` for `--dump`
+ * @throws UserError when both or neither flag is given, or the `--api` value is not a URL
+ * @example openSource({ dump: 'enwiki-pages-meta-history1.xml.bz2' }, settings).origin // 'dump:/abs/path/enwiki-…bz2'
+ */
 export function openSource(flags: SourceFlags, settings: Settings): RevisionSource {
   if (flags.api && flags.dump) throw new UserError('give either --api URL or --dump PATH, not both');
   if (flags.api) {
@@ -26,16 +36,26 @@ export function openSource(flags: SourceFlags, settings: Settings): RevisionSour
   throw new UserError('a source is needed: give --api URL or --dump PATH (- for standard input)');
 }
 
-/** The wiki a source's page ids belong to: set explicitly, else the API's host, else "dump". */
+/**
+ * The wiki a source's page ids belong to: set explicitly, else the API's host, else "dump".
+ *
+ * @example wikiName({ api: 'https://en.wikipedia.org/w/api.php' }, settings) // 'en.wikipedia.org' (without a `wiki` setting)
+ */
 export function wikiName(flags: SourceFlags, settings: Settings): string {
   if (settings.wiki) return settings.wiki;
   if (flags.api) return new URL(flags.api).host;
   return 'dump';
 }
 
+/** Where article links point when neither a setting nor an API URL says otherwise. */
 export const ENGLISH_WIKIPEDIA_ARTICLES = 'https://en.wikipedia.org/wiki/';
 
-/** Where article links point: set explicitly, else derived from the API URL, else English Wikipedia. */
+/**
+ * Where article links point: set explicitly, else derived from the API URL, else English Wikipedia.
+ *
+ * @returns a prefix the (underscored) title is appended to
+ * @example articleBaseUrl({ api: 'https://de.wikipedia.org/w/api.php' }, settings) // 'https://de.wikipedia.org/wiki/'
+ */
 export function articleBaseUrl(flags: SourceFlags, settings: Settings): string {
   if (settings.articleBaseUrl) return settings.articleBaseUrl;
   if (flags.api) {

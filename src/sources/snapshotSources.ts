@@ -10,6 +10,7 @@ import { revisionsById } from './revisionContent.js';
 import { IDS_PER_REQUEST, WikiClient, type WikiClientOptions } from './wikiClient.js';
 import { isRedirectText } from '../text/articleText.js';
 
+/** One article of a snapshot: the revision in effect at its instant, with its wikitext. */
 export interface SnapshotArticle {
   pageId: number;
   title: string;
@@ -21,6 +22,12 @@ export interface SnapshotArticle {
 /**
  * Streams a dump once, holding one page's best revision at a time: the text of a revision is
  * joined only while it is the latest one seen at or before `asOf` (null: the latest of all).
+ *
+ * @param path - a dump file (plain or compressed) or `-` for standard input
+ * @param asOf - the snapshot's instant as an ISO timestamp, or null for each page's latest revision
+ * @returns each main-namespace article that existed at `asOf` and was not a redirect then, in dump order
+ * @throws UserError or InputError as `openDumpInput` and `readDump` do
+ * @example for await (const article of dumpSnapshotArticles('enwiki-20250101.xml.bz2', '2025-01-01T00:00:00Z')) store(article);
  */
 export async function* dumpSnapshotArticles(path: string, asOf: string | null): AsyncIterable<SnapshotArticle> {
   const limit = asOf === null ? Infinity : Date.parse(asOf);
@@ -51,6 +58,7 @@ export async function* dumpSnapshotArticles(path: string, asOf: string | null): 
 export class ApiSnapshotSource {
   private readonly api: WikiClient;
 
+  /** @throws UserError for client options out of range, as `WikiClient` does */
   constructor(options: WikiClientOptions) {
     this.api = new WikiClient(options);
   }
@@ -67,6 +75,16 @@ export class ApiSnapshotSource {
     return [...titles];
   }
 
+  /**
+   * The revision of each title in effect at `asOf`, with its wikitext.
+   *
+   * @param titles - the articles, by title; a missing page, another namespace or a title given twice is skipped
+   * @param asOf - the snapshot's instant, an ISO timestamp
+   * @param isDone - pages already stored by an earlier attempt, skipped before any content is fetched
+   * @returns the articles that existed at `asOf` and were no redirect then, 50 titles at a time in the given order
+   * @throws RemoteError for a wiki that failed past the retries or sent a malformed reply
+   * @example for await (const article of source.articlesAsOf(await source.titlesLinkedFrom(['Portal:Current events/2025 January 1']), '2025-01-02T00:00:00Z')) store(article);
+   */
   async *articlesAsOf(titles: readonly string[], asOf: string, isDone: (pageId: number) => boolean = () => false): AsyncIterable<SnapshotArticle> {
     const seen = new Set<number>();
     for (let at = 0; at < titles.length; at += IDS_PER_REQUEST) {

@@ -8,6 +8,14 @@ import { isUtf8 } from 'node:buffer';
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Finds the invalid UTF-8 sequences of a byte stream fed chunk by chunk, a sequence cut by a chunk's
+ * end included.
+ *
+ * @example
+ * const checker = new Utf8Checker();
+ * [...checker.check(Buffer.from([0x61, 0xff])), ...checker.end()] // [1]
+ */
 export class Utf8Checker {
   /** The bytes of a character cut off by the last chunk's end, and the stream offset they start at. */
   private carry: Buffer = EMPTY;

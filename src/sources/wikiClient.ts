@@ -20,6 +20,7 @@ import { ReplyTooLarge, RequestTimedOut, withDeadline } from '../net/boundedFetc
 import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
 import type { Settings } from '../settings.js';
 
+/** Where a wiki is and how politely to ask it; everything but the URL and User-Agent has a default. */
 export interface WikiClientOptions {
   /** e.g. https://en.wikipedia.org/w/api.php */
   apiUrl: string;
@@ -42,7 +43,11 @@ export interface WikiClientOptions {
 /** The settings a wiki client is made from. */
 export type WikiClientSettings = Pick<Settings, 'userAgent' | 'maxInFlight' | 'perMinute' | 'maxRetries' | 'retryBaseMs' | 'requestTimeoutSeconds' | 'maxReplyMb'>;
 
-/** The client options the settings give for the wiki at `apiUrl`: the one place they are read. */
+/**
+ * The client options the settings give for the wiki at `apiUrl`: the one place they are read.
+ *
+ * @example new WikiClient(wikiClientOptions(settings, 'https://en.wikipedia.org/w/api.php'))
+ */
 export function wikiClientOptions(
   settings: WikiClientSettings,
   apiUrl: string,
@@ -116,6 +121,15 @@ function hostOf(url: string): string {
 export type Continuation = Record<string, string>;
 const ContinuedReply = z.object({ continue: z.record(z.string(), z.coerce.string()).optional() });
 
+/**
+ * One wiki's Action API, asked politely and under bounds (the module says how); every reply is
+ * validated by the zod schema the caller passes, so callers handle typed data only.
+ *
+ * @example
+ * const wiki = new WikiClient({ apiUrl: 'https://en.wikipedia.org/w/api.php', userAgent: 'wikidelta/0.1 (you@example.org)' });
+ * const info = await wiki.read({ action: 'query', prop: 'info', titles: 'Paris' }, InfoReply);
+ * for await (const page of wiki.continued({ action: 'query', list: 'allpages', aplimit: 500 }, AllPagesReply)) use(page);
+ */
 export class WikiClient {
   private readonly apiUrl: string;
   private readonly bot: Promise<Mwn>;
@@ -123,6 +137,12 @@ export class WikiClient {
   private readonly timeoutMs: number;
   private readonly maxReplyBytes: number;
 
+  /**
+   * Makes the client; mwn is loaded and the first request sent only when a read needs them.
+   *
+   * @throws UserError for an empty User-Agent, `maxInFlight` outside 1 to 3, a negative or fractional
+   *   `maxRetries`, or a non-positive timeout, reply cap, per-minute cap or backoff
+   */
   constructor(options: WikiClientOptions) {
     if (!options.userAgent?.trim()) {
       throw new UserError('a descriptive User-Agent is required for the MediaWiki API (tool name/version and a contact)');
@@ -172,6 +192,14 @@ export class WikiClient {
     }
   }
 
+  /**
+   * One request (format, formatversion 2 and maxlag are added), retried under the client's policy.
+   *
+   * @param params - the Action API parameters, e.g. `{ action: 'query', prop: 'info', pageids: '1|2' }`
+   * @param schema - the reply's zod schema
+   * @returns the validated reply
+   * @throws RemoteError for a reply the schema refuses, or a wiki that failed past the retries
+   */
   async read<T>(params: ApiParams, schema: z.ZodType<T>): Promise<T> {
     return this.validated(params, await (await this.bot).request(params), schema);
   }
@@ -252,6 +280,12 @@ function describe(params: ApiParams): string {
     .join('&');
 }
 
+/**
+ * `value` itself when it is a positive finite number: options read from settings and callers pass through it.
+ *
+ * @param name - the option's name, for the error
+ * @throws UserError naming the option otherwise
+ */
 export function positive(value: number, name: string): number {
   if (!Number.isFinite(value) || value <= 0) throw new UserError(`invalid ${name} ${value}: expected a positive number`);
   return value;

@@ -11,6 +11,7 @@ const DAYS_AFTER = 20;
 const CHANGE_SPAN_BEFORE = 7;
 const CHANGE_SPAN_AFTER = 13;
 
+/** One week's answer-change statistics, as `stats` prints them. */
 export interface WeekStats {
   week: string;
   queries: number;

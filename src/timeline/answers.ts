@@ -26,6 +26,7 @@ import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
  */
 export type AnswerStatus = 'ok' | 'no_key' | 'no_page' | 'deleted' | 'unknown';
 
+/** An answer on a date: its status, the value in effect (null without one), the revision that set it, the interval it held over and its aliases. */
 export interface Answer {
   answer: string | null;
   status: AnswerStatus;
@@ -39,6 +40,7 @@ export interface Answer {
 /** A kept query's answer on a date, as DailyQA's files and a release's native records give it. */
 export type DatedAnswer = { id: string; query: string } & Answer;
 
+/** What a generated query asks: a page's infobox key. */
 export interface Subject {
   wiki: string;
   pageId: number;
@@ -49,7 +51,12 @@ export interface Subject {
 
 const checkedDates = new Set<string>();
 
-/** The instant whose value is the answer on a date: D 00:00:00 UTC (DailyQA's convention). */
+/**
+ * The instant whose value is the answer on a date: D 00:00:00 UTC (DailyQA's convention).
+ *
+ * @throws UserError for a date that is not YYYY-MM-DD
+ * @example answerInstant('2025-01-20') === '2025-01-20T00:00:00Z'
+ */
 export function answerInstant(date: string): string {
   // Lookups come by the hundred thousand for a handful of dates: validate each date once.
   if (!checkedDates.has(date)) {
@@ -70,7 +77,15 @@ function timelinesOf(db: Database): AnswerTimelines {
   return timelines;
 }
 
-/** The value of a page's infobox key in effect at an instant on a time axis (edit time by default), with its provenance. */
+/**
+ * The value of a page's infobox key in effect at an instant on a time axis (edit time by default), with its provenance.
+ *
+ * @param subject - the page (wiki and page id), the key, and the infobox template and slot it is in
+ * @param instant - an ISO timestamp (`answerInstant(date)` for a date's answer)
+ * @returns the answer: its status (`ok`, `no_key`, `no_page`, `deleted`, `unknown`), the value and its aliases,
+ *   the revision that set it and the interval it held over
+ * @example answerSubject(db, { wiki: 'enwiki', pageId: 736, key: 'population_total', template: 'Infobox settlement' }, answerInstant('2025-01-20')).status // 'ok'
+ */
 export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string, axis: TimeAxis = 'edit'): Answer {
   const timelines = timelinesOf(db);
   if (axis === 'world') {
@@ -84,7 +99,14 @@ export function answerSubject(db: Database, subject: Subject & { slot?: string |
   return intervalAnswer(timelines.intervalAt(subject.wiki, subject.pageId, slot, subject.key, instant), instant);
 }
 
-/** The answer of a stored query (generated or imported) on a date, on a time axis (edit time by default). */
+/**
+ * The answer of a stored query (generated or imported) on a date, on a time axis (edit time by default).
+ *
+ * @param queryId - the query's id, as released
+ * @param date - YYYY-MM-DD; the answer is the value in effect at its 00:00 UTC
+ * @throws UserError for an id the store does not hold, or a date that is not YYYY-MM-DD
+ * @example answerQuery(db, query.id, '2025-01-20').status // 'ok' (or 'no_key', 'no_page', 'deleted', 'unknown')
+ */
 export function answerQuery(db: Database, queryId: string, date: string, axis: TimeAxis = 'edit'): Answer {
   const instant = answerInstant(date);
   const query = timelinesOf(db).query(queryId, instant);
@@ -98,7 +120,14 @@ export function answerQuery(db: Database, queryId: string, date: string, axis: T
   );
 }
 
-/** Every kept query's answer (of one week, or all) on a date, on a time axis (edit time by default), under the rules above, from one statement. */
+/**
+ * Every kept query's answer (of one week, or all) on a date, on a time axis (edit time by default), under the rules above, from one statement.
+ *
+ * @param options - `windowStart`: only the queries of the week starting then; `axis`: edit or world time
+ * @returns one answer per kept query, with its id and question, in id order
+ * @throws UserError for a date that is not YYYY-MM-DD
+ * @example answersOnDate(db, '2025-01-20').filter((answer) => answer.status === 'ok').length
+ */
 export function answersOnDate(db: Database, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): DatedAnswer[] {
   return [...answersOverDays(db, [date], options)].map(({ id, query, answers }) => ({ id, query, ...(answers[0] as Answer) }));
 }

@@ -13,6 +13,7 @@ import { QueryStore } from '../store/questionStore.js';
 const DailyQaLine = z.object({ id: z.string().min(1), query: z.string(), answer: z.string().nullable() }).strict();
 const FILE_NAME = /^qa_(\d{2})(\d{2})(\d{2})\.jsonl(\.gz)?$/;
 
+/** One published per-day file read: its date and its validated lines. */
 export interface DailyQaDay {
   date: string;
   rows: Array<z.infer<typeof DailyQaLine>>;
@@ -132,6 +133,13 @@ export function answersById(days: ReadonlyArray<DailyQaDay & { path: string }>):
  * Loads published per-day files into the store as answer intervals, merged with whatever earlier
  * imports stored for the same ids. Every file is read and validated before anything is written, and
  * everything is written in one transaction: a bad file leaves the store as it was.
+ *
+ * @param paths - DailyQA per-day files (`qa_YYMMDD.jsonl`, plain or gzip)
+ * @param now - the import's time, recorded with it
+ * @returns how many files, queries, days and answer intervals were read
+ * @throws InputError naming the file (and line) for a file that cannot be read, a bad file name, a line
+ *   that is not a query, or two different answers to one query on one date
+ * @example await importDailyQa(db, ['qa_250120.jsonl', 'qa_250121.jsonl.gz']) // { files: 2, queries: …, days: 2, intervals: … }
  */
 export async function importDailyQa(db: Database, paths: readonly string[], now: Date = new Date()): Promise<{ files: number; queries: number; days: number; intervals: number }> {
   const days: Array<DailyQaDay & { path: string }> = [];

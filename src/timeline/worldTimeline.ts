@@ -12,6 +12,16 @@ import type { WorldInterval } from '../model/timelines.js';
 /** Where a statement with an end but no start is taken to hold from. */
 const EARLIEST = '0001-01-01T00:00:00Z';
 
+/**
+ * The world-time intervals of an entity, key by key, from the timed facts of its latest known revision.
+ *
+ * @param facts - the revision's time-qualified statements (`ParsedRevision.entity.timed`), in statement order
+ * @param revId - the revision they come from, recorded on each interval as its provenance
+ * @returns per key, the intervals in time order, equal neighbours merged; `validTo` null for one still open
+ * @example
+ * buildWorldTimeline([{ key: 'P6', value: '{{Q1}}', rank: 'normal', start: '2014-12-01T00:00:00Z', end: null, point: null }], 7)
+ * // [{ key: 'P6', value: '{{Q1}}', validFrom: '2014-12-01T00:00:00Z', validTo: null, revId: 7 }]
+ */
 export function buildWorldTimeline(facts: readonly TimedFact[], revId: number): WorldInterval[] {
   const byKey = new Map<string, Array<{ fact: TimedFact; order: number }>>();
   facts.forEach((fact, order) => byKey.set(fact.key, [...(byKey.get(fact.key) ?? []), { fact, order }]));

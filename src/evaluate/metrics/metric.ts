@@ -6,11 +6,22 @@
  */
 import type { ScoredText } from './scoredText.js';
 
+/**
+ * A weekly metric: `name`, `description` and `score`. Register it in `WEEKLY_METRICS` (./index.ts).
+ *
+ * @example
+ * export const exactMatch = {
+ *   name: 'em' as const,
+ *   description: "exact match after SQuAD v1.1's normalisation",
+ *   score: (prediction, gold) => (prediction.squad === gold.squad ? 1 : 0),
+ * } satisfies Metric;
+ */
 export interface Metric {
   /** The key in reports and item files, e.g. `em`. */
   readonly name: string;
   /** What it measures, for reports and the leaderboard's notes. */
   readonly description: string;
+  /** One prediction against one gold text, in [0, 1]; pure, and cheap (it runs once per prediction and gold text). */
   score(prediction: ScoredText, gold: ScoredText): number;
 }
 

@@ -4,6 +4,12 @@
  */
 import { normaliseForMatch, squadNormalise } from '../../text/normalise.js';
 
+/**
+ * A prediction or a gold text with its normal forms, each computed on first use and kept: build one
+ * per text and hand it to every metric.
+ *
+ * @example new ScoredText('The Eiffel Tower').squad === 'eiffel tower'
+ */
 export class ScoredText {
   private squadForm: string | undefined;
   private squadWords: string[] | undefined;
