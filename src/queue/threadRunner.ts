@@ -14,6 +14,13 @@ const ThreadReply = z.union([z.object({ id: z.number().int(), output: z.unknown(
 
 /** V8's default for a thread is three times larger; measured on the simulated week, it cost about 70 MB per thread for no speed. */
 const YOUNG_GENERATION_MB = 16;
+/**
+ * A thread's old generation: a parse keeps little beyond its recent results, but under V8's default
+ * limit (a quarter of the machine's memory) each thread let garbage pile up to hundreds of MB before
+ * collecting it, which took the simulated week's peak RSS past 1 GB; with this limit it was 659 MB
+ * at the same speed (docs/SCALE.md). Still several times what the largest page's parse holds.
+ */
+const OLD_GENERATION_MB = 256;
 
 /** Under the test runner and tsx this module is TypeScript; its worker is too. */
 const THREAD_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './threadWorker.ts' : './threadWorker.js', import.meta.url);
@@ -29,7 +36,7 @@ interface Task {
 
 function batchThread(): RequestThread {
   // A parse allocates much and briefly: a smaller young generation keeps each thread's resident memory down (docs/SCALE.md).
-  return new RequestThread('batch thread', THREAD_ENTRY, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  return new RequestThread('batch thread', THREAD_ENTRY, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
 }
 
 /** The batch threads of a run that names no count: one per core, as this thread mostly waits on them. */
