@@ -165,8 +165,9 @@ export class KeptScores {
     this.raised = new Uint8Array(slots);
   }
 
+  // Element by element: a subarray view per item was an allocation per item, twice over a million.
   set(at: number, outcome: ItemOutcome, scores: Float64Array): void {
-    this.metrics.set(scores.subarray(0, METRICS), at * METRICS);
+    for (let m = 0; m < METRICS; m++) this.metrics[at * METRICS + m] = scores[m] as number;
     this.verdicts[at] = VERDICTS.indexOf(outcome.verdict.verdict);
     if (outcome.verdict.verdict === 'outdated') this.outdated.set(at, outcome.verdict);
     this.raised[at] = outcome.raisedByAliases;
@@ -175,7 +176,7 @@ export class KeptScores {
   /** The kept outcome of slot `at` into `out`, as scoring its item gave it. */
   restore(at: number, gold: WeeklyGold, out: Float64Array): ItemOutcome {
     out.fill(0);
-    out.set(this.metrics.subarray(at * METRICS, (at + 1) * METRICS));
+    for (let m = 0; m < METRICS; m++) out[m] = this.metrics[at * METRICS + m] as number;
     const name = VERDICTS[this.verdicts[at] as number] as VerdictName;
     const verdict = this.outdated.get(at) ?? OUTCOMES[name];
     const counts = countsOf(gold);
@@ -362,6 +363,8 @@ export interface WeeklyScorerOptions {
  */
 export class WeeklyScorer {
   private readonly clusters = new Map<string, number>();
+  private lastCluster: { id: string; cluster: number } | undefined;
+  private readonly lastGroups: Partial<Record<Breakdown, { key: string; group: ClusteredSums }>> = {};
   private readonly all = new ClusteredSums(COLUMNS);
   private readonly noAnswer = new ClusteredSums(1);
   private readonly breakdowns: Record<Breakdown, Map<string, ClusteredSums>> = {
@@ -522,21 +525,29 @@ export class WeeklyScorer {
   }
 
   private clusterOf(id: string): number {
+    // A query's items come one after another: its cluster is asked for again and again.
+    const last = this.lastCluster;
+    if (last?.id === id) return last.cluster;
     let cluster = this.clusters.get(id);
     if (cluster === undefined) {
       cluster = this.clusters.size;
       this.clusters.set(id, cluster);
     }
+    this.lastCluster = { id, cluster };
     return cluster;
   }
 
   private groupOf(breakdown: Breakdown, key: string): ClusteredSums {
+    // Most items fall in the group of the item before them in the same breakdown (the same query's domain and week).
+    const last = this.lastGroups[breakdown];
+    if (last?.key === key) return last.group;
     const groups = this.breakdowns[breakdown];
     let group = groups.get(key);
     if (!group) {
       group = new ClusteredSums(COLUMNS);
       groups.set(key, group);
     }
+    this.lastGroups[breakdown] = { key, group };
     return group;
   }
 }

@@ -13,7 +13,9 @@ import { normaliseForMatch, squadNormalise } from '../../text/normalise.js';
 export class ScoredText {
   private squadForm: string | undefined;
   private squadWords: string[] | undefined;
+  private sortedSquadWords: string[] | undefined;
   private matchForm: string | undefined;
+  private paddedMatchForm: string | undefined;
 
   constructor(readonly text: string) {}
 
@@ -27,8 +29,18 @@ export class ScoredText {
     return (this.squadWords ??= this.squad === '' ? [] : this.squad.split(' '));
   }
 
+  /** The tokens of the SQuAD form in sorted order: what token F1 merges. */
+  get sortedSquadTokens(): string[] {
+    return (this.sortedSquadWords ??= [...this.squadTokens].sort());
+  }
+
   /** The form in which an answer is looked for (`normaliseForMatch`): the check stage's. */
   get match(): string {
     return (this.matchForm ??= normaliseForMatch(this.text));
+  }
+
+  /** The match form with a space at each end, as `paddedContains` reads it. */
+  get paddedMatch(): string {
+    return (this.paddedMatchForm ??= ` ${this.match} `);
   }
 }

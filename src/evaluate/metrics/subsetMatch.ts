@@ -1,4 +1,4 @@
-import { normalisedContains } from '../../text/normalise.js';
+import { paddedContains } from '../../text/normalise.js';
 import type { Metric } from './metric.js';
 
 /**
@@ -8,5 +8,5 @@ import type { Metric } from './metric.js';
 export const subsetMatch = {
   name: 'sm' as const,
   description: 'the gold value found in the prediction (the check stage rule)',
-  score: (prediction, gold) => (normalisedContains(prediction.match, gold.match) ? 1 : 0),
+  score: (prediction, gold) => (paddedContains(prediction.paddedMatch, gold.paddedMatch) ? 1 : 0),
 } satisfies Metric;
