@@ -53,13 +53,13 @@ export function tableFileList(tables: readonly ReleaseTable[], which: 'all' | 'r
 
 /** The card's configs of the tables: one per table and format that has them, the first the default. */
 export function cardConfigs(tables: readonly ReleaseTable[]): CardConfig[] {
-  const configs = FORMATS.flatMap((format) =>
-    format.card === undefined
+  const configs = FORMATS.flatMap(({ card, extension }) =>
+    card === undefined
       ? []
       : tables.map(({ spec, records }) => ({
-          name: format.card?.config(spec) ?? spec.name,
-          files: [{ split: 'test', path: `${spec.name}.${format.extension}`, rows: records.length }],
-          ...(format.card?.features ? { features: cardFeatures(spec) } : {}),
+          name: card.config(spec),
+          files: [{ split: 'test', path: `${spec.name}.${extension}`, rows: records.length }],
+          ...(card.features ? { features: cardFeatures(spec) } : {}),
         })),
   );
   return configs.map((config, index) => (index === 0 ? { ...config, default: true } : config));
