@@ -1,6 +1,9 @@
+import type { Database } from 'better-sqlite3';
+import type { Window } from '../../src/model.js';
+import type { TimeAxis } from '../../src/model/timelines.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
-import { defaultReleaseDir, renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
-import { writeRelease } from '../../src/release/writeRelease.js';
+import { defaultReleaseDir, renderWeeklyRelease, type ReleaseCounts } from '../../src/release/weeklyRelease.js';
+import { writeRelease, type PreviousRelease, type WrittenRelease } from '../../src/release/writeRelease.js';
 import { weeklyFigures, withFigures } from '../../src/plots/datasetFigures.js';
 import type { WeeklyInput } from './input.js';
 
@@ -14,10 +17,21 @@ export const exportStage: Stage<WeeklyInput> = {
   after: ['classify', 'timeline'],
   async run(input, context) {
     const dir = input.releaseDir ?? defaultReleaseDir(context.db.name, input.window.start);
-    const { draft, counts } = await renderWeeklyRelease(context.db, input.wiki, input.window);
-    const files = await withFigures(draft.files, weeklyFigures(context.db, input.window.start.slice(0, 10)));
-    const written = await writeRelease(context.db, dir, { ...draft, files });
+    const { written, counts } = await writeWeeklyRelease(context.db, { wiki: input.wiki, window: input.window, axis: 'edit', dir, previous: 'auto' });
     context.reporter.event('release written', { dir, files: written.manifest.files.length + 1, version: written.manifest.version });
     return { files: written.manifest.files.length + 1, ...counts };
   },
 };
+
+/**
+ * The week's release rendered from the store with the figures of the weeks up to it (on its time
+ * axis) and written to `dir`: what the export stage writes, and `export weekly` again later.
+ */
+export async function writeWeeklyRelease(
+  db: Database,
+  options: { wiki: string; window: Window; axis: TimeAxis; dir: string; previous: PreviousRelease },
+): Promise<{ written: WrittenRelease; counts: ReleaseCounts }> {
+  const { draft, counts } = await renderWeeklyRelease(db, options.wiki, options.window, options.axis);
+  const files = await withFigures(draft.files, weeklyFigures(db, options.window.start.slice(0, 10), options.axis));
+  return { written: await writeRelease(db, options.dir, { ...draft, files }, options.previous), counts };
+}

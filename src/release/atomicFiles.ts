@@ -10,18 +10,16 @@ import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSy
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
 
-/** What a release directory holds (its tables, figures, manifest and changelog); any other entry means the directory is someone's, not a release. */
-const RELEASE_ENTRY = /^(README\.md|MANIFEST\.json|CHANGES\.md|[^/]+\.(jsonl|parquet|svg))$/;
-
 /** A file's content: text (written as UTF-8), bytes, or text in pieces. */
 export type FileContent = string | Uint8Array | Iterable<string>;
 
 /**
  * Writes a release: every file into a new directory beside `dir`, then swapped in for the old one,
  * which is removed after the swap. Files of an earlier release that this one lacks do not survive.
- * `ownEntry`: the names an existing `dir` may hold to be replaced (a release's files by default).
+ * `ownEntry`: the names an existing `dir` may hold to be replaced (a release's: `releaseEntry()` of
+ * the formats' registry); any other entry means the directory is someone's, and it is left alone.
  */
-export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string | Uint8Array>, ownEntry: RegExp = RELEASE_ENTRY): void {
+export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string | Uint8Array>, ownEntry: RegExp): void {
   const existing = statOf(dir, 'a release');
   if (existing && !existing.isDirectory()) throw new UserError(`cannot write a release to ${dir}: ${dir} is not a directory`);
   if (existing) {

@@ -11,8 +11,9 @@ import { UserError } from '../errors.js';
 import { QueryStore } from '../store/questionStore.js';
 import { answersOverDays } from '../timeline/answers.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
-import { cardFrontMatter, loadingSection, tableConfig } from './datasetCard.js';
-import { tableFiles, type TableRecord, type TableSpec } from './parquetTable.js';
+import { cardFrontMatter, loadingSection } from './datasetCard.js';
+import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
+import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
 
 /** Longer ranges are refused: a range is one table held in memory while written (about 200 bytes a row). */
@@ -77,21 +78,22 @@ export async function renderDailyQaRelease(db: Database, from: string, to: strin
     changed_at: query.changedAt,
   }));
   const counts = { queries: queries.length, days: dates.length, answers: answers.length };
-  const files = new Map<string, string | Uint8Array>([...(await tableFiles(ANSWERS_TABLE, answers)), ...(await tableFiles(QUERIES_TABLE, queryRows))]);
-  files.set('README.md', datasetCard(from, to, counts, queries.filter((query) => query.origin === 'imported').length));
+  const tables = { answers: { spec: ANSWERS_TABLE, records: answers }, queries: { spec: QUERIES_TABLE, records: queryRows } };
+  const files = await tableFiles([tables.answers, tables.queries]);
+  files.set('README.md', datasetCard(from, to, counts, queries.filter((query) => query.origin === 'imported').length, tables));
   return {
     draft: { kind: 'dailyqa', series: 'dailyqa', date: to, command: `wikidelta export dailyqa --from ${from} --to ${to}`, parameters: { from, to }, files },
     counts,
   };
 }
 
-function datasetCard(from: string, to: string, counts: DailyQaCounts, imported: number): string {
+function datasetCard(from: string, to: string, counts: DailyQaCounts, imported: number, tables: Record<'answers' | 'queries', ReleaseTable>): string {
   const frontMatter = cardFrontMatter({
     prettyName: `wikidelta DailyQA release ${from} .. ${to}`,
     language: ['en'],
     taskCategories: ['question-answering'],
     taskIds: ['open-domain-qa'],
-    configs: [tableConfig(ANSWERS_TABLE, counts.answers, true), tableConfig(QUERIES_TABLE, counts.queries)],
+    configs: cardConfigs([tables.answers, tables.queries]),
   });
   return `${frontMatter}# wikidelta DailyQA release ${from} .. ${to}
 
@@ -103,8 +105,8 @@ the day, as DailyQA's per-day files give it, here as one table of ${counts.answe
 
 | file | content |
 |---|---|
-| \`answers.parquet\`, \`answers.jsonl\` | one row per query and day, by id then date: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok; no_key: no such value, or a published null; no_page; deleted; unknown: outside the history held), \`valid_from\` and \`valid_to\` (the interval the answer held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer; none yet) |
-| \`queries.parquet\`, \`queries.jsonl\` | one row per query: \`id\`, \`query\`, \`week\` (the week it was made), \`origin\` (generated or imported), and for generated queries the wiki, page id, title, URL, infobox key, domain and the time of the change it was made from; \`update_frequency\` |
+| ${tableFileList([tables.answers])} | one row per query and day, by id then date: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok; no_key: no such value, or a published null; no_page; deleted; unknown: outside the history held), \`valid_from\` and \`valid_to\` (the interval the answer held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer; none yet) |
+| ${tableFileList([tables.queries])} | one row per query: \`id\`, \`query\`, \`week\` (the week it was made), \`origin\` (generated or imported), and for generated queries the wiki, page id, title, URL, infobox key, domain and the time of the change it was made from; \`update_frequency\` |
 
 Parquet columns are typed (dates as dates, times as UTC timestamps, aliases as a list of strings),
 in row groups of at most 65,536 rows; the card's \`dataset_info\` declares the same types. A day's

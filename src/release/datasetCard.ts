@@ -6,8 +6,9 @@
  * Written with the `yaml` package so that titles and paths are always quoted correctly.
  */
 import { stringify } from 'yaml';
-import { cardFeatures, type CardFeature, type TableSpec } from './parquetTable.js';
+import type { CardFeature } from './parquetTable.js';
 
+/** A config of the card: the registered formats make one per table (`cardConfigs` in `./formats`). */
 export interface CardConfig {
   name: string;
   /** One split per file, named as Hugging Face allows (`\w+`), with its rows when known. */
@@ -15,11 +16,6 @@ export interface CardConfig {
   /** The columns' types, for a config of typed (Parquet) files. */
   features?: CardFeature[];
   default?: boolean;
-}
-
-/** The config of a release table: its Parquet file as the one `test` split. */
-export function tableConfig(spec: TableSpec, rows: number, isDefault = false): CardConfig {
-  return { name: spec.name, ...(isDefault ? { default: true } : {}), files: [{ split: 'test', path: `${spec.name}.parquet`, rows }], features: cardFeatures(spec) };
 }
 
 export interface CardMetadata {

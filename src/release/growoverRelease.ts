@@ -12,9 +12,10 @@ import { turnItemId, type DialogueRecord, type ItemState, type QaRecord, type Tu
 import type { Provenance } from '../model.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
-import { cardFrontMatter, loadingSection, tableConfig } from './datasetCard.js';
+import { cardFrontMatter, loadingSection } from './datasetCard.js';
+import { cardConfigs, jsonLinesFormat, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
-import { parquetOf, type TableRecord, type TableSpec } from './parquetTable.js';
+import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
 
 /** qa.parquet: one row per QA item of qa.jsonl, with the article it belongs to. */
@@ -166,12 +167,17 @@ export async function renderGrowoverRelease(db: Database, snapshot: string): Pro
   const turnRows = turnLines.flatMap((line) =>
     Object.entries(line as Record<string, { turn_number: string } & TableRecord>).map(([id, turn]) => ({ id, ...turn, turn_number: Number(turn.turn_number) })),
   );
-  files.set('qa.parquet', await parquetOf(QA_TABLE, qaRows));
-  files.set('dialogue.parquet', await parquetOf(DIALOGUE_TABLE, dialogueRows));
-  files.set('turn.parquet', await parquetOf(TURN_TABLE, turnRows));
+  // Their JSON lines are GrowOVER's, written above.
+  const ownShape = [jsonLinesFormat.name];
+  const tables: ReleaseTable[] = [
+    { spec: QA_TABLE, records: qaRows, ownShape },
+    { spec: DIALOGUE_TABLE, records: dialogueRows, ownShape },
+    { spec: TURN_TABLE, records: turnRows, ownShape },
+  ];
+  for (const [name, content] of await tableFiles(tables)) files.set(name, content);
   files.set('native.jsonl', nativeLines(items, snapshot, qa, turns, dialogues, text, title));
   const months = monthlyCounts(db, snapshot);
-  files.set('README.md', datasetCard(snapshot, months, qa, [...dialogues.values()], { qa: qaRows.length, dialogue: dialogueRows.length, turn: turnRows.length }));
+  files.set('README.md', datasetCard(snapshot, months, qa, [...dialogues.values()], tables));
   return {
     draft: {
       kind: 'growover',
@@ -261,7 +267,7 @@ export function monthlyCounts(db: Database, lastSnapshot: string): MonthCounts[]
   });
 }
 
-function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRecord[], dialogues: DialogueRecord[], rows: Record<'qa' | 'dialogue' | 'turn', number>): string {
+function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRecord[], dialogues: DialogueRecord[], tables: readonly ReleaseTable[]): string {
   const provenances = [...qa, ...dialogues].map((row) => row.provenance);
   const makers = [...new Set(provenances.map((p) => `${p.provider}:${p.model}`))].sort();
   const prompts = [...new Set(provenances.map((p) => `${p.prompt}@${p.promptVersion}`))].sort();
@@ -273,7 +279,7 @@ function datasetCard(snapshot: string, months: MonthCounts[], qa: QaRecord[], di
     language: ['en'],
     taskCategories: ['question-answering', 'text-generation'],
     taskIds: ['open-domain-qa', 'dialogue-modeling'],
-    configs: [tableConfig(QA_TABLE, rows.qa, true), tableConfig(DIALOGUE_TABLE, rows.dialogue), tableConfig(TURN_TABLE, rows.turn)],
+    configs: cardConfigs(tables),
   });
   return `${frontMatter}# wikidelta monthly release ${snapshot}
 
@@ -290,7 +296,7 @@ made from new and changed sentences.
 | \`article_dialogue.jsonl\` | article id → its dialogue ids |
 | \`dialogue.jsonl\` | dialogue id → \`{article_id, created_month, last_modified_month, dialogue_type, turn: {number: turn id}}\` (turns active in this snapshot) |
 | \`turn.jsonl\` | turn id → \`{dialogue_id, turn_number, user, expert, grounded_sentence, sentence_type, sentence_index, created_month, created_type}\`; sentence_type SAME, NEW, CONTRADICT |
-| \`qa.parquet\`, \`dialogue.parquet\`, \`turn.parquet\` | the same QA items, dialogues and turns as tables of one row each: QA items with their \`article_id\`; dialogues with \`turn_ids\` (their active turns in order) in place of \`turn\`; turns with \`id\` and \`turn_number\` as a number. The card's configs load these |
+| ${tableFileList(tables, 'rendered')} | the same QA items, dialogues and turns as tables of one row each: QA items with their \`article_id\`; dialogues with \`turn_ids\` (their active turns in order) in place of \`turn\`; turns with \`id\` and \`turn_number\` as a number. The card's configs load these |
 | \`native.jsonl\` | every QA item and dialogue active or retired in this snapshot and every rejected generation: evidence indices and text, status with the snapshot and reason of retirement, old and new answers of CHANGED items, provenance (prompt and version, provider, model, seed) |
 
 Indices are sentence indices of the article in this snapshot, as cut by wikidelta's one sentence

@@ -8,8 +8,9 @@ import type { Database } from 'better-sqlite3';
 import type { StoredLabel } from '../model/labels.js';
 import { GrowoverStore } from '../store/growoverStore.js';
 import { SnapshotStore } from '../store/snapshotStore.js';
-import { cardFrontMatter, loadingSection, tableConfig } from './datasetCard.js';
-import { parquetOf, type TableRecord, type TableSpec } from './parquetTable.js';
+import { cardFrontMatter, loadingSection } from './datasetCard.js';
+import { cardConfigs, jsonLinesFormat, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
+import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
 
 const LABELS_TABLE: TableSpec = {
@@ -51,11 +52,11 @@ export async function renderLabelsRelease(db: Database, oldName: string, newName
   const wiki = snapshots.requireSnapshot(newName).wiki;
   const records = [...snapshots.labels(oldName, newName)].map(labelRecord);
   const counts = snapshots.labelCounts(oldName, newName);
-  const files = new Map<string, string | Uint8Array>([
-    ['labels.jsonl', records.map((record) => `${JSON.stringify(record)}\n`).join('')],
-    ['labels.parquet', await parquetOf(LABELS_TABLE, records)],
-  ]);
-  files.set('README.md', datasetCard(oldName, newName, records.length, counts));
+  // labels.jsonl is what `export labels` prints: without the keys a deleted sentence has no value for.
+  const table: ReleaseTable = { spec: LABELS_TABLE, records, ownShape: [jsonLinesFormat.name] };
+  const files = await tableFiles([table]);
+  files.set('labels.jsonl', records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+  files.set('README.md', datasetCard(oldName, newName, table, counts));
   return {
     kind: 'labels',
     series: `labels ${wiki}`,
@@ -66,13 +67,13 @@ export async function renderLabelsRelease(db: Database, oldName: string, newName
   };
 }
 
-function datasetCard(oldName: string, newName: string, rows: number, counts: Record<string, number>): string {
+function datasetCard(oldName: string, newName: string, table: ReleaseTable, counts: Record<string, number>): string {
   const frontMatter = cardFrontMatter({
     prettyName: `wikidelta sentence labels ${oldName} → ${newName}`,
     language: ['en'],
     taskCategories: ['text-classification'],
     taskIds: ['natural-language-inference'],
-    configs: [tableConfig(LABELS_TABLE, rows, true)],
+    configs: cardConfigs([table]),
   });
   return `${frontMatter}# wikidelta sentence labels ${oldName} → ${newName}
 
@@ -88,7 +89,7 @@ ${Object.entries(counts).map(([label, n]) => `| ${label} | ${n} |`).join('\n')}
 
 | file | content |
 |---|---|
-| \`labels.parquet\`, \`labels.jsonl\` | one row per sentence: \`title\`, \`label\`, \`new_index\` and \`new_text\` (the sentence in ${newName}; null for deleted ones), \`old_index\` (a deleted sentence's index in ${oldName}), \`old_indices\` and \`old_text\` (the sentences of ${oldName} it was matched with), \`similarity\`, \`backend\` and \`step\` (what decided), \`evidence\` (why, past the similarity rules). The JSON lines leave out the keys a deleted sentence has no value for |
+| ${tableFileList([table])} | one row per sentence: \`title\`, \`label\`, \`new_index\` and \`new_text\` (the sentence in ${newName}; null for deleted ones), \`old_index\` (a deleted sentence's index in ${oldName}), \`old_indices\` and \`old_text\` (the sentences of ${oldName} it was matched with), \`similarity\`, \`backend\` and \`step\` (what decided), \`evidence\` (why, past the similarity rules). The JSON lines leave out the keys a deleted sentence has no value for |
 
 Indices are sentence indices of the article, as cut by wikidelta's one sentence splitter.
 

@@ -28,7 +28,7 @@ const FileEntry = z
   .object({
     path: z.string().min(1),
     bytes: z.number().int().min(0),
-    /** JSON lines or Parquet rows; null for the card and figures. */
+    /** The rows as the file's format counts them (lines, a Parquet footer's count: `./formats`); null for a file of none (the card, figures). */
     rows: z.number().int().min(0).nullable(),
     sha256: Sha256,
   })

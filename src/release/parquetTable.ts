@@ -1,8 +1,8 @@
 /**
- * A release table written twice from the same records: as JSON lines and as a typed Parquet file
- * beside them (docs/ARCHITECTURE.md §8), with the Hugging Face features its dataset card declares.
- * One column list drives the Parquet schema, the conversion of each value and the card's types, so
- * the three cannot drift apart. Parquet is written by hyparquet-writer: plain JavaScript (no native
+ * A release table's columns and the two encodings the registered formats write (`./formats`): JSON
+ * lines and typed Parquet (docs/ARCHITECTURE.md §8), with the Hugging Face features its dataset card
+ * declares. One column list drives the Parquet schema, the conversion of each value and the card's
+ * types, so the three cannot drift apart. Parquet is written by hyparquet-writer: plain JavaScript (no native
  * build, no threads), whose output depends on its input alone, so the same store still gives
  * byte-identical files.
  */
@@ -10,9 +10,10 @@ import type { SchemaElement } from 'hyparquet-writer';
 
 /**
  * A column's type, as written to Parquet and declared to Hugging Face: dates are DATE (days), times
- * TIMESTAMP (milliseconds, UTC), lists Parquet LISTs of their element.
+ * TIMESTAMP (milliseconds, UTC), lists Parquet LISTs of their element; `json` is any JSON value (an
+ * object in JSON lines, its JSON text in Parquet: a map has no column type every reader shares).
  */
-export type ColumnType = 'string' | 'date' | 'timestamp' | 'int32' | 'int64' | 'float64' | 'bool' | 'strings' | 'int32s';
+export type ColumnType = 'string' | 'date' | 'timestamp' | 'int32' | 'int64' | 'float64' | 'bool' | 'strings' | 'int32s' | 'json';
 
 export interface Column {
   name: string;
@@ -25,7 +26,7 @@ export interface Column {
   statistics?: boolean;
 }
 
-/** A table of a release: its file stem (`answers` → answers.jsonl, answers.parquet), which also names its card config. */
+/** A table of a release: its file stem (`answers` → answers.jsonl, answers.parquet: one file per format), which also names its card config. */
 export interface TableSpec {
   name: string;
   columns: readonly Column[];
@@ -59,6 +60,7 @@ const DTYPE: Record<ColumnType, string> = {
   bool: 'bool',
   strings: 'string',
   int32s: 'int32',
+  json: 'string',
 };
 
 /** The table's columns as Hugging Face features. */
@@ -100,12 +102,15 @@ export function jsonLinesOf(spec: TableSpec, records: readonly TableRecord[]): B
 }
 
 /**
- * The records as a Parquet file; the size of their JSON lines (`jsonBytes`, measured when not given)
- * sizes the row groups. The writer is loaded on first use, so commands that write no release never load it.
+ * The records as a Parquet file; the size of their JSON lines (`jsonBytes`, measured when not given,
+ * a JSON column as the text Parquet holds) sizes the row groups. The writer is loaded on first use,
+ * so commands that write no release never load it.
  */
-export async function parquetOf(spec: TableSpec, records: readonly TableRecord[], jsonBytes = jsonLinesOf(spec, records).byteLength): Promise<Uint8Array> {
+export async function parquetOf(spec: TableSpec, rows: readonly TableRecord[], jsonBytes?: number): Promise<Uint8Array> {
+  const records = withJsonAsText(spec, rows);
+  const bytes = jsonBytes ?? jsonLinesOf(spec, records).byteLength;
   const { ParquetWriter, ByteWriter } = await import('hyparquet-writer');
-  const perRow = records.length === 0 ? 1 : Math.max(1, jsonBytes / records.length);
+  const perRow = records.length === 0 ? 1 : Math.max(1, bytes / records.length);
   const rowGroupSize = Math.max(1, Math.min(ROW_GROUP_ROWS, Math.floor(ROW_GROUP_BYTES / perRow)));
   const writer = new ByteWriter();
   const parquet = new ParquetWriter({ writer, schema: schemaOf(spec), createdBy: 'wikidelta' });
@@ -120,6 +125,13 @@ export async function parquetOf(spec: TableSpec, records: readonly TableRecord[]
   });
   parquet.finish();
   return writer.getBytes();
+}
+
+/** The records with each `json` column's value as its JSON text (null stays null). */
+function withJsonAsText(spec: TableSpec, records: readonly TableRecord[]): readonly TableRecord[] {
+  const json = spec.columns.filter((column) => column.type === 'json').map((column) => column.name);
+  if (json.length === 0) return records;
+  return records.map((record) => ({ ...record, ...Object.fromEntries(json.map((name) => [name, record[name] == null ? null : JSON.stringify(record[name])])) }));
 }
 
 function schemaOf(spec: TableSpec): SchemaElement[] {
@@ -142,6 +154,7 @@ function schemaOf(spec: TableSpec): SchemaElement[] {
 function primitive(type: Exclude<ColumnType, 'strings' | 'int32s'>): Omit<SchemaElement, 'name'> {
   switch (type) {
     case 'string':
+    case 'json':
       return { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
     case 'date':
       return { type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } };
@@ -180,13 +193,4 @@ function valueOf(column: Column, value: unknown): number | bigint {
   const time = Date.parse(column.type === 'date' ? `${String(value)}T00:00:00Z` : String(value));
   if (Number.isNaN(time)) throw new Error(`column ${column.name} of a release table holds ${JSON.stringify(value)}, not a ${column.type}`);
   return column.type === 'date' ? time / DAY_MS : BigInt(time);
-}
-
-/** A table's two files, JSON lines and Parquet, by name. */
-export async function tableFiles(spec: TableSpec, records: readonly TableRecord[]): Promise<Array<[string, string | Uint8Array]>> {
-  const jsonLines = jsonLinesOf(spec, records);
-  return [
-    [`${spec.name}.jsonl`, jsonLines],
-    [`${spec.name}.parquet`, await parquetOf(spec, records, jsonLines.byteLength)],
-  ];
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { turnItemId } from '../model/growover.js';
+import { readJsonLines } from './formats/index.js';
 import { byPath, type Manifest } from './manifest.js';
 
 /** A release as the comparison reads it: its manifest and the records of its JSON-lines files. */
@@ -45,7 +46,7 @@ export function directorySource(dir: string, manifest: ReleaseSource['manifest']
       } catch (error) {
         throw new UserError(`release ${dir}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
       }
-      return parseLines(text, `release ${dir}: ${file}`);
+      return readJsonLines(text, `release ${dir}: ${file}`);
     },
   };
 }
@@ -57,24 +58,9 @@ export function filesSource(files: ReadonlyMap<string, string | Uint8Array>, man
     records: (file) => {
       const content = files.get(file);
       if (content === undefined) throw new Error(`the release being written has no ${file}`);
-      return parseLines(typeof content === 'string' ? content : Buffer.from(content).toString('utf8'), file);
+      return readJsonLines(typeof content === 'string' ? content : Buffer.from(content).toString('utf8'), file);
     },
   };
-}
-
-function parseLines(text: string, what: string): Array<Record<string, unknown>> {
-  const records: Array<Record<string, unknown>> = [];
-  let number = 0;
-  for (const line of text.split('\n')) {
-    number++;
-    if (line === '') continue;
-    try {
-      records.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {
-      throw new UserError(`${what} line ${number}: not JSON`);
-    }
-  }
-  return records;
 }
 
 /** The first release of a series: nothing to compare with. */

@@ -16,10 +16,11 @@ import { QuestionStore } from '../store/questionStore.js';
 import type { TimeAxis } from '../model/timelines.js';
 import { answerSubject, answersOverDays, type Answer } from '../timeline/answers.js';
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
-import { updateFrequenciesOf } from '../timeline/updateFrequency.js';
+import { updateFrequencyDates, updateFrequencyOf } from '../timeline/updateFrequency.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
-import { cardFrontMatter, loadingSection, tableConfig, wikiLanguage } from './datasetCard.js';
-import { parquetOf, tableFiles, type TableRecord, type TableSpec } from './parquetTable.js';
+import { cardFrontMatter, loadingSection, wikiLanguage } from './datasetCard.js';
+import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
+import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
 
 const TitlesJson = z.array(z.string());
@@ -34,7 +35,7 @@ export interface ReleaseCounts {
   kept: number;
 }
 
-/** queries.parquet: queries.jsonl's records, the infobox as JSON text (a map has no portable column type). */
+/** The kept queries with their metadata; the infobox is an object in JSON lines, JSON text in Parquet. */
 const QUERIES_TABLE: TableSpec = {
   name: 'queries',
   columns: [
@@ -52,7 +53,7 @@ const QUERIES_TABLE: TableSpec = {
     { name: 'key', type: 'string', repeats: true },
     { name: 'key_label', type: 'string', nullable: true, repeats: true },
     { name: 'first_paragraph', type: 'string' },
-    { name: 'infobox', type: 'string' },
+    { name: 'infobox', type: 'json' },
     { name: 'window_start', type: 'timestamp', repeats: true },
     { name: 'window_end', type: 'timestamp', repeats: true },
     { name: 'changed_at', type: 'timestamp' },
@@ -71,33 +72,36 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   const dates = [...daysOf(window), window.end.slice(0, 10)];
   const kept = items.filter((item) => item.kept);
 
-  const files = new Map<string, string | Uint8Array>();
-  // The days' answers in one pass over the intervals: DailyQA's file of each day, and the kept items' native records.
+  // The days' answers in one pass over the intervals: DailyQA's file of each day, and the kept items'
+  // native records; on world time the same pass reads days 7 to 21 for the update frequencies.
+  const frequencyDates = axis === 'world' ? updateFrequencyDates(window.start) : [];
+  const read = [...new Set([...dates, ...frequencyDates])].sort();
+  const releaseDays = dates.map((date) => read.indexOf(date));
+  const frequencyDays = frequencyDates.map((date) => read.indexOf(date));
   const answersByItem = new Map<string, Array<{ date: string } & Answer>>();
   const dayLines = dates.map((): Array<{ id: string; query: string; answer: string | null }> => []);
-  for (const { id, query, answers } of answersOverDays(db, dates, { windowStart: window.start, axis })) {
-    answersByItem.set(id, answers.map((answer, day) => ({ date: dates[day] as string, ...answer })));
-    answers.forEach((answer, day) => dayLines[day]?.push({ id, query, answer: answer.answer }));
-  }
-  const answerFiles = new Map(dates.map((date, day) => [dailyQaFileName(date), jsonLines(dayLines[day] ?? [])]));
-  // The gold's aliases: those of the interval the change began, on edit time whatever the release's axis.
-  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(db, { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
   // The store keeps the edit-time class; on world time the same rule on what held in the world, null
   // where nothing did on those days (a fact without dates).
-  const worldFrequency = axis === 'world' ? updateFrequenciesOf(db, window.start, 'world') : undefined;
-  const frequencyOf = (item: GeneratedItem): string | null => {
-    if (!worldFrequency) return item.updateFrequency;
-    const frequency = worldFrequency.get(item.id);
-    return frequency === undefined || frequency === 'pending' ? null : frequency;
-  };
-  const queries = kept.map((item) => queryRecord(item, aliasesOf.get(item.id) ?? [], frequencyOf(item)));
-  files.set('queries.jsonl', jsonLines(queries));
-  files.set('queries.parquet', await parquetOf(QUERIES_TABLE, queries.map((query) => ({ ...query, infobox: JSON.stringify(query.infobox) }))));
-  for (const [name, content] of answerFiles) files.set(name, content);
+  const worldFrequency = new Map<string, string | null>();
+  for (const { id, query, answers } of answersOverDays(db, read, { windowStart: window.start, axis })) {
+    const days = releaseDays.map((day) => answers[day] as Answer);
+    answersByItem.set(id, days.map((answer, day) => ({ date: dates[day] as string, ...answer })));
+    days.forEach((answer, day) => dayLines[day]?.push({ id, query, answer: answer.answer }));
+    if (axis === 'world') {
+      const frequency = updateFrequencyOf(frequencyDays.map((day) => answers[day] as Answer));
+      worldFrequency.set(id, frequency === 'pending' ? null : frequency);
+    }
+  }
+  // The gold's aliases: those of the interval the change began, on edit time whatever the release's axis.
+  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(db, { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
+  const frequencyOf = (item: GeneratedItem): string | null => (axis === 'world' ? (worldFrequency.get(item.id) ?? null) : item.updateFrequency);
+  const queries: ReleaseTable = { spec: QUERIES_TABLE, records: kept.map((item) => queryRecord(item, aliasesOf.get(item.id) ?? [], frequencyOf(item))) };
   const answerRows = [...answersByItem.keys()]
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .flatMap((id) => (answersByItem.get(id) ?? []).map(({ date, ...answer }) => answerRecord(id, date, answer)));
-  for (const [name, content] of await tableFiles(ANSWERS_TABLE, answerRows)) files.set(name, content);
+  const answerTable: ReleaseTable = { spec: ANSWERS_TABLE, records: answerRows };
+  const files = await tableFiles([queries, answerTable]);
+  dates.forEach((date, day) => files.set(dailyQaFileName(date), jsonLines(dayLines[day] ?? [])));
   files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? [], aliasesOf.get(item.id) ?? [], frequencyOf(item)))));
   const counts: ReleaseCounts = {
     data_units: new ChangeStore(db, wiki).dataUnitCount(window),
@@ -108,7 +112,7 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
     capped: items.filter((i) => i.capped).length,
     kept: kept.length,
   };
-  files.set('README.md', datasetCard(window, wiki, dates, counts, items, { queries: queries.length, answers: answerRows.length }, axis));
+  files.set('README.md', datasetCard(window, wiki, dates, counts, items, { queries, answers: answerTable }, axis));
   const start = window.start.slice(0, 10);
   const days = Math.round((Date.parse(window.end) - Date.parse(window.start)) / 86_400_000);
   const world = axis === 'world';
@@ -197,7 +201,7 @@ function nativeRecord(item: GeneratedItem, checks: StoredCheck[], answers: Array
   };
 }
 
-function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[], rows: { queries: number; answers: number }, axis: TimeAxis): string {
+function datasetCard(window: Window, wiki: string, dates: string[], counts: ReleaseCounts, items: GeneratedItem[], tables: Record<'queries' | 'answers', ReleaseTable>, axis: TimeAxis): string {
   const first = dates[0] as string;
   const last = dates.at(-1) as string;
   const makers = [...new Set(items.map((i) => `${i.provider}:${i.model}`))].sort();
@@ -211,7 +215,7 @@ function datasetCard(window: Window, wiki: string, dates: string[], counts: Rele
     language: [wikiLanguage(wiki)],
     taskCategories: ['question-answering'],
     taskIds: ['open-domain-qa'],
-    configs: [tableConfig(QUERIES_TABLE, rows.queries, true), tableConfig(ANSWERS_TABLE, rows.answers)],
+    configs: cardConfigs([tables.queries, tables.answers]),
   });
   return `${frontMatter}# wikidelta weekly release ${first}
 
@@ -224,8 +228,8 @@ revisions up to and including ${window.end} are collected, so that day is answer
 
 | file | content |
 |---|---|
-| \`queries.parquet\`, \`queries.jsonl\` | the kept queries with their metadata: id, query, answer when made, its aliases (other names: link targets, a named entity's aliases), domain, update frequency, title, URL, wiki, page id, template, key, the key's label (a Wikidata property's name), first paragraph, infobox (an object in JSON lines, JSON text in Parquet), window, time of the change |
-| \`answers.parquet\`, \`answers.jsonl\` | one row per kept query and day, ${first} .. ${last}: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok, no_key, no_page, deleted, unknown), \`valid_from\` and \`valid_to\` (the interval the value held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer: link targets, a named entity's aliases) |
+| ${tableFileList([tables.queries])} | the kept queries with their metadata: id, query, answer when made, its aliases (other names: link targets, a named entity's aliases), domain, update frequency, title, URL, wiki, page id, template, key, the key's label (a Wikidata property's name), first paragraph, infobox (an object in JSON lines, JSON text in Parquet), window, time of the change |
+| ${tableFileList([tables.answers])} | one row per kept query and day, ${first} .. ${last}: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok, no_key, no_page, deleted, unknown), \`valid_from\` and \`valid_to\` (the interval the value held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer: link targets, a named entity's aliases) |
 ${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: ${axis === 'world' ? 'what held in the world' : 'the value in effect'} on ${d} 00:00 UTC (null: no value then) |`).join('\n')}
 | \`native.jsonl\` | every generated item, kept or not: source revision, provenance (prompt and version, provider, model, seed), check results with reasons, domain, answers with revision, validity interval and aliases |
 ${axis === 'world' ? `

@@ -14,6 +14,7 @@ import { schemaVersion } from '../store/database.js';
 import { RunStore } from '../store/runStore.js';
 import { writeFilesAtomically } from './atomicFiles.js';
 import { codeVersion } from './codeVersion.js';
+import { releaseEntry, rowsOf } from './formats/index.js';
 import {
   CHANGES_FILE,
   CHANGES_JSONL_FILE,
@@ -64,13 +65,9 @@ const PIPELINES: Record<ReleaseKind, readonly string[]> = {
  * the store's schema version and the runs of the pipelines that write what the kind reads.
  */
 export async function writeRelease(db: Database, dir: string, draft: ReleaseDraft, previous: PreviousRelease = 'auto'): Promise<WrittenRelease> {
-  const { parquetMetadata } = await import('hyparquet');
-  /** JSON lines count their lines, Parquet files the rows in their footer; the card and figures have none. */
-  const rowsOf = (path: string, content: string | Uint8Array): FileEntry['rows'] => {
-    if (path.endsWith('.jsonl')) return lineCount(content);
-    return path.endsWith('.parquet') && typeof content !== 'string' ? Number(parquetMetadata(content).num_rows) : null;
-  };
-  const data = [...draft.files].map(([path, content]) => fileEntry(path, content, rowsOf(path, content)));
+  const entries = (files: Iterable<[string, string | Uint8Array]>): Promise<FileEntry[]> =>
+    Promise.all([...files].map(async ([path, content]) => fileEntry(path, content, await rowsOf(path, content))));
+  const data = await entries(draft.files);
   const content = contentHash(data);
   const version = releaseVersion(draft.date, content);
   const identity = { kind: draft.kind, series: draft.series, version, parameters: draft.parameters };
@@ -105,20 +102,13 @@ export async function writeRelease(db: Database, dir: string, draft: ReleaseDraf
     parameters: draft.parameters,
     store: { schema_version: schemaVersion(db), runs: new RunStore(db).runIdsOf(PIPELINES[draft.kind]) },
     previous: follows,
-    files: [...data, ...changeFiles.map(([path, text]) => fileEntry(path, text, rowsOf(path, text)))].sort((a, b) => byPath(a.path, b.path)),
+    files: [...data, ...(await entries(changeFiles))].sort((a, b) => byPath(a.path, b.path)),
   };
   // Checked as a reader will check it, so a release never carries a manifest its own verify refuses.
   Manifest.parse(manifest);
   const files = new Map<string, string | Uint8Array>([...draft.files, ...changeFiles, [MANIFEST_FILE, manifestText(manifest)]]);
-  writeFilesAtomically(dir, files);
+  writeFilesAtomically(dir, files, releaseEntry());
   return { manifest, changes };
-}
-
-function lineCount(content: string | Uint8Array): number {
-  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-  let lines = 0;
-  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
-  return lines;
 }
 
 function previousRelease(dir: string, draft: ReleaseDraft, choice: PreviousRelease): { dir: string; manifest: Manifest } | undefined {

@@ -3,7 +3,7 @@ import { addDays, formatDate, parseDate } from '../dates.js';
 import type { UpdateFrequency } from '../model/questions.js';
 import { QueryStore } from '../store/questionStore.js';
 import type { TimeAxis } from '../model/timelines.js';
-import { answersOverDays } from './answers.js';
+import { answersOverDays, type Answer } from './answers.js';
 
 /**
  * DailyQA's rule: frequent when the answer changes again after the week, on day 8 or later, within
@@ -26,7 +26,7 @@ export function classifyUpdateFrequency(answers: ReadonlyArray<{ answer: string 
 }
 
 /** The dates whose answers decide the class of a week's queries: days 7 to 21 from the week's start. */
-function updateFrequencyDates(windowStart: string): string[] {
+export function updateFrequencyDates(windowStart: string): string[] {
   const start = parseDate(windowStart.slice(0, 10));
   return Array.from({ length: LAST_OFFSET - FIRST_OFFSET + 1 }, (_, i) => formatDate(addDays(start, FIRST_OFFSET + i)));
 }
@@ -37,10 +37,13 @@ function updateFrequencyDates(windowStart: string): string[] {
  */
 export function updateFrequenciesOf(db: Database, windowStart: string, axis: TimeAxis): Map<string, UpdateFrequency> {
   const classes = new Map<string, UpdateFrequency>();
-  for (const { id, answers } of answersOverDays(db, updateFrequencyDates(windowStart), { windowStart, axis })) {
-    classes.set(id, classifyUpdateFrequency(answers.map((answer) => ({ answer: answer.answer, known: answer.status !== 'unknown' }))));
-  }
+  for (const { id, answers } of answersOverDays(db, updateFrequencyDates(windowStart), { windowStart, axis })) classes.set(id, updateFrequencyOf(answers));
   return classes;
+}
+
+/** The class of one query from its answers on the dates `updateFrequencyDates` gives, in order; an unknown answer leaves it pending. */
+export function updateFrequencyOf(answers: readonly Answer[]): UpdateFrequency {
+  return classifyUpdateFrequency(answers.map((answer) => ({ answer: answer.answer, known: answer.status !== 'unknown' })));
 }
 
 /**

@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander';
 import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
-import { defaultReleaseDir, renderWeeklyRelease } from '../../release/weeklyRelease.js';
-import { writeRelease } from '../../release/writeRelease.js';
-import { weeklyFigures, withFigures } from '../../plots/datasetFigures.js';
+import { defaultReleaseDir } from '../../release/weeklyRelease.js';
+import { writeWeeklyRelease } from '../../../pipelines/weekly/export.js';
 import { RunStore } from '../../store/runStore.js';
 import { addOptions, dateOption, integerOption, timeAxisOption } from '../options.js';
 import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
@@ -46,9 +45,7 @@ export function registerExportWeekly(exportGroup: Command): void {
       }
       if (!flags.wiki && wikis.length > 1) throw new UserError(`the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
       const dir = flags.out ?? `${defaultReleaseDir(session.dbPath, window.start)}${flags.time === 'world' ? '-world' : ''}`;
-      const { draft, counts } = await renderWeeklyRelease(session.db, wiki, window, flags.time);
-      const files = await withFigures(draft.files, weeklyFigures(session.db, window.start.slice(0, 10), flags.time));
-      const written = await writeRelease(session.db, dir, { ...draft, files }, previousChoice(flags));
+      const { written, counts } = await writeWeeklyRelease(session.db, { wiki, window, axis: flags.time, dir, previous: previousChoice(flags) });
       const total = written.manifest.files.length + 1;
       process.stdout.write(
         session.json

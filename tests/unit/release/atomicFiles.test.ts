@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomically, writeFilesAtomically } from '../../../src/release/atomicFiles.js';
+import { releaseEntry } from '../../../src/release/formats/index.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'wikidelta-out-'));
 const release = (entries: Record<string, string>) => new Map(Object.entries(entries));
@@ -12,8 +13,8 @@ describe('a release written as a whole', () => {
   it('replaces an earlier release entirely: no stale per-day file of it beside the new one, nothing temporary left', () => {
     const parent = tempDir();
     const dir = join(parent, 'weekly-2021-01-04');
-    writeFilesAtomically(dir, release({ 'queries.jsonl': 'old\n', 'qa_200101.jsonl': 'old day\n' }));
-    writeFilesAtomically(dir, release({ 'queries.jsonl': 'new\n', 'qa_210104.jsonl': 'new day\n', 'README.md': '# card\n' }));
+    writeFilesAtomically(dir, release({ 'queries.jsonl': 'old\n', 'qa_200101.jsonl': 'old day\n' }), releaseEntry());
+    writeFilesAtomically(dir, release({ 'queries.jsonl': 'new\n', 'qa_210104.jsonl': 'new day\n', 'README.md': '# card\n' }), releaseEntry());
     expect(readdirSync(dir).sort()).toEqual(['README.md', 'qa_210104.jsonl', 'queries.jsonl']);
     expect(readFileSync(join(dir, 'queries.jsonl'), 'utf8')).toBe('new\n');
     expect(readdirSync(parent)).toEqual(['weekly-2021-01-04']);
@@ -22,8 +23,8 @@ describe('a release written as a whole', () => {
   it('leaves the earlier release whole when writing the new one fails part-way', () => {
     const parent = tempDir();
     const dir = join(parent, 'release');
-    writeFilesAtomically(dir, release({ 'queries.jsonl': 'old\n', 'native.jsonl': 'old native\n' }));
-    expect(() => writeFilesAtomically(dir, release({ 'queries.jsonl': 'new\n', 'bad\0name.jsonl': 'x' }))).toThrow();
+    writeFilesAtomically(dir, release({ 'queries.jsonl': 'old\n', 'native.jsonl': 'old native\n' }), releaseEntry());
+    expect(() => writeFilesAtomically(dir, release({ 'queries.jsonl': 'new\n', 'bad\0name.jsonl': 'x' }), releaseEntry())).toThrow();
     expect(readFileSync(join(dir, 'queries.jsonl'), 'utf8')).toBe('old\n');
     expect(readdirSync(dir).sort()).toEqual(['native.jsonl', 'queries.jsonl']);
     expect(readdirSync(parent)).toEqual(['release']);
@@ -37,7 +38,7 @@ describe('a release written as a whole', () => {
     writeFileSync(victim, 'keep me\n');
     for (const name of ['queries.jsonl', 'README.md']) symlinkSync(victim, join(dir, `${name}.tmp-${process.pid}`));
     symlinkSync(victim, join(parent, `.release.tmp-${process.pid}`));
-    expect(() => writeFilesAtomically(dir, release({ 'queries.jsonl': 'new\n', 'README.md': '# card\n' }))).toThrow(/holds files that are not part of a release/);
+    expect(() => writeFilesAtomically(dir, release({ 'queries.jsonl': 'new\n', 'README.md': '# card\n' }), releaseEntry())).toThrow(/holds files that are not part of a release/);
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
   });
 
@@ -46,12 +47,12 @@ describe('a release written as a whole', () => {
     const other = join(parent, 'mine');
     mkdirSync(other);
     writeFileSync(join(other, 'thesis.tex'), 'months of work\n');
-    expect(() => writeFilesAtomically(other, release({ 'queries.jsonl': 'x\n' }))).toThrow(/^cannot write a release to .*mine: it holds files that are not part of a release \(thesis\.tex\)/);
+    expect(() => writeFilesAtomically(other, release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(/^cannot write a release to .*mine: it holds files that are not part of a release \(thesis\.tex\)/);
     expect(readFileSync(join(other, 'thesis.tex'), 'utf8')).toBe('months of work\n');
     const file = join(parent, 'plain.txt');
     writeFileSync(file, 'text\n');
-    expect(() => writeFilesAtomically(file, release({ 'queries.jsonl': 'x\n' }))).toThrow(/plain\.txt is not a directory/);
-    expect(() => writeFilesAtomically(join(file, 'release'), release({ 'queries.jsonl': 'x\n' }))).toThrow(/plain\.txt is not a directory/);
+    expect(() => writeFilesAtomically(file, release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(/plain\.txt is not a directory/);
+    expect(() => writeFilesAtomically(join(file, 'release'), release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(/plain\.txt is not a directory/);
     expect(readFileSync(file, 'utf8')).toBe('text\n');
   });
 });

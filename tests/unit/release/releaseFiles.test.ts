@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANSWERS_TABLE } from '../../../src/release/answerTable.js';
-import { cardFeatures, parquetOf, tableFiles, type TableSpec } from '../../../src/release/parquetTable.js';
+import { tableFiles } from '../../../src/release/formats/index.js';
+import { cardFeatures, parquetOf, type TableSpec } from '../../../src/release/parquetTable.js';
 import { diffReleases, directorySource } from '../../../src/release/releaseDiff.js';
 import { readManifest } from '../../../src/release/manifest.js';
 import { verifyRelease } from '../../../src/release/verifyRelease.js';
@@ -42,7 +43,7 @@ const records = [
 describe('a release table', () => {
   it('writes every column type that DuckDB reads back as the JSON lines give it, with the features the card declares', async () => {
     const dir = tempDir();
-    const files = new Map(await tableFiles(EVERY_TYPE, records));
+    const files = await tableFiles([{ spec: EVERY_TYPE, records }]);
     for (const [name, content] of files) writeFileSync(join(dir, name), content);
     const { columns } = await parquetRows(join(dir, 'every.parquet'));
     expect(columns.map((column) => column.type)).toEqual(['VARCHAR', 'VARCHAR', 'DATE', 'TIMESTAMP WITH TIME ZONE', 'INTEGER', 'BIGINT', 'DOUBLE', 'BOOLEAN', 'VARCHAR[]', 'INTEGER[]']);
@@ -85,7 +86,7 @@ describe('a release table', () => {
 /** A small answers release of one query; `answer` sets its one answer. */
 async function draft(date: string, answer: string): Promise<ReleaseDraft> {
   const rows = [{ id: 'q1', date, answer, status: 'ok', valid_from: `${date}T00:00:00Z`, valid_to: null, aliases: [] }];
-  return { kind: 'dailyqa', series: 'dailyqa', date, command: `wikidelta export dailyqa --from ${date} --to ${date}`, parameters: { from: date, to: date }, files: new Map([...(await tableFiles(ANSWERS_TABLE, rows)), ['README.md', '# card\n']]) };
+  return { kind: 'dailyqa', series: 'dailyqa', date, command: `wikidelta export dailyqa --from ${date} --to ${date}`, parameters: { from: date, to: date }, files: new Map([...(await tableFiles([{ spec: ANSWERS_TABLE, records: rows }])), ['README.md', '# card\n']]) };
 }
 
 describe('a release and the release it follows', () => {
