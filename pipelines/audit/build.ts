@@ -1,7 +1,7 @@
 /**
- * Creating and growing an audit (docs/ARCHITECTURE.md §14): the candidates of its source, the
- * seeded sample, contents frozen before anything is written, annotators with fresh tokens, and the
- * balanced assignment, all stored in one transaction.
+ * Creating and growing an audit (docs/ARCHITECTURE.md §14): the candidates of its source (its item
+ * kind's, §17), the seeded sample, contents frozen and checked by the kind's schema before anything
+ * is written, annotators with fresh tokens, and the balanced assignment, all stored in one transaction.
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
