@@ -145,11 +145,11 @@ describe('an audit item kind registered by a test', () => {
   it('takes judgments through the API as a kind with a proposed label: a wrong one needs another of its labels', async () => {
     const item = created.items[0]!;
     const other = LEAD_LABELS.find((label) => label !== item.stratum)!;
-    const read = await (await api(`/api/items/${item.id}`, tokenOf('alice'))).json();
+    const read = (await (await api(`/api/items/${item.id}`, tokenOf('alice'))).json()) as { item: { content: unknown } };
     expect(read.item.content).toEqual({ kind: 'lead', title: expect.any(String), snapshot: '2025-01', sentence: expect.any(String), label: item.stratum });
     const bare = await api('/api/judgments', tokenOf('alice'), { item: item.id, verdict: 'wrong' });
     expect(bare.status).toBe(400);
-    expect((await bare.json()).error).toMatch(/a wrong label needs the right one: give label \(one of /);
+    expect(((await bare.json()) as { error: string }).error).toMatch(/a wrong label needs the right one: give label \(one of /);
     expect((await api('/api/judgments', tokenOf('alice'), { item: item.id, verdict: 'wrong', answer: 'x' })).status).toBe(400);
     expect((await api('/api/judgments', tokenOf('alice'), { item: item.id, verdict: 'wrong', label: item.stratum })).status).toBe(400);
     expect((await api('/api/judgments', tokenOf('alice'), { item: item.id, verdict: 'wrong', label: other })).status).toBe(201);
