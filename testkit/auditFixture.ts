@@ -5,6 +5,8 @@
  * weekly item's infobox is as long as a real club's, its changed key far down in source order.
  */
 import type { Database } from 'better-sqlite3';
+import type { ShippedItemContent } from '../src/audit/kinds/index.js';
+import type { PredictionContent } from '../src/audit/kinds/prediction.js';
 import { hashToken, type AuditInfo, type AuditItem, type AuditItemContent } from '../src/model/audit.js';
 import { newToken } from '../src/audit/tokens.js';
 import { AuditStore } from '../src/store/auditStore.js';
@@ -46,7 +48,7 @@ const CLUB_INFOBOX: Record<string, string> = {
 };
 
 /** One item of each shape a judge meets, hostile text in the first; `stratum` as the sampler sets it. */
-export const AUDIT_CONTENTS: Array<{ stratum: string; content: AuditItemContent }> = [
+export const AUDIT_CONTENTS: Array<{ stratum: string; content: ShippedItemContent }> = [
   {
     stratum: 'changed',
     content: {
@@ -195,7 +197,7 @@ export const AUDIT_CONTENTS: Array<{ stratum: string; content: AuditItemContent 
 ];
 
 /** A judge's verdict on a system's reply, with hostile text in the question and the reply. */
-export const PREDICTION_CONTENT: AuditItemContent = {
+export const PREDICTION_CONTENT: PredictionContent = {
   kind: 'prediction',
   question: `What is the league position of Riverton Rovers? ${HOSTILE.script}`,
   date: '2025-02-10',

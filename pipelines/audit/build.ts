@@ -1,27 +1,27 @@
 /**
- * Creating and growing an audit (docs/ARCHITECTURE.md §14): the candidates of its source, the
- * seeded sample, contents frozen before anything is written, annotators with fresh tokens, and the
- * balanced assignment, all stored in one transaction.
+ * Creating and growing an audit (docs/ARCHITECTURE.md §14): the candidates of its source (its item
+ * kind's, §17), the seeded sample, contents frozen and checked by the kind's schema before anything
+ * is written, annotators with fresh tokens, and the balanced assignment, all stored in one transaction.
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { hashToken, type Annotator, type AuditInfo, type AuditItemContent, type AuditSource } from '../../src/model/audit.js';
+import { auditItemKinds, kindOfSource } from '../../src/audit/kinds/index.js';
+import type { AuditItemKind, KindCandidate } from '../../src/audit/kinds/kind.js';
 import { assignRaters, rebalance, sampleItems, stratumCounts, type SamplePlan } from '../../src/audit/sample.js';
 import { newToken } from '../../src/audit/tokens.js';
 import { UserError } from '../../src/errors.js';
 import { derivedRandom } from '../../src/random.js';
 import { AuditStore } from '../../src/store/auditStore.js';
-import { JUDGE_MODES } from '../../src/model/judge.js';
-import { growoverCandidates, labelCandidates, predictionCandidates, weeklyCandidates, type Candidate } from './candidates.js';
 
-/** What an audit samples from, as stored in its params. */
-export const SourceParams = z.discriminatedUnion('of', [
-  z.object({ of: z.literal('labels'), old: z.string(), new: z.string() }),
-  z.object({ of: z.literal('growover'), snapshot: z.string() }),
-  z.object({ of: z.literal('weekly'), week: z.string(), wiki: z.string().optional() }),
-  z.object({ of: z.literal('predictions'), evaluation: z.string(), mode: z.enum(JUDGE_MODES) }),
-]);
+/** What an audit samples from, as stored in its params: the source (`--of`), then its kind's params (`kind.params`). */
+export const SourceParams = z.looseObject({ of: z.string() });
 export type SourceParams = z.infer<typeof SourceParams>;
+
+/** A candidate whose kind is known, so that its frozen content is checked by that kind's schema. */
+interface Candidate extends KindCandidate<AuditItemContent> {
+  kind: AuditItemKind;
+}
 
 /** A new annotator's (or the admin's) token, shown once: the store keeps only its hash. */
 export interface IssuedLink {
@@ -39,11 +39,17 @@ export interface AuditChange {
   moved: number;
 }
 
+/** The kind that audits a source; a stored audit of a source no kind audits any more is refused in one line. */
+export function kindOf(source: SourceParams): AuditItemKind {
+  const kind = kindOfSource(source.of);
+  if (!kind) throw new UserError(`no audit item kind samples from ${JSON.stringify(source.of)}: this version audits ${auditItemKinds().map((other) => other.source).join(', ')}`);
+  return kind;
+}
+
+/** Every candidate of the source, by its kind's reading of the store. */
 export function candidatesOf(db: Database, source: SourceParams): Candidate[] {
-  if (source.of === 'labels') return labelCandidates(db, source.old, source.new);
-  if (source.of === 'growover') return growoverCandidates(db, source.snapshot);
-  if (source.of === 'predictions') return predictionCandidates(db, source.evaluation, source.mode);
-  return weeklyCandidates(db, source.week, source.wiki);
+  const kind = kindOf(source);
+  return kind.candidates(db, kind.params.parse(source)).map((candidate) => ({ ...candidate, kind }));
 }
 
 export function checkedNames(names: readonly string[]): string[] {
@@ -153,9 +159,12 @@ function draw(db: Database, source: SourceParams, plan: SamplePlan, seed: number
   return drawn;
 }
 
-/** Each drawn candidate's content, made now: from here on the audit no longer reads the store's items. */
+/**
+ * Each drawn candidate's content, made now and checked by its kind's schema (in the schema's field
+ * order, as the store keeps it): from here on the audit no longer reads the store's items.
+ */
 function frozenCopies(drawn: readonly Candidate[]): Array<{ key: string; stratum: string; content: AuditItemContent }> {
-  return drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.freeze() }));
+  return drawn.map((candidate) => ({ key: candidate.key, stratum: candidate.stratum, content: candidate.kind.content.parse(candidate.freeze()) }));
 }
 
 function issue(store: AuditStore, auditId: number, name: string, role: Annotator['role'], links: IssuedLink[]): Annotator {

@@ -1,9 +1,34 @@
 /**
  * Pieces of an item's frozen content that are pure given the store's reads (docs/ARCHITECTURE.md
  * §14): the paragraphs around sentences, an answer's timeline walked interval by interval, the old
- * sentences closest to a new one, and the links to a change's revisions.
+ * sentences closest to a new one, and the links to a change's revisions, with the schemas of the
+ * last two, which the kinds' content schemas (`./kinds`) hold.
  */
-import type { RevisionLinks } from '../model/audit.js';
+import { z } from 'zod';
+
+/**
+ * The old article's sentences closest to a new one, as the labeler measured them: the cosine of
+ * its embedder's vectors where it compared them, else the share of content words in common (its
+ * test before any model call). `embedder` is null for words.
+ */
+export const ClosestSentencesSchema = z.object({
+  measure: z.enum(['cosine', 'words']),
+  embedder: z.string().nullable(),
+  sentences: z.array(z.object({ text: z.string(), similarity: z.number() })),
+});
+export type ClosestSentences = z.infer<typeof ClosestSentencesSchema>;
+
+/** A link a page may carry: http or https only, never `javascript:`. */
+const HttpUrl = z.string().regex(/^https?:\/\//i, 'not an http(s) URL');
+
+/** Where a change can be seen on the wiki: both revisions and their diff. */
+export const RevisionLinksSchema = z.object({
+  changedAt: z.string(),
+  before: z.object({ revId: z.number().int(), url: HttpUrl }),
+  after: z.object({ revId: z.number().int(), url: HttpUrl }),
+  diff: HttpUrl,
+});
+export type RevisionLinks = z.infer<typeof RevisionLinksSchema>;
 
 export interface NumberedSentence {
   index: number;

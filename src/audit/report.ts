@@ -23,7 +23,8 @@
  *   median, each annotator's, and the items whose raters took longest by their median.
  */
 import { derivedRandom } from '../random.js';
-import { labelChoices, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditSource, type Judgment, type Verdict } from '../model/audit.js';
+import { predictionKind } from './kinds/prediction.js';
+import { VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditSource, type Judgment, type Verdict } from '../model/audit.js';
 import { cohenKappa, fleissKappa, krippendorffAlphaNominal, majorityOf, median, wilsonInterval, type Interval } from './statistics.js';
 
 export type { Interval } from './statistics.js';
@@ -216,7 +217,7 @@ export function auditReport(input: AuditReportInput): AuditReport {
     annotators: annotators.map((annotator) => againstOthers(annotator, casts)),
     time: timeSpent(rows),
   };
-  if (input.audit.source === 'predictions') report.judge = judgeAgreement(input, rows);
+  if (input.audit.source === predictionKind.source) report.judge = judgeAgreement(input, rows);
   if (input.audit.source === 'labels' || input.audit.source === 'growover') {
     report.published = GROWOVER_CHECK.map((check) => {
       const stratum =
@@ -252,9 +253,10 @@ function judgeAgreement(input: AuditReportInput, rows: ReadonlyArray<{ item: Aud
   let judge = '';
   let mode = '';
   for (const { item, cast } of rows) {
-    const content = item.content;
-    const choices = labelChoices(content);
-    if (content.kind !== 'prediction' || choices === null) continue;
+    if (item.content.kind !== predictionKind.name) continue;
+    const content = predictionKind.content.parse(item.content);
+    const choices = predictionKind.choices?.(content);
+    if (choices === undefined) continue;
     judge = content.judge.name;
     mode = content.judge.mode;
     if (cast.size === 0) {

@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { labelChoices, VERDICTS, type Annotator, type AuditInfo, type Judgment, type JudgmentRecord } from '../model/audit.js';
+import { VERDICTS, type Annotator, type AuditInfo, type Judgment, type JudgmentRecord } from '../model/audit.js';
+import { readContent } from '../audit/kinds/index.js';
 import { auditReport, type AuditReport } from '../audit/report.js';
 import type { ServeContext } from './context.js';
 import { stateOf } from './navigation.js';
@@ -121,7 +122,8 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     const outcome = context.db.transaction((): { judgment: Judgment } | { status: 400 | 403; message: string } => {
       const item = context.store.isAssigned(itemId, annotator.id) ? context.store.item(itemId) : undefined;
       if (!item) return { status: 403, message: `item ${itemId} is not assigned to you` };
-      const choices = labelChoices(item.content);
+      const shown = readContent(item.content);
+      const choices = shown.kind.choices?.(shown.content) ?? null;
       if (label && !choices) return { status: 400, message: 'label applies to items with a proposed label (sentence labels, verdicts on predictions); give answer instead' };
       if (answer && choices) return { status: 400, message: 'an item with a proposed label takes a label, not an answer' };
       if (label && choices && !choices.labels.includes(label)) return { status: 400, message: `label must be one of ${choices.labels.join(', ')}` };

@@ -6,6 +6,7 @@
  * guess and counts nowhere.
  */
 import type { Database } from 'better-sqlite3';
+import { readContent } from '../audit/kinds/index.js';
 import type { Annotator, AuditItem, Judgment, JudgmentRecord } from '../model/audit.js';
 import { AuditStore } from '../store/auditStore.js';
 import { clientAddressKey, FailedAttempts, type FailedAttemptsOptions } from './failedAttempts.js';
@@ -67,13 +68,13 @@ export class ServeContext {
 
   /**
    * The annotator's place in their assignment (see whereabouts), or null for an item not assigned
-   * to them; only the shown item's content is read from the store.
+   * to them; only the shown item's content is read from the store, through its kind's schema.
    */
   locate(annotatorId: number, requested: number | null): Location | null {
     const here = whereabouts(this.assigned(annotatorId), requested);
     if (!here) return null;
     const item = here.current && this.store.item(here.current.itemId);
-    return { ...here, current: here.current && item ? { ...here.current, item } : null };
+    return { ...here, current: here.current && item ? { ...here.current, item: { ...item, content: readContent(item.content).content } } : null };
   }
 
   /** The annotator's assigned items in order with their latest own judgments (see `assignments`). */

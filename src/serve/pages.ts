@@ -4,10 +4,12 @@
  * figures, time per item, disputed items). Their scripts and styles are static files, so the
  * Content-Security-Policy can forbid every inline script.
  */
-import { labelChoices, type AuditItem, type Judgment } from '../model/audit.js';
+import type { AuditItem, Judgment } from '../model/audit.js';
+import { html, type Html } from '../audit/html.js';
+import { kindNamed } from '../audit/kinds/index.js';
+import type { AuditItemKind } from '../audit/kinds/kind.js';
 import { describeLeftOut, type AuditReport, type Interval, type LeftOut } from '../audit/report.js';
 import { guidelines, keysFor } from './guidelines.js';
-import { html, type Html } from './html.js';
 import { claimOf, itemView } from './itemView.js';
 
 export interface AnnotatorView {
@@ -52,7 +54,8 @@ function navLink(rel: 'prev' | 'next', item: number | null, text: string): Html 
 
 export function annotatorPage(view: AnnotatorView): string {
   const current = view.current;
-  const kind = current?.item.content.kind ?? 'label';
+  // With every item judged no item is shown; the guidelines and keys are then the sentence labels'.
+  const kind = kindNamed(current?.item.content.kind ?? 'label');
   const body = html`<body class="annotator" data-item="${current?.item.id ?? ''}" data-prev="${view.previous ?? ''}" data-next="${view.next ?? ''}" data-undo="${view.undo ?? ''}" data-kind="${current?.item.content.kind ?? ''}" data-judged="${current?.latest ? '1' : ''}">
 <header>
   <h1>Audit <span class="audit-name">${view.audit}</span></h1>
@@ -70,7 +73,7 @@ ${helpDialog(kind)}
 }
 
 /** The `?` overlay: every key of the page, so none has to be remembered. */
-function helpDialog(kind: AuditItem['content']['kind']): Html {
+function helpDialog(kind: AuditItemKind): Html {
   return html`<dialog id="help" aria-labelledby="help-title"><div class="dialog-head"><h2 id="help-title">Keys</h2><button type="button" class="close" data-close>close <kbd>Esc</kbd></button></div>
 <dl class="keys">${keysFor(kind).map((entry) => html`<dt>${entry.keys.map((key, index) => html`${index > 0 ? ' ' : ''}<kbd>${key}</kbd>`)}</dt><dd>${entry.does}</dd>`)}</dl></dialog>`;
 }
@@ -78,7 +81,7 @@ function helpDialog(kind: AuditItem['content']['kind']): Html {
 function itemPanel(current: NonNullable<AnnotatorView['current']>): Html {
   const { item, latest, withdrawn } = current;
   const content = item.content;
-  const choices = labelChoices(content);
+  const choices = kindNamed(content.kind).choices?.(content) ?? null;
   return html`<p class="claim">${claimOf(content)}</p>
 ${latest === null && withdrawn ? html`<p class="notice withdrawn">You withdrew your verdict <strong>${withdrawn.verdict}</strong> on this item: it is unjudged again.</p>` : ''}
 ${latest === null && current.skipped ? html`<p class="notice skipped">You skipped this item; it waits at the end of your items until you judge it.</p>` : ''}

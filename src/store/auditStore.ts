@@ -7,14 +7,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
-import { AUDIT_SOURCES, AuditItemContentSchema, hashToken, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment, type JudgmentRecord } from '../model/audit.js';
+import { AuditItemContentSchema, AuditSourceSchema, hashToken, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment, type JudgmentRecord } from '../model/audit.js';
 import { UserError } from '../errors.js';
 import { flag, jsonColumn } from './rows.js';
 
 const AuditRow = z.object({
   id: z.number().int(),
   name: z.string(),
-  source: z.enum(AUDIT_SOURCES),
+  source: AuditSourceSchema,
   params: jsonColumn(z.record(z.string(), z.unknown())),
   raters: z.number().int(),
   seed: z.number().int(),

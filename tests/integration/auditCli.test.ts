@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VERDICTS, type AuditItemContent, type Verdict } from '../../src/model/audit.js';
+import { readContent, type ShippedItemContent } from '../../src/audit/kinds/index.js';
+import { VERDICTS, type AuditItem, type Verdict } from '../../src/model/audit.js';
 import { cosine, textHash } from '../../src/models/embedder.js';
 import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { openDatabase } from '../../src/store/database.js';
@@ -17,6 +18,11 @@ interface Created {
   items: Array<{ id: number; key: string; stratum: string; annotators: string[] }>;
   annotators: Array<{ name: string; token: string; url: string }>;
   admin: { token: string; url: string };
+}
+
+/** An item's content read through its kind's schema, as the pages and the report read it. */
+function contentOf(item: AuditItem): ShippedItemContent {
+  return readContent(item.content).content as ShippedItemContent;
 }
 
 async function createdJson(args: string[]): Promise<Created> {
@@ -72,7 +78,7 @@ describe('audit on the demo store', () => {
     const token = created.annotators[0]?.token ?? '';
     expect(store.annotatorByToken(token)?.name).toBe('alice');
     const frozen = store.items(created.audit.id);
-    expect(frozen.every((item) => item.content.kind === 'qa' && item.content.question !== '' && item.content.evidence !== '')).toBe(true);
+    expect(frozen.map(contentOf).every((content) => content.kind === 'qa' && content.question !== '' && content.evidence !== '')).toBe(true);
   });
 
   it('audits sentence labels and weekly questions, frozen with what a judge needs', async () => {
@@ -85,15 +91,16 @@ describe('audit on the demo store', () => {
     const cache = new EmbeddingCache(openDatabase(db));
     const measures = new Set<string>();
     for (const item of store.items(labels.audit.id)) {
-      if (item.content.kind !== 'label') throw new Error(`not a label item: ${item.key}`);
-      expect(item.content.newParagraph).toContain(item.content.sentence);
-      expect(item.stratum).toBe(item.content.label);
-      if (item.content.label !== 'new') {
-        expect(item.content.closestOld).toBeUndefined();
+      const content = contentOf(item);
+      if (content.kind !== 'label') throw new Error(`not a label item: ${item.key}`);
+      expect(content.newParagraph).toContain(content.sentence);
+      expect(item.stratum).toBe(content.label);
+      if (content.label !== 'new') {
+        expect(content.closestOld).toBeUndefined();
         continue;
       }
       // A new label carries the old article, and its closest sentences by what the labeler computed.
-      const { closestOld, oldArticle } = item.content as Extract<AuditItemContent, { kind: 'label' }>;
+      const { closestOld, oldArticle } = content;
       expect(oldArticle?.length).toBeGreaterThan(0);
       expect(closestOld).toBeDefined();
       measures.add(closestOld!.measure);
@@ -102,20 +109,21 @@ describe('audit on the demo store', () => {
       expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
       if (closestOld!.measure === 'cosine') {
         // The cosine of the very vectors the labeler embedded, from the store's cache.
-        const [own, first] = [item.content.sentence, closestOld!.sentences[0]!.text].map((text) => cache.load('use-lite', [textHash(text)]).get(textHash(text))!);
+        const [own, first] = [content.sentence, closestOld!.sentences[0]!.text].map((text) => cache.load('use-lite', [textHash(text)]).get(textHash(text))!);
         expect(closestOld!.embedder).toBe('use-lite');
         expect(closestOld!.sentences[0]!.similarity).toBeCloseTo(cosine(own!, first!), 10);
-        expect(closestOld!.sentences[0]!.similarity).toBeGreaterThanOrEqual(item.content.similarity ?? 0);
+        expect(closestOld!.sentences[0]!.similarity).toBeGreaterThanOrEqual(content.similarity ?? 0);
       }
     }
     expect([...measures].sort()).toEqual(['cosine', 'words']);
     const sampleUrl = /^https:\/\/sample\.wikidelta\.invalid\/w\/index\.php\?/;
     for (const item of store.items(weekly.audit.id)) {
-      if (item.content.kind !== 'weekly') throw new Error(`not a weekly item: ${item.key}`);
-      expect(item.content.infoboxAfter[item.content.key]).toBe(item.content.answer);
-      expect(item.content.infoboxBefore[item.content.key]).not.toBe(item.content.answer);
-      expect(item.content.timeline.map((entry) => entry.value)).toContain(item.content.answer);
-      const links = item.content.revisions!;
+      const content = contentOf(item);
+      if (content.kind !== 'weekly') throw new Error(`not a weekly item: ${item.key}`);
+      expect(content.infoboxAfter[content.key]).toBe(content.answer);
+      expect(content.infoboxBefore[content.key]).not.toBe(content.answer);
+      expect(content.timeline.map((entry) => entry.value)).toContain(content.answer);
+      const links = content.revisions!;
       expect(links.diff).toMatch(sampleUrl);
       expect(links.diff).toBe(`https://sample.wikidelta.invalid/w/index.php?diff=${links.after.revId}&oldid=${links.before.revId}`);
       expect(links.after.revId).toBeGreaterThan(links.before.revId);
@@ -125,7 +133,7 @@ describe('audit on the demo store', () => {
   it('freezes the old evidence of CHANGED items beside the new', async () => {
     const created = await createdJson(['--name', 'changed', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice', '--raters', '1', '--per-stratum', '5']);
     const store = new AuditStore(openDatabase(db));
-    const changed = store.items(created.audit.id).flatMap((item) => (item.content.kind === 'qa' && item.content.itemType === 'CHANGED' ? [item.content] : []));
+    const changed = store.items(created.audit.id).map(contentOf).flatMap((content) => (content.kind === 'qa' && content.itemType === 'CHANGED' ? [content] : []));
     expect(changed.length).toBeGreaterThan(0);
     const raw = openDatabase(db);
     const inSnapshot = raw.prepare('SELECT COUNT(*) FROM snapshot_sentences WHERE snapshot = ? AND instr(?, text) > 0').pluck();

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDate, parseDate } from '../../src/dates.js';
 import { answerQuery } from '../../src/timeline/answers.js';
+import { WeeklyContentSchema } from '../../src/audit/kinds/weekly.js';
 import { AuditStore } from '../../src/store/auditStore.js';
 import { openDatabase } from '../../src/store/database.js';
 import { jsonLines, runCli, tempDir, type CliResult } from '../../testkit/cli.js';
@@ -225,8 +226,8 @@ describe('an audit of an entity week', () => {
     try {
       const items = new Map(
         new AuditStore(store).items(created.audit.id).map((item) => {
-          if (item.content.kind !== 'weekly') throw new Error(`not a weekly item: ${item.key}`);
-          return [item.content.title, item.content];
+          const content = WeeklyContentSchema.parse(item.content);
+          return [content.title, content];
         }),
       );
       expect([...items.keys()].sort()).toEqual(['Henning Christophersen', 'Neihu District']);

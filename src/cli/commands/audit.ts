@@ -6,11 +6,12 @@ import { formatReport } from '../../audit/report.js';
 import type { SamplePlan } from '../../audit/sample.js';
 import { UserError } from '../../errors.js';
 import { packageRoot } from '../../packageRoot.js';
-import { JUDGE_MODES, type JudgeMode } from '../../model/judge.js';
+import { auditItemKinds } from '../../audit/kinds/index.js';
+import type { SourceFlag } from '../../audit/kinds/kind.js';
 import { writeFileAtomically, writeFilesAtomically } from '../../release/atomicFiles.js';
 import { AuditStore } from '../../store/auditStore.js';
 import { SnapshotStore } from '../../store/snapshotStore.js';
-import { candidatesOf, createAudit, describeSample, growAudit, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../../../pipelines/audit/build.js';
+import { candidatesOf, createAudit, describeSample, growAudit, kindOf, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../../../pipelines/audit/build.js';
 import { auditResults, judgmentRows } from '../../../pipelines/audit/results.js';
 import { addOptions, dateOption, integerOption, listOption, refuseUsage, type OptionFor, type OptionsOf } from '../options.js';
 import { withSession, type GlobalFlags, type Session } from '../session.js';
@@ -34,19 +35,14 @@ interface SampleFlags {
   baseUrl: string;
 }
 
+/** `audit create`'s own flags; each item kind adds those its source reads (`SourceFlag`s, typed in the kind). */
 interface CreateFlags extends SampleFlags {
   name: string;
-  of: 'labels' | 'growover' | 'weekly' | 'predictions';
-  evaluation?: string;
-  mode: JudgeMode;
-  old?: string;
-  new?: string;
-  snapshot?: string;
-  week?: string;
-  wiki?: string;
+  of: string;
   annotators: string[];
   raters: number;
   seed?: number;
+  [kindFlag: string]: unknown;
 }
 
 interface AddFlags extends SampleFlags {
@@ -78,14 +74,8 @@ export function registerAudit(program: Command): void {
     audit.command('create').description("samples items, freezes them, gives each to --raters annotators (balanced) and prints each annotator's link"),
     {
       name: auditNameOption(),
-      of: new Option('--of <source>', "what to audit: sentence labels, GrowOVER items, weekly questions, or a judge's verdicts on predictions").choices(['labels', 'growover', 'weekly', 'predictions']).makeOptionMandatory(),
-      old: new Option('--old <snapshot>', '--of labels: the old snapshot'),
-      new: new Option('--new <snapshot>', '--of labels: the new snapshot'),
-      snapshot: new Option('--snapshot <name>', '--of growover: the snapshot whose items to audit'),
-      week: dateOption('--week <date>', '--of weekly: the first day of the week (YYYY-MM-DD)'),
-      wiki: new Option('--wiki <name>', '--of weekly: the wiki (default: the only one with questions that week)'),
-      evaluation: new Option('--evaluation <dir>', '--of predictions: the directory of evaluate weekly --judge … --out DIR'),
-      mode: new Option('--mode <mode>', "--of predictions: which of the judge's verdicts to check (FreshEval's modes)").choices(JUDGE_MODES).default('relaxed'),
+      of: new Option('--of <source>', `what to audit: ${inWords(auditItemKinds().map((kind) => kind.noun))}`).choices(auditItemKinds().map((kind) => kind.source)).makeOptionMandatory(),
+      ...kindOptions(),
       annotators: listOption('--annotators <names>', 'comma-separated annotator names').makeOptionMandatory(),
       raters: integerOption('--raters <k>', 'annotators per item').default(3),
       seed: integerOption('--seed <n>', 'seed of the sample and the assignment (default: the settings seed)'),
@@ -208,6 +198,23 @@ function sampleOptions(): OptionsOf<SampleFlags> {
   };
 }
 
+/** Each kind's options of `audit create`, kind after kind in registry order. */
+function kindOptions(): Record<string, Option> {
+  return Object.fromEntries(auditItemKinds().flatMap((kind) => Object.entries(kind.flags).map(([key, flag]) => [key, optionOf(flag)])));
+}
+
+function optionOf(flag: SourceFlag): Option {
+  const option = flag.date ? dateOption(flag.flags, flag.description) : new Option(flag.flags, flag.description);
+  if (flag.choices) option.choices(flag.choices);
+  if (flag.default !== undefined) option.default(flag.default);
+  return option;
+}
+
+/** `a, b, c, or d`. */
+function inWords(nouns: readonly string[]): string {
+  return nouns.length < 2 ? nouns.join('') : `${nouns.slice(0, -1).join(', ')}, or ${nouns.at(-1) ?? ''}`;
+}
+
 function baseUrlOption(): OptionFor<string> {
   return new Option('--base-url <url>', 'the server address the links point to').default(DEFAULT_BASE_URL).argParser((value: string) => {
     if (!/^https?:\/\/[^/\s]+\/?$/.test(value)) throw new InvalidArgumentError(`expected the server's address, like ${DEFAULT_BASE_URL}, got "${value}"`);
@@ -216,11 +223,9 @@ function baseUrlOption(): OptionFor<string> {
 }
 
 function sourceOf(flags: CreateFlags, command: Command): SourceParams {
-  const need = (value: string | undefined, option: string): string => value ?? refuseUsage(command, `--of ${flags.of} needs ${option}`);
-  if (flags.of === 'labels') return { of: 'labels', old: need(flags.old, '--old'), new: need(flags.new, '--new') };
-  if (flags.of === 'growover') return { of: 'growover', snapshot: need(flags.snapshot, '--snapshot') };
-  if (flags.of === 'predictions') return { of: 'predictions', evaluation: resolve(need(flags.evaluation, '--evaluation')), mode: flags.mode };
-  return { of: 'weekly', week: need(flags.week, '--week'), ...(flags.wiki === undefined ? {} : { wiki: flags.wiki }) };
+  const need = (value: unknown, option: string): string => (typeof value === 'string' ? value : refuseUsage(command, `--of ${flags.of} needs ${option}`));
+  const source = { of: flags.of };
+  return { ...source, ...kindOf(source).paramsFromFlags(flags, need) };
 }
 
 function planOf(flags: SampleFlags, command: Command): SamplePlan | undefined {
@@ -231,10 +236,8 @@ function planOf(flags: SampleFlags, command: Command): SamplePlan | undefined {
 }
 
 function describeSource(source: SourceParams): string {
-  if (source.of === 'labels') return `the sentence labels of ${source.old} → ${source.new}`;
-  if (source.of === 'growover') return `the GrowOVER items of snapshot ${source.snapshot}`;
-  if (source.of === 'predictions') return `the judge's ${source.mode} verdicts of the evaluation in ${source.evaluation}`;
-  return `the weekly questions of the week of ${source.week}`;
+  const kind = kindOf(source);
+  return kind.describe(kind.params.parse(source));
 }
 
 function linkOf(baseUrl: string, link: IssuedLink): string {

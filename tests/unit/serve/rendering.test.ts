@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { AuditItemContentSchema, type AuditItem, type AuditItemContent, type Judgment } from '../../../src/model/audit.js';
-import { highlight, wordDiff } from '../../../src/serve/highlight.js';
-import { escapeHtml, html } from '../../../src/serve/html.js';
+import type { ShippedItemContent } from '../../../src/audit/kinds/index.js';
+import type { LabelContent } from '../../../src/audit/kinds/label.js';
+import { PredictionContentSchema } from '../../../src/audit/kinds/prediction.js';
+import { WeeklyContentSchema, type WeeklyContent } from '../../../src/audit/kinds/weekly.js';
+import type { AuditItem, Judgment } from '../../../src/model/audit.js';
+import { highlight, wordDiff } from '../../../src/audit/highlight.js';
+import { escapeHtml, html } from '../../../src/audit/html.js';
 import { claimOf, itemView } from '../../../src/serve/itemView.js';
 import { annotatorPage, type AnnotatorView } from '../../../src/serve/pages.js';
 import { AUDIT_CONTENTS, HOSTILE, PREDICTION_CONTENT } from '../../../testkit/auditFixture.js';
 
-type LabelContent = Extract<AuditItemContent, { kind: 'label' }>;
-type WeeklyContent = Extract<AuditItemContent, { kind: 'weekly' }>;
-
-const contentOf = (stratum: string): AuditItemContent => AUDIT_CONTENTS.find((entry) => entry.stratum === stratum)!.content;
+const contentOf = (stratum: string): ShippedItemContent => AUDIT_CONTENTS.find((entry) => entry.stratum === stratum)!.content;
 
 /** The annotator's page on the fixture's first item (a label changed → proposed "changed"). */
 const view: AnnotatorView = {
@@ -115,7 +116,7 @@ describe('item views', () => {
     const { revisions: _revisions, ...older } = contentOf('sports') as WeeklyContent;
     expect(itemView(older).value).toContain('This item was frozen before revision links were kept.');
     const hostile = { ...(contentOf('sports') as WeeklyContent), revisions: { changedAt: 't', before: { revId: 1, url: 'javascript:alert(1)' }, after: { revId: 2, url: 'https://x.example/' }, diff: 'https://x.example/' } };
-    expect(AuditItemContentSchema.safeParse(hostile).success).toBe(false);
+    expect(WeeklyContentSchema.safeParse(hostile).success).toBe(false);
   });
 
   it('shows the old evidence of a CHANGED item beside the new, each answer marked', () => {
@@ -162,7 +163,7 @@ describe('item views', () => {
   });
 
   it("shows a judged prediction with the answer's dated values and the verdict proposed, never the judge's reason", () => {
-    expect(AuditItemContentSchema.parse(JSON.parse(JSON.stringify(PREDICTION_CONTENT)))).toEqual(PREDICTION_CONTENT);
+    expect(PredictionContentSchema.parse(JSON.parse(JSON.stringify(PREDICTION_CONTENT)))).toEqual(PREDICTION_CONTENT);
     const markup = itemView(PREDICTION_CONTENT).value;
     expect(tagsOf(markup)).not.toContain('script');
     expect(tagsOf(markup)).not.toContain('img');
