@@ -29,6 +29,7 @@ import { judgeRequest } from '../../src/evaluate/judge.js';
 import { JUDGE_VERDICTS, type JudgeMode } from '../../src/model/judge.js';
 import { answerInstant, answersOverDays, answerSubject } from '../../src/timeline/answers.js';
 import { stateAt, type ValueTimeline } from '../../src/timeline/valueTimeline.js';
+import { Store } from '../../src/store/store.js';
 
 export interface Candidate {
   key: string;
@@ -206,7 +207,7 @@ export function weeklyCandidates(db: Database, week: string, wiki?: string): Can
         keyLabels: { ...before?.keyLabels, ...item.keyLabels },
         firstParagraph: item.firstParagraph,
         timeline: timelineAround(item.timestamp, (instant) => {
-          const answer = answerSubject(db, subject, instant);
+          const answer = answerSubject(Store.of(db), subject, instant);
           return answer.status === 'ok' && answer.valid_from !== null ? { value: answer.answer, validFrom: answer.valid_from, validTo: answer.valid_to } : undefined;
         }),
         revisions: revisionLinks(item.url, item.prevRevId, item.revId, item.timestamp),
@@ -248,7 +249,7 @@ export function predictionCandidates(db: Database, dir: string, mode: JudgeMode)
   // Whole timelines do not depend on the date read with them: one read serves every frozen item.
   let timelines: Map<string, { query: string; timeline: ValueTimeline }> | undefined;
   const timelineOf = (id: string, date: string) => {
-    timelines ??= new Map([...answersOverDays(db, [date], { timelines: true, axis })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
+    timelines ??= new Map([...answersOverDays(Store.of(db), [date], { timelines: true, axis })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
     return timelines.get(id);
   };
   const candidates: Candidate[] = [];

@@ -21,6 +21,7 @@ import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
 import { cardFrontMatter, loadingSection, tableConfig, wikiLanguage } from './datasetCard.js';
 import { parquetOf, tableFiles, type TableRecord, type TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
+import { Store } from '../store/store.js';
 
 const TitlesJson = z.array(z.string());
 
@@ -75,16 +76,16 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   // The days' answers in one pass over the intervals: DailyQA's file of each day, and the kept items' native records.
   const answersByItem = new Map<string, Array<{ date: string } & Answer>>();
   const dayLines = dates.map((): Array<{ id: string; query: string; answer: string | null }> => []);
-  for (const { id, query, answers } of answersOverDays(db, dates, { windowStart: window.start, axis })) {
+  for (const { id, query, answers } of answersOverDays(Store.of(db), dates, { windowStart: window.start, axis })) {
     answersByItem.set(id, answers.map((answer, day) => ({ date: dates[day] as string, ...answer })));
     answers.forEach((answer, day) => dayLines[day]?.push({ id, query, answer: answer.answer }));
   }
   const answerFiles = new Map(dates.map((date, day) => [dailyQaFileName(date), jsonLines(dayLines[day] ?? [])]));
   // The gold's aliases: those of the interval the change began, on edit time whatever the release's axis.
-  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(db, { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
+  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(Store.of(db), { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
   // The store keeps the edit-time class; on world time the same rule on what held in the world, null
   // where nothing did on those days (a fact without dates).
-  const worldFrequency = axis === 'world' ? updateFrequenciesOf(db, window.start, 'world') : undefined;
+  const worldFrequency = axis === 'world' ? updateFrequenciesOf(Store.of(db), window.start, 'world') : undefined;
   const frequencyOf = (item: GeneratedItem): string | null => {
     if (!worldFrequency) return item.updateFrequency;
     const frequency = worldFrequency.get(item.id);

@@ -1,13 +1,12 @@
 /**
  * Answers for any date (docs/ARCHITECTURE.md §5): the status rules that turn a page's lifetime and
  * value intervals, or an imported query's intervals, into an answer. The reads come from the
- * timeline repository, one per database so its prepared statements serve every lookup.
+ * session's answer-timeline repository (`store.answers`), whose prepared statements serve every lookup.
  */
-import type { Database } from 'better-sqlite3';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import type { PageLifetime, QueryAtInstant, QueryOverSpan, StoredInterval, TimeAxis } from '../model/timelines.js';
-import { AnswerTimelines } from '../store/timelineStore.js';
+import type { Store } from '../store/store.js';
 import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
 
 /**
@@ -59,20 +58,9 @@ export function answerInstant(date: string): string {
   return `${date}T00:00:00Z`;
 }
 
-const repositories = new WeakMap<Database, AnswerTimelines>();
-
-function timelinesOf(db: Database): AnswerTimelines {
-  let timelines = repositories.get(db);
-  if (!timelines) {
-    timelines = new AnswerTimelines(db);
-    repositories.set(db, timelines);
-  }
-  return timelines;
-}
-
 /** The value of a page's infobox key in effect at an instant on a time axis (edit time by default), with its provenance. */
-export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string, axis: TimeAxis = 'edit'): Answer {
-  const timelines = timelinesOf(db);
+export function answerSubject(store: Store, subject: Subject & { slot?: string | null }, instant: string, axis: TimeAxis = 'edit'): Answer {
+  const timelines = store.answers;
   if (axis === 'world') {
     const world = timelines.worldIntervalAt(subject.wiki, subject.pageId, subject.key, instant);
     return world.timed ? intervalAnswer(world.interval, instant) : none('unknown');
@@ -85,13 +73,13 @@ export function answerSubject(db: Database, subject: Subject & { slot?: string |
 }
 
 /** The answer of a stored query (generated or imported) on a date, on a time axis (edit time by default). */
-export function answerQuery(db: Database, queryId: string, date: string, axis: TimeAxis = 'edit'): Answer {
+export function answerQuery(store: Store, queryId: string, date: string, axis: TimeAxis = 'edit'): Answer {
   const instant = answerInstant(date);
-  const query = timelinesOf(db).query(queryId, instant);
+  const query = store.answers.query(queryId, instant);
   if (!query) throw new UserError(`no query with id "${queryId}" in the store`);
   if (query.origin === 'imported') return axis === 'world' ? none('unknown') : importedAnswer(query, instant);
   return answerSubject(
-    db,
+    store,
     { wiki: query.wiki ?? '', pageId: query.pageId ?? -1, key: query.key ?? '', template: query.template ?? undefined, slot: query.slot },
     instant,
     axis,
@@ -99,8 +87,8 @@ export function answerQuery(db: Database, queryId: string, date: string, axis: T
 }
 
 /** Every kept query's answer (of one week, or all) on a date, on a time axis (edit time by default), under the rules above, from one statement. */
-export function answersOnDate(db: Database, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): DatedAnswer[] {
-  return [...answersOverDays(db, [date], options)].map(({ id, query, answers }) => ({ id, query, ...(answers[0] as Answer) }));
+export function answersOnDate(store: Store, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): DatedAnswer[] {
+  return [...answersOverDays(store, [date], options)].map(({ id, query, answers }) => ({ id, query, ...(answers[0] as Answer) }));
 }
 
 /**
@@ -109,10 +97,10 @@ export function answersOnDate(db: Database, date: string, options: { windowStart
  * over the intervals, not one statement per day. With `timelines`, each query also comes with its
  * whole value timeline (`valueTimeline`), read in the same pass.
  */
-export function answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string; axis?: TimeAxis; timelines: true }): Generator<QueryAnswers & { timeline: ValueTimeline }>;
-export function answersOverDays(db: Database, dates: readonly string[], options?: { windowStart?: string; axis?: TimeAxis; timelines?: false }): Generator<QueryAnswers>;
+export function answersOverDays(store: Store, dates: readonly string[], options: { windowStart?: string; axis?: TimeAxis; timelines: true }): Generator<QueryAnswers & { timeline: ValueTimeline }>;
+export function answersOverDays(store: Store, dates: readonly string[], options?: { windowStart?: string; axis?: TimeAxis; timelines?: false }): Generator<QueryAnswers>;
 export function* answersOverDays(
-  db: Database,
+  store: Store,
   dates: readonly string[],
   options: { windowStart?: string; axis?: TimeAxis; timelines?: boolean } = {},
 ): Generator<QueryAnswers & { timeline?: ValueTimeline }> {
@@ -121,7 +109,7 @@ export function* answersOverDays(
   if (first === undefined || last === undefined) return;
   const axis = options.axis ?? 'edit';
   const span = { ...(options.windowStart === undefined ? {} : { windowStart: options.windowStart }), wholeTimelines: options.timelines === true, axis };
-  for (const row of timelinesOf(db).span(first, last, span)) {
+  for (const row of store.answers.span(first, last, span)) {
     const answers = instants.map((instant) => answerOverSpan(row, instant, axis));
     yield options.timelines ? { id: row.id, query: row.query, answers, timeline: valueTimeline(row) } : { id: row.id, query: row.query, answers };
   }

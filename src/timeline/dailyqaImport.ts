@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../store/store.js';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { InputError } from '../errors.js';
 import type { AnswerInterval } from '../model/timelines.js';
-import { QueryStore } from '../store/questionStore.js';
 
 const DailyQaLine = z.object({ id: z.string().min(1), query: z.string(), answer: z.string().nullable() }).strict();
 const FILE_NAME = /^qa_(\d{2})(\d{2})(\d{2})\.jsonl(\.gz)?$/;
@@ -133,14 +132,14 @@ export function answersById(days: ReadonlyArray<DailyQaDay & { path: string }>):
  * imports stored for the same ids. Every file is read and validated before anything is written, and
  * everything is written in one transaction: a bad file leaves the store as it was.
  */
-export async function importDailyQa(db: Database, paths: readonly string[], now: Date = new Date()): Promise<{ files: number; queries: number; days: number; intervals: number }> {
+export async function importDailyQa(store: Store, paths: readonly string[], now: Date = new Date()): Promise<{ files: number; queries: number; days: number; intervals: number }> {
   const days: Array<DailyQaDay & { path: string }> = [];
   for (const path of paths) days.push({ ...(await readDailyQaFile(path)), path });
   const byId = answersById(days);
   const dayRows = days.reduce((sum, day) => sum + day.rows.length, 0);
   const createdAt = now.toISOString();
   const queries = [...byId].map(([id, entry]) => ({ id, text: entry.query, windowStart: weekFromId(id) }));
-  const intervals = new QueryStore(db).saveImported(
+  const intervals = store.queries.saveImported(
     queries,
     (id, stored) => {
       const days = expandIntervals(stored);
