@@ -6,9 +6,8 @@
  * `generate` runs, initially for every article. Each article's work is one transaction with its
  * done marker: a killed run resumes at the next article, a rerun changes nothing.
  */
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../src/store/store.js';
 import { modelRunParams } from '../src/models/modelSet.js';
-import { SnapshotStore } from '../src/store/snapshotStore.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
 import { generateStage } from './monthly/generate.js';
@@ -28,23 +27,23 @@ const monthlyStages: ReadonlyArray<Stage<MonthlyInput>> = [maintainStage, genera
  * outcome beside the monthly run's.
  */
 export async function runMonthly(options: {
-  db: Database;
+  store: Store;
   reporter: Reporter;
   input: MonthlyInput;
   llm: string;
   redo?: readonly string[];
 }): Promise<PipelineOutcome & { labeling: PipelineOutcome | null }> {
-  const { db, reporter, input } = options;
-  const snapshots = new SnapshotStore(db);
+  const { store, reporter, input } = options;
+  const snapshots = store.snapshots;
   snapshots.requireSnapshot(input.newName);
   let labeling: PipelineOutcome | null = null;
   if (input.oldName !== undefined) {
     snapshots.requireSnapshot(input.oldName);
-    labeling = await runLabel({ db, reporter, input: { ...input, oldName: input.oldName } });
+    labeling = await runLabel({ store, reporter, input: { ...input, oldName: input.oldName } });
   }
   const stages = input.oldName === undefined ? monthlyStages.filter((stage) => stage !== maintainStage) : monthlyStages;
   const outcome = await runPipeline({
-    db,
+    store,
     pipeline: 'monthly',
     params: { old: input.oldName ?? null, new: input.newName, llm: options.llm, seed: input.seed, ...modelRunParams(input) },
     stages,

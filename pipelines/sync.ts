@@ -1,8 +1,6 @@
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../src/store/store.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
-import { RevisionReads } from '../src/store/revisionReads.js';
-import { TimelineStore } from '../src/store/timelineStore.js';
 import { finalizeUpdateFrequency } from '../src/timeline/updateFrequency.js';
 import type { WeeklyInput } from './weekly.js';
 import { collectStage } from './weekly/collect.js';
@@ -18,8 +16,8 @@ const deletionsStage: Stage<SyncInput> = {
   name: 'deletions',
   async run(input, context) {
     if (!input.source?.deletionsIn) return { deleted: 0 };
-    const timelines = new TimelineStore(context.db, input.wiki);
-    const byTitle = new Map(new RevisionReads(context.db).pageTitles(input.wiki).map((row) => [row.title, row.pageId]));
+    const timelines = context.store.timelines(input.wiki);
+    const byTitle = new Map(context.store.pages.pageTitles(input.wiki).map((row) => [row.title, row.pageId]));
     let deleted = 0;
     for (const deletion of await input.source.deletionsIn(input.window)) {
       const pageId = deletion.pageId && input.onlyPages.has(deletion.pageId) ? deletion.pageId : byTitle.get(deletion.title);
@@ -38,7 +36,7 @@ const deletionsStage: Stage<SyncInput> = {
 const advanceStage: Stage<SyncInput> = {
   name: 'advance',
   async run(input, context) {
-    new TimelineStore(context.db, input.wiki).markUnchanged([...input.onlyPages], input.window);
+    context.store.timelines(input.wiki).markUnchanged([...input.onlyPages], input.window);
     return { pages: input.onlyPages.size };
   },
 };
@@ -47,7 +45,7 @@ const advanceStage: Stage<SyncInput> = {
 const finalizeStage: Stage<SyncInput> = {
   name: 'finalize',
   async run(_input, context) {
-    return finalizeUpdateFrequency(context.db);
+    return finalizeUpdateFrequency(context.store);
   },
 };
 
@@ -59,18 +57,18 @@ const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, l
  * revisions parsed, and their timelines rebuilt.
  */
 export async function runSync(options: {
-  db: Database;
+  store: Store;
   input: Omit<SyncInput, 'window' | 'onlyPages'>;
   until: string;
   reporter: Reporter;
 }): Promise<PipelineOutcome | { upToDate: true; tracked: number }> {
-  const tracked = new TimelineStore(options.db, options.input.wiki).trackedPages();
+  const tracked = options.store.timelines(options.input.wiki).trackedPages();
   const marks = tracked.map((page) => page.syncedUntil).filter((mark): mark is string => mark !== null && mark !== '');
   const since = marks.length > 0 ? marks.reduce((a, b) => (a < b ? a : b)) : null;
   if (since === null || since >= options.until) return { upToDate: true, tracked: tracked.length };
   const window = { start: since, end: options.until };
   return runPipeline({
-    db: options.db,
+    store: options.store,
     pipeline: 'sync',
     params: { wiki: options.input.wiki, since, until: options.until },
     stages: syncStages,

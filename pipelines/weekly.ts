@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../src/store/store.js';
 import { UserError } from '../src/errors.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
@@ -27,7 +27,7 @@ export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stag
 
 /** Runs the weekly pipeline's chosen stages under one resumable run record. */
 export function runWeekly(options: {
-  db: Database;
+  store: Store;
   input: WeeklyInput;
   stages: readonly string[];
   /** Stages to run again although done (each among `stages`). */
@@ -40,7 +40,7 @@ export function runWeekly(options: {
     throw new UserError(`unknown stage "${unknown.join('", "')}": the weekly stages are ${weeklyStages.map((s) => s.name).join(', ')}`);
   }
   return runPipeline({
-    db: options.db,
+    store: options.store,
     pipeline: 'weekly',
     params: options.params,
     stages: weeklyStages,

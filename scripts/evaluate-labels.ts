@@ -22,6 +22,7 @@ import { loadSettings } from '../src/settings.js';
 import { openDatabase } from '../src/store/database.js';
 import { startOpenAiServer, type OpenAiServer } from '../testkit/openaiServer.js';
 import { sharedData } from '../testkit/sharedData.js';
+import { Store } from '../src/store/store.js';
 
 const { values } = parseArgs({ options: { llm: { type: 'string', default: 'offline' }, json: { type: 'boolean', default: false } } });
 if (!['offline', 'scripted', 'openai'].includes(values.llm)) {
@@ -41,7 +42,7 @@ if (values.llm === 'scripted') {
 }
 // The LLM step's replies are cached in a store of their own, in memory: every run asks afresh.
 const db = openDatabase(':memory:');
-const judge = values.llm === 'offline' ? undefined : new SessionTasks(db, loadSettings({ flags: { llm: 'openai' }, env }), env).label();
+const judge = values.llm === 'offline' ? undefined : new SessionTasks(Store.of(db), loadSettings({ flags: { llm: 'openai' }, env }), env).label();
 try {
   const report = await evaluateLabels(pairs, { embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli(), ...(judge ? { judge } : {}) });
   const usage = judge?.takeUsage();

@@ -4,9 +4,6 @@ import { CachingEmbedder, textHash } from '../../src/models/embedder.js';
 import { inBatches, InProcessRunner } from '../../src/queue/batchRunner.js';
 import { encodeVector, generateArticleJob, type GenerateArticle } from '../../src/queue/generateJob.js';
 import type { ArticleRef } from '../../src/model/growover.js';
-import { GrowoverStore } from '../../src/store/growoverStore.js';
-import { EmbeddingCache } from '../../src/store/embeddingCache.js';
-import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { MonthlyInput } from './input.js';
 
 /** Articles read from the store and handed out at a time: their sentences and vectors (2 KB a sentence) are in memory together. */
@@ -23,9 +20,9 @@ export const generateStage: Stage<MonthlyInput> = {
   name: 'generate',
   after: ['maintain'],
   async run(input, context) {
-    const store = new GrowoverStore(context.db);
-    const snapshots = new SnapshotStore(context.db);
-    const vectors = new EmbeddingCache(context.db);
+    const store = context.store.growover;
+    const snapshots = context.store.snapshots;
+    const vectors = context.store.embeddings;
     const month = store.month(input.newName);
     const embedder = new CachingEmbedder(input.embedder, vectors);
     const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli }), growoverTasks: () => input.tasks });

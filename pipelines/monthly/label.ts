@@ -3,15 +3,13 @@
  * pair of two snapshots. Each article is written in its own transaction and skipped when already
  * labeled, so a killed run continues where it stopped and a rerun duplicates nothing.
  */
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../../src/store/store.js';
 import { CachingEmbedder } from '../../src/models/embedder.js';
-import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { modelRunParams, type Models } from '../../src/models/modelSet.js';
 import type { LabelThresholds } from '../../src/labels/labeler.js';
 import { inBatches, InProcessRunner, type BatchRunner } from '../../src/queue/batchRunner.js';
 import { labelArticlesJob, labelBatches } from '../../src/queue/labelJob.js';
 import { StageUsage, withUsage, type Prices } from '../../src/llm/usage.js';
-import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
 
@@ -33,9 +31,9 @@ export const LABEL_CONCURRENCY = 8;
 const labelStage: Stage<LabelInput> = {
   name: 'label',
   async run(input, context) {
-    const store = new SnapshotStore(context.db);
+    const store = context.store.snapshots;
     // One cache for the whole run, backed by the store's: a sentence seen in any earlier run is not embedded again.
-    const embedder = new CachingEmbedder(input.embedder, new EmbeddingCache(context.db));
+    const embedder = new CachingEmbedder(input.embedder, context.store.embeddings);
     const pairs = store.pairs(input.oldName, input.newName);
     let done = 0;
     const usage = input.judge ? new StageUsage(input.judge) : null;
@@ -72,10 +70,10 @@ const labelStage: Stage<LabelInput> = {
   },
 };
 
-export function runLabel(options: { db: Database; reporter: Reporter; input: LabelInput }): Promise<PipelineOutcome> {
+export function runLabel(options: { store: Store; reporter: Reporter; input: LabelInput }): Promise<PipelineOutcome> {
   const { input } = options;
   return runPipeline({
-    db: options.db,
+    store: options.store,
     pipeline: 'monthly-label',
     params: { old: input.oldName, new: input.newName, ...modelRunParams(input), thresholds: input.thresholds ?? {} },
     stages: [labelStage],

@@ -1,8 +1,6 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { fateOf, unchangedContinuations } from '../../src/growover/maintenance.js';
 import type { ArticleRef, EvidenceState, ItemKind } from '../../src/model/growover.js';
-import { GrowoverStore } from '../../src/store/growoverStore.js';
-import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { MonthlyInput } from './input.js';
 
 /**
@@ -14,8 +12,8 @@ export const maintainStage: Stage<MonthlyInput> = {
   name: 'maintain',
   async run(input, context) {
     const oldName = input.oldName as string;
-    const store = new GrowoverStore(context.db);
-    const snapshots = new SnapshotStore(context.db);
+    const store = context.store.growover;
+    const snapshots = context.store.snapshots;
     const month = store.month(input.newName);
     const counts = { articles: 0, kept_qa: 0, retired_qa: 0, kept_turns: 0, retired_turns: 0 };
     const pairs = store.labeledPairs(oldName, input.newName);

@@ -6,12 +6,11 @@
  * makes it throw) is left out with its title and the reason in the stage's counts and a warning,
  * never the whole snapshot; it is tried again by a later run.
  */
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../../src/store/store.js';
 import { oneLine } from '../../src/errors.js';
 import { articleSentences } from '../../src/text/articleText.js';
 import type { SnapshotArticle } from '../../src/sources/snapshotSources.js';
 import type { ArticleSentence, SnapshotRecord } from '../../src/model/labels.js';
-import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
 
@@ -27,7 +26,7 @@ const NAMED_SKIPS = 20;
 const snapshotStage: Stage<SnapshotInput> = {
   name: 'snapshot',
   async run(input, context) {
-    const store = new SnapshotStore(context.db);
+    const store = context.store.snapshots;
     store.openSnapshot(input.snapshot);
     const name = input.snapshot.name;
     let articles = 0;
@@ -54,10 +53,10 @@ const snapshotStage: Stage<SnapshotInput> = {
   },
 };
 
-export function runSnapshot(options: { db: Database; reporter: Reporter; input: SnapshotInput }): Promise<PipelineOutcome> {
+export function runSnapshot(options: { store: Store; reporter: Reporter; input: SnapshotInput }): Promise<PipelineOutcome> {
   const { snapshot } = options.input;
   return runPipeline({
-    db: options.db,
+    store: options.store,
     pipeline: 'monthly-snapshot',
     params: { name: snapshot.name, wiki: snapshot.wiki, source: snapshot.source, asOf: snapshot.asOf },
     stages: [snapshotStage],

@@ -6,8 +6,6 @@ import { LocalSearchIndex } from '../../src/search/localIndex.js';
 import type { SearchBackend } from '../../src/search/searchBackend.js';
 import { sameTitle } from '../../src/text/titles.js';
 import type { CheckResult, Question } from '../../src/model/questions.js';
-import { ChangeStore } from '../../src/store/changeStore.js';
-import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, failedForTheService, LLM_BATCH, settled, tasksFor } from './llmWork.js';
 import { eventLoopTurns } from './yieldToEventLoop.js';
@@ -29,12 +27,12 @@ export const checkStage: Stage<WeeklyInput> = {
   after: ['generate'],
   async run(input, context) {
     const tasks = tasksFor(input);
-    const store = new QuestionStore(context.db, input.wiki);
+    const store = context.store.questions(input.wiki);
     // A check the service failed is no verdict: its question is checked again.
     const checked = new Set([...store.checkedReasons(input.window)].filter(([, reasons]) => !reasons.some(failedForTheService)).map(([id]) => id));
     const questions = store.questions(input.window).filter((question) => !checked.has(question.id));
-    const search = input.search ?? LocalSearchIndex.fromStore(context.db, input.wiki);
-    const pages = new ChangeStore(context.db, input.wiki);
+    const search = input.search ?? LocalSearchIndex.fromStore(context.store.db, input.wiki);
+    const pages = context.store.changes(input.wiki);
     const counts = { questions: questions.length + checked.size, already_done: checked.size, correct: 0, descriptive: 0 };
     const turn = eventLoopTurns();
     await withUsage(context, tasks, input.prices ?? {}, async () => {

@@ -2,7 +2,6 @@ import { withUsage } from '../../src/llm/usage.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { derivedRandom } from '../../src/random.js';
 import type { DomainResult } from '../../src/model/questions.js';
-import { QuestionStore } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
 
@@ -18,7 +17,7 @@ export const classifyStage: Stage<WeeklyInput> = {
   after: ['check'],
   async run(input, context) {
     const tasks = tasksFor(input);
-    const store = new QuestionStore(context.db, input.wiki);
+    const store = context.store.questions(input.wiki);
     const questions = store.questions(input.window);
     const domains: DomainResult[] = [];
     await withUsage(context, tasks, input.prices ?? {}, async () => {

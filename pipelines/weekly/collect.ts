@@ -6,8 +6,6 @@ import { DumpFilesSource } from '../../src/sources/dumpFiles.js';
 import type { RevisionSource } from '../../src/sources/RevisionSource.js';
 import { NAMES_PER_WRITE } from '../../src/sources/entityNames.js';
 import { EntityStore } from '../../src/store/entityStore.js';
-import { RecentChangesStore } from '../../src/store/recentChangesStore.js';
-import { RevisionStore } from '../../src/store/revisionStore.js';
 import { batchRunnerFor } from './batchRunner.js';
 import { ParsingPartWriter, StoringPartWriter } from './partWriters.js';
 import { warnLeftOut } from './parse.js';
@@ -26,7 +24,7 @@ export const collectStage: Stage<WeeklyInput> = {
   name: 'collect',
   async run(input, context) {
     if (!input.source) throw new UserError('the collect stage needs a source: give --api URL or --dump PATH');
-    const store = new RevisionStore(context.db, input.wiki);
+    const store = context.store.revisions(input.wiki);
     const counts = { pages: 0, revisions: 0, skipped_pages: 0, invalid_utf8_pages: 0 };
     const isDone = (pageId: number) => {
       if (input.onlyPages && !input.onlyPages.has(pageId)) return true;
@@ -43,7 +41,7 @@ export const collectStage: Stage<WeeklyInput> = {
       context.saveProgress({ counts });
       context.reporter.progress(counts.pages);
     };
-    const names = new EntityNameBatches(new EntityStore(context.db), input.source.origin);
+    const names = new EntityNameBatches(context.store.entities, input.source.origin);
     const onWorkers = dumpFilesForWorkers(input, input.source);
     if (onWorkers) {
       let infoboxes = 0;
@@ -70,7 +68,7 @@ export const collectStage: Stage<WeeklyInput> = {
     const parts = input.source.pagesChangedIn(input.window, {
       isDone,
       followHours: input.revertHours,
-      recentChanges: new RecentChangesStore(context.db),
+      recentChanges: context.store.recentChanges,
       onEntityName: (name) => names.add(name),
     });
     // Without the queue the texts are parsed as they come (partWriters.ts); the queue's workers get them from the parse stage.

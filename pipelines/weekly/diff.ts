@@ -2,7 +2,6 @@ import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import { inBatches } from '../../src/queue/batchRunner.js';
 import { diffPagesJob, infoboxesNeeded, type DiffBatch } from '../../src/queue/diffJob.js';
-import { ChangeStore } from '../../src/store/changeStore.js';
 import { batchRunnerFor, runSlices } from './batchRunner.js';
 
 /** Pages read from the store at a time, and per batch (a queue job). */
@@ -18,7 +17,7 @@ export const diffStage: Stage<WeeklyInput> = {
   name: 'diff',
   after: ['parse'],
   async run(input, context) {
-    const store = new ChangeStore(context.db, input.wiki);
+    const store = context.store.changes(input.wiki);
     const runner = batchRunnerFor(input);
     const pageIds = store.windowPageIds(input.window);
     const counts = { pages: 0, revisions: 0, changes: 0, filtered: 0, reverted: 0 };

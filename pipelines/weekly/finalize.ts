@@ -11,6 +11,6 @@ export const finalizeStage: Stage<WeeklyInput> = {
   after: ['classify', 'timeline'],
   repeatable: true,
   async run(input, context) {
-    return finalizeUpdateFrequency(context.db, { windowStart: input.window.start });
+    return finalizeUpdateFrequency(context.store, { windowStart: input.window.start });
   },
 };

@@ -1,9 +1,8 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { withUsage } from '../../src/llm/usage.js';
-import { ChangeStore } from '../../src/store/changeStore.js';
 import type { Generation } from '../../src/model/questions.js';
 import { failed, ok } from '../../src/result.js';
-import { QuestionStore, queryIdFor } from '../../src/store/questionStore.js';
+import { queryIdFor } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, failedForTheService, LLM_BATCH, settled, tasksFor } from './llmWork.js';
 import { questionProblem } from './questionRules.js';
@@ -21,8 +20,8 @@ export const generateStage: Stage<WeeklyInput> = {
   after: ['select'],
   async run(input, context) {
     const tasks = tasksFor(input);
-    const store = new QuestionStore(context.db, input.wiki);
-    const units = new ChangeStore(context.db, input.wiki)
+    const store = context.store.questions(input.wiki);
+    const units = context.store.changes(input.wiki)
       .dataUnitsIn(input.window)
       .filter((unit) => unit.windowStart === input.window.start && unit.windowEnd === input.window.end);
     const done = new Map(

@@ -1,7 +1,6 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import { idsOfFact } from '../../src/content/entityRefs.js';
-import { EntityStore } from '../../src/store/entityStore.js';
 
 /**
  * labels: the English names of every entity and property the window's entity facts name
@@ -15,7 +14,7 @@ export const labelsStage: Stage<WeeklyInput> = {
   name: 'labels',
   after: ['parse'],
   async run(input, context) {
-    const entities = new EntityStore(context.db);
+    const entities = context.store.entities;
     const facts = entities.windowFacts(input.wiki, input.window);
     const ids = [...new Set(facts.flatMap(([key, value]) => idsOfFact(key, value)))].sort();
     const counts: Record<string, number> = { ids: ids.length, known: 0 };

@@ -3,7 +3,7 @@ import type { WeeklyInput } from './input.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { inWindow } from '../../src/dates.js';
 import { parseRevisionsJob, type ParseBatch } from '../../src/queue/parseJob.js';
-import { RevisionStore, type ParseCursor, type UnparsedRevision } from '../../src/store/revisionStore.js';
+import type { ParseCursor, UnparsedRevision } from '../../src/store/revisionStore.js';
 import { batchRunnerFor, runSlices } from './batchRunner.js';
 import { reportWikidataDriven } from './wikidataDriven.js';
 
@@ -50,7 +50,7 @@ export const parseStage: Stage<WeeklyInput> = {
   name: 'parse',
   after: ['collect'],
   async run(input, context) {
-    const store = new RevisionStore(context.db, input.wiki);
+    const store = context.store.revisions(input.wiki);
     const runner = batchRunnerFor(input);
     const counts = { revisions: 0, infoboxes: 0 };
     let leftOut = 0;

@@ -5,8 +5,6 @@ import { templateLabels } from '../../src/diff/infoboxDiff.js';
 import { selectDataUnits } from '../../src/select/dataUnits.js';
 import type { DataUnit, StoredChange } from '../../src/model/weekly.js';
 import { ENGLISH_WIKIPEDIA_ARTICLES } from '../../src/sources/openSource.js';
-import { ChangeStore } from '../../src/store/changeStore.js';
-import { EntityStore } from '../../src/store/entityStore.js';
 
 /**
  * Where an entity's page is when the run's article base is the default (a dump: English Wikipedia's):
@@ -25,8 +23,8 @@ export const selectStage: Stage<WeeklyInput> = {
   name: 'select',
   after: ['diff'],
   async run(input, context) {
-    const store = new ChangeStore(context.db, input.wiki);
-    const entities = new EntityStore(context.db);
+    const store = context.store.changes(input.wiki);
+    const entities = context.store.entities;
     const changes = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);
     const names = namesOf(entities, changes.flatMap((change) => idsOfFact(change.key, change.new)));
     const entityTitle = (pageId: number) => entities.entityPage(input.wiki, pageId);

@@ -1,8 +1,5 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { referencedIds } from '../../src/content/entityRefs.js';
-import { ChangeStore } from '../../src/store/changeStore.js';
-import { EntityStore } from '../../src/store/entityStore.js';
-import { TimelineStore } from '../../src/store/timelineStore.js';
 import { buildTimeline } from '../../src/timeline/buildTimeline.js';
 import { namedIntervals } from '../../src/timeline/namedTimeline.js';
 import { buildWorldTimeline } from '../../src/timeline/worldTimeline.js';
@@ -20,9 +17,9 @@ export const timelineStage: Stage<WeeklyInput> = {
   name: 'timeline',
   after: ['parse', 'diff'],
   async run(input, context) {
-    const pageIds = new ChangeStore(context.db, input.wiki).windowPageIds(input.window);
-    const timelines = new TimelineStore(context.db, input.wiki);
-    const entities = new EntityStore(context.db);
+    const pageIds = context.store.changes(input.wiki).windowPageIds(input.window);
+    const timelines = context.store.timelines(input.wiki);
+    const entities = context.store.entities;
     const named = <Interval extends { value: string; aliases?: string[] }>(intervals: Interval[]): Interval[] => {
       const names = entities.names([...new Set(intervals.flatMap((interval) => referencedIds(interval.value)))]);
       return namedIntervals(intervals, (id) => names.get(id));

@@ -15,6 +15,7 @@ import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import { openDatabase } from '../../src/store/database.js';
 import { TOWN_WEEK_START, townDump } from '../../testkit/townDump.js';
 import { report } from './report.js';
+import { Store } from '../../src/store/store.js';
 
 const reporter = new JsonLinesReporter(new PassThrough());
 const timings: Record<number, number> = {};
@@ -33,10 +34,10 @@ for (const questions of [1500, 3000]) {
     articleBaseUrl: 'https://en.wikipedia.org/wiki/',
   };
   const params = { window: input.window, bench: 'check' };
-  await runWeekly({ db, input, stages: ['collect', 'parse', 'diff', 'select', 'timeline', 'generate'], reporter, params });
+  await runWeekly({ store: Store.of(db), input, stages: ['collect', 'parse', 'diff', 'select', 'timeline', 'generate'], reporter, params });
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
-  const outcome = await runWeekly({ db, input, stages: ['check'], reporter, params });
+  const outcome = await runWeekly({ store: Store.of(db), input, stages: ['check'], reporter, params });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
   timings[questions] = seconds;

@@ -12,6 +12,7 @@ import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
 import { importDailyQa } from '../../src/timeline/dailyqaImport.js';
 import { report } from './report.js';
 import { sharedData } from '../../testkit/sharedData.js';
+import { Store } from '../../src/store/store.js';
 
 const releaseDir = join(sharedData, 'dailyqa-release');
 const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));
@@ -19,17 +20,17 @@ const dir = mkdtempSync(join(tmpdir(), 'wikidelta-bench-'));
 const db = openDatabase(join(dir, 'bench.sqlite'));
 
 const importStarted = performance.now();
-const imported = await importDailyQa(db, files);
+const imported = await importDailyQa(Store.of(db), files);
 const importSeconds = (performance.now() - importStarted) / 1000;
 
 const ids = db.prepare('SELECT id FROM queries').pluck().all() as string[];
 const dates = files.map((file) => `20${/qa_(\d{2})(\d{2})(\d{2})/.exec(file)?.slice(1).join('-')}`);
 const random = new SeededRandom(7);
 const lookups = Array.from({ length: 300_000 }, () => [random.pick(ids), random.pick(dates)] as const);
-for (const [id, date] of lookups.slice(0, 10_000)) answerQuery(db, id, date);
+for (const [id, date] of lookups.slice(0, 10_000)) answerQuery(Store.of(db), id, date);
 const lookupStarted = performance.now();
 let found = 0;
-for (const [id, date] of lookups) if (answerQuery(db, id, date).status !== 'unknown') found++;
+for (const [id, date] of lookups) if (answerQuery(Store.of(db), id, date).status !== 'unknown') found++;
 const lookupSeconds = (performance.now() - lookupStarted) / 1000;
 report('answer_lookups', lookups.length / lookupSeconds, 'lookups/s', {
   lookups: lookups.length,
@@ -45,7 +46,7 @@ const timings: number[] = [];
 let lines = 0;
 for (const date of dates.slice(0, 7)) {
   const started = performance.now();
-  lines = dailyQaLines(db, date).split('\n').length - 1;
+  lines = dailyQaLines(Store.of(db), date).split('\n').length - 1;
   timings.push((performance.now() - started) / 1000);
 }
 timings.sort((a, b) => a - b);

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { closeStore, openDatabase, openStoreForReading, storeProblem, type Database } from '../store/database.js';
+import type { Database } from 'better-sqlite3';
+import { storeProblem } from '../store/database.js';
+import { Store } from '../store/store.js';
 import { acquireLock, type HeldLock } from '../runs/lock.js';
 import { createReporter, type Reporter } from '../runs/progress.js';
-import { RunStore } from '../store/runStore.js';
 import { loadSettings, type Settings } from '../settings.js';
 import { UserError } from '../errors.js';
 import { existsSync } from 'node:fs';
@@ -15,10 +16,16 @@ export interface GlobalFlags {
   config?: string;
 }
 
-/** What a command works with: validated settings, the database, and (for writers) the lock. */
+/** What a command works with: validated settings, the store, and (for writers) the lock. */
 export interface Session {
   settings: Settings;
   dbPath: string;
+  /** The session's one Store: every repository, each statement prepared once. */
+  store: Store;
+  /**
+   * `store.db`, for the commands not converted to the Store yet (export, release, audit, evaluate,
+   * leaderboard): the same connection. New code takes `store`.
+   */
   db: Database;
   json: boolean;
   reporter: Reporter;
@@ -56,29 +63,29 @@ export function openSession(command: Command, options: SessionOptions): Session 
   const reporter = createReporter(process.stderr, { json });
   if (!options.write && !existsSync(dbPath)) throw new UserError(`no database at ${dbPath}: run a pipeline first or pass --db`);
   const lock: HeldLock | null = (options.lock ?? options.write) ? acquireLock(dbPath, process.argv.slice(2).join(' '), { readOnly: !options.write }) : null;
-  let db: Database;
+  let store: Store;
   try {
-    db = options.write ? openDatabase(dbPath) : openStoreForReading(dbPath);
+    store = options.write ? Store.open(dbPath) : Store.openForReading(dbPath);
   } catch (error) {
     lock?.release();
     throw error;
   }
   if (lock?.replacedStale) {
     const stale = lock.replacedStale;
-    const marked = new RunStore(db).markInterrupted(`interrupted: process ${stale.pid} died without finishing`, 'others');
+    const marked = store.runs.markInterrupted(`interrupted: process ${stale.pid} died without finishing`, 'others');
     reporter.warn(`removed a stale lock left by dead process ${stale.pid} ("${stale.command}", since ${stale.startedAt})`, {
       runs_marked_failed: marked,
     });
   }
   const release = () => lock?.release();
-  const close = () => closeStore(db);
+  const close = () => store.close();
   // Stays the handler of both signals until the process ends: with `once`, a second signal (a
   // second Ctrl-C, systemd's stop repeated) would meet the default action and end the process
   // before the first one's handler removed the lock. Marking the run may fail (a busy store); the
   // lock goes all the same.
   const interrupt = (signal: NodeJS.Signals) => {
     try {
-      new RunStore(db).markInterrupted(`interrupted by ${signal}`, 'mine');
+      store.runs.markInterrupted(`interrupted by ${signal}`, 'mine');
       reporter.warn(`stopped by ${signal}`);
       close();
     } finally {
@@ -93,7 +100,8 @@ export function openSession(command: Command, options: SessionOptions): Session 
   return {
     settings,
     dbPath,
-    db,
+    store,
+    db: store.db,
     json,
     reporter,
     close() {

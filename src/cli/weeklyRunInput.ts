@@ -30,7 +30,7 @@ export function weeklyRunInput(
     revertHours: settings.revertHours,
     keepContent: settings.keepContent,
     articleBaseUrl: overrides.articleBaseUrl ?? articleBaseUrl(flags, settings),
-    tasks: new SessionTasks(session.db, settings).weekly(),
+    tasks: new SessionTasks(session.store, settings).weekly(),
     prices: pricesOf(settings),
     domainCap: settings.domainCap,
     entityNames: entityNameSources(session, flags),

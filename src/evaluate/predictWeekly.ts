@@ -17,6 +17,7 @@ import { AnswerTimelines } from '../store/timelineStore.js';
 import { answerInstant, answersOnDate } from '../timeline/answers.js';
 import { predictAll, type BaselinePredictions } from './predictBaseline.js';
 import { StoreGold } from './storeCases.js';
+import { Store } from '../store/store.js';
 
 /** The weekly baselines `predict weekly` runs: the question alone, or with the golden document (the page at the date). */
 export const WEEKLY_SYSTEMS = ['closed-book', 'golden-doc'] as const;
@@ -41,7 +42,7 @@ interface WeeklyItem {
  */
 export async function predictWeekly(db: Database, tasks: BaselineTasks, system: WeeklySystem, date: string, week?: string): Promise<BaselinePredictions> {
   const instant = answerInstant(date);
-  const questions = new Map(answersOnDate(db, date).map((row) => [row.id, row.query]));
+  const questions = new Map(answersOnDate(Store.of(db), date).map((row) => [row.id, row.query]));
   const items: WeeklyItem[] = new StoreGold(db).expected({ dates: [date], week: week ?? null }).map((gold) => ({ id: gold.id, question: questions.get(gold.id) ?? '' }));
   if (system === 'closed-book') return predictAll(items, (item) => tasks.answerClosedBook({ text: item.question, date }));
   const timelines = new AnswerTimelines(db);

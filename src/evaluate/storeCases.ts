@@ -15,6 +15,7 @@ import { answerInstant, answersOverDays, type Answer } from '../timeline/answers
 import { stateAt, type ValueTimeline } from '../timeline/valueTimeline.js';
 import type { GrowoverGold } from './growoverScores.js';
 import type { WeeklyGold } from './weeklyScores.js';
+import { Store } from '../store/store.js';
 
 /**
  * What an evaluation expects (docs/ARCHITECTURE.md §15): on each of its dates, every kept query with
@@ -118,7 +119,7 @@ export class StoreGold {
     const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
     const options = { ...(scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` }), axis: scope.axis ?? 'edit', timelines: true as const };
     const instants = scope.dates.map(answerInstant);
-    for (const query of answersOverDays(this.db, scope.dates, options)) {
+    for (const query of answersOverDays(Store.of(this.db), scope.dates, options)) {
       const f = facts.get(query.id);
       if (!f) continue;
       yield new GoldQuery(query.id, query.query, f, query.timeline, query.answers, scope.dates, instants);

@@ -3,9 +3,8 @@
  * else offline. The openai provider talks to OPENAI_BASE_URL (else OpenAI's API) with
  * OPENAI_API_KEY, as the SDK would on its own, and caches replies in the store.
  */
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../store/store.js';
 import type { Settings } from '../settings.js';
-import { ResponseCache } from '../store/llmCache.js';
 import type { BaselineTasks } from './baselineTasks.js';
 import type { GrowoverTasks } from './growoverTasks.js';
 import { OpenAiJudgeTasks, type JudgeTasks } from './judgeTasks.js';
@@ -51,7 +50,7 @@ export class SessionTasks {
   private client: OpenAiClient | undefined;
 
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly settings: LlmSettings,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
@@ -83,7 +82,7 @@ export class SessionTasks {
   }
 
   private openAi(): OpenAiClient {
-    this.client ??= openAiClient(this.db, this.settings, this.env);
+    this.client ??= openAiClient(this.store, this.settings, this.env);
     return this.client;
   }
 }
@@ -101,7 +100,7 @@ export function pricesOf(settings: Pick<Settings, 'llmPricePer1kInput' | 'llmPri
   };
 }
 
-function openAiClient(db: Database, settings: LlmSettings, env: NodeJS.ProcessEnv): OpenAiClient {
+function openAiClient(store: Store, settings: LlmSettings, env: NodeJS.ProcessEnv): OpenAiClient {
   return new OpenAiClient({
     model: settings.llmModel,
     concurrency: settings.llmConcurrency,
@@ -113,7 +112,7 @@ function openAiClient(db: Database, settings: LlmSettings, env: NodeJS.ProcessEn
     retryBaseMs: settings.retryBaseMs,
     temperature: settings.llmTemperature,
     seed: settings.seed,
-    cache: new ResponseCache(db),
+    cache: store.llmCache,
     // The SDK's own variables, read from the environment given (so tests can pass theirs); a local
     // server needs no key, but the SDK refuses to start without one.
     ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),

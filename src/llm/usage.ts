@@ -1,7 +1,6 @@
 /** Calls and tokens spent through one LLM provider, and their record per run (what `status` shows). */
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../store/store.js';
 import type { RunUsage, Usage } from '../model/llmUsage.js';
-import { LlmUsageStore } from '../store/llmUsageStore.js';
 
 /** Prices per thousand tokens; an absent one leaves the cost unknown. */
 export interface Prices {
@@ -69,7 +68,7 @@ export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, 
  * body fails: tokens paid for are counted whether or not the stage finished.
  */
 export async function withUsage<T>(
-  run: { db: Database; runId: number },
+  run: { store: Store; runId: number },
   provider: { takeUsage(): Usage },
   prices: Prices,
   body: () => Promise<T>,
@@ -77,19 +76,19 @@ export async function withUsage<T>(
   try {
     return await body();
   } finally {
-    recordUsage(run.db, run.runId, provider.takeUsage(), prices);
+    recordUsage(run.store, run.runId, provider.takeUsage(), prices);
   }
 }
 
 /** Adds a stage's usage to its run's totals. */
-export function recordUsage(db: Database, runId: number, usage: Usage, prices: Prices): void {
+export function recordUsage(store: Store, runId: number, usage: Usage, prices: Prices): void {
   if (usage.requests + usage.cacheHits + usage.failures === 0) return;
-  new LlmUsageStore(db).add(runId, usage, costOf(usage, prices));
+  store.llmUsage.add(runId, usage, costOf(usage, prices));
 }
 
 /** A run's LLM usage, one entry per provider and model, as `status` prints it through `formatRunUsage`. */
-export function runUsage(db: Database, runId: number): RunUsage[] {
-  return new LlmUsageStore(db).ofRun(runId);
+export function runUsage(store: Store, runId: number): RunUsage[] {
+  return store.llmUsage.ofRun(runId);
 }
 
 /** One line per provider and model, for `status`. */

@@ -14,6 +14,7 @@ import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { answerChangesChart, monthlyCountsChart, queriesPerDomainChart, sentenceLabelsChart, type DomainCount, type MonthCount } from './charts.js';
 import { renderSvg, type ChartSpec } from './render.js';
+import { Store } from '../store/store.js';
 
 export interface Figure {
   /** The file's name without `.svg`. */
@@ -28,7 +29,7 @@ export interface Figure {
  * without kept queries. The answer changes are on the time axis of the release they go with.
  */
 export function weeklyFigures(db: Database, lastWeek?: string, axis: TimeAxis = 'edit'): Figure[] {
-  const weeks = answerChangeStats(db, axis, lastWeek);
+  const weeks = answerChangeStats(Store.of(db), axis, lastWeek);
   if (weeks.length === 0) return [];
   const counts = new Map<string, DomainCount>();
   for (const facts of new QueryStore(db).scoringFacts()) {

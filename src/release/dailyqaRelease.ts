@@ -15,6 +15,7 @@ import { cardFrontMatter, loadingSection } from './datasetCard.js';
 import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
+import { Store } from '../store/store.js';
 
 /** Longer ranges are refused: a range is one table held in memory while written (about 200 bytes a row). */
 const MAX_DAYS = 3660;
@@ -60,7 +61,7 @@ export async function renderDailyQaRelease(db: Database, from: string, to: strin
   const queries = new QueryStore(db).keptQueries();
   if (queries.length === 0) throw new UserError('no kept queries in the store: run wikidelta weekly or wikidelta import dailyqa first');
   const answers: TableRecord[] = [];
-  for (const query of answersOverDays(db, dates)) {
+  for (const query of answersOverDays(Store.of(db), dates)) {
     query.answers.forEach((answer, index) => answers.push(answerRecord(query.id, dates[index] as string, answer)));
   }
   const queryRows: TableRecord[] = queries.map((query) => ({

@@ -22,6 +22,7 @@ import { cardFrontMatter, loadingSection, wikiLanguage } from './datasetCard.js'
 import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
+import { Store } from '../store/store.js';
 
 const TitlesJson = z.array(z.string());
 
@@ -83,7 +84,7 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   // The store keeps the edit-time class; on world time the same rule on what held in the world, null
   // where nothing did on those days (a fact without dates).
   const worldFrequency = new Map<string, string | null>();
-  for (const { id, query, answers } of answersOverDays(db, read, { windowStart: window.start, axis })) {
+  for (const { id, query, answers } of answersOverDays(Store.of(db), read, { windowStart: window.start, axis })) {
     const days = releaseDays.map((day) => answers[day] as Answer);
     answersByItem.set(id, days.map((answer, day) => ({ date: dates[day] as string, ...answer })));
     days.forEach((answer, day) => dayLines[day]?.push({ id, query, answer: answer.answer }));
@@ -93,7 +94,7 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
     }
   }
   // The gold's aliases: those of the interval the change began, on edit time whatever the release's axis.
-  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(db, { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
+  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(Store.of(db), { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
   const frequencyOf = (item: GeneratedItem): string | null => (axis === 'world' ? (worldFrequency.get(item.id) ?? null) : item.updateFrequency);
   const queries: ReleaseTable = { spec: QUERIES_TABLE, records: kept.map((item) => queryRecord(item, aliasesOf.get(item.id) ?? [], frequencyOf(item))) };
   const answerRows = [...answersByItem.keys()]

@@ -1,10 +1,14 @@
 import type { Database } from 'better-sqlite3';
+import type { Store } from '../store/store.js';
 import { oneLine, UserError } from '../errors.js';
 import type { Reporter } from './progress.js';
-import { RunStore, type Counts, type RunRecord, type StageRecord } from '../store/runStore.js';
+import type { Counts, RunRecord, StageRecord } from '../store/runStore.js';
 
 /** What a stage gets while it runs: the store, a way to record its counts so far, and the reporter. */
 export interface StageContext {
+  /** The session's Store: stages read and write through its repositories. */
+  store: Store;
+  /** `store.db`, for the one stage not converted to the Store yet (weekly export). New stages take `store`. */
   db: Database;
   runId: number;
   reporter: Reporter;
@@ -40,7 +44,7 @@ export interface PipelineOutcome {
  * run and is recorded on the stage and the run before it propagates. docs/ARCHITECTURE.md §9
  */
 export async function runPipeline<Input>(options: {
-  db: Database;
+  store: Store;
   pipeline: string;
   params: Record<string, unknown>;
   stages: ReadonlyArray<Stage<Input>>;
@@ -50,9 +54,9 @@ export async function runPipeline<Input>(options: {
   input: Input;
   reporter: Reporter;
 }): Promise<PipelineOutcome> {
-  const { db, reporter } = options;
+  const { store, reporter } = options;
   const redo = options.redo ?? [];
-  const runs = new RunStore(db);
+  const runs = store.runs;
   const allNames = options.stages.map((stage) => stage.name);
   const notChosen = redo.filter((name) => !options.selected.includes(name));
   if (notChosen.length > 0) {
@@ -81,7 +85,8 @@ export async function runPipeline<Input>(options: {
     reporter.stageStarted(stage.name);
     const started = performance.now();
     const context: StageContext = {
-      db,
+      store,
+      db: store.db,
       runId: run.id,
       reporter,
       saveProgress: (update) => runs.saveCounts(run.id, stage.name, update.counts),

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { AuditItemContentSchema, AuditSourceSchema, hashToken, VERDICTS, type Annotator, type AuditInfo, type AuditItem, type AuditItemContent, type Judgment, type JudgmentRecord } from '../model/audit.js';
 import { UserError } from '../errors.js';
 import { flag, jsonColumn } from './rows.js';
+import { Statements } from './statements.js';
 
 const AuditRow = z.object({
   id: z.number().int(),
@@ -84,10 +85,11 @@ export interface AssignedItem {
 }
 
 export class AuditStore {
-  /** Prepared once per store: preparing costs more than running most of these queries. */
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements: Statements;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.statements = new Statements(db);
+  }
 
   /** SQLite's data_version: it changes when another connection commits, so what was read before may be stale. */
   commitVersion(): number {
@@ -95,14 +97,15 @@ export class AuditStore {
   }
 
   private statement(sql: string): Statement {
-    let prepared = this.statements.get(sql);
-    if (!prepared) {
-      prepared = this.db.prepare(sql);
-      this.statements.set(sql, prepared);
-    }
-    return prepared;
+    return this.statements.get(sql);
   }
 
+  /**
+   * Creates an audit; refuses a name already taken.
+   *
+   * @param info the audit without its id.
+   * @returns the audit with its new id.
+   */
   createAudit(info: Omit<AuditInfo, 'id'>): AuditInfo {
     return this.db.transaction(() => {
       if (this.audit(info.name)) throw new UserError(`an audit named ${info.name} exists already: choose another --name`);
@@ -114,10 +117,12 @@ export class AuditStore {
     }).immediate();
   }
 
+  /** The audit named `name`, or undefined. */
   audit(name: string): AuditInfo | undefined {
     return this.auditFrom(this.statement('SELECT * FROM audits WHERE name = ?').get(name));
   }
 
+  /** The audit with this id, or undefined. */
   auditById(id: number): AuditInfo | undefined {
     return this.auditFrom(this.statement('SELECT * FROM audits WHERE id = ?').get(id));
   }
@@ -140,15 +145,22 @@ export class AuditStore {
     }).immediate();
   }
 
+  /** The audit's items in the order they were added. */
   items(auditId: number): AuditItem[] {
     return this.statement('SELECT * FROM audit_items WHERE audit_id = ? ORDER BY id').all(auditId).map((raw) => itemOf(ItemRow.parse(raw)));
   }
 
+  /** One item by id, or undefined. */
   item(itemId: number): AuditItem | undefined {
     const raw = this.statement('SELECT * FROM audit_items WHERE id = ?').get(itemId);
     return raw === undefined ? undefined : itemOf(ItemRow.parse(raw));
   }
 
+  /**
+   * Adds an annotator (or the maintainer) to an audit with the hash of their token; refuses a name already in that role.
+   *
+   * @returns the annotator with its id.
+   */
   addAnnotator(auditId: number, name: string, tokenHash: string, role: Annotator['role']): Annotator {
     return this.db.transaction(() => {
       const existing = this.statement('SELECT 1 FROM audit_annotators WHERE audit_id = ? AND role = ? AND name = ?').get(auditId, role, name);
@@ -271,6 +283,7 @@ export class AuditStore {
     return new Map(rows.map((raw) => TitleRow.parse(raw)).map((row) => [row.item_id, row.title ?? '']));
   }
 
+  /** Whether the item is assigned to the annotator. */
   isAssigned(itemId: number, annotatorId: number): boolean {
     return this.statement('SELECT 1 FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').get(itemId, annotatorId) !== undefined;
   }

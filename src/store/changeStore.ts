@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { Infobox, KeyChange, Window } from '../model.js';
 import { MarkedKeyChangeSchema, type DataUnit, type FilterReason, type PageRevisionRow, type StoredChange } from '../model/weekly.js';
 import { Count, FieldsColumn, flag, InfoboxColumn, Numbers } from './rows.js';
+import { Statements } from './statements.js';
 
 const PageRevisionColumns = z.object({
   revId: z.number().int(),
@@ -62,7 +63,10 @@ export class ChangeStore {
   private readonly countUnits;
   private readonly selectTitle;
 
+  private readonly reads: ChangeReads;
+
   constructor(private readonly db: Database, readonly wiki: string) {
+    this.reads = new ChangeReads(db);
     this.selectWindowPages = db.prepare('SELECT page_id FROM window_pages WHERE wiki = ? AND window_start = ? AND window_end = ? ORDER BY page_id').pluck();
     this.selectPageRevisions = db.prepare(
       `SELECT rev_id AS revId, timestamp, sha1, metadata_only AS metadataOnly, first_paragraph AS firstParagraph, parsed
@@ -85,6 +89,7 @@ export class ChangeStore {
     this.selectTitle = db.prepare('SELECT title FROM pages WHERE wiki = ? AND page_id = ?').pluck();
   }
 
+  /** The ids of the window's collected pages, ascending. */
   windowPageIds(window: Window): number[] {
     return Numbers.parse(this.selectWindowPages.all(this.wiki, window.start, window.end));
   }
@@ -108,6 +113,7 @@ export class ChangeStore {
     return this.selectInfoboxes.all(this.wiki, pageId, revId).map((row) => RawInfoboxRow.parse(row));
   }
 
+  /** Parses stored infobox rows (fields as JSON text) into infoboxes. */
   decodeInfoboxes(rows: StoredInfoboxes): Infobox[] {
     return rows.map((row) => InfoboxRow.parse(row));
   }
@@ -137,9 +143,15 @@ export class ChangeStore {
     return written;
   }
 
-  /** This wiki's changes with a timestamp in [start, end); see listChanges. */
+  /**
+   * This wiki's changes with a timestamp in [start, end), oldest first (`ChangeReads.changes`).
+   *
+   * @param window the span of change timestamps.
+   * @param options `onlyCandidates`: only those that pass the filters.
+   * @returns the changes with their page titles and filter marks.
+   */
   changesIn(window: Window, options: { onlyCandidates?: boolean } = {}): StoredChange[] {
-    return listChanges(this.db, window, { ...options, wiki: this.wiki });
+    return this.reads.changes(window, { ...options, wiki: this.wiki });
   }
 
   /** Replaces a window's data units in one transaction. */
@@ -150,9 +162,14 @@ export class ChangeStore {
     })();
   }
 
-  /** This wiki's data units whose change falls in [start, end); see listDataUnits. */
+  /**
+   * This wiki's data units whose change falls in [start, end) (`ChangeReads.dataUnits`).
+   *
+   * @param window the span of change timestamps.
+   * @returns the units by window, then change time, then page.
+   */
   dataUnitsIn(window: Window): DataUnit[] {
-    return listDataUnits(this.db, window, { wiki: this.wiki });
+    return this.reads.dataUnits(window, { wiki: this.wiki });
   }
 
   /** How many data units the window selected. */
@@ -160,36 +177,62 @@ export class ChangeStore {
     return Count.parse(this.countUnits.get(this.wiki, window.start, window.end));
   }
 
+  /** The page's title, or its id as text when the page is unknown. */
   pageTitle(pageId: number): string {
     const title = z.string().optional().parse(this.selectTitle.get(this.wiki, pageId));
     return title ?? String(pageId);
   }
 }
 
-/** Changes with a timestamp in [start, end), oldest first, of one wiki or all; optionally only those that pass the filters. */
-export function listChanges(db: Database, window: Window, options: { onlyCandidates?: boolean; wiki?: string } = {}): StoredChange[] {
-  return db
-    .prepare(
-      `SELECT c.wiki, p.title, c.page_id AS pageId, c.rev_id AS revId, c.prev_rev_id AS prevRevId, c.timestamp, c.template, c.key,
-              c.kind, c.old, c.new, c.filtered, c.reverted_by AS revertedBy
-       FROM infobox_changes c JOIN pages p ON p.wiki = c.wiki AND p.page_id = c.page_id
-       WHERE c.timestamp >= @start AND c.timestamp < @end AND (@wiki IS NULL OR c.wiki = @wiki)
-         AND (@onlyCandidates = 0 OR c.filtered IS NULL)
-       ORDER BY c.timestamp, c.rev_id, c.template, c.key`,
-    )
-    .all({ ...window, wiki: options.wiki ?? null, onlyCandidates: options.onlyCandidates ? 1 : 0 })
-    .map((row) => StoredChangeRow.parse(row));
-}
+/**
+ * Key changes and data units across wikis, by window: what `changes` lists. Each statement is
+ * prepared the first time it runs.
+ */
+export class ChangeReads {
+  private readonly statements: Statements;
 
-/** Data units whose change falls in [start, end), of one wiki or all, from every window that selected them. */
-export function listDataUnits(db: Database, window: Window, options: { wiki?: string } = {}): DataUnit[] {
-  return db
-    .prepare(
-      `SELECT wiki, window_start AS windowStart, window_end AS windowEnd, page_id AS pageId, title, url, rev_id AS revId,
-              prev_rev_id AS prevRevId, timestamp, template, key, old, new, infobox, key_labels AS keyLabels, first_paragraph AS firstParagraph, seed
-       FROM data_units WHERE timestamp >= @start AND timestamp < @end AND (@wiki IS NULL OR wiki = @wiki)
-       ORDER BY window_start, timestamp, page_id`,
-    )
-    .all({ ...window, wiki: options.wiki ?? null })
-    .map((row) => DataUnitRow.parse(row));
+  /** @param db the store's connection. */
+  constructor(db: Database) {
+    this.statements = new Statements(db);
+  }
+
+  /**
+   * Changes with a timestamp in [start, end), oldest first, of one wiki or all.
+   *
+   * @param window the span of change timestamps.
+   * @param options `onlyCandidates`: only the changes that pass the filters; `wiki`: one wiki's only.
+   * @returns the changes with their page titles and filter marks.
+   */
+  changes(window: Window, options: { onlyCandidates?: boolean; wiki?: string } = {}): StoredChange[] {
+    return this.statements
+      .get(
+        `SELECT c.wiki, p.title, c.page_id AS pageId, c.rev_id AS revId, c.prev_rev_id AS prevRevId, c.timestamp, c.template, c.key,
+                c.kind, c.old, c.new, c.filtered, c.reverted_by AS revertedBy
+         FROM infobox_changes c JOIN pages p ON p.wiki = c.wiki AND p.page_id = c.page_id
+         WHERE c.timestamp >= @start AND c.timestamp < @end AND (@wiki IS NULL OR c.wiki = @wiki)
+           AND (@onlyCandidates = 0 OR c.filtered IS NULL)
+         ORDER BY c.timestamp, c.rev_id, c.template, c.key`,
+      )
+      .all({ ...window, wiki: options.wiki ?? null, onlyCandidates: options.onlyCandidates ? 1 : 0 })
+      .map((row) => StoredChangeRow.parse(row));
+  }
+
+  /**
+   * Data units whose change falls in [start, end), of one wiki or all, from every window that selected them.
+   *
+   * @param window the span of change timestamps.
+   * @param options `wiki`: one wiki's only.
+   * @returns the units by window, then change time, then page.
+   */
+  dataUnits(window: Window, options: { wiki?: string } = {}): DataUnit[] {
+    return this.statements
+      .get(
+        `SELECT wiki, window_start AS windowStart, window_end AS windowEnd, page_id AS pageId, title, url, rev_id AS revId,
+                prev_rev_id AS prevRevId, timestamp, template, key, old, new, infobox, key_labels AS keyLabels, first_paragraph AS firstParagraph, seed
+         FROM data_units WHERE timestamp >= @start AND timestamp < @end AND (@wiki IS NULL OR wiki = @wiki)
+         ORDER BY window_start, timestamp, page_id`,
+      )
+      .all({ ...window, wiki: options.wiki ?? null })
+      .map((row) => DataUnitRow.parse(row));
+  }
 }

@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { Statements } from './statements.js';
 
 const VectorRow = z.object({
   text_hash: z.string(),
@@ -15,7 +16,11 @@ const VectorRow = z.object({
 const LOOKUP_CHUNK = 500;
 
 export class EmbeddingCache {
-  constructor(private readonly db: Database) {}
+  private readonly statements: Statements;
+
+  constructor(private readonly db: Database) {
+    this.statements = new Statements(db);
+  }
 
   /** The stored vectors of these hashes; hashes never stored are absent from the map. */
   load(embedder: string, hashes: readonly string[]): Map<string, Float32Array> {
@@ -34,8 +39,14 @@ export class EmbeddingCache {
     return found;
   }
 
+  /**
+   * Stores vectors by (embedder, text hash) in one transaction, replacing any held.
+   *
+   * @param embedder the embedder's id.
+   * @param entries pairs of text hash and vector.
+   */
   save(embedder: string, entries: ReadonlyArray<readonly [hash: string, vector: Float32Array]>): void {
-    const insert = this.db.prepare('INSERT OR REPLACE INTO embedding_cache (embedder, text_hash, vector) VALUES (?, ?, ?)');
+    const insert = this.statements.get('INSERT OR REPLACE INTO embedding_cache (embedder, text_hash, vector) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       for (const [hash, vector] of entries) insert.run(embedder, hash, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
     })();
@@ -43,6 +54,6 @@ export class EmbeddingCache {
 
   /** Vectors held for an embedder, for `status`-like reports and the benchmark. */
   count(embedder: string): number {
-    return z.number().parse(this.db.prepare('SELECT COUNT(*) FROM embedding_cache WHERE embedder = ?').pluck().get(embedder));
+    return z.number().parse(this.statements.get('SELECT COUNT(*) FROM embedding_cache WHERE embedder = ?').pluck().get(embedder));
   }
 }

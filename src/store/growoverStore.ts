@@ -242,6 +242,7 @@ export class GrowoverStore {
     return this.snapshots.newLabels(oldName, newName, newPageId);
   }
 
+  /** Whether the stage's work on the page is recorded done for the snapshot (a killed run resumes after it). */
   isDone(snapshot: string, pageId: number, stage: GrowoverStage): boolean {
     return this.selectDone.get(snapshot, pageId, stage) !== undefined;
   }

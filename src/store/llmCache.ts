@@ -22,6 +22,7 @@ export interface CacheKeyParts {
   parameters: Record<string, unknown>;
 }
 
+/** The cache key of a request: a SHA-256 of the model, prompt, prompt version, input and parameters. */
 export function cacheKey(parts: CacheKeyParts): string {
   return createHash('sha256').update(JSON.stringify([parts.model, parts.prompt, parts.promptVersion, parts.input, parts.parameters])).digest('hex');
 }
@@ -39,6 +40,7 @@ export class ResponseCache {
     );
   }
 
+  /** The stored outcome of a request by its key, or undefined when never stored. */
   get(key: string): Result<unknown> | undefined {
     const row = this.selectOutcome.get(key);
     if (typeof row !== 'string') return undefined;
@@ -53,6 +55,12 @@ export class ResponseCache {
     return parsed.success ? (parsed.data as Result<unknown>) : undefined;
   }
 
+  /**
+   * Stores the outcome of a request with its tokens, replacing any held.
+   *
+   * @param key `cacheKey(parts)`.
+   * @param parts what the key was made of, kept for inspection.
+   */
   put(key: string, parts: CacheKeyParts, outcome: Result<unknown>, tokens: { prompt: number; completion: number }): void {
     this.insertOutcome.run(key, parts.model, parts.prompt, parts.promptVersion, JSON.stringify(outcome), tokens.prompt, tokens.completion, new Date().toISOString());
   }

@@ -40,6 +40,7 @@ export class LlmUsageStore {
     this.upsert.run({ runId, ...usage, cost });
   }
 
+  /** The run's usage, one row per provider and model. */
   ofRun(runId: number): RunUsage[] {
     return this.selectRun.all(runId).map((row) => RunUsageRow.parse(row));
   }

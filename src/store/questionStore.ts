@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { Statements } from './statements.js';
 import type { Window } from '../model.js';
 import type { CheckResult, DomainResult, GeneratedItem, Generation, KeptQuery, Question, QuerySummary, StoredCheck, UpdateFrequency } from '../model/questions.js';
 import type { AnswerInterval } from '../model/timelines.js';
@@ -99,12 +100,15 @@ export function queryIdFor(window: Window, pageId: number): string {
 }
 
 export class QuestionStore {
-  constructor(private readonly db: Database, readonly wiki: string) {}
+  private readonly statements: Statements;
+
+  constructor(private readonly db: Database, readonly wiki: string) {
+    this.statements = new Statements(db);
+  }
 
   /** What each query of the window was generated from, failed generations included with their reason. */
   generatedFrom(window: Window): GeneratedFrom[] {
-    return this.db
-      .prepare(
+    return this.statements.get(
         `SELECT query_id AS id, rev_id AS revId, target_key AS key, reason FROM question_generations
          WHERE wiki = ? AND window_start = ? AND window_end = ?`,
       )
@@ -115,20 +119,20 @@ export class QuestionStore {
   /** Stores a batch of generations in one transaction; a successful one also becomes a query, kept once checked. */
   saveGenerations(generations: Generation[]): void {
     const now = new Date().toISOString();
-    const provenance = this.db.prepare(
+    const provenance = this.statements.get(
       `INSERT OR REPLACE INTO question_generations (query_id, wiki, window_start, window_end, page_id, rev_id, prev_rev_id, target_key,
          gold, status, reason, prompt, prompt_version, provider, model, seed, created_at)
        VALUES (@queryId, @wiki, @windowStart, @windowEnd, @pageId, @revId, @prevRevId, @key, @gold, @status, @reason,
          @prompt, @promptVersion, @provider, @model, @seed, @createdAt)`,
     );
-    const query = this.db.prepare(
+    const query = this.statements.get(
       `INSERT INTO queries (id, text, origin, wiki, page_id, slot, template, key, window_start, window_end, created_at, kept)
        VALUES (@id, @text, 'generated', @wiki, @pageId, @template, @template, @key, @windowStart, @windowEnd, @createdAt, 0)
        ON CONFLICT (id) DO UPDATE SET text = excluded.text, wiki = excluded.wiki, page_id = excluded.page_id, slot = excluded.slot,
          template = excluded.template, key = excluded.key, window_start = excluded.window_start, window_end = excluded.window_end,
          created_at = excluded.created_at, kept = 0`,
     );
-    const dropQuery = this.db.prepare("DELETE FROM queries WHERE id = ? AND origin = 'generated'");
+    const dropQuery = this.statements.get("DELETE FROM queries WHERE id = ? AND origin = 'generated'");
     this.db.transaction(() => {
       for (const generation of generations) {
         const { unit } = generation;
@@ -168,8 +172,7 @@ export class QuestionStore {
 
   /** The window's successfully generated questions with their data units, by id. */
   questions(window: Window): Question[] {
-    const rows = this.db
-      .prepare(
+    const rows = this.statements.get(
         `SELECT q.id, q.text, u.wiki, u.window_start AS windowStart, u.window_end AS windowEnd, u.page_id AS pageId, u.title, u.url,
                 u.rev_id AS revId, u.prev_rev_id AS prevRevId, u.timestamp, u.template, u.key, u.old, u.new, u.infobox, u.key_labels AS keyLabels,
                 u.first_paragraph AS firstParagraph, u.seed
@@ -188,8 +191,7 @@ export class QuestionStore {
 
   /** The window's questions whose checks are all stored and newer than the question, with the checks' reasons, by query id. */
   checkedReasons(window: Window): Map<string, string[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this.statements.get(
         `SELECT g.query_id AS queryId, json_group_array(c.reason) AS reasons
          FROM question_generations g JOIN question_checks c ON c.query_id = g.query_id AND c.checked_at >= g.created_at
          WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? GROUP BY g.query_id HAVING COUNT(*) = 2`,
@@ -198,9 +200,10 @@ export class QuestionStore {
     return new Map(rows.map((row) => CheckedRow.parse(row)).map(({ queryId, reasons }) => [queryId, reasons]));
   }
 
+  /** Stores check results in one transaction, replacing earlier results of the same query and check. */
   saveChecks(results: CheckResult[]): void {
     const now = new Date().toISOString();
-    const insert = this.db.prepare(
+    const insert = this.statements.get(
       `INSERT OR REPLACE INTO question_checks (query_id, check_name, passed, reason, detail, backend, prompt, prompt_version, checked_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -213,8 +216,7 @@ export class QuestionStore {
 
   /** Ids of the window's questions that passed every check, sorted. */
   passedIds(window: Window): string[] {
-    return Texts.parse(this.db
-      .prepare(
+    return Texts.parse(this.statements.get(
         `SELECT g.query_id FROM question_generations g JOIN question_checks c ON c.query_id = g.query_id
          WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? AND g.status = 'ok'
          GROUP BY g.query_id HAVING COUNT(*) = 2 AND MIN(c.passed) = 1 ORDER BY g.query_id`,
@@ -225,7 +227,7 @@ export class QuestionStore {
 
   /** Stores the domains and which queries the cap left out, then sets `kept` from checks and cap together; returns how many are kept. */
   saveDomains(window: Window, domains: DomainResult[], capped: ReadonlyMap<string, string>): number {
-    const insert = this.db.prepare(
+    const insert = this.statements.get(
       `INSERT OR REPLACE INTO question_domains (query_id, domain, provider, model, prompt, prompt_version, reason, capped)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -241,8 +243,7 @@ export class QuestionStore {
 
   /** kept = every check passed and, once classified, not left out by the domain cap. */
   refreshKept(window: Window): number {
-    this.db
-      .prepare(
+    this.statements.get(
         `UPDATE queries SET kept = CASE WHEN id IN (
            SELECT c.query_id FROM question_checks c WHERE c.query_id = queries.id GROUP BY c.query_id HAVING COUNT(*) = 2 AND MIN(c.passed) = 1
          ) AND NOT EXISTS (SELECT 1 FROM question_domains d WHERE d.query_id = queries.id AND d.capped = 1) THEN 1 ELSE 0 END
@@ -250,8 +251,7 @@ export class QuestionStore {
       )
       .run(this.wiki, window.start, window.end);
     return Count.parse(
-      this.db
-        .prepare("SELECT COUNT(*) FROM queries WHERE origin = 'generated' AND kept = 1 AND wiki = ? AND window_start = ? AND window_end = ?")
+      this.statements.get("SELECT COUNT(*) FROM queries WHERE origin = 'generated' AND kept = 1 AND wiki = ? AND window_start = ? AND window_end = ?")
         .pluck()
         .get(this.wiki, window.start, window.end),
     );
@@ -259,8 +259,7 @@ export class QuestionStore {
 
   /** Every generated item of the window, kept or not, with its source data unit, query state and domain, by id. */
   generatedItems(window: Window): GeneratedItem[] {
-    return this.db
-      .prepare(
+    return this.statements.get(
         `SELECT g.query_id AS id, g.status, g.reason, q.text, q.kept, q.update_frequency AS updateFrequency, g.wiki, g.window_start AS windowStart,
                 g.window_end AS windowEnd, g.page_id AS pageId,
                 g.rev_id AS revId, g.prev_rev_id AS prevRevId, g.gold, g.prompt, g.prompt_version AS promptVersion, g.provider, g.model,
@@ -283,8 +282,7 @@ export class QuestionStore {
 
   /** The stored check results of the window's items, by query and check name. */
   checksIn(window: Window): StoredCheck[] {
-    return this.db
-      .prepare(
+    return this.statements.get(
         `SELECT c.query_id AS queryId, c.check_name AS "check", c.passed, c.reason, c.detail, c.backend, c.prompt, c.prompt_version AS promptVersion
          FROM question_checks c JOIN question_generations g ON g.query_id = c.query_id
          WHERE g.wiki = ? AND g.window_start = ? AND g.window_end = ? ORDER BY c.query_id, c.check_name`,
@@ -295,8 +293,7 @@ export class QuestionStore {
 
   /** Every generated query of the wiki with its provider, domain and the time of its change, by id. */
   querySummaries(): QuerySummary[] {
-    return this.db
-      .prepare(
+    return this.statements.get(
         `SELECT q.id, q.text, q.kept, g.provider, d.domain, u.timestamp AS changedAt
          FROM queries q JOIN question_generations g ON g.query_id = q.id
          JOIN data_units u ON u.wiki = g.wiki AND u.window_start = g.window_start AND u.window_end = g.window_end AND u.page_id = g.page_id
@@ -319,7 +316,10 @@ export class QueryStore {
   private readonly insertImportedInterval;
   private readonly updateFrequency;
 
+  private readonly statements: Statements;
+
   constructor(private readonly db: Database) {
+    this.statements = new Statements(db);
     this.selectImportedIntervals = db.prepare(
       `SELECT substr(valid_from, 1, 10) AS validFrom, substr(valid_to, 1, 10) AS validTo, answer
        FROM query_answer_intervals WHERE query_id = ? ORDER BY valid_from`,
@@ -336,8 +336,7 @@ export class QueryStore {
   /** The wikis with generated questions in the window, sorted. */
   wikisWithQuestions(window: Window): string[] {
     return Texts.parse(
-      this.db
-        .prepare('SELECT DISTINCT wiki FROM question_generations WHERE window_start = ? AND window_end = ? ORDER BY wiki')
+      this.statements.get('SELECT DISTINCT wiki FROM question_generations WHERE window_start = ? AND window_end = ? ORDER BY wiki')
         .pluck()
         .all(window.start, window.end),
     );
@@ -346,8 +345,7 @@ export class QueryStore {
   /** The window starts of the weeks with kept queries, in order. */
   keptWeeks(): string[] {
     return Texts.parse(
-      this.db
-        .prepare('SELECT DISTINCT window_start FROM queries WHERE kept = 1 AND window_start IS NOT NULL ORDER BY window_start')
+      this.statements.get('SELECT DISTINCT window_start FROM queries WHERE kept = 1 AND window_start IS NOT NULL ORDER BY window_start')
         .pluck()
         .all(),
     );
@@ -355,8 +353,7 @@ export class QueryStore {
 
   /** Every kept query's week (window start, YYYY-MM-DD), domain and update-frequency class: what weekly scores break down by. */
   scoringFacts(): ScoringFacts[] {
-    return this.db
-      .prepare(
+    return this.statements.get(
         `SELECT q.id, substr(q.window_start, 1, 10) AS week, d.domain, q.update_frequency AS frequency
          FROM queries q LEFT JOIN question_domains d ON d.query_id = q.id WHERE q.kept = 1 ORDER BY q.id`,
       )
@@ -366,8 +363,7 @@ export class QueryStore {
 
   /** Every kept query, generated or imported, with what the store knows of it (imported ones: their week only), by id. */
   keptQueries(): KeptQuery[] {
-    return this.db
-      .prepare(
+    return this.statements.get(
         `SELECT q.id, q.text AS query, q.origin, substr(q.window_start, 1, 10) AS week, q.wiki, q.page_id AS pageId, u.title, u.url, q.key,
                 d.domain, q.update_frequency AS updateFrequency, u.timestamp AS changedAt
          FROM queries q
@@ -382,8 +378,7 @@ export class QueryStore {
 
   /** Kept queries of a week (or of all weeks) whose update frequency is still pending. */
   pendingFrequency(options: { windowStart?: string } = {}): Array<{ id: string; windowStart: string }> {
-    return this.db
-      .prepare(
+    return this.statements.get(
         `SELECT id, window_start AS windowStart FROM queries
          WHERE kept = 1 AND window_start IS NOT NULL AND update_frequency = 'pending' AND (@windowStart IS NULL OR window_start = @windowStart)`,
       )

@@ -56,11 +56,13 @@ export class RecentChangesStore implements RecentChangesSpool {
     return ListingRow.parse(this.selectListing.get(key.origin, key.start, key.horizonEnd));
   }
 
+  /** Where the listing stands: the continuation to ask for next (null at the start) and whether it is complete. */
   progress(key: ListingKey): ListingProgress {
     const { next, complete } = this.listing(key);
     return { next, complete };
   }
 
+  /** Adds a reply's edits and the continuation after it in one transaction (null: the listing is complete). */
   append(key: ListingKey, edits: ListedEdit[], next: Record<string, string> | null): void {
     const { id } = this.listing(key);
     this.db.transaction(() => {
@@ -71,6 +73,11 @@ export class RecentChangesStore implements RecentChangesSpool {
     })();
   }
 
+  /**
+   * Up to `limit` pages after `afterPageId` in page-id order, each with its listed edits split around the window.
+   *
+   * @returns the pages, empty when none are left.
+   */
   pages(key: ListingKey, window: Window, afterPageId: number, limit: number): ListedPage[] {
     const { id } = this.listing(key);
     const pageIds = z.array(z.number().int()).parse(this.selectPageIds.all({ id, after: afterPageId, ...window, limit }));
@@ -85,6 +92,7 @@ export class RecentChangesStore implements RecentChangesSpool {
     return pageIds.map((pageId) => splitAroundWindow(pageId, byPage.get(pageId) ?? [], window));
   }
 
+  /** Deletes the listing and its edits once its pages are all yielded. */
   discard(key: ListingKey): void {
     const { id } = this.listing(key);
     this.deleteListing.run(id);

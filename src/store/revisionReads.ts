@@ -73,6 +73,7 @@ export class RevisionReads {
     return row === undefined ? undefined : ArticleAtRow.parse(row);
   }
 
+  /** A stored revision's parsed infoboxes, in page order. */
   infoboxes(wiki: string, pageId: number, revId: number): Infobox[] {
     return this.selectInfoboxes.all(wiki, pageId, revId).map((row) => InfoboxRow.parse(row));
   }

@@ -179,6 +179,7 @@ export class RevisionStore {
     return this.selectWikidataDriven.all({ wiki: this.wiki, start: window.start, end: window.end }).map((row) => WikidataDrivenRow.parse(row));
   }
 
+  /** Whether the page's collection for the window is finished (its end recorded). */
   isPageDone(window: Window, pageId: number): boolean {
     return this.selectWindowPage.get(this.wiki, window.start, window.end, pageId) !== undefined;
   }

@@ -163,6 +163,7 @@ export class RunStore {
     return { run: this.getRun(id) as RunRecord, resumed: existing !== undefined };
   }
 
+  /** Marks a stage running, with its start time. */
   startStage(runId: number, stage: string): void {
     this.updateStageStart.run(this.now().toISOString(), runId, stage);
   }
@@ -189,6 +190,7 @@ export class RunStore {
     })();
   }
 
+  /** Records a run's end: its status, its error if any, and the time. */
   finishRun(runId: number, outcome: { status: Exclude<RunStatus, 'running'>; error?: string }): void {
     this.updateRunFinish.run(outcome.status, outcome.error ?? null, this.now().toISOString(), runId);
   }
@@ -212,10 +214,16 @@ export class RunStore {
     })();
   }
 
+  /** A run with its stages, or undefined. */
   getRun(id: number): RunRecord | undefined {
     return this.toRecord(this.selectRun.get(id));
   }
 
+  /**
+   * The most recent runs, newest first.
+   *
+   * @param limit how many (20).
+   */
   listRuns(limit = 20): RunRecord[] {
     return this.selectRuns.all(limit).map((raw) => this.toRecord(raw) as RunRecord);
   }
@@ -228,12 +236,12 @@ export class RunStore {
     return rows.map((row) => RunIdRow.parse(row));
   }
 
-  /** The newest run, of one pipeline when named (for `status --check`). */
   /** The wikis a pipeline ran on for exactly this window, in name order. */
   wikisRunFor(pipeline: string, window: Window): string[] {
     return z.array(z.string()).parse(this.selectWindowWikis.all({ pipeline, ...window }));
   }
 
+  /** The newest run, of one pipeline when named (for `status --check`). */
   newestRun(pipeline?: string): RunRecord | undefined {
     return this.toRecord(pipeline === undefined ? this.selectNewest.get() : this.selectNewestOf.get(pipeline));
   }

@@ -4,6 +4,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { Statements } from './statements.js';
 import { UserError } from '../errors.js';
 import type { LabeledPair, LabeledSentence } from '../model/growover.js';
 import type { ArticleLabels, ArticlePair, ArticleSentence, LabelName, SnapshotRecord, StoredArticle, StoredLabel } from '../model/labels.js';
@@ -48,7 +49,10 @@ export class SnapshotStore {
   private readonly selectArticleLabels;
   private readonly selectNewLabels;
 
+  private readonly statements: Statements;
+
   constructor(private readonly db: Database) {
+    this.statements = new Statements(db);
     this.insertSnapshot = db.prepare('INSERT INTO snapshots (name, wiki, source, as_of, created_at) VALUES (?, ?, ?, ?, ?)');
     this.selectSnapshot = db.prepare('SELECT name, wiki, source, as_of FROM snapshots WHERE name = ?');
     this.selectArticle = db.prepare('SELECT 1 FROM snapshot_articles WHERE snapshot = ? AND page_id = ?');
@@ -96,6 +100,7 @@ export class SnapshotStore {
     if (!existing) this.insertSnapshot.run(record.name, record.wiki, record.source, record.asOf, new Date().toISOString());
   }
 
+  /** The snapshot named `name`, or undefined. */
   snapshot(name: string): SnapshotRecord | undefined {
     const row = SnapshotRow.optional().parse(this.selectSnapshot.get(name));
     return row && { name: row.name, wiki: row.wiki, source: row.source, asOf: row.as_of };
@@ -103,15 +108,17 @@ export class SnapshotStore {
 
   /** Every snapshot's name, in name order (month names YYYY-MM sort by date). */
   snapshotNames(): string[] {
-    return z.array(z.string()).parse(this.db.prepare('SELECT name FROM snapshots ORDER BY name').pluck().all());
+    return z.array(z.string()).parse(this.statements.get('SELECT name FROM snapshots ORDER BY name').pluck().all());
   }
 
+  /** The snapshot named `name`; a UserError saying how to make it when there is none. */
   requireSnapshot(name: string): SnapshotRecord {
     const found = this.snapshot(name);
     if (!found) throw new UserError(`no snapshot named "${name}": make it first with wikidelta snapshot --name ${name}`);
     return found;
   }
 
+  /** Whether the snapshot holds the article. */
   hasArticle(snapshot: string, pageId: number): boolean {
     return this.selectArticle.get(snapshot, pageId) !== undefined;
   }
@@ -132,6 +139,7 @@ export class SnapshotStore {
     })();
   }
 
+  /** The snapshot's articles in page-id order. */
   articles(snapshot: string): StoredArticle[] {
     return this.selectArticles.all(snapshot).map((row) => ArticleRow.parse(row));
   }
@@ -184,6 +192,7 @@ export class SnapshotStore {
     }));
   }
 
+  /** Whether the new article's sentences are labeled for this pair of snapshots. */
   isLabeled(oldName: string, newName: string, newPageId: number): boolean {
     return this.selectLabeled.get(oldName, newName, newPageId) !== undefined;
   }
@@ -200,6 +209,7 @@ export class SnapshotStore {
     })();
   }
 
+  /** How many sentences of the pair carry each label (zero for a label none carries). */
   labelCounts(oldName: string, newName: string): Record<LabelName, number> {
     const counts: Record<LabelName, number> = { unchanged: 0, changed: 0, new: 0, undecided: 0, deleted: 0 };
     for (const raw of this.selectLabelCounts.all(oldName, newName)) {

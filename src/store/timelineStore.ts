@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Infobox, Window } from '../model.js';
 import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOverSpan, TimeAxis, TimelineRevision, WorldInterval } from '../model/timelines.js';
 import { FieldsColumn, flag, jsonColumn } from './rows.js';
+import { Statements } from './statements.js';
 
 const RevisionRow = z.object({
   revId: z.number().int(),
@@ -162,6 +163,7 @@ export class TimelineStore {
     return this.selectTrackedPages.all({ wiki: this.wiki }).map((row) => TrackedPageRow.parse(row));
   }
 
+  /** Records that the page was deleted at `deletedAt` (its answers are `deleted` from then on). */
   markDeleted(pageId: number, deletedAt: string): void {
     this.upsertDeletion.run(this.wiki, pageId, deletedAt);
   }
@@ -261,9 +263,10 @@ export class AnswerTimelines {
   private readonly selectInterval;
   private readonly selectWorldInterval;
   private readonly selectQuery;
-  private readonly spanStatements = new Map<string, Statement>();
+  private readonly statements: Statements;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
+    this.statements = new Statements(db);
     this.selectLifetime = db.prepare('SELECT created_at AS createdAt, deleted_at AS deletedAt FROM page_lifetimes WHERE wiki = ? AND page_id = ?');
     // The ranges holding some instant of [@first, @last] (docs/ARCHITECTURE.md §5).
     this.selectCoverage = db.prepare(
@@ -371,13 +374,7 @@ export class AnswerTimelines {
 
   /** The span statement of these options, prepared the first time it is asked for. */
   private spanStatement(options: { whole: boolean; world: boolean }): Statement {
-    const name = `${options.whole}/${options.world}`;
-    let statement = this.spanStatements.get(name);
-    if (!statement) {
-      statement = this.db.prepare(spanSql(options));
-      this.spanStatements.set(name, statement);
-    }
-    return statement;
+    return this.statements.get(spanSql(options));
   }
 
   private coverage(wiki: string, pageId: number, first: string, last: string): Array<{ from: string; until: string }> {

@@ -1,6 +1,5 @@
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../store/store.js';
 import { addDays, formatDate, parseDate } from '../dates.js';
-import { QueryStore } from '../store/questionStore.js';
 import type { TimeAxis } from '../model/timelines.js';
 import { answersOverDays } from './answers.js';
 
@@ -27,12 +26,12 @@ export interface WeekStats {
  * are one pass over the intervals (answersOverDays): each interval read, and its aliases parsed,
  * once, not once a day. On world time (`axis`), the changes of what held in the world.
  */
-export function answerChangeStats(db: Database, axis: TimeAxis = 'edit', lastWeek?: string): WeekStats[] {
-  const weeks = new QueryStore(db).keptWeeks().filter((windowStart) => lastWeek === undefined || windowStart.slice(0, 10) <= lastWeek);
+export function answerChangeStats(store: Store, axis: TimeAxis = 'edit', lastWeek?: string): WeekStats[] {
+  const weeks = store.queries.keptWeeks().filter((windowStart) => lastWeek === undefined || windowStart.slice(0, 10) <= lastWeek);
   return weeks.map((windowStart) => {
     const start = parseDate(windowStart.slice(0, 10));
     const dates = Array.from({ length: DAYS_BEFORE + DAYS_AFTER + 1 }, (_, i) => formatDate(addDays(start, i - DAYS_BEFORE)));
-    const queries = [...answersOverDays(db, dates, { windowStart, axis })].map(({ answers }) => answers);
+    const queries = [...answersOverDays(store, dates, { windowStart, axis })].map(({ answers }) => answers);
     // An answer turning unknown (the history held ends) is not a change of the answer.
     const daily_changes = dates.slice(1).map((date, i) => {
       const compared = queries.filter((answers) => answers[i + 1]?.status !== 'unknown' && answers[i]?.status !== 'unknown');

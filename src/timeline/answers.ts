@@ -1,13 +1,12 @@
 /**
  * Answers for any date (docs/ARCHITECTURE.md §5): the status rules that turn a page's lifetime and
  * value intervals, or an imported query's intervals, into an answer. The reads come from the
- * timeline repository, one per database so its prepared statements serve every lookup.
+ * session's answer-timeline repository (`store.answers`), whose prepared statements serve every lookup.
  */
-import type { Database } from 'better-sqlite3';
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import type { PageLifetime, QueryAtInstant, QueryOverSpan, StoredInterval, TimeAxis } from '../model/timelines.js';
-import { AnswerTimelines } from '../store/timelineStore.js';
+import type { Store } from '../store/store.js';
 import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
 
 /**
@@ -66,17 +65,6 @@ export function answerInstant(date: string): string {
   return `${date}T00:00:00Z`;
 }
 
-const repositories = new WeakMap<Database, AnswerTimelines>();
-
-function timelinesOf(db: Database): AnswerTimelines {
-  let timelines = repositories.get(db);
-  if (!timelines) {
-    timelines = new AnswerTimelines(db);
-    repositories.set(db, timelines);
-  }
-  return timelines;
-}
-
 /**
  * The value of a page's infobox key in effect at an instant on a time axis (edit time by default), with its provenance.
  *
@@ -84,10 +72,10 @@ function timelinesOf(db: Database): AnswerTimelines {
  * @param instant - an ISO timestamp (`answerInstant(date)` for a date's answer)
  * @returns the answer: its status (`ok`, `no_key`, `no_page`, `deleted`, `unknown`), the value and its aliases,
  *   the revision that set it and the interval it held over
- * @example answerSubject(db, { wiki: 'enwiki', pageId: 736, key: 'population_total', template: 'Infobox settlement' }, answerInstant('2025-01-20')).status // 'ok'
+ * @example answerSubject(store, { wiki: 'enwiki', pageId: 736, key: 'population_total', template: 'Infobox settlement' }, answerInstant('2025-01-20')).status // 'ok'
  */
-export function answerSubject(db: Database, subject: Subject & { slot?: string | null }, instant: string, axis: TimeAxis = 'edit'): Answer {
-  const timelines = timelinesOf(db);
+export function answerSubject(store: Store, subject: Subject & { slot?: string | null }, instant: string, axis: TimeAxis = 'edit'): Answer {
+  const timelines = store.answers;
   if (axis === 'world') {
     const world = timelines.worldIntervalAt(subject.wiki, subject.pageId, subject.key, instant);
     return world.timed ? intervalAnswer(world.interval, instant) : none('unknown');
@@ -105,15 +93,15 @@ export function answerSubject(db: Database, subject: Subject & { slot?: string |
  * @param queryId - the query's id, as released
  * @param date - YYYY-MM-DD; the answer is the value in effect at its 00:00 UTC
  * @throws UserError for an id the store does not hold, or a date that is not YYYY-MM-DD
- * @example answerQuery(db, query.id, '2025-01-20').status // 'ok' (or 'no_key', 'no_page', 'deleted', 'unknown')
+ * @example answerQuery(store, query.id, '2025-01-20').status // 'ok' (or 'no_key', 'no_page', 'deleted', 'unknown')
  */
-export function answerQuery(db: Database, queryId: string, date: string, axis: TimeAxis = 'edit'): Answer {
+export function answerQuery(store: Store, queryId: string, date: string, axis: TimeAxis = 'edit'): Answer {
   const instant = answerInstant(date);
-  const query = timelinesOf(db).query(queryId, instant);
+  const query = store.answers.query(queryId, instant);
   if (!query) throw new UserError(`no query with id "${queryId}" in the store`);
   if (query.origin === 'imported') return axis === 'world' ? none('unknown') : importedAnswer(query, instant);
   return answerSubject(
-    db,
+    store,
     { wiki: query.wiki ?? '', pageId: query.pageId ?? -1, key: query.key ?? '', template: query.template ?? undefined, slot: query.slot },
     instant,
     axis,
@@ -126,10 +114,10 @@ export function answerQuery(db: Database, queryId: string, date: string, axis: T
  * @param options - `windowStart`: only the queries of the week starting then; `axis`: edit or world time
  * @returns one answer per kept query, with its id and question, in id order
  * @throws UserError for a date that is not YYYY-MM-DD
- * @example answersOnDate(db, '2025-01-20').filter((answer) => answer.status === 'ok').length
+ * @example answersOnDate(store, '2025-01-20').filter((answer) => answer.status === 'ok').length
  */
-export function answersOnDate(db: Database, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): DatedAnswer[] {
-  return [...answersOverDays(db, [date], options)].map(({ id, query, answers }) => ({ id, query, ...(answers[0] as Answer) }));
+export function answersOnDate(store: Store, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): DatedAnswer[] {
+  return [...answersOverDays(store, [date], options)].map(({ id, query, answers }) => ({ id, query, ...(answers[0] as Answer) }));
 }
 
 /**
@@ -138,10 +126,10 @@ export function answersOnDate(db: Database, date: string, options: { windowStart
  * over the intervals, not one statement per day. With `timelines`, each query also comes with its
  * whole value timeline (`valueTimeline`), read in the same pass.
  */
-export function answersOverDays(db: Database, dates: readonly string[], options: { windowStart?: string; axis?: TimeAxis; timelines: true }): Generator<QueryAnswers & { timeline: ValueTimeline }>;
-export function answersOverDays(db: Database, dates: readonly string[], options?: { windowStart?: string; axis?: TimeAxis; timelines?: false }): Generator<QueryAnswers>;
+export function answersOverDays(store: Store, dates: readonly string[], options: { windowStart?: string; axis?: TimeAxis; timelines: true }): Generator<QueryAnswers & { timeline: ValueTimeline }>;
+export function answersOverDays(store: Store, dates: readonly string[], options?: { windowStart?: string; axis?: TimeAxis; timelines?: false }): Generator<QueryAnswers>;
 export function* answersOverDays(
-  db: Database,
+  store: Store,
   dates: readonly string[],
   options: { windowStart?: string; axis?: TimeAxis; timelines?: boolean } = {},
 ): Generator<QueryAnswers & { timeline?: ValueTimeline }> {
@@ -150,7 +138,7 @@ export function* answersOverDays(
   if (first === undefined || last === undefined) return;
   const axis = options.axis ?? 'edit';
   const span = { ...(options.windowStart === undefined ? {} : { windowStart: options.windowStart }), wholeTimelines: options.timelines === true, axis };
-  for (const row of timelinesOf(db).span(first, last, span)) {
+  for (const row of store.answers.span(first, last, span)) {
     const answers = instants.map((instant) => answerOverSpan(row, instant, axis));
     yield options.timelines ? { id: row.id, query: row.query, answers, timeline: valueTimeline(row) } : { id: row.id, query: row.query, answers };
   }

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../store/store.js';
 import type { TimeAxis } from '../model/timelines.js';
 import { answersOnDate } from './answers.js';
 
@@ -8,8 +8,8 @@ export function dailyQaFileName(date: string): string {
 }
 
 /** The JSON lines of every kept query's answer on a date, DailyQA's format. */
-export function dailyQaLines(db: Database, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): string {
-  return answersOnDate(db, date, options)
+export function dailyQaLines(store: Store, date: string, options: { windowStart?: string; axis?: TimeAxis } = {}): string {
+  return answersOnDate(store, date, options)
     .map((row) => JSON.stringify({ id: row.id, query: row.query, answer: row.answer }))
     .map((line) => `${line}\n`)
     .join('');

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../store/store.js';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { InputError } from '../errors.js';
 import type { AnswerInterval } from '../model/timelines.js';
-import { QueryStore } from '../store/questionStore.js';
 
 const DailyQaLine = z.object({ id: z.string().min(1), query: z.string(), answer: z.string().nullable() }).strict();
 const FILE_NAME = /^qa_(\d{2})(\d{2})(\d{2})\.jsonl(\.gz)?$/;
@@ -141,14 +140,14 @@ export function answersById(days: ReadonlyArray<DailyQaDay & { path: string }>):
  *   that is not a query, or two different answers to one query on one date
  * @example await importDailyQa(db, ['qa_250120.jsonl', 'qa_250121.jsonl.gz']) // { files: 2, queries: …, days: 2, intervals: … }
  */
-export async function importDailyQa(db: Database, paths: readonly string[], now: Date = new Date()): Promise<{ files: number; queries: number; days: number; intervals: number }> {
+export async function importDailyQa(store: Store, paths: readonly string[], now: Date = new Date()): Promise<{ files: number; queries: number; days: number; intervals: number }> {
   const days: Array<DailyQaDay & { path: string }> = [];
   for (const path of paths) days.push({ ...(await readDailyQaFile(path)), path });
   const byId = answersById(days);
   const dayRows = days.reduce((sum, day) => sum + day.rows.length, 0);
   const createdAt = now.toISOString();
   const queries = [...byId].map(([id, entry]) => ({ id, text: entry.query, windowStart: weekFromId(id) }));
-  const intervals = new QueryStore(db).saveImported(
+  const intervals = store.queries.saveImported(
     queries,
     (id, stored) => {
       const days = expandIntervals(stored);

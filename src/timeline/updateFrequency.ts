@@ -1,7 +1,6 @@
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../store/store.js';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import type { UpdateFrequency } from '../model/questions.js';
-import { QueryStore } from '../store/questionStore.js';
 import type { TimeAxis } from '../model/timelines.js';
 import { answersOverDays, type Answer } from './answers.js';
 
@@ -35,9 +34,9 @@ export function updateFrequencyDates(windowStart: string): string[] {
  * The class of each kept query of a week on a time axis, from its answers on days 7 to 21; what
  * the store keeps is the edit-time class, which a world-time release replaces with this.
  */
-export function updateFrequenciesOf(db: Database, windowStart: string, axis: TimeAxis): Map<string, UpdateFrequency> {
+export function updateFrequenciesOf(store: Store, windowStart: string, axis: TimeAxis): Map<string, UpdateFrequency> {
   const classes = new Map<string, UpdateFrequency>();
-  for (const { id, answers } of answersOverDays(db, updateFrequencyDates(windowStart), { windowStart, axis })) classes.set(id, updateFrequencyOf(answers));
+  for (const { id, answers } of answersOverDays(store, updateFrequencyDates(windowStart), { windowStart, axis })) classes.set(id, updateFrequencyOf(answers));
   return classes;
 }
 
@@ -51,14 +50,14 @@ export function updateFrequencyOf(answers: readonly Answer[]): UpdateFrequency {
  * class. Each week's days 7 to 21 are one pass over its queries' intervals (answersOverDays), not
  * a lookup per query and day.
  */
-export function finalizeUpdateFrequency(db: Database, options: { windowStart?: string } = {}): Record<UpdateFrequency, number> {
-  const queries = new QueryStore(db);
+export function finalizeUpdateFrequency(store: Store, options: { windowStart?: string } = {}): Record<UpdateFrequency, number> {
+  const queries = store.queries;
   const counts: Record<UpdateFrequency, number> = { pending: 0, frequent_update: 0, infrequent_update: 0 };
   const labels: Array<{ id: string; frequency: Exclude<UpdateFrequency, 'pending'> }> = [];
   const pendingByWeek = new Map<string, Set<string>>();
   for (const { id, windowStart } of queries.pendingFrequency(options)) pendingByWeek.set(windowStart, (pendingByWeek.get(windowStart) ?? new Set()).add(id));
   for (const [windowStart, pending] of pendingByWeek) {
-    for (const [id, label] of updateFrequenciesOf(db, windowStart, 'edit')) {
+    for (const [id, label] of updateFrequenciesOf(store, windowStart, 'edit')) {
       if (!pending.has(id)) continue;
       counts[label]++;
       if (label !== 'pending') labels.push({ id, frequency: label });

@@ -16,6 +16,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { QueryStore } from '../../src/store/questionStore.js';
 import { GrowoverStore } from '../../src/store/growoverStore.js';
 import { answerQuery } from '../../src/timeline/answers.js';
+import { Store } from '../../src/store/store.js';
 
 const dir = tempDir();
 const db = join(dir, 'demo.sqlite');
@@ -33,7 +34,7 @@ function gold(): { weekly: Map<string, string | null>; growover: Map<string, str
     const weekly = new Map(
       new QueryStore(store)
         .scoringFacts()
-        .map((facts) => [facts.id, answerQuery(store, facts.id, DATE)] as const)
+        .map((facts) => [facts.id, answerQuery(Store.of(store), facts.id, DATE)] as const)
         .filter(([, answer]) => answer.status !== 'unknown')
         .map(([id, answer]) => [id, answer.answer]),
     );
@@ -65,7 +66,7 @@ describe('predict, offline', () => {
   it("--week answers one week's queries, on the day after the week unless --date says otherwise", async () => {
     const store = openDatabase(db);
     const week = new QueryStore(store).scoringFacts().filter((facts) => facts.week === '2025-02-03');
-    const expected = new Map(week.map((facts) => [facts.id, answerQuery(store, facts.id, '2025-02-10').answer ?? '']));
+    const expected = new Map(week.map((facts) => [facts.id, answerQuery(Store.of(store), facts.id, '2025-02-10').answer ?? '']));
     store.close();
     expect(expected.size).toBeGreaterThan(3);
     const out = join(dir, 'week.jsonl');

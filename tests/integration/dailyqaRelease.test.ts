@@ -14,6 +14,7 @@ import { readDailyQaFile, type DailyQaDay } from '../../src/timeline/dailyqaImpo
 import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { checkCard, duckdbRows, parquetRows, type Row } from '../support/datasetCard.js';
+import { Store } from '../../src/store/store.js';
 
 const published = join(sharedData, 'dailyqa-release');
 const files = readdirSync(published).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(published, name));
@@ -71,7 +72,7 @@ describe('a DailyQA release of the 29 published days', () => {
         byDay.set(String(row.date), list);
       }
       for (const day of days) {
-        const expected = answersOnDate(store, day.date).map((answer) => ({
+        const expected = answersOnDate(Store.of(store), day.date).map((answer) => ({
           id: answer.id,
           date: day.date,
           answer: answer.answer,

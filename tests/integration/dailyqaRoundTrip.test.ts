@@ -9,6 +9,7 @@ import { compressDays, importDailyQa, readDailyQaFile } from '../../src/timeline
 import { classifyUpdateFrequency, finalizeUpdateFrequency } from '../../src/timeline/updateFrequency.js';
 import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
+import { Store } from '../../src/store/store.js';
 
 const releaseDir = join(sharedData, 'dailyqa-release');
 const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));
@@ -32,7 +33,7 @@ describe('DailyQA import and export round trip on the published release', () => 
     try {
       for (const file of files) {
         const day = await readDailyQaFile(file);
-        const exported = new Map(jsonLines(dailyQaLines(store, day.date)).map((row) => [row.id, row]));
+        const exported = new Map(jsonLines(dailyQaLines(Store.of(store), day.date)).map((row) => [row.id, row]));
         expect(exported.size).toBe(day.rows.length);
         for (const row of day.rows) expect(exported.get(row.id), `${row.id} on ${day.date}`).toEqual(row);
       }
@@ -52,8 +53,8 @@ describe('DailyQA import and export round trip on the published release', () => 
     const store = new Sqlite(db, { readonly: true });
     try {
       const id = '25011200-100-0';
-      expect(answerQuery(store, id, '2025-01-20')).toMatchObject({ status: 'ok', answer: '12' });
-      expect(answerQuery(store, id, '2024-12-01').status).toBe('unknown');
+      expect(answerQuery(Store.of(store), id, '2025-01-20')).toMatchObject({ status: 'ok', answer: '12' });
+      expect(answerQuery(Store.of(store), id, '2024-12-01').status).toBe('unknown');
     } finally {
       store.close();
     }
@@ -61,8 +62,8 @@ describe('DailyQA import and export round trip on the published release', () => 
 
   it('merges imports made file by file into the same intervals as one import of all', async () => {
     const piecewise = openDatabase(join(dir, 'piecewise.sqlite'));
-    for (const file of [...files].reverse().slice(0, 10)) await importDailyQa(piecewise, [file]);
-    await importDailyQa(piecewise, [...files].reverse().slice(10));
+    for (const file of [...files].reverse().slice(0, 10)) await importDailyQa(Store.of(piecewise), [file]);
+    await importDailyQa(Store.of(piecewise), [...files].reverse().slice(10));
     const whole = new Sqlite(db, { readonly: true });
     const dump = (store: Sqlite.Database) => store.prepare('SELECT * FROM query_answer_intervals ORDER BY query_id, valid_from').all();
     expect(dump(piecewise)).toEqual(dump(whole));
@@ -105,8 +106,8 @@ describe('update frequency and answer-change statistics on the published release
   it('labels queries whose 21 days are covered, leaves the others pending, and reports daily changes', async () => {
     const dir = tempDir();
     const db = openDatabase(join(dir, 'frequency.sqlite'));
-    await importDailyQa(db, files);
-    const counts = finalizeUpdateFrequency(db);
+    await importDailyQa(Store.of(db), files);
+    const counts = finalizeUpdateFrequency(Store.of(db));
     // Queries made 2025-01-12 are observed through day 21 (2025-02-01): they get a class.
     const labels = db.prepare("SELECT update_frequency AS label, COUNT(*) AS n FROM queries WHERE id LIKE '25011200-%' GROUP BY label").all() as Array<{ label: string; n: number }>;
     expect(labels.map((row) => row.label).sort()).toEqual(['frequent_update', 'infrequent_update']);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
 import { answerQuery } from '../../src/timeline/answers.js';
 import { jsonLines, runCliOk, tempDir } from '../../testkit/cli.js';
+import { Store } from '../../src/store/store.js';
 
 describe('demo: the weekly half on the embedded sample', () => {
   it('makes offline questions with checks and domains, prints answers by date, and writes a release per week', async () => {
@@ -38,7 +39,7 @@ describe('demo: the weekly half on the embedded sample', () => {
         const native = String((await renderWeeklyRelease(store, String(first.wiki), window)).draft.files.get('native.jsonl') ?? '');
         for (const record of jsonLines(native)) {
           for (const { date, ...answer } of record.answers as Array<{ date: string }>) {
-            expect(answer, `${String(record.id)} on ${date}`).toEqual(answerQuery(store, String(record.id), date));
+            expect(answer, `${String(record.id)} on ${date}`).toEqual(answerQuery(Store.of(store), String(record.id), date));
             compared++;
           }
         }

@@ -13,6 +13,7 @@ import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cl
 import { openDatabase } from '../../src/store/database.js';
 import { answersOnDate } from '../../src/timeline/answers.js';
 import { checkCard, jsonLinesOf, parquetRows } from '../support/datasetCard.js';
+import { Store } from '../../src/store/store.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const SEASON = '2024–25 Port Aldwin Rovers F.C. season';
@@ -22,7 +23,7 @@ function storeAnswers(db: string, days: readonly string[], windowStart?: string)
   const store = new Sqlite(db, { readonly: true });
   try {
     const rows = days.flatMap((date) =>
-      answersOnDate(store, date, windowStart ? { windowStart } : {}).map((answer) => ({
+      answersOnDate(Store.of(store), date, windowStart ? { windowStart } : {}).map((answer) => ({
         id: answer.id,
         date,
         answer: answer.answer,

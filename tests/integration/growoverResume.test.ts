@@ -14,6 +14,7 @@ import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
 import { RecordingReporter } from '../../src/runs/progress.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
+import { Store } from '../../src/store/store.js';
 
 const [OLD, NEW] = ['2025-02-01', '2025-03-01'];
 
@@ -50,7 +51,7 @@ async function storeWithSnapshots(): Promise<Database> {
   for (const date of [OLD, NEW]) {
     const asOf = `${date}T00:00:00Z`;
     await runSnapshot({
-      db,
+      store: Store.of(db),
       reporter: new RecordingReporter(),
       input: { snapshot: { name: date, wiki: 'sample', source: SAMPLE_DUMP, asOf }, articles: () => dumpSnapshotArticles(SAMPLE_DUMP, asOf) },
     });
@@ -61,8 +62,8 @@ async function storeWithSnapshots(): Promise<Database> {
 function months(db: Database, tasks: GrowoverTasks) {
   const input = { tasks, embedder: letterEmbedder, nli: new HeuristicNli(), seed: 1 };
   return {
-    first: () => runMonthly({ db, reporter: new RecordingReporter(), llm: 'offline', input: { ...input, newName: OLD } }),
-    second: () => runMonthly({ db, reporter: new RecordingReporter(), llm: 'offline', input: { ...input, oldName: OLD, newName: NEW } }),
+    first: () => runMonthly({ store: Store.of(db), reporter: new RecordingReporter(), llm: 'offline', input: { ...input, newName: OLD } }),
+    second: () => runMonthly({ store: Store.of(db), reporter: new RecordingReporter(), llm: 'offline', input: { ...input, oldName: OLD, newName: NEW } }),
   };
 }
 

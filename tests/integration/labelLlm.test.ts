@@ -18,6 +18,7 @@ import { loadSettings } from '../../src/settings.js';
 import { openDatabase } from '../../src/store/database.js';
 import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
+import { Store } from '../../src/store/store.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 let server: OpenAiServer;
@@ -93,7 +94,7 @@ describe('label --llm openai', () => {
   it('answers a question already asked from the store, without a request', async () => {
     const db = openDatabase(':memory:');
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
-    const judge = new SessionTasks(db, loadSettings({ flags: { llm: 'openai', llmModel: 'local-test' }, env }), env).label();
+    const judge = new SessionTasks(Store.of(db), loadSettings({ flags: { llm: 'openai', llmModel: 'local-test' }, env }), env).label();
     const models = { embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli(), judge };
     const oldText = ['The observatory operates three optical telescopes.'];
     const newText = ['The observatory operates four optical telescopes.'];

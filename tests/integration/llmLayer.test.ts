@@ -16,6 +16,7 @@ import { SessionTasks } from '../../src/llm/openTasks.js';
 import { loadSettings } from '../../src/settings.js';
 import { questionProblem } from '../../pipelines/weekly/questionRules.js';
 import { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from '../../testkit/openaiServer.js';
+import { Store } from '../../src/store/store.js';
 
 const article = {
   title: 'Port Aldwin',
@@ -257,7 +258,7 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     servers.push(server);
     const db = openDatabase(':memory:');
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
-    const tasks = new SessionTasks(db, loadSettings({ flags: { llm: 'openai', llmModel: 'local-test', llmConcurrency: 1 }, env }), env);
+    const tasks = new SessionTasks(Store.of(db), loadSettings({ flags: { llm: 'openai', llmModel: 'local-test', llmConcurrency: 1 }, env }), env);
     const sentences = [{ index: 0, text: 'The observatory operates four optical telescopes.' }];
     await Promise.all([
       tasks.growover().generateGroundedQa({ title: 'Observatory', sentences, source: 'initial', context: '' }),

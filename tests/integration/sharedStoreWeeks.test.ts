@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDate, parseDate } from '../../src/dates.js';
 import { answerQuery, type Answer } from '../../src/timeline/answers.js';
 import { jsonLines, repoRoot, runCli, tempDir, type CliResult } from '../../testkit/cli.js';
+import { Store } from '../../src/store/store.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const WEEKS = Array.from({ length: 13 }, (_, week) => formatDate(addDays(parseDate('2025-01-06'), 7 * week)));
@@ -60,7 +61,7 @@ function answersOf(db: string, release: Record<string, string>, week: string): D
   try {
     const ids = jsonLines(release['queries.jsonl'] ?? '').map((query) => String(query.id));
     const days = Array.from({ length: 8 }, (_, day) => formatDate(addDays(parseDate(week), day)));
-    return ids.flatMap((id) => days.map((day) => ({ key: `${id} on ${day}`, ...answerQuery(store, id, day) })));
+    return ids.flatMap((id) => days.map((day) => ({ key: `${id} on ${day}`, ...answerQuery(Store.of(store), id, day) })));
   } finally {
     store.close();
   }

@@ -13,6 +13,7 @@ import type { ArticleContext } from '../../src/llm/weeklyTasks.js';
 import { RecordingReporter } from '../../src/runs/progress.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import { openDatabase } from '../../src/store/database.js';
+import { Store } from '../../src/store/store.js';
 
 /** The offline rules, except that the question about Brightwater Logistics names a year. */
 class DatingTasks extends OfflineWeeklyTasks {
@@ -33,7 +34,7 @@ describe('the question rules in the generate stage', () => {
   it('stores the dated question of a provider that ignores the rules as a failure with the reason, and makes no query of it', async () => {
     const db = openDatabase(':memory:');
     const outcome = await runWeekly({
-      db,
+      store: Store.of(db),
       input: {
         window: windowFrom('2025-02-03', 7),
         wiki: 'sample',

@@ -18,6 +18,7 @@ import { jsonLines, runCli, tempDir, type CliResult } from '../../testkit/cli.js
 import { sharedData } from '../../testkit/sharedData.js';
 import { entityHistoryDump } from '../../testkit/entityHistories.js';
 import { ENTITY_WEEKS, entityWeeksPages, labelsDump, namedEntityPages } from '../../testkit/entityWeeks.js';
+import { Store } from '../../src/store/store.js';
 
 const dir = tempDir();
 const history = join(dir, 'wikidata-history.xml');
@@ -45,7 +46,7 @@ function answersOf(db: string, release: Record<string, string>, week: string): A
     const days = Array.from({ length: 8 }, (_, day) => formatDate(addDays(parseDate(week), day)));
     return jsonLines(release['queries.jsonl'] ?? '').flatMap((query) =>
       days.map((day) => {
-        const { answer, status, aliases } = answerQuery(store, String(query.id), day);
+        const { answer, status, aliases } = answerQuery(Store.of(store), String(query.id), day);
         return { id: query.id, day, answer, status, aliases };
       }),
     );

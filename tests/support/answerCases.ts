@@ -2,6 +2,7 @@ import Sqlite from 'better-sqlite3';
 import { beforeAll, expect, it } from 'vitest';
 import { answerInstant, answerSubject, type Answer } from '../../src/timeline/answers.js';
 import { findPageByTitle } from '../../src/timeline/pageLookup.js';
+import { Store } from '../../src/store/store.js';
 
 /**
  * The answers the embedded sample must give on chosen dates, whatever source built the store: before
@@ -11,7 +12,7 @@ import { findPageByTitle } from '../../src/timeline/pageLookup.js';
 export function embeddedSampleAnswerCases(buildStore: () => Promise<string>, options: { movesRecorded: boolean }): void {
   let store: Sqlite.Database;
   const answer = (title: string, key: string, date: string, template?: string): Answer =>
-    answerSubject(store, { ...findPageByTitle(store, title), key, template }, answerInstant(date));
+    answerSubject(Store.of(store), { ...findPageByTitle(Store.of(store), title), key, template }, answerInstant(date));
 
   beforeAll(async () => {
     store = new Sqlite(await buildStore(), { readonly: true });

@@ -4,6 +4,7 @@
  * to the one in effect and the verdict proposed: what the judge read, and nothing it did not (its
  * reason would lead the annotator). A wrong verdict takes the right one of the judge's verdicts.
  */
+import { Store } from '../../store/store.js';
 import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -114,7 +115,7 @@ function predictionCandidates(db: Database, dir: string, mode: JudgeMode): Array
   // Whole timelines do not depend on the date read with them: one read serves every frozen item.
   let timelines: Map<string, { query: string; timeline: ValueTimeline }> | undefined;
   const timelineOf = (id: string, date: string) => {
-    timelines ??= new Map([...answersOverDays(db, [date], { timelines: true, axis })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
+    timelines ??= new Map([...answersOverDays(Store.of(db), [date], { timelines: true, axis })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
     return timelines.get(id);
   };
   const candidates: Array<KindCandidate<PredictionContent>> = [];

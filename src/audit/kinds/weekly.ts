@@ -4,6 +4,7 @@
  * answer's timeline and the whole infobox folded: an annotator checks one row, which the infobox
  * in source order put hundreds of pixels down, under the verdict bar.
  */
+import { Store } from '../../store/store.js';
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { labelledKey, namedInfobox } from '../../content/entityRefs.js';
@@ -103,7 +104,7 @@ function weeklyCandidates(db: Database, week: string, wiki?: string): Array<Kind
         keyLabels: { ...before?.keyLabels, ...item.keyLabels },
         firstParagraph: item.firstParagraph,
         timeline: timelineAround(item.timestamp, (instant) => {
-          const answer = answerSubject(db, subject, instant);
+          const answer = answerSubject(Store.of(db), subject, instant);
           return answer.status === 'ok' && answer.valid_from !== null ? { value: answer.answer, validFrom: answer.valid_from, validTo: answer.valid_to } : undefined;
         }),
         revisions: revisionLinks(item.url, item.prevRevId, item.revId, item.timestamp),

@@ -5,6 +5,7 @@ import { answerInstant, answerQuery, answerSubject, type Answer } from '../../ti
 import { findPageByTitle } from '../../timeline/pageLookup.js';
 import { addOptions, dateOption, timeAxisOption } from '../options.js';
 import { withSession } from '../session.js';
+import type { Store } from '../../store/store.js';
 
 interface AnswerFlags {
   query?: string;
@@ -27,21 +28,21 @@ export function registerAnswer(program: Command): void {
     time: timeAxisOption(),
   }).action(async (flags: AnswerFlags, command: Command) => {
     await withSession(command, { write: false }, (session) => {
-      const answer = lookUp(session.db, flags);
+      const answer = lookUp(session.store, flags);
       if (session.json) process.stdout.write(`${JSON.stringify(answer)}\n`);
       else process.stdout.write(`${formatAnswer(answer)}\n`);
     });
   });
 }
 
-function lookUp(db: Parameters<typeof answerQuery>[0], flags: AnswerFlags): Answer {
+function lookUp(store: Store, flags: AnswerFlags): Answer {
   if (flags.query !== undefined) {
     if (flags.title !== undefined || flags.key !== undefined) throw new UserError('give either --query ID or --title T --key K, not both');
-    return answerQuery(db, flags.query, flags.date, flags.time);
+    return answerQuery(store, flags.query, flags.date, flags.time);
   }
   if (flags.title === undefined || flags.key === undefined) throw new UserError('give --query ID, or --title T with --key K');
-  const page = findPageByTitle(db, flags.title, flags.wiki);
-  return answerSubject(db, { ...page, key: flags.key, template: flags.template }, answerInstant(flags.date), flags.time);
+  const page = findPageByTitle(store, flags.title, flags.wiki);
+  return answerSubject(store, { ...page, key: flags.key, template: flags.template }, answerInstant(flags.date), flags.time);
 }
 
 function formatAnswer(answer: Answer): string {

@@ -1,8 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addDays, isoSeconds, parseDate } from '../../dates.js';
 import { idsOfFact, renderValue } from '../../content/entityRefs.js';
-import { listChanges, listDataUnits } from '../../store/changeStore.js';
-import { EntityStore } from '../../store/entityStore.js';
 import { addOptions, dateOption, printJsonLines, refuseUsage } from '../options.js';
 import { withSession } from '../session.js';
 
@@ -32,7 +30,7 @@ export function registerChanges(program: Command): void {
       const window = { start: isoSeconds(parseDate(flags.start)), end: isoSeconds(addDays(parseDate(flags.end), 1)) };
       if (flags.selected) {
         printJsonLines(
-          listDataUnits(session.db, window, { wiki: flags.wiki }).map((unit) => ({
+          session.store.changeLog.dataUnits(window, { wiki: flags.wiki }).map((unit) => ({
             title: unit.title,
             page_id: unit.pageId,
             rev_id: unit.revId,
@@ -49,9 +47,9 @@ export function registerChanges(program: Command): void {
         );
         return;
       }
-      const changes = listChanges(session.db, window, { onlyCandidates: !flags.all, wiki: flags.wiki });
+      const changes = session.store.changeLog.changes(window, { onlyCandidates: !flags.all, wiki: flags.wiki });
       // Entity facts are stored with ids (docs/ARCHITECTURE.md §16): shown with the labels the store knows.
-      const names = new EntityStore(session.db).names([...new Set(changes.flatMap((change) => [...idsOfFact(change.key, change.old), ...idsOfFact(change.key, change.new)]))]);
+      const names = session.store.entities.names([...new Set(changes.flatMap((change) => [...idsOfFact(change.key, change.old), ...idsOfFact(change.key, change.new)]))]);
       const named = (value: string) => renderValue(value, (id) => names.get(id)).text;
       printJsonLines(
         changes.map((change) => ({

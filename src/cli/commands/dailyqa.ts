@@ -24,9 +24,9 @@ interface DailyQaExportFlags extends PreviousFlags {
 /** `export dailyqa --from A --to B`: the range release, written as a whole. */
 async function exportRange(command: Command, flags: DailyQaExportFlags & { from: string; to: string }): Promise<void> {
   await withSession(command, { write: false, lock: true }, async (session) => {
-    const { draft, counts } = await renderDailyQaRelease(session.db, flags.from, flags.to);
+    const { draft, counts } = await renderDailyQaRelease(session.store.db, flags.from, flags.to);
     const dir = flags.out ?? join(dirname(session.dbPath), 'releases', `dailyqa-${flags.from}-${flags.to}`);
-    const written = await writeRelease(session.db, dir, draft, previousChoice(flags));
+    const written = await writeRelease(session.store.db, dir, draft, previousChoice(flags));
     process.stdout.write(
       session.json
         ? `${JSON.stringify({ dir, counts, ...releaseSummary(written) })}\n`
@@ -63,7 +63,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     if (flags.previous !== undefined) refuseUsage(command, '--previous is for a range release (--from and --to)');
     const date = flags.date;
     await withSession(command, { write: false, lock: true }, (session) => {
-      const content = dailyQaLines(session.db, date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
+      const content = dailyQaLines(session.store, date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
       if (!flags.out) {
         process.stdout.write(content);
         return;
@@ -81,7 +81,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     .action(async (files: string[], _flags: unknown, command: Command) => {
       if (files.length === 0) throw new UserError('give at least one qa_YYMMDD.jsonl file');
       await withSession(command, { write: true }, async (session) => {
-        const counts = await importDailyQa(session.db, files);
+        const counts = await importDailyQa(session.store, files);
         if (session.json) process.stdout.write(`${JSON.stringify(counts)}\n`);
         else {
           process.stdout.write(

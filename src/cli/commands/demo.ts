@@ -6,7 +6,6 @@ import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
 import { demoMonthly } from '../demo/monthlyDemo.js';
 import { runSync } from '../../../pipelines/sync.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
-import { ChangeStore } from '../../store/changeStore.js';
 import { withSession, type GlobalFlags } from '../session.js';
 import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 import { printQuestionsAndAnswers } from '../demo/demoQuestions.js';
@@ -41,7 +40,7 @@ export function registerDemo(program: Command): void {
           const window = windowFrom(start, 7);
           const input = { ...weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki), window };
           const outcome = await runWeekly({
-            db: session.db,
+            store: session.store,
             stages: [...WEEKLY_STAGES],
             reporter: session.reporter,
             params: weeklyRunParams(session, input, 7),
@@ -56,9 +55,9 @@ export function registerDemo(program: Command): void {
         const end = windowFrom(FIRST_WEEK, 7 * WEEKS);
         // Each week's run knows its pages up to the week's end; sync brings every tracked page to the
         // sample's end, and its finalize stage classes the weeks now observed for 21 days.
-        const synced = await runSync({ db: session.db, until: end.end, reporter: session.reporter, input: weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki) });
+        const synced = await runSync({ store: session.store, until: end.end, reporter: session.reporter, input: weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki) });
         const frequency = 'upToDate' in synced ? {} : (synced.run.stages.find((stage) => stage.stage === 'finalize')?.counts ?? {});
-        const units = new ChangeStore(session.db, wiki).dataUnitsIn(end);
+        const units = session.store.changes(wiki).dataUnitsIn(end);
         out();
         out(`${units.length} data units selected (one per page and week, the key drawn with seed ${session.settings.seed}):`);
         for (const unit of units) {
@@ -67,9 +66,9 @@ export function registerDemo(program: Command): void {
         out();
         out(`synced every tracked page to ${end.end.slice(0, 10)}; update frequency: ${frequency.frequent_update ?? 0} frequent, ${frequency.infrequent_update ?? 0} infrequent, ${frequency.pending ?? 0} pending (fewer than 21 days observed)`);
         out();
-        printQuestionsAndAnswers(session.db, wiki, out);
+        printQuestionsAndAnswers(session.store, wiki, out);
         out();
-        await demoMonthly({ db: session.db, reporter: session.reporter, dump: SAMPLE_DUMP, wiki, out });
+        await demoMonthly({ store: session.store, reporter: session.reporter, dump: SAMPLE_DUMP, wiki, out });
         out();
         out('next: wikidelta changes --db data/demo.sqlite --start 2025-01-06 --end 2025-04-06   (every change as JSON lines)');
         out('      wikidelta export labels --db data/demo.sqlite --old 2025-03-01 --new 2025-04-01   (sentence labels as JSON lines)');

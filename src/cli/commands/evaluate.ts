@@ -100,7 +100,7 @@ export function registerEvaluate(program: Command): void {
     // The LLM judge writes its replies into the store's cache, so it takes the lock like every LLM stage.
     const write = flags.judge === 'openai';
     await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
-      const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.db, session.settings).judge() : null);
+      const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.store, session.settings).judge() : null);
       const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
       const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db), feed, scope, {
         seed: session.settings.seed,

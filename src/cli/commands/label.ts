@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import { runLabel } from '../../../pipelines/monthly/label.js';
-import { SnapshotStore } from '../../store/snapshotStore.js';
 import { pricesOf, SessionTasks } from '../../llm/openTasks.js';
 import { modelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { addOptions } from '../options.js';
@@ -27,11 +26,11 @@ export function registerLabel(program: Command): void {
     await requireQueue(flags.queue);
     const models = await modelsFrom(flags);
     const counts = await withSession(command, { write: true, flags: { llm: flags.llm } }, async (session) => {
-      const store = new SnapshotStore(session.db);
+      const store = session.store.snapshots;
       store.requireSnapshot(flags.old);
       store.requireSnapshot(flags.new);
-      const input = { oldName: flags.old, newName: flags.new, ...withLabelLlm(models, new SessionTasks(session.db, session.settings)), prices: pricesOf(session.settings) };
-      await runLabel({ db: session.db, reporter: session.reporter, input: { ...input, ...(await queueRunnerFor(flags.queue, flags, session.settings)) } });
+      const input = { oldName: flags.old, newName: flags.new, ...withLabelLlm(models, new SessionTasks(session.store, session.settings)), prices: pricesOf(session.settings) };
+      await runLabel({ store: session.store, reporter: session.reporter, input: { ...input, ...(await queueRunnerFor(flags.queue, flags, session.settings)) } });
       return store.labelCounts(flags.old, flags.new);
     });
     if (command.optsWithGlobals<GlobalFlags>().json) {

@@ -6,7 +6,6 @@ import { modelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../mode
 import { addOptions, integerOption, listOption, refuseUsage } from '../options.js';
 import { withSession, type GlobalFlags } from '../session.js';
 import { QUEUE_OPTION_HELP, queueOptions, queueRunnerFor, requireQueue, type QueueFlags } from '../queueOption.js';
-import { SnapshotStore } from '../../store/snapshotStore.js';
 
 interface MonthlyFlags extends ModelFlags, QueueFlags {
   old?: string;
@@ -38,10 +37,10 @@ export function registerMonthly(program: Command): void {
     await requireQueue(flags.queue);
     const models = await modelsFrom(flags);
     const { outcome, old, newName } = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
-      const pair = flags.lastMonth ? cronMonth(new SnapshotStore(session.db).snapshotNames()) : { old: flags.old, newName: flags.new as string };
-      const tasks = new SessionTasks(session.db, session.settings);
+      const pair = flags.lastMonth ? cronMonth(session.store.snapshots.snapshotNames()) : { old: flags.old, newName: flags.new as string };
+      const tasks = new SessionTasks(session.store, session.settings);
       const monthly = await runMonthly({
-        db: session.db,
+        store: session.store,
         reporter: session.reporter,
         llm: llmRunParam(session.settings),
         redo: flags.redo ?? [],

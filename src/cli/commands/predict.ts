@@ -55,7 +55,7 @@ export function registerPredict(program: Command): void {
   ).action(async (flags: PredictWeeklyFlags, command: Command) => {
     // DailyQA answers a week's queries on the day after the week.
     const date = flags.date ?? (flags.week !== undefined ? weekEvaluationDate(flags.week) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
-    await predictInto(command, flags, (session, tasks) => predictWeekly(session.db, tasks, flags.system, date, flags.week));
+    await predictInto(command, flags, (session, tasks) => predictWeekly(session.store.db, tasks, flags.system, date, flags.week));
   });
   addOptions<PredictGrowoverFlags>(
     predict
@@ -67,14 +67,14 @@ export function registerPredict(program: Command): void {
       ...predictOutputOptions(),
     },
   ).action(async (flags: PredictGrowoverFlags, command: Command) => {
-    await predictInto(command, flags, (session, tasks) => predictGrowover(session.db, tasks, flags.system, flags.snapshot));
+    await predictInto(command, flags, (session, tasks) => predictGrowover(session.store.db, tasks, flags.system, flags.snapshot));
   });
 }
 
 async function predictInto(command: Command, flags: PredictFlags, predict: (session: Session, tasks: BaselineTasks) => Promise<BaselinePredictions>): Promise<void> {
   // The store is written (the reply cache), so the command takes the lock like every LLM stage.
   await withSession(command, { write: true, flags: { llm: flags.llm } }, async (session) => {
-    const tasks = new SessionTasks(session.db, session.settings).baseline();
+    const tasks = new SessionTasks(session.store, session.settings).baseline();
     const outcome = await predict(session, tasks);
     writeFileAtomically(flags.out, predictionLines(outcome.predictions));
     const usage = tasks.takeUsage();

@@ -41,7 +41,7 @@ export function registerSnapshot(program: Command): void {
       if (flags.dump) {
         const path = flags.dump;
         return runSnapshot({
-          db: session.db,
+          store: session.store,
           reporter: session.reporter,
           input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf) },
         });
@@ -51,7 +51,7 @@ export function registerSnapshot(program: Command): void {
       const source = new ApiSnapshotSource(wikiClientOptions(session.settings, flags.api as string));
       const titles = [...(flags.titles ? readTitles(flags.titles) : []), ...(flags.titlesFromLinks ? await source.titlesLinkedFrom(flags.titlesFromLinks) : [])];
       return runSnapshot({
-        db: session.db,
+        store: session.store,
         reporter: session.reporter,
         input: {
           snapshot: { name: flags.name, wiki, source: flags.api as string, asOf },

@@ -30,9 +30,9 @@ export function registerStats(program: Command): void {
   ).action(async (flags: StatsFlags, command: Command) => {
     if (flags.plot === undefined && (flags.predictions !== undefined || flags.date !== undefined)) refuseUsage(command, '--predictions and --date draw a figure: give them with --plot DIR');
     await withSession(command, { write: false }, async (session) => {
-      process.stdout.write(`${JSON.stringify({ weeks: answerChangeStats(session.db) }, null, session.json ? undefined : 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ weeks: answerChangeStats(session.store) }, null, session.json ? undefined : 2)}\n`);
       if (flags.plot === undefined) return;
-      const figures = [...weeklyFigures(session.db), ...growoverFigures(session.db)];
+      const figures = [...weeklyFigures(session.store.db), ...growoverFigures(session.store.db)];
       if (flags.predictions !== undefined) {
         const file = flags.predictions;
         let content: string;
@@ -42,7 +42,7 @@ export function registerStats(program: Command): void {
           throw new UserError(`cannot read the predictions file ${file}`);
         }
         const system = basename(file).replace(/\.jsonl?$/, '');
-        const board = buildLeaderboard(session.db, [{ system, name: file, kind: { weekly: null }, content }], { seed: session.settings.seed, date: flags.date ?? null });
+        const board = buildLeaderboard(session.store.db, [{ system, name: file, kind: { weekly: null }, content }], { seed: session.settings.seed, date: flags.date ?? null });
         figures.push(...leaderboardFigures(board));
       }
       writeFilesAtomically(flags.plot, await renderFigures(figures), FIGURE_FILE);

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { formatRunUsage, runUsage } from '../../llm/usage.js';
 import { runHealth } from '../../runs/health.js';
 import { shownRun, shownStatus } from '../../runs/liveness.js';
-import { RunStore, type RunRecord } from '../../store/runStore.js';
+import { type RunRecord } from '../../store/runStore.js';
 import { addOptions, integerOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
 import { UserError } from '../../errors.js';
@@ -20,14 +20,14 @@ export function registerStatus(program: Command): void {
     await withSession(command, { write: false }, (session) => {
       if (flags.check) return checkNewestRun(session, flags);
       if (flags.maxAge !== undefined || flags.pipeline !== undefined) throw new UserError('--max-age and --pipeline go with --check');
-      const runs = new RunStore(session.db).listRuns(flags.limit);
+      const runs = session.store.runs.listRuns(flags.limit);
       if (session.json) {
-        const shown = runs.map((run) => ({ ...shownRun(run), llm_usage: runUsage(session.db, run.id) }));
+        const shown = runs.map((run) => ({ ...shownRun(run), llm_usage: runUsage(session.store, run.id) }));
         process.stdout.write(`${JSON.stringify({ database: session.dbPath, runs: shown })}\n`);
         return;
       }
       process.stdout.write(`database ${session.dbPath}: ${runs.length === 0 ? 'no runs yet' : `${runs.length} most recent runs`}\n`);
-      for (const run of runs) process.stdout.write(formatRun(run) + formatRunUsage(runUsage(session.db, run.id)));
+      for (const run of runs) process.stdout.write(formatRun(run) + formatRunUsage(runUsage(session.store, run.id)));
     });
   });
 }
@@ -41,7 +41,7 @@ interface StatusFlags {
 
 function checkNewestRun(session: Session, flags: StatusFlags): void {
   if (flags.maxAge !== undefined && flags.maxAge < 1) throw new UserError(`invalid --max-age ${flags.maxAge}: expected a whole number of hours ≥ 1`);
-  const run = new RunStore(session.db).newestRun(flags.pipeline);
+  const run = session.store.runs.newestRun(flags.pipeline);
   const health = runHealth(run, run && shownStatus(run), new Date(), flags.maxAge);
   if (!health.healthy) throw new UserError(flags.pipeline && !run ? `no ${flags.pipeline} runs in this store yet` : health.line);
   process.stdout.write(session.json ? `${JSON.stringify({ ok: true, run: run?.id, line: health.line })}\n` : `${health.line}\n`);

@@ -26,7 +26,7 @@ export function registerSync(program: Command): void {
       const { settings } = session;
       const source = openSource(flags, settings);
       const outcome = await runSync({
-        db: session.db,
+        store: session.store,
         until: isoSeconds(parseDate(flags.until, '--until date')),
         reporter: session.reporter,
         input: weeklyRunInput(session, flags, source),

@@ -3,7 +3,6 @@ import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
-import { RunStore } from '../../store/runStore.js';
 import { DumpFilesSource } from '../../sources/dumpFiles.js';
 import type { RevisionSource } from '../../sources/RevisionSource.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
@@ -101,10 +100,10 @@ async function weekly(session: Session, flags: WeeklyFlags & { start: string }):
     ...(flags.threads !== undefined ? { threads: flags.threads } : {}),
   };
   const params = weeklyRunParams(session, input, flags.days);
-  const doneBefore = new RunStore(session.db).findRun('weekly', params)?.status === 'done';
+  const doneBefore = session.store.runs.findRun('weekly', params)?.status === 'done';
   const redo = flags.redo ?? [];
   const exportedAgain = doneBefore && flags.out !== undefined && stages.includes('export') && !redo.includes('export');
-  const outcome = await runWeekly({ db: session.db, input, stages, redo: exportedAgain ? [...redo, 'export'] : redo, reporter: session.reporter, params });
+  const outcome = await runWeekly({ store: session.store, input, stages, redo: exportedAgain ? [...redo, 'export'] : redo, reporter: session.reporter, params });
   return { ...outcome, doneBefore: doneBefore && outcome.executed.every((stage) => stage === 'export' || stage === 'finalize'), exportedAgain };
 }
 

@@ -3,10 +3,9 @@
  * offline provider, the monthly counts, and one article's QA items followed across the snapshots
  * (made, kept with their evidence moved, retired, replaced).
  */
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../../store/store.js';
 import { runMonthly } from '../../../pipelines/monthly.js';
 import { OfflineGrowoverTasks } from '../../llm/offlineGrowoverTasks.js';
-import { GrowoverStore } from '../../store/growoverStore.js';
 import type { Embedder } from '../../models/embedder.js';
 import type { NliModel } from '../../models/nli.js';
 import { monthlyCounts } from '../../release/growoverRelease.js';
@@ -15,31 +14,31 @@ import type { Reporter } from '../../runs/progress.js';
 const DEMO_SEED = 1;
 
 export async function demoGrowover(options: {
-  db: Database;
+  store: Store;
   reporter: Reporter;
   snapshots: readonly string[];
   embedder: Embedder;
   nli: NliModel;
   out: (line?: string) => void;
 }): Promise<void> {
-  const { db, reporter, snapshots, out } = options;
+  const { store, reporter, snapshots, out } = options;
   const tasks = new OfflineGrowoverTasks();
   for (const [k, newName] of snapshots.entries()) {
     const oldName = snapshots[k - 1];
     await runMonthly({
-      db,
+      store,
       reporter,
       llm: 'offline',
       input: { ...(oldName ? { oldName } : {}), newName, tasks, embedder: options.embedder, nli: options.nli, seed: DEMO_SEED },
     });
   }
   out('GrowOVER items per snapshot (offline cloze and dialogue rules; QA unchanged/new/changed/deleted, dialogue turns the same):');
-  for (const month of monthlyCounts(db, snapshots.at(-1) as string)) {
+  for (const month of monthlyCounts(store.db, snapshots.at(-1) as string)) {
     const q = month.qa;
     const t = month.turns;
     out(`  ${month.snapshot}: QA ${q.unchanged}/${q.new}/${q.changed}/${q.deleted}, turns ${t.unchanged}/${t.new}/${t.changed}/${t.deleted}`);
   }
-  const items = new GrowoverStore(db);
+  const items = store.growover;
   const featured = items.featuredArticle();
   if (featured === undefined) return;
   out(`one article across the snapshots: ${featured.title}`);

@@ -2,7 +2,7 @@
  * The monthly part of `wikidelta demo`: snapshots of the embedded sample on the first of three
  * months, each consecutive pair labeled with the offline models, counts and a few examples printed.
  */
-import type { Database } from 'better-sqlite3';
+import type { Store } from '../../store/store.js';
 import { runLabel } from '../../../pipelines/monthly/label.js';
 import { runSnapshot } from '../../../pipelines/monthly/snapshot.js';
 import { CachingEmbedder } from '../../models/embedder.js';
@@ -10,37 +10,36 @@ import { chooseModels } from '../../models/choose.js';
 import type { Reporter } from '../../runs/progress.js';
 import { demoGrowover } from './growoverDemo.js';
 import { dumpSnapshotArticles } from '../../sources/snapshotSources.js';
-import { SnapshotStore } from '../../store/snapshotStore.js';
 
 /** The sample's suggested snapshot dates (data/sample/README.md). */
 const SNAPSHOT_DATES = ['2025-02-01', '2025-03-01', '2025-04-01'];
 const EXAMPLES_PER_PAIR = 3;
 
-export async function demoMonthly(options: { db: Database; reporter: Reporter; dump: string; wiki: string; out: (line?: string) => void }): Promise<void> {
-  const { db, reporter, out } = options;
-  const store = new SnapshotStore(db);
+export async function demoMonthly(options: { store: Store; reporter: Reporter; dump: string; wiki: string; out: (line?: string) => void }): Promise<void> {
+  const { store, reporter, out } = options;
+  const snapshots = store.snapshots;
   for (const date of SNAPSHOT_DATES) {
     const asOf = `${date}T00:00:00Z`;
     await runSnapshot({
-      db,
+      store,
       reporter,
       input: { snapshot: { name: date, wiki: options.wiki, source: options.dump, asOf }, articles: () => dumpSnapshotArticles(options.dump, asOf) },
     });
   }
-  out(`monthly snapshots of the sample (each article as of DATE 00:00 UTC): ${SNAPSHOT_DATES.map((date) => `${date} ${store.articles(date).length} articles`).join(', ')}`);
+  out(`monthly snapshots of the sample (each article as of DATE 00:00 UTC): ${SNAPSHOT_DATES.map((date) => `${date} ${snapshots.articles(date).length} articles`).join(', ')}`);
   const defaults = await chooseModels({});
   // One cache across the pairs and the monthly runs: the demo's snapshots share most sentences.
   const embedder = new CachingEmbedder(defaults.embedder);
   const { nli } = defaults;
   for (let k = 1; k < SNAPSHOT_DATES.length; k++) {
     const [oldName, newName] = [SNAPSHOT_DATES[k - 1] as string, SNAPSHOT_DATES[k] as string];
-    await runLabel({ db, reporter, input: { oldName, newName, embedder, nli } });
-    const counts = Object.entries(store.labelCounts(oldName, newName)).map(([label, count]) => `${count} ${label}`).join(', ');
+    await runLabel({ store, reporter, input: { oldName, newName, embedder, nli } });
+    const counts = Object.entries(snapshots.labelCounts(oldName, newName)).map(([label, count]) => `${count} ${label}`).join(', ');
     out(`sentence labels ${oldName} → ${newName} (${embedder.id} + ${nli.id}): ${counts}`);
-    const changed = [...store.labels(oldName, newName)].filter((label) => label.label === 'changed').slice(0, EXAMPLES_PER_PAIR);
+    const changed = [...snapshots.labels(oldName, newName)].filter((label) => label.label === 'changed').slice(0, EXAMPLES_PER_PAIR);
     for (const label of changed) out(`  changed in ${label.title}: "${clip(label.oldText ?? '')}" → "${clip(label.text)}"`);
   }
-  await demoGrowover({ db, reporter, snapshots: SNAPSHOT_DATES, embedder, nli, out });
+  await demoGrowover({ store, reporter, snapshots: SNAPSHOT_DATES, embedder, nli, out });
 }
 
 function clip(text: string, length = 70): string {

@@ -12,6 +12,7 @@ import { openDatabase } from '../../../src/store/database.js';
 import { chosenProvider } from '../../../src/llm/openTasks.js';
 import { costOf, formatRunUsage, recordUsage, runUsage } from '../../../src/llm/usage.js';
 import { loadSettings } from '../../../src/settings.js';
+import { Store } from '../../../src/store/store.js';
 
 describe('prompt templates', () => {
   const names = readdirSync(PROMPTS_DIR).map((file) => file.replace(/\.txt$/, ''));
@@ -158,10 +159,10 @@ describe('provider choice, settings and usage per run', () => {
     db.prepare("INSERT INTO runs (id, pipeline, params_key, params, status, started_at) VALUES (1, 'weekly', 'k', '{}', 'done', 't')").run();
     const prices = { perThousandInput: 0.5, perThousandOutput: 2 };
     const base = { provider: 'openai', model: 'm', requests: 0, cacheHits: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
-    recordUsage(db, 1, { ...base, requests: 3, cacheHits: 1, promptTokens: 1000, completionTokens: 500 }, prices);
-    recordUsage(db, 1, { ...base, requests: 1, failures: 1, promptTokens: 1000 }, prices);
-    recordUsage(db, 1, base, prices);
-    const usage = runUsage(db, 1);
+    recordUsage(Store.of(db), 1, { ...base, requests: 3, cacheHits: 1, promptTokens: 1000, completionTokens: 500 }, prices);
+    recordUsage(Store.of(db), 1, { ...base, requests: 1, failures: 1, promptTokens: 1000 }, prices);
+    recordUsage(Store.of(db), 1, base, prices);
+    const usage = runUsage(Store.of(db), 1);
     expect(usage).toEqual([{ ...base, requests: 4, cacheHits: 1, failures: 1, promptTokens: 2000, completionTokens: 500, cost: 2 }]);
     expect(formatRunUsage(usage)).toMatch(/openai:m requests=4 cache_hits=1 failures=1 prompt_tokens=2000 completion_tokens=500 cost=2\.0000/);
     expect(costOf({ promptTokens: 10, completionTokens: 10 }, {})).toBeNull();

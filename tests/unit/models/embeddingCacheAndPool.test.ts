@@ -16,6 +16,7 @@ import { openDatabase, type Database } from '../../../src/store/database.js';
 import { EmbeddingCache } from '../../../src/store/embeddingCache.js';
 import { SnapshotStore } from '../../../src/store/snapshotStore.js';
 import { repoRoot } from '../../../testkit/cli.js';
+import { Store } from '../../../src/store/store.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const reporter = new JsonLinesReporter({ write: () => true } as unknown as NodeJS.WritableStream);
@@ -122,7 +123,7 @@ describe('calls made together', () => {
 async function snapshots(db: Database, prefix: string): Promise<{ oldName: string; newName: string }> {
   for (const month of ['2025-02-01', '2025-03-01']) {
     const asOf = `${month}T00:00:00Z`;
-    await runSnapshot({ db, reporter, input: { snapshot: { name: `${prefix}${month}`, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
+    await runSnapshot({ store: Store.of(db), reporter, input: { snapshot: { name: `${prefix}${month}`, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
   }
   return { oldName: `${prefix}2025-02-01`, newName: `${prefix}2025-03-01` };
 }
@@ -136,12 +137,12 @@ describe('labeling with the store-backed cache', () => {
     const db = openDatabase(':memory:');
     const cold = new CountingEmbedder(model);
     const first = await snapshots(db, 'first-');
-    await runLabel({ db, reporter, input: { ...first, embedder: cold, nli: new HeuristicNli() } });
+    await runLabel({ store: Store.of(db), reporter, input: { ...first, embedder: cold, nli: new HeuristicNli() } });
     expect(cold.texts).toBeGreaterThan(0);
 
     const warm = new CountingEmbedder(model);
     const second = await snapshots(db, 'second-');
-    await runLabel({ db, reporter, input: { ...second, embedder: warm, nli: new HeuristicNli() } });
+    await runLabel({ store: Store.of(db), reporter, input: { ...second, embedder: warm, nli: new HeuristicNli() } });
     expect(warm.texts).toBe(0);
     const labels = storedLabels(db, first);
     expect(labels.length).toBeGreaterThan(0);
@@ -155,7 +156,7 @@ describe('labeling with the store-backed cache', () => {
     const throughPool = new CountingEmbedder(pool);
     const factsAsked: string[] = [];
     const factReader = { readFacts: (texts: readonly string[]) => (factsAsked.push(...texts), pool.readFacts(texts)) };
-    await runLabel({ db: pooled, reporter, input: { ...(await snapshots(pooled, 'first-')), embedder: throughPool, factReader, nli: new HeuristicNli() } });
+    await runLabel({ store: Store.of(pooled), reporter, input: { ...(await snapshots(pooled, 'first-')), embedder: throughPool, factReader, nli: new HeuristicNli() } });
     expect(throughPool.texts).toBe(cold.texts);
     expect(factsAsked.length).toBeGreaterThan(0);
     expect(new Set(factsAsked).size).toBe(factsAsked.length);

@@ -20,6 +20,7 @@ import { entityHistoryDump, type EntityJson } from '../../../testkit/entityHisto
 import { namedEntityPages } from '../../../testkit/entityWeeks.js';
 import type { DatedEntityName } from '../../../src/model.js';
 import { snapshotStore } from '../../support/storeSnapshot.js';
+import { Store } from '../../../src/store/store.js';
 
 const window = windowFrom('2025-02-03', 7);
 const noModels = { models: () => Promise.reject(new Error('no models expected')) };
@@ -52,7 +53,7 @@ async function weeklyStore(dir: string, name: string, files: string[], batchRunn
   const db = openDatabase(path);
   try {
     const outcome = await runWeekly({
-      db,
+      store: Store.of(db),
       input: {
         window,
         wiki: 'sample',
@@ -183,7 +184,7 @@ describe('collect of several dump files through a batch runner', () => {
       articleBaseUrl: 'https://sample.wikidelta.invalid/wiki/',
       batchRunner: inProcess,
     };
-    const run = (source: DumpFilesSource) => runWeekly({ db, input: { ...input, source }, stages: ['collect', 'parse', 'diff'], reporter: new RecordingReporter(), params: { test: 'resume' } });
+    const run = (source: DumpFilesSource) => runWeekly({ store: Store.of(db), input: { ...input, source }, stages: ['collect', 'parse', 'diff'], reporter: new RecordingReporter(), params: { test: 'resume' } });
     await expect(run(input.source)).rejects.toThrow(/^dump file not found: .*later\.xml$/);
     const firstPages = (await readWhole({ path: first, window, followHours: 48, partChars: 1 << 30 }))[0]?.pages.length;
     expect(db.prepare('SELECT COUNT(*) FROM window_pages').pluck().get()).toBe(firstPages);

@@ -5,6 +5,7 @@
  * that `release verify` accepts and the next release's changes still compare. The modules are loaded
  * afresh, so the registration does not outlive this file in the worker.
  */
+import { Store } from '../../../src/store/store.js';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -67,7 +68,7 @@ describe('a release format registered from outside the release kinds', () => {
     ]);
     const dir = tempDir();
     const db = openDatabase(join(dir, 'store.sqlite'));
-    await importDailyQa(db, dailyQaDays(dir));
+    await importDailyQa(Store.of(db), dailyQaDays(dir));
     const release = join(dir, 'releases', 'dailyqa');
     const { manifest } = await writeRelease(db, release, (await renderDailyQaRelease(db, '2025-01-13', '2025-01-14')).draft);
 

@@ -9,6 +9,7 @@ import { RunStore } from '../../../src/store/runStore.js';
 import { runPipeline, type Stage } from '../../../src/runs/stageRunner.js';
 import { applyMigrations, openDatabase, schemaVersion } from '../../../src/store/database.js';
 import { migrations } from '../../../src/store/migrations.js';
+import { Store } from '../../../src/store/store.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'wikidelta-runs-'));
 
@@ -73,14 +74,14 @@ describe('runPipeline', () => {
     const reporter = new RecordingReporter();
     const log: string[] = [];
     await expect(
-      runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log, 'two'), selected: all, input: null, reporter }),
+      runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log, 'two'), selected: all, input: null, reporter }),
     ).rejects.toThrow('broken input in two');
     const failed = new RunStore(db).listRuns()[0];
     expect(failed?.status).toBe('failed');
     expect(failed?.error).toBe('two: broken input in two second line');
     expect(failed?.stages.map((s) => s.status)).toEqual(['done', 'failed', 'pending']);
 
-    const outcome = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    const outcome = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
     expect(outcome.resumed).toBe(true);
     expect(outcome.skipped).toEqual(['one']);
     expect(log).toEqual(['one', 'two', 'two', 'three']);
@@ -91,8 +92,8 @@ describe('runPipeline', () => {
   it('keeps every failure of a run, not only the newest', async () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const reporter = new RecordingReporter();
-    await expect(runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([], 'two'), selected: all, input: null, reporter })).rejects.toThrow();
-    await expect(runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([], 'three'), selected: all, input: null, reporter })).rejects.toThrow();
+    await expect(runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([], 'two'), selected: all, input: null, reporter })).rejects.toThrow();
+    await expect(runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([], 'three'), selected: all, input: null, reporter })).rejects.toThrow();
     const run = new RunStore(db).listRuns()[0];
     expect(run?.failures.map((failure) => [failure.stage, failure.error])).toEqual([
       ['two', 'broken input in two second line'],
@@ -103,16 +104,16 @@ describe('runPipeline', () => {
   it('keeps a run partial until all its stages ran, and starts a new run for other parameters', async () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const reporter = new RecordingReporter();
-    const first = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], input: null, reporter });
+    const first = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], input: null, reporter });
     expect(first.run.status).toBe('partial');
-    const other = await runPipeline({ db, pipeline: 'weekly', params: { window: { start: 'c', end: 'd' } }, stages: countingStages([]), selected: ['one'], input: null, reporter });
+    const other = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params: { window: { start: 'c', end: 'd' } }, stages: countingStages([]), selected: ['one'], input: null, reporter });
     expect(other.run.id).not.toBe(first.run.id);
   });
 
   it('refuses, before running anything, a stage whose prerequisite is neither done nor chosen, naming it', async () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
-    const attempt = runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['two', 'three'], input: null, reporter: new RecordingReporter() });
+    const attempt = runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['two', 'three'], input: null, reporter: new RecordingReporter() });
     await expect(attempt).rejects.toThrow(/^stage "two" needs stage "one" done first: add one to --stages$/);
     expect(log).toEqual([]);
     expect(new RunStore(db).listRuns()).toEqual([]);
@@ -122,8 +123,8 @@ describe('runPipeline', () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
     const reporter = new RecordingReporter();
-    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one', 'two'], input: null, reporter });
-    const rest = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['three'], input: null, reporter });
+    await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['one', 'two'], input: null, reporter });
+    const rest = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['three'], input: null, reporter });
     expect(log).toEqual(['one', 'two', 'three']);
     expect(rest.run.status).toBe('done');
   });
@@ -132,8 +133,8 @@ describe('runPipeline', () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
     const reporter = new RecordingReporter();
-    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
-    const redone = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, redo: ['two'], input: null, reporter });
+    await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    const redone = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, redo: ['two'], input: null, reporter });
     expect(log).toEqual(['one', 'two', 'three', 'two', 'three']);
     expect(redone.skipped).toEqual(['one']);
     expect(redone.executed).toEqual(['two', 'three']);
@@ -143,16 +144,16 @@ describe('runPipeline', () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
     const reporter = new RecordingReporter();
-    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
-    await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one'], redo: ['one'], input: null, reporter });
-    const later = await runPipeline({ db, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['one'], redo: ['one'], input: null, reporter });
+    const later = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
     expect(log).toEqual(['one', 'two', 'three', 'one', 'two', 'three']);
     expect(later.skipped).toEqual(['one']);
   });
 
   it('refuses to redo a stage that is not chosen', async () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
-    const attempt = runPipeline({ db, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], redo: ['two'], input: null, reporter: new RecordingReporter() });
+    const attempt = runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], redo: ['two'], input: null, reporter: new RecordingReporter() });
     await expect(attempt).rejects.toThrow(/--redo two: the stage is not among the stages to run \(one\)/);
   });
 });

@@ -11,6 +11,7 @@ import { JsonLinesReporter } from '../../../../src/runs/progress.js';
 import { RunStore } from '../../../../src/store/runStore.js';
 import { openDatabase } from '../../../../src/store/database.js';
 import { repoRoot } from '../../../../testkit/cli.js';
+import { Store } from '../../../../src/store/store.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const reporter = new JsonLinesReporter({ write: () => true } as unknown as NodeJS.WritableStream);
@@ -45,17 +46,17 @@ describe('the monthly-label run', () => {
       const db = openDatabase(':memory:');
       for (const name of ['2025-02-01', '2025-03-01']) {
         const asOf = `${name}T00:00:00Z`;
-        await runSnapshot({ db, reporter, input: { snapshot: { name, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
+        await runSnapshot({ store: Store.of(db), reporter, input: { snapshot: { name, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
       }
       return db;
     };
     const input = { oldName: '2025-02-01', newName: '2025-03-01', embedder: letters };
     const fresh = await snapshots();
     const whole = new FailingOnce(null);
-    await runLabel({ db: fresh, reporter, input: { ...input, nli: whole } });
+    await runLabel({ store: Store.of(fresh), reporter, input: { ...input, nli: whole } });
 
     const db = await snapshots();
-    await expect(runLabel({ db, reporter, input: { ...input, nli: new FailingOnce(Math.ceil(whole.calls / 2)) } })).rejects.toThrow('NLI server went away');
+    await expect(runLabel({ store: Store.of(db), reporter, input: { ...input, nli: new FailingOnce(Math.ceil(whole.calls / 2)) } })).rejects.toThrow('NLI server went away');
     const failed = new RunStore(db).listRuns(1)[0];
     expect(failed).toMatchObject({ pipeline: 'monthly-label', status: 'failed', error: 'label: NLI server went away' });
     const labeledBefore = db.prepare('SELECT COUNT(*) FROM label_articles').pluck().get() as number;
@@ -63,7 +64,7 @@ describe('the monthly-label run', () => {
     expect(labeledBefore).toBeLessThan(11);
 
     const resumed = new FailingOnce(null);
-    const outcome = await runLabel({ db, reporter, input: { ...input, nli: resumed } });
+    const outcome = await runLabel({ store: Store.of(db), reporter, input: { ...input, nli: resumed } });
     expect(outcome).toMatchObject({ resumed: true, run: { id: failed?.id, status: 'done' } });
     expect(db.prepare('SELECT COUNT(*) FROM label_articles').pluck().get()).toBe(11);
     // Same labels as an uninterrupted run, and the resumed run asked NLI only for what was left.

@@ -11,6 +11,7 @@ import { SnapshotStore } from '../../../../src/store/snapshotStore.js';
 import { JsonLinesReporter } from '../../../../src/runs/progress.js';
 import { openDatabase, type Database } from '../../../../src/store/database.js';
 import { repoRoot } from '../../../../testkit/cli.js';
+import { Store } from '../../../../src/store/store.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const reporter = new JsonLinesReporter({ write: () => true } as unknown as NodeJS.WritableStream);
@@ -20,7 +21,7 @@ let labels: StoredLabel[];
 
 async function snapshot(name: string): Promise<void> {
   const asOf = `${name}T00:00:00Z`;
-  await runSnapshot({ db, reporter, input: { snapshot: { name, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
+  await runSnapshot({ store: Store.of(db), reporter, input: { snapshot: { name, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
 }
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ beforeAll(async () => {
   store = new SnapshotStore(db);
   await snapshot('2025-02-01');
   await snapshot('2025-03-01');
-  await runLabel({ db, reporter, input: { oldName: '2025-02-01', newName: '2025-03-01', embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli() } });
+  await runLabel({ store: Store.of(db), reporter, input: { oldName: '2025-02-01', newName: '2025-03-01', embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli() } });
   labels = [...store.labels('2025-02-01', '2025-03-01')];
 }, 120_000);
 
@@ -76,7 +77,7 @@ describe('monthly snapshots of the embedded sample from its dump', () => {
 
   it('reruns without duplicating anything', async () => {
     const before = store.labelCounts('2025-02-01', '2025-03-01');
-    await runLabel({ db, reporter, input: { oldName: '2025-02-01', newName: '2025-03-01', embedder: new UseLiteEmbedder(), nli: new HeuristicNli() } });
+    await runLabel({ store: Store.of(db), reporter, input: { oldName: '2025-02-01', newName: '2025-03-01', embedder: new UseLiteEmbedder(), nli: new HeuristicNli() } });
     await snapshot('2025-03-01');
     expect(store.labelCounts('2025-02-01', '2025-03-01')).toEqual(before);
     expect(store.articles('2025-03-01')).toHaveLength(11);

@@ -19,6 +19,7 @@ import { openDatabase } from '../../../../src/store/database.js';
 import { RevisionStore } from '../../../../src/store/revisionStore.js';
 import { tempDir } from '../../../../testkit/cli.js';
 import { snapshotStore } from '../../../support/storeSnapshot.js';
+import { Store } from '../../../../src/store/store.js';
 
 const window = windowFrom('2025-01-06', 56);
 const inProcess = new InProcessRunner({ models: () => Promise.reject(new Error('no models expected')) });
@@ -41,7 +42,7 @@ async function weekly(path: string, options: { batchRunner?: BatchRunner; keepCo
   const db = openDatabase(path);
   try {
     return await runWeekly({
-      db,
+      store: Store.of(db),
       input: {
         window,
         wiki: 'sample',
