@@ -12,6 +12,12 @@ export interface CliResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /**
+   * The stable code of the error the command ended with (`E_DUMP_TRUNCATED`, src/errors.ts), read
+   * from its last line on standard error in either form (`wikidelta: CODE: …`, or the JSON object
+   * of --json); null when it ended without one.
+   */
+  errorCode: string | null;
 }
 
 /** Starts the real command as a user would, with a clean environment apart from what the test gives. */
@@ -60,7 +66,20 @@ export function collect(child: ChildProcess): Promise<CliResult> {
   child.stderr?.on('data', (chunk: string) => (stderr += chunk));
   // A command that fails early closes its input; writes after that are not the test's concern.
   child.stdin?.on('error', () => {});
-  return new Promise((resolvePromise) => child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr })));
+  return new Promise((resolvePromise) => child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr, errorCode: errorCodeOf(stderr) })));
+}
+
+function errorCodeOf(stderr: string): string | null {
+  const last = stderr.trimEnd().split('\n').pop() ?? '';
+  const line = /^wikidelta: (E_[A-Z0-9_]+): /.exec(last);
+  if (line) return line[1] as string;
+  if (!last.startsWith('{')) return null;
+  try {
+    const code = (JSON.parse(last) as { code?: unknown }).code;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -76,7 +76,7 @@ export function labelCandidates(db: Database, oldName: string, newName: string):
       },
     });
   }
-  if (candidates.length === 0) throw new UserError(`no sentence labels for snapshots ${oldName} → ${newName}: run wikidelta label --old ${oldName} --new ${newName} first`);
+  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no sentence labels for snapshots ${oldName} → ${newName}: run wikidelta label --old ${oldName} --new ${newName} first`);
   return candidates;
 }
 
@@ -166,7 +166,7 @@ export function growoverCandidates(db: Database, snapshot: string): Candidate[] 
       },
     });
   }
-  if (candidates.length === 0) throw new UserError(`no GrowOVER items in snapshot ${snapshot}: run wikidelta monthly --new ${snapshot} first`);
+  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no GrowOVER items in snapshot ${snapshot}: run wikidelta monthly --new ${snapshot} first`);
   return candidates;
 }
 
@@ -178,13 +178,13 @@ export function weeklyCandidates(db: Database, week: string, wiki?: string): Can
   if (chosen === undefined || !wikis.includes(chosen)) {
     const weeks = new QueryStore(db).keptWeeks().map((start) => start.slice(0, 10));
     const known = weeks.length > 0 ? `weeks with questions: ${weeks.join(', ')}` : `run wikidelta weekly --start ${week} first`;
-    throw new UserError(`no weekly questions${wiki ? ` of wiki ${wiki}` : ''} in the week of ${week}: ${known}`);
+    throw new UserError('E_NOTHING_TO_AUDIT', `no weekly questions${wiki ? ` of wiki ${wiki}` : ''} in the week of ${week}: ${known}`);
   }
-  if (wiki === undefined && wikis.length > 1) throw new UserError(`several wikis have questions in the week of ${week} (${wikis.join(', ')}): name one with --wiki`);
+  if (wiki === undefined && wikis.length > 1) throw new UserError('E_WIKI_AMBIGUOUS', `several wikis have questions in the week of ${week} (${wikis.join(', ')}): name one with --wiki`);
   const reads = new RevisionReads(db);
   const entities = new EntityStore(db);
   const kept = new QuestionStore(db, chosen).generatedItems(window).filter((item) => item.kept && item.text !== null);
-  if (kept.length === 0) throw new UserError(`no kept weekly questions in the week of ${week}`);
+  if (kept.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no kept weekly questions in the week of ${week}`);
   return kept.map((item) => ({
     key: item.id,
     stratum: item.domain ?? 'unclassified',
@@ -239,9 +239,9 @@ const JudgedItem = z
  */
 export function predictionCandidates(db: Database, dir: string, mode: JudgeMode): Candidate[] {
   const report = EvaluationReport.safeParse(readJson(join(dir, 'report.json')));
-  if (!report.success) throw new UserError(`${join(dir, 'report.json')}: not an evaluation report`);
+  if (!report.success) throw new UserError('E_EVALUATION_INVALID', `${join(dir, 'report.json')}: not an evaluation report`);
   const judge = report.data.judge;
-  if (judge === undefined) throw new UserError(`${dir}: the evaluation has no judge: run wikidelta evaluate weekly --judge openai --out ${dir}`);
+  if (judge === undefined) throw new UserError('E_EVALUATION_INVALID', `${dir}: the evaluation has no judge: run wikidelta evaluate weekly --judge openai --out ${dir}`);
   const name = judge.judge === 'rules' ? 'rules' : `${judge.judge}/${judge.model}`;
   const path = join(dir, 'items.jsonl');
   const axis = report.data.evaluation?.axis ?? 'edit';
@@ -255,7 +255,7 @@ export function predictionCandidates(db: Database, dir: string, mode: JudgeMode)
   readLines(path).forEach((line, index) => {
     if (line.trim() === '') return;
     const parsed = JudgedItem.safeParse(parseJsonLine(line, `${path} line ${index + 1}`));
-    if (!parsed.success) throw new UserError(`${path} line ${index + 1}: not an evaluated item: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success) throw new UserError('E_EVALUATION_INVALID', `${path} line ${index + 1}: not an evaluated item: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
     const item = parsed.data;
     if (item.prediction === null || item.judge === undefined || 'failed' in item.judge) return;
     const verdicts = item.judge;
@@ -265,14 +265,14 @@ export function predictionCandidates(db: Database, dir: string, mode: JudgeMode)
       stratum: verdicts[mode],
       freeze: () => {
         const held = timelineOf(item.id, item.date);
-        if (held === undefined) throw new UserError(`query ${item.id} is not among this store's kept queries: create the audit on the store the evaluation ${dir} was made with`);
+        if (held === undefined) throw new UserError('E_QUERY_NOT_FOUND', `query ${item.id} is not among this store's kept queries: create the audit on the store the evaluation ${dir} was made with`);
         const value = item.status === 'ok' && item.gold !== null && item.gold !== '' ? item.gold : null;
         const request = judgeRequest({ question: held.query, timeline: held.timeline, state: stateAt(held.timeline, answerInstant(item.date)), value, prediction });
         return { kind: 'prediction', question: request.question, date: item.date, prediction, timeline: [...request.timeline], judge: { name, mode, verdict: verdicts[mode], reason: verdicts.reason } };
       },
     });
   });
-  if (candidates.length === 0) throw new UserError(`${path}: no judged prediction to audit (every item lacks a reply or a verdict)`);
+  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `${path}: no judged prediction to audit (every item lacks a reply or a verdict)`);
   return candidates;
 }
 
@@ -281,7 +281,7 @@ function readJson(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new UserError(`cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
   }
   return parseJsonLine(text, path);
 }
@@ -290,7 +290,7 @@ function readLines(path: string): string[] {
   try {
     return readFileSync(path, 'utf8').split('\n');
   } catch {
-    throw new UserError(`cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
   }
 }
 
@@ -298,6 +298,6 @@ function parseJsonLine(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new UserError(`${where}: not valid JSON`);
+    throw new UserError('E_EVALUATION_INVALID', `${where}: not valid JSON`);
   }
 }

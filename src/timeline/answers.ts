@@ -88,7 +88,7 @@ export function answerSubject(db: Database, subject: Subject & { slot?: string |
 export function answerQuery(db: Database, queryId: string, date: string, axis: TimeAxis = 'edit'): Answer {
   const instant = answerInstant(date);
   const query = timelinesOf(db).query(queryId, instant);
-  if (!query) throw new UserError(`no query with id "${queryId}" in the store`);
+  if (!query) throw new UserError('E_QUERY_NOT_FOUND', `no query with id "${queryId}" in the store`);
   if (query.origin === 'imported') return axis === 'world' ? none('unknown') : importedAnswer(query, instant);
   return answerSubject(
     db,

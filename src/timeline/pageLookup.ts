@@ -8,6 +8,6 @@ export function findPageByTitle(db: Database, title: string, wiki?: string): { w
   const normalised = normaliseTitle(title);
   const rows = new RevisionReads(db).pagesTitled(normalised, wiki);
   const first = rows[0];
-  if (!first) throw new UserError(`no page titled "${normalised}" in the store${wiki ? ` for wiki ${wiki}` : ''}`);
+  if (!first) throw new UserError('E_PAGE_NOT_FOUND', `no page titled "${normalised}" in the store${wiki ? ` for wiki ${wiki}` : ''}`);
   return first;
 }
