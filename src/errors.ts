@@ -43,7 +43,7 @@ export const errorCodes = {
   E_DECOMPRESSOR_MISSING: "the program that decompresses the dump's format (`bzip2`, `7z`, `xz`) is not installed or does not start",
   E_LABELS_FILE_INVALID: 'the labels file is not a Wikidata JSON dump',
   E_WIKITEXT_TOO_DEEP: "a page's templates are nested deeper than the parser reads",
-  E_WIKI_UNREACHABLE: 'the wiki failed past the retries (down, 5xx, timeouts, a refusal or a Retry-After too long to wait)',
+  E_WIKI_UNREACHABLE: 'the wiki failed past the retries (down, 5xx, timeouts), or refused the request (a redirect to another host, a reply over the size cap, a Retry-After too long to wait)',
   E_WIKI_BAD_REPLY: 'the wiki sent a reply that is not a valid API answer (malformed, or a continuation that would never end)',
   E_LLM_UNREACHABLE: 'the LLM server failed past the retries, or refused the request',
   E_QUEUE_UNREACHABLE: 'the queue (Redis) does not answer',

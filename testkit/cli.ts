@@ -12,11 +12,7 @@ export interface CliResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /**
-   * The stable code of the error the command ended with (`E_DUMP_TRUNCATED`, src/errors.ts), read
-   * from its last line on standard error in either form (`wikidelta: CODE: …`, or the JSON object
-   * of --json); null when it ended without one.
-   */
+  /** The stable code of the error the command ended with (`E_DUMP_TRUNCATED`, src/errors.ts): see errorOf. */
   errorCode: string | null;
 }
 
@@ -66,17 +62,21 @@ export function collect(child: ChildProcess): Promise<CliResult> {
   child.stderr?.on('data', (chunk: string) => (stderr += chunk));
   // A command that fails early closes its input; writes after that are not the test's concern.
   child.stdin?.on('error', () => {});
-  return new Promise((resolvePromise) => child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr, errorCode: errorCodeOf(stderr) })));
+  return new Promise((resolvePromise) => child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr, errorCode: errorOf(stderr)?.code ?? null })));
 }
 
-function errorCodeOf(stderr: string): string | null {
+/**
+ * The error a command ended with, from its last line on standard error in either form
+ * (`wikidelta: CODE: message`, or the JSON object of --json); null when it ended without one.
+ */
+export function errorOf(stderr: string): { code: string; message: string } | null {
   const last = stderr.trimEnd().split('\n').pop() ?? '';
-  const line = /^wikidelta: (E_[A-Z0-9_]+): /.exec(last);
-  if (line) return line[1] as string;
+  const line = /^wikidelta: (E_[A-Z0-9_]+): (.*)$/.exec(last);
+  if (line) return { code: line[1] as string, message: line[2] as string };
   if (!last.startsWith('{')) return null;
   try {
-    const code = (JSON.parse(last) as { code?: unknown }).code;
-    return typeof code === 'string' ? code : null;
+    const { code, message } = JSON.parse(last) as { code?: unknown; message?: unknown };
+    return typeof code === 'string' && typeof message === 'string' ? { code, message } : null;
   } catch {
     return null;
   }
