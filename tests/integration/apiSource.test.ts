@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoSeconds } from '../../src/dates.js';
-import { RemoteError, UserError } from '../../src/errors.js';
 import type { PageHistory, Revision, Window } from '../../src/model.js';
 import { ApiRevisionSource, type ApiSourceOptions } from '../../src/sources/apiSource.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError, UserError } from '../../src/errors.js';
+import { InputError } from '../../src/errors.js';
 import { openDumpInput } from '../../src/sources/dumpInput.js';
 import { readDump, type DumpEvent } from '../../src/sources/dumpReader.js';
 import { collect, collectUntilError, inChunksOf, revisions } from '../support/dumpEvents.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { windowFrom } from '../../src/dates.js';
-import { InputError, UserError } from '../../src/errors.js';
+import { InputError } from '../../src/errors.js';
 import type { PageHistory, Revision, Window } from '../../src/model.js';
 import type { CollectOptions } from '../../src/sources/RevisionSource.js';
 import { openDumpInput } from '../../src/sources/dumpInput.js';
