@@ -37,7 +37,7 @@ export function runWeekly(options: {
 }): Promise<PipelineOutcome> {
   const unknown = [...options.stages, ...(options.redo ?? [])].filter((stage) => !weeklyStages.some((s) => s.name === stage));
   if (unknown.length > 0) {
-    throw new UserError(`unknown stage "${unknown.join('", "')}": the weekly stages are ${weeklyStages.map((s) => s.name).join(', ')}`);
+    throw new UserError('E_FLAG_INVALID', `unknown stage "${unknown.join('", "')}": the weekly stages are ${weeklyStages.map((s) => s.name).join(', ')}`);
   }
   return runPipeline({
     store: options.store,

@@ -8,7 +8,7 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function parseDate(text: string, what = 'date'): Date {
   const date = calendarDate(text);
   if (date) return date;
-  throw new UserError(`invalid ${what} "${text}": expected a real calendar date as YYYY-MM-DD`);
+  throw new UserError('E_DATE_INVALID', `invalid ${what} "${text}": expected a real calendar date as YYYY-MM-DD`);
 }
 
 /** Whether the text is a real calendar date as YYYY-MM-DD (for parsers that report their own errors). */
@@ -47,8 +47,8 @@ export function weekEvaluationDate(week: string): string {
 }
 
 export function windowFrom(start: string, days: number): Window {
-  if (!Number.isInteger(days) || days < 1) throw new UserError(`invalid --days ${days}: expected a whole number of days ≥ 1`);
-  if (days > MAX_WINDOW_DAYS) throw new UserError(`invalid --days ${days}: expected at most ${MAX_WINDOW_DAYS} (a century)`);
+  if (!Number.isInteger(days) || days < 1) throw new UserError('E_DATE_RANGE_INVALID', `invalid --days ${days}: expected a whole number of days ≥ 1`);
+  if (days > MAX_WINDOW_DAYS) throw new UserError('E_DATE_RANGE_INVALID', `invalid --days ${days}: expected at most ${MAX_WINDOW_DAYS} (a century)`);
   const from = parseDate(start, '--start date');
   return { start: isoSeconds(from), end: isoSeconds(addDays(from, days)) };
 }
@@ -61,7 +61,7 @@ export function inWindow(timestamp: string, window: Window): boolean {
 /** Normalises any timestamp a source gives (with or without milliseconds) to isoSeconds form. */
 export function normaliseTimestamp(text: string): string {
   const time = Date.parse(text);
-  if (Number.isNaN(time)) throw new UserError(`invalid timestamp "${text}"`);
+  if (Number.isNaN(time)) throw new UserError('E_DATE_INVALID', `invalid timestamp "${text}"`);
   return isoSeconds(new Date(time));
 }
 
@@ -95,7 +95,7 @@ export function isMonthName(text: string): boolean {
 /** The end of month YYYY-MM: the first day of the following month (YYYY-MM-DD, 00:00 UTC). */
 export function monthEnd(month: string): string {
   const match = MONTH_RE.exec(month);
-  if (!match || !isMonthName(month)) throw new UserError(`invalid month "${month}": expected YYYY-MM`);
+  if (!match || !isMonthName(month)) throw new UserError('E_DATE_INVALID', `invalid month "${month}": expected YYYY-MM`);
   return formatDate(new Date(Date.UTC(Number(match[1]), Number(match[2]), 1)));
 }
 

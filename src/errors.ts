@@ -1,9 +1,98 @@
 /**
+ * The error tree and the one list of stable error codes. A script or a test tells which problem
+ * ended a command by its code, never by the English of the line, so each code names one kind of
+ * problem (the same problem met in two places shares it) and the list here is where they are all
+ * written down; README.md's table of error codes repeats it, and a unit test keeps the two equal.
+ */
+export const errorCodes = {
+  E_USAGE: 'a wrong flag or argument, found when the command line is read (exit code 2)',
+  E_INTERNAL: 'a bug in wikidelta, never bad input (exit code 70; the stack with `WIKIDELTA_DEBUG=1`)',
+  E_CONFIG_UNKNOWN_SETTING: 'the config file names a setting wikidelta does not have',
+  E_CONFIG_INVALID: 'the config file is not a JSON object',
+  E_SETTING_INVALID: 'a setting (from a flag, the environment or the config file) has a value it cannot take; the line says where it came from',
+  E_FLAG_INVALID: "a flag's value is malformed or out of range (a port, a count, a URL, a stage name, a model option)",
+  E_FLAG_MISSING: 'the command needs a flag or argument that was not given (a source, `--as-of` with `--api`, annotators, files)',
+  E_FLAGS_CONFLICT: 'flags that cannot go together (`--api` with `--dump`, `--query` with `--title`, `--redo` of a stage not run)',
+  E_DATE_INVALID: 'a date, month or timestamp that is not a real one in the expected form',
+  E_DATE_RANGE_INVALID: 'a date range that runs backwards, is empty or is longer than the command allows',
+  E_FILE_UNREADABLE: 'a file or directory the command was given is missing, of the wrong kind or cannot be read',
+  E_OUTPUT_UNWRITABLE: 'an output file or directory cannot be written (not a directory, no permission, a directory in the way)',
+  E_OUTPUT_DIR_FOREIGN: 'the output directory holds files that are not part of a release: give a new directory',
+  E_STORE_MISSING: 'no database at the path given to a command that only reads it',
+  E_STORE_BUSY: 'another process has held the database locked for longer than the busy timeout',
+  E_STORE_READ_ONLY: 'the database (or its directory, which SQLite needs in WAL mode) cannot be written here',
+  E_STORE_DISK_FULL: "the disk under the database is full",
+  E_STORE_UNOPENABLE: 'the database or its directory cannot be opened or created',
+  E_STORE_INVALID: 'the file is not a usable wikidelta store (not SQLite, corrupt, or without the current schema)',
+  E_STORE_TOO_NEW: 'the store was written by a newer wikidelta: upgrade',
+  E_STORE_LOCKED: 'another run holds the lock of the store: wait for it, or remove the lock of a run that is gone',
+  E_LOCK_UNWRITABLE: 'the lock beside the store cannot be created or replaced',
+  E_PREREQUISITE_MISSING: 'the store does not hold yet what the command works from (a run, labels, items, an earlier stage): run the step the line names first',
+  E_SNAPSHOT_EXISTS: 'a snapshot of that name exists already: choose another `--name`',
+  E_SNAPSHOT_NOT_FOUND: 'no snapshot of that name in the store',
+  E_PAGE_NOT_FOUND: 'no page of that title in the store',
+  E_QUERY_NOT_FOUND: 'no query of that id among the kept queries of the store',
+  E_WIKI_AMBIGUOUS: 'the store holds several wikis for that range: name one with `--wiki`',
+  E_DUMP_EMPTY: 'the dump holds nothing',
+  E_DUMP_TRUNCATED: 'the dump ends before its XML does (inside a page, or without the closing `</mediawiki>`)',
+  E_DUMP_NOT_MEDIAWIKI: 'the input is not a MediaWiki XML export (HTML, binary data, another XML document)',
+  E_DUMP_MALFORMED: "the dump's XML is broken, or a page or revision lacks a field or holds an invalid one",
+  E_DUMP_CORRUPT: "the dump's compressed data is not valid or is cut short",
+  E_DUMP_STDIN_UNUSABLE: 'a dump on standard input that cannot be read: a terminal, a 7z archive, or a second pass',
+  E_DUMP_CHANGED: 'the dump file changed while a queued run was reading it in parts',
+  E_DECOMPRESSOR_MISSING: "the program that decompresses the dump's format (`bzip2`, `7z`, `xz`) is not installed or does not start",
+  E_LABELS_FILE_INVALID: 'the labels file is not a Wikidata JSON dump',
+  E_WIKITEXT_TOO_DEEP: "a page's templates are nested deeper than the parser reads",
+  E_WIKI_UNREACHABLE: 'the wiki failed past the retries (down, 5xx, timeouts), or refused the request (a redirect to another host, a reply over the size cap, a Retry-After too long to wait)',
+  E_WIKI_BAD_REPLY: 'the wiki sent a reply that is not a valid API answer (malformed, or a continuation that would never end)',
+  E_LLM_UNREACHABLE: 'the LLM server failed past the retries, or refused the request',
+  E_QUEUE_UNREACHABLE: 'the queue (Redis) does not answer',
+  E_QUEUE_JOBS_FAILED: "the queue's jobs of a stage failed past their retries",
+  E_QUEUE_JOBS_LOST: "the queue lost a stage's jobs (Redis restarted without its data, or was emptied)",
+  E_PROMPT_INVALID: 'a prompt template is not in the prompt file format',
+  E_PREDICTIONS_INVALID: 'a predictions file, or a file of a submissions directory, is not in a format wikidelta reads, or holds none',
+  E_PREDICTION_DUPLICATE: 'an id is predicted twice (in one file, or in two files of one system)',
+  E_PREDICTION_TOO_LARGE: 'a prediction, or a line of a predictions file, is longer than the cap',
+  E_SYSTEM_META_INVALID: 'the `NAME.meta.json` beside a predictions file is not `{"cutoff": "YYYY-MM-DD"}`',
+  E_NOTHING_TO_SCORE: 'the evaluation has no gold answer to score the predictions against',
+  E_DAILYQA_FILE_INVALID: 'a DailyQA per-day file has another name than `qa_YYMMDD.jsonl(.gz)`, or a line that is not a DailyQA item',
+  E_DAILYQA_CONFLICT: 'two DailyQA files give one query two answers for the same day',
+  E_TITLE_LIST_INVALID: 'the title list is not one title per line',
+  E_LABEL_PAIRS_INVALID: "the label evaluation's pairs do not match the versions sample (a line that is not JSON, a missing sentence)",
+  E_RELEASE_NOT_FOUND: 'the directory is not a release: it has no manifest',
+  E_RELEASE_INVALID: "a release's manifest or files are not what the manifest says (not JSON, missing, a checksum that differs)",
+  E_RELEASE_TOO_NEW: 'the release was written by a newer wikidelta: upgrade',
+  E_RELEASE_MISMATCH: 'two releases of different kinds cannot be compared',
+  E_AUDIT_EXISTS: 'an audit of that name exists already: choose another `--name`',
+  E_AUDIT_NOT_FOUND: 'no audit of that name in the store',
+  E_ANNOTATOR_DUPLICATE: 'an annotator name given twice, or one the audit has already',
+  E_ANNOTATOR_NOT_FOUND: 'the audit has no annotator of that name',
+  E_RATERS_EXCEED_ANNOTATORS: 'more raters per item than the audit has annotators',
+  E_NOTHING_TO_AUDIT: 'the source of an audit holds no item to sample, or every one is in the audit already',
+  E_EVALUATION_INVALID: 'the directory given to an audit is not one that `evaluate weekly --judge … --out` wrote',
+  E_MODEL_INVALID: 'a model given does not fit what wikidelta needs of it (an NLI model without an entailment class)',
+  E_RUNTIME_UNAVAILABLE: 'ONNX Runtime does not load on this machine: run with `--embedding-runtime wasm`',
+  E_LISTEN_FAILED: 'the server cannot listen: the port is in use, or the host is no local address',
+  E_STATUS_UNHEALTHY: '`status --check`: the newest run failed, is too old, or there is none',
+} as const;
+
+/** Every stable code: the ones above. */
+export type ErrorCode = keyof typeof errorCodes;
+
+/** The codes a `UserError` takes: all but the two the command line gives itself (usage errors and bugs). */
+export type UserErrorCode = Exclude<ErrorCode, 'E_USAGE' | 'E_INTERNAL'>;
+
+/**
  * An error whose message is fit to show a user as the single line the command prints before it
- * exits non-zero. Anything else reaching the top level is a bug and is reported as one.
+ * exits non-zero, with the stable code of its kind of problem. Anything else reaching the top level
+ * is a bug and is reported as one.
  */
 export class UserError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: UserErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'UserError';
   }

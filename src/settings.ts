@@ -125,9 +125,9 @@ export function loadSettings(options: {
     const issue = parsed.error.issues[0] as z.core.$ZodIssue;
     const name = String(issue.path[0] ?? '');
     if (issue.code === 'unrecognized_keys') {
-      throw new UserError(`unknown setting "${issue.keys.join('", "')}" in config file ${path}`);
+      throw new UserError('E_CONFIG_UNKNOWN_SETTING', `unknown setting "${issue.keys.join('", "')}" in config file ${path}`);
     }
-    throw new UserError(`invalid setting ${name}=${JSON.stringify(merged[name])} (from ${origin.get(name) ?? 'default'}): ${issue.message}`);
+    throw new UserError('E_SETTING_INVALID', `invalid setting ${name}=${JSON.stringify(merged[name])} (from ${origin.get(name) ?? 'default'}): ${issue.message}`);
   }
   return parsed.data;
 }
@@ -137,13 +137,13 @@ function readConfigFile(path: string): Record<string, unknown> {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new UserError(`cannot read config file ${path}`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read config file ${path}`);
   }
   try {
     const value: unknown = JSON.parse(text);
     return z.record(z.string(), z.unknown()).parse(value);
   } catch {
-    throw new UserError(`config file ${path} is not a JSON object`);
+    throw new UserError('E_CONFIG_INVALID', `config file ${path} is not a JSON object`);
   }
 }
 

@@ -12,6 +12,8 @@ export interface CliResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** The stable code of the error the command ended with (`E_DUMP_TRUNCATED`, src/errors.ts): see errorOf. */
+  errorCode: string | null;
 }
 
 /** Starts the real command as a user would, with a clean environment apart from what the test gives. */
@@ -60,7 +62,24 @@ export function collect(child: ChildProcess): Promise<CliResult> {
   child.stderr?.on('data', (chunk: string) => (stderr += chunk));
   // A command that fails early closes its input; writes after that are not the test's concern.
   child.stdin?.on('error', () => {});
-  return new Promise((resolvePromise) => child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr })));
+  return new Promise((resolvePromise) => child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr, errorCode: errorOf(stderr)?.code ?? null })));
+}
+
+/**
+ * The error a command ended with, from its last line on standard error in either form
+ * (`wikidelta: CODE: message`, or the JSON object of --json); null when it ended without one.
+ */
+export function errorOf(stderr: string): { code: string; message: string } | null {
+  const last = stderr.trimEnd().split('\n').pop() ?? '';
+  const line = /^wikidelta: (E_[A-Z0-9_]+): (.*)$/.exec(last);
+  if (line) return { code: line[1] as string, message: line[2] as string };
+  if (!last.startsWith('{')) return null;
+  try {
+    const { code, message } = JSON.parse(last) as { code?: unknown; message?: unknown };
+    return typeof code === 'string' && typeof message === 'string' ? { code, message } : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -42,7 +42,7 @@ export interface AuditChange {
 /** The kind that audits a source; a stored audit of a source no kind audits any more is refused in one line. */
 export function kindOf(source: SourceParams): AuditItemKind {
   const kind = kindOfSource(source.of);
-  if (!kind) throw new UserError(`no audit item kind samples from ${JSON.stringify(source.of)}: this version audits ${auditItemKinds().map((other) => other.source).join(', ')}`);
+  if (!kind) throw new UserError('E_FLAG_INVALID', `no audit item kind samples from ${JSON.stringify(source.of)}: this version audits ${auditItemKinds().map((other) => other.source).join(', ')}`);
   return kind;
 }
 
@@ -54,11 +54,11 @@ export function candidatesOf(db: Database, source: SourceParams): Candidate[] {
 
 export function checkedNames(names: readonly string[]): string[] {
   for (const name of names) {
-    if (!/^[\p{L}\p{N}_.-]{1,64}$/u.test(name)) throw new UserError(`invalid annotator name ${JSON.stringify(name)}: letters, digits, _ . - only, at most 64`);
+    if (!/^[\p{L}\p{N}_.-]{1,64}$/u.test(name)) throw new UserError('E_FLAG_INVALID', `invalid annotator name ${JSON.stringify(name)}: letters, digits, _ . - only, at most 64`);
   }
   const seen = new Set<string>();
   for (const name of names) {
-    if (seen.has(name)) throw new UserError(`annotator ${name} is named twice`);
+    if (seen.has(name)) throw new UserError('E_ANNOTATOR_DUPLICATE', `annotator ${name} is named twice`);
     seen.add(name);
   }
   return [...names];
@@ -69,11 +69,11 @@ export function createAudit(
   request: { name: string; source: SourceParams; plan: SamplePlan; annotators: readonly string[]; raters: number; seed: number; now: string },
 ): AuditChange {
   const store = new AuditStore(db);
-  if (store.audit(request.name)) throw new UserError(`an audit named ${request.name} exists already: choose another --name, or grow it with wikidelta audit add`);
+  if (store.audit(request.name)) throw new UserError('E_AUDIT_EXISTS', `an audit named ${request.name} exists already: choose another --name, or grow it with wikidelta audit add`);
   const annotators = checkedNames(request.annotators);
-  if (annotators.length === 0) throw new UserError('an audit needs annotators: give --annotators alice,bob,carol');
-  if (!Number.isInteger(request.raters) || request.raters < 1) throw new UserError(`invalid --raters ${request.raters}: expected a whole number ≥ 1`);
-  if (request.raters > annotators.length) throw new UserError(`--raters ${request.raters} needs at least ${request.raters} annotators, not ${annotators.length}`);
+  if (annotators.length === 0) throw new UserError('E_FLAG_MISSING', 'an audit needs annotators: give --annotators alice,bob,carol');
+  if (!Number.isInteger(request.raters) || request.raters < 1) throw new UserError('E_FLAG_INVALID', `invalid --raters ${request.raters}: expected a whole number ≥ 1`);
+  if (request.raters > annotators.length) throw new UserError('E_RATERS_EXCEED_ANNOTATORS', `--raters ${request.raters} needs at least ${request.raters} annotators, not ${annotators.length}`);
   const frozen = frozenCopies(draw(db, request.source, request.plan, request.seed, 'audit:sample', new Set()));
   return store.atomically(() => {
     const audit = store.createAudit({ name: request.name, source: request.source.of satisfies AuditSource, params: { ...request.source, ...request.plan }, raters: request.raters, seed: request.seed, createdAt: request.now });
@@ -91,19 +91,19 @@ export function createAudit(
 export function growAudit(db: Database, request: { name: string; annotators: readonly string[]; plan: SamplePlan | undefined }): AuditChange {
   const store = new AuditStore(db);
   const audit = store.audit(request.name);
-  if (!audit) throw new UserError(`no audit named ${request.name}: create it with wikidelta audit create`);
+  if (!audit) throw new UserError('E_AUDIT_NOT_FOUND', `no audit named ${request.name}: create it with wikidelta audit create`);
   const newNames = checkedNames(request.annotators);
-  if (newNames.length === 0 && request.plan === undefined) throw new UserError('nothing to add: give --annotators, --size or --per-stratum');
+  if (newNames.length === 0 && request.plan === undefined) throw new UserError('E_FLAG_MISSING', 'nothing to add: give --annotators, --size or --per-stratum');
   const existing = store.annotators(audit.id).filter((annotator) => annotator.role === 'annotator');
   const taken = newNames.find((name) => existing.some((annotator) => annotator.name === name));
-  if (taken !== undefined) throw new UserError(`audit ${audit.name} has an annotator named ${taken} already`);
+  if (taken !== undefined) throw new UserError('E_ANNOTATOR_DUPLICATE', `audit ${audit.name} has an annotator named ${taken} already`);
   const held = store.items(audit.id);
   const frozen =
     request.plan === undefined ? [] : frozenCopies(draw(db, SourceParams.parse(audit.params), request.plan, audit.seed, `audit:add:${held.length}`, new Set(held.map((item) => item.key))));
   return store.atomically(() => {
     const links: IssuedLink[] = [];
     const people = [...existing, ...newNames.map((name) => issue(store, audit.id, name, 'annotator', links))];
-    if (audit.raters > people.length) throw new UserError(`audit ${audit.name} has ${audit.raters} raters per item but only ${people.length} annotators`);
+    if (audit.raters > people.length) throw new UserError('E_RATERS_EXCEED_ANNOTATORS', `audit ${audit.name} has ${audit.raters} raters per item but only ${people.length} annotators`);
     const items = store.addItems(audit.id, frozen);
     const load = new Map<Annotator, number>();
     const assignments = store.assignments(audit.id);
@@ -129,10 +129,10 @@ export function growAudit(db: Database, request: { name: string; annotators: rea
 export function renewLinks(db: Database, name: string, only: readonly string[] = []): { audit: AuditInfo; links: IssuedLink[] } {
   const store = new AuditStore(db);
   const audit = store.audit(name);
-  if (!audit) throw new UserError(`no audit named ${name}`);
+  if (!audit) throw new UserError('E_AUDIT_NOT_FOUND', `no audit named ${name}`);
   const people = store.annotators(audit.id);
   const unknown = only.find((wanted) => !people.some((person) => person.name === wanted));
-  if (unknown !== undefined) throw new UserError(`audit ${name} has no annotator named ${unknown} (it has ${people.filter((p) => p.role === 'annotator').map((p) => p.name).join(', ')}, and admin)`);
+  if (unknown !== undefined) throw new UserError('E_ANNOTATOR_NOT_FOUND', `audit ${name} has no annotator named ${unknown} (it has ${people.filter((p) => p.role === 'annotator').map((p) => p.name).join(', ')}, and admin)`);
   return store.atomically(() => ({
     audit,
     links: people
@@ -153,9 +153,9 @@ export function describeSample(items: ReadonlyArray<{ stratum: string }>): strin
 
 function draw(db: Database, source: SourceParams, plan: SamplePlan, seed: number, label: string, exclude: ReadonlySet<string>): Candidate[] {
   const amount = 'size' in plan ? plan.size : plan.perStratum;
-  if (!Number.isInteger(amount) || amount < 1) throw new UserError(`invalid ${'size' in plan ? '--size' : '--per-stratum'} ${amount}: expected a whole number ≥ 1`);
+  if (!Number.isInteger(amount) || amount < 1) throw new UserError('E_FLAG_INVALID', `invalid ${'size' in plan ? '--size' : '--per-stratum'} ${amount}: expected a whole number ≥ 1`);
   const drawn = sampleItems(candidatesOf(db, source), plan, derivedRandom(seed, label), exclude);
-  if (drawn.length === 0) throw new UserError(exclude.size > 0 ? 'no items left to draw: the audit holds every candidate already' : 'the sample is empty: nothing to audit');
+  if (drawn.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', exclude.size > 0 ? 'no items left to draw: the audit holds every candidate already' : 'the sample is empty: nothing to audit');
   return drawn;
 }
 

@@ -52,7 +52,7 @@ export function judgmentRows(db: Database, name: string): JudgmentRow[] {
 
 function requireAudit(store: AuditStore, name: string): AuditInfo {
   const info = store.audit(name);
-  if (!info) throw new UserError(`no audit named ${name}${describeKnown(store)}`);
+  if (!info) throw new UserError('E_AUDIT_NOT_FOUND', `no audit named ${name}${describeKnown(store)}`);
   return info;
 }
 

@@ -23,7 +23,7 @@ import { readDumpFiles } from './readDumpFiles.js';
 export const collectStage: Stage<WeeklyInput> = {
   name: 'collect',
   async run(input, context) {
-    if (!input.source) throw new UserError('the collect stage needs a source: give --api URL or --dump PATH');
+    if (!input.source) throw new UserError('E_FLAG_MISSING', 'the collect stage needs a source: give --api URL or --dump PATH');
     const store = context.store.revisions(input.wiki);
     const counts = { pages: 0, revisions: 0, skipped_pages: 0, invalid_utf8_pages: 0 };
     const isDone = (pageId: number) => {

@@ -1,24 +1,42 @@
-import { CommanderError } from 'commander';
-import { oneLine, UserError } from '../errors.js';
+import { Command, CommanderError } from 'commander';
+import { oneLine, UserError, type ErrorCode } from '../errors.js';
 import { buildProgram } from './program.js';
+import type { GlobalFlags } from './session.js';
 
 export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version are exits with code 0; usage errors were already printed as one line.
-      return error.exitCode === 0 ? 0 : 2;
+      // Help and version are exits with code 0; help shown for a missing command was printed as it is.
+      if (error.exitCode === 0) return 0;
+      if (error.code !== 'commander.help') reportError(wantsJson(program, argv), 'E_USAGE', error.message.replace(/^error: /, ''));
+      return 2;
     }
     if (error instanceof UserError) {
-      process.stderr.write(`wikidelta: ${oneLine(error)}\n`);
+      reportError(wantsJson(program, argv), error.code, error.message);
       return 1;
     }
-    process.stderr.write(`wikidelta: internal error: ${oneLine(error)}\n`);
+    reportError(wantsJson(program, argv), 'E_INTERNAL', `internal error: ${oneLine(error)}`);
     if (process.env.WIKIDELTA_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
     return 70;
   }
+}
+
+/**
+ * The one line a failed command ends with, on standard error: `wikidelta: CODE: message`, or under
+ * --json one JSON object shaped as the progress lines before it, with the code (README.md, "Error codes").
+ */
+function reportError(json: boolean, code: ErrorCode, message: string): void {
+  const line = oneLine(message);
+  process.stderr.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level: 'error', code, message: line })}\n` : `wikidelta: ${code}: ${line}\n`);
+}
+
+/** A usage error may stop the parse before --json is read, so the command line is asked too. */
+function wantsJson(program: Command, argv: string[]): boolean {
+  return program.opts<GlobalFlags>().json === true || argv.includes('--json');
 }
 
 // A reader that stops early (`| head`) is not an error of ours.

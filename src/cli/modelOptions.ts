@@ -42,7 +42,7 @@ const EmbedThreads = z.coerce.number().int().min(1).max(64);
 /** The chosen models; with more than one embedding thread the embedder runs in a worker pool (same vectors, same id), which also reads the sentences' facts. */
 export async function modelsFrom(flags: ModelFlags): Promise<Models> {
   const threads = EmbedThreads.safeParse(flags.embedThreads ?? defaultThreadCount());
-  if (!threads.success) throw new UserError(`invalid --embed-threads ${flags.embedThreads}: a whole number from 1 to 64`);
+  if (!threads.success) throw new UserError('E_FLAG_INVALID', `invalid --embed-threads ${flags.embedThreads}: a whole number from 1 to 64`);
   const choice = modelChoiceOf(flags);
   const models = await chooseModels(choice);
   if (threads.data === 1) return models;

@@ -3,7 +3,6 @@
  * Built apart from the entry point (main.ts) so tests can build and walk it without running it.
  */
 import { Command, Option } from 'commander';
-import { oneLine } from '../errors.js';
 import { addOptions } from './options.js';
 import type { GlobalFlags } from './session.js';
 import { wikideltaVersion } from '../settings.js';
@@ -38,7 +37,8 @@ export function buildProgram(): Command {
   })
     .showHelpAfterError(false)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`wikidelta: ${oneLine(text.replace(/^error: /, ''))}\n`) });
+    // main.ts prints a usage error as every other error, from the CommanderError it ends in.
+    .configureOutput({ outputError: () => {} });
   registerWeekly(program);
   registerChanges(program);
   registerAnswer(program);

@@ -15,6 +15,6 @@ export function searchBackendFor(
 ): SearchBackend | undefined {
   const search = settings.search === 'auto' ? (flags.api ? 'wiki' : 'local') : settings.search;
   if (search === 'local') return undefined;
-  if (!flags.api) throw new UserError('search "wiki" needs the wiki: give --api URL (or use search "local")');
+  if (!flags.api) throw new UserError('E_FLAG_MISSING', 'search "wiki" needs the wiki: give --api URL (or use search "local")');
   return new WikiSearch(wikiClientOptions(settings, flags.api));
 }

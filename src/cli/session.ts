@@ -61,7 +61,7 @@ export function openSession(command: Command, options: SessionOptions): Session 
   const { settings, json } = settingsFor(command, options.flags);
   const dbPath = resolve(options.dbPath ?? settings.db);
   const reporter = createReporter(process.stderr, { json });
-  if (!options.write && !existsSync(dbPath)) throw new UserError(`no database at ${dbPath}: run a pipeline first or pass --db`);
+  if (!options.write && !existsSync(dbPath)) throw new UserError('E_STORE_MISSING', `no database at ${dbPath}: run a pipeline first or pass --db`);
   const lock: HeldLock | null = (options.lock ?? options.write) ? acquireLock(dbPath, process.argv.slice(2).join(' '), { readOnly: !options.write }) : null;
   let store: Store;
   try {

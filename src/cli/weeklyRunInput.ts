@@ -61,7 +61,7 @@ export function entityNameOptions(): OptionsOf<EntityNameFlags> {
 function entityNameSources(session: Session, flags: SourceFlags & EntityNameFlags): EntityNameSource[] {
   const sources: EntityNameSource[] = [];
   if (flags.labels !== undefined) {
-    if (flags.labels === '-' || !existsSync(flags.labels)) throw new UserError(`labels file ${flags.labels} not found: give a Wikidata JSON dump (plain or compressed)`);
+    if (flags.labels === '-' || !existsSync(flags.labels)) throw new UserError('E_FILE_UNREADABLE', `labels file ${flags.labels} not found: give a Wikidata JSON dump (plain or compressed)`);
     sources.push(new LabelsFile(flags.labels));
   }
   const api = flags.labelsApi ?? flags.api;
@@ -69,7 +69,7 @@ function entityNameSources(session: Session, flags: SourceFlags & EntityNameFlag
     try {
       new URL(api);
     } catch {
-      throw new UserError(`invalid --labels-api URL "${api}"`);
+      throw new UserError('E_FLAG_INVALID', `invalid --labels-api URL "${api}"`);
     }
     sources.push(new WbGetEntities(wikiClientOptions(session.settings, api)));
   }

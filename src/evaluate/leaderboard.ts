@@ -106,7 +106,7 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
     const snapshot = GROWOVER_FILE.exec(file)?.[1];
     if (snapshot !== undefined) return { system, kind: { growover: snapshot } };
   }
-  throw new UserError(`${path}: not a submission file: expected SYSTEM.jsonl, SYSTEM.json (SQuAD's {id: answer}), SYSTEM/YYYY-MM-DD.jsonl (a week's start) or SYSTEM/growover-SNAPSHOT.jsonl`);
+  throw new UserError('E_PREDICTIONS_INVALID', `${path}: not a submission file: expected SYSTEM.jsonl, SYSTEM.json (SQuAD's {id: answer}), SYSTEM/YYYY-MM-DD.jsonl (a week's start) or SYSTEM/growover-SNAPSHOT.jsonl`);
 }
 
 /**
@@ -124,7 +124,7 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
  * @example leaderboardMarkdown(buildLeaderboard(db, files, { seed: 1, date: null }), [])
  */
 export function buildLeaderboard(db: Database, files: readonly SubmissionFile[], options: { seed: number; date: string | null; after?: string | null }): Leaderboard {
-  if (files.length === 0) throw new UserError('no submission files: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl or SYSTEM/growover-SNAPSHOT.jsonl');
+  if (files.length === 0) throw new UserError('E_PREDICTIONS_INVALID', 'no submission files: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl or SYSTEM/growover-SNAPSHOT.jsonl');
   const weekly = new Map<string, WeeklySystem>();
   const growover = new Map<string, Map<string, { files: string[]; predictions: Map<string, string> }>>();
   for (const file of files) {
@@ -133,7 +133,7 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
       const entry = snapshots.get(file.kind.growover) ?? { files: [], predictions: new Map<string, string>() };
       entry.files.push(file.name);
       for (const p of parsePredictions(file.content, file.name)) {
-        if (entry.predictions.has(p.id)) throw new UserError(`system "${file.system}": id "${p.id}" is predicted in more than one file (${entry.files.join(', ')})`);
+        if (entry.predictions.has(p.id)) throw new UserError('E_PREDICTION_DUPLICATE', `system "${file.system}": id "${p.id}" is predicted in more than one file (${entry.files.join(', ')})`);
         entry.predictions.set(p.id, p.prediction);
       }
       snapshots.set(file.kind.growover, entry);

@@ -85,7 +85,7 @@ function text(prediction: z.infer<typeof PredictionText>, choices: readonly stri
 /** The prediction's text, or a UserError naming `where` when it is over the cap. */
 function capped(prediction: string, where: string): string {
   if (prediction.length > MAX_PREDICTION_CHARS) {
-    throw new UserError(`${where}: a prediction of ${prediction.length} characters, more than the ${MAX_PREDICTION_CHARS} a prediction may hold`);
+    throw new UserError('E_PREDICTION_TOO_LARGE', `${where}: a prediction of ${prediction.length} characters, more than the ${MAX_PREDICTION_CHARS} a prediction may hold`);
   }
   return prediction;
 }
@@ -94,7 +94,7 @@ function capped(prediction: string, where: string): string {
 function refuseLongLine(length: number, source: string, number: number, whole = true): void {
   if (length > MAX_LINE_CHARS) {
     const size = whole ? `${length}` : `more than ${MAX_LINE_CHARS}`;
-    throw new UserError(`${source} line ${number}: a line of ${size} characters, more than the ${MAX_LINE_CHARS} a prediction line may hold (a prediction may hold ${MAX_PREDICTION_CHARS})`);
+    throw new UserError('E_PREDICTION_TOO_LARGE', `${source} line ${number}: a line of ${size} characters, more than the ${MAX_LINE_CHARS} a prediction line may hold (a prediction may hold ${MAX_PREDICTION_CHARS})`);
   }
 }
 
@@ -123,7 +123,7 @@ export function parsePredictions(content: string, source: string): Prediction[] 
   const seen = new Set<string>();
   const collect: PredictionSink = (p) => {
     const key = `${p.id}\u0000${p.date ?? ''}`;
-    if (seen.has(key)) throw new UserError(`${source}: id "${p.id}"${p.date ? ` for ${p.date}` : ''} is predicted twice`);
+    if (seen.has(key)) throw new UserError('E_PREDICTION_DUPLICATE', `${source}: id "${p.id}"${p.date ? ` for ${p.date}` : ''} is predicted twice`);
     seen.add(key);
     predictions.push(p);
   };
@@ -153,7 +153,7 @@ export function readPredictionFile(path: string, sink: PredictionSink): void {
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    throw new UserError(`cannot read predictions ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read predictions ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   try {
     // Each line is decoded on its own, not sliced from a decoded chunk: a text kept from a line (an
@@ -237,18 +237,18 @@ function parseResultsJson(content: string, source: string, sink: PredictionSink)
   try {
     value = JSON.parse(content);
   } catch (error) {
-    throw new UserError(`${source}: not valid JSON (${(error as Error).message}); expected ${FORMATS}`);
+    throw new UserError('E_PREDICTIONS_INVALID', `${source}: not valid JSON (${(error as Error).message}); expected ${FORMATS}`);
   }
   const parsed = ResultsJson.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const id = issue?.path[0];
     const where = typeof id === 'string' ? located(source, content, id) : source;
-    throw new UserError(`${where}: ${typeof id === 'string' ? `"${id}": ` : ''}${issue?.message ?? 'invalid'}`);
+    throw new UserError('E_PREDICTIONS_INVALID', `${where}: ${typeof id === 'string' ? `"${id}": ` : ''}${issue?.message ?? 'invalid'}`);
   }
   for (const [id, entry] of Object.entries(parsed.data)) {
     const answer = typeof entry === 'string' ? entry : text(entry.prediction, undefined);
-    if (typeof answer !== 'string') throw new UserError(`${located(source, content, id)}: "${id}": ${answer.problem}`);
+    if (typeof answer !== 'string') throw new UserError('E_PREDICTIONS_INVALID', `${located(source, content, id)}: "${id}": ${answer.problem}`);
     sink({ id, prediction: capped(answer, `${source} id "${id}"`), date: null }, source);
   }
 }
@@ -285,17 +285,17 @@ function parseLine(raw: string, source: string, number: number, sink: Prediction
   try {
     value = JSON.parse(line);
   } catch {
-    throw new UserError(`${source} line ${number}: not valid JSON; expected ${FORMATS}`);
+    throw new UserError('E_PREDICTIONS_INVALID', `${source} line ${number}: not valid JSON; expected ${FORMATS}`);
   }
   const parsed = JsonlLine.safeParse(value);
   if (!parsed.success) {
     const problem = describe(parsed.error);
     // A field missing may be a file of another shape altogether: say which shapes are read.
-    throw new UserError(`${source} line ${number}: ${problem}${problem.includes(': missing') ? `; expected ${FORMATS}` : ''}`);
+    throw new UserError('E_PREDICTIONS_INVALID', `${source} line ${number}: ${problem}${problem.includes(': missing') ? `; expected ${FORMATS}` : ''}`);
   }
   const { id, question_id: questionId, prediction, date, question_date: questionDate, choices } = parsed.data;
   const answer = text(prediction, choices);
-  if (typeof answer !== 'string') throw new UserError(`${source} line ${number}: field "${answer.field}": ${answer.problem}`);
+  if (typeof answer !== 'string') throw new UserError('E_PREDICTIONS_INVALID', `${source} line ${number}: field "${answer.field}": ${answer.problem}`);
   const where = `${source} line ${number}`;
   sink({ id: String(id ?? questionId), prediction: capped(answer, where), date: date ?? questionDate ?? null }, where);
 }

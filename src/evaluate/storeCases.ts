@@ -146,7 +146,7 @@ export class StoreGold {
   growoverGold(snapshot: string): GrowoverGold[] {
     let gold = this.snapshotGold.get(snapshot);
     if (!gold) {
-      if (!new SnapshotStore(this.db).snapshot(snapshot)) throw new UserError(`no snapshot named "${snapshot}"`);
+      if (!new SnapshotStore(this.db).snapshot(snapshot)) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
       gold = new GrowoverStore(this.db).qaAt(snapshot).flatMap((row) => {
         if (row.now === null) return [];
         const type = PUBLISHED_TYPE[row.now.type];

@@ -32,13 +32,13 @@ export function parseSystemMeta(text: string, where: string): SystemMeta {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new UserError(`${where}: not valid JSON; expected {"cutoff": "YYYY-MM-DD"}`);
+    throw new UserError('E_SYSTEM_META_INVALID', `${where}: not valid JSON; expected {"cutoff": "YYYY-MM-DD"}`);
   }
   const parsed = MetaFile.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') ?? '';
-    throw new UserError(`${where}: ${field === '' ? 'expected an object {"cutoff": "YYYY-MM-DD"}' : `field "${field}": ${issue?.message ?? 'invalid'}`}`);
+    throw new UserError('E_SYSTEM_META_INVALID', `${where}: ${field === '' ? 'expected an object {"cutoff": "YYYY-MM-DD"}' : `field "${field}": ${issue?.message ?? 'invalid'}`}`);
   }
   return { cutoff: parsed.data.cutoff ?? null };
 }

@@ -23,7 +23,7 @@ export type PredictionFeed = (sink: (prediction: DatedPrediction, where: string)
 export function datedSink(defaultDate: string | null, sink: (prediction: DatedPrediction, where: string) => void, hint = 'give --date D or a "date" on each line'): PredictionSink {
   return (prediction: Prediction, where: string) => {
     const date = prediction.date ?? defaultDate;
-    if (date === null) throw new UserError(`${where.replace(/ line \d+$/, '')}: the prediction for "${prediction.id}" names no date: ${hint}`);
+    if (date === null) throw new UserError('E_PREDICTIONS_INVALID', `${where.replace(/ line \d+$/, '')}: the prediction for "${prediction.id}" names no date: ${hint}`);
     sink(prediction.date === date ? (prediction as DatedPrediction) : { ...prediction, date }, where);
   };
 }
@@ -143,13 +143,13 @@ export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: Eva
       else scorer.add(scored, false, slot);
     }
   });
-  if (scorer.expected === 0) throw new UserError(nothingToScore(scope, held, unknown, beforeAfter));
+  if (scorer.expected === 0) throw new UserError('E_NOTHING_TO_SCORE', nothingToScore(scope, held, unknown, beforeAfter));
   const report = scorer.report({ seed: options.seed, resamples: options.resamples, outside: outside.summary() });
   return { evaluation: scope, ...(after === null ? {} : { before_after: beforeAfter }), ...report };
 }
 
 function twice(where: string, prediction: DatedPrediction): UserError {
-  return new UserError(`${where}: id "${prediction.id}" for ${prediction.date} is predicted twice`);
+  return new UserError('E_PREDICTION_DUPLICATE', `${where}: id "${prediction.id}" for ${prediction.date} is predicted twice`);
 }
 
 function nothingToScore(scope: EvaluationScope, held: number, unknown: number, beforeAfter: number): string {

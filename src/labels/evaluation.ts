@@ -38,7 +38,7 @@ export const EXPECTED_LABELS: readonly ExpectedLabel[] = ExpectedLabel.options;
 export function loadEvalPairs(evalDir: string, versionsDir: string): EvalPair[] {
   const own = readJsonLines(join(evalDir, 'sentence-pairs.jsonl'), OwnPair);
   const refs = readJsonLines(join(evalDir, 'versions-sample-pairs.jsonl'), VersionsPair);
-  if (refs.length > 0 && !existsSync(versionsDir)) throw new InputError(`the versions sample is not at ${versionsDir}: the evaluation reads its pairs from there`);
+  if (refs.length > 0 && !existsSync(versionsDir)) throw new InputError('E_FILE_UNREADABLE', `the versions sample is not at ${versionsDir}: the evaluation reads its pairs from there`);
   // Many pairs cite the same version file: each is read and split into lines once.
   const versionLines = new Map<string, string[]>();
   const sentenceAt = (article: string, ref: z.infer<typeof SentenceRef>, id: string): string => {
@@ -47,7 +47,7 @@ export function loadEvalPairs(evalDir: string, versionsDir: string): EvalPair[] 
     if (!lines) versionLines.set(path, (lines = readFileSync(path, 'utf8').split('\n')));
     const line = lines[ref.line - 1];
     const sentence = line === undefined ? undefined : splitSentences(line)[ref.sentence];
-    if (sentence === undefined) throw new InputError(`evaluation pair ${id}: ${path} has no sentence ${ref.sentence} on line ${ref.line}`);
+    if (sentence === undefined) throw new InputError('E_LABEL_PAIRS_INVALID', `evaluation pair ${id}: ${path} has no sentence ${ref.sentence} on line ${ref.line}`);
     return sentence;
   };
   return [
@@ -65,10 +65,10 @@ function readJsonLines<T>(path: string, schema: z.ZodType<T>): T[] {
       try {
         parsed = JSON.parse(line);
       } catch {
-        throw new InputError(`${path} line ${n + 1} is not JSON`);
+        throw new InputError('E_LABEL_PAIRS_INVALID', `${path} line ${n + 1} is not JSON`);
       }
       const result = schema.safeParse(parsed);
-      if (!result.success) throw new InputError(`${path} line ${n + 1}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+      if (!result.success) throw new InputError('E_LABEL_PAIRS_INVALID', `${path} line ${n + 1}: ${result.error.issues[0]?.message ?? 'invalid'}`);
       return result.data;
     });
 }

@@ -119,6 +119,7 @@ export class OpenAiClient {
     this.serverKey = `${this.sdk.baseURL}|${options.model}`;
     this.requests = new RequestQueue({
       service: `LLM server ${this.sdk.baseURL}`,
+      failureCode: 'E_LLM_UNREACHABLE',
       maxInFlight: options.concurrency,
       perMinute: options.perMinute,
       maxRetries: options.maxRetries,

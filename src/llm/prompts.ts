@@ -46,10 +46,10 @@ export function loadPrompt(name: string, dir = PROMPTS_DIR): PromptTemplate {
   try {
     source = readFileSync(path, 'utf8');
   } catch {
-    throw new InputError(`prompt template ${path} cannot be read`);
+    throw new InputError('E_FILE_UNREADABLE', `prompt template ${path} cannot be read`);
   }
   const template = parsePrompt(source, path);
-  if (template.name !== name) throw new InputError(`prompt template ${path} names itself "${template.name}", expected "${name}"`);
+  if (template.name !== name) throw new InputError('E_PROMPT_INVALID', `prompt template ${path} names itself "${template.name}", expected "${name}"`);
   loaded.set(path, template);
   return template;
 }
@@ -63,18 +63,18 @@ export function loadPrompt(name: string, dir = PROMPTS_DIR): PromptTemplate {
  */
 export function parsePrompt(source: string, where: string): PromptTemplate {
   const separator = source.indexOf('\n---\n');
-  if (separator < 0) throw new InputError(`prompt template ${where} has no "---" line after its header`);
+  if (separator < 0) throw new InputError('E_PROMPT_INVALID', `prompt template ${where} has no "---" line after its header`);
   const fields: Record<string, string> = {};
   for (const line of source.slice(0, separator).split('\n')) {
     if (line.trim() === '') continue;
     const match = /^([a-z_]+):\s*(.*)$/.exec(line);
-    if (!match) throw new InputError(`prompt template ${where}: header line "${line}" is not "field: value"`);
+    if (!match) throw new InputError('E_PROMPT_INVALID', `prompt template ${where}: header line "${line}" is not "field: value"`);
     fields[match[1] as string] = (match[2] as string).trim();
   }
   const header = PromptHeader.safeParse(fields);
   if (!header.success) {
     const issue = header.error.issues[0] as z.core.$ZodIssue;
-    throw new InputError(`prompt template ${where}: header ${issue.path.join('.') || 'fields'}: ${issue.message}`);
+    throw new InputError('E_PROMPT_INVALID', `prompt template ${where}: header ${issue.path.join('.') || 'fields'}: ${issue.message}`);
   }
   const text = source.slice(separator + 5).trim();
   const placeholders = [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string))];

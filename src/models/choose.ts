@@ -29,14 +29,14 @@ export async function chooseModels(raw: unknown): Promise<Models> {
   const parsed = ModelChoiceSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UserError(`invalid model option ${String(issue?.path[0] ?? '')}: ${issue?.message ?? 'invalid'}`);
+    throw new UserError('E_FLAG_INVALID', `invalid model option ${String(issue?.path[0] ?? '')}: ${issue?.message ?? 'invalid'}`);
   }
   const choice = parsed.data;
   const cache = choice.modelCache ? { cacheDir: choice.modelCache } : {};
   let embedder: Embedder;
   if (choice.embeddingModel) {
-    if (choice.sameThreshold === undefined) throw new UserError('--embedding-model needs --same-threshold, calibrated for that model');
-    if (choice.embeddingRuntime) throw new UserError('--embedding-runtime chooses where the default model runs; an --embedding-model runs on ONNX Runtime');
+    if (choice.sameThreshold === undefined) throw new UserError('E_FLAG_MISSING', '--embedding-model needs --same-threshold, calibrated for that model');
+    if (choice.embeddingRuntime) throw new UserError('E_FLAGS_CONFLICT', '--embedding-runtime chooses where the default model runs; an --embedding-model runs on ONNX Runtime');
     const { TransformersEmbedder } = await import('./transformersEmbedder.js');
     embedder = new TransformersEmbedder({ model: choice.embeddingModel, sameThreshold: choice.sameThreshold, ...cache });
   } else {

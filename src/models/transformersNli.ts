@@ -57,7 +57,7 @@ export class TransformersNli implements NliModel {
     const id2label = (model.config as unknown as { id2label?: Record<string, string> }).id2label ?? {};
     const columnOf = (name: keyof NliScores) => {
       const entry = Object.entries(id2label).find(([, label]) => label.toLowerCase().startsWith(name.slice(0, 7)));
-      if (!entry) throw new UserError(`NLI model ${this.location.model} has no "${name}" class in its id2label (${JSON.stringify(id2label)})`);
+      if (!entry) throw new UserError('E_MODEL_INVALID', `NLI model ${this.location.model} has no "${name}" class in its id2label (${JSON.stringify(id2label)})`);
       return Number(entry[0]);
     };
     return { tokenizer, model, columns: { entailment: columnOf('entailment'), neutral: columnOf('neutral'), contradiction: columnOf('contradiction') } };

@@ -117,7 +117,7 @@ async function loadTokenizer(): Promise<Tokenizer> {
 async function loadNative(): Promise<LoadedModel> {
   const [ort, tokenizer] = await Promise.all([
     import('onnxruntime-node').catch((error: unknown) => {
-      throw new UserError(`ONNX Runtime does not load on this machine (${error instanceof Error ? error.message : String(error)}); run with --embedding-runtime wasm`);
+      throw new UserError('E_RUNTIME_UNAVAILABLE', `ONNX Runtime does not load on this machine (${error instanceof Error ? error.message : String(error)}); run with --embedding-runtime wasm`);
     }),
     loadTokenizer(),
   ]);

@@ -5,7 +5,7 @@
  * retried, how long a Retry-After may ask us to wait and how the backoff grows are decided here.
  */
 import PQueue from 'p-queue';
-import { RemoteError } from '../errors.js';
+import { RemoteError, type UserErrorCode } from '../errors.js';
 
 /** 408 timeout, 409 conflict (a lock that timed out), 429 too many requests, and the server errors that pass. */
 const RETRYABLE_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
@@ -32,6 +32,8 @@ export type FailureReader = (error: unknown) => Failure | undefined;
 export interface RequestQueueOptions {
   /** The service as errors name it, e.g. "wiki https://en.wikipedia.org/w/api.php". */
   service: string;
+  /** The code of the error that ends the retries, e.g. `E_WIKI_UNREACHABLE` (src/errors.ts). */
+  failureCode: UserErrorCode;
   maxInFlight: number;
   /** Requests started per rolling minute; unlimited when absent. */
   perMinute?: number;
@@ -84,7 +86,7 @@ export class RequestQueue {
             ? ` (asked to wait ${Math.round((failure.retryAfterMs as number) / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a client waits)`
             : '';
           const what = request === undefined ? '' : ` for ${request}`;
-          throw new RemoteError(`${this.options.service} failed${tries}: ${failure.status}${why}${what}`, { cause: error });
+          throw new RemoteError(this.options.failureCode, `${this.options.service} failed${tries}: ${failure.status}${why}${what}`, { cause: error });
         }
         if (failure.retryAfterMs !== undefined) {
           this.pausedUntil = Math.max(this.pausedUntil, Date.now() + failure.retryAfterMs);

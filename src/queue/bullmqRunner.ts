@@ -101,7 +101,7 @@ export class BullmqRunner implements BatchRunner {
       try {
         await Promise.race([
           stageJob.waitUntilFinished(events).catch((error: unknown) => {
-            throw new RemoteError(`the queue's ${kind.name} jobs failed past their retries: ${childFailure === null ? oneLine(error) : oneLine(childFailure)}`);
+            throw new RemoteError('E_QUEUE_JOBS_FAILED', `the queue's ${kind.name} jobs failed past their retries: ${childFailure === null ? oneLine(error) : oneLine(childFailure)}`);
           }),
           watch.lost,
         ]);
@@ -132,10 +132,11 @@ export class BullmqRunner implements BatchRunner {
         const gone = await withinTime(missingJobs(queue, stageJob), LOST_JOBS_CHECK.answerWithinMs);
         if (stopped) return;
         if (gone === 'no answer') {
-          reject(new RemoteError(`the queue at ${this.address.url} has not answered for ${LOST_JOBS_CHECK.answerWithinMs / 1000} s while the ${kind} jobs were under way; run the command again once it answers`));
+          reject(new RemoteError('E_QUEUE_UNREACHABLE', `the queue at ${this.address.url} has not answered for ${LOST_JOBS_CHECK.answerWithinMs / 1000} s while the ${kind} jobs were under way; run the command again once it answers`));
         } else if (gone > 0) {
           reject(
             new RemoteError(
+              'E_QUEUE_JOBS_LOST',
               `the queue at ${this.address.url} lost ${gone === Infinity ? 'the' : `${gone} of the`} ${kind} jobs of this stage (Redis restarted without its data, or was emptied): run the command again to queue the work left`,
             ),
           );

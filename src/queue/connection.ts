@@ -20,9 +20,9 @@ export function parseQueueUrl(raw: string): QueueAddress {
   try {
     url = new URL(raw);
   } catch {
-    throw new UserError(`--queue ${raw}: not a URL (expected redis://HOST:PORT)`);
+    throw new UserError('E_FLAG_INVALID', `--queue ${raw}: not a URL (expected redis://HOST:PORT)`);
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UserError(`--queue ${raw}: expected a redis:// or rediss:// URL`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UserError('E_FLAG_INVALID', `--queue ${raw}: expected a redis:// or rediss:// URL`);
   const port = url.port === '' ? 6379 : Number(url.port);
   return { url: raw, host: url.hostname, port };
 }
@@ -33,7 +33,7 @@ export function requireReachable(address: QueueAddress, timeoutMs = 5000): Promi
     const socket = connect({ host: address.host, port: address.port });
     const fail = (reason: string) => {
       socket.destroy();
-      reject(new UserError(`cannot reach the queue at ${address.url}: ${reason}`));
+      reject(new UserError('E_QUEUE_UNREACHABLE', `cannot reach the queue at ${address.url}: ${reason}`));
     };
     socket.setTimeout(timeoutMs, () => fail(`no answer within ${timeoutMs / 1000} s`));
     socket.once('error', (error) => fail(error.message));

@@ -112,7 +112,7 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
     if (chars >= part.partChars) return { pages, names, nextAfterPage: page.page.pageId };
   }
   // The page an earlier part ended with is gone: the file changed between the parts.
-  if (!started) throw new InputError(`the dump no longer holds page ${part.afterPage ?? ''}, where its previous part ended (was the file replaced during the run?)`);
+  if (!started) throw new InputError('E_DUMP_CHANGED', `the dump no longer holds page ${part.afterPage ?? ''}, where its previous part ended (was the file replaced during the run?)`);
   return { pages, names, nextAfterPage: null };
 }
 
@@ -126,7 +126,7 @@ export const readDumpJob: JobKind<ReadDumpPart, ReadDumpResult> = {
     } catch (error) {
       // Several files are read at once: the one line the owner prints names the file (a bug's error stays as it is).
       if (!(error instanceof UserError) || error.message.includes(part.path)) throw error;
-      throw new InputError(`${part.path}: ${oneLine(error)}`, { cause: error });
+      throw new InputError(error.code, `${part.path}: ${oneLine(error)}`, { cause: error });
     }
   },
 };

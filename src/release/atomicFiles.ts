@@ -21,11 +21,12 @@ export type FileContent = string | Uint8Array | Iterable<string>;
  */
 export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string | Uint8Array>, ownEntry: RegExp): void {
   const existing = statOf(dir, 'a release');
-  if (existing && !existing.isDirectory()) throw new UserError(`cannot write a release to ${dir}: ${dir} is not a directory`);
+  if (existing && !existing.isDirectory()) throw new UserError('E_OUTPUT_UNWRITABLE', `cannot write a release to ${dir}: ${dir} is not a directory`);
   if (existing) {
     const foreign = readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.isFile() || !ownEntry.test(entry.name));
     if (foreign.length > 0) {
       throw new UserError(
+        'E_OUTPUT_DIR_FOREIGN',
         `cannot write a release to ${dir}: it holds files that are not part of a release (${foreign.map((entry) => entry.name).slice(0, 3).join(', ')}); give a new directory as --out`,
       );
     }
@@ -62,7 +63,7 @@ export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, str
  */
 export function writeFileAtomically(path: string, content: FileContent, options: { mode?: number } = {}): void {
   const existing = statOf(path, 'the file');
-  if (existing?.isDirectory()) throw new UserError(`cannot write ${path}: it is a directory`);
+  if (existing?.isDirectory()) throw new UserError('E_OUTPUT_UNWRITABLE', `cannot write ${path}: it is a directory`);
   if (existing && !existing.isFile()) {
     writeInto(path, content, 'w');
     return;
@@ -102,7 +103,7 @@ function statOf(path: string, what: string): Stats | undefined {
   try {
     return statSync(path, { throwIfNoEntry: false });
   } catch (error) {
-    throw new UserError(`cannot write ${what} ${path}: ${notADirectory(error, path) ?? (error as Error).message}`);
+    throw new UserError('E_OUTPUT_UNWRITABLE', `cannot write ${what} ${path}: ${notADirectory(error, path) ?? (error as Error).message}`);
   }
 }
 
@@ -110,7 +111,7 @@ function makeDirectory(dir: string, forPath: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new UserError(`cannot write ${forPath}: ${notADirectory(error, dir) ?? (error as Error).message}`);
+    throw new UserError('E_OUTPUT_UNWRITABLE', `cannot write ${forPath}: ${notADirectory(error, dir) ?? (error as Error).message}`);
   }
 }
 
@@ -137,7 +138,7 @@ function statIfReachable(path: string): Stats | undefined {
 function outputProblem(error: unknown, path: string): unknown {
   if (error instanceof UserError) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  return typeof code === 'string' ? new UserError(`cannot write ${path}: ${code} (${(error as Error).message})`) : error;
+  return typeof code === 'string' ? new UserError('E_OUTPUT_UNWRITABLE', `cannot write ${path}: ${code} (${(error as Error).message})`) : error;
 }
 
 /** Staging and old directories of an earlier export killed before it could remove them. */

@@ -50,16 +50,16 @@ export function daysFrom(from: string, to: string): string[] {
   const days: string[] = [];
   for (let day = parseDate(from, '--from date'); day <= last; day = addDays(day, 1)) {
     days.push(formatDate(day));
-    if (days.length > MAX_DAYS) throw new UserError(`the range ${from} .. ${to} is longer than ${MAX_DAYS} days: release it in parts`);
+    if (days.length > MAX_DAYS) throw new UserError('E_DATE_RANGE_INVALID', `the range ${from} .. ${to} is longer than ${MAX_DAYS} days: release it in parts`);
   }
-  if (days.length === 0) throw new UserError(`--from ${from} is after --to ${to}`);
+  if (days.length === 0) throw new UserError('E_DATE_RANGE_INVALID', `--from ${from} is after --to ${to}`);
   return days;
 }
 
 export async function renderDailyQaRelease(db: Database, from: string, to: string): Promise<{ draft: ReleaseDraft; counts: DailyQaCounts }> {
   const dates = daysFrom(from, to);
   const queries = new QueryStore(db).keptQueries();
-  if (queries.length === 0) throw new UserError('no kept queries in the store: run wikidelta weekly or wikidelta import dailyqa first');
+  if (queries.length === 0) throw new UserError('E_PREREQUISITE_MISSING', 'no kept queries in the store: run wikidelta weekly or wikidelta import dailyqa first');
   const answers: TableRecord[] = [];
   for (const query of answersOverDays(Store.of(db), dates)) {
     query.answers.forEach((answer, index) => answers.push(answerRecord(query.id, dates[index] as string, answer)));

@@ -79,7 +79,7 @@ const PUBLISHED_TURN_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CONTRADICT'> = { i
 export async function renderGrowoverRelease(db: Database, snapshot: string): Promise<{ draft: ReleaseDraft; months: MonthCounts[] }> {
   const snapshots = new SnapshotStore(db);
   const record = snapshots.snapshot(snapshot);
-  if (!record) throw new UserError(`no snapshot named "${snapshot}"`);
+  if (!record) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
   const items = new GrowoverStore(db);
   // One read for every title and one per article for its sentences, however many items cite them.
   const titles = new Map(snapshots.articles(snapshot).map((article) => [article.pageId, article.title]));

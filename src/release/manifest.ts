@@ -114,22 +114,23 @@ export function readManifest(dir: string): Manifest {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(code === 'ENOENT' || code === 'ENOTDIR' ? `${dir} is not a release: it has no ${MANIFEST_FILE}` : `cannot read ${path}: ${code ?? (error as Error).message}`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UserError('E_RELEASE_NOT_FOUND', `${dir} is not a release: it has no ${MANIFEST_FILE}`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: ${code ?? (error as Error).message}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new UserError(`${path}: not JSON`);
+    throw new UserError('E_RELEASE_INVALID', `${path}: not JSON`);
   }
   const schemaVersion = (value as { schema_version?: unknown } | null)?.schema_version;
   if (typeof schemaVersion === 'number' && schemaVersion > RELEASE_SCHEMA_VERSION) {
-    throw new UserError(`${path}: release schema version ${schemaVersion} is newer than this wikidelta reads (${RELEASE_SCHEMA_VERSION}): update wikidelta`);
+    throw new UserError('E_RELEASE_TOO_NEW', `${path}: release schema version ${schemaVersion} is newer than this wikidelta reads (${RELEASE_SCHEMA_VERSION}): update wikidelta`);
   }
   const parsed = Manifest.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UserError(`${path}: ${issue?.path.join('.') || 'manifest'}: ${issue?.message ?? 'invalid'}`);
+    throw new UserError('E_RELEASE_INVALID', `${path}: ${issue?.path.join('.') || 'manifest'}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
 }

@@ -44,7 +44,7 @@ export function directorySource(dir: string, manifest: ReleaseSource['manifest']
       try {
         text = readFileSync(path, 'utf8');
       } catch (error) {
-        throw new UserError(`release ${dir}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        throw new UserError('E_RELEASE_INVALID', `release ${dir}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
       }
       return readJsonLines(text, `release ${dir}: ${file}`);
     },
@@ -78,7 +78,7 @@ export function firstRelease(after: ReleaseSource): ReleaseChanges {
 /** The changes from `before` to `after`, two releases of the same kind. */
 export function diffReleases(before: ReleaseSource, after: ReleaseSource): ReleaseChanges {
   if (before.manifest.kind !== after.manifest.kind) {
-    throw new UserError(`cannot compare a ${before.manifest.kind} release (${before.manifest.version}) with a ${after.manifest.kind} release (${after.manifest.version})`);
+    throw new UserError('E_RELEASE_MISMATCH', `cannot compare a ${before.manifest.kind} release (${before.manifest.version}) with a ${after.manifest.kind} release (${after.manifest.version})`);
   }
   const compared = { kind: after.manifest.kind, version: after.manifest.version, previous: before.manifest.version };
   switch (after.manifest.kind) {

@@ -142,7 +142,7 @@ function releaseFile(dir: string, name: string): Uint8Array {
   try {
     return readFileSync(join(dir, name));
   } catch (error) {
-    throw new UserError(`${dir} holds this very release but cannot give its ${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run wikidelta release verify ${dir}`);
+    throw new UserError('E_RELEASE_INVALID', `${dir} holds this very release but cannot give its ${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run wikidelta release verify ${dir}`);
   }
 }
 

@@ -68,7 +68,7 @@ export function acquireLock(dbPath: string, command: string, options: { readOnly
       }
       if (createWhole(path, owner)) return found ? (holder ?? { pid: -1, host: owner.host, startedAt: 'unknown', command: 'unreadable lock file' }) : null;
     }
-    throw new UserError(`cannot take the lock ${path}: another process keeps creating it`);
+    throw new UserError('E_STORE_LOCKED', `cannot take the lock ${path}: another process keeps creating it`);
   });
   return held(replaced);
 }
@@ -77,10 +77,11 @@ export function acquireLock(dbPath: string, command: string, options: { readOnly
 function refuseLive(dbPath: string, path: string, holder: LockOwner | null | undefined, host: string): void {
   if (!holder) return;
   if (holder.host !== host) {
-    throw new UserError(`database ${dbPath} is locked by pid ${holder.pid} on another host (${holder.host}); remove ${path} if that run is gone`);
+    throw new UserError('E_STORE_LOCKED', `database ${dbPath} is locked by pid ${holder.pid} on another host (${holder.host}); remove ${path} if that run is gone`);
   }
   if (processAlive(holder.pid)) {
     throw new UserError(
+      'E_STORE_LOCKED',
       `database ${dbPath} is locked by another run (pid ${holder.pid} on ${holder.host}, "${holder.command}", since ${holder.startedAt}); wait for it to finish`,
     );
   }
@@ -138,7 +139,7 @@ function underStoreWriteLock<T>(storePath: string, body: () => T): T {
   try {
     release = takeWriteLock(storePath, REPLACE_WAIT_MS);
   } catch (error) {
-    throw new UserError(`cannot replace the stale lock of ${storePath}: ${(error as Error).message}`, { cause: error });
+    throw new UserError('E_LOCK_UNWRITABLE', `cannot replace the stale lock of ${storePath}: ${(error as Error).message}`, { cause: error });
   }
   try {
     return body();
@@ -148,7 +149,7 @@ function underStoreWriteLock<T>(storePath: string, body: () => T): T {
 }
 
 function cannotCreate(path: string, error: unknown): UserError {
-  return new UserError(`cannot create lock ${path}: ${(error as Error).message}`, { cause: error });
+  return new UserError('E_LOCK_UNWRITABLE', `cannot create lock ${path}: ${(error as Error).message}`, { cause: error });
 }
 
 function readOwner(path: string): LockOwner | null {

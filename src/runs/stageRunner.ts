@@ -61,7 +61,7 @@ export async function runPipeline<Input>(options: {
   const notChosen = redo.filter((name) => !options.selected.includes(name));
   if (notChosen.length > 0) {
     const chosen = allNames.filter((name) => options.selected.includes(name));
-    throw new UserError(`--redo ${notChosen.join(',')}: the stage is not among the stages to run (${chosen.join(',')})`);
+    throw new UserError('E_FLAGS_CONFLICT', `--redo ${notChosen.join(',')}: the stage is not among the stages to run (${chosen.join(',')})`);
   }
   const existing = runs.findRun(options.pipeline, options.params);
   refuseMissingInputs(options.stages, options.selected, existing?.stages ?? []);
@@ -135,6 +135,7 @@ function refuseMissingInputs<Input>(stages: ReadonlyArray<Stage<Input>>, selecte
       if (missing !== undefined) {
         const done = records.find((s) => s.stage === missing)?.status === 'done';
         throw new UserError(
+          'E_PREREQUISITE_MISSING',
           `stage "${stage.name}" needs stage "${missing}" ${done ? 'redone (its own inputs changed since it ran)' : 'done'} first: add ${missing} to --stages`,
         );
       }

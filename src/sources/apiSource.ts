@@ -96,7 +96,7 @@ export class ApiRevisionSource implements RevisionSource {
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncIterable<PageHistoryPart> {
     const span = parseWindow(window);
     if (options.followHours !== undefined && !(options.followHours >= 0)) {
-      throw new UserError(`invalid followHours ${options.followHours}: expected a number of hours ≥ 0`);
+      throw new UserError('E_SETTING_INVALID', `invalid followHours ${options.followHours}: expected a number of hours ≥ 0`);
     }
     const movesByPage = await this.movesIn(span);
     const reach = reachOf(span, options.followHours);
@@ -414,7 +414,7 @@ function parseWindow(window: Window): Span {
   const start = Date.parse(window.start);
   const end = Date.parse(window.end);
   if (Number.isNaN(start) || Number.isNaN(end) || start >= end) {
-    throw new UserError(`invalid window [${window.start}, ${window.end}): expected two timestamps, start before end`);
+    throw new UserError('E_DATE_RANGE_INVALID', `invalid window [${window.start}, ${window.end}): expected two timestamps, start before end`);
   }
   return { start, end };
 }

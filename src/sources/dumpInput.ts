@@ -66,7 +66,7 @@ export async function* openDumpInput(source: string, options: DumpInputOptions =
   const name = source === STDIN_SOURCE ? 'standard input' : source;
   if (source === STDIN_SOURCE && !options.stdin && process.stdin.isTTY) {
     // Reading a terminal would wait for typed XML: almost surely a forgotten pipe.
-    throw new UserError('dump "-" reads standard input, which is a terminal: pipe a dump into it');
+    throw new UserError('E_DUMP_STDIN_UNUSABLE', 'dump "-" reads standard input, which is a terminal: pipe a dump into it');
   }
   const raw = source === STDIN_SOURCE ? (options.stdin ?? process.stdin) : await openFile(source);
   const chunks = (raw as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
@@ -87,13 +87,13 @@ export async function* openDumpInput(source: string, options: DumpInputOptions =
     else {
       // 7z reads an archive by seeking in it: it takes the file itself, never a stream.
       if (source === STDIN_SOURCE) {
-        throw new InputError('dump on standard input is a 7z archive, which 7z cannot read from a pipe: give its path to --dump, or pipe 7z x -so FILE.7z into --dump -');
+        throw new InputError('E_DUMP_STDIN_UNUSABLE', 'dump on standard input is a 7z archive, which 7z cannot read from a pipe: give its path to --dump, or pipe 7z x -so FILE.7z into --dump -');
       }
       yield* decompress(null, name, { format: '7z', command: '7z', args: ['x', '-so', source], packageName: 'p7zip-full' });
     }
   } catch (error) {
     if (error instanceof UserError) throw error;
-    throw new InputError(`cannot read dump ${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new InputError('E_FILE_UNREADABLE', `cannot read dump ${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   } finally {
     await chunks.return?.();
   }
@@ -102,12 +102,12 @@ export async function* openDumpInput(source: string, options: DumpInputOptions =
 async function openFile(path: string): Promise<Readable> {
   try {
     const info = await stat(path);
-    if (info.isDirectory()) throw new UserError(`dump path is a directory, not a file: ${path}`);
+    if (info.isDirectory()) throw new UserError('E_FILE_UNREADABLE', `dump path is a directory, not a file: ${path}`);
   } catch (error) {
     if (error instanceof UserError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UserError(`dump file not found: ${path}`);
-    throw new UserError(`cannot open dump file ${path}: ${code ?? String(error)}`);
+    if (code === 'ENOENT') throw new UserError('E_FILE_UNREADABLE', `dump file not found: ${path}`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot open dump file ${path}: ${code ?? String(error)}`);
   }
   return createReadStream(path, { highWaterMark: 1 << 20 });
 }
@@ -130,7 +130,7 @@ async function* gunzip(compressed: AsyncIterable<Buffer>, name: string): AsyncGe
     yield* output as AsyncIterable<Buffer>;
   } catch (error) {
     if (error instanceof UserError) throw error;
-    throw new InputError(`dump ${name} is not valid gzip data or is truncated (${(error as Error).message})`, { cause: error });
+    throw new InputError('E_DUMP_CORRUPT', `dump ${name} is not valid gzip data or is truncated (${(error as Error).message})`, { cause: error });
   }
 }
 
@@ -160,17 +160,18 @@ async function* decompress(compressed: AsyncIterable<Buffer> | null, name: strin
     const { code, error } = await exited;
     if ((error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
       throw new InputError(
+        'E_DECOMPRESSOR_MISSING',
         `cannot read ${format} dump ${name}: the ${command} program is not installed (install the ${program.packageName} package), ` +
           `or decompress it yourself into standard input: ${pipeCommand(program)} | wikidelta … --dump -`,
       );
     }
-    if (error) throw new InputError(`cannot read ${format} dump ${name}: ${command} failed to start (${error.message})`);
+    if (error) throw new InputError('E_DECOMPRESSOR_MISSING', `cannot read ${format} dump ${name}: ${command} failed to start (${error.message})`);
     // A decompressor stops reading when the data is corrupt: its exit status reports that, not the broken pipe it leaves.
     const readError = feedError as NodeJS.ErrnoException | null;
-    if (readError && readError.code !== 'EPIPE') throw new InputError(`cannot read dump ${name}: ${readError.message}`, { cause: readError });
+    if (readError && readError.code !== 'EPIPE') throw new InputError('E_FILE_UNREADABLE', `cannot read dump ${name}: ${readError.message}`, { cause: readError });
     if (code !== 0) {
       const reason = stderr.split('\n').find((line) => /[a-z]/i.test(line) && !/^(7-Zip|p7zip)/.test(line.trim())) ?? `exit status ${code}`;
-      throw new InputError(`dump ${name} is not valid ${format} data or is truncated (${printable(reason.trim())})`);
+      throw new InputError('E_DUMP_CORRUPT', `dump ${name} is not valid ${format} data or is truncated (${printable(reason.trim())})`);
     }
   } finally {
     if (child.exitCode === null) child.kill();

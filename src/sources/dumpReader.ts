@@ -215,13 +215,13 @@ class ExportReader {
   finish(): void {
     this.noteInvalid(this.utf8.end());
     this.countInvalidBefore(Infinity);
-    if (!this.nonWhitespaceSeen) throw new InputError('dump is empty');
+    if (!this.nonWhitespaceSeen) throw new InputError('E_DUMP_EMPTY', 'dump is empty');
     if (this.rootClosed && this.buffer.length > 0) throw this.syntaxError(new XmlError('unclosed markup at the end of the input', { offset: this.bufferOffset }));
-    if (!this.rootSeen) throw new InputError('dump has no root element (is it truncated?)');
+    if (!this.rootSeen) throw new InputError('E_DUMP_TRUNCATED', 'dump has no root element (is it truncated?)');
     if (!this.rootClosed) {
-      if (this.page) throw new InputError(`dump is truncated inside ${describePage(this.page)}`);
+      if (this.page) throw new InputError('E_DUMP_TRUNCATED', `dump is truncated inside ${describePage(this.page)}`);
       const after = this.lastPage ? ` after page "${this.lastPage.title}" (page id ${this.lastPage.pageId})` : '';
-      throw new InputError(`dump is truncated${after}: no closing </mediawiki>`);
+      throw new InputError('E_DUMP_TRUNCATED', `dump is truncated${after}: no closing </mediawiki>`);
     }
   }
 
@@ -360,13 +360,13 @@ class ExportReader {
     const parent = this.path.at(-1);
     if (parent === undefined) {
       if (this.rootSeen) throw new XmlError('documents may contain only one root', { offset: contentOffset - 1 });
-      if (tag.name !== 'mediawiki') throw new InputError(`dump is not a MediaWiki XML export (root element <${tag.name}>)`);
+      if (tag.name !== 'mediawiki') throw new InputError('E_DUMP_NOT_MEDIAWIKI', `dump is not a MediaWiki XML export (root element <${tag.name}>)`);
       this.rootSeen = true;
       this.path.push(tag.name);
       return;
     }
     this.path.push(tag.name);
-    if (this.field) throw new InputError(`dump has an unexpected <${tag.name}> inside <${this.field.name}>${this.where(contentOffset)}`);
+    if (this.field) throw new InputError('E_DUMP_MALFORMED', `dump has an unexpected <${tag.name}> inside <${this.field.name}>${this.where(contentOffset)}`);
     if (FIELDS_BY_PARENT.get(parent)?.has(tag.name) && this.isRecordedField(parent)) {
       this.field = { name: tag.name, attributes: tag.attributes, content: { segments: [], ...this.positionOf(contentOffset) } };
       return;
@@ -462,12 +462,12 @@ class ExportReader {
     const context = `in page "${page.title}" (page id ${page.pageId})`;
     const revId = parseWholeNumber(fields.get('id'), `revision <id> ${context}`);
     const timestampText = fields.get('timestamp');
-    if (timestampText === undefined) throw new InputError(`dump has revision ${revId} without <timestamp> ${context}`);
+    if (timestampText === undefined) throw new InputError('E_DUMP_MALFORMED', `dump has revision ${revId} without <timestamp> ${context}`);
     let timestamp: string;
     try {
       timestamp = normaliseTimestamp(timestampText.trim());
     } catch {
-      throw new InputError(`dump has revision ${revId} with invalid timestamp "${timestampText}" ${context}`);
+      throw new InputError('E_DUMP_MALFORMED', `dump has revision ${revId} with invalid timestamp "${timestampText}" ${context}`);
     }
     const parentText = fields.get('parentid');
     const sha1 = fields.get('sha1')?.trim();
@@ -486,7 +486,7 @@ class ExportReader {
   }
 
   private pageHeader(page: PageState, offset: number): DumpPageHeader {
-    if (page.title === null) throw new InputError(`dump has a page without <title>${this.where(offset)}`);
+    if (page.title === null) throw new InputError('E_DUMP_MALFORMED', `dump has a page without <title>${this.where(offset)}`);
     const pageId = parseWholeNumber(page.id ?? undefined, `<id> of page "${page.title}"`);
     const namespace = page.ns === null ? this.namespaceOfTitle(page.title) : parseInteger(page.ns, `<ns> of page "${page.title}"`);
     return { pageId, title: page.title, namespace, redirect: page.redirect };
@@ -501,15 +501,15 @@ class ExportReader {
   private syntaxError(error: XmlError, page?: DumpPageHeader): InputError {
     if (!this.rootSeen) {
       const start = this.headText('offset' in error.at ? error.at.offset : 0);
-      if (/^\s*<(!doctype\s+html|html)[\s>]/i.test(start)) return new InputError('dump is not a MediaWiki XML export (it is an HTML page)');
+      if (/^\s*<(!doctype\s+html|html)[\s>]/i.test(start)) return new InputError('E_DUMP_NOT_MEDIAWIKI', 'dump is not a MediaWiki XML export (it is an HTML page)');
       if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(start)) {
-        return new InputError('dump is not a MediaWiki XML export: it is binary data, neither XML nor compressed as gzip, bzip2, 7z, xz or lzma');
+        return new InputError('E_DUMP_NOT_MEDIAWIKI', 'dump is not a MediaWiki XML export: it is binary data, neither XML nor compressed as gzip, bzip2, 7z, xz or lzma');
       }
-      return new InputError(`dump is not a MediaWiki XML export: it is not XML (it starts with ${preview(start)})`);
+      return new InputError('E_DUMP_NOT_MEDIAWIKI', `dump is not a MediaWiki XML export: it is not XML (it starts with ${preview(start)})`);
     }
     const { line, column } = this.position(error);
     const inPage = page ? `, inside page "${page.title}" (page id ${page.pageId})` : this.page ? `, inside ${describePage(this.page)}` : '';
-    return new InputError(`dump is malformed XML (line ${line}, column ${column}: ${error.message}${inPage})`);
+    return new InputError('E_DUMP_MALFORMED', `dump is malformed XML (line ${line}, column ${column}: ${error.message}${inPage})`);
   }
 
   /**
@@ -797,13 +797,13 @@ function describePage(page: PageState): string {
 }
 
 function parseWholeNumber(text: string | undefined, what: string): number {
-  if (text === undefined) throw new InputError(`dump lacks the ${what}`);
-  if (!/^\s*\d+\s*$/.test(text)) throw new InputError(`dump has a ${what} that is not a whole number: "${text}"`);
+  if (text === undefined) throw new InputError('E_DUMP_MALFORMED', `dump lacks the ${what}`);
+  if (!/^\s*\d+\s*$/.test(text)) throw new InputError('E_DUMP_MALFORMED', `dump has a ${what} that is not a whole number: "${text}"`);
   return Number(text);
 }
 
 function parseInteger(text: string, what: string): number {
-  if (!/^\s*-?\d+\s*$/.test(text)) throw new InputError(`dump has an ${what} that is not an integer: "${text}"`);
+  if (!/^\s*-?\d+\s*$/.test(text)) throw new InputError('E_DUMP_MALFORMED', `dump has an ${what} that is not an integer: "${text}"`);
   return Number(text);
 }
 

@@ -85,7 +85,7 @@ export class DumpRevisionSource implements RevisionSource {
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
     if (this.source === STDIN_SOURCE) {
       // A stream cannot be rewound: a second pass would silently see an empty dump.
-      if (this.readOnce) throw new UserError(`${this.origin} can be read only once`);
+      if (this.readOnce) throw new UserError('E_DUMP_STDIN_UNUSABLE', `${this.origin} can be read only once`);
       this.readOnce = true;
     }
     const bounds = { start: normaliseTimestamp(window.start), end: normaliseTimestamp(window.end) };

@@ -101,7 +101,7 @@ export class LabelsFile implements EntityNameSource {
         try {
           entity = EntityTerms.parse(JSON.parse(line));
         } catch {
-          throw new InputError(`labels file ${this.path} is not a Wikidata JSON dump: line ${number} is not an entity`);
+          throw new InputError('E_LABELS_FILE_INVALID', `labels file ${this.path} is not a Wikidata JSON dump: line ${number} is not an entity`);
         }
         if (!wanted.delete(entity.id)) continue;
         found.set(entity.id, nameOf(entity));

@@ -22,18 +22,18 @@ export interface SourceFlags {
  * @example openSource({ dump: 'enwiki-pages-meta-history1.xml.bz2' }, settings).origin // 'dump:/abs/path/enwiki-…bz2'
  */
 export function openSource(flags: SourceFlags, settings: Settings): RevisionSource {
-  if (flags.api && flags.dump) throw new UserError('give either --api URL or --dump PATH, not both');
+  if (flags.api && flags.dump) throw new UserError('E_FLAGS_CONFLICT', 'give either --api URL or --dump PATH, not both');
   if (flags.api) {
     let url: URL;
     try {
       url = new URL(flags.api);
     } catch {
-      throw new UserError(`invalid --api URL "${flags.api}"`);
+      throw new UserError('E_FLAG_INVALID', `invalid --api URL "${flags.api}"`);
     }
     return new ApiRevisionSource(wikiClientOptions(settings, url.toString()));
   }
   if (flags.dump) return new DumpRevisionSource(flags.dump);
-  throw new UserError('a source is needed: give --api URL or --dump PATH (- for standard input)');
+  throw new UserError('E_FLAG_MISSING', 'a source is needed: give --api URL or --dump PATH (- for standard input)');
 }
 
 /**

@@ -145,21 +145,22 @@ export class WikiClient {
    */
   constructor(options: WikiClientOptions) {
     if (!options.userAgent?.trim()) {
-      throw new UserError('a descriptive User-Agent is required for the MediaWiki API (tool name/version and a contact)');
+      throw new UserError('E_FLAG_MISSING', 'a descriptive User-Agent is required for the MediaWiki API (tool name/version and a contact)');
     }
     const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
     if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
-      throw new UserError(`invalid maxInFlight ${maxInFlight}: expected 1 to ${MAX_IN_FLIGHT} requests in flight`);
+      throw new UserError('E_SETTING_INVALID', `invalid maxInFlight ${maxInFlight}: expected 1 to ${MAX_IN_FLIGHT} requests in flight`);
     }
     this.apiUrl = options.apiUrl;
     this.timeoutMs = positive(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs');
     this.maxReplyBytes = positive(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, 'maxReplyBytes');
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new UserError(`invalid maxRetries ${maxRetries}: expected a whole number ≥ 0`);
+      throw new UserError('E_SETTING_INVALID', `invalid maxRetries ${maxRetries}: expected a whole number ≥ 0`);
     }
     this.requests = new RequestQueue({
       service: `wiki ${options.apiUrl}`,
+      failureCode: 'E_WIKI_UNREACHABLE',
       maxInFlight,
       ...(options.perMinute === undefined ? {} : { perMinute: Math.floor(positive(options.perMinute, 'perMinute')) }),
       maxRetries,
@@ -226,7 +227,7 @@ export class WikiClient {
       if (!next) return;
       const key = JSON.stringify(next);
       if (seen.has(key)) {
-        throw new RemoteError(`wiki ${this.apiUrl} sent the continuation ${key} a second time for ${describe(params)}: the listing would never end`);
+        throw new RemoteError('E_WIKI_BAD_REPLY', `wiki ${this.apiUrl} sent the continuation ${key} a second time for ${describe(params)}: the listing would never end`);
       }
       seen.add(key);
       at = next;
@@ -237,7 +238,7 @@ export class WikiClient {
     const result = schema.safeParse(reply);
     if (result.success) return result.data;
     const what = result.error.issues.map((issue) => `${issue.path.join('.') || 'reply'}: ${issue.message}`).join('; ');
-    throw new RemoteError(`wiki ${this.apiUrl} sent a malformed reply (${what}) to ${describe(params)}`);
+    throw new RemoteError('E_WIKI_BAD_REPLY', `wiki ${this.apiUrl} sent a malformed reply (${what}) to ${describe(params)}`);
   }
 }
 
@@ -287,6 +288,6 @@ function describe(params: ApiParams): string {
  * @throws UserError naming the option otherwise
  */
 export function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new UserError(`invalid ${name} ${value}: expected a positive number`);
+  if (!Number.isFinite(value) || value <= 0) throw new UserError('E_SETTING_INVALID', `invalid ${name} ${value}: expected a positive number`);
   return value;
 }

@@ -108,7 +108,7 @@ export class AuditStore {
    */
   createAudit(info: Omit<AuditInfo, 'id'>): AuditInfo {
     return this.db.transaction(() => {
-      if (this.audit(info.name)) throw new UserError(`an audit named ${info.name} exists already: choose another --name`);
+      if (this.audit(info.name)) throw new UserError('E_AUDIT_EXISTS', `an audit named ${info.name} exists already: choose another --name`);
       const id = Number(
         this.statement('INSERT INTO audits (name, source, params, raters, seed, created_at) VALUES (?, ?, ?, ?, ?, ?)')
           .run(info.name, info.source, JSON.stringify(info.params), info.raters, info.seed, info.createdAt).lastInsertRowid,
@@ -164,7 +164,7 @@ export class AuditStore {
   addAnnotator(auditId: number, name: string, tokenHash: string, role: Annotator['role']): Annotator {
     return this.db.transaction(() => {
       const existing = this.statement('SELECT 1 FROM audit_annotators WHERE audit_id = ? AND role = ? AND name = ?').get(auditId, role, name);
-      if (existing) throw new UserError(`the audit has an ${role} named ${name} already`);
+      if (existing) throw new UserError('E_ANNOTATOR_DUPLICATE', `the audit has an ${role} named ${name} already`);
       const id = Number(
         this.statement('INSERT INTO audit_annotators (audit_id, name, token_hash, role) VALUES (?, ?, ?, ?)').run(auditId, name, tokenHash, role).lastInsertRowid,
       );

@@ -98,7 +98,7 @@ export class ChangeStore {
   pageRevisions(pageId: number): PageRevisionRow[] {
     return this.selectPageRevisions.all(this.wiki, pageId).map((raw) => {
       const row = PageRevisionColumns.parse(raw);
-      if (!row.metadataOnly && !row.parsed) throw new UserError(`revision ${row.revId} is not parsed yet: run the parse stage first`);
+      if (!row.metadataOnly && !row.parsed) throw new UserError('E_PREREQUISITE_MISSING', `revision ${row.revId} is not parsed yet: run the parse stage first`);
       return { revId: row.revId, timestamp: row.timestamp, sha1: row.sha1, metadataOnly: row.metadataOnly, firstParagraph: row.firstParagraph };
     });
   }

@@ -20,15 +20,15 @@ export function storeProblem(error: unknown, path: string): UserError | undefine
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new UserError(`database ${path} is busy: another process has held it locked for more than ${BUSY_TIMEOUT_MS / 1000} s; try again once it is done`, { cause: error });
+    return new UserError('E_STORE_BUSY', `database ${path} is busy: another process has held it locked for more than ${BUSY_TIMEOUT_MS / 1000} s; try again once it is done`, { cause: error });
   }
   if (code.startsWith('SQLITE_READONLY')) {
-    return new UserError(`database ${path} is read-only (${(error as Error).message}): give a writable file or directory with --db`, { cause: error });
+    return new UserError('E_STORE_READ_ONLY', `database ${path} is read-only (${(error as Error).message}): give a writable file or directory with --db`, { cause: error });
   }
-  if (code.startsWith('SQLITE_FULL')) return new UserError(`database ${path}: the disk is full`, { cause: error });
-  if (code.startsWith('SQLITE_CANTOPEN')) return new UserError(`cannot open database ${path}: ${(error as Error).message}`, { cause: error });
+  if (code.startsWith('SQLITE_FULL')) return new UserError('E_STORE_DISK_FULL', `database ${path}: the disk is full`, { cause: error });
+  if (code.startsWith('SQLITE_CANTOPEN')) return new UserError('E_STORE_UNOPENABLE', `cannot open database ${path}: ${(error as Error).message}`, { cause: error });
   if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
-    return new UserError(`database ${path} is not a usable wikidelta store: ${(error as Error).message}`, { cause: error });
+    return new UserError('E_STORE_INVALID', `database ${path} is not a usable wikidelta store: ${(error as Error).message}`, { cause: error });
   }
   return undefined;
 }
@@ -42,14 +42,14 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (error) {
-      throw new UserError(`cannot create the directory of database ${path}: ${(error as Error).message}`);
+      throw new UserError('E_STORE_UNOPENABLE', `cannot create the directory of database ${path}: ${(error as Error).message}`);
     }
   }
   let db: Database;
   try {
     db = new Sqlite(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   } catch (error) {
-    throw new UserError(`cannot open database ${path}: ${(error as Error).message}`);
+    throw new UserError('E_STORE_UNOPENABLE', `cannot open database ${path}: ${(error as Error).message}`);
   }
   try {
     if (!options.readonly) {
@@ -63,7 +63,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   } catch (error) {
     db.close();
     if (error instanceof UserError) throw error;
-    throw storeProblem(error, path) ?? new UserError(`database ${path} is not a usable wikidelta store: ${(error as Error).message}`);
+    throw storeProblem(error, path) ?? new UserError('E_STORE_INVALID', `database ${path} is not a usable wikidelta store: ${(error as Error).message}`);
   }
   return db;
 }
@@ -78,6 +78,7 @@ export function openStoreForReading(path: string): Database {
   if (writable(path) && writable(dirname(path))) return openDatabase(path);
   if (inWalMode(path) && !existsSync(`${path}-shm`)) {
     throw new UserError(
+      'E_STORE_READ_ONLY',
       `database ${path} is in WAL mode and neither it nor its directory can be written here, which SQLite needs to read it: ` +
         'run one writing wikidelta command on it where it can be written (a writer leaves it readable), or read a copy',
     );
@@ -154,7 +155,7 @@ export function applyMigrations(db: Database, list: readonly Migration[]): numbe
   const current = schemaVersion(db);
   const latest = list.at(-1)?.version ?? 0;
   if (current > latest) {
-    throw new UserError(`database schema version ${current} is newer than this wikidelta (${latest}): upgrade wikidelta`);
+    throw new UserError('E_STORE_TOO_NEW', `database schema version ${current} is newer than this wikidelta (${latest}): upgrade wikidelta`);
   }
   const done = new Set(Numbers.parse(db.prepare('SELECT version FROM schema_migrations').pluck().all()));
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
@@ -178,6 +179,6 @@ function assertCurrentSchema(db: Database, path: string): void {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   const latest = migrations.at(-1)?.version ?? 0;
   if (!exists || schemaVersion(db) < latest) {
-    throw new UserError(`database ${path} has no current wikidelta schema: run a pipeline on it first`);
+    throw new UserError('E_STORE_INVALID', `database ${path} has no current wikidelta schema: run a pipeline on it first`);
   }
 }

@@ -94,6 +94,7 @@ export class SnapshotStore {
     const existing = this.snapshot(record.name);
     if (existing && (existing.source !== record.source || existing.asOf !== record.asOf || existing.wiki !== record.wiki)) {
       throw new UserError(
+        'E_SNAPSHOT_EXISTS',
         `snapshot "${record.name}" already exists from ${existing.source} as of ${existing.asOf ?? 'latest'}: choose another --name`,
       );
     }
@@ -114,7 +115,7 @@ export class SnapshotStore {
   /** The snapshot named `name`; a UserError saying how to make it when there is none. */
   requireSnapshot(name: string): SnapshotRecord {
     const found = this.snapshot(name);
-    if (!found) throw new UserError(`no snapshot named "${name}": make it first with wikidelta snapshot --name ${name}`);
+    if (!found) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${name}": make it first with wikidelta snapshot --name ${name}`);
     return found;
   }
 

@@ -51,6 +51,6 @@ const MAX_TEMPLATE_DEPTH = 100;
 /** The parsed document; an InputError naming the depth for templates nested deeper than wtf is given. */
 export function parseWithWtf(wikitext: string): WtfDocument {
   const depth = templateDepth(wikitext);
-  if (depth > MAX_TEMPLATE_DEPTH) throw new InputError(`templates nested ${depth} deep, more than the ${MAX_TEMPLATE_DEPTH} the parser reads`);
+  if (depth > MAX_TEMPLATE_DEPTH) throw new InputError('E_WIKITEXT_TOO_DEEP', `templates nested ${depth} deep, more than the ${MAX_TEMPLATE_DEPTH} the parser reads`);
   return (createRequire(import.meta.url)('wtf_wikipedia') as (wikitext: string) => WtfDocument)(wikitext);
 }

@@ -98,7 +98,7 @@ export function answerSubject(store: Store, subject: Subject & { slot?: string |
 export function answerQuery(store: Store, queryId: string, date: string, axis: TimeAxis = 'edit'): Answer {
   const instant = answerInstant(date);
   const query = store.answers.query(queryId, instant);
-  if (!query) throw new UserError(`no query with id "${queryId}" in the store`);
+  if (!query) throw new UserError('E_QUERY_NOT_FOUND', `no query with id "${queryId}" in the store`);
   if (query.origin === 'imported') return axis === 'world' ? none('unknown') : importedAnswer(query, instant);
   return answerSubject(
     store,

@@ -21,7 +21,7 @@ export interface DailyQaDay {
 /** The date a published per-day file is for, from its name (qa_YYMMDD.jsonl[.gz]). */
 export function dailyQaFileDate(path: string): string {
   const match = FILE_NAME.exec(basename(path));
-  if (!match) throw new InputError(`${path}: not a DailyQA per-day file name (expected qa_YYMMDD.jsonl or qa_YYMMDD.jsonl.gz)`);
+  if (!match) throw new InputError('E_DAILYQA_FILE_INVALID', `${path}: not a DailyQA per-day file name (expected qa_YYMMDD.jsonl or qa_YYMMDD.jsonl.gz)`);
   const date = `20${match[1]}-${match[2]}-${match[3]}`;
   parseDate(date, `date in file name ${basename(path)}`);
   return date;
@@ -44,18 +44,18 @@ export async function readDailyQaFile(path: string): Promise<DailyQaDay> {
       try {
         value = JSON.parse(line);
       } catch {
-        throw new InputError(`${path} line ${number}: not JSON`);
+        throw new InputError('E_DAILYQA_FILE_INVALID', `${path} line ${number}: not JSON`);
       }
       const parsed = DailyQaLine.safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new InputError(`${path} line ${number}: ${issue?.path.join('.') || 'line'}: ${issue?.message ?? 'invalid'}`);
+        throw new InputError('E_DAILYQA_FILE_INVALID', `${path} line ${number}: ${issue?.path.join('.') || 'line'}: ${issue?.message ?? 'invalid'}`);
       }
       rows.push(parsed.data);
     }
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError(`${path}: cannot read (${(error as Error).message})`);
+    throw new InputError('E_FILE_UNREADABLE', `${path}: cannot read (${(error as Error).message})`);
   }
   return { date, rows };
 }
@@ -65,7 +65,7 @@ async function startsWithGzipMagic(path: string): Promise<boolean> {
   try {
     handle = await open(path, 'r');
   } catch {
-    throw new InputError(`cannot open ${path}`);
+    throw new InputError('E_FILE_UNREADABLE', `cannot open ${path}`);
   }
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
@@ -116,6 +116,7 @@ export function answersById(days: ReadonlyArray<DailyQaDay & { path: string }>):
       const earlier = entry.days.get(day.date);
       if (earlier !== undefined && earlier !== row.answer) {
         throw new InputError(
+          'E_DAILYQA_CONFLICT',
           `query ${row.id} has two answers for ${day.date}: ${JSON.stringify(earlier)} (${basename(entry.from.get(day.date) ?? '')}) and ${JSON.stringify(row.answer)} (${basename(day.path)}); keep one and import again`,
         );
       }

@@ -7,6 +7,6 @@ export function findPageByTitle(store: Store, title: string, wiki?: string): { w
   const normalised = normaliseTitle(title);
   const rows = store.pages.pagesTitled(normalised, wiki);
   const first = rows[0];
-  if (!first) throw new UserError(`no page titled "${normalised}" in the store${wiki ? ` for wiki ${wiki}` : ''}`);
+  if (!first) throw new UserError('E_PAGE_NOT_FOUND', `no page titled "${normalised}" in the store${wiki ? ` for wiki ${wiki}` : ''}`);
   return first;
 }

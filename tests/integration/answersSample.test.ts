@@ -17,6 +17,6 @@ describe('answers for any date on the embedded sample', () => {
     expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(['answer', 'status', 'rev_id', 'valid_from', 'valid_to', 'aliases']);
     const missing = await runCli(['--db', db, 'answer', '--title', 'No Such Page', '--key', 'x', '--date', '2025-02-10']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr.trim()).toBe('wikidelta: no page titled "No Such Page" in the store');
+    expect(missing.errorCode).toBe('E_PAGE_NOT_FOUND');
   });
 });

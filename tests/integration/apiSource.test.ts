@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoSeconds } from '../../src/dates.js';
-import { RemoteError, UserError } from '../../src/errors.js';
 import type { PageHistory, Revision, Window } from '../../src/model.js';
 import { ApiRevisionSource, type ApiSourceOptions } from '../../src/sources/apiSource.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
@@ -15,6 +14,7 @@ import { gatherHistories } from '../support/pageHistories.js';
 import { startFaultProxy, type FaultProxy } from '../../testkit/faultProxy.js';
 import { adminClient, startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 import { sharedData } from '../../testkit/sharedData.js';
+import { withCode } from '../support/errorCodes.js';
 
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 const USER_AGENT = 'wikidelta-tests/0.1 (https://example.org/wikidelta; wikidelta-tests@example.org)';
@@ -251,7 +251,7 @@ describe('ApiRevisionSource against a real MediaWiki', () => {
     proxy.failNext(Infinity, { status: 503 });
     try {
       const failure = await collect(sourceFor({ retryBaseMs: 10, maxRetries: 2 }), WEEK).catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(RemoteError);
+      expect(failure).toMatchObject({ name: 'RemoteError', code: 'E_WIKI_UNREACHABLE' });
       const message = (failure as Error).message;
       expect(message).not.toContain('\n');
       expect(message).toContain(`${proxy.baseUrl}/api.php`);
@@ -269,20 +269,20 @@ describe('ApiRevisionSource against a real MediaWiki', () => {
     await closed.close();
     const source = new ApiRevisionSource({ apiUrl, userAgent: USER_AGENT, retryBaseMs: 10, maxRetries: 1 });
     const failure = await collect(source, WEEK).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(RemoteError);
+    expect(failure).toMatchObject({ name: 'RemoteError', code: 'E_WIKI_UNREACHABLE' });
     expect((failure as Error).message).toMatch(/^wiki \S+ failed after 1 retry: ECONNREFUSED for action=query/);
   });
 
   it('rejects a reply of the wrong shape with a RemoteError naming the field', async () => {
     proxy.failNext(1, { reply: { query: { logevents: [{ title: 42 }] } } });
     const failure = await collect(sourceFor(), WEEK).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(RemoteError);
+    expect(failure).toMatchObject({ name: 'RemoteError', code: 'E_WIKI_BAD_REPLY' });
     expect((failure as Error).message).toMatch(/malformed reply \(query\.logevents\.0\.title: .*\) to action=query/);
   });
 
   it('refuses to run without a User-Agent or with more than 3 requests in flight', () => {
-    expect(() => sourceFor({ userAgent: ' ' })).toThrow(UserError);
-    expect(() => sourceFor({ maxInFlight: 4 })).toThrow(/maxInFlight 4/);
+    expect(() => sourceFor({ userAgent: ' ' })).toThrow(withCode('E_FLAG_MISSING'));
+    expect(() => sourceFor({ maxInFlight: 4 })).toThrow(withCode('E_SETTING_INVALID'));
   });
 });
 

@@ -8,6 +8,7 @@ import { EmbeddingCache } from '../../src/store/embeddingCache.js';
 import { openDatabase } from '../../src/store/database.js';
 import { AuditStore } from '../../src/store/auditStore.js';
 import { collect, jsonLines, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import type { ErrorCode } from '../../src/errors.js';
 
 const dir = tempDir('wikidelta-audit-cli-');
 const db = join(dir, 'demo.sqlite');
@@ -30,11 +31,13 @@ async function createdJson(args: string[]): Promise<Created> {
   return JSON.parse(run.stdout) as Created;
 }
 
-async function failsInOneLine(args: string[], message: RegExp, store = db): Promise<void> {
-  const run = await runCli(['--db', store, ...args]);
+/** A refusal in one line, with its code, and its wording where that is the point (the names it offers). */
+async function failsInOneLine(args: string[], code: ErrorCode, options: { message?: RegExp; store?: string } = {}): Promise<void> {
+  const run = await runCli(['--db', options.store ?? db, ...args]);
   expect(run.code).toBe(1);
   expect(run.stderr.trim().split('\n')).toHaveLength(1);
-  expect(run.stderr).toMatch(message);
+  expect(run.errorCode).toBe(code);
+  if (options.message) expect(run.stderr).toMatch(options.message);
 }
 
 function loads(created: Created): Map<string, number> {
@@ -218,17 +221,17 @@ describe('audit on the demo store', () => {
     expect(store.annotatorByToken(bob?.token ?? '')?.name).toBe('bob');
     expect(store.annotatorByToken(created.admin.token)).toBeUndefined();
     expect(store.annotatorByToken(renewed.admin.token)?.role).toBe('admin');
-    await failsInOneLine(['audit', 'links', '--name', 'relink', '--annotators', 'zoe'], /audit relink has no annotator named zoe \(it has alice, bob, and admin\)/);
+    await failsInOneLine(['audit', 'links', '--name', 'relink', '--annotators', 'zoe'], 'E_ANNOTATOR_NOT_FOUND', { message: /audit relink has no annotator named zoe \(it has alice, bob, and admin\)/ });
   });
 
   it('ends bad input in one line', async () => {
-    await failsInOneLine(['audit', 'report', '--name', 'nope'], /no audit named nope \(the store has: qa, /);
-    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2031-01-01', '--annotators', 'a,b,c'], /snapshot/);
-    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'weekly', '--week', '2025-01-06', '--annotators', 'a,b,c'], /no weekly questions in the week of 2025-01-06: weeks with questions: 2025-01-13/);
-    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b', '--raters', '3'], /--raters 3 needs at least 3 annotators, not 2/);
-    await failsInOneLine(['audit', 'create', '--name', 'qa', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b,c'], /an audit named qa exists already/);
-    await failsInOneLine(['audit', 'add', '--name', 'qa', '--annotators', 'alice'], /has an annotator named alice already/);
-    await failsInOneLine(['audit', 'demo'], /no demo store at .*missing\.sqlite: run npm start first/, join(dir, 'missing.sqlite'));
+    await failsInOneLine(['audit', 'report', '--name', 'nope'], 'E_AUDIT_NOT_FOUND', { message: /no audit named nope \(the store has: qa, / });
+    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2031-01-01', '--annotators', 'a,b,c'], 'E_NOTHING_TO_AUDIT');
+    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'weekly', '--week', '2025-01-06', '--annotators', 'a,b,c'], 'E_NOTHING_TO_AUDIT', { message: /no weekly questions in the week of 2025-01-06: weeks with questions: 2025-01-13/ });
+    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b', '--raters', '3'], 'E_RATERS_EXCEED_ANNOTATORS');
+    await failsInOneLine(['audit', 'create', '--name', 'qa', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b,c'], 'E_AUDIT_EXISTS');
+    await failsInOneLine(['audit', 'add', '--name', 'qa', '--annotators', 'alice'], 'E_ANNOTATOR_DUPLICATE');
+    await failsInOneLine(['audit', 'demo'], 'E_STORE_MISSING', { store: join(dir, 'missing.sqlite') });
     expect(existsSync(join(dir, 'missing.sqlite'))).toBe(false);
   });
 

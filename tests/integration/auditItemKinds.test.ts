@@ -53,7 +53,7 @@ const leadKind: AuditItemKind<LeadContent, LeadParams> = {
       const label = sentence.startsWith(`${article.title} is `) ? 'defines' : sentence.includes(article.title) ? 'describes' : 'neither';
       return { key: String(article.pageId), stratum: label, freeze: (): LeadContent => ({ kind: 'lead', title: article.title, snapshot: params.snapshot, sentence, label }) };
     });
-    if (candidates.length === 0) throw new UserError(`snapshot ${params.snapshot} holds no article`);
+    if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `snapshot ${params.snapshot} holds no article`);
     return candidates;
   },
   claim: (content) => `Does the first sentence of "${content.title}" ${content.label === 'neither' ? 'fail to name its subject' : `${content.label.replace(/s$/, '')} its subject`}?`,

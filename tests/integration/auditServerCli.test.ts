@@ -64,12 +64,12 @@ describe('wikidelta serve', () => {
     const port = (taken.address() as { port: number }).port;
     const busy = await runCli(['--db', path, 'serve', '--port', String(port)]);
     taken.close();
-    expect([busy.code, busy.stderr]).toEqual([1, `wikidelta: port ${port} on 127.0.0.1 is in use: choose another --port\n`]);
+    expect([busy.code, busy.stderr]).toEqual([1, `wikidelta: E_LISTEN_FAILED: port ${port} on 127.0.0.1 is in use: choose another --port\n`]);
     const missing = await runCli(['--db', join(tempDir(), 'none.sqlite'), 'serve']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^wikidelta: no database at .*none\.sqlite: run a pipeline first or pass --db\n$/);
+    expect(missing.errorCode).toBe('E_STORE_MISSING');
     const badPort = await runCli(['--db', path, 'serve', '--port', '70000']);
-    expect([badPort.code, badPort.stderr]).toEqual([1, 'wikidelta: invalid --port 70000: from 0 to 65535\n']);
+    expect([badPort.code, badPort.errorCode]).toEqual([1, 'E_FLAG_INVALID']);
   });
 
   it('knows which hosts are loopback, the others being warned about', () => {

@@ -74,7 +74,7 @@ describe('predict, offline', () => {
     expect(predictions(out)).toEqual(expected);
     const usage = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--out', out]);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/--date.*or give --week/);
+    expect([usage.errorCode, usage.stderr]).toEqual(['E_USAGE', expect.stringMatching(/--date.*or give --week/)]);
   });
 
   it('GrowOVER evidence fills each cloze from its evidence sentences, closed-book answers nothing', async () => {
@@ -93,10 +93,11 @@ describe('predict, offline', () => {
     const out = join(dir, 'never.jsonl');
     const system = await runCli(['--db', db, 'predict', 'weekly', '--system', 'oracle', '--date', DATE, '--out', out]);
     expect(system.code).toBe(2);
-    expect(system.stderr).toMatch(/--system.*oracle/);
+    expect([system.errorCode, system.stderr]).toEqual(['E_USAGE', expect.stringMatching(/--system.*oracle/)]);
     const snapshot = await runCli(['--db', db, 'predict', 'growover', '--system', 'evidence', '--snapshot', '1999-01', '--out', out, '--llm', 'offline']);
     expect(snapshot.code).toBe(1);
-    expect(snapshot.stderr.trim().split('\n')).toEqual([expect.stringMatching(/no snapshot named "1999-01"/)]);
+    expect(snapshot.stderr.trim().split('\n')).toHaveLength(1);
+    expect(snapshot.errorCode).toBe('E_SNAPSHOT_NOT_FOUND');
     expect(() => readFileSync(out)).toThrow();
   });
 });
@@ -199,7 +200,7 @@ describe('stats --plot', () => {
     writeFileSync(join(mine, 'notes.txt'), 'keep');
     const refused = await runCli(['--db', db, 'stats', '--plot', mine]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/not part of a release \(notes\.txt\)/);
+    expect(refused.errorCode).toBe('E_OUTPUT_DIR_FOREIGN');
     expect(readFileSync(join(mine, 'notes.txt'), 'utf8')).toBe('keep');
   });
 });
@@ -381,12 +382,12 @@ describe('leaderboard', () => {
     writeFileSync(join(bad, 'sys', 'week3.jsonl'), '{"id": "a", "prediction": "b"}\n');
     const misnamed = await runCli(['--db', db, 'leaderboard', '--submissions', bad]);
     expect(misnamed.code).toBe(1);
-    expect(misnamed.stderr).toMatch(/sys\/week3\.jsonl: not a submission file/);
+    expect([misnamed.errorCode, misnamed.stderr]).toEqual(['E_PREDICTIONS_INVALID', expect.stringContaining('sys/week3.jsonl: not a submission file')]);
     const flat = join(dir, 'flat');
     mkdirSync(flat);
     writeFileSync(join(flat, 'sys.jsonl'), '{"id": "a", "prediction": "b"}\n');
     const undated = await runCli(['--db', db, 'leaderboard', '--submissions', flat]);
     expect(undated.code).toBe(1);
-    expect(undated.stderr).toMatch(/sys\.jsonl: the prediction for "a" names no date/);
+    expect(undated.errorCode).toBe('E_PREDICTIONS_INVALID');
   });
 });

@@ -23,11 +23,11 @@ describe('cron forms', () => {
     for (const extra of [['--start', '2021-01-04'], ['--days', '3']]) {
       const refused = await runCli(['--db', db, 'weekly', '--last-week', ...extra, '--dump', SAMPLE]);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/--last-week is a whole week: give it without --start or --days/);
+      expect([refused.errorCode, refused.stderr]).toEqual(['E_USAGE', expect.stringContaining('--last-week is a whole week: give it without --start or --days')]);
     }
     const neither = await runCli(['--db', db, 'weekly', '--dump', SAMPLE]);
     expect(neither.code).toBe(2);
-    expect(neither.stderr).toMatch(/--start <date>' not specified \(or give --last-week\)/);
+    expect([neither.errorCode, neither.stderr]).toEqual(['E_USAGE', expect.stringContaining("--start <date>' not specified (or give --last-week)")]);
   });
 
   it('snapshot and monthly --last-month name the snapshot by the month and take it as of the month end; status --check passes', async () => {

@@ -138,7 +138,7 @@ describe('a DailyQA release of the 29 published days', () => {
     writeFileSync(join(again, 'answers.parquet'), parquet);
     const changed = await runCli(['release', 'verify', again]);
     expect(changed.code).toBe(1);
-    expect(changed.stderr).toMatch(/^wikidelta: .*again: answers\.parquet has SHA-256 [0-9a-f]{64} where the manifest says [0-9a-f]{64}\n$/);
+    expect(changed.stderr).toMatch(/^wikidelta: E_RELEASE_INVALID: .*again: answers\.parquet has SHA-256 [0-9a-f]{64} where the manifest says [0-9a-f]{64}\n$/);
     unlinkSync(join(again, 'README.md'));
     expect((await runCli(['release', 'verify', again])).stderr).toMatch(/again: README\.md is missing\n$/);
     cpSync(join(release, 'README.md'), join(again, 'README.md'));
@@ -212,10 +212,10 @@ describe('a DailyQA release of the 29 published days', () => {
   it('refuses a range without its other end, one with --date, and a reversed one, with one line each', async () => {
     const half = await runCli(['--db', db, 'export', 'dailyqa', '--from', FROM]);
     expect(half.code).toBe(2);
-    expect(half.stderr).toBe('wikidelta: give both --from and --to for a range release\n');
-    expect((await runCli(['--db', db, 'export', 'dailyqa', '--from', FROM, '--to', TO, '--date', TO])).stderr).toMatch(/^wikidelta: --date and --week are for one day/);
+    expect(half.stderr).toBe('wikidelta: E_USAGE: give both --from and --to for a range release\n');
+    expect((await runCli(['--db', db, 'export', 'dailyqa', '--from', FROM, '--to', TO, '--date', TO])).stderr).toMatch(/^wikidelta: E_USAGE: --date and --week are for one day/);
     const reversed = await runCli(['--db', db, 'export', 'dailyqa', '--from', TO, '--to', FROM, '--out', join(dir, 'reversed')]);
     expect(reversed.code).toBe(1);
-    expect(reversed.stderr).toBe(`wikidelta: --from ${TO} is after --to ${FROM}\n`);
+    expect(reversed.errorCode).toBe('E_DATE_RANGE_INVALID');
   });
 });

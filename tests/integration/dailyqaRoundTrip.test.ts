@@ -7,7 +7,7 @@ import { answerQuery } from '../../src/timeline/answers.js';
 import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
 import { compressDays, importDailyQa, readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
 import { classifyUpdateFrequency, finalizeUpdateFrequency } from '../../src/timeline/updateFrequency.js';
-import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { errorOf, jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { Store } from '../../src/store/store.js';
 
@@ -76,13 +76,13 @@ describe('DailyQA import and export round trip on the published release', () => 
     writeFileSync(bad, '{"id": "x-1", "query": "q?", "answer": "a"}\n{"id": "x-2", "query": 5}\n');
     const result = await runCli(['--db', db, 'import', 'dailyqa', bad]);
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toMatch(/^wikidelta: .*qa_250301\.jsonl line 2: query: /);
+    expect(errorOf(result.stderr)).toEqual({ code: 'E_DAILYQA_FILE_INVALID', message: expect.stringMatching(/qa_250301\.jsonl line 2: query: /) });
     const store = new Sqlite(db, { readonly: true });
     expect(store.prepare("SELECT COUNT(*) FROM queries WHERE id LIKE 'x-%'").pluck().get()).toBe(0);
     store.close();
     const misnamed = join(dir, 'answers.jsonl');
     writeFileSync(misnamed, '');
-    expect((await runCli(['--db', db, 'import', 'dailyqa', misnamed])).stderr).toMatch(/not a DailyQA per-day file name/);
+    expect((await runCli(['--db', db, 'import', 'dailyqa', misnamed])).errorCode).toBe('E_DAILYQA_FILE_INVALID');
   });
 });
 

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError, UserError } from '../../src/errors.js';
+import { InputError } from '../../src/errors.js';
 import { openDumpInput } from '../../src/sources/dumpInput.js';
 import { readDump, type DumpEvent } from '../../src/sources/dumpReader.js';
 import { collect, collectUntilError, inChunksOf, revisions } from '../support/dumpEvents.js';
 import { repoRoot } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
+import { withCode } from '../support/errorCodes.js';
 
 const enwikiXml = join(sharedData, 'enwiki-history-sample.xml');
 const enwikiBz2 = join(sharedData, 'enwiki-history-sample.xml.bz2');
@@ -212,22 +213,22 @@ describe('readDump on other real dumps', () => {
 describe('readDump errors', () => {
   it('reports an empty file', async () => {
     const path = await writeTemp('empty.xml', '');
-    await expect(collect(path)).rejects.toThrow(new InputError('dump is empty'));
+    await expect(collect(path)).rejects.toThrow(withCode('E_DUMP_EMPTY'));
   });
 
   it('reports a file that is not XML, naming what it starts with', async () => {
     const { error } = await collectUntilError(join(sharedData, 'api-responses/api/INDEX.json'));
-    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ name: 'InputError', code: 'E_DUMP_NOT_MEDIAWIKI' });
     expect((error as Error).message).toBe('dump is not a MediaWiki XML export: it is not XML (it starts with "[ { \\"file\\": \\"en_Ronnie_Spector_query_rev…")');
   });
 
   it('reports an HTML page and an XML document of another kind by what they are', async () => {
     const html = await writeTemp('page.html', '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Wikipedia</title></head><body></body></html>\n');
-    await expect(collect(html)).rejects.toThrow(new InputError('dump is not a MediaWiki XML export (root element <html>)'));
+    await expect(collect(html)).rejects.toThrow(new InputError('E_DUMP_NOT_MEDIAWIKI', 'dump is not a MediaWiki XML export (root element <html>)'));
     const lowercaseHtml = await writeTemp('page2.html', '<!doctype html>\n<html><body><p>Not found</body></html>');
-    await expect(collect(lowercaseHtml)).rejects.toThrow(new InputError('dump is not a MediaWiki XML export (it is an HTML page)'));
+    await expect(collect(lowercaseHtml)).rejects.toThrow(new InputError('E_DUMP_NOT_MEDIAWIKI', 'dump is not a MediaWiki XML export (it is an HTML page)'));
     const feed = await writeTemp('feed.xml', '<?xml version="1.0"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>x</title></feed>');
-    await expect(collect(feed)).rejects.toThrow(new InputError('dump is not a MediaWiki XML export (root element <feed>)'));
+    await expect(collect(feed)).rejects.toThrow(new InputError('E_DUMP_NOT_MEDIAWIKI', 'dump is not a MediaWiki XML export (root element <feed>)'));
   });
 
   describe('a dump cut off inside the page "Berlin"', () => {
@@ -247,7 +248,7 @@ describe('readDump errors', () => {
       const cut = bytes.subarray(0, cutAt());
       const path = await writeTemp('truncated.xml', cut);
       const { events, error } = await collectUntilError(path);
-      expect(error).toEqual(new InputError('dump is truncated inside page "Berlin" (page id 3354)'));
+      expect(error).toEqual(new InputError('E_DUMP_TRUNCATED', 'dump is truncated inside page "Berlin" (page id 3354)'));
       expect(pageEnds(events).map((page) => page.title)).not.toContain('Berlin');
       expect(pageEnds(events)).toHaveLength(countOccurrences(bytes.subarray(0, berlinStart), '</page>'));
       const berlinRevisions = revisions(events).filter((event) => event.page.title === 'Berlin');
@@ -258,14 +259,14 @@ describe('readDump errors', () => {
       const path = await writeTemp('truncated-after.xml', bytes.subarray(0, berlinEnd));
       const { events, error } = await collectUntilError(path);
       expect(pageEnds(events).at(-1)?.title).toBe('Berlin');
-      expect(error).toEqual(new InputError('dump is truncated after page "Berlin" (page id 3354): no closing </mediawiki>'));
+      expect(error).toEqual(new InputError('E_DUMP_TRUNCATED', 'dump is truncated after page "Berlin" (page id 3354): no closing </mediawiki>'));
     });
 
     it('in a truncated .bz2: the decompressor failure surfaces, and no page end for the cut page', async () => {
       const compressed = await readFile(enwikiBz2);
       const path = await writeTemp('truncated.xml.bz2', compressed.subarray(0, Math.floor(compressed.length / 2)));
       const { events, error } = await collectUntilError(path);
-      expect(error).toBeInstanceOf(InputError);
+      expect(error).toMatchObject({ name: 'InputError', code: 'E_DUMP_CORRUPT' });
       expect((error as Error).message).toMatch(/^dump .*truncated\.xml\.bz2 is not valid bzip2 data or is truncated \(bzip2: Compressed file ends unexpectedly/);
       const ended = new Set(pageEnds(events).map((page) => page.pageId));
       const cutPage = revisions(events).at(-1)!.page;
@@ -278,13 +279,13 @@ describe('readDump errors', () => {
     const bytes = await readFile(frwikiXml, 'utf8');
     const broken = bytes.replace('</title>', '</titel>');
     const { error } = await collectUntilError(inChunksOf(Buffer.from(broken), 1 << 16));
-    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ name: 'InputError', code: 'E_DUMP_MALFORMED' });
     expect((error as Error).message).toMatch(/^dump is malformed XML \(line \d+, column \d+: unexpected close tag/);
   });
 
   it('rejects undefined entities', async () => {
     const xml = '<mediawiki><page><title>T&nbsp;</title></page></mediawiki>';
-    await expect(collect(Readable.from([xml]))).rejects.toThrow(/^dump is malformed XML \(line 1, column \d+: undefined entity/);
+    await expect(collect(Readable.from([xml]))).rejects.toThrow(withCode('E_DUMP_MALFORMED'));
   });
 
   describe('a DTD in the export', () => {
@@ -294,22 +295,22 @@ describe('readDump errors', () => {
     const laughs = ['<!DOCTYPE mediawiki [', '<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`), ']>'].join('\n');
 
     it('expands no entity it declares: a billion laughs is an undefined entity, in a title or in a text', async () => {
-      await expect(collect(Readable.from([exportWith(laughs, '&lol9;', 'x')]))).rejects.toThrow(/^dump is malformed XML \(line 14, column \d+: undefined entity, inside a page\)$/);
-      await expect(collect(Readable.from([exportWith(laughs, 'T', '&lol9;')]))).rejects.toThrow(/^dump is malformed XML \(line 14, column \d+: undefined entity, inside page "T" \(page id 1\)\)$/);
+      await expect(collect(Readable.from([exportWith(laughs, '&lol9;', 'x')]))).rejects.toThrow(withCode('E_DUMP_MALFORMED', /^dump is malformed XML \(line 14, column \d+: undefined entity, inside a page\)$/));
+      await expect(collect(Readable.from([exportWith(laughs, 'T', '&lol9;')]))).rejects.toThrow(withCode('E_DUMP_MALFORMED', /^dump is malformed XML \(line 14, column \d+: undefined entity, inside page "T" \(page id 1\)\)$/));
     });
 
     it('fetches no external entity nor external DTD', async () => {
       const external = '<!DOCTYPE mediawiki [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>';
-      await expect(collect(Readable.from([exportWith(external, 'T', '&xxe;')]))).rejects.toThrow(/undefined entity, inside page "T"/);
+      await expect(collect(Readable.from([exportWith(external, 'T', '&xxe;')]))).rejects.toThrow(withCode('E_DUMP_MALFORMED', /undefined entity, inside page "T"/));
       const events = await collect(Readable.from([exportWith('<!DOCTYPE mediawiki SYSTEM "http://127.0.0.1:9/export.dtd">', 'A &amp; B', 'x &lt; y')]));
       expect(revisions(events).map((event) => [event.page.title, event.revision.text])).toEqual([['A & B', 'x < y']]);
     });
   });
 
   it('refuses characters XML does not allow, and text outside the root', async () => {
-    await expect(collect(Readable.from(['<mediawiki><page><title>a\u0001b</title></page></mediawiki>']))).rejects.toThrow(/^dump is malformed XML \(line 1, column \d+: disallowed character/);
-    await expect(collect(Readable.from(['<mediawiki><page><title>&#0;</title></page></mediawiki>']))).rejects.toThrow(/malformed character entity/);
-    await expect(collect(Readable.from(['<mediawiki></mediawiki>junk']))).rejects.toThrow(/^dump is malformed XML \(line 1, column 24: text data outside of root node\)$/);
+    await expect(collect(Readable.from(['<mediawiki><page><title>a\u0001b</title></page></mediawiki>']))).rejects.toThrow(withCode('E_DUMP_MALFORMED'));
+    await expect(collect(Readable.from(['<mediawiki><page><title>&#0;</title></page></mediawiki>']))).rejects.toThrow(withCode('E_DUMP_MALFORMED'));
+    await expect(collect(Readable.from(['<mediawiki></mediawiki>junk']))).rejects.toThrow(withCode('E_DUMP_MALFORMED'));
   });
 
   it('decodes only the texts asked for: a bad reference in a text nobody reads is never seen', async () => {
@@ -318,7 +319,7 @@ describe('readDump errors', () => {
       <revision><id>2</id><timestamp>2020-01-02T00:00:00Z</timestamp><text>fine</text></revision></page></mediawiki>`;
     const second = await collect(Readable.from([xml]), { wantText: (_page, meta) => meta.revId === 2 });
     expect(revisions(second).map((event) => event.revision.text)).toEqual([null, 'fine']);
-    await expect(collect(Readable.from([xml]))).rejects.toThrow(/^dump is malformed XML \(line 2, column \d+: undefined entity, inside page "T" \(page id 1\)\)$/);
+    await expect(collect(Readable.from([xml]))).rejects.toThrow(withCode('E_DUMP_MALFORMED', /^dump is malformed XML \(line 2, column \d+: undefined entity, inside page "T" \(page id 1\)\)$/));
   });
 
   it("reads a text asked for 'later' when the consumer reads it, as it would have read it at once", async () => {
@@ -331,11 +332,12 @@ describe('readDump errors', () => {
   it('names a missing file, and a missing bzip2 program', async () => {
     const missing = join(tempDir, 'no-such-dump.xml.bz2');
     const missingError = await collect(missing).catch((error: unknown) => error);
-    expect(missingError).toBeInstanceOf(UserError);
+    expect(missingError).toMatchObject({ code: 'E_FILE_UNREADABLE' });
     expect((missingError as Error).message).toBe(`dump file not found: ${missing}`);
     const noBzip2 = readDump(openDumpInput(enwikiBz2, { bzip2Command: join(tempDir, 'bzip2') }));
     await expect(noBzip2.next()).rejects.toThrow(
       new InputError(
+        'E_DECOMPRESSOR_MISSING',
         `cannot read bzip2 dump ${enwikiBz2}: the ${join(tempDir, 'bzip2')} program is not installed (install the bzip2 package), ` +
           `or decompress it yourself into standard input: ${join(tempDir, 'bzip2')} -dc FILE | wikidelta … --dump -`,
       ),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { windowFrom } from '../../src/dates.js';
-import { InputError, UserError } from '../../src/errors.js';
+import { InputError } from '../../src/errors.js';
 import type { PageHistory, Revision, Window } from '../../src/model.js';
 import type { CollectOptions } from '../../src/sources/RevisionSource.js';
 import { openDumpInput } from '../../src/sources/dumpInput.js';
@@ -12,6 +12,7 @@ import { readDump, type DumpPageHeader } from '../../src/sources/dumpReader.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
 import { gatherHistories } from '../support/pageHistories.js';
 import { sharedData } from '../../testkit/sharedData.js';
+import { withCode } from '../support/errorCodes.js';
 
 const enwikiXml = join(sharedData, 'enwiki-history-sample.xml');
 const enwikiBz2 = join(sharedData, 'enwiki-history-sample.xml.bz2');
@@ -113,7 +114,7 @@ describe('DumpRevisionSource on the English history sample', () => {
     expect(streamed.origin).toBe('dump:test pipe');
     expect(streamed.kind).toBe('dump');
     expect(await collect(streamed, window)).toEqual(plain);
-    await expect(collect(streamed, window)).rejects.toThrow(new UserError('dump:test pipe can be read only once'));
+    await expect(collect(streamed, window)).rejects.toThrow(withCode('E_DUMP_STDIN_UNUSABLE'));
   });
 
   it('orders revisions by timestamp then id when the dump does not', async () => {
@@ -142,7 +143,7 @@ describe('DumpRevisionSource on the English history sample', () => {
         if (part.kind === 'end') yielded.push(part.page.title);
       }
     })();
-    await expect(reading).rejects.toThrow(new InputError('dump is truncated inside page "Berlin" (page id 3354)'));
+    await expect(reading).rejects.toThrow(new InputError('E_DUMP_TRUNCATED', 'dump is truncated inside page "Berlin" (page id 3354)'));
     expect(yielded).not.toContain('Berlin');
     expect(yielded.length).toBeGreaterThan(0);
   });

@@ -174,6 +174,7 @@ describe('the day after a week', () => {
       const none = await runCli(['--db', store, 'evaluate', 'weekly', '--predictions', predictions, '--date', date]);
       expect(none.code, date).toBe(1);
       expect(none.stderr.trim().split('\n')).toHaveLength(1);
+      expect(none.errorCode).toBe('E_NOTHING_TO_SCORE');
       expect(none.stderr).toMatch(why);
     }
   });
@@ -185,14 +186,14 @@ describe('the day after a week', () => {
     const result = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-01-27', '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/bad\.jsonl line 2/);
+    expect([result.errorCode, result.stderr]).toEqual(['E_PREDICTIONS_INVALID', expect.stringContaining('bad.jsonl line 2')]);
     expect(existsSync(out)).toBe(false);
     writeFileSync(predictions, '{"id": "a", "prediction": "x"}\n');
     const undated = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions]);
     expect(undated.code).toBe(2);
-    expect(undated.stderr).toMatch(/say what to evaluate: --date D/);
+    expect([undated.errorCode, undated.stderr]).toEqual(['E_USAGE', expect.stringContaining('say what to evaluate: --date D')]);
     const range = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-01-20', '--to', '2025-01-27']);
     expect(range.code).toBe(1);
-    expect(range.stderr).toMatch(/the prediction for "a" names no date: with --from and --to each line names its date/);
+    expect(range.errorCode).toBe('E_PREDICTIONS_INVALID');
   });
 });

@@ -6,11 +6,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RemoteError } from '../../src/errors.js';
 import { WikiClient, type WikiClientOptions } from '../../src/sources/wikiClient.js';
-import { runCli, tempDir } from '../../testkit/cli.js';
+import { errorOf, runCli, tempDir } from '../../testkit/cli.js';
 import { startHostileWiki, type HostileBehaviour, type HostileWiki } from '../../testkit/hostileWiki.js';
 import { join } from 'node:path';
+import { withCode } from '../support/errorCodes.js';
 
 const USER_AGENT = 'wikidelta-tests/0.1 (https://example.org/wikidelta; wikidelta-tests@example.org)';
 const AnyQuery = z.object({ query: z.object({}).passthrough().optional() }).passthrough();
@@ -42,7 +42,7 @@ describe('a hostile wiki', () => {
     const wiki = await hostile({ kind: 'repeated-continue' });
     const listing = client(wiki).continued({ action: 'query', list: 'allpages', apnamespace: 0, aplimit: 'max' }, AnyQuery);
     const error = await readAll(listing).catch((failure: unknown) => failure);
-    expect(error).toBeInstanceOf(RemoteError);
+    expect(error).toMatchObject({ name: 'RemoteError', code: 'E_WIKI_BAD_REPLY' });
     expect((error as Error).message).toMatch(
       /^wiki http:\/\/127\.0\.0\.1:\d+\/w\/api\.php sent the continuation \{.*"apcontinue":"A".*\} a second time for action=query&list=allpages&apnamespace=0&aplimit=max: the listing would never end$/,
     );
@@ -52,7 +52,7 @@ describe('a hostile wiki', () => {
   it('whose reply is larger than the cap: refused as it arrives, once, not downloaded again', async () => {
     const wiki = await hostile({ kind: 'huge-reply', bytes: 256 << 20 });
     const read = client(wiki, { maxReplyBytes: 1 << 20, maxRetries: 3 }).read({ action: 'query', prop: 'revisions', revids: '1|2|3' }, AnyQuery);
-    await expect(read).rejects.toThrow(/^wiki http:\/\/127\.0\.0\.1:\d+\/w\/api\.php failed: a reply larger than 1 MB, the most a reply may hold, refused for action=query&prop=revisions&revids=1\|2\|3$/);
+    await expect(read).rejects.toThrow(withCode('E_WIKI_UNREACHABLE', /^wiki http:\/\/127\.0\.0\.1:\d+\/w\/api\.php failed: a reply larger than 1 MB, the most a reply may hold, refused for action=query&prop=revisions&revids=1\|2\|3$/));
     expect(wiki.requests).toBe(1);
     expect(wiki.bytesSent).toBeLessThan(32 << 20);
   });
@@ -61,7 +61,7 @@ describe('a hostile wiki', () => {
     const elsewhere = await hostile({ kind: 'repeated-continue' });
     const wiki = await hostile({ kind: 'redirect', to: elsewhere.apiUrl });
     await expect(client(wiki, { maxRetries: 3 }).read({ action: 'query', list: 'recentchanges' }, AnyQuery)).rejects.toThrow(
-      /^wiki http:\/\/127\.0\.0\.1:\d+\/w\/api\.php failed: redirected to another host \(http:\/\/127\.0\.0\.1:\d+\/w\/api\.php\?.*\): refused for action=query&list=recentchanges$/,
+      withCode('E_WIKI_UNREACHABLE', /^wiki http:\/\/127\.0\.0\.1:\d+\/w\/api\.php failed: redirected to another host \(http:\/\/127\.0\.0\.1:\d+\/w\/api\.php\?.*\): refused for action=query&list=recentchanges$/),
     );
     expect(wiki.requests).toBe(1);
     expect(elsewhere.requests).toBe(0);
@@ -76,7 +76,7 @@ describe('a hostile wiki', () => {
     const wiki = await hostile({ kind: 'drip', intervalMs: 100 });
     const started = Date.now();
     await expect(client(wiki, { requestTimeoutMs: 1000 }).read({ action: 'query', list: 'logevents' }, AnyQuery)).rejects.toThrow(
-      /failed after 1 retry: no complete reply within 1 s for action=query&list=logevents$/,
+      withCode('E_WIKI_UNREACHABLE', /failed after 1 retry: no complete reply within 1 s for action=query&list=logevents$/),
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(wiki.requests).toBe(2);
@@ -84,16 +84,16 @@ describe('a hostile wiki', () => {
 
   it('ends the weekly command with one line naming the request: a repeated continuation, a drip', async () => {
     const env = { WIKIDELTA_MAX_RETRIES: '1', WIKIDELTA_RETRY_BASE_MS: '10', WIKIDELTA_REQUEST_TIMEOUT_SECONDS: '1' };
-    for (const [behaviour, line] of [
-      [{ kind: 'repeated-continue' }, /^wikidelta: wiki \S+ sent the continuation .* a second time for action=query&list=logevents&/],
-      [{ kind: 'drip', intervalMs: 200 }, /^wikidelta: wiki \S+ failed after 1 retry: no complete reply within 1 s for action=query&list=logevents&/],
+    for (const [behaviour, code, line] of [
+      [{ kind: 'repeated-continue' }, 'E_WIKI_BAD_REPLY', /^wiki \S+ sent the continuation .* a second time for action=query&list=logevents&/],
+      [{ kind: 'drip', intervalMs: 200 }, 'E_WIKI_UNREACHABLE', /^wiki \S+ failed after 1 retry: no complete reply within 1 s for action=query&list=logevents&/],
     ] as const) {
       const wiki = await hostile(behaviour);
       const run = await runCli(['--db', join(tempDir(), 'w.sqlite'), 'weekly', '--last-week', '--api', wiki.apiUrl, '--llm', 'offline'], { env });
       expect(run.code, run.stderr).toBe(1);
       const errors = run.stderr.split('\n').filter((l) => l.startsWith('wikidelta:'));
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(line);
+      expect(errorOf(run.stderr)).toEqual({ code, message: expect.stringMatching(line) });
     }
   });
 });

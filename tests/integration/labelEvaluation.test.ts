@@ -12,6 +12,7 @@ import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
 import { repoRoot, tempDir } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
+import { withCode } from '../support/errorCodes.js';
 
 const VERSIONS = join(sharedData, 'versions-sample');
 let pairs: EvalPair[];
@@ -47,6 +48,6 @@ describe('the sentence-label evaluation, offline', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'sentence-pairs.jsonl'), '');
     writeFileSync(join(dir, 'versions-sample-pairs.jsonl'), `${JSON.stringify({ id: 'v-1', article: 'Hydrogen peroxide', old: { version: 0, line: 1, sentence: 40 }, new: { version: 1, line: 1, sentence: 0 }, label: 'unchanged' })}\n`);
-    expect(() => loadEvalPairs(dir, VERSIONS)).toThrow(/^evaluation pair v-1: .*0\.txt has no sentence 40 on line 1$/);
+    expect(() => loadEvalPairs(dir, VERSIONS)).toThrow(withCode('E_LABEL_PAIRS_INVALID', /^evaluation pair v-1: .*0\.txt has no sentence 40 on line 1$/));
   });
 });

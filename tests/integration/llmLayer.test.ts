@@ -10,13 +10,13 @@ import { openDatabase } from '../../src/store/database.js';
 import { loadPrompt } from '../../src/llm/prompts.js';
 import { OpenAiClient, type OpenAiClientOptions } from '../../src/llm/openaiClient.js';
 import { ResponseCache } from '../../src/store/llmCache.js';
-import { RemoteError } from '../../src/errors.js';
 import { OpenAiWeeklyTasks } from '../../src/llm/openaiWeeklyTasks.js';
 import { SessionTasks } from '../../src/llm/openTasks.js';
 import { loadSettings } from '../../src/settings.js';
 import { questionProblem } from '../../pipelines/weekly/questionRules.js';
 import { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from '../../testkit/openaiServer.js';
 import { Store } from '../../src/store/store.js';
+import { withCode } from '../support/errorCodes.js';
 
 const article = {
   title: 'Port Aldwin',
@@ -168,11 +168,11 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     expect(server.requests).toHaveLength(3);
 
     const failing = await setUp({ alwaysFault: 'server-error' }, { maxRetries: 2 });
-    await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(/^LLM server http:\/\/127\.0\.0\.1:\d+\/v1 failed after 2 retries: HTTP 500/);
+    await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(withCode('E_LLM_UNREACHABLE', /^LLM server http:\/\/127\.0\.0\.1:\d+\/v1 failed after 2 retries: HTTP 500/));
     expect(failing.server.requests).toHaveLength(3);
     expect(failing.assistant.takeUsage()).toMatchObject({ requests: 3, failures: 1 });
     // Nothing of the outage was kept: the next call asks the server again.
-    await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(RemoteError);
+    await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(withCode('E_LLM_UNREACHABLE'));
     expect(failing.server.requests).toHaveLength(6);
   });
 

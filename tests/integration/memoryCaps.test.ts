@@ -44,6 +44,6 @@ describe('size caps', () => {
     writeFileSync(predictions, `{"id":"25020300-101-0","prediction":"Harbour Labour"}\n{"id":"25020300-102-0","prediction":"${'very '.repeat(4_000_000)}long"}\n`);
     const result = await runCli(['--db', db, 'evaluate', 'weekly', '--predictions', predictions, '--date', '2025-02-05']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^wikidelta: .*p\.jsonl line 2: a line of more than 610000 characters, more than the 610000 a prediction line may hold \(a prediction may hold 100000\)\n$/);
+    expect(result.stderr).toMatch(/^wikidelta: E_PREDICTION_TOO_LARGE: .*p\.jsonl line 2: a line of more than 610000 characters, more than the 610000 a prediction line may hold \(a prediction may hold 100000\)\n$/);
   });
 });

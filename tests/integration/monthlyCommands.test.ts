@@ -18,14 +18,14 @@ describe('snapshot, label and export labels commands', () => {
   it('refuse bad input with one line and a non-zero code', async () => {
     const noSource = await runCli(['--db', db, 'snapshot', '--name', 'x']);
     expect(noSource.code).toBe(1);
-    expect(noSource.stderr).toBe('wikidelta: give either --dump PATH or --api URL (exactly one)\n');
+    expect(noSource.errorCode).toBe('E_FLAGS_CONFLICT');
     const noDate = await runCli(['--db', db, 'snapshot', '--name', 'x', '--api', 'http://127.0.0.1:9/api.php', '--titles', SAMPLE]);
-    expect(noDate.stderr).toBe('wikidelta: --api needs --as-of DATE\n');
+    expect(noDate.errorCode).toBe('E_FLAG_MISSING');
     const badDate = await runCli(['--db', db, 'snapshot', '--name', 'x', '--dump', SAMPLE, '--as-of', '2025-02-30']);
     expect(badDate.code).toBe(2);
     const unknown = await runCli(['--db', db, 'label', '--old', 'nope', '--new', 'nada']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^wikidelta: no snapshot named "nope"/);
+    expect(unknown.errorCode).toBe('E_SNAPSHOT_NOT_FOUND');
   });
 
   it('make two snapshots from the dump, label them with the counts printed, and export one line per sentence', async () => {
@@ -34,7 +34,7 @@ describe('snapshot, label and export labels commands', () => {
       expect(made.stdout).toMatch(new RegExp(`^snapshot ${date}: 11 articles \\(11 stored now, \\d+ sentences\\)\n$`));
     }
     const early = await runCli(['--db', db, 'export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01']);
-    expect(early.stderr).toMatch(/^wikidelta: no labels between "2025-03-01" and "2025-04-01": run wikidelta label/);
+    expect(early.errorCode).toBe('E_PREREQUISITE_MISSING');
     const labeled = await runCliOk(['--db', db, 'label', '--old', '2025-03-01', '--new', '2025-04-01']);
     const counts = Object.fromEntries([...labeled.stdout.matchAll(/^ {2}(\w+) +(\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
     expect(Object.keys(counts)).toEqual(['unchanged', 'changed', 'new', 'undecided', 'deleted']);
@@ -76,7 +76,7 @@ describe('snapshot, label and export labels commands', () => {
     expect(changes).toEqual([{ change: 'label_changed', title: relabeled.title, new_index: relabeled.idx, before: 'unchanged', after: 'changed' }]);
     const refused = await runCli(['--db', db, ...labels, '--release', release, '--out', join(dir, 'x.jsonl')]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe('wikidelta: --out writes one file, --release a release directory: give one of them\n');
+    expect(refused.stderr).toBe('wikidelta: E_USAGE: --out writes one file, --release a release directory: give one of them\n');
   }, 120_000);
 });
 
@@ -85,7 +85,8 @@ describe('--embed-threads', () => {
     for (const threads of ['0', '2.5', 'many']) {
       const result = await runCli(['--db', join(tempDir(), 'flags.sqlite'), 'label', '--old', 'a', '--new', 'b', '--embed-threads', threads]);
       expect(result.code).toBe(1);
-      expect(result.stderr.trim()).toBe(`wikidelta: invalid --embed-threads ${threads}: a whole number from 1 to 64`);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.errorCode).toBe('E_FLAG_INVALID');
     }
   });
 });

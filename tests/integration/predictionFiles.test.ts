@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePredictions } from '../../src/evaluate/index.js';
 import { sharedData } from '../../testkit/sharedData.js';
+import { withCode } from '../support/errorCodes.js';
 
 const REALTIMEQA = join(sharedData, 'realtimeqa-samples');
 
@@ -23,7 +24,7 @@ describe('prediction files', () => {
       { id: '20250103_1', prediction: 'It was vetoed by the governor', date: null },
     ]);
     // A choice index without the choices cannot be scored against an open answer: the line and the field are named.
-    expect(() => parsePredictions('{"question_id": "20250103_0", "prediction": ["1"], "score": "0.4"}', 'mc.jsonl')).toThrow(/^mc\.jsonl line 1: field "prediction": a list of choice indices \(RealTimeQA's multiple-choice submission\) needs the line's "choices"/);
-    expect(() => parsePredictions(`${submission[0]}\n{"question_id": "x", "question_date": "2025/13/01", "prediction": "a"}`, 'rtqa.jsonl')).toThrow(/^rtqa\.jsonl line 2: field "question_date": "2025-13-01" is not a real calendar date/);
+    expect(() => parsePredictions('{"question_id": "20250103_0", "prediction": ["1"], "score": "0.4"}', 'mc.jsonl')).toThrow(withCode('E_PREDICTIONS_INVALID', /^mc\.jsonl line 1: field "prediction": a list of choice indices \(RealTimeQA's multiple-choice submission\) needs the line's "choices"/));
+    expect(() => parsePredictions(`${submission[0]}\n{"question_id": "x", "question_date": "2025/13/01", "prediction": "a"}`, 'rtqa.jsonl')).toThrow(withCode('E_PREDICTIONS_INVALID', /^rtqa\.jsonl line 2: field "question_date": "2025-13-01" is not a real calendar date/));
   });
 });

@@ -9,7 +9,7 @@ import { FlowProducer, Queue, Worker, type Job } from 'bullmq';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { collect, errorOf, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { startRedis, type RedisServer } from '../../testkit/redis.js';
 import { missingJobs } from '../../src/queue/bullmqRunner.js';
@@ -43,12 +43,14 @@ describe('jobs lost by the queue', () => {
     const lost = await ended;
     expect(lost.code, lost.stderr).toBe(1);
     const errors = lost.stderr.split('\n').filter((line) => line.startsWith('wikidelta:'));
-    expect(errors).toEqual([
-      expect.stringMatching(/^wikidelta: the queue at redis:\/\/127\.0\.0\.1:\d+ lost the parse-revisions jobs of this stage \(Redis restarted without its data, or was emptied\): run the command again to queue the work left$/),
-    ]);
+    expect(errors).toHaveLength(1);
+    expect(errorOf(lost.stderr)).toEqual({
+      code: 'E_QUEUE_JOBS_LOST',
+      message: expect.stringMatching(/^the queue at redis:\/\/127\.0\.0\.1:\d+ lost the parse-revisions jobs of this stage \(Redis restarted without its data, or was emptied\): run the command again to queue the work left$/),
+    });
     const check = await runCli(['--db', db, 'status', '--check']);
     expect(check.code).toBe(1);
-    expect(check.stderr).toMatch(/run 1 weekly failed.*parse: the queue at .* lost the parse-revisions jobs/);
+    expect([check.errorCode, check.stderr]).toEqual(['E_STATUS_UNHEALTHY', expect.stringMatching(/run 1 weekly failed.*parse: the queue at .* lost the parse-revisions jobs/)]);
 
     const worker = startCli(['worker', '--queue', redis.url]);
     const workerEnded = collect(worker);

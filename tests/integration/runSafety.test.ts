@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cliPath, collect, jsonLines, repoRoot, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
+import { cliPath, collect, errorOf, jsonLines, repoRoot, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { TOWN_WEEK_START, townDump } from '../../testkit/townDump.js';
 
@@ -33,10 +33,10 @@ function tinyDump(title: string, revisions: Array<[string, string]>): string {
   return `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10"><page><title>${title}</title><ns>0</ns><id>1</id>${entries.join('')}</page></mediawiki>\n`;
 }
 
-function oneLineError(stderr: string): string {
-  const lines = stderr.split('\n').filter((line) => line.startsWith('wikidelta:'));
-  expect(lines).toHaveLength(1);
-  return lines[0] as string;
+/** The one error line a failed command printed, as its stable code and its message. */
+function oneLineError(stderr: string): { code: string; message: string } | null {
+  expect(stderr.split('\n').filter((line) => line.startsWith('wikidelta:'))).toHaveLength(1);
+  return errorOf(stderr);
 }
 
 describe('stage order', () => {
@@ -44,10 +44,10 @@ describe('stage order', () => {
     const db = join(tempDir(), 'w.sqlite');
     const early = await runCli(['--db', db, ...WEEK, '--stages', 'parse,diff,select']);
     expect(early.code).toBe(1);
-    expect(oneLineError(early.stderr)).toBe('wikidelta: stage "parse" needs stage "collect" done first: add collect to --stages');
+    expect(oneLineError(early.stderr)).toEqual({ code: 'E_PREREQUISITE_MISSING', message: 'stage "parse" needs stage "collect" done first: add collect to --stages' });
     const reversed = await runCli(['--db', db, ...WEEK, '--stages', 'select,collect']);
     expect(reversed.code).toBe(1);
-    expect(oneLineError(reversed.stderr)).toMatch(/stage "select" needs stage "diff" done first/);
+    expect(oneLineError(reversed.stderr)?.code).toBe('E_PREREQUISITE_MISSING');
     const full = await runCliOk(['--db', db, ...WEEK]);
     expect(dataUnits(full.stdout)).toBe(1);
   });
@@ -122,7 +122,7 @@ describe('status', () => {
     // The newest run failed: the check says so in one line and exits 1; the monthly job is fine.
     const check = await runCli(['--db', db, 'status', '--check', '--max-age', '24']);
     expect(check.code).toBe(1);
-    expect(oneLineError(check.stderr)).toMatch(/^wikidelta: run \d+ weekly failed, finished .* h ago\): /);
+    expect(oneLineError(check.stderr)?.code).toBe('E_STATUS_UNHEALTHY');
     const monthly = await runCliOk(['--db', db, 'status', '--check', '--max-age', '24', '--pipeline', 'monthly']);
     expect(monthly.stdout).toMatch(/^ok: run \d+ monthly done, finished .* \(0\.\d h ago\)\n$/);
     await runCliOk(['--db', db, 'status', '--check', '--pipeline', 'sync']);
@@ -141,7 +141,7 @@ describe('exit codes and one-line refusals', () => {
     try {
       const busy = await runCli(['--db', db, ...WEEK]);
       expect(busy.code).toBe(1);
-      expect(oneLineError(busy.stderr)).toMatch(/^wikidelta: database .*w\.sqlite is busy: another process has held it locked for more than 5 s/);
+      expect(oneLineError(busy.stderr)?.code).toBe('E_STORE_BUSY');
     } finally {
       holder.kill('SIGKILL');
     }
@@ -158,7 +158,7 @@ describe('exit codes and one-line refusals', () => {
     // As root no permission is ever missing: run the command as an unprivileged user.
     const result = spawnSync(process.execPath, [cliPath, '--db', readOnly, ...WEEK], { uid: 65534, gid: 65534, encoding: 'utf8' });
     expect(result.status).toBe(1);
-    expect(oneLineError(result.stderr)).toMatch(/^wikidelta: database .*ro\.sqlite is read-only/);
+    expect(oneLineError(result.stderr)?.code).toBe('E_STORE_READ_ONLY');
   });
 
   it('--out naming a file where a directory is expected, or a path under a file: exit 1 naming it', async () => {
@@ -170,17 +170,17 @@ describe('exit codes and one-line refusals', () => {
     for (const out of [file, join(file, 'release')]) {
       const result = await runCli(['--db', db, 'export', 'weekly', '--start', '2021-01-04', '--out', out]);
       expect(result.code, result.stderr).toBe(1);
-      expect(oneLineError(result.stderr)).toMatch(/is not a directory/);
+      expect(oneLineError(result.stderr)?.code).toBe('E_OUTPUT_UNWRITABLE');
     }
     const underFile = await runCli(['--db', db, 'export', 'dailyqa', '--date', '2021-01-05', '--out', join(file, 'qa.jsonl')]);
     expect(underFile.code).toBe(1);
-    expect(oneLineError(underFile.stderr)).toMatch(/is not a directory/);
+    expect(oneLineError(underFile.stderr)?.code).toBe('E_OUTPUT_UNWRITABLE');
   });
 
   it('--days far past any calendar: exit 1 naming the limit', async () => {
     const result = await runCli(['--db', join(tempDir(), 'w.sqlite'), 'weekly', '--start', '2021-01-04', '--days', '100000000', '--dump', SAMPLE]);
     expect(result.code).toBe(1);
-    expect(oneLineError(result.stderr)).toMatch(/invalid --days 100000000: expected at most 36525/);
+    expect(oneLineError(result.stderr)?.code).toBe('E_DATE_RANGE_INVALID');
   });
 
   it('import dailyqa and export refuse while another run holds the lock', async () => {
@@ -199,7 +199,7 @@ describe('exit codes and one-line refusals', () => {
       ]) {
         const result = await runCli(['--db', db, ...args]);
         expect(result.code, args.join(' ')).toBe(1);
-        expect(oneLineError(result.stderr)).toMatch(new RegExp(`is locked by another run \\(pid ${runner.pid} `));
+        expect(oneLineError(result.stderr)).toEqual({ code: 'E_STORE_LOCKED', message: expect.stringContaining(`is locked by another run (pid ${runner.pid} `) });
       }
     } finally {
       runner.kill('SIGKILL');
@@ -211,14 +211,14 @@ describe('exit codes and one-line refusals', () => {
     await runCliOk(['--db', db, ...WEEK, '--stages', 'collect']);
     const changes = await runCli(['--db', db, 'changes', '--start', '2021-01-10', '--end', '2021-01-04']);
     expect(changes.code).toBe(2);
-    expect(oneLineError(changes.stderr)).toMatch(/--end 2021-01-04 is before --start 2021-01-10/);
+    expect(oneLineError(changes.stderr)).toEqual({ code: 'E_USAGE', message: expect.stringContaining('--end 2021-01-04 is before --start 2021-01-10') });
     const same = await runCli(['--db', db, 'monthly', '--old', 'jan', '--new', 'jan', '--llm', 'offline']);
     expect(same.code).toBe(2);
-    expect(oneLineError(same.stderr)).toMatch(/--old and --new name the same snapshot "jan"/);
+    expect(oneLineError(same.stderr)).toEqual({ code: 'E_USAGE', message: expect.stringContaining('--old and --new name the same snapshot "jan"') });
     for (const name of ['', '   ', 'a/b', 'a\nb']) {
       const result = await runCli(['--db', db, 'snapshot', '--name', name, '--dump', SAMPLE]);
       expect(result.code, JSON.stringify(name)).toBe(2);
-      expect(oneLineError(result.stderr)).toMatch(/invalid snapshot name/);
+      expect(oneLineError(result.stderr)).toEqual({ code: 'E_USAGE', message: expect.stringContaining('invalid snapshot name') });
     }
     const store = new Sqlite(db, { readonly: true });
     expect(store.prepare('SELECT COUNT(*) FROM snapshots').pluck().get()).toBe(0);
@@ -243,9 +243,10 @@ describe('data never dropped silently, titles as MediaWiki reads them', () => {
     writeFileSync(plain, '{"id":"21010400-a","query":"Who?","answer":"Ada"}\n{"id":"21010400-a","query":"Who?","answer":"Grace"}\n');
     const result = await runCli(['--db', db, 'import', 'dailyqa', plain]);
     expect(result.code).toBe(1);
-    expect(oneLineError(result.stderr)).toBe(
-      'wikidelta: query 21010400-a has two answers for 2021-01-04: "Ada" (qa_210104.jsonl) and "Grace" (qa_210104.jsonl); keep one and import again',
-    );
+    expect(oneLineError(result.stderr)).toEqual({
+      code: 'E_DAILYQA_CONFLICT',
+      message: 'query 21010400-a has two answers for 2021-01-04: "Ada" (qa_210104.jsonl) and "Grace" (qa_210104.jsonl); keep one and import again',
+    });
     const store = new Sqlite(db, { readonly: true });
     expect(store.prepare('SELECT COUNT(*) FROM queries').pluck().get()).toBe(0);
     store.close();
@@ -304,7 +305,7 @@ describe('the run lock', () => {
       await waitForOutput(first, 'stderr', /"stage":"collect"/);
       const second = await runCli(['--db', link, ...WEEK]);
       expect(second.code).toBe(1);
-      expect(oneLineError(second.stderr)).toMatch(new RegExp(`link\\.sqlite is locked by another run \\(pid ${first.pid} `));
+      expect(oneLineError(second.stderr)).toEqual({ code: 'E_STORE_LOCKED', message: expect.stringContaining(`link.sqlite is locked by another run (pid ${first.pid} `) });
       expect(existsSync(`${link}.lock`)).toBe(false);
     } finally {
       first.kill('SIGKILL');
@@ -386,7 +387,7 @@ describe('a store the user can only read', () => {
     // Writing stays refused with one line.
     const write = asNobody(WEEK);
     expect(write.status).toBe(1);
-    expect(oneLineError(write.stderr)).toMatch(/^wikidelta: cannot create lock .*w\.sqlite\.lock/);
+    expect(oneLineError(write.stderr)?.code).toBe('E_LOCK_UNWRITABLE');
   });
 });
 

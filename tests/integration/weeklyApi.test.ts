@@ -90,8 +90,7 @@ describe('weekly pipeline through the API of a real MediaWiki', () => {
     });
     proxy.heal();
     expect(run.code).toBe(1);
-    const line = run.stderr.trim().split('\n').at(-1) ?? '';
-    expect(line).toMatch(/^wikidelta: wiki .*api\.php .*503/);
+    expect(run.errorCode).toBe('E_WIKI_UNREACHABLE');
     await runCliOk(['--db', db, 'weekly', '--start', '2021-01-01', '--days', '365', '--api', `${proxy.baseUrl}/api.php`], { env });
   });
 });

@@ -68,19 +68,17 @@ describe('bad input', () => {
   const xml = readFileSync(sampleXml);
 
   it.each([
-    ['a truncated dump', xml.subarray(0, Math.floor(xml.length * 0.6)), /truncated/],
-    ['a file that is not XML', Buffer.from('%PDF-1.4 this is not xml at all\n'), /not .*XML|not a MediaWiki/],
-    ['an empty file', Buffer.alloc(0), /empty/],
-  ])('%s: one line naming the problem, the run failed with it, no partial page, a rerun with good input completes', async (_name, content, message) => {
+    ['a truncated dump', xml.subarray(0, Math.floor(xml.length * 0.6)), 'E_DUMP_TRUNCATED', /truncated/],
+    ['a file that is not XML', Buffer.from('%PDF-1.4 this is not xml at all\n'), 'E_DUMP_NOT_MEDIAWIKI', /not .*XML|not a MediaWiki/],
+    ['an empty file', Buffer.alloc(0), 'E_DUMP_EMPTY', /empty/],
+  ])('%s: one line naming the problem, the run failed with it, no partial page, a rerun with good input completes', async (_name, content, code, message) => {
     const dir = tempDir();
     const db = join(dir, 'w.sqlite');
     const bad = join(dir, 'dump.xml');
     writeFileSync(bad, content);
     const run = await runCli(['--db', db, 'weekly', ...year, '--dump', bad]);
     expect(run.code).toBe(1);
-    const errorLine = run.stderr.trim().split('\n').at(-1) ?? '';
-    expect(errorLine).toMatch(/^wikidelta: /);
-    expect(errorLine).toMatch(message);
+    expect(run.errorCode).toBe(code);
 
     const store = new Sqlite(db, { readonly: true });
     const failed = store.prepare('SELECT status, error FROM runs').get() as { status: string; error: string };
@@ -99,17 +97,18 @@ describe('bad input', () => {
   });
 
   it.each([
-    [['weekly', '--start', '2021-01-01', '--dump', sampleXml, '--frobnicate'], /unknown option '--frobnicate'/],
-    [['weekly', '--start', '2021-13-01', '--dump', sampleXml], /invalid --start date|2021-13-01/],
-    [['weekly', '--start', '2021-01-01'], /a source is needed/],
-    [['weekly', '--start', '2021-01-01', '--dump', '/nonexistent/dump.xml'], /\/nonexistent\/dump\.xml/],
-    [['changes', '--start', '2021-01-01', '--end', 'yesterday'], /invalid .*"yesterday"/],
-    [['weekly', '--start', '2021-01-01', '--dump', sampleXml, '--stages', 'collect,frob'], /unknown stage "frob"/],
-  ])('%j is refused with one line', async (args, message) => {
+    [['weekly', '--start', '2021-01-01', '--dump', sampleXml, '--frobnicate'], 'E_USAGE', /unknown option '--frobnicate'/],
+    [['weekly', '--start', '2021-13-01', '--dump', sampleXml], 'E_USAGE', /invalid --start date|2021-13-01/],
+    [['weekly', '--start', '2021-01-01'], 'E_FLAG_MISSING', /a source is needed/],
+    [['weekly', '--start', '2021-01-01', '--dump', '/nonexistent/dump.xml'], 'E_FILE_UNREADABLE', /\/nonexistent\/dump\.xml/],
+    [['changes', '--start', '2021-01-01', '--end', 'yesterday'], 'E_USAGE', /invalid .*"yesterday"/],
+    [['weekly', '--start', '2021-01-01', '--dump', sampleXml, '--stages', 'collect,frob'], 'E_FLAG_INVALID', /unknown stage "frob"/],
+  ])('%j is refused with one line naming the problem', async (args, code, message) => {
     const db = join(tempDir(), 'w.sqlite');
     const result = await runCli(['--db', db, ...args]);
     expect(result.code).not.toBe(0);
     const lines = result.stderr.trim().split('\n');
+    expect(result.errorCode).toBe(code);
     expect(lines.at(-1)).toMatch(message);
     expect(lines.filter((line) => line.startsWith('wikidelta:'))).toHaveLength(1);
   });
@@ -149,7 +148,7 @@ describe('crashes and concurrent runs', () => {
     await waitFor(() => existsSync(`${db}.lock`));
     const second = await runCli(['--db', db, 'weekly', ...year, '--dump', sampleXml]);
     expect(second.code).toBe(1);
-    expect(second.stderr.trim()).toMatch(/^wikidelta: database .* is locked by another run \(pid \d+/);
+    expect(second.errorCode).toBe('E_STORE_LOCKED');
     // The holder then finishes normally with its input.
     const input = createReadStream(sampleXml);
     input.pipe(holder.stdin!);

@@ -7,7 +7,7 @@ import Sqlite from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { errorOf, jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
 const sample = join(repoRoot, 'data/sample/sample-history.xml');
@@ -82,7 +82,7 @@ describe('weekly pipeline with the offline provider', () => {
     expect(releaseFiles(again)).toEqual(releaseFiles(join(dir, 'releases', 'weekly-2025-02-03')));
     const none = await runCli(['--db', db, 'export', 'weekly', '--start', '2024-02-05']);
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/^wikidelta: no weekly run for the window 2024-02-05T00:00:00Z .. 2024-02-12T00:00:00Z: run wikidelta weekly first\n$/);
+    expect(none.errorCode).toBe('E_PREREQUISITE_MISSING');
   });
 
   it('gives byte-identical releases for the same week and seed in two fresh stores', async () => {
@@ -194,12 +194,12 @@ describe('an LLM outage during the weekly pipeline', () => {
     expect(run.code, run.stderr).toBe(1);
     const errors = run.stderr.split('\n').filter((l) => l.startsWith('wikidelta:'));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(line);
+    expect(errorOf(run.stderr)).toEqual({ code: 'E_LLM_UNREACHABLE', message: expect.stringMatching(line) });
     expect(rows(db, 'SELECT * FROM question_generations')).toEqual([]);
     expect(rows<{ status: string }>(db, 'SELECT status FROM runs')).toEqual([{ status: 'failed' }]);
     const check = await runCli(['--db', db, 'status', '--check']);
     expect(check.code).toBe(1);
-    expect(check.stderr).toMatch(/^wikidelta: run 1 weekly failed, .*: generate: LLM server /);
+    expect(errorOf(check.stderr)).toEqual({ code: 'E_STATUS_UNHEALTHY', message: expect.stringMatching(/^run 1 weekly failed, .*: generate: LLM server /) });
   });
 
   it('retries on the next run what the outage left, while an item the model answered badly stays rejected with its reason', async () => {

@@ -89,7 +89,7 @@ describe('entity revisions through the API of a real MediaWiki', () => {
       const down = await runCli(args, { env: { ...env, WIKIDELTA_MAX_RETRIES: '1', WIKIDELTA_RETRY_BASE_MS: '100' } });
       proxy.heal();
       expect(down.code).toBe(1);
-      expect(down.stderr.trim().split('\n').at(-1)).toMatch(/^wikidelta: wiki .*api\.php .*503/);
+      expect(down.errorCode).toBe('E_WIKI_UNREACHABLE');
       const again = await ok(args);
       expect(again.stdout).toMatch(/collect\s+done.*already done, skipped/);
       expect(again.stdout).toMatch(/labels\s+done\s+ids=\d+ known=\d+ from_wbgetentities=\d+/);

@@ -205,12 +205,12 @@ describe('labels and names', () => {
     const db = join(dir, 'bad-labels.sqlite');
     const missing = await runCli(['--db', db, 'weekly', '--start', '2023-01-09', '--dump', history, '--labels', join(dir, 'nope.json')]);
     expect(missing.code).not.toBe(0);
-    expect(missing.stderr.trim().split('\n').at(-1)).toMatch(/labels file .*nope\.json not found/);
+    expect(missing.errorCode).toBe('E_FILE_UNREADABLE');
     const junk = join(dir, 'junk.json');
     writeFileSync(junk, '[\n{"id":"P1082", "labels": 5\n]\n');
     const broken = await runCli(['--db', db, 'weekly', '--start', '2023-01-09', '--dump', history, '--labels', junk, '--llm', 'offline']);
     expect(broken.code).not.toBe(0);
-    expect(broken.stderr).toMatch(/labels file .*junk\.json is not a Wikidata JSON dump: line 2/);
+    expect([broken.errorCode, broken.stderr]).toEqual(['E_LABELS_FILE_INVALID', expect.stringMatching(/labels file .*junk\.json is not a Wikidata JSON dump: line 2/)]);
     // The stages before it kept their work: a rerun with a good file goes on from the labels stage.
     const rerun = await ok(['--db', db, 'weekly', '--start', '2023-01-09', '--dump', history, '--labels', labels, '--llm', 'offline', '--out', join(dir, 'bad-labels')]);
     expect(rerun.stdout).toMatch(/collect\s+done.*already done, skipped/);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDate, windowFrom } from '../../src/dates.js';
 import { loadSettings } from '../../src/settings.js';
+import { withCode } from '../support/errorCodes.js';
 
 describe('dates', () => {
   it('builds the half-open window [start, start + days)', () => {
@@ -11,8 +12,8 @@ describe('dates', () => {
   });
 
   it('rejects malformed and impossible dates by name', () => {
-    expect(() => parseDate('2025-02-30', '--start date')).toThrow('invalid --start date "2025-02-30"');
-    expect(() => parseDate('03/02/2025')).toThrow('expected a real calendar date as YYYY-MM-DD');
+    expect(() => parseDate('2025-02-30', '--start date')).toThrow(withCode('E_DATE_INVALID', 'invalid --start date "2025-02-30"'));
+    expect(() => parseDate('03/02/2025')).toThrow(withCode('E_DATE_INVALID'));
   });
 });
 
@@ -28,11 +29,11 @@ describe('settings', () => {
 
   it('names the bad setting and where it came from', () => {
     expect(() => loadSettings({ env: { WIKIDELTA_MAX_IN_FLIGHT: '8' }, cwd: dir })).toThrow(
-      /invalid setting maxInFlight="8" \(from environment WIKIDELTA_MAX_IN_FLIGHT\): Wikimedia asks for at most 3/,
+      withCode('E_SETTING_INVALID', /invalid setting maxInFlight="8" \(from environment WIKIDELTA_MAX_IN_FLIGHT\): Wikimedia asks for at most 3/),
     );
     writeFileSync(join(dir, 'bad.json'), '{"sede": 1}');
-    expect(() => loadSettings({ configPath: join(dir, 'bad.json'), env: {}, cwd: dir })).toThrow(/unknown setting "sede"/);
+    expect(() => loadSettings({ configPath: join(dir, 'bad.json'), env: {}, cwd: dir })).toThrow(withCode('E_CONFIG_UNKNOWN_SETTING', /unknown setting "sede"/));
     writeFileSync(join(dir, 'broken.json'), '{');
-    expect(() => loadSettings({ configPath: join(dir, 'broken.json'), env: {}, cwd: dir })).toThrow(/is not a JSON object/);
+    expect(() => loadSettings({ configPath: join(dir, 'broken.json'), env: {}, cwd: dir })).toThrow(withCode('E_CONFIG_INVALID'));
   });
 });

@@ -115,7 +115,7 @@ function labelCandidates(db: Database, oldName: string, newName: string): Array<
       },
     });
   }
-  if (candidates.length === 0) throw new UserError(`no sentence labels for snapshots ${oldName} → ${newName}: run wikidelta label --old ${oldName} --new ${newName} first`);
+  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no sentence labels for snapshots ${oldName} → ${newName}: run wikidelta label --old ${oldName} --new ${newName} first`);
   return candidates;
 }
 

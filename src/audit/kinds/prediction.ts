@@ -106,9 +106,9 @@ const JudgedItem = z
  */
 function predictionCandidates(db: Database, dir: string, mode: JudgeMode): Array<KindCandidate<PredictionContent>> {
   const report = EvaluationReport.safeParse(readJson(join(dir, 'report.json')));
-  if (!report.success) throw new UserError(`${join(dir, 'report.json')}: not an evaluation report`);
+  if (!report.success) throw new UserError('E_EVALUATION_INVALID', `${join(dir, 'report.json')}: not an evaluation report`);
   const judge = report.data.judge;
-  if (judge === undefined) throw new UserError(`${dir}: the evaluation has no judge: run wikidelta evaluate weekly --judge openai --out ${dir}`);
+  if (judge === undefined) throw new UserError('E_EVALUATION_INVALID', `${dir}: the evaluation has no judge: run wikidelta evaluate weekly --judge openai --out ${dir}`);
   const name = judge.judge === 'rules' ? 'rules' : `${judge.judge}/${judge.model}`;
   const path = join(dir, 'items.jsonl');
   const axis = report.data.evaluation?.axis ?? 'edit';
@@ -122,7 +122,7 @@ function predictionCandidates(db: Database, dir: string, mode: JudgeMode): Array
   readLines(path).forEach((line, index) => {
     if (line.trim() === '') return;
     const parsed = JudgedItem.safeParse(parseJsonLine(line, `${path} line ${index + 1}`));
-    if (!parsed.success) throw new UserError(`${path} line ${index + 1}: not an evaluated item: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success) throw new UserError('E_EVALUATION_INVALID', `${path} line ${index + 1}: not an evaluated item: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
     const item = parsed.data;
     if (item.prediction === null || item.judge === undefined || 'failed' in item.judge) return;
     const verdicts = item.judge;
@@ -132,14 +132,14 @@ function predictionCandidates(db: Database, dir: string, mode: JudgeMode): Array
       stratum: verdicts[mode],
       freeze: () => {
         const held = timelineOf(item.id, item.date);
-        if (held === undefined) throw new UserError(`query ${item.id} is not among this store's kept queries: create the audit on the store the evaluation ${dir} was made with`);
+        if (held === undefined) throw new UserError('E_QUERY_NOT_FOUND', `query ${item.id} is not among this store's kept queries: create the audit on the store the evaluation ${dir} was made with`);
         const value = item.status === 'ok' && item.gold !== null && item.gold !== '' ? item.gold : null;
         const request = judgeRequest({ question: held.query, timeline: held.timeline, state: stateAt(held.timeline, answerInstant(item.date)), value, prediction });
         return { kind: 'prediction', question: request.question, date: item.date, prediction, timeline: [...request.timeline], judge: { name, mode, verdict: verdicts[mode], reason: verdicts.reason } };
       },
     });
   });
-  if (candidates.length === 0) throw new UserError(`${path}: no judged prediction to audit (every item lacks a reply or a verdict)`);
+  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `${path}: no judged prediction to audit (every item lacks a reply or a verdict)`);
   return candidates;
 }
 
@@ -148,7 +148,7 @@ function readJson(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new UserError(`cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
   }
   return parseJsonLine(text, path);
 }
@@ -157,7 +157,7 @@ function readLines(path: string): string[] {
   try {
     return readFileSync(path, 'utf8').split('\n');
   } catch {
-    throw new UserError(`cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
   }
 }
 
@@ -165,6 +165,6 @@ function parseJsonLine(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new UserError(`${where}: not valid JSON`);
+    throw new UserError('E_EVALUATION_INVALID', `${where}: not valid JSON`);
   }
 }

@@ -126,7 +126,7 @@ function growoverCandidates(db: Database, snapshot: string): Array<KindCandidate
       },
     });
   }
-  if (candidates.length === 0) throw new UserError(`no GrowOVER items in snapshot ${snapshot}: run wikidelta monthly --new ${snapshot} first`);
+  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no GrowOVER items in snapshot ${snapshot}: run wikidelta monthly --new ${snapshot} first`);
   return candidates;
 }
 

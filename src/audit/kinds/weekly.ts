@@ -76,13 +76,13 @@ function weeklyCandidates(db: Database, week: string, wiki?: string): Array<Kind
   if (chosen === undefined || !wikis.includes(chosen)) {
     const weeks = new QueryStore(db).keptWeeks().map((start) => start.slice(0, 10));
     const known = weeks.length > 0 ? `weeks with questions: ${weeks.join(', ')}` : `run wikidelta weekly --start ${week} first`;
-    throw new UserError(`no weekly questions${wiki ? ` of wiki ${wiki}` : ''} in the week of ${week}: ${known}`);
+    throw new UserError('E_NOTHING_TO_AUDIT', `no weekly questions${wiki ? ` of wiki ${wiki}` : ''} in the week of ${week}: ${known}`);
   }
-  if (wiki === undefined && wikis.length > 1) throw new UserError(`several wikis have questions in the week of ${week} (${wikis.join(', ')}): name one with --wiki`);
+  if (wiki === undefined && wikis.length > 1) throw new UserError('E_WIKI_AMBIGUOUS', `several wikis have questions in the week of ${week} (${wikis.join(', ')}): name one with --wiki`);
   const reads = new RevisionReads(db);
   const entities = new EntityStore(db);
   const kept = new QuestionStore(db, chosen).generatedItems(window).filter((item) => item.kept && item.text !== null);
-  if (kept.length === 0) throw new UserError(`no kept weekly questions in the week of ${week}`);
+  if (kept.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no kept weekly questions in the week of ${week}`);
   return kept.map((item) => ({
     key: item.id,
     stratum: item.domain ?? 'unclassified',

@@ -37,10 +37,10 @@ export function registerAnswer(program: Command): void {
 
 function lookUp(store: Store, flags: AnswerFlags): Answer {
   if (flags.query !== undefined) {
-    if (flags.title !== undefined || flags.key !== undefined) throw new UserError('give either --query ID or --title T --key K, not both');
+    if (flags.title !== undefined || flags.key !== undefined) throw new UserError('E_FLAGS_CONFLICT', 'give either --query ID or --title T --key K, not both');
     return answerQuery(store, flags.query, flags.date, flags.time);
   }
-  if (flags.title === undefined || flags.key === undefined) throw new UserError('give --query ID, or --title T with --key K');
+  if (flags.title === undefined || flags.key === undefined) throw new UserError('E_FLAG_MISSING', 'give --query ID, or --title T with --key K');
   const page = findPageByTitle(store, flags.title, flags.wiki);
   return answerSubject(store, { ...page, key: flags.key, template: flags.template }, answerInstant(flags.date), flags.time);
 }

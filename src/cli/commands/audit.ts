@@ -161,14 +161,14 @@ export function registerAudit(program: Command): void {
   addOptions<DemoFlags>(audit.command('demo').description("opens a demo audit of the demo store (made by npm start) for alice and bob, prints their links and serves the pages until Ctrl-C"), {
     port: integerOption('--port <n>', 'port on 127.0.0.1 (0: any free port)').default(8787),
   }).action(async (flags: DemoFlags, command: Command) => {
-    if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
+    if (flags.port < 0 || flags.port > 65_535) throw new UserError('E_FLAG_INVALID', `invalid --port ${flags.port}: from 0 to 65535`);
     const globals = command.optsWithGlobals<GlobalFlags>();
     const dbPath = resolve(globals.db ?? process.env.WIKIDELTA_DB ?? join(packageRoot(), 'data/demo.sqlite'));
-    if (!existsSync(dbPath)) throw new UserError(`no demo store at ${dbPath}: run npm start first, which builds it`);
+    if (!existsSync(dbPath)) throw new UserError('E_STORE_MISSING', `no demo store at ${dbPath}: run npm start first, which builds it`);
     await withSession(command, { write: false, lock: false, dbPath }, async (session) => {
       const { startAuditServer } = await import('../../serve/server.js');
       const server = await startAuditServer({ db: session.db, host: '127.0.0.1', port: flags.port, log: (line) => process.stderr.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'EADDRINUSE' ? new UserError(`port ${flags.port} is in use: choose another --port`) : error;
+        throw error.code === 'EADDRINUSE' ? new UserError('E_LISTEN_FAILED', `port ${flags.port} is in use: choose another --port`) : error;
       });
       try {
         const { links, heading } = demoAudit(session);
@@ -361,7 +361,7 @@ function demoSource(session: Session): SourceParams {
     .reverse()
     .find(hasCandidates);
   if (labels) return labels;
-  throw new UserError(`the store at ${session.dbPath} has no GrowOVER items or sentence labels to audit: run npm start to build the demo store`);
+  throw new UserError('E_NOTHING_TO_AUDIT', `the store at ${session.dbPath} has no GrowOVER items or sentence labels to audit: run npm start to build the demo store`);
 }
 
 function untilStopped(): Promise<void> {

@@ -79,7 +79,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     .description('load published DailyQA per-day files (qa_YYMMDD.jsonl, plain or .gz) as answer intervals')
     .argument('<files...>', 'per-day files; the date comes from each name')
     .action(async (files: string[], _flags: unknown, command: Command) => {
-      if (files.length === 0) throw new UserError('give at least one qa_YYMMDD.jsonl file');
+      if (files.length === 0) throw new UserError('E_FLAG_MISSING', 'give at least one qa_YYMMDD.jsonl file');
       await withSession(command, { write: true }, async (session) => {
         const counts = await importDailyQa(session.store, files);
         if (session.json) process.stdout.write(`${JSON.stringify(counts)}\n`);

@@ -146,7 +146,7 @@ export function registerEvaluate(program: Command): void {
         predicted.delete(gold.id);
         return { gold, prediction };
       });
-      if (cases.length === 0) throw new UserError(`nothing to score: no QA item is active in snapshot "${flags.snapshot}" (run wikidelta monthly first)`);
+      if (cases.length === 0) throw new UserError('E_NOTHING_TO_SCORE', `nothing to score: no QA item is active in snapshot "${flags.snapshot}" (run wikidelta monthly first)`);
       const report = scoreGrowover(cases, { seed: session.settings.seed, outside: [...predicted.keys()] });
       if (flags.out) {
         const items = cases.map(({ gold, prediction }) => ({
@@ -182,8 +182,8 @@ function evaluationScope(flags: WeeklyFlags, command: Command): EvaluationScope 
   if (flags.from !== undefined && flags.to !== undefined) {
     const first = parseDate(flags.from, '--from date');
     const days = Math.round((parseDate(flags.to, '--to date').getTime() - first.getTime()) / 86_400_000);
-    if (days < 0) throw new UserError(`--to ${flags.to} is before --from ${flags.from}`);
-    if (days >= MAX_DATES) throw new UserError(`--from ${flags.from} --to ${flags.to} spans ${days + 1} dates: at most ${MAX_DATES} in one evaluation`);
+    if (days < 0) throw new UserError('E_DATE_RANGE_INVALID', `--to ${flags.to} is before --from ${flags.from}`);
+    if (days >= MAX_DATES) throw new UserError('E_DATE_RANGE_INVALID', `--from ${flags.from} --to ${flags.to} spans ${days + 1} dates: at most ${MAX_DATES} in one evaluation`);
     return { dates: Array.from({ length: days + 1 }, (_, day) => formatDate(addDays(first, day))), week, ...filters };
   }
   const date = flags.date ?? (week === null ? null : weekEvaluationDate(week));
@@ -201,11 +201,11 @@ function readAll(path: string): Prediction[] {
   const predictions: Prediction[] = [];
   const seen = new Set<string>();
   readPredictionFile(path, (prediction, where) => {
-    if (seen.has(prediction.id)) throw new UserError(`${where}: id "${prediction.id}" is predicted twice`);
+    if (seen.has(prediction.id)) throw new UserError('E_PREDICTION_DUPLICATE', `${where}: id "${prediction.id}" is predicted twice`);
     seen.add(prediction.id);
     predictions.push(prediction);
   });
-  if (predictions.length === 0) throw new UserError(`${path} holds no predictions`);
+  if (predictions.length === 0) throw new UserError('E_PREDICTIONS_INVALID', `${path} holds no predictions`);
   return predictions;
 }
 

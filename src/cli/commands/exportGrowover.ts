@@ -29,7 +29,7 @@ export function registerExportGrowover(exportGroup: Command): void {
       const snapshot = new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
       const { draft, months } = await renderGrowoverRelease(session.db, flags.snapshot);
       if (!months.some((month) => month.snapshot === flags.snapshot)) {
-        throw new UserError(`no GrowOVER items in snapshot "${flags.snapshot}": run wikidelta monthly --new ${flags.snapshot} first`);
+        throw new UserError('E_PREREQUISITE_MISSING', `no GrowOVER items in snapshot "${flags.snapshot}": run wikidelta monthly --new ${flags.snapshot} first`);
       }
       // The figures of the snapshots up to this one, as the card's month table counts them.
       const files = await withFigures(draft.files, growoverFigures(session.db, snapshot.asOf ?? snapshot.name));

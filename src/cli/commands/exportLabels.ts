@@ -37,7 +37,7 @@ export function registerExportLabels(exportGroup: Command): void {
       store.requireSnapshot(flags.old);
       store.requireSnapshot(flags.new);
       if (Object.values(store.labelCounts(flags.old, flags.new)).every((count) => count === 0)) {
-        throw new UserError(`no labels between "${flags.old}" and "${flags.new}": run wikidelta label --old ${flags.old} --new ${flags.new} first`);
+        throw new UserError('E_PREREQUISITE_MISSING', `no labels between "${flags.old}" and "${flags.new}": run wikidelta label --old ${flags.old} --new ${flags.new} first`);
       }
       if (flags.release !== undefined) {
         const written = await writeRelease(session.db, flags.release, await renderLabelsRelease(session.db, flags.old, flags.new), previousChoice(flags));

@@ -41,9 +41,9 @@ export function registerExportWeekly(exportGroup: Command): void {
       const wikis = new RunStore(session.db).wikisRunFor('weekly', window);
       const wiki = flags.wiki ?? wikis[0];
       if (wiki === undefined || !wikis.includes(wiki)) {
-        throw new UserError(`no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
+        throw new UserError('E_PREREQUISITE_MISSING', `no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
       }
-      if (!flags.wiki && wikis.length > 1) throw new UserError(`the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
+      if (!flags.wiki && wikis.length > 1) throw new UserError('E_WIKI_AMBIGUOUS', `the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
       const dir = flags.out ?? `${defaultReleaseDir(session.dbPath, window.start)}${flags.time === 'world' ? '-world' : ''}`;
       const { written, counts } = await writeWeeklyRelease(session.db, { wiki, window, axis: flags.time, dir, previous: previousChoice(flags) });
       const total = written.manifest.files.length + 1;

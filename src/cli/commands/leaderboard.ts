@@ -59,10 +59,10 @@ function readSubmissions(dir: string): SubmissionFile[] {
     try {
       return readdirSync(path, { withFileTypes: true }).filter((entry) => !entry.name.startsWith('.'));
     } catch {
-      throw new UserError(`cannot read the submissions directory ${path}`);
+      throw new UserError('E_FILE_UNREADABLE', `cannot read the submissions directory ${path}`);
     }
   };
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`--submissions ${dir} is not a directory`);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UserError('E_FILE_UNREADABLE', `--submissions ${dir} is not a directory`);
   const names: string[] = [];
   for (const entry of entries(dir).sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.isDirectory()) {

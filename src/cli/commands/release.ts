@@ -16,7 +16,7 @@ export function registerRelease(program: Command): void {
     .action(async (dir: string, _flags: unknown, command: Command) => {
       const { verifyRelease } = await import('../../release/verifyRelease.js');
       const result = await verifyRelease(dir);
-      if (!result.ok) throw new UserError(`${dir}: ${result.file} ${result.problem}`);
+      if (!result.ok) throw new UserError('E_RELEASE_INVALID', `${dir}: ${result.file} ${result.problem}`);
       const { manifest } = result;
       process.stdout.write(
         command.optsWithGlobals<GlobalFlags>().json

@@ -25,7 +25,7 @@ export function registerServe(program: Command): void {
       trustProxy: new Option('--trust-proxy <addresses>', "behind a reverse proxy: its addresses or CIDR ranges, comma-separated, whose X-Forwarded-For/-Host/-Proto are believed (so failed links count per client, not per proxy)"),
     },
   ).action(async (flags: ServeFlags, command: Command) => {
-    if (flags.port < 0 || flags.port > 65_535) throw new UserError(`invalid --port ${flags.port}: from 0 to 65535`);
+    if (flags.port < 0 || flags.port > 65_535) throw new UserError('E_FLAG_INVALID', `invalid --port ${flags.port}: from 0 to 65535`);
     // No run lock: judgments are single-row transactions, so `audit` commands may add items or annotators meanwhile.
     await withSession(command, { write: false }, async (session) => {
       const { startAuditServer } = await import('../../serve/server.js');
@@ -37,8 +37,8 @@ export function registerServe(program: Command): void {
         trustProxy: flags.trustProxy,
       }).catch(
         (error: NodeJS.ErrnoException) => {
-          if (error.code === 'EADDRINUSE') throw new UserError(`port ${flags.port} on ${flags.host} is in use: choose another --port`);
-          if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') throw new UserError(`cannot listen on --host ${flags.host}: no such local address`);
+          if (error.code === 'EADDRINUSE') throw new UserError('E_LISTEN_FAILED', `port ${flags.port} on ${flags.host} is in use: choose another --port`);
+          if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') throw new UserError('E_LISTEN_FAILED', `cannot listen on --host ${flags.host}: no such local address`);
           throw error;
         },
       );

@@ -36,7 +36,7 @@ export function registerSnapshot(program: Command): void {
     const flags = { ...given, ...snapshotMonth(given, command) };
     const outcome = await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
       const asOf = flags.asOf === undefined ? null : isoSeconds(parseDate(flags.asOf, '--as-of date'));
-      if (Boolean(flags.dump) === Boolean(flags.api)) throw new UserError('give either --dump PATH or --api URL (exactly one)');
+      if (Boolean(flags.dump) === Boolean(flags.api)) throw new UserError('E_FLAGS_CONFLICT', 'give either --dump PATH or --api URL (exactly one)');
       const wiki = wikiName({ api: flags.api, dump: flags.dump }, session.settings);
       if (flags.dump) {
         const path = flags.dump;
@@ -46,8 +46,8 @@ export function registerSnapshot(program: Command): void {
           input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf) },
         });
       }
-      if (asOf === null) throw new UserError('--api needs --as-of DATE');
-      if (!flags.titles && !flags.titlesFromLinks) throw new UserError('--api needs --titles FILE or --titles-from-links PAGE...');
+      if (asOf === null) throw new UserError('E_FLAG_MISSING', '--api needs --as-of DATE');
+      if (!flags.titles && !flags.titlesFromLinks) throw new UserError('E_FLAG_MISSING', '--api needs --titles FILE or --titles-from-links PAGE...');
       const source = new ApiSnapshotSource(wikiClientOptions(session.settings, flags.api as string));
       const titles = [...(flags.titles ? readTitles(flags.titles) : []), ...(flags.titlesFromLinks ? await source.titlesLinkedFrom(flags.titlesFromLinks) : [])];
       return runSnapshot({
@@ -82,13 +82,13 @@ function readTitles(path: string): string[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new UserError(`cannot read the title list ${path}`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read the title list ${path}`);
   }
   const titles = text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
   const parsed = TitleList.safeParse(titles);
-  if (!parsed.success) throw new UserError(`title list ${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success) throw new UserError('E_TITLE_LIST_INVALID', `title list ${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data;
 }

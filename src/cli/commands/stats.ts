@@ -39,7 +39,7 @@ export function registerStats(program: Command): void {
         try {
           content = readFileSync(file, 'utf8');
         } catch {
-          throw new UserError(`cannot read the predictions file ${file}`);
+          throw new UserError('E_FILE_UNREADABLE', `cannot read the predictions file ${file}`);
         }
         const system = basename(file).replace(/\.jsonl?$/, '');
         const board = buildLeaderboard(session.store.db, [{ system, name: file, kind: { weekly: null }, content }], { seed: session.settings.seed, date: flags.date ?? null });

@@ -19,7 +19,7 @@ export function registerStatus(program: Command): void {
   ).action(async (flags: StatusFlags, command: Command) => {
     await withSession(command, { write: false }, (session) => {
       if (flags.check) return checkNewestRun(session, flags);
-      if (flags.maxAge !== undefined || flags.pipeline !== undefined) throw new UserError('--max-age and --pipeline go with --check');
+      if (flags.maxAge !== undefined || flags.pipeline !== undefined) throw new UserError('E_FLAGS_CONFLICT', '--max-age and --pipeline go with --check');
       const runs = session.store.runs.listRuns(flags.limit);
       if (session.json) {
         const shown = runs.map((run) => ({ ...shownRun(run), llm_usage: runUsage(session.store, run.id) }));
@@ -40,10 +40,10 @@ interface StatusFlags {
 }
 
 function checkNewestRun(session: Session, flags: StatusFlags): void {
-  if (flags.maxAge !== undefined && flags.maxAge < 1) throw new UserError(`invalid --max-age ${flags.maxAge}: expected a whole number of hours ≥ 1`);
+  if (flags.maxAge !== undefined && flags.maxAge < 1) throw new UserError('E_FLAG_INVALID', `invalid --max-age ${flags.maxAge}: expected a whole number of hours ≥ 1`);
   const run = session.store.runs.newestRun(flags.pipeline);
   const health = runHealth(run, run && shownStatus(run), new Date(), flags.maxAge);
-  if (!health.healthy) throw new UserError(flags.pipeline && !run ? `no ${flags.pipeline} runs in this store yet` : health.line);
+  if (!health.healthy) throw new UserError('E_STATUS_UNHEALTHY', flags.pipeline && !run ? `no ${flags.pipeline} runs in this store yet` : health.line);
   process.stdout.write(session.json ? `${JSON.stringify({ ok: true, run: run?.id, line: health.line })}\n` : `${health.line}\n`);
 }
 

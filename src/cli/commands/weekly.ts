@@ -122,7 +122,7 @@ function openWeeklySource(flags: WeeklyFlags, first: SourceFlags, settings: Sett
   const dumps = flags.dump ?? [];
   // openSource also refuses --api given with --dump.
   if (dumps.length <= 1 || flags.api) return openSource(first, settings);
-  if (dumps.includes('-')) throw new UserError('standard input (--dump -) cannot be one of several dump files');
+  if (dumps.includes('-')) throw new UserError('E_FLAGS_CONFLICT', 'standard input (--dump -) cannot be one of several dump files');
   return new DumpFilesSource(dumps);
 }
 

@@ -30,8 +30,8 @@ export function registerWorker(program: Command): void {
   ).action(async (flags: WorkerFlags, command: Command) => {
     const concurrency = Positive.safeParse(flags.concurrency);
     const lockMs = Positive.safeParse(flags.lockMs);
-    if (!concurrency.success) throw new UserError(`invalid --concurrency ${flags.concurrency}: a whole number from 1`);
-    if (!lockMs.success) throw new UserError(`invalid --lock-ms ${flags.lockMs}: a whole number of milliseconds`);
+    if (!concurrency.success) throw new UserError('E_FLAG_INVALID', `invalid --concurrency ${flags.concurrency}: a whole number from 1`);
+    if (!lockMs.success) throw new UserError('E_FLAG_INVALID', `invalid --lock-ms ${flags.lockMs}: a whole number of milliseconds`);
     const json = Boolean(command.optsWithGlobals<GlobalFlags>().json);
     // BullMQ loads with this command only, not with every command's start-up.
     const { startWorker } = await import('../../queue/worker.js');

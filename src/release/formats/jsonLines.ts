@@ -28,7 +28,7 @@ export function readJsonLines(text: string, what: string): Array<Record<string, 
     try {
       records.push(JSON.parse(line) as Record<string, unknown>);
     } catch {
-      throw new UserError(`${what} line ${number}: not JSON`);
+      throw new UserError('E_RELEASE_INVALID', `${what} line ${number}: not JSON`);
     }
   }
   return records;

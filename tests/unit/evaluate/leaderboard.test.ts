@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { rankEntries, submissionOf } from '../../../src/evaluate/leaderboard.js';
 import { leaderboardMarkdown } from '../../../src/evaluate/leaderboardPages.js';
+import { withCode } from '../../support/errorCodes.js';
 
 describe('leaderboard', () => {
   it('places files by their path: a flat system file, a week, a GrowOVER snapshot', () => {
     expect(submissionOf('closed-book.jsonl')).toEqual({ system: 'closed-book', kind: { weekly: null } });
     expect(submissionOf('gpt/2025-01-20.jsonl')).toEqual({ system: 'gpt', kind: { weekly: '2025-01-20' } });
     expect(submissionOf('gpt/growover-2025-04.json')).toEqual({ system: 'gpt', kind: { growover: '2025-04' } });
-    expect(() => submissionOf('gpt/week3.jsonl')).toThrow(/gpt\/week3\.jsonl: not a submission file/);
-    expect(() => submissionOf('gpt/2025-02-30.jsonl')).toThrow(/2025-02-30/);
-    expect(() => submissionOf('a/b/2025-01-20.jsonl')).toThrow(/not a submission file/);
+    expect(() => submissionOf('gpt/week3.jsonl')).toThrow(withCode('E_PREDICTIONS_INVALID'));
+    expect(() => submissionOf('gpt/2025-02-30.jsonl')).toThrow(withCode('E_DATE_INVALID'));
+    expect(() => submissionOf('a/b/2025-01-20.jsonl')).toThrow(withCode('E_PREDICTIONS_INVALID'));
   });
 
   it('ranks by F1, then EM; equal scores share a rank and are listed by name', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePredictions, readPredictionFile, type Prediction } from '../../../src/evaluate/index.js';
+import { withCode } from '../../support/errorCodes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-predictions-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,9 +33,9 @@ describe('reading a JSONL prediction file', () => {
   });
 
   it('keeps the errors of the full parse on lines of the plain shape', () => {
-    expect(() => read('{"id":"q1","prediction":"a","date":"2025-02-30"}\n')).toThrow(/p\.jsonl line 1: field "date": "2025-02-30" is not a real calendar date/);
-    expect(() => read('{"id":"q1","prediction":"a"}\n{"id":"","prediction":"b"}\n')).toThrow(/p\.jsonl line 2: field "id"/);
-    expect(() => read('{"id":"q1","prediction":"a\u0001"}\n')).toThrow(/p\.jsonl line 1: not valid JSON/);
+    expect(() => read('{"id":"q1","prediction":"a","date":"2025-02-30"}\n')).toThrow(withCode('E_PREDICTIONS_INVALID'));
+    expect(() => read('{"id":"q1","prediction":"a"}\n{"id":"","prediction":"b"}\n')).toThrow(withCode('E_PREDICTIONS_INVALID'));
+    expect(() => read('{"id":"q1","prediction":"a\u0001"}\n')).toThrow(withCode('E_PREDICTIONS_INVALID'));
   });
 
   it('reads lines across the chunks it reads the file in, multi-byte characters included, and a last line without a newline', () => {

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../../src/random.js';
-import { UserError } from '../../../src/errors.js';
 import {
   bootstrapIntervals,
   growoverScores,
@@ -20,6 +19,7 @@ import {
   type WeeklyCase,
   type WeeklyGold,
 } from '../../../src/evaluate/index.js';
+import { withCode } from '../../support/errorCodes.js';
 
 describe('SQuAD exact match and F1', () => {
   it('ignores case, ASCII punctuation and articles', () => {
@@ -246,11 +246,11 @@ describe('prediction files', () => {
   });
 
   it('names the bad line, and refuses an id given twice', () => {
-    expect(() => parsePredictions('{"id": "q1", "prediction": "a"}\n{"prediction": "b"}\n', 'p.jsonl')).toThrow(/p\.jsonl line 2: .*"id"/);
-    expect(() => parsePredictions('{"id": "q1", "prediction": "a"}\n{"id": "q1", "prediction": "b"}\n', 'p.jsonl')).toThrow(/predicted twice/);
+    expect(() => parsePredictions('{"id": "q1", "prediction": "a"}\n{"prediction": "b"}\n', 'p.jsonl')).toThrow(withCode('E_PREDICTIONS_INVALID', /p\.jsonl line 2: .*"id"/));
+    expect(() => parsePredictions('{"id": "q1", "prediction": "a"}\n{"id": "q1", "prediction": "b"}\n', 'p.jsonl')).toThrow(withCode('E_PREDICTION_DUPLICATE'));
     // A date that is no calendar day is refused by the parser, for the command and the leaderboard alike.
     const badDate = () => parsePredictions('{"id": "q1", "prediction": "a"}\n{"id": "q2", "prediction": "b", "date": "2025-02-30"}\n', 'p.jsonl');
-    expect(badDate).toThrow(UserError);
+    expect(badDate).toThrow(withCode('E_PREDICTIONS_INVALID'));
     expect(badDate).toThrow(/^p\.jsonl line 2: field "date": "2025-02-30" is not a real calendar date as YYYY-MM-DD$/);
   });
 
@@ -260,20 +260,20 @@ describe('prediction files', () => {
       { id: 'q2', prediction: '', date: null },
     ]);
     const pretty = JSON.stringify({ q1: 'Paris', q2: 3, q3: 'Rome' }, null, 2);
-    expect(() => parsePredictions(pretty, 'squad.json')).toThrow(/^squad\.json line 3: "q2": expected the answer as a string \(SQuAD's \{id: answer\}\) or \{prediction: \{text\}\} \(GrowOVER's results JSON\)$/);
+    expect(() => parsePredictions(pretty, 'squad.json')).toThrow(withCode('E_PREDICTIONS_INVALID', /^squad\.json line 3: "q2": expected the answer as a string \(SQuAD's \{id: answer\}\) or \{prediction: \{text\}\} \(GrowOVER's results JSON\)$/));
   });
 
   it('says which shapes it reads when a line is none of them', () => {
-    expect(() => parsePredictions('{"id": "q1", "answer": "Paris"}', 'p.jsonl')).toThrow(/^p\.jsonl line 1: field "prediction": missing; expected JSONL \{id, prediction\[, date\]\}, RealTimeQA's/);
-    expect(() => parsePredictions('id,prediction\nq1,Paris', 'p.csv')).toThrow(/^p\.csv line 1: not valid JSON; expected JSONL/);
-    expect(() => parsePredictions('{"id": "q1", "prediction": 42}', 'p.jsonl')).toThrow(/^p\.jsonl line 1: field "prediction": expected the answer as text/);
+    expect(() => parsePredictions('{"id": "q1", "answer": "Paris"}', 'p.jsonl')).toThrow(withCode('E_PREDICTIONS_INVALID', /^p\.jsonl line 1: field "prediction": missing; expected JSONL \{id, prediction\[, date\]\}, RealTimeQA's/));
+    expect(() => parsePredictions('id,prediction\nq1,Paris', 'p.csv')).toThrow(withCode('E_PREDICTIONS_INVALID', /^p\.csv line 1: not valid JSON; expected JSONL/));
+    expect(() => parsePredictions('{"id": "q1", "prediction": 42}', 'p.jsonl')).toThrow(withCode('E_PREDICTIONS_INVALID', /^p\.jsonl line 1: field "prediction": expected the answer as text/));
   });
 
   it("reads a system's cutoff beside its predictions, naming the file and the field when it is wrong", () => {
     expect(metaPathOf('subs/gpt.jsonl')).toBe('subs/gpt.meta.json');
     expect(parseSystemMeta('{"cutoff": "2024-12-01", "model": "x"}', 'gpt.meta.json')).toEqual({ cutoff: '2024-12-01' });
     expect(parseSystemMeta('{}', 'gpt.meta.json')).toEqual({ cutoff: null });
-    expect(() => parseSystemMeta('{"cutoff": "December 2024"}', 'gpt.meta.json')).toThrow(/^gpt\.meta\.json: field "cutoff": "December 2024" is not a real calendar date as YYYY-MM-DD$/);
-    expect(() => parseSystemMeta('cutoff=2024', 'gpt.meta.json')).toThrow(/^gpt\.meta\.json: not valid JSON/);
+    expect(() => parseSystemMeta('{"cutoff": "December 2024"}', 'gpt.meta.json')).toThrow(withCode('E_SYSTEM_META_INVALID', /^gpt\.meta\.json: field "cutoff": "December 2024" is not a real calendar date as YYYY-MM-DD$/));
+    expect(() => parseSystemMeta('cutoff=2024', 'gpt.meta.json')).toThrow(withCode('E_SYSTEM_META_INVALID'));
   });
 });

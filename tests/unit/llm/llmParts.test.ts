@@ -13,6 +13,7 @@ import { chosenProvider } from '../../../src/llm/openTasks.js';
 import { costOf, formatRunUsage, recordUsage, runUsage } from '../../../src/llm/usage.js';
 import { loadSettings } from '../../../src/settings.js';
 import { Store } from '../../../src/store/store.js';
+import { withCode } from '../../support/errorCodes.js';
 
 describe('prompt templates', () => {
   const names = readdirSync(PROMPTS_DIR).map((file) => file.replace(/\.txt$/, ''));
@@ -27,10 +28,10 @@ describe('prompt templates', () => {
   });
 
   it('rejects a bad header and a render with missing or unexpected variables', () => {
-    expect(() => parsePrompt('name: x\nversion: one\ndescription: d\n---\ntext', 'p')).toThrow(/header version: a whole number/);
-    expect(() => parsePrompt('name: x\nversion: 1\nmax_tokens: 50\n---\ntext', 'p')).toThrow(/header description/);
-    expect(() => parsePrompt('name: x\nversion: 1\ndescription: d\n---\ntext', 'p')).toThrow(/header max_tokens/);
-    expect(() => parsePrompt('just text', 'p')).toThrow(/no "---" line/);
+    expect(() => parsePrompt('name: x\nversion: one\ndescription: d\n---\ntext', 'p')).toThrow(withCode('E_PROMPT_INVALID', /header version: a whole number/));
+    expect(() => parsePrompt('name: x\nversion: 1\nmax_tokens: 50\n---\ntext', 'p')).toThrow(withCode('E_PROMPT_INVALID', /header description/));
+    expect(() => parsePrompt('name: x\nversion: 1\ndescription: d\n---\ntext', 'p')).toThrow(withCode('E_PROMPT_INVALID', /header max_tokens/));
+    expect(() => parsePrompt('just text', 'p')).toThrow(withCode('E_PROMPT_INVALID'));
     const template = parsePrompt('name: x\nversion: 2\ndescription: d\nmax_tokens: 50\n---\nHello {{who}} and {{who}}', 'p');
     expect(renderPrompt(template, { who: 'you' })).toBe('Hello you and you');
     expect(() => renderPrompt(template, {})).toThrow(/missing \{who\}/);
@@ -151,7 +152,7 @@ describe('provider choice, settings and usage per run', () => {
   it('reads the LLM settings from the environment and names a bad one', () => {
     const settings = loadSettings({ env: { WIKIDELTA_LLM: 'openai', WIKIDELTA_LLM_MODEL: 'qwen', WIKIDELTA_DOMAIN_CAP: '10' }, cwd: '/nonexistent' });
     expect(settings).toMatchObject({ llm: 'openai', llmModel: 'qwen', domainCap: 10, llmConcurrency: 4, search: 'auto' });
-    expect(() => loadSettings({ env: { WIKIDELTA_LLM: 'gpt' }, cwd: '/nonexistent' })).toThrow(/invalid setting llm="gpt" \(from environment WIKIDELTA_LLM\)/);
+    expect(() => loadSettings({ env: { WIKIDELTA_LLM: 'gpt' }, cwd: '/nonexistent' })).toThrow(withCode('E_SETTING_INVALID', /invalid setting llm="gpt" \(from environment WIKIDELTA_LLM\)/));
   });
 
   it("adds up each stage's requests and tokens per run, with the cost where prices are set", () => {

@@ -18,7 +18,7 @@ function failingThen(failures: Failure[]): { attempt: () => Promise<string>; att
 const readFailure = (error: unknown): Failure => error as Failure;
 
 function queue(maxRetries: number): RequestQueue {
-  return new RequestQueue({ service: 'test service', maxInFlight: 2, maxRetries, retryBaseMs: 1 });
+  return new RequestQueue({ service: 'test service', failureCode: 'E_WIKI_UNREACHABLE', maxInFlight: 2, maxRetries, retryBaseMs: 1 });
 }
 
 describe('the retry policy every client shares', () => {
@@ -31,7 +31,7 @@ describe('the retry policy every client shares', () => {
   it.each([400, 401, 403, 404, 501])('gives up on HTTP %i at once', async (httpStatus) => {
     const service = failingThen([{ status: `HTTP ${httpStatus}`, httpStatus }]);
     await expect(queue(3).run(service.attempt, readFailure, 'action=query')).rejects.toThrow(
-      new RemoteError(`test service failed: HTTP ${httpStatus} for action=query`),
+      new RemoteError('E_WIKI_UNREACHABLE', `test service failed: HTTP ${httpStatus} for action=query`),
     );
     expect(service.attempts()).toBe(1);
   });

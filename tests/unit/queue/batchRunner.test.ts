@@ -1,10 +1,10 @@
 /** The queue's pure parts: the address check, batching, and a labeling job's result surviving the trip through JSON. */
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/errors.js';
 import { HeuristicNli } from '../../../src/models/heuristicNli.js';
 import { inBatches, InProcessRunner } from '../../../src/queue/batchRunner.js';
 import { parseQueueUrl } from '../../../src/queue/connection.js';
 import { labelArticlesJob, type LabeledBatch } from '../../../src/queue/labelJob.js';
+import { withCode } from '../../support/errorCodes.js';
 
 /** Exact anchors and new articles need no embedding: a call would be a bug of this test's setup. */
 const noEmbedder = {
@@ -19,9 +19,9 @@ describe('queue address', () => {
   it('takes redis:// URLs with or without a port and refuses anything else with one line', () => {
     expect(parseQueueUrl('redis://10.0.0.5:6380')).toMatchObject({ host: '10.0.0.5', port: 6380 });
     expect(parseQueueUrl('redis://queue-host')).toMatchObject({ host: 'queue-host', port: 6379 });
-    expect(() => parseQueueUrl('http://queue-host:6379')).toThrow(UserError);
-    expect(() => parseQueueUrl('queue-host:6379')).toThrow(/expected a redis/);
-    expect(() => parseQueueUrl('not a url')).toThrow(/not a URL/);
+    expect(() => parseQueueUrl('http://queue-host:6379')).toThrow(withCode('E_FLAG_INVALID'));
+    expect(() => parseQueueUrl('queue-host:6379')).toThrow(withCode('E_FLAG_INVALID'));
+    expect(() => parseQueueUrl('not a url')).toThrow(withCode('E_FLAG_INVALID'));
   });
 });
 

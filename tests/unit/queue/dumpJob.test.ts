@@ -21,6 +21,7 @@ import { namedEntityPages } from '../../../testkit/entityWeeks.js';
 import type { DatedEntityName } from '../../../src/model.js';
 import { snapshotStore } from '../../support/storeSnapshot.js';
 import { Store } from '../../../src/store/store.js';
+import { withCode } from '../../support/errorCodes.js';
 
 const window = windowFrom('2025-02-03', 7);
 const noModels = { models: () => Promise.reject(new Error('no models expected')) };
@@ -185,7 +186,7 @@ describe('collect of several dump files through a batch runner', () => {
       batchRunner: inProcess,
     };
     const run = (source: DumpFilesSource) => runWeekly({ store: Store.of(db), input: { ...input, source }, stages: ['collect', 'parse', 'diff'], reporter: new RecordingReporter(), params: { test: 'resume' } });
-    await expect(run(input.source)).rejects.toThrow(/^dump file not found: .*later\.xml$/);
+    await expect(run(input.source)).rejects.toThrow(withCode('E_FILE_UNREADABLE', /^dump file not found: .*later\.xml$/));
     const firstPages = (await readWhole({ path: first, window, followHours: 48, partChars: 1 << 30 }))[0]?.pages.length;
     expect(db.prepare('SELECT COUNT(*) FROM window_pages').pluck().get()).toBe(firstPages);
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomically, writeFilesAtomically } from '../../../src/release/atomicFiles.js';
 import { releaseEntry } from '../../../src/release/formats/index.js';
+import { withCode } from '../../support/errorCodes.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'wikidelta-out-'));
 const release = (entries: Record<string, string>) => new Map(Object.entries(entries));
@@ -38,7 +39,7 @@ describe('a release written as a whole', () => {
     writeFileSync(victim, 'keep me\n');
     for (const name of ['queries.jsonl', 'README.md']) symlinkSync(victim, join(dir, `${name}.tmp-${process.pid}`));
     symlinkSync(victim, join(parent, `.release.tmp-${process.pid}`));
-    expect(() => writeFilesAtomically(dir, release({ 'queries.jsonl': 'new\n', 'README.md': '# card\n' }), releaseEntry())).toThrow(/holds files that are not part of a release/);
+    expect(() => writeFilesAtomically(dir, release({ 'queries.jsonl': 'new\n', 'README.md': '# card\n' }), releaseEntry())).toThrow(withCode('E_OUTPUT_DIR_FOREIGN'));
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
   });
 
@@ -47,12 +48,12 @@ describe('a release written as a whole', () => {
     const other = join(parent, 'mine');
     mkdirSync(other);
     writeFileSync(join(other, 'thesis.tex'), 'months of work\n');
-    expect(() => writeFilesAtomically(other, release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(/^cannot write a release to .*mine: it holds files that are not part of a release \(thesis\.tex\)/);
+    expect(() => writeFilesAtomically(other, release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(withCode('E_OUTPUT_DIR_FOREIGN', /^cannot write a release to .*mine: it holds files that are not part of a release \(thesis\.tex\)/));
     expect(readFileSync(join(other, 'thesis.tex'), 'utf8')).toBe('months of work\n');
     const file = join(parent, 'plain.txt');
     writeFileSync(file, 'text\n');
-    expect(() => writeFilesAtomically(file, release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(/plain\.txt is not a directory/);
-    expect(() => writeFilesAtomically(join(file, 'release'), release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(/plain\.txt is not a directory/);
+    expect(() => writeFilesAtomically(file, release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(withCode('E_OUTPUT_UNWRITABLE', /plain\.txt is not a directory/));
+    expect(() => writeFilesAtomically(join(file, 'release'), release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(withCode('E_OUTPUT_UNWRITABLE', /plain\.txt is not a directory/));
     expect(readFileSync(file, 'utf8')).toBe('text\n');
   });
 });
@@ -79,7 +80,7 @@ describe('one output file', () => {
   });
 
   it('names a full device in one line', () => {
-    expect(() => writeFileAtomically('/dev/full', 'x'.repeat(1000))).toThrow(/^cannot write \/dev\/full: ENOSPC/);
+    expect(() => writeFileAtomically('/dev/full', 'x'.repeat(1000))).toThrow(withCode('E_OUTPUT_UNWRITABLE', /^cannot write \/dev\/full: ENOSPC/));
     expect(lstatSync('/dev/full').isCharacterDevice()).toBe(true);
   });
 
@@ -99,9 +100,9 @@ describe('one output file', () => {
 
   it('refuses a directory, and a path under a file, with one line', () => {
     const dir = tempDir();
-    expect(() => writeFileAtomically(dir, 'x')).toThrow(/^cannot write .*: it is a directory$/);
+    expect(() => writeFileAtomically(dir, 'x')).toThrow(withCode('E_OUTPUT_UNWRITABLE'));
     const file = join(dir, 'plain.txt');
     writeFileSync(file, 'text\n');
-    expect(() => writeFileAtomically(join(file, 'qa.jsonl'), 'x')).toThrow(/plain\.txt is not a directory/);
+    expect(() => writeFileAtomically(join(file, 'qa.jsonl'), 'x')).toThrow(withCode('E_OUTPUT_UNWRITABLE', /plain\.txt is not a directory/));
   });
 });

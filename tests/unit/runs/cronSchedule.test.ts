@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lastCompleteMonth, lastCompleteWeekStart, latestMonthBefore, monthEnd } from '../../../src/dates.js';
 import { runHealth } from '../../../src/runs/health.js';
 import type { RunRecord } from '../../../src/store/runStore.js';
+import { withCode } from '../../support/errorCodes.js';
 
 describe('the last complete week', () => {
   it('is the Monday-to-Sunday week before the current one, whatever the day and hour', () => {
@@ -24,7 +25,7 @@ describe('the last complete month', () => {
     expect(lastCompleteMonth(new Date('2025-01-15T00:00:00Z'))).toBe('2024-12');
     expect(monthEnd('2025-03')).toBe('2025-04-01');
     expect(monthEnd('2024-12')).toBe('2025-01-01');
-    expect(() => monthEnd('2025-13')).toThrow(/invalid month "2025-13"/);
+    expect(() => monthEnd('2025-13')).toThrow(withCode('E_DATE_INVALID'));
   });
 
   it('takes the latest earlier month snapshot as the old one, bridging a missed month and ignoring other names', () => {

@@ -10,6 +10,7 @@ import { runPipeline, type Stage } from '../../../src/runs/stageRunner.js';
 import { applyMigrations, openDatabase, schemaVersion } from '../../../src/store/database.js';
 import { migrations } from '../../../src/store/migrations.js';
 import { Store } from '../../../src/store/store.js';
+import { withCode } from '../../support/errorCodes.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'wikidelta-runs-'));
 
@@ -22,13 +23,13 @@ describe('database', () => {
     expect(applyMigrations(db, migrations)).toBe(0);
     db.prepare('INSERT INTO schema_migrations VALUES (999, ?, ?)').run('future', 'now');
     db.close();
-    expect(() => openDatabase(path)).toThrow(/schema version 999 is newer than this wikidelta/);
+    expect(() => openDatabase(path)).toThrow(withCode('E_STORE_TOO_NEW'));
   });
 
   it('names a file that is not a database', () => {
     const path = join(tempDir(), 'not.sqlite');
     writeFileSync(path, 'hello, this is text and not SQLite at all'.repeat(100));
-    expect(() => openDatabase(path)).toThrow(/not a usable wikidelta store|cannot open database/);
+    expect(() => openDatabase(path)).toThrow(withCode('E_STORE_INVALID'));
   });
 });
 
@@ -36,7 +37,7 @@ describe('lock', () => {
   it('refuses a second holder while the first is alive', () => {
     const path = join(tempDir(), 'w.sqlite');
     const lock = acquireLock(path, 'weekly --start 2025-01-06');
-    expect(() => acquireLock(path, 'weekly again')).toThrow(/is locked by another run \(pid \d+ .*"weekly --start 2025-01-06"/);
+    expect(() => acquireLock(path, 'weekly again')).toThrow(withCode('E_STORE_LOCKED', /is locked by another run \(pid \d+ .*"weekly --start 2025-01-06"/));
     lock.release();
     expect(existsSync(`${path}.lock`)).toBe(false);
     acquireLock(path, 'second').release();
@@ -114,7 +115,7 @@ describe('runPipeline', () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
     const attempt = runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['two', 'three'], input: null, reporter: new RecordingReporter() });
-    await expect(attempt).rejects.toThrow(/^stage "two" needs stage "one" done first: add one to --stages$/);
+    await expect(attempt).rejects.toThrow(withCode('E_PREREQUISITE_MISSING'));
     expect(log).toEqual([]);
     expect(new RunStore(db).listRuns()).toEqual([]);
   });
@@ -154,6 +155,6 @@ describe('runPipeline', () => {
   it('refuses to redo a stage that is not chosen', async () => {
     const db = openDatabase(join(tempDir(), 'w.sqlite'));
     const attempt = runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], redo: ['two'], input: null, reporter: new RecordingReporter() });
-    await expect(attempt).rejects.toThrow(/--redo two: the stage is not among the stages to run \(one\)/);
+    await expect(attempt).rejects.toThrow(withCode('E_FLAGS_CONFLICT'));
   });
 });

@@ -40,13 +40,13 @@ describe('readDump errors', () => {
     const text = '<mediawiki><page><title>T</title><ns>0</ns><id>1</id><revision><id>1</id><timestamp>2020-01-01T00:00:00Z</timestamp>' +
       '<text>ab\u0001cd\nsecond line\nthird</text></revision></page></mediawiki>';
     const inText = await collectUntilError(cutAt(Buffer.from(text), 100));
-    expect(inText.error).toEqual(new InputError(`dump is malformed XML (${positionOf(text, '\u0001')}: disallowed character, inside page "T" (page id 1))`));
+    expect(inText.error).toEqual(new InputError('E_DUMP_MALFORMED', `dump is malformed XML (${positionOf(text, '\u0001')}: disallowed character, inside page "T" (page id 1))`));
     const title = '<mediawiki>\n  <page>\n    <title>A &amp; B\u001f</title>\n  </page>\n</mediawiki>';
     const inTitle = await collectUntilError(cutAt(Buffer.from(title), 30));
-    expect(inTitle.error).toEqual(new InputError(`dump is malformed XML (${positionOf(title, '\u001f')}: disallowed character, inside a page)`));
+    expect(inTitle.error).toEqual(new InputError('E_DUMP_MALFORMED', `dump is malformed XML (${positionOf(title, '\u001f')}: disallowed character, inside a page)`));
     const noncharacter = text.replace('\u0001', '').replace('second', 'sec\uffffond');
     const inNoncharacter = await collectUntilError(cutAt(Buffer.from(noncharacter), 130));
-    expect(inNoncharacter.error).toEqual(new InputError(`dump is malformed XML (${positionOf(noncharacter, '\uffff')}: disallowed character, inside page "T" (page id 1))`));
+    expect(inNoncharacter.error).toEqual(new InputError('E_DUMP_MALFORMED', `dump is malformed XML (${positionOf(noncharacter, '\uffff')}: disallowed character, inside page "T" (page id 1))`));
   });
 
   it('names the page of a text read later with its own page, however far the reader has moved on', async () => {
@@ -55,6 +55,6 @@ describe('readDump errors', () => {
     const xml = `<mediawiki>\n${page(1, 'bad &nbsp; here')}${page(2, 'fine')}</mediawiki>`;
     const events = await collect(inChunksOf(Buffer.from(xml), 16), { wantText: () => 'later' });
     expect(revisions(events)[1]!.readText?.()).toBe('fine');
-    expect(() => revisions(events)[0]!.readText?.()).toThrow(new InputError(`dump is malformed XML (${positionOf(xml, '&nbsp;')}: undefined entity, inside page "P1" (page id 1))`));
+    expect(() => revisions(events)[0]!.readText?.()).toThrow(new InputError('E_DUMP_MALFORMED', `dump is malformed XML (${positionOf(xml, '&nbsp;')}: undefined entity, inside page "P1" (page id 1))`));
   });
 });

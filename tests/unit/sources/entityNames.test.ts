@@ -8,6 +8,7 @@ import type { EntityName } from '../../../src/model.js';
 import { LabelsFile } from '../../../src/sources/entityNames.js';
 import { tempDir } from '../../../testkit/cli.js';
 import { labelsDump } from '../../../testkit/entityWeeks.js';
+import { withCode } from '../../support/errorCodes.js';
 
 async function namesFrom(path: string, ids: string[]): Promise<Map<string, EntityName | null>> {
   const found = new Map<string, EntityName | null>();
@@ -40,7 +41,7 @@ describe('--labels FILE: a Wikidata JSON dump', () => {
       batches.push(batch.size);
       batch.forEach((name, id) => found.set(id, name));
     });
-    await expect(reading).rejects.toThrow(new InputError(`labels file ${path} is not a Wikidata JSON dump: line 1102 is not an entity`));
+    await expect(reading).rejects.toThrow(new InputError('E_LABELS_FILE_INVALID', `labels file ${path} is not a Wikidata JSON dump: line 1102 is not an entity`));
     // Lines 2 to 1101 hold Q1 to Q1100: every one of them was handed on, in batches of at most 500.
     expect([...found.keys()]).toEqual(ids.slice(0, 1100));
     expect(found.get('Q1100')).toEqual({ label: 'item 1100', aliases: [] });
@@ -86,7 +87,7 @@ describe('--labels FILE: a Wikidata JSON dump', () => {
     expect(await closedSoon(early)).toBe(0);
     const broken = join(tempDir(), 'broken-early.json');
     writeFileSync(broken, dump.replace('{"type":"item","id":"Q3"', '{"type":"item","id":"Q3" junk'));
-    await expect(namesFrom(broken, ['Q1', 'Q3', 'Q39999'])).rejects.toThrow(/line 4 is not an entity/);
+    await expect(namesFrom(broken, ['Q1', 'Q3', 'Q39999'])).rejects.toThrow(withCode('E_LABELS_FILE_INVALID', /line 4 is not an entity/));
     expect(await closedSoon(broken)).toBe(0);
     execFileSync('bzip2', ['-k', early]);
     const before = bzip2Children();

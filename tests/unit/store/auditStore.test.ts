@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashToken, type AuditItemContent } from '../../../src/model/audit.js';
 import { newToken } from '../../../src/audit/tokens.js';
-import { UserError } from '../../../src/errors.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { AuditStore } from '../../../src/store/auditStore.js';
+import { withCode } from '../../support/errorCodes.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'wikidelta-audit-store-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -31,7 +31,7 @@ describe('AuditStore', () => {
     expect(store.audit('a1')).toEqual(audit);
     expect(store.auditById(audit.id)).toEqual(audit);
     expect(store.audit('nope')).toBeUndefined();
-    expect(() => createdAudit(store)).toThrow(UserError);
+    expect(() => createdAudit(store)).toThrow(withCode('E_AUDIT_EXISTS'));
   });
 
   it('keeps an item key once and reads the frozen content back through its schema', () => {
@@ -58,7 +58,7 @@ describe('AuditStore', () => {
     expect(store.annotatorByToken(token)).toEqual(alice);
     expect(store.annotatorByToken(hashToken(token))).toBeUndefined();
     expect(store.annotatorByToken(newToken())).toBeUndefined();
-    expect(() => store.addAnnotator(audit.id, 'alice', hashToken(newToken()), 'annotator')).toThrow(UserError);
+    expect(() => store.addAnnotator(audit.id, 'alice', hashToken(newToken()), 'annotator')).toThrow(withCode('E_ANNOTATOR_DUPLICATE'));
     const admin = store.addAnnotator(audit.id, 'alice', hashToken(newToken()), 'admin');
     expect(store.annotators(audit.id)).toEqual([alice, admin]);
   });

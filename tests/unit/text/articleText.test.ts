@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { articleSentences, isRedirectText } from '../../../src/text/articleText.js';
+import { withCode } from '../../support/errorCodes.js';
 
 const WIKITEXT = `{{Short description|Port city}}
 {{Infobox settlement|name=Port Aldwin|population_total=418,950<ref>Census 2024</ref>}}
@@ -43,6 +44,6 @@ describe('articleSentences', () => {
 
 describe('articleSentences on templates nested too deep', () => {
   it('names the depth in an InputError instead of handing wtf thousands of levels', () => {
-    expect(() => articleSentences('Text ' + '{{a|'.repeat(3000) + '}}'.repeat(3000))).toThrow(/templates nested 3000 deep, more than the 100/);
+    expect(() => articleSentences('Text ' + '{{a|'.repeat(3000) + '}}'.repeat(3000))).toThrow(withCode('E_WIKITEXT_TOO_DEEP'));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answersById } from '../../../src/timeline/dailyqaImport.js';
+import { withCode } from '../../support/errorCodes.js';
 
 const day = (path: string, date: string, rows: Array<[string, string | null]>) => ({
   path,
@@ -20,7 +21,7 @@ describe('per-day answers gathered by query id', () => {
   it('refuses one id with two different answers on one date, naming the id, the date and both files', () => {
     expect(() =>
       answersById([day('qa_210104.jsonl', '2021-01-04', [['a', 'one']]), day('qa_210104.jsonl.gz', '2021-01-04', [['a', 'uno']])]),
-    ).toThrow('query a has two answers for 2021-01-04: "one" (qa_210104.jsonl) and "uno" (qa_210104.jsonl.gz); keep one and import again');
-    expect(() => answersById([day('qa_210104.jsonl', '2021-01-04', [['a', 'one'], ['a', null]])])).toThrow(/query a has two answers for 2021-01-04: "one" \(qa_210104\.jsonl\) and null \(qa_210104\.jsonl\)/);
+    ).toThrow(withCode('E_DAILYQA_CONFLICT', 'query a has two answers for 2021-01-04: "one" (qa_210104.jsonl) and "uno" (qa_210104.jsonl.gz); keep one and import again'));
+    expect(() => answersById([day('qa_210104.jsonl', '2021-01-04', [['a', 'one'], ['a', null]])])).toThrow(withCode('E_DAILYQA_CONFLICT', /query a has two answers for 2021-01-04: "one" \(qa_210104\.jsonl\) and null \(qa_210104\.jsonl\)/));
   });
 });
