@@ -21,7 +21,7 @@ export interface CollectOptions {
    * Told the English name of each Wikibase entity page (item or property) the source holds but does not
    * yield (no revision in the window, or outside the main namespace), as its last revision names it:
    * the labels of entities the same dump holds need no other source (docs/ARCHITECTURE.md §16). Only a
-   * dump, which holds such pages, calls it; a page whose last revision has no English label is not told.
+   * dump, which holds such pages, calls it; a page whose last revision has no English label is told so (label null).
    */
   onEntityName?: (name: DatedEntityName) => void;
   /** Whether to read the name of this entity page at all (default: every one): a part of a file read on a worker leaves the pages an earlier part named. */

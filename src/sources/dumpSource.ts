@@ -216,7 +216,8 @@ const ENTITY_MODELS: ReadonlySet<string> = new Set(['wikibase-item', 'wikibase-p
  * The English names of the entity pages a pass does not collect (a main-namespace page with a
  * revision in the window is collected, and named by its own revisions): from each one's last
  * revision, whose text is kept undecoded until the page's end shows it is the last, then decoded
- * alone. A page of another model, or a redirect, costs nothing more than before.
+ * alone; a last revision without an English label gives a name without one. A page of another
+ * model, or a redirect, costs nothing more than before.
  */
 class EntityNameKeeper {
   private page: DumpPageHeader | null = null;
@@ -250,7 +251,8 @@ class EntityNameKeeper {
     this.follow(page);
     const text = this.collected() || page.redirect || !this.wanted(page.pageId) ? null : this.readLatest?.();
     const entity = text ? entityNameOfText(text) : null;
-    if (entity?.name.label && this.latest) this.tell({ id: entity.id, label: entity.name.label, aliases: entity.name.aliases, asOf: this.latest.timestamp });
+    // A last revision without an English label is told too: the label an older one had no longer names the entity.
+    if (entity && this.latest) this.tell({ id: entity.id, label: entity.name.label, aliases: entity.name.aliases, asOf: this.latest.timestamp });
     this.page = null;
   }
 
