@@ -9,9 +9,9 @@ import { ChangeStore } from '../../src/store/changeStore.js';
 import { EntityStore } from '../../src/store/entityStore.js';
 
 /**
- * Where an entity's page is when the run's article base is the default (a dump: English Wikipedia's):
- * an entity is never an English Wikipedia article. The store keeps no dump's `<siteinfo><base>`, so a
- * rerun of select without the source could not find the wiki's own base (docs/ARCHITECTURE.md §16).
+ * Where an entity's page is when the run's article base is the default (a dump whose `<siteinfo>`
+ * has no `<base>`: English Wikipedia's): an entity is never an English Wikipedia article
+ * (docs/ARCHITECTURE.md §16).
  */
 const WIKIDATA_ARTICLES = 'https://www.wikidata.org/wiki/';
 

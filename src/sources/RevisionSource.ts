@@ -71,8 +71,16 @@ export interface RevisionSource {
   /** Human-readable origin, recorded in the run parameters. */
   readonly origin: string;
   pagesChangedIn(window: Window, options?: CollectOptions): AsyncIterable<PageHistoryPart>;
+  /** What the source says of its wiki, where it says it (a dump's `<siteinfo>`); the API's is its URL. */
+  site?(): Promise<WikiSite>;
   /** Main-namespace pages deleted in the window, where the source can tell (a dump cannot). */
   deletionsIn?(window: Window): Promise<PageDeletion[]>;
+}
+
+/** A wiki as its source names it: the name its pages are stored under (`frwiki`) and where its articles are (`https://fr.wikipedia.org/wiki/`); null when unsaid. */
+export interface WikiSite {
+  wiki: string | null;
+  articleBaseUrl: string | null;
 }
 
 export interface PageDeletion {

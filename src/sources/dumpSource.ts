@@ -6,13 +6,14 @@
  * Wikibase entity pages it passes over, the same pass reads the last revision's English name.
  */
 import { resolve } from 'node:path';
+import { z } from 'zod';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
-import { UserError } from '../errors.js';
+import { InputError, UserError } from '../errors.js';
 import type { DatedEntityName, PageMove, PageRef, Revision, Window } from '../model.js';
 import { openDumpInput, STDIN_SOURCE, type DumpInputOptions, type DumpStream } from './dumpInput.js';
-import { readDump, type DumpPageHeader, type RevisionMeta } from './dumpReader.js';
+import { readDump, readSiteInfo, type DumpPageHeader, type RevisionMeta, type SiteInfo } from './dumpReader.js';
 import { entityNameOfText } from './entityNames.js';
-import { partIsFull, type CollectOptions, type PageHistoryPart, type RevisionSource } from './RevisionSource.js';
+import { partIsFull, type CollectOptions, type PageHistoryPart, type RevisionSource, type WikiSite } from './RevisionSource.js';
 
 /**
  * English move summaries, old and new: `moved [[A]] to [[B]]` and `User moved page [[A]] to
@@ -34,12 +35,37 @@ export interface DumpSourceOptions extends DumpInputOptions {
   origin?: string;
 }
 
+/** A database name as MediaWiki writes it (`frwiki`, `zh_min_nanwiki`): it names the store's pages and the releases. */
+const DbName = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/);
+const MainPageUrl = z.url({ protocol: /^https?$/ });
+
+/**
+ * The wiki a dump's `<siteinfo>` names: `<dbname>` as its name, and the article path of `<base>`,
+ * its main page's URL (`https://fr.wikipedia.org/wiki/Wikip%C3%A9dia:Accueil_principal` gives
+ * `https://fr.wikipedia.org/wiki/`; `…/index.php?title=Main_Page` gives `…/index.php?title=`).
+ */
+export function wikiSiteOf(site: SiteInfo, name: string): WikiSite {
+  if (site.dbname !== null && !DbName.safeParse(site.dbname).success) {
+    throw new InputError(`${name}: its <siteinfo> names the wiki "${site.dbname.slice(0, 100)}", which is not a database name (letters, digits, _ . -)`);
+  }
+  if (site.base === null) return { wiki: site.dbname, articleBaseUrl: null };
+  if (!MainPageUrl.safeParse(site.base).success) throw new InputError(`${name}: its <siteinfo> <base> "${site.base.slice(0, 200)}" is not an http(s) URL`);
+  const url = new URL(site.base);
+  if (url.searchParams.has('title')) return { wiki: site.dbname, articleBaseUrl: `${url.origin}${url.pathname}?title=` };
+  const articles = url.pathname.indexOf('/wiki/');
+  const path = articles === -1 ? url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1) : url.pathname.slice(0, articles + '/wiki/'.length);
+  return { wiki: site.dbname, articleBaseUrl: `${url.origin}${path}` };
+}
+
 export class DumpRevisionSource implements RevisionSource {
   readonly kind = 'dump' as const;
   readonly origin: string;
   private readonly source: string;
   private readonly inputOptions: DumpInputOptions;
   private readOnce = false;
+  private siteRead: Promise<WikiSite> | null = null;
+  /** Standard input's head, read for its site, and the rest of it: the pass reads on from there. */
+  private stdinHead: { read: Buffer[]; rest: AsyncGenerator<Buffer> } | null = null;
 
   /** `source` is a dump file (plain or compressed, see dumpInput) or `-` for standard input. */
   constructor(source: string, options: DumpSourceOptions = {}) {
@@ -52,6 +78,33 @@ export class DumpRevisionSource implements RevisionSource {
   /** A source over an already open stream (plain or compressed), e.g. in tests. */
   static fromStream(stream: DumpStream, origin = 'dump:stream'): DumpRevisionSource {
     return new DumpRevisionSource(STDIN_SOURCE, { stdin: stream, origin });
+  }
+
+  /**
+   * The wiki the dump's `<siteinfo>` names, read from its head alone (a file is opened again for the
+   * pass; standard input's head is kept for it).
+   */
+  site(): Promise<WikiSite> {
+    return (this.siteRead ??= this.readSite());
+  }
+
+  private async readSite(): Promise<WikiSite> {
+    const input = openDumpInput(this.source, this.inputOptions);
+    const { site, read } = await readSiteInfo(input);
+    if (this.source === STDIN_SOURCE) this.stdinHead = { read, rest: input };
+    else await input.return(undefined);
+    return wikiSiteOf(site, `dump ${this.source === STDIN_SOURCE ? 'on standard input' : this.source}`);
+  }
+
+  /** The dump's bytes: standard input read on after its head when its site was read, else opened now. */
+  private input(): AsyncIterable<Buffer> {
+    const head = this.stdinHead;
+    if (head === null) return openDumpInput(this.source, this.inputOptions);
+    this.stdinHead = null;
+    return (async function* () {
+      yield* head.read;
+      yield* { [Symbol.asyncIterator]: () => head.rest };
+    })();
   }
 
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
@@ -93,7 +146,7 @@ export class DumpRevisionSource implements RevisionSource {
       return names.needsText(page, meta) || collected;
     };
 
-    for await (const event of readDump(openDumpInput(this.source, this.inputOptions), { wantText })) {
+    for await (const event of readDump(this.input(), { wantText })) {
       const collector = collectorFor(event.page);
       if (event.kind === 'revision') {
         names?.add(event.page, event.revision, event.readText);
