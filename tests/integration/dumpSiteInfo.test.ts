@@ -50,7 +50,7 @@ describe("a dump's <siteinfo> names the wiki of its run", () => {
     const rerun = await runCliOk(['--db', db, 'weekly', ...week, '--stages', 'select,export', '--redo', 'select', '--out', again]);
     expect(rerun.stdout).toMatch(/run 1 \(done\)/);
     expect(queries(again).map((query) => [query.wiki, query.url])).toEqual(kept.map((query) => [query.wiki, query.url]));
-  }, 120_000);
+  }, 900_000);
 
   it('reads the same from standard input, and the settings win over the dump', async () => {
     const fromStdin = join(dir, 'stdin-release');
@@ -64,7 +64,7 @@ describe("a dump's <siteinfo> names the wiki of its run", () => {
       expect(query.wiki).toBe('towns');
       expect(String(query.url)).toMatch(/^https:\/\/towns\.example\/wiki\/Town_/);
     }
-  }, 120_000);
+  }, 900_000);
 
   it('refuses a <dbname> that is no wiki name, and dump files of two wikis, in one line each', async () => {
     const bad = join(dir, 'bad.xml');
@@ -78,7 +78,7 @@ describe("a dump's <siteinfo> names the wiki of its run", () => {
     const mixed = await runCli(['--db', join(dir, 'mixed.sqlite'), 'weekly', ...week, '--dump', dump, '--dump', english]);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr.trim()).toMatch(/^wikidelta: the dump files are of different wikis: .*frwiki-towns\.xml \(frwiki, https:\/\/fr\.wikipedia\.org\/wiki\/\) and .*enwiki-towns\.xml \(enwiki, /);
-  }, 120_000);
+  }, 900_000);
 });
 
 describe('a store made before dumps were named by their <siteinfo>', () => {
@@ -119,5 +119,5 @@ describe('a store made before dumps were named by their <siteinfo>', () => {
     const ambiguous = await runCli(['--db', db, 'weekly', ...week, '--stages', 'export']);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr.trim()).toBe('wikidelta: the weekly pipeline ran on several wikis in this window (dump, frwiki): give its source (--dump or --api) or set wiki');
-  }, 180_000);
+  }, 900_000);
 });
