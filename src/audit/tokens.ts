@@ -6,6 +6,7 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 
 const TOKEN_BYTES = 32;
 
+/** A new annotator token: 32 random bytes, base64url (`randomBytes` passed in for tests). */
 export function newToken(randomBytes: (size: number) => Buffer = cryptoRandomBytes): string {
   return randomBytes(TOKEN_BYTES).toString('base64url');
 }

@@ -19,6 +19,7 @@ const PackageJson = z.object({ version: z.string() });
 
 let known: CodeVersion | undefined;
 
+/** This code's version as a manifest records it: the package version and, in a git checkout, its commit and whether it was modified. */
 export function codeVersion(): CodeVersion {
   if (known) return known;
   const root = packageRoot();

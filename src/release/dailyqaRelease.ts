@@ -56,6 +56,11 @@ export function daysFrom(from: string, to: string): string[] {
   return days;
 }
 
+/**
+ * The DailyQA release of every kept query on each day from `from` to `to` (one answer table, one file a day, the card).
+ *
+ * @throws UserError when the store holds no kept query
+ */
 export async function renderDailyQaRelease(db: Database, from: string, to: string): Promise<{ draft: ReleaseDraft; counts: DailyQaCounts }> {
   const dates = daysFrom(from, to);
   const queries = new QueryStore(db).keptQueries();

@@ -76,6 +76,11 @@ export interface MonthCounts {
 export const PUBLISHED_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CHANGED'> = { initial: 'NEW', new: 'NEW', changed: 'CHANGED', unchanged: 'SAME' };
 const PUBLISHED_TURN_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CONTRADICT'> = { initial: 'NEW', new: 'NEW', changed: 'CONTRADICT', unchanged: 'SAME' };
 
+/**
+ * The GrowOVER release of a snapshot: its QA items and dialogues with evidence, maintained over the months before it, and the card.
+ *
+ * @throws UserError for a snapshot the store does not hold
+ */
 export async function renderGrowoverRelease(db: Database, snapshot: string): Promise<{ draft: ReleaseDraft; months: MonthCounts[] }> {
   const snapshots = new SnapshotStore(db);
   const record = snapshots.snapshot(snapshot);

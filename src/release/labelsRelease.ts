@@ -47,6 +47,7 @@ export function labelRecord(label: StoredLabel): TableRecord {
   };
 }
 
+/** The sentence-label release of a snapshot pair: every sentence of the new snapshot with its label, similarity and evidence. */
 export async function renderLabelsRelease(db: Database, oldName: string, newName: string): Promise<ReleaseDraft> {
   const snapshots = new SnapshotStore(db);
   const wiki = snapshots.requireSnapshot(newName).wiki;

@@ -71,6 +71,7 @@ export const Manifest = z
   .strict();
 export type Manifest = z.infer<typeof Manifest>;
 
+/** The hex SHA-256 of a file's content, as the manifest records it. */
 export function sha256(content: string | Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }

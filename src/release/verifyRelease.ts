@@ -12,6 +12,11 @@ import { MANIFEST_FILE, contentHash, readManifest, releaseVersion, type Manifest
 
 export type Verification = { ok: true; manifest: Manifest } | { ok: false; file: string; problem: string };
 
+/**
+ * Checks a release directory against its MANIFEST.json: every file present with its size, rows and SHA-256.
+ *
+ * @returns ok with the manifest, or the first file that differs and how
+ */
 export async function verifyRelease(dir: string): Promise<Verification> {
   const manifest = readManifest(dir);
   for (const file of manifest.files) {

@@ -84,6 +84,7 @@ export interface AssignedItem {
   skipped: number | null;
 }
 
+/** Audits: their items (content frozen when drawn), annotators and tokens, and the judgments (appended, withdrawals included). */
 export class AuditStore {
   private readonly statements: Statements;
 

@@ -52,6 +52,7 @@ export const DataUnitRow = z.object({
   seed: z.string(),
 });
 
+/** One wiki's infobox changes and data units: what diff and select write and generate reads. */
 export class ChangeStore {
   private readonly selectWindowPages;
   private readonly selectPageRevisions;

@@ -150,6 +150,7 @@ function writable(path: string): boolean {
   }
 }
 
+/** Applies the migrations of `list` the store lacks, in order, each in its own transaction; returns how many it applied. */
 export function applyMigrations(db: Database, list: readonly Migration[]): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
   const current = schemaVersion(db);
@@ -171,6 +172,7 @@ export function applyMigrations(db: Database, list: readonly Migration[]): numbe
   return applied;
 }
 
+/** The store's schema version: the newest migration applied, 0 for a store without any. */
 export function schemaVersion(db: Database): number {
   return z.number().int().nullable().parse(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()) ?? 0;
 }

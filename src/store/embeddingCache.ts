@@ -15,6 +15,7 @@ const VectorRow = z.object({
 /** SQLite limits the variables of one statement; lookups go in chunks below it. */
 const LOOKUP_CHUNK = 500;
 
+/** Embedding vectors by (embedder id, text hash), read and written in bulk: the persistent layer of src/models' CachingEmbedder. */
 export class EmbeddingCache {
   private readonly statements: Statements;
 

@@ -15,6 +15,7 @@ const FieldsRow = z.object({ fields: FieldsColumn });
 const TimedFacts = jsonColumn(z.array(TimedFactSchema));
 const LatestTimedRow = z.object({ revId: z.number().int(), facts: TimedFacts });
 
+/** Entities and their names: each entity page's entity, the labels cache, the references a week needs named, and a page's time-qualified statements. */
 export class EntityStore {
   private readonly selectEntityPage;
   private readonly insertName;

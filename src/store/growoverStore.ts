@@ -100,6 +100,7 @@ function stateOf(row: z.infer<z.ZodObject<typeof NowColumns>>): ItemState | null
   return { type: row.now_type, pageId: row.now_page, indices: row.indices };
 }
 
+/** GrowOVER QA items and dialogues by snapshot, with the evidence they rest on and why each was kept, retired or added. */
 export class GrowoverStore {
   private readonly snapshots: SnapshotStore;
   private readonly selectMonth;

@@ -27,6 +27,7 @@ export function cacheKey(parts: CacheKeyParts): string {
   return createHash('sha256').update(JSON.stringify([parts.model, parts.prompt, parts.promptVersion, parts.input, parts.parameters])).digest('hex');
 }
 
+/** LLM replies keyed by everything that determines them (model, prompt and version, input, parameters), so a rerun sends nothing it sent before. */
 export class ResponseCache {
   // Asked on every model call: prepared once.
   private readonly selectOutcome;

@@ -14,6 +14,7 @@ const RunUsageRow = z.object({
   cost: z.number().nullable(),
 });
 
+/** LLM calls, tokens and cost per run, provider and model, as `status` reports them. */
 export class LlmUsageStore {
   private readonly upsert;
   private readonly selectRun;

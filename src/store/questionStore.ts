@@ -99,6 +99,7 @@ export function queryIdFor(window: Window, pageId: number): string {
   return `${window.start.slice(2, 10).replace(/-/g, '')}00-${pageId}-0`;
 }
 
+/** Generated questions (the weekly pipeline's `queries` rows) with their provenance, check results and domains, written by query id. */
 export class QuestionStore {
   private readonly statements: Statements;
 

@@ -21,6 +21,7 @@ const EditRow = z.object({
   minor: flag,
 });
 
+/** The recent-changes spool: a window's listing, a reply per transaction with its continuation, read back a batch of pages at a time. */
 export class RecentChangesStore implements RecentChangesSpool {
   private readonly insertListing;
   private readonly selectListing;

@@ -15,6 +15,7 @@ const LatestRevisionRow = z.object({ pageId: z.number().int(), title: z.string()
 const InfoboxRow = z.object({ template: z.string(), fields: FieldsColumn });
 const ArticleAtRow = z.object({ title: z.string(), revId: z.number().int(), lead: z.string().nullable() });
 
+/** The revisions' read side for readers outside the weekly stages: page titles, titles before moves, each page's latest parsed revision. */
 export class RevisionReads {
   private readonly selectTitles;
   private readonly selectByTitle;

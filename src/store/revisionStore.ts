@@ -48,6 +48,7 @@ const RECLAIM_FREE_SHARE = 0.25;
 /** SQLite's auto_vacuum value for INCREMENTAL. */
 const INCREMENTAL_VACUUM = 2;
 
+/** One wiki's pages and revisions with their parsed facts: what collect and parse write and the later stages read. */
 export class RevisionStore {
   private readonly insertPage;
   private readonly insertRevision;

@@ -37,6 +37,7 @@ export const ProvenanceColumns = {
   seed: z.string(),
 };
 
+/** The provenance of a generated row (prompt, its version, provider, model, seed) from its columns. */
 export function provenanceOf(row: z.infer<z.ZodObject<typeof ProvenanceColumns>>) {
   return { prompt: row.prompt, promptVersion: row.prompt_version, provider: row.provider, model: row.model, seed: row.seed };
 }

@@ -29,6 +29,7 @@ const LabelRow = z.object({
 });
 const OptionalText = z.string().optional();
 
+/** Monthly snapshots, their articles and sentences, and the sentence labels of each snapshot pair. */
 export class SnapshotStore {
   private readonly insertSnapshot;
   private readonly selectSnapshot;

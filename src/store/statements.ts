@@ -5,6 +5,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 
+/** A repository's prepared statements by their SQL: each prepared on first use and kept. */
 export class Statements {
   private readonly prepared = new Map<string, Statement>();
 

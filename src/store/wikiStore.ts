@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 
+/** Where each wiki's articles are (its article base URL), recorded by collect for the runs that give no source. */
 export class WikiStore {
   private readonly upsert;
   private readonly selectBase;
