@@ -226,7 +226,7 @@ describe('audit on the demo store', () => {
 
   it('ends bad input in one line', async () => {
     await failsInOneLine(['audit', 'report', '--name', 'nope'], 'E_AUDIT_NOT_FOUND', { message: /no audit named nope \(the store has: qa, / });
-    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2031-01-01', '--annotators', 'a,b,c'], 'E_NOTHING_TO_AUDIT');
+    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2031-01-01', '--annotators', 'a,b,c'], 'E_SNAPSHOT_NOT_FOUND');
     await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'weekly', '--week', '2025-01-06', '--annotators', 'a,b,c'], 'E_NOTHING_TO_AUDIT', { message: /no weekly questions in the week of 2025-01-06: weeks with questions: 2025-01-13/ });
     await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b', '--raters', '3'], 'E_RATERS_EXCEED_ANNOTATORS');
     await failsInOneLine(['audit', 'create', '--name', 'qa', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b,c'], 'E_AUDIT_EXISTS');
