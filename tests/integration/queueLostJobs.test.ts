@@ -42,7 +42,7 @@ describe('jobs lost by the queue', () => {
     await redis.restartEmpty();
     const lost = await ended;
     expect(lost.code, lost.stderr).toBe(1);
-    const errors = lost.stderr.split('\n').filter((line) => line.startsWith('wikidelta:') || line.includes('"level":"error"'));
+    const errors = lost.stderr.split('\n').filter((line) => line.startsWith('wikidelta:') || (line.includes('"level":"error"') && line.includes('"code":')));
     expect(errors).toHaveLength(1);
     expect(errorOf(lost.stderr)).toEqual({
       code: 'E_QUEUE_JOBS_LOST',
