@@ -18,7 +18,9 @@ const YOUNG_GENERATION_MB = 16;
  * A thread's old generation: a parse keeps little beyond its recent results, but under V8's default
  * limit (a quarter of the machine's memory) each thread let garbage pile up to hundreds of MB before
  * collecting it, which took the simulated week's peak RSS past 1 GB; with this limit it was 659 MB
- * at the same speed (docs/SCALE.md). Still several times what the largest page's parse holds.
+ * at the same speed (docs/SCALE.md). The deep-page and size-cap tests parse under it; what the
+ * largest real page's parse holds was not measured, and a thread that runs out dies and is replaced
+ * with its batch failed, so a page that needs more fails the run rather than the machine.
  */
 const OLD_GENERATION_MB = 256;
 
