@@ -20,6 +20,7 @@ import { SnapshotStore } from '../../src/store/snapshotStore.js';
 import { createAudit, growAudit, type AuditChange } from '../../pipelines/audit/build.js';
 import { auditResults } from '../../pipelines/audit/results.js';
 import { tempDir } from '../../testkit/cli.js';
+import { withCode } from '../support/errorCodes.js';
 
 const LEAD_LABELS = ['defines', 'describes', 'neither'] as const;
 
@@ -178,6 +179,6 @@ describe('an audit item kind registered by a test', () => {
     const undo = registerAuditItemKind({ ...leadKind, name: 'lead-2', source: 'leads-2' });
     undo();
     expect(auditItemKinds().map((kind) => kind.name)).not.toContain('lead-2');
-    expect(() => kindNamed('lead-2')).toThrow(/audit item kind "lead-2" is not registered/);
+    expect(() => kindNamed('lead-2')).toThrow(withCode('E_STORE_INVALID', /audit items of kind "lead-2", which this version does not know/));
   });
 });

@@ -4,6 +4,7 @@
  * name or its source, never by a list of their own. `registerAuditItemKind` adds one at run time
  * (a test's, an extension's), as `wtf_wikipedia`'s `extend` does.
  */
+import { UserError } from '../../errors.js';
 import type { AuditItemContent } from '../../model/audit.js';
 import type { AuditItemKind } from './kind.js';
 import { labelKind } from './label.js';
@@ -45,7 +46,7 @@ export function registerAuditItemKind(kind: AuditItemKind): () => void {
 /** The kind whose items carry this `kind` tag; an unknown tag is a store written by a newer version or by hand. */
 export function kindNamed(name: string): AuditItemKind {
   const kind = kinds.find((candidate) => candidate.name === name);
-  if (!kind) throw new Error(`audit item kind ${JSON.stringify(name)} is not registered (kinds: ${kinds.map((k) => k.name).join(', ')})`);
+  if (!kind) throw new UserError('E_STORE_INVALID', `the store holds audit items of kind ${JSON.stringify(name)}, which this version does not know (it knows ${kinds.map((k) => k.name).join(', ')})`);
   return kind;
 }
 
