@@ -4,12 +4,11 @@
  * event-handler image and a javascript: link in its wiki text, assigned to every annotator. The
  * weekly item's infobox is as long as a real club's, its changed key far down in source order.
  */
-import type { Database } from 'better-sqlite3';
 import type { ShippedItemContent } from '../src/audit/kinds/index.js';
 import type { PredictionContent } from '../src/audit/kinds/prediction.js';
 import { hashToken, type AuditInfo, type AuditItem, type AuditItemContent } from '../src/model/audit.js';
 import { newToken } from '../src/audit/tokens.js';
-import { AuditStore } from '../src/store/auditStore.js';
+import type { Store } from '../src/store/store.js';
 
 export const HOSTILE = {
   script: '<script>alert(1)</script>',
@@ -222,23 +221,23 @@ export interface SeededAudit {
  * Creates an audit holding `copies` rounds of AUDIT_CONTENTS (keys made unique per round), every
  * item assigned to every annotator in the same order, plus an admin.
  */
-export function seedAudit(db: Database, options: { name?: string; annotators: string[]; copies?: number }): SeededAudit {
-  const store = new AuditStore(db);
-  const audit = store.createAudit({ name: options.name ?? 'pages', source: 'labels', params: {}, raters: options.annotators.length, seed: 1, createdAt: '2024-03-10T00:00:00.000Z' });
+export function seedAudit(store: Store, options: { name?: string; annotators: string[]; copies?: number }): SeededAudit {
+  const audits = store.audits;
+  const audit = audits.createAudit({ name: options.name ?? 'pages', source: 'labels', params: {}, raters: options.annotators.length, seed: 1, createdAt: '2024-03-10T00:00:00.000Z' });
   const rounds = Array.from({ length: options.copies ?? 1 }, (_, round) => round);
-  const items = store.addItems(
+  const items = audits.addItems(
     audit.id,
     rounds.flatMap((round) => AUDIT_CONTENTS.map((entry, index) => ({ key: `item-${round}-${index}`, stratum: entry.stratum, content: entry.content }))),
   );
   const tokens: Record<string, string> = {};
   for (const name of options.annotators) {
     const token = newToken();
-    const annotator = store.addAnnotator(audit.id, name, hashToken(token), 'annotator');
-    store.assign(items.map((item) => ({ itemId: item.id, annotatorId: annotator.id })));
+    const annotator = audits.addAnnotator(audit.id, name, hashToken(token), 'annotator');
+    audits.assign(items.map((item) => ({ itemId: item.id, annotatorId: annotator.id })));
     tokens[name] = token;
   }
   const adminToken = newToken();
-  store.addAnnotator(audit.id, 'maintainer', hashToken(adminToken), 'admin');
+  audits.addAnnotator(audit.id, 'maintainer', hashToken(adminToken), 'admin');
   return { audit, items, tokens, adminToken };
 }
 

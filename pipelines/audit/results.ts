@@ -3,11 +3,11 @@
  * disputed items) and its judgment log as rows, read from the store for `audit report` and
  * `audit export`, which only print or write them.
  */
-import type { Database } from 'better-sqlite3';
 import { auditReport, type AuditReport } from '../../src/audit/report.js';
 import { UserError } from '../../src/errors.js';
 import type { AuditInfo, Verdict } from '../../src/model/audit.js';
-import { AuditStore } from '../../src/store/auditStore.js';
+import type { AuditStore } from '../../src/store/auditStore.js';
+import type { Store } from '../../src/store/store.js';
 
 /** One row of `audit export`: a verdict given, or (withdrawn) its taking back, with the item and annotator named. */
 export interface JudgmentRow {
@@ -24,18 +24,18 @@ export interface JudgmentRow {
   withdrawn: boolean;
 }
 
-export function auditResults(db: Database, name: string): AuditReport {
-  const store = new AuditStore(db);
-  return auditReport(store.reportInput(requireAudit(store, name)));
+export function auditResults(store: Store, name: string): AuditReport {
+  const audits = store.audits;
+  return auditReport(audits.reportInput(requireAudit(audits, name)));
 }
 
 /** Every judgment row of the audit in the order given (a changed verdict is a later row). */
-export function judgmentRows(db: Database, name: string): JudgmentRow[] {
-  const store = new AuditStore(db);
-  const info = requireAudit(store, name);
-  const items = new Map(store.items(info.id).map((item) => [item.id, item]));
-  const names = new Map(store.annotators(info.id).map((annotator) => [annotator.id, annotator.name]));
-  return store.judgments(info.id).map((j) => ({
+export function judgmentRows(store: Store, name: string): JudgmentRow[] {
+  const audits = store.audits;
+  const info = requireAudit(audits, name);
+  const items = new Map(audits.items(info.id).map((item) => [item.id, item]));
+  const names = new Map(audits.annotators(info.id).map((annotator) => [annotator.id, annotator.name]));
+  return audits.judgments(info.id).map((j) => ({
     item: items.get(j.itemId)?.key ?? null,
     item_id: j.itemId,
     stratum: items.get(j.itemId)?.stratum ?? null,

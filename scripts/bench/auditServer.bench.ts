@@ -10,8 +10,7 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditStore } from '../../src/store/auditStore.js';
-import { openDatabase } from '../../src/store/database.js';
+import { Store } from '../../src/store/store.js';
 import { correctionOf, seedAudit } from '../../testkit/auditFixture.js';
 import { cliPath } from '../../testkit/cli.js';
 import { report } from './report.js';
@@ -23,10 +22,10 @@ const LATENCY_REQUESTS = 1000;
 const WARM_UP_PER_CLIENT = 5;
 
 const path = join(mkdtempSync(join(tmpdir(), 'wikidelta-bench-serve-')), 'store.sqlite');
-const seedDb = openDatabase(path);
+const seedStore = Store.open(path);
 const names = Array.from({ length: CLIENTS }, (_, index) => `annotator${index + 1}`);
-const seeded = seedAudit(seedDb, { annotators: names, copies: COPIES });
-seedDb.close();
+const seeded = seedAudit(seedStore, { annotators: names, copies: COPIES });
+seedStore.close();
 
 const server = spawn(process.execPath, [cliPath, '--db', path, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 let printed = '';
@@ -132,9 +131,9 @@ try {
   }
 
   const rest = await judgeAll((annotator) => seeded.items.length - (cursor[annotator] as number));
-  const db = openDatabase(path, { readonly: true });
-  const stored = new AuditStore(db).judgments(seeded.audit.id).length;
-  db.close();
+  const store = Store.open(path, { readonly: true });
+  const stored = store.audits.judgments(seeded.audit.id).length;
+  store.close();
   const judgments = first.judgments + rest.judgments;
   const seconds = first.seconds + rest.seconds;
   report('audit_server_judgments_per_s', judgments / seconds, 'judgments/s', {

@@ -10,9 +10,8 @@
  * the terms left out are the ones BM25 weighs least, a search costs the same whatever the store,
  * and a small store is searched with every term (docs/ARCHITECTURE.md §12).
  */
-import type { Database } from 'better-sqlite3';
 import MiniSearch from 'minisearch';
-import { RevisionReads } from '../store/revisionReads.js';
+import type { Store } from '../store/store.js';
 import type { SearchBackend } from './searchBackend.js';
 
 interface PageDocument {
@@ -55,9 +54,16 @@ export class LocalSearchIndex implements SearchBackend {
     }
   }
 
-  /** Every page of a wiki in the store, as of its latest parsed revision with a first paragraph. */
-  static fromStore(db: Database, wiki: string): LocalSearchIndex {
-    const revisions = new RevisionReads(db);
+  /**
+   * Every page of a wiki in the store, as of its latest parsed revision with a first paragraph.
+   *
+   * @param store the session's store.
+   * @param wiki the wiki whose pages are indexed.
+   * @returns the index, built in memory.
+   * @example const search = LocalSearchIndex.fromStore(context.store, 'enwiki');
+   */
+  static fromStore(store: Store, wiki: string): LocalSearchIndex {
+    const revisions = store.pages;
     return new LocalSearchIndex(
       revisions.latestRevisions(wiki).map((page) => ({
         id: page.pageId,

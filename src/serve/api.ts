@@ -85,7 +85,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
   /** The annotator's history: every assigned item in queue position with its state (judged, skipped, to do). */
   app.get('/items', async (request) => {
     const annotatorId = annotatorOf(request).id;
-    const titles = context.store.assignedTitles(annotatorId);
+    const titles = context.audits.assignedTitles(annotatorId);
     return {
       items: [...context.assigned(annotatorId)]
         .sort((a, b) => a.position - b.position)
@@ -119,8 +119,8 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     const { item: itemId, verdict, label, answer, note, seconds } = body.data;
     if ((label || answer) && verdict !== 'wrong') return sendError(reply, 400, 'label and answer correct a wrong item: give them only with verdict "wrong"');
     // The check and the row in one transaction: what was assigned when checked is what is judged.
-    const outcome = context.db.transaction((): { judgment: Judgment } | { status: 400 | 403; message: string } => {
-      const item = context.store.isAssigned(itemId, annotator.id) ? context.store.item(itemId) : undefined;
+    const outcome = context.audits.atomically((): { judgment: Judgment } | { status: 400 | 403; message: string } => {
+      const item = context.audits.isAssigned(itemId, annotator.id) ? context.audits.item(itemId) : undefined;
       if (!item) return { status: 403, message: `item ${itemId} is not assigned to you` };
       const shown = readContent(item.content);
       const choices = shown.kind.choices?.(shown.content) ?? null;
@@ -142,7 +142,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
           createdAt: new Date().toISOString(),
         }),
       };
-    }).immediate();
+    });
     if ('status' in outcome) return sendError(reply, outcome.status, outcome.message);
     return reply.code(201).send({ item: itemId, verdict, judgment: ownJudgment(outcome.judgment) });
   });
@@ -153,7 +153,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     if (!params.success) return sendError(reply, 400, issuesLine(params.error));
     const annotator = annotatorOf(request);
     const itemId = params.data.id;
-    if (!context.store.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
+    if (!context.audits.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
     const withdrawal = context.withdrawJudgment(itemId, annotator.id);
     if (!withdrawal) return sendError(reply, 404, `item ${itemId} has no verdict of yours to withdraw`);
     return { item: itemId, judged: false, withdrawn: ownWithdrawal(withdrawal) };
@@ -165,7 +165,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     if (!body.success) return sendError(reply, 400, issuesLine(body.error));
     const annotator = annotatorOf(request);
     const itemId = body.data.item;
-    if (!context.store.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
+    if (!context.audits.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
     if (!context.skip(itemId, annotator.id)) return sendError(reply, 409, `item ${itemId} is judged: withdraw the verdict (DELETE /api/judgments/${itemId}) before skipping it`);
     return reply.code(201).send({ item: itemId, skipped: true });
   });
@@ -173,14 +173,14 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
   /** The audit an admin token governs; any other token gets a 403. */
   const adminAudit = (request: FastifyRequest, reply: FastifyReply): AuditInfo | undefined => {
     const annotator = annotatorOf(request);
-    const audit = annotator.role === 'admin' ? context.store.auditById(annotator.auditId) : undefined;
+    const audit = annotator.role === 'admin' ? context.audits.auditById(annotator.auditId) : undefined;
     if (!audit) sendError(reply, 403, 'this token is not an admin token of the audit');
     return audit;
   };
 
   app.get('/admin/progress', async (request, reply) => {
     const audit = adminAudit(request, reply);
-    return audit && { audit: audit.name, progress: context.store.progress(audit.id) };
+    return audit && { audit: audit.name, progress: context.audits.progress(audit.id) };
   });
 
   app.get('/admin/report', async (request, reply) => {
@@ -195,10 +195,10 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
 }
 
 export function reportOf(context: ServeContext, audit: AuditInfo): AuditReport {
-  return auditReport(context.store.reportInput(audit));
+  return auditReport(context.audits.reportInput(audit));
 }
 
 /** The maintainer's page's content: progress per annotator and the live report. */
 export function adminView(context: ServeContext, audit: AuditInfo): AdminView {
-  return { audit: audit.name, progress: context.store.progress(audit.id), report: reportOf(context, audit) };
+  return { audit: audit.name, progress: context.audits.progress(audit.id), report: reportOf(context, audit) };
 }

@@ -4,7 +4,6 @@
  * Built without listening, so tests can also drive it through `inject()`.
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { apiRoutes, adminView } from './api.js';
 import { loadAssets } from './assets.js';
@@ -12,12 +11,14 @@ import { ServeContext, type TokenCheck } from './context.js';
 import type { FailedAttemptsOptions } from './failedAttempts.js';
 import { adminPage, annotatorPage, messagePage } from './pages.js';
 import { foreignHost, refusedHost, refusedWrite, SECURITY_HEADERS, sendError } from './security.js';
+import type { Store } from '../store/store.js';
 
 /** Judgments are a few hundred bytes; anything near this is not one. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 export interface AuditAppOptions {
-  db: Database;
+  /** The store whose audits it serves, open for writing: judgments are written to it. */
+  store: Store;
   log?: (line: string) => void;
   failedAttempts?: FailedAttemptsOptions;
   /** Refuse requests whose Host is not a loopback name (set when bound to loopback). */
@@ -43,7 +44,7 @@ function refusedToken(reply: FastifyReply, check: Extract<TokenCheck, { ok: fals
 
 export async function buildAuditApp(options: AuditAppOptions): Promise<FastifyInstance> {
   const log = options.log ?? (() => {});
-  const context = new ServeContext(options.db, options.failedAttempts, log);
+  const context = new ServeContext(options.store, options.failedAttempts, log);
   const assets = loadAssets();
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, trustProxy: options.trustProxy ?? false });
   // Only JSON bodies: a text/plain POST is what a cross-site form could send without a preflight.
@@ -84,14 +85,14 @@ export async function buildAuditApp(options: AuditAppOptions): Promise<FastifyIn
     if (!query.success) return sendPage(reply, 400, messagePage('Bad request', 'item must be a whole number'));
     const here = context.locate(check.annotator.id, query.data.item ?? null);
     if (!here) return sendPage(reply, 403, messagePage('Not yours', `Item ${query.data.item} is not assigned to you.`));
-    const audit = context.store.auditById(check.annotator.auditId);
+    const audit = context.audits.auditById(check.annotator.auditId);
     return sendPage(reply, 200, annotatorPage({ audit: audit?.name ?? '', annotator: check.annotator.name, ...here }));
   });
 
   app.get('/admin/:token', async (request, reply) => {
     const check = context.checkToken(request.ip, (request.params as { token: string }).token);
     if (!check.ok) return refusedToken(reply, check);
-    const audit = check.annotator.role === 'admin' ? context.store.auditById(check.annotator.auditId) : undefined;
+    const audit = check.annotator.role === 'admin' ? context.audits.auditById(check.annotator.auditId) : undefined;
     if (!audit) return sendPage(reply, 403, messagePage('Not an admin link', 'This link is an annotator link; the maintainer page needs the admin link.'));
     return sendPage(reply, 200, adminPage(adminView(context, audit)));
   });

@@ -5,10 +5,10 @@
  * failed too often its failures are answered 429 instead of 401. A request without a token is no
  * guess and counts nowhere.
  */
-import type { Database } from 'better-sqlite3';
 import { readContent } from '../audit/kinds/index.js';
 import type { Annotator, AuditItem, Judgment, JudgmentRecord } from '../model/audit.js';
-import { AuditStore } from '../store/auditStore.js';
+import type { AuditStore } from '../store/auditStore.js';
+import type { Store } from '../store/store.js';
 import { clientAddressKey, FailedAttempts, type FailedAttemptsOptions } from './failedAttempts.js';
 import { whereabouts, type Assigned, type Whereabouts } from './navigation.js';
 
@@ -26,7 +26,7 @@ export interface Location extends Omit<Whereabouts, 'current'> {
 export type TokenCheck = { ok: true; annotator: Annotator } | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
 
 export class ServeContext {
-  readonly store: AuditStore;
+  readonly audits: AuditStore;
   private readonly byAddress: FailedAttempts;
   private readonly byPrefix: FailedAttempts;
   /**
@@ -39,18 +39,18 @@ export class ServeContext {
   private readVersion: number | null = null;
 
   constructor(
-    readonly db: Database,
+    store: Store,
     attempts: FailedAttemptsOptions = {},
     private readonly log: (line: string) => void = () => {},
   ) {
-    this.store = new AuditStore(db);
+    this.audits = store.audits;
     this.byAddress = new FailedAttempts(attempts);
     this.byPrefix = new FailedAttempts(attempts);
   }
 
   checkToken(address: string, token: string | null): TokenCheck {
     if (token === null) return { ok: false, status: 401, message: 'missing token: send Authorization: Bearer TOKEN' };
-    const annotator = token.length <= MAX_TOKEN_LENGTH ? this.store.annotatorByToken(token) : undefined;
+    const annotator = token.length <= MAX_TOKEN_LENGTH ? this.audits.annotatorByToken(token) : undefined;
     if (annotator) return { ok: true, annotator };
     const addressKey = clientAddressKey(address);
     const prefixKey = token.slice(0, TOKEN_PREFIX_LENGTH);
@@ -73,20 +73,20 @@ export class ServeContext {
   locate(annotatorId: number, requested: number | null): Location | null {
     const here = whereabouts(this.assigned(annotatorId), requested);
     if (!here) return null;
-    const item = here.current && this.store.item(here.current.itemId);
+    const item = here.current && this.audits.item(here.current.itemId);
     return { ...here, current: here.current && item ? { ...here.current, item: { ...item, content: readContent(item.content).content } } : null };
   }
 
   /** The annotator's assigned items in order with their latest own judgments (see `assignments`). */
   assigned(annotatorId: number): Assigned[] {
-    const version = this.store.commitVersion();
+    const version = this.audits.commitVersion();
     if (version !== this.readVersion) {
       this.assignments.clear();
       this.readVersion = version;
     }
     let assigned = this.assignments.get(annotatorId);
     if (!assigned) {
-      assigned = this.store.assignedItems(annotatorId);
+      assigned = this.audits.assignedItems(annotatorId);
       this.assignments.set(annotatorId, assigned);
     }
     return assigned;
@@ -94,21 +94,21 @@ export class ServeContext {
 
   /** Appends a judgment (the latest counts), which becomes its item's verdict in the annotator's assignment as read. */
   addJudgment(judgment: Omit<Judgment, 'id'>): Judgment {
-    const added = this.store.addJudgment(judgment);
+    const added = this.audits.addJudgment(judgment);
     this.patch(added.annotatorId, added.itemId, { latest: added, withdrawn: null, skipped: null });
     return added;
   }
 
   /** Withdraws the annotator's standing verdict on the item (see AuditStore.withdrawJudgment); undefined when none stands. */
   withdrawJudgment(itemId: number, annotatorId: number): JudgmentRecord | undefined {
-    const withdrawal = this.store.withdrawJudgment(itemId, annotatorId, new Date().toISOString());
+    const withdrawal = this.audits.withdrawJudgment(itemId, annotatorId, new Date().toISOString());
     if (withdrawal) this.patch(annotatorId, itemId, { latest: null, withdrawn: withdrawal, skipped: null });
     return withdrawal;
   }
 
   /** Sends an unjudged item to the end of the annotator's queue; false when its verdict stands. */
   skip(itemId: number, annotatorId: number): boolean {
-    const skip = this.store.addSkip(itemId, annotatorId, new Date().toISOString());
+    const skip = this.audits.addSkip(itemId, annotatorId, new Date().toISOString());
     if (skip !== undefined) this.patch(annotatorId, itemId, { skipped: skip });
     return skip !== undefined;
   }

@@ -3,13 +3,14 @@
  * to loopback unless told otherwise: the tokens travel in URLs over plain HTTP, so another host
  * is said out loud.
  */
-import type { Database } from 'better-sqlite3';
 import { isIP } from 'node:net';
 import { buildAuditApp } from './app.js';
 import { isLoopback } from './security.js';
+import type { Store } from '../store/store.js';
 
 export interface AuditServerOptions {
-  db: Database;
+  /** See AuditAppOptions.store. */
+  store: Store;
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -25,7 +26,7 @@ export interface AuditServer {
 
 export async function startAuditServer(options: AuditServerOptions): Promise<AuditServer> {
   const log = options.log ?? (() => {});
-  const app = await buildAuditApp({ db: options.db, log, loopbackOnly: isLoopback(options.host), trustProxy: options.trustProxy });
+  const app = await buildAuditApp({ store: options.store, log, loopbackOnly: isLoopback(options.host), trustProxy: options.trustProxy });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

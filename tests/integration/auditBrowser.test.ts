@@ -8,15 +8,13 @@
  * 390 px screen; errors are seen; a page left open for days sends a day; the dark scheme follows
  * the system's. Screenshots go to $AUDIT_SHOTS (default tests/.artifacts/audit-pages).
  */
-import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditReport } from '../../src/audit/report.js';
-import { AuditStore } from '../../src/store/auditStore.js';
-import { openDatabase } from '../../src/store/database.js';
 import { startAuditServer, type AuditServer } from '../../src/serve/server.js';
+import { Store } from '../../src/store/store.js';
 import { seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
 import { launchChromium } from '../../testkit/browser.js';
 import { repoRoot, tempDir } from '../../testkit/cli.js';
@@ -30,7 +28,7 @@ declare function getComputedStyle(element: unknown): { backgroundColor: string }
 const SHOTS = process.env.AUDIT_SHOTS ?? join(repoRoot, 'tests/.artifacts/audit-pages');
 const Z = 1.959964;
 
-let db: Database;
+let store: Store;
 let server: AuditServer;
 let seeded: SeededAudit;
 let browser: Browser;
@@ -38,16 +36,16 @@ const incidents: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  db = openDatabase(join(tempDir('wikidelta-browser-'), 'store.sqlite'));
-  seeded = seedAudit(db, { annotators: ['alice', 'bob', 'carol', 'dana'] });
-  server = await startAuditServer({ db, host: '127.0.0.1', port: 0 });
+  store = Store.open(join(tempDir('wikidelta-browser-'), 'store.sqlite'));
+  seeded = seedAudit(store, { annotators: ['alice', 'bob', 'carol', 'dana'] });
+  server = await startAuditServer({ store, host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  db?.close();
+  store?.close();
 });
 
 /** A page in its own browser context that records any dialog, script error or request to another address. */
@@ -74,9 +72,9 @@ const shownItem = async (page: Page) => Number(await page.locator('body').getAtt
 const position = (page: Page) => page.locator('nav .position').textContent();
 const top = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())?.y ?? Number.NaN;
 const aliceRows = () => {
-  const store = new AuditStore(db);
-  const alice = store.annotators(seeded.audit.id).find((annotator) => annotator.name === 'alice');
-  return store.judgments(seeded.audit.id).filter((row) => row.annotatorId === alice?.id);
+  const audits = store.audits;
+  const alice = audits.annotators(seeded.audit.id).find((annotator) => annotator.name === 'alice');
+  return audits.judgments(seeded.audit.id).filter((row) => row.annotatorId === alice?.id);
 };
 
 /**
@@ -278,8 +276,7 @@ describe('audit pages in chromium', () => {
     // Disputed as half: precision 1/2 + 1 + 1 + 1/2 + 1/2 + 1 + 1/2 = 5 of 7; strict 1/2 + 1/2 + 1 +
     // 1/2 + 1/2 + 1/2 + 1/2 = 4 of 7. alice against the others' majority: items 0, 1, 5, 6 disagree,
     // 2 agrees, 3 and 4 have none → 1/5. dana, assigned everything, judged nothing.
-    const store = new AuditStore(db);
-    const report = auditReport(store.reportInput(seeded.audit));
+    const report = auditReport(store.audits.reportInput(seeded.audit));
     expect(report.majority.map((entry) => entry.verdict)).toEqual(['wrong', 'correct', 'correct', null, 'wrong', 'debatable', 'correct']);
     expect(report.n_judgments).toBe(21);
     for (const [measure, k] of [['precision', 4], ['strict', 3]] as const) {
@@ -299,7 +296,7 @@ describe('audit pages in chromium', () => {
     expect(report.annotators.find((entry) => entry.name === 'alice')?.agreement_with_majority).toBeCloseTo(1 / 5, 10);
     expect(report.annotators.map((entry) => entry.name)).toEqual(['alice', 'bob', 'carol', 'dana']);
 
-    const rows = store.judgments(seeded.audit.id);
+    const rows = store.audits.judgments(seeded.audit.id);
     expect(rows).toHaveLength(23);
     expect(rows.every((row) => row.withdrawn || (row.seconds !== null && row.seconds >= 0 && row.seconds <= 86_400))).toBe(true);
     expect(aliceRows().map((row) => [row.verdict, row.label, row.answer, row.withdrawn])).toEqual([
@@ -387,9 +384,9 @@ describe('audit pages in chromium', () => {
     await page.clock.fastForward(60 * 3600 * 1000);
     const [posted] = await Promise.all([page.waitForRequest('**/api/judgments'), page.waitForEvent('load'), page.keyboard.press('1')]);
     expect(posted.postDataJSON()).toEqual({ item: seeded.items[1]!.id, verdict: 'correct', seconds: 86_400 });
-    const store = new AuditStore(db);
-    const dana = store.annotators(seeded.audit.id).find((annotator) => annotator.name === 'dana')!;
-    expect(store.judgments(seeded.audit.id).filter((row) => row.annotatorId === dana.id).map((row) => row.seconds)).toEqual([86_400]);
+    const audits = store.audits;
+    const dana = audits.annotators(seeded.audit.id).find((annotator) => annotator.name === 'dana')!;
+    expect(audits.judgments(seeded.audit.id).filter((row) => row.annotatorId === dana.id).map((row) => row.seconds)).toEqual([86_400]);
     expect(incidents).toEqual([]);
   }, 60_000);
 });

@@ -4,7 +4,6 @@
  * line's options, `createAudit` and `growAudit`, the annotator's page and the JSON API over real
  * HTTP, and the report, on a real SQLite store, with no other file knowing of it.
  */
-import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,8 +14,7 @@ import { labelKind } from '../../src/audit/kinds/label.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { UserError } from '../../src/errors.js';
 import { startAuditServer, type AuditServer } from '../../src/serve/server.js';
-import { openDatabase } from '../../src/store/database.js';
-import { SnapshotStore } from '../../src/store/snapshotStore.js';
+import { Store } from '../../src/store/store.js';
 import { createAudit, growAudit, type AuditChange } from '../../pipelines/audit/build.js';
 import { auditResults } from '../../pipelines/audit/results.js';
 import { tempDir } from '../../testkit/cli.js';
@@ -46,8 +44,8 @@ const leadKind: AuditItemKind<LeadContent, LeadParams> = {
   flags: { leadSnapshot: { flags: '--lead-snapshot <name>', description: '--of leads: the snapshot whose articles to audit' } },
   paramsFromFlags: (flags, need) => ({ snapshot: need(flags.leadSnapshot, '--lead-snapshot') }),
   describe: (params) => `the lead sentences of snapshot ${params.snapshot}`,
-  candidates: (db, params) => {
-    const snapshots = new SnapshotStore(db);
+  candidates: (store, params) => {
+    const snapshots = store.snapshots;
     snapshots.requireSnapshot(params.snapshot);
     const candidates = snapshots.articles(params.snapshot).map((article) => {
       const sentence = snapshots.sentenceText(params.snapshot, article.pageId, 0);
@@ -72,7 +70,7 @@ const ARTICLES = [
   { pageId: 5, title: 'Riverton station', sentence: 'Riverton station is a railway station.' },
 ];
 
-let db: Database;
+let store: Store;
 let server: AuditServer;
 let unregister: () => void;
 let created: AuditChange;
@@ -89,19 +87,19 @@ const tokenOf = (name: string) => created.links.find((link) => link.name === nam
 
 beforeAll(async () => {
   unregister = registerAuditItemKind(leadKind);
-  db = openDatabase(join(tempDir('wikidelta-audit-kind-'), 'store.sqlite'));
-  const snapshots = new SnapshotStore(db);
+  store = Store.open(join(tempDir('wikidelta-audit-kind-'), 'store.sqlite'));
+  const snapshots = store.snapshots;
   snapshots.openSnapshot({ name: '2025-01', wiki: 'enwiki', source: 'test', asOf: null });
   for (const article of ARTICLES) {
     snapshots.storeArticle('2025-01', { pageId: article.pageId, title: article.title, revId: article.pageId * 10, timestamp: '2025-01-01T00:00:00Z' }, [{ index: 0, paragraph: 0, text: article.sentence }]);
   }
-  created = createAudit(db, { name: 'leads', source: { of: 'leads', snapshot: '2025-01' }, plan: { size: 4 }, annotators: ['alice', 'bob'], raters: 2, seed: 3, now: '2025-02-01T00:00:00.000Z' });
-  server = await startAuditServer({ db, host: '127.0.0.1', port: 0 });
+  created = createAudit(store, { name: 'leads', source: { of: 'leads', snapshot: '2025-01' }, plan: { size: 4 }, annotators: ['alice', 'bob'], raters: 2, seed: 3, now: '2025-02-01T00:00:00.000Z' });
+  server = await startAuditServer({ store, host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
   await server?.close();
-  db?.close();
+  store?.close();
   unregister?.();
 });
 
@@ -159,7 +157,7 @@ describe('an audit item kind registered by a test', () => {
   });
 
   it('reports precision and agreement by its strata, the same from the command and the API', async () => {
-    const report = auditResults(db, 'leads');
+    const report = auditResults(store, 'leads');
     expect(report).toMatchObject({ audit: 'leads', source: 'leads', n_items: 4, n_judgments: 8 });
     expect(report.precision.overall).toMatchObject({ n: 3, value: 1 });
     expect(report.left_out.overall).toEqual({ no_majority: 1, unjudged: 0 });
@@ -170,7 +168,7 @@ describe('an audit item kind registered by a test', () => {
   });
 
   it('grows the audit from its stored params', () => {
-    const grown = growAudit(db, { name: 'leads', annotators: [], plan: { size: 5 } });
+    const grown = growAudit(store, { name: 'leads', annotators: [], plan: { size: 5 } });
     expect(grown.items.map((item) => item.key)).toHaveLength(1);
     expect(grown.items[0]!.key).not.toBeOneOf(created.items.map((item) => item.key));
   });

@@ -4,19 +4,17 @@
  * (per address and per token prefix, never against a valid token), withdrawals and skips, blindness
  * between annotators, and that concurrent posts and a restart lose no judgment.
  */
-import type { Database } from 'better-sqlite3';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditStore } from '../../src/store/auditStore.js';
-import { openDatabase } from '../../src/store/database.js';
 import { startAuditServer, type AuditServer } from '../../src/serve/server.js';
+import { Store } from '../../src/store/store.js';
 import { correctionOf, seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
 import { tempDir } from '../../testkit/cli.js';
 
 interface Running {
-  db: Database;
+  store: Store;
   path: string;
   server: AuditServer;
   seeded: SeededAudit;
@@ -26,10 +24,10 @@ const running: Running[] = [];
 
 async function start(annotators = ['alice', 'bob'], options: { trustProxy?: string; log?: (line: string) => void } = {}): Promise<Running> {
   const path = join(tempDir('wikidelta-serve-'), 'store.sqlite');
-  const db = openDatabase(path);
-  const seeded = seedAudit(db, { annotators });
-  const server = await startAuditServer({ db, host: '127.0.0.1', port: 0, ...options });
-  const run = { db, path, server, seeded };
+  const store = Store.open(path);
+  const seeded = seedAudit(store, { annotators });
+  const server = await startAuditServer({ store, host: '127.0.0.1', port: 0, ...options });
+  const run = { store, path, server, seeded };
   running.push(run);
   return run;
 }
@@ -37,7 +35,7 @@ async function start(annotators = ['alice', 'bob'], options: { trustProxy?: stri
 afterEach(async () => {
   for (const run of running.splice(0)) {
     await run.server.close();
-    run.db.close();
+    run.store.close();
   }
 });
 
@@ -83,8 +81,8 @@ describe('audit server API', () => {
 
   it('answers 403 for an item not assigned, and for admin routes with an annotator token', async () => {
     const run = await start();
-    const store = new AuditStore(run.db);
-    const other = seedAudit(run.db, { name: 'other', annotators: ['carol'] });
+    const store = run.store.audits;
+    const other = seedAudit(run.store, { name: 'other', annotators: ['carol'] });
     const foreign = other.items[0]!.id;
     const alice = run.seeded.tokens.alice!;
     expect((await api(run, `/api/items/${foreign}`, { token: alice })).status).toBe(403);
@@ -129,10 +127,10 @@ describe('audit server API', () => {
     expect((await api(run, '/api/items/abc', { token: alice })).status).toBe(400);
     expect((await judge(run, alice, { item: label, verdict: 'correct', note: 'x'.repeat(20_000) })).status).toBe(413);
     expect((await judge(run, alice, JSON.stringify({ item: label, verdict: 'correct' }), { 'content-type': 'text/plain' })).status).toBe(415);
-    expect(new AuditStore(run.db).judgments(run.seeded.audit.id)).toEqual([]);
+    expect(run.store.audits.judgments(run.seeded.audit.id)).toEqual([]);
     // A whole pair of surrogates is text like any other, and is kept.
     expect((await judge(run, alice, { item: label, verdict: 'correct', note: 'checked 👍' })).status).toBe(201);
-    expect(new AuditStore(run.db).judgments(run.seeded.audit.id).map((row) => row.note)).toEqual(['checked 👍']);
+    expect(run.store.audits.judgments(run.seeded.audit.id).map((row) => row.note)).toEqual(['checked 👍']);
   });
 
   it('stores the seconds of a page left open for days as a day, instead of refusing the verdict', async () => {
@@ -141,7 +139,7 @@ describe('audit server API', () => {
     const response = await judge(run, run.seeded.tokens.alice!, { item, verdict: 'correct', seconds: 3 * 86_400 + 5 });
     expect(response.status).toBe(201);
     expect(((await response.json()) as { judgment: { seconds: number } }).judgment.seconds).toBe(86_400);
-    expect(new AuditStore(run.db).judgments(run.seeded.audit.id).map((row) => row.seconds)).toEqual([86_400]);
+    expect(run.store.audits.judgments(run.seeded.audit.id).map((row) => row.seconds)).toEqual([86_400]);
   });
 
   it('refuses a request with two Host headers', async () => {
@@ -189,7 +187,7 @@ describe('audit server API', () => {
     expect((await api(run, `/api/judgments/${second}`, { token: alice, method: 'DELETE', headers: { origin: 'http://evil.example' } })).status).toBe(403);
     expect((await api(run, `/api/judgments/${second}`, { token: 'not-a-token', method: 'DELETE' })).status).toBe(401);
 
-    const rows = new AuditStore(run.db).judgments(run.seeded.audit.id);
+    const rows = run.store.audits.judgments(run.seeded.audit.id);
     expect(rows.map((row) => [row.itemId, row.verdict, row.withdrawn])).toEqual([[first, 'correct', false], [second, 'debatable', false], [first, 'correct', true]]);
     expect((await judge(run, alice, { item: first, verdict: 'wrong', answer: 'x' })).status).toBe(400);
     expect((await judge(run, alice, { item: first, verdict: 'wrong', label: 'new' })).status).toBe(201);
@@ -227,7 +225,7 @@ describe('audit server API', () => {
     const crossSite = await judge(run, alice, { item, verdict: 'wrong', label: 'new' }, { origin: 'http://evil.example' });
     expect(crossSite.status).toBe(403);
     expect((await judge(run, alice, { item, verdict: 'correct' }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
-    expect(new AuditStore(run.db).judgments(run.seeded.audit.id)).toEqual([]);
+    expect(run.store.audits.judgments(run.seeded.audit.id)).toEqual([]);
     expect((await judge(run, alice, { item, verdict: 'correct' }, { origin: run.server.url })).status).toBe(201);
   });
 
@@ -272,7 +270,7 @@ describe('audit server API', () => {
     const list = (await (await api(run, '/api/items', { token: bob })).json()) as { items: Array<{ judged: boolean; verdict: unknown }> };
     expect(list.items.every((entry) => !entry.judged && entry.verdict === null)).toBe(true);
     expect((await api(run, `/a/${bob}?item=${item}`).then((response) => response.text()))).not.toContain('debatable</strong>');
-    const rows = new AuditStore(run.db).judgments(run.seeded.audit.id);
+    const rows = run.store.audits.judgments(run.seeded.audit.id);
     expect(rows.map((row) => [row.verdict, row.answer, row.note, row.seconds])).toEqual([
       ['wrong', '9,800', 'old figure', 12.5],
       ['debatable', null, null, 3],
@@ -290,9 +288,9 @@ describe('audit server API', () => {
     expect(await next()).toMatchObject({ judged: 1, item: { id: run.seeded.items[1]!.id } });
 
     // Another connection, as \`audit add\` or a second server would hold: a judgment and a new item.
-    const other = openDatabase(run.path);
+    const other = Store.open(run.path);
     try {
-      const store = new AuditStore(other);
+      const store = other.audits;
       const annotator = store.annotators(run.seeded.audit.id).find((entry) => entry.name === 'alice')!;
       store.addJudgment({ itemId: run.seeded.items[1]!.id, annotatorId: annotator.id, verdict: 'wrong', label: null, answer: 'x', note: null, seconds: null, createdAt: '2024-03-11T00:00:00Z' });
       const [added] = store.addItems(run.seeded.audit.id, [{ key: 'added-later', stratum: 'NEW', content: run.seeded.items[0]!.content }]);
@@ -317,18 +315,18 @@ describe('audit server API', () => {
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(responses.map(() => 201));
-    const store = new AuditStore(run.db);
+    const store = run.store.audits;
     expect(store.judgments(run.seeded.audit.id)).toHaveLength(names.length * items.length);
     const progress = await (await api(run, '/api/admin/progress', { token: run.seeded.adminToken })).json();
     expect(progress).toEqual({ audit: 'pages', progress: names.map((annotator) => ({ annotator, assigned: items.length, judged: items.length })) });
 
     await run.server.close();
-    run.db.close();
-    const db = openDatabase(run.path);
-    const server = await startAuditServer({ db, host: '127.0.0.1', port: 0 });
-    running.push({ ...run, db, server });
+    run.store.close();
+    const reopened = Store.open(run.path);
+    const server = await startAuditServer({ store: reopened, host: '127.0.0.1', port: 0 });
+    running.push({ ...run, store: reopened, server });
     const after = running.at(-1)!;
-    expect(new AuditStore(db).judgments(run.seeded.audit.id)).toHaveLength(names.length * items.length);
+    expect(reopened.audits.judgments(run.seeded.audit.id)).toHaveLength(names.length * items.length);
     const next = (await (await api(after, '/api/next', { token: run.seeded.tokens.annotator1 })).json()) as { judged: number; item: unknown };
     expect(next).toMatchObject({ judged: items.length, item: null });
   });

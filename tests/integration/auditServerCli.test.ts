@@ -6,17 +6,16 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuditStore } from '../../src/store/auditStore.js';
-import { openDatabase } from '../../src/store/database.js';
 import { isLoopback } from '../../src/serve/security.js';
+import { Store } from '../../src/store/store.js';
 import { seedAudit } from '../../testkit/auditFixture.js';
 import { collect, runCli, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 
 function seededStore() {
   const path = join(tempDir('wikidelta-serve-cli-'), 'store.sqlite');
-  const db = openDatabase(path);
-  const seeded = seedAudit(db, { annotators: ['alice'] });
-  db.close();
+  const store = Store.open(path);
+  const seeded = seedAudit(store, { annotators: ['alice'] });
+  store.close();
   return { path, seeded };
 }
 
@@ -37,9 +36,9 @@ describe('wikidelta serve', () => {
     child.kill('SIGTERM');
     const ended = await result;
     expect([ended.code, ended.stderr]).toEqual([0, '']);
-    const db = openDatabase(path);
-    expect(new AuditStore(db).judgments(seeded.audit.id).map((row) => row.verdict)).toEqual(['correct']);
-    db.close();
+    const store = Store.open(path);
+    expect(store.audits.judgments(seeded.audit.id).map((row) => row.verdict)).toEqual(['correct']);
+    store.close();
   });
 
   it('behind --trust-proxy, counts failed links per client the proxy names, and logs the scan once', async () => {

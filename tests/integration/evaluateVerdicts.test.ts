@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
 import { startAuditServer } from '../../src/serve/server.js';
+import { Store } from '../../src/store/store.js';
 import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 
@@ -262,8 +263,8 @@ describe('the LLM judge through the real openai client, and an audit of its verd
     expect(created.items).toHaveLength(8);
     expect(new Set(created.items.map((item: { stratum: string }) => item.stratum))).toEqual(new Set(['correct', 'outdated', 'wrong']));
     const tokens = Object.fromEntries(created.annotators.map((a: { name: string; token: string }) => [a.name, a.token]));
-    const store = openDatabase(db);
-    const audit = await startAuditServer({ db: store, host: '127.0.0.1', port: 0 });
+    const store = Store.open(db);
+    const audit = await startAuditServer({ store, host: '127.0.0.1', port: 0 });
     try {
       // Alice accepts every verdict; Bob calls the outdated ones wrong and says they are correct.
       for (const name of ['alice', 'bob']) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalSearchIndex } from '../../src/search/localIndex.js';
 import { searchTerms, WikiSearch } from '../../src/search/wikiSearch.js';
-import { openDatabase } from '../../src/store/database.js';
+import { Store } from '../../src/store/store.js';
 import { repoRoot, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startMediaWiki, type MediaWikiServer } from '../../testkit/mediawiki.js';
 
@@ -61,7 +61,7 @@ describe('search backends', () => {
   });
 
   it('ranks the same questions offline with the local BM25 index over the stored pages', async () => {
-    const store = openDatabase(db);
+    const store = Store.open(db);
     const wikiName = new URL(wiki.apiUrl).host;
     const index = LocalSearchIndex.fromStore(store, wikiName);
     store.close();

@@ -4,8 +4,8 @@
  * (`./index.ts`). The command line, the build of an audit, the pages, the API and the report read
  * kinds only through the registry.
  */
-import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
+import type { Store } from '../../store/store.js';
 import type { Html } from '../html.js';
 
 /** A term of the guidelines with what it means and one worked example. */
@@ -71,7 +71,7 @@ export interface AuditItemKind<Content extends { kind: string } = { kind: string
   /** The source in words, for the line `audit create` prints: `the sentence labels of 2024-01 → 2024-02`. */
   describe(params: Params): string;
   /** Every item the store offers for these params; a `UserError` naming the command to run when there is none. */
-  candidates(db: Database, params: Params): Array<KindCandidate<Content>>;
+  candidates(store: Store, params: Params): Array<KindCandidate<Content>>;
   /** What the judge is asked to confirm, in one line above the item. */
   claim(content: Content): string;
   /** The item as the judge sees it: pure, content in, escaped markup out. */

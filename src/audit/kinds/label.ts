@@ -3,14 +3,11 @@
  * right one? Shown with both paragraphs side by side; a `new` label with the old article's closest
  * sentences and the whole old article to search, since it claims that no old sentence said it.
  */
-import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../../errors.js';
 import type { StoredLabel } from '../../model/labels.js';
 import { cosine, textHash } from '../../models/embedder.js';
-import { EmbeddingCache } from '../../store/embeddingCache.js';
-import { GrowoverStore } from '../../store/growoverStore.js';
-import { SnapshotStore } from '../../store/snapshotStore.js';
+import type { Store } from '../../store/store.js';
 import { contentWords, wordOverlap } from '../../text/tokens.js';
 import { closestSentences, ClosestSentencesSchema, paragraphsHolding, paragraphsNumbered, type ClosestSentences } from '../freeze.js';
 import { highlight, wordDiff } from '../highlight.js';
@@ -59,7 +56,7 @@ export const labelKind: AuditItemKind<LabelContent, LabelParams> = {
   },
   paramsFromFlags: (flags, need) => ({ old: need(flags.old, '--old'), new: need(flags.new, '--new') }),
   describe: (params) => `the sentence labels of ${params.old} → ${params.new}`,
-  candidates: (db, params) => labelCandidates(db, params.old, params.new),
+  candidates: (store, params) => labelCandidates(store, params.old, params.new),
   claim: (content) => `Is "${content.label}" the right label for the new sentence?`,
   section: labelView,
   guidelines: {
@@ -76,11 +73,11 @@ export const labelKind: AuditItemKind<LabelContent, LabelParams> = {
 };
 
 /** The new snapshot's sentence labels (deleted old sentences have no new sentence to judge); stratum: the label. */
-function labelCandidates(db: Database, oldName: string, newName: string): Array<KindCandidate<LabelContent>> {
-  const snapshots = new SnapshotStore(db);
+function labelCandidates(store: Store, oldName: string, newName: string): Array<KindCandidate<LabelContent>> {
+  const snapshots = store.snapshots;
   snapshots.requireSnapshot(oldName);
   snapshots.requireSnapshot(newName);
-  const growover = new GrowoverStore(db);
+  const growover = store.growover;
   const pairs = new Map(growover.labeledPairs(oldName, newName).map((pair) => [pair.title, pair]));
   const candidates: Array<KindCandidate<LabelContent>> = [];
   for (const stored of snapshots.labels(oldName, newName)) {
@@ -110,7 +107,7 @@ function labelCandidates(db: Database, oldName: string, newName: string): Array<
           similarity: stored.similarity,
           evidence: stored.evidence,
           // A `new` label claims that no old sentence said it: the judge sees the nearest ones and can search the rest.
-          ...(label === 'new' && { oldArticle: pair.oldPageId === null ? null : oldTexts, closestOld: pair.oldPageId === null ? undefined : closestOld(db, stored, oldTexts) }),
+          ...(label === 'new' && { oldArticle: pair.oldPageId === null ? null : oldTexts, closestOld: pair.oldPageId === null ? undefined : closestOld(store, stored, oldTexts) }),
         };
       },
     });
@@ -125,11 +122,11 @@ function labelCandidates(db: Database, oldName: string, newName: string): Array<
  * model; else (it found no old sentence sharing enough words to ask one) the share of content
  * words in common, its own test.
  */
-function closestOld(db: Database, stored: StoredLabel, oldTexts: readonly string[]): ClosestSentences {
+function closestOld(store: Store, stored: StoredLabel, oldTexts: readonly string[]): ClosestSentences {
   const embedder = stored.step === 'nli' || stored.step === 'llm' ? stored.backend.split('+')[0] : undefined;
   if (embedder !== undefined) {
     const hashes = [stored.text, ...oldTexts].map(textHash);
-    const vectors = new EmbeddingCache(db).load(embedder, hashes);
+    const vectors = store.embeddings.load(embedder, hashes);
     const own = vectors.get(hashes[0] as string);
     const scored = oldTexts.flatMap((text, i) => {
       const vector = vectors.get(hashes[i + 1] as string);

@@ -4,14 +4,13 @@
  * to the one in effect and the verdict proposed: what the judge read, and nothing it did not (its
  * reason would lead the annotator). A wrong verdict takes the right one of the judge's verdicts.
  */
-import { Store } from '../../store/store.js';
-import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../../errors.js';
 import { judgeRequest } from '../../evaluate/judge.js';
 import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode } from '../../model/judge.js';
+import type { Store } from '../../store/store.js';
 import { answerInstant, answersOverDays } from '../../timeline/answers.js';
 import { stateAt, type ValueTimeline } from '../../timeline/valueTimeline.js';
 import { html, type Html } from '../html.js';
@@ -46,7 +45,7 @@ export const predictionKind: AuditItemKind<PredictionContent, PredictionParams> 
   },
   paramsFromFlags: (flags, need) => ({ evaluation: resolve(need(flags.evaluation, '--evaluation')), mode: z.enum(JUDGE_MODES).parse(flags.mode) }),
   describe: (params) => `the judge's ${params.mode} verdicts of the evaluation in ${params.evaluation}`,
-  candidates: (db, params) => predictionCandidates(db, params.evaluation, params.mode),
+  candidates: (store, params) => predictionCandidates(store, params.evaluation, params.mode),
   claim: (content) =>
     `Is "${content.judge.verdict}" the right verdict on this reply (${content.judge.mode}: ${content.judge.mode === 'strict' ? 'every claim of the reply counts' : 'the primary answer only'})?`,
   section: predictionView,
@@ -104,7 +103,7 @@ const JudgedItem = z
  * a reply; stratum: the judge's verdict in `mode`. Each is frozen with what the judge read: the
  * question and the answer's values up to the one in effect, from this store.
  */
-function predictionCandidates(db: Database, dir: string, mode: JudgeMode): Array<KindCandidate<PredictionContent>> {
+function predictionCandidates(store: Store, dir: string, mode: JudgeMode): Array<KindCandidate<PredictionContent>> {
   const report = EvaluationReport.safeParse(readJson(join(dir, 'report.json')));
   if (!report.success) throw new UserError('E_EVALUATION_INVALID', `${join(dir, 'report.json')}: not an evaluation report`);
   const judge = report.data.judge;
@@ -115,7 +114,7 @@ function predictionCandidates(db: Database, dir: string, mode: JudgeMode): Array
   // Whole timelines do not depend on the date read with them: one read serves every frozen item.
   let timelines: Map<string, { query: string; timeline: ValueTimeline }> | undefined;
   const timelineOf = (id: string, date: string) => {
-    timelines ??= new Map([...answersOverDays(Store.of(db), [date], { timelines: true, axis })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
+    timelines ??= new Map([...answersOverDays(store, [date], { timelines: true, axis })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
     return timelines.get(id);
   };
   const candidates: Array<KindCandidate<PredictionContent>> = [];

@@ -3,12 +3,10 @@
  * CHANGED) and dialogues (one item each), each shown with its evidence marked in the article; a
  * CHANGED item with the old evidence beside the new and the words that changed.
  */
-import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../../errors.js';
 import { PUBLISHED_TYPE } from '../../release/growoverRelease.js';
-import { GrowoverStore } from '../../store/growoverStore.js';
-import { SnapshotStore } from '../../store/snapshotStore.js';
+import type { Store } from '../../store/store.js';
 import { splitSentences } from '../../text/sentences.js';
 import { paragraphsHolding } from '../freeze.js';
 import { highlight, wordDiff } from '../highlight.js';
@@ -48,7 +46,7 @@ export const qaKind: AuditItemKind<QaContent, QaParams> = {
   flags: { snapshot: { flags: '--snapshot <name>', description: '--of growover: the snapshot whose items to audit' } },
   paramsFromFlags: (flags, need) => ({ snapshot: need(flags.snapshot, '--snapshot') }),
   describe: (params) => `the GrowOVER items of snapshot ${params.snapshot}`,
-  candidates: (db, params) => growoverCandidates(db, params.snapshot),
+  candidates: (store, params) => growoverCandidates(store, params.snapshot),
   claim: (content) => (content.itemType === 'dialogue' ? 'Are the questions answered correctly from the article?' : 'Is the answer correct and supported by the evidence?'),
   section: qaView,
   guidelines: {
@@ -63,10 +61,10 @@ export const qaKind: AuditItemKind<QaContent, QaParams> = {
 };
 
 /** The snapshot's active QA items (stratum SAME / NEW / CHANGED) and dialogues (stratum dialogue, one item each). */
-function growoverCandidates(db: Database, snapshot: string): Array<KindCandidate<QaContent>> {
-  const snapshots = new SnapshotStore(db);
+function growoverCandidates(store: Store, snapshot: string): Array<KindCandidate<QaContent>> {
+  const snapshots = store.snapshots;
   snapshots.requireSnapshot(snapshot);
-  const growover = new GrowoverStore(db);
+  const growover = store.growover;
   const sentencesOf = (pageId: number) => growover.sentences(snapshot, pageId);
   const textOf = (pageId: number, indices: readonly number[]) => {
     const sentences = sentencesOf(pageId);

@@ -4,16 +4,12 @@
  * answer's timeline and the whole infobox folded: an annotator checks one row, which the infobox
  * in source order put hundreds of pixels down, under the verdict bar.
  */
-import { Store } from '../../store/store.js';
-import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { labelledKey, namedInfobox } from '../../content/entityRefs.js';
 import { windowFrom } from '../../dates.js';
 import { pairedBefore } from '../../diff/infoboxDiff.js';
 import { UserError } from '../../errors.js';
-import { EntityStore } from '../../store/entityStore.js';
-import { QueryStore, QuestionStore } from '../../store/questionStore.js';
-import { RevisionReads } from '../../store/revisionReads.js';
+import type { Store } from '../../store/store.js';
 import { answerSubject } from '../../timeline/answers.js';
 import { revisionLinks, RevisionLinksSchema, timelineAround } from '../freeze.js';
 import { html, type Html } from '../html.js';
@@ -56,7 +52,7 @@ export const weeklyKind: AuditItemKind<WeeklyContent, WeeklyParams> = {
   },
   paramsFromFlags: (flags, need) => ({ week: need(flags.week, '--week'), ...(flags.wiki === undefined ? {} : { wiki: need(flags.wiki, '--wiki') }) }),
   describe: (params) => `the weekly questions of the week of ${params.week}`,
-  candidates: (db, params) => weeklyCandidates(db, params.week, params.wiki),
+  candidates: (store, params) => weeklyCandidates(store, params.week, params.wiki),
   claim: (content) => `Is the answer correct after the change of "${labelledKey(content.key, content.keyLabels)}" in the week of ${content.week}?`,
   section: weeklyView,
   guidelines: {
@@ -69,19 +65,19 @@ export const weeklyKind: AuditItemKind<WeeklyContent, WeeklyParams> = {
 };
 
 /** The week's kept questions; stratum: the domain. `wiki` may be left out when one wiki has questions that week. */
-function weeklyCandidates(db: Database, week: string, wiki?: string): Array<KindCandidate<WeeklyContent>> {
+function weeklyCandidates(store: Store, week: string, wiki?: string): Array<KindCandidate<WeeklyContent>> {
   const window = windowFrom(week, 7);
-  const wikis = new QueryStore(db).wikisWithQuestions(window);
+  const wikis = store.queries.wikisWithQuestions(window);
   const chosen = wiki ?? wikis[0];
   if (chosen === undefined || !wikis.includes(chosen)) {
-    const weeks = new QueryStore(db).keptWeeks().map((start) => start.slice(0, 10));
+    const weeks = store.queries.keptWeeks().map((start) => start.slice(0, 10));
     const known = weeks.length > 0 ? `weeks with questions: ${weeks.join(', ')}` : `run wikidelta weekly --start ${week} first`;
     throw new UserError('E_NOTHING_TO_AUDIT', `no weekly questions${wiki ? ` of wiki ${wiki}` : ''} in the week of ${week}: ${known}`);
   }
   if (wiki === undefined && wikis.length > 1) throw new UserError('E_WIKI_AMBIGUOUS', `several wikis have questions in the week of ${week} (${wikis.join(', ')}): name one with --wiki`);
-  const reads = new RevisionReads(db);
-  const entities = new EntityStore(db);
-  const kept = new QuestionStore(db, chosen).generatedItems(window).filter((item) => item.kept && item.text !== null);
+  const reads = store.pages;
+  const entities = store.entities;
+  const kept = store.questions(chosen).generatedItems(window).filter((item) => item.kept && item.text !== null);
   if (kept.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no kept weekly questions in the week of ${week}`);
   return kept.map((item) => ({
     key: item.id,
@@ -104,7 +100,7 @@ function weeklyCandidates(db: Database, week: string, wiki?: string): Array<Kind
         keyLabels: { ...before?.keyLabels, ...item.keyLabels },
         firstParagraph: item.firstParagraph,
         timeline: timelineAround(item.timestamp, (instant) => {
-          const answer = answerSubject(Store.of(db), subject, instant);
+          const answer = answerSubject(store, subject, instant);
           return answer.status === 'ok' && answer.valid_from !== null ? { value: answer.answer, validFrom: answer.valid_from, validTo: answer.valid_to } : undefined;
         }),
         revisions: revisionLinks(item.url, item.prevRevId, item.revId, item.timestamp),

@@ -9,8 +9,6 @@ import { packageRoot } from '../../packageRoot.js';
 import { auditItemKinds } from '../../audit/kinds/index.js';
 import type { SourceFlag } from '../../audit/kinds/kind.js';
 import { writeFileAtomically, writeFilesAtomically } from '../../release/atomicFiles.js';
-import { AuditStore } from '../../store/auditStore.js';
-import { SnapshotStore } from '../../store/snapshotStore.js';
 import { candidatesOf, createAudit, describeSample, growAudit, kindOf, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../../../pipelines/audit/build.js';
 import { auditResults, judgmentRows } from '../../../pipelines/audit/results.js';
 import { addOptions, dateOption, integerOption, listOption, refuseUsage, type OptionFor, type OptionsOf } from '../options.js';
@@ -85,7 +83,7 @@ export function registerAudit(program: Command): void {
     const source = sourceOf(flags, command);
     const plan = planOf(flags, command) ?? { perStratum: DEFAULT_PER_STRATUM };
     await withSession(command, { write: false, lock: true }, (session) => {
-      const change = createAudit(session.db, {
+      const change = createAudit(session.store, {
         name: flags.name,
         source,
         plan,
@@ -105,7 +103,7 @@ export function registerAudit(program: Command): void {
   }).action(async (flags: AddFlags, command: Command) => {
     const plan = planOf(flags, command);
     await withSession(command, { write: false, lock: true }, (session) => {
-      const change = growAudit(session.db, { name: flags.name, annotators: flags.annotators ?? [], plan });
+      const change = growAudit(session.store, { name: flags.name, annotators: flags.annotators ?? [], plan });
       const moved = change.moved > 0 ? `, ${change.moved} unjudged assignments moved to balance the load` : '';
       printChange(session, change, flags.baseUrl, `audit ${change.audit.name}: ${plural(change.items.length, 'item')} and ${plural(change.links.length, 'annotator')} added${moved}`);
     });
@@ -120,7 +118,7 @@ export function registerAudit(program: Command): void {
     },
   ).action(async (flags: LinksFlags, command: Command) => {
     await withSession(command, { write: false, lock: false }, (session) => {
-      const { audit: info, links } = renewLinks(session.db, flags.name, flags.annotators ?? []);
+      const { audit: info, links } = renewLinks(session.store, flags.name, flags.annotators ?? []);
       printChange(session, { audit: info, items: [], links, moved: 0 }, flags.baseUrl, `audit ${info.name}: new links (the old ones no longer work)`);
     });
   });
@@ -130,7 +128,7 @@ export function registerAudit(program: Command): void {
     out: new Option('--out <dir>', 'write report.json and report.txt into this directory'),
   }).action(async (flags: ResultsFlags, command: Command) => {
     await withSession(command, { write: false, lock: false }, (session) => {
-      const report = auditResults(session.db, flags.name);
+      const report = auditResults(session.store, flags.name);
       const json = `${JSON.stringify(report, null, 2)}\n`;
       const text = formatReport(report).replace(/\n?$/, '\n');
       if (flags.out === undefined) {
@@ -152,7 +150,7 @@ export function registerAudit(program: Command): void {
     },
   ).action(async (flags: ResultsFlags, command: Command) => {
     await withSession(command, { write: false, lock: false }, (session) => {
-      const lines = judgmentRows(session.db, flags.name).map((row) => `${JSON.stringify(row)}\n`);
+      const lines = judgmentRows(session.store, flags.name).map((row) => `${JSON.stringify(row)}\n`);
       if (flags.out === undefined) process.stdout.write(lines.join(''));
       else writeFileAtomically(flags.out, lines);
     });
@@ -167,7 +165,7 @@ export function registerAudit(program: Command): void {
     if (!existsSync(dbPath)) throw new UserError('E_STORE_MISSING', `no demo store at ${dbPath}: run npm start first, which builds it`);
     await withSession(command, { write: false, lock: false, dbPath }, async (session) => {
       const { startAuditServer } = await import('../../serve/server.js');
-      const server = await startAuditServer({ db: session.db, host: '127.0.0.1', port: flags.port, log: (line) => process.stderr.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
+      const server = await startAuditServer({ store: session.store, host: '127.0.0.1', port: flags.port, log: (line) => process.stderr.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EADDRINUSE' ? new UserError('E_LISTEN_FAILED', `port ${flags.port} is in use: choose another --port`) : error;
       });
       try {
@@ -269,7 +267,7 @@ function printChange(session: Session, change: AuditChange, baseUrl: string, hea
   }
   const out = (line = '') => process.stdout.write(`${line}\n`);
   out(heading);
-  for (const row of new AuditStore(session.db).progress(change.audit.id)) out(`  ${row.annotator}: ${row.assigned} items assigned, ${row.judged} judged`);
+  for (const row of session.store.audits.progress(change.audit.id)) out(`  ${row.annotator}: ${row.assigned} items assigned, ${row.judged} judged`);
   printLinks(out, change.links, baseUrl);
   out(`serve the pages: wikidelta serve --db ${session.dbPath}`);
 }
@@ -282,7 +280,7 @@ function printChange(session: Session, change: AuditChange, baseUrl: string, hea
  * a link renewed meanwhile (`audit links`) or a lost file gets a new token.
  */
 function demoAudit(session: Session): { links: IssuedLink[]; heading: string } {
-  const store = new AuditStore(session.db);
+  const store = session.store.audits;
   const path = demoLinksPath(session.dbPath);
   const existing = store.audit(DEMO_AUDIT);
   if (existing) {
@@ -293,13 +291,13 @@ function demoAudit(session: Session): { links: IssuedLink[]; heading: string } {
     });
     const lost = people.filter((person) => !kept.some((link) => link.name === person.name && link.role === person.role));
     if (lost.length === 0) return { links: people.flatMap((person) => kept.filter((link) => link.name === person.name && link.role === person.role)), heading: `audit ${DEMO_AUDIT} (made earlier; the same links as before):` };
-    const renewed = renewLinks(session.db, DEMO_AUDIT, lost.map((person) => person.name)).links;
+    const renewed = renewLinks(session.store, DEMO_AUDIT, lost.map((person) => person.name)).links;
     const links = people.flatMap((person) => [...kept, ...renewed].filter((link) => link.name === person.name && link.role === person.role));
     keepDemoLinks(path, links);
     return { links, heading: `audit ${DEMO_AUDIT} (made earlier; new links for ${lost.map((person) => person.name).join(', ')}, whose kept link no longer opened):` };
   }
   const source = demoSource(session);
-  const change = createAudit(session.db, {
+  const change = createAudit(session.store, {
     name: DEMO_AUDIT,
     source,
     plan: { perStratum: DEMO_PER_STRATUM },
@@ -344,10 +342,10 @@ function keepDemoLinks(path: string, links: readonly IssuedLink[]): void {
 }
 
 function demoSource(session: Session): SourceParams {
-  const names = new SnapshotStore(session.db).snapshotNames();
+  const names = session.store.snapshots.snapshotNames();
   const hasCandidates = (source: SourceParams) => {
     try {
-      return candidatesOf(session.db, source).length > 0;
+      return candidatesOf(session.store, source).length > 0;
     } catch (error) {
       if (error instanceof UserError) return false;
       throw error;

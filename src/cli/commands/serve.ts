@@ -30,7 +30,7 @@ export function registerServe(program: Command): void {
     await withSession(command, { write: false }, async (session) => {
       const { startAuditServer } = await import('../../serve/server.js');
       const server = await startAuditServer({
-        db: session.store.db,
+        store: session.store,
         host: flags.host,
         port: flags.port,
         log: (line) => process.stderr.write(`wikidelta serve: ${line}\n`),
