@@ -105,7 +105,7 @@ export async function runPipeline<Input>(options: {
       const seconds = (performance.now() - started) / 1000;
       runs.finishStage(run.id, stage.name, { status: 'failed', seconds, error: failure });
       runs.finishRun(run.id, { status: 'failed', error: { code: failure.code, message: `${stage.name}: ${message}` } });
-      reporter.stageFinished(stage.name, { status: 'failed', counts: {}, seconds, error: message });
+      reporter.stageFinished(stage.name, { status: 'failed', counts: {}, seconds, error: message, errorCode: failure.code });
       throw error;
     }
   }

@@ -115,6 +115,8 @@ describe('runPipeline', () => {
     const failed = new RunStore(db).listRuns()[0];
     expect([failed?.errorCode, failed?.error]).toEqual(['E_DUMP_TRUNCATED', 'one: dump is truncated inside page "A"']);
     expect(failed?.stages.map((stage) => [stage.status, stage.errorCode, stage.error])).toEqual([['failed', 'E_DUMP_TRUNCATED', 'dump is truncated inside page "A"']]);
+    // The progress line a log collector reads says the code too.
+    expect(reporter.lines.at(-1)).toMatchObject({ message: 'stage failed', stage: 'one', errorCode: 'E_DUMP_TRUNCATED', error: 'dump is truncated inside page "A"' });
 
     await expect(attempt(new TypeError('undefined is not a function'))).rejects.toThrow(TypeError);
     await expect(attempt(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).rejects.toThrow('full');
