@@ -47,7 +47,7 @@ export const errorCodes = {
   E_WIKI_BAD_REPLY: 'the wiki sent a reply that is not a valid API answer (malformed, or a continuation that would never end)',
   E_LLM_UNREACHABLE: 'the LLM server failed past the retries, or refused the request',
   E_QUEUE_UNREACHABLE: 'the queue (Redis) does not answer',
-  E_QUEUE_JOBS_FAILED: "the queue's jobs of a stage failed past their retries",
+  E_QUEUE_JOBS_FAILED: "the queue's jobs of a stage failed past their retries; the line counts the jobs' own codes (`--json`: `failed_jobs`)",
   E_QUEUE_JOBS_LOST: "the queue lost a stage's jobs (Redis restarted without its data, or was emptied)",
   E_PROMPT_INVALID: 'a prompt template is not in the prompt file format',
   E_PREDICTIONS_INVALID: 'a predictions file, or a file of a submissions directory, is not in a format wikidelta reads, or holds none',
@@ -73,14 +73,18 @@ export const errorCodes = {
   E_MODEL_INVALID: 'a model given does not fit what wikidelta needs of it (an NLI model without an entailment class)',
   E_RUNTIME_UNAVAILABLE: 'ONNX Runtime does not load on this machine: run with `--embedding-runtime wasm`',
   E_LISTEN_FAILED: 'the server cannot listen: the port is in use, or the host is no local address',
+  E_RUN_INTERRUPTED: "recorded in the store (`status`), never a command's line: the run's process was stopped by a signal or died before the stage ended; the command started again continues",
   E_STATUS_UNHEALTHY: '`status --check`: the newest run failed, is too old, or there is none',
 } as const;
 
 /** Every stable code: the ones above. */
 export type ErrorCode = keyof typeof errorCodes;
 
-/** The codes a `UserError` takes: all but the two the command line gives itself (usage errors and bugs). */
-export type UserErrorCode = Exclude<ErrorCode, 'E_USAGE' | 'E_INTERNAL'>;
+/** The codes no `UserError` takes: the two the command line gives itself (usage errors and bugs), and the one the run records give. */
+const notUserErrorCodes = ['E_USAGE', 'E_INTERNAL', 'E_RUN_INTERRUPTED'] as const;
+
+/** The codes a `UserError` takes. */
+export type UserErrorCode = Exclude<ErrorCode, (typeof notUserErrorCodes)[number]>;
 
 /**
  * An error whose message is fit to show a user as the single line the command prints before it
@@ -88,13 +92,17 @@ export type UserErrorCode = Exclude<ErrorCode, 'E_USAGE' | 'E_INTERNAL'>;
  * is a bug and is reported as one.
  */
 export class UserError extends Error {
+  /** Fields a script reads from the `--json` error line besides the code and the message (snake_case keys). */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+
   constructor(
     readonly code: UserErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; details?: Record<string, unknown> },
   ) {
     super(message, options);
     this.name = 'UserError';
+    this.details = options?.details;
   }
 }
 
@@ -111,4 +119,42 @@ export class RemoteError extends UserError {
 export function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The stable code of any error: a UserError's own, `E_INTERNAL` for anything else (a bug). */
+export function codeOf(error: unknown): ErrorCode {
+  return error instanceof UserError ? error.code : 'E_INTERNAL';
+}
+
+/**
+ * An error as text that crosses a boundary where only text goes (a BullMQ job's failure reason, a
+ * message from a batch thread): `CODE: one line`, the form of the command's own error line, so the
+ * code survives the trip and `fromCarried` gives it back.
+ */
+export function carried(error: unknown): string {
+  return `${codeOf(error)}: ${oneLine(error)}`;
+}
+
+const CarriedText = /^(E_[A-Z0-9_]+): ([\s\S]*)$/;
+
+/**
+ * The code and message of a text `carried` wrote. Text without a known code (BullMQ's own reasons,
+ * such as a job that stalled past its limit, or a reason from a worker of an older wikidelta) is
+ * `E_INTERNAL`, with the whole text as its message.
+ */
+export function parseCarried(text: string): { code: ErrorCode; message: string } {
+  const match = CarriedText.exec(text);
+  const code = match?.[1];
+  if (match && code !== undefined && code in errorCodes) return { code: code as ErrorCode, message: match[2] ?? '' };
+  return { code: 'E_INTERNAL', message: text };
+}
+
+/** The error a carried text stands for: a UserError with its code, or a plain Error for a bug (so it is still reported as one). */
+export function fromCarried(text: string): Error {
+  const { code, message } = parseCarried(text);
+  return isUserErrorCode(code) ? new UserError(code, message) : new Error(message);
+}
+
+function isUserErrorCode(code: ErrorCode): code is UserErrorCode {
+  return !(notUserErrorCodes as readonly string[]).includes(code);
 }

@@ -16,7 +16,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof UserError) {
-      reportError(wantsJson(program, argv), error.code, error.message);
+      reportError(wantsJson(program, argv), error.code, error.message, error.details);
       return 1;
     }
     reportError(wantsJson(program, argv), 'E_INTERNAL', `internal error: ${oneLine(error)}`);
@@ -27,11 +27,12 @@ export async function main(argv: string[]): Promise<number> {
 
 /**
  * The one line a failed command ends with, on standard error: `wikidelta: CODE: message`, or under
- * --json one JSON object shaped as the progress lines before it, with the code (README.md, "Error codes").
+ * --json one JSON object shaped as the progress lines before it, with the code and the error's
+ * details (README.md, "Error codes").
  */
-function reportError(json: boolean, code: ErrorCode, message: string): void {
+function reportError(json: boolean, code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): void {
   const line = oneLine(message);
-  process.stderr.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level: 'error', code, message: line })}\n` : `wikidelta: ${code}: ${line}\n`);
+  process.stderr.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level: 'error', code, message: line, ...details })}\n` : `wikidelta: ${code}: ${line}\n`);
 }
 
 /** A usage error may stop the parse before --json is read, so the command line is asked too. */

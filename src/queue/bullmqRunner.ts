@@ -3,7 +3,9 @@
  * a parent job for the stage with a child job per batch (retried with backoff), taken by `wikidelta
  * worker` processes. Results come back to this process, the store's owner, as children complete
  * (queue events) and once more from the parent when the flow is done, so none is lost to a missed
- * event; the owner hands each batch's result on once, and writes by natural keys besides.
+ * event; the owner hands each batch's result on once, and writes by natural keys besides. A batch
+ * failed past its retries fails the stage with one line that counts the failed batches' own error
+ * codes (their failure reasons carry them, src/queue/worker.ts).
  *
  * Redis may lose the jobs (restarted without its data, emptied, a key evicted): no event ever
  * comes for them, and the owner would wait for ever while workers log "Missing key for job". So
@@ -13,10 +15,11 @@
  */
 import { FlowProducer, Job, Queue, QueueEvents, type ConnectionOptions } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { oneLine, RemoteError } from '../errors.js';
+import { oneLine, parseCarried, RemoteError } from '../errors.js';
 import type { ModelChoiceInput } from '../models/choose.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable, type QueueAddress } from './connection.js';
+import { countCodes, failedJobsLine } from './failedJobs.js';
 import type { LlmChoice } from './llmChoice.js';
 
 /** The parent job of a stage's flow: done once every batch is. */
@@ -78,10 +81,12 @@ export class BullmqRunner implements BatchRunner {
         if (!jobId.startsWith(childPrefix)) return;
         hand(returnvalue, Number(jobId.slice(childPrefix.length)));
       });
-      // The stage fails naming only the child: the child's own reason is what the owner's one line says.
-      let childFailure: string | null = null;
+      // The stage fails naming only the child: the children's own reasons are what the owner's one
+      // line says. A batch fails the stage's job only once it is failed for good, and the queue's
+      // events come in order, so that batch's event is here before the stage's failure.
+      const childFailures = new Map<string, string>();
       events.on('failed', ({ jobId, failedReason }) => {
-        if (jobId.startsWith(childPrefix)) childFailure = failedReason;
+        if (jobId.startsWith(childPrefix)) childFailures.set(jobId, failedReason);
       });
       const tree = await flows.add({
         name: STAGE_JOB,
@@ -101,7 +106,7 @@ export class BullmqRunner implements BatchRunner {
       try {
         await Promise.race([
           stageJob.waitUntilFinished(events).catch((error: unknown) => {
-            throw new RemoteError('E_QUEUE_JOBS_FAILED', `the queue's ${kind.name} jobs failed past their retries: ${childFailure === null ? oneLine(error) : oneLine(childFailure)}`);
+            throw jobsFailed(kind.name, [...childFailures.values()], error);
           }),
           watch.lost,
         ]);
@@ -156,6 +161,21 @@ export class BullmqRunner implements BatchRunner {
       },
     };
   }
+}
+
+/**
+ * The stage's one line when its batches failed: how many, by their errors' codes, and the first
+ * one's reason; `--json` lists the codes (`failed_jobs`). `stageError`: the stage job's own failure,
+ * said when no batch's reason arrived.
+ */
+export function jobsFailed(kind: string, reasons: readonly string[], stageError: unknown): RemoteError {
+  const first = reasons[0];
+  if (first === undefined) return new RemoteError('E_QUEUE_JOBS_FAILED', `the queue's ${kind} jobs failed past their retries: ${oneLine(stageError)}`);
+  const counts = countCodes(reasons);
+  const { code, message } = parseCarried(first);
+  return new RemoteError('E_QUEUE_JOBS_FAILED', `${failedJobsLine(counts, kind)} past their retries; the first: ${code}: ${oneLine(message)}`, {
+    details: { failed_jobs: counts },
+  });
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { fromCarried } from '../errors.js';
 import { RequestThread } from '../requestThread.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
 
@@ -126,7 +127,7 @@ export class ThreadRunner implements BatchRunner {
       .request({ kind: task.kind.name, batch: task.batch })
       .then((raw) => {
         const reply = ThreadReply.parse(raw);
-        if ('error' in reply) throw new Error(reply.error);
+        if ('error' in reply) throw fromCarried(reply.error);
         task.done(reply.output);
       })
       .catch((error: Error) => task.failed(error))

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { z } from 'zod';
+import { carried } from '../errors.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { diffPagesJob } from './diffJob.js';
 import { parseRevisionsJob } from './parseJob.js';
@@ -26,6 +27,7 @@ port.on('message', (raw: unknown) => {
   const output = kind ? Promise.resolve().then(() => kind.compute(kind.data.parse(request.batch), env)) : Promise.reject(new Error(`batch threads do not run ${request.kind} jobs`));
   output.then(
     (result) => port.postMessage({ id: request.id, output: result }),
-    (error: unknown) => port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
+    // As `CODE: line`, so a UserError's code reaches the command's line and the run's record.
+    (error: unknown) => port.postMessage({ id: request.id, error: carried(error) }),
   );
 });

@@ -2,17 +2,21 @@
  * The worker loop of `wikidelta worker` (docs/ARCHITECTURE.md §13): takes batch jobs from the
  * BullMQ queue and runs their pure computation on the job's data, returning the result to the
  * owner of the store. It never opens the store. Models are built once per model choice and kept
- * (the default ones before the first job), so a worker pays for loading them once.
+ * (the default ones before the first job), so a worker pays for loading them once. A job's
+ * failure reason carries its error's code (`CODE: line`), for the owner's line and the worker's
+ * summary.
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
+import { carried, parseCarried, type ErrorCode } from '../errors.js';
 import { factsOf } from '../text/facts.js';
 import type { Models } from '../models/modelSet.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
 import { diffPagesJob } from './diffJob.js';
+import { countCodes, type CodeCount } from './failedJobs.js';
 import { readDumpJob } from './dumpJob.js';
 import { generateArticleJob } from './generateJob.js';
 import { LlmChoiceSchema, workerTasksFor, type LlmChoice } from './llmChoice.js';
@@ -81,12 +85,34 @@ export interface WorkerOptions {
    * gone) before stalled-job detection hands it to another worker.
    */
   lockMs: number;
-  onEvent?: (event: { kind: 'active' | 'completed' | 'failed'; job: string; detail?: string }) => void;
+  onEvent?: (event: WorkerEvent) => void;
+}
+
+export interface WorkerEvent {
+  kind: 'active' | 'completed' | 'failed';
+  job: string;
+  /** Of a failure: its line. */
+  detail?: string;
+  /** Of a batch job's failure: its error's code. */
+  code?: ErrorCode;
+  /** Of a failure: whether the job is failed for good (no attempt left) rather than retried. */
+  final?: boolean;
+}
+
+/** What a worker did over its life: batch jobs completed, and those failed for good by their errors' codes. */
+export interface WorkerSummary {
+  completed: number;
+  failed: CodeCount[];
 }
 
 export interface RunningWorker {
-  /** Stops taking jobs and waits for the running ones to finish. */
-  close(): Promise<void>;
+  /** Stops taking jobs, waits for the running ones to finish, and says what the worker did. */
+  close(): Promise<WorkerSummary>;
+}
+
+/** The error a job fails with: its reason `CODE: line`; BullMQ's no-retry class kept. */
+function jobFailure(error: unknown): Error {
+  return error instanceof UnrecoverableError ? new UnrecoverableError(carried(error)) : new Error(carried(error));
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
@@ -114,12 +140,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     QUEUE_NAME,
     async (job: Job) => {
       if (job.name === STAGE_JOB) return { done: true };
-      const kind = jobKinds.get(job.name);
-      if (!kind) throw new UnrecoverableError(`unknown job kind ${job.name}`);
-      const envelope = Envelope.safeParse(job.data);
-      const batch = envelope.success ? kind.data.safeParse(envelope.data.batch) : undefined;
-      if (!envelope.success || !batch?.success) throw new UnrecoverableError(`job ${job.id ?? ''} of kind ${job.name} holds malformed data`);
-      return kind.compute(batch.data, envFor(envelope.data.models, envelope.data.judge, envelope.data.llm));
+      try {
+        const kind = jobKinds.get(job.name);
+        if (!kind) throw new UnrecoverableError(`unknown job kind ${job.name}`);
+        const envelope = Envelope.safeParse(job.data);
+        const batch = envelope.success ? kind.data.safeParse(envelope.data.batch) : undefined;
+        if (!envelope.success || !batch?.success) throw new UnrecoverableError(`job ${job.id ?? ''} of kind ${job.name} holds malformed data`);
+        return await kind.compute(batch.data, envFor(envelope.data.models, envelope.data.judge, envelope.data.llm));
+      } catch (error) {
+        throw jobFailure(error);
+      }
     },
     {
       connection: { url: address.url, maxRetriesPerRequest: null },
@@ -129,9 +159,31 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       maxStalledCount: 2,
     },
   );
+  let completed = 0;
+  const failedReasons: string[] = [];
   worker.on('active', (job) => options.onEvent?.({ kind: 'active', job: `${job.name} ${job.id ?? ''}` }));
-  worker.on('completed', (job) => options.onEvent?.({ kind: 'completed', job: `${job.name} ${job.id ?? ''}` }));
-  worker.on('failed', (job, error) => options.onEvent?.({ kind: 'failed', job: `${job?.name ?? ''} ${job?.id ?? ''}`, detail: error.message }));
+  worker.on('completed', (job) => {
+    if (job.name !== STAGE_JOB) completed += 1;
+    options.onEvent?.({ kind: 'completed', job: `${job.name} ${job.id ?? ''}` });
+  });
+  worker.on('failed', (job, error) => {
+    const name = job?.name ?? '';
+    // BullMQ sets the finishing time only when it moves the job to failed, with no attempt left.
+    const final = job?.finishedOn !== undefined;
+    // A stage's job fails because a batch did ("child … failed"): that batch's code is the one counted.
+    if (name === STAGE_JOB) {
+      options.onEvent?.({ kind: 'failed', job: `${name} ${job?.id ?? ''}`, detail: error.message, final });
+      return;
+    }
+    const { code, message } = parseCarried(error.message);
+    if (final) failedReasons.push(error.message);
+    options.onEvent?.({ kind: 'failed', job: `${name} ${job?.id ?? ''}`, detail: message, code, final });
+  });
   await worker.waitUntilReady();
-  return { close: () => worker.close() };
+  return {
+    close: async () => {
+      await worker.close();
+      return { completed, failed: countCodes(failedReasons) };
+    },
+  };
 }

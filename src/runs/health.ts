@@ -23,9 +23,15 @@ export function runHealth(run: RunRecord | undefined, status: ShownRunStatus | u
   const ageHours = (now.getTime() - Date.parse(lastSeen)) / 3_600_000;
   const described = `run ${run.id} ${run.pipeline} ${status}, ${run.finishedAt ? 'finished' : 'started'} ${lastSeen} (${ageHours.toFixed(1)} h ago)`;
   if (status === 'failed' || status === 'interrupted') {
-    const reason = run.error ?? run.failures.at(-1)?.error;
+    const failure = run.failures.at(-1);
+    const reason = run.error !== null ? errorLine(run.error, run.errorCode) : failure && errorLine(failure.error, failure.errorCode);
     return { healthy: false, line: `${described}${reason ? `: ${reason}` : ''}` };
   }
   if (maxAgeHours !== undefined && ageHours > maxAgeHours) return { healthy: false, line: `${described}: older than --max-age ${maxAgeHours} h` };
   return { healthy: true, line: `ok: ${described}` };
+}
+
+/** A recorded error as the command that met it printed it, `CODE: message` (one recorded before codes were kept has none). */
+export function errorLine(message: string, code: string | null): string {
+  return code === null ? message : `${code}: ${message}`;
 }

@@ -11,7 +11,16 @@ export interface Reporter {
   stageStarted(stage: string): void;
   /** Progress inside the current stage; total is unknown (undefined) while a source is still streaming. */
   progress(done: number, total?: number): void;
-  stageFinished(stage: string, outcome: { status: 'done' | 'skipped' | 'failed'; counts: Counts; seconds: number; error?: string }): void;
+  stageFinished(stage: string, outcome: StageOutcome & { status: 'done' | 'skipped' | 'failed' }): void;
+}
+
+/** How a stage ended; a failed one with its error's line and stable code, as the run records them. */
+export interface StageOutcome {
+  status: string;
+  counts: Counts;
+  seconds: number;
+  error?: string;
+  errorCode?: string;
 }
 
 export function createReporter(stream: NodeJS.WriteStream = process.stderr, options: { json?: boolean } = {}): Reporter {
@@ -42,7 +51,7 @@ export class JsonLinesReporter implements Reporter {
     this.write({ level: 'info', message: 'progress', done, ...(total === undefined ? {} : { total }) });
   }
 
-  stageFinished(stage: string, outcome: { status: string; counts: Counts; seconds: number; error?: string }): void {
+  stageFinished(stage: string, outcome: StageOutcome): void {
     this.write({ level: outcome.status === 'failed' ? 'error' : 'info', message: `stage ${outcome.status}`, stage, ...outcome, seconds: round(outcome.seconds) });
   }
 
@@ -80,11 +89,11 @@ class TerminalReporter implements Reporter {
     this.bar.update(done);
   }
 
-  stageFinished(stage: string, outcome: { status: string; counts: Counts; seconds: number; error?: string }): void {
+  stageFinished(stage: string, outcome: StageOutcome): void {
     this.bar?.stop();
     this.bar = null;
     const counts = Object.entries(outcome.counts).map(([k, v]) => `${k}=${v}`).join(' ');
-    const detail = outcome.error ? `: ${outcome.error}` : counts ? ` (${counts})` : '';
+    const detail = outcome.error ? `: ${outcome.errorCode ? `${outcome.errorCode}: ` : ''}${outcome.error}` : counts ? ` (${counts})` : '';
     this.out.write(`${stage.padEnd(9)} ${outcome.status} in ${round(outcome.seconds)} s${detail}\n`);
     this.stage = '';
   }
@@ -109,7 +118,7 @@ export class RecordingReporter implements Reporter {
     this.lines.push({ message: 'stage started', stage });
   }
   progress(): void {}
-  stageFinished(stage: string, outcome: { status: string; counts: Counts; seconds: number; error?: string }): void {
+  stageFinished(stage: string, outcome: StageOutcome): void {
     this.lines.push({ message: `stage ${outcome.status}`, stage, ...outcome });
   }
 }

@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import type { Store } from '../store/store.js';
-import { oneLine, UserError } from '../errors.js';
+import { codeOf, oneLine, UserError } from '../errors.js';
+import { storeProblem } from '../store/database.js';
 import type { Reporter } from './progress.js';
-import type { Counts, RunRecord, StageRecord } from '../store/runStore.js';
+import type { Counts, RecordedError, RunRecord, StageRecord } from '../store/runStore.js';
 
 /** What a stage gets while it runs: the store, a way to record its counts so far, and the reporter. */
 export interface StageContext {
@@ -41,7 +42,7 @@ export interface PipelineOutcome {
  * `Stage.after`); a failed or interrupted one runs again from the start (stages write through natural
  * keys and skip what is stored, so replaying part of one duplicates nothing). A chosen stage whose
  * inputs are neither done nor chosen is refused before anything runs. The first failure stops the
- * run and is recorded on the stage and the run before it propagates. docs/ARCHITECTURE.md §9
+ * run and is recorded, with its code, on the stage and the run before it propagates. docs/ARCHITECTURE.md §9
  */
 export async function runPipeline<Input>(options: {
   store: Store;
@@ -99,17 +100,26 @@ export async function runPipeline<Input>(options: {
       reporter.stageFinished(stage.name, { status: 'done', counts, seconds });
       executed.push(stage.name);
     } catch (error) {
-      const message = oneLine(error);
+      const failure = recordedError(error);
+      const message = failure.message;
       const seconds = (performance.now() - started) / 1000;
-      runs.finishStage(run.id, stage.name, { status: 'failed', seconds, error: message });
-      runs.finishRun(run.id, { status: 'failed', error: `${stage.name}: ${message}` });
-      reporter.stageFinished(stage.name, { status: 'failed', counts: {}, seconds, error: message });
+      runs.finishStage(run.id, stage.name, { status: 'failed', seconds, error: failure });
+      runs.finishRun(run.id, { status: 'failed', error: { code: failure.code, message: `${stage.name}: ${message}` } });
+      reporter.stageFinished(stage.name, { status: 'failed', counts: {}, seconds, error: message, errorCode: failure.code });
       throw error;
     }
   }
   // A run asked for only some of its stages is 'partial' until a later invocation finishes the rest.
   runs.finishRun(run.id, { status: records.every((stage) => stage.status === 'done') ? 'done' : 'partial' });
   return { run: runs.getRun(run.id) as RunRecord, resumed, executed, skipped };
+}
+
+/**
+ * A stage's failure as the run records it: a UserError's code, the store's own condition (busy, full:
+ * the code the command's line will give it) or `E_INTERNAL` for a bug, and the one line.
+ */
+function recordedError(error: unknown): RecordedError {
+  return { code: storeProblem(error, '')?.code ?? codeOf(error), message: oneLine(error) };
 }
 
 /** The prerequisites of a done stage that completed after it: what it read has been made again. */

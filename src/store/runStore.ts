@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
 import type { Window } from '../model.js';
 import { Numbers, jsonColumn } from './rows.js';
 
@@ -18,6 +19,8 @@ export interface StageRecord {
   finishedAt: string | null;
   seconds: number;
   error: string | null;
+  /** The stable code of `error` (src/errors.ts); null when there is no error, or it was recorded before codes were kept. */
+  errorCode: string | null;
 }
 
 export interface RunRecord {
@@ -26,6 +29,8 @@ export interface RunRecord {
   params: Record<string, unknown>;
   status: RunStatus;
   error: string | null;
+  /** The stable code of `error`; null as a stage's. */
+  errorCode: string | null;
   pid: number | null;
   startedAt: string;
   finishedAt: string | null;
@@ -38,8 +43,19 @@ export interface RunFailure {
   /** null: the run as a whole (e.g. its process died). */
   stage: string | null;
   error: string;
+  /** A UserError's code, `E_INTERNAL` for a bug, `E_RUN_INTERRUPTED` for a process stopped or gone; null when recorded before codes were kept. */
+  errorCode: string | null;
   failedAt: string;
 }
+
+/** A failure as a stage or run records it: its stable code and its one line. */
+export interface RecordedError {
+  code: ErrorCode;
+  message: string;
+}
+
+/** The code of the failures `markInterrupted` records. */
+const INTERRUPTED: ErrorCode = 'E_RUN_INTERRUPTED';
 
 const RunStatusColumn = z.enum(['running', 'done', 'partial', 'failed']);
 const StageStatusColumn = z.enum(['pending', 'running', 'done', 'failed']);
@@ -50,6 +66,7 @@ const RunRow = z.object({
   params: jsonColumn(z.record(z.string(), z.unknown())),
   status: RunStatusColumn,
   error: z.string().nullable(),
+  error_code: z.string().nullable(),
   pid: z.number().int().nullable(),
   started_at: z.string(),
   finished_at: z.string().nullable(),
@@ -65,9 +82,10 @@ const StageRow = z.object({
   finished_at: z.string().nullable(),
   seconds: z.number(),
   error: z.string().nullable(),
+  error_code: z.string().nullable(),
 });
 
-const FailureRow = z.object({ stage: z.string().nullable(), error: z.string(), failedAt: z.string() });
+const FailureRow = z.object({ stage: z.string().nullable(), error: z.string(), errorCode: z.string().nullable(), failedAt: z.string() });
 const RunId = z.object({ id: z.number().int() });
 const RunIdRow = z.object({ id: z.number().int(), pipeline: z.string() });
 
@@ -94,26 +112,26 @@ export class RunStore {
   constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {
     this.selectRunByParams = db.prepare('SELECT id FROM runs WHERE pipeline = ? AND params_key = ? ORDER BY id DESC LIMIT 1');
     this.insertRun = db.prepare("INSERT INTO runs (pipeline, params_key, params, status, pid, started_at) VALUES (?, ?, ?, 'running', ?, ?)");
-    this.reopenRun = db.prepare("UPDATE runs SET status = 'running', error = NULL, pid = ?, finished_at = NULL WHERE id = ?");
+    this.reopenRun = db.prepare("UPDATE runs SET status = 'running', error = NULL, error_code = NULL, pid = ?, finished_at = NULL WHERE id = ?");
     this.insertStage = db.prepare("INSERT OR IGNORE INTO run_stages (run_id, stage, position, status) VALUES (?, ?, ?, 'pending')");
     this.updateStageStart = db.prepare(
-      "UPDATE run_stages SET status = 'running', error = NULL, started_at = COALESCE(started_at, ?) WHERE run_id = ? AND stage = ?",
+      "UPDATE run_stages SET status = 'running', error = NULL, error_code = NULL, started_at = COALESCE(started_at, ?) WHERE run_id = ? AND stage = ?",
     );
     this.updateCounts = db.prepare('UPDATE run_stages SET counts = ? WHERE run_id = ? AND stage = ?');
     this.updateStageFinish = db.prepare(
-      `UPDATE run_stages SET status = @status, seconds = seconds + @seconds, finished_at = @time, error = @error, counts = COALESCE(@counts, counts),
+      `UPDATE run_stages SET status = @status, seconds = seconds + @seconds, finished_at = @time, error = @error, error_code = @errorCode, counts = COALESCE(@counts, counts),
          done_order = CASE WHEN @status = 'done'
            THEN (SELECT COALESCE(MAX(done_order), 0) + 1 FROM run_stages WHERE run_id = @runId) ELSE done_order END
        WHERE run_id = @runId AND stage = @stage`,
     );
-    this.updateRunFinish = db.prepare('UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ?');
-    this.insertFailure = db.prepare('INSERT INTO run_failures (run_id, stage, error, failed_at) VALUES (?, ?, ?, ?)');
+    this.updateRunFinish = db.prepare('UPDATE runs SET status = ?, error = ?, error_code = ?, finished_at = ? WHERE id = ?');
+    this.insertFailure = db.prepare('INSERT INTO run_failures (run_id, stage, error, error_code, failed_at) VALUES (?, ?, ?, ?, ?)');
     const interrupted = (condition: string) => ({
       runIds: db.prepare(`SELECT id FROM runs WHERE status = 'running' AND ${condition}`).pluck(),
       stages: db.prepare(
-        `UPDATE run_stages SET status = 'failed', error = ? WHERE status = 'running' AND run_id IN (SELECT id FROM runs WHERE status = 'running' AND ${condition})`,
+        `UPDATE run_stages SET status = 'failed', error = ?, error_code = '${INTERRUPTED}' WHERE status = 'running' AND run_id IN (SELECT id FROM runs WHERE status = 'running' AND ${condition})`,
       ),
-      runs: db.prepare(`UPDATE runs SET status = 'failed', error = ?, finished_at = ? WHERE status = 'running' AND ${condition}`),
+      runs: db.prepare(`UPDATE runs SET status = 'failed', error = ?, error_code = '${INTERRUPTED}', finished_at = ? WHERE status = 'running' AND ${condition}`),
     });
     this.interrupted = { mine: interrupted('pid = ?'), others: interrupted('pid IS NOT ?') };
     this.selectRun = db.prepare('SELECT * FROM runs WHERE id = ?');
@@ -128,7 +146,7 @@ export class RunStore {
          ORDER BY 1`,
       )
       .pluck();
-    this.selectFailures = db.prepare('SELECT stage, error, failed_at AS failedAt FROM run_failures WHERE run_id = ? ORDER BY id');
+    this.selectFailures = db.prepare('SELECT stage, error, error_code AS errorCode, failed_at AS failedAt FROM run_failures WHERE run_id = ? ORDER BY id');
   }
 
   /** The latest run of a pipeline with these parameters, if any: the one `openRun` continues. */
@@ -173,42 +191,44 @@ export class RunStore {
     this.updateCounts.run(JSON.stringify(counts), runId, stage);
   }
 
-  /** A done stage takes the next completion order of its run; a failed one is also kept among the run's failures. */
-  finishStage(runId: number, stage: string, outcome: { status: 'done' | 'failed'; seconds: number; counts?: Counts; error?: string }): void {
+  /** A done stage takes the next completion order of its run; a failed one is also kept, with its error's code, among the run's failures. */
+  finishStage(runId: number, stage: string, outcome: { status: 'done' | 'failed'; seconds: number; counts?: Counts; error?: RecordedError }): void {
     const time = this.now().toISOString();
     this.db.transaction(() => {
       this.updateStageFinish.run({
           status: outcome.status,
           seconds: outcome.seconds,
           time,
-          error: outcome.error ?? null,
+          error: outcome.error?.message ?? null,
+          errorCode: outcome.error?.code ?? null,
           counts: outcome.counts ? JSON.stringify(outcome.counts) : null,
           runId,
           stage,
         });
-      if (outcome.status === 'failed') this.recordFailure(runId, stage, outcome.error ?? 'failed', time);
+      if (outcome.status === 'failed') this.recordFailure(runId, stage, outcome.error ?? { code: 'E_INTERNAL', message: 'failed' }, time);
     })();
   }
 
-  /** Records a run's end: its status, its error if any, and the time. */
-  finishRun(runId: number, outcome: { status: Exclude<RunStatus, 'running'>; error?: string }): void {
-    this.updateRunFinish.run(outcome.status, outcome.error ?? null, this.now().toISOString(), runId);
+  /** Records a run's end: its status, its error (with its code) if any, and the time. */
+  finishRun(runId: number, outcome: { status: Exclude<RunStatus, 'running'>; error?: RecordedError }): void {
+    this.updateRunFinish.run(outcome.status, outcome.error?.message ?? null, outcome.error?.code ?? null, this.now().toISOString(), runId);
   }
 
-  private recordFailure(runId: number, stage: string | null, error: string, time: string): void {
-    this.insertFailure.run(runId, stage, error, time);
+  private recordFailure(runId: number, stage: string | null, error: RecordedError, time: string): void {
+    this.insertFailure.run(runId, stage, error.message, error.code, time);
   }
 
   /**
    * Marks runs still 'running' as failed with a reason: those of other (dead) processes after a stale
-   * lock, or this process's own when it is stopped by a signal, so status tells the truth.
+   * lock, or this process's own when it is stopped by a signal, so status tells the truth. Their
+   * code is `E_RUN_INTERRUPTED`.
    */
   markInterrupted(reason: string, whose: 'others' | 'mine'): number {
     const statements = this.interrupted[whose];
     const time = this.now().toISOString();
     return this.db.transaction(() => {
       const runIds = Numbers.parse(statements.runIds.all(process.pid));
-      for (const runId of runIds) this.recordFailure(runId, null, reason, time);
+      for (const runId of runIds) this.recordFailure(runId, null, { code: INTERRUPTED, message: reason }, time);
       statements.stages.run(reason, process.pid);
       return statements.runs.run(reason, time, process.pid).changes;
     })();
@@ -258,6 +278,7 @@ export class RunStore {
       params: row.params,
       status: row.status,
       error: row.error,
+      errorCode: row.error_code,
       pid: row.pid,
       startedAt: row.started_at,
       finishedAt: row.finished_at,
@@ -271,6 +292,7 @@ export class RunStore {
         finishedAt: stage.finished_at,
         seconds: stage.seconds,
         error: stage.error,
+        errorCode: stage.error_code,
       })),
       failures,
     };

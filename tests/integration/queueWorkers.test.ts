@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, runCli, runCliOk, startCli, tempDir } from '../../testkit/cli.js';
+import { collect, jsonLines, runCli, runCliOk, startCli, tempDir } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { startOpenAiServer } from '../../testkit/openaiServer.js';
 import { startRedis, type RedisServer } from '../../testkit/redis.js';
@@ -261,7 +261,7 @@ describe('weekly --queue over several dump files with two workers', () => {
     expect(snapshotStore(queued)).toEqual(fromSingle);
   }, 240_000);
 
-  it('stops at a broken file with one line naming it, keeps what was written, and a run once it is mended ends the same', async () => {
+  it("stops at a broken file with one line naming it and the failed job's code, keeps what was written, and a run once it is mended ends the same", async () => {
     await stopWorkers();
     const files = splitSample(dir);
     const fromSingle = await singleStore(files);
@@ -270,19 +270,52 @@ describe('weekly --queue over several dump files with two workers', () => {
     writeFileSync(broken, whole.slice(0, Math.floor(whole.length / 2)));
     const weekly = weeklyOver(files);
     const queued = join(dir, 'files-broken.sqlite');
-    startWorker([]);
-    startWorker([]);
+    type Event = WorkerEvent & { code?: string; final?: boolean; completed?: number; failed_jobs?: Array<{ code: string; count: number }> };
+    const events: Event[][] = [[], []];
+    const ended = events.map((workerEvents) => collect(startWorker(workerEvents)));
     const failed = await runCli(['--db', queued, ...weekly, '--queue', redis.url]);
     expect(failed.code).toBe(1);
-    // The last line is the one a user reads (the lines before it are the log of a command not on a terminal).
-    expect(failed.stderr.trim().split('\n').at(-1)).toMatch(new RegExp(`^wikidelta: E_QUEUE_JOBS_FAILED: the queue's read-dump jobs failed past their retries: ${broken}: dump is truncated`));
+    // The last line is the one a user reads (the lines before it are the log of a command not on a terminal):
+    // the stage's code, and the failed job's own code counted.
+    expect(failed.stderr.trim().split('\n').at(-1)).toMatch(
+      new RegExp(`^wikidelta: E_QUEUE_JOBS_FAILED: 1 read-dump job failed \\(E_DUMP_TRUNCATED 1\\) past their retries; the first: E_DUMP_TRUNCATED: ${broken}: dump is truncated`),
+    );
     const kept = snapshotStore(queued).window_pages ?? [];
     expect(kept.length).toBeGreaterThan(0);
+    // The store keeps the stage's failure with its code, the job's code in its line.
+    type Shown = { runs: Array<{ errorCode: string; stages: Array<{ stage: string; errorCode: string | null; error: string | null }> }> };
+    const shown = JSON.parse((await runCliOk(['--db', queued, '--json', 'status'])).stdout) as Shown;
+    expect(shown.runs[0]?.errorCode).toBe('E_QUEUE_JOBS_FAILED');
+    const collectStage = shown.runs[0]?.stages.find((stage) => stage.stage === 'collect');
+    expect(collectStage?.errorCode).toBe('E_QUEUE_JOBS_FAILED');
+    expect(collectStage?.error).toMatch(/^1 read-dump job failed \(E_DUMP_TRUNCATED 1\)/);
+
+    // Under --json the error line lists the failed jobs' codes.
+    const inJson = await runCli(['--db', join(dir, 'files-broken-json.sqlite'), '--json', ...weekly, '--queue', redis.url]);
+    expect(inJson.code).toBe(1);
+    const errorLine = jsonLines(inJson.stderr).at(-1);
+    expect(errorLine).toMatchObject({ level: 'error', code: 'E_QUEUE_JOBS_FAILED', failed_jobs: [{ code: 'E_DUMP_TRUNCATED', count: 1 }] });
 
     writeFileSync(broken, whole);
     const mended = await runCliOk(['--db', queued, ...weekly, '--queue', redis.url]);
     // The pages written before the failure stay, and the mended run skips them.
     expect(mended.stdout).toMatch(new RegExp(`collect +done .*skipped_pages=${kept.length}\\b`));
+    expect(snapshotStore(queued).window_pages).toEqual(fromSingle.window_pages);
+
+    // The workers said each failed attempt's code, and stopped with a summary that counts the jobs
+    // failed for good (one per failed run) by code.
+    await stopWorkers();
+    await Promise.all(ended);
+    const attempts = events.flat().filter((event) => event.event === 'job failed' && event.job.startsWith('read-dump '));
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(attempts.every((event) => event.code === 'E_DUMP_TRUNCATED')).toBe(true);
+    expect(attempts.filter((event) => event.final)).toHaveLength(2);
+    const summaries = events.map((workerEvents) => workerEvents.find((event) => event.event === 'worker stopped'));
+    expect(summaries.every((summary) => summary !== undefined)).toBe(true);
+    const failedForGood = summaries.flatMap((summary) => summary?.failed_jobs ?? []);
+    expect(failedForGood.every((count) => count.code === 'E_DUMP_TRUNCATED')).toBe(true);
+    expect(failedForGood.reduce((sum, count) => sum + count.count, 0)).toBe(2);
+    expect(summaries.reduce((sum, summary) => sum + (summary?.completed ?? 0), 0)).toBeGreaterThan(files.length);
     expect(snapshotStore(queued)).toEqual(fromSingle);
   }, 240_000);
 });

@@ -82,9 +82,20 @@ describe('status', () => {
     // The stage it was in is interrupted too, not running.
     expect(status.stdout).toMatch(/^ {2}collect +interrupted /m);
     expect(status.stdout).not.toMatch(/ running /);
-    const json = JSON.parse((await runCli(['--db', db, '--json', 'status'])).stdout) as { runs: Array<{ status: string; stages: Array<{ stage: string; status: string }> }> };
+    type Shown = { runs: Array<{ id: number; status: string; errorCode: string | null; stages: Array<{ stage: string; status: string; errorCode: string | null }>; failures: Array<{ stage: string | null; errorCode: string | null }> }> };
+    const json = JSON.parse((await runCli(['--db', db, '--json', 'status'])).stdout) as Shown;
     expect(json.runs[0]?.status).toBe('interrupted');
     expect(json.runs[0]?.stages.find((stage) => stage.stage === 'collect')?.status).toBe('interrupted');
+
+    // The next writer finds the lock stale and records the run as interrupted, with its code.
+    const broken = join(tempDir(), 'broken.xml');
+    writeFileSync(broken, '<mediawiki><page><title>A</title>');
+    expect((await runCli(['--db', db, 'weekly', '--start', '2022-01-03', '--dump', broken])).code).toBe(1);
+    const after = JSON.parse((await runCliOk(['--db', db, '--json', 'status'])).stdout) as Shown;
+    const killed = after.runs.find((run) => run.id === 1);
+    expect([killed?.status, killed?.errorCode]).toEqual(['failed', 'E_RUN_INTERRUPTED']);
+    expect(killed?.stages.find((stage) => stage.stage === 'collect')?.errorCode).toBe('E_RUN_INTERRUPTED');
+    expect(killed?.failures).toEqual([expect.objectContaining({ stage: null, errorCode: 'E_RUN_INTERRUPTED' })]);
   });
 
   it('shows a store with weekly, sync, snapshot, label and monthly runs, every failure of a run kept, and checks the newest for monitoring', async () => {
@@ -225,13 +236,27 @@ describe('exit codes and one-line refusals', () => {
     store.close();
   });
 
-  it('lists failures as JSON too', async () => {
+  it("lists failures as JSON too, each with the code of the command's error line", async () => {
     const db = join(tempDir(), 'w.sqlite');
     const broken = join(tempDir(), 'broken.xml');
     writeFileSync(broken, '<mediawiki><page><title>A</title>');
-    expect((await runCli(['--db', db, 'weekly', '--start', '2022-01-03', '--dump', broken])).code).toBe(1);
-    const runs = jsonLines((await runCli(['--db', db, '--json', 'status'])).stdout)[0]?.runs as Array<{ failures: Array<{ stage: string }> }>;
-    expect(runs[0]?.failures.map((failure) => failure.stage)).toEqual(['collect']);
+    const failed = await runCli(['--db', db, 'weekly', '--start', '2022-01-03', '--dump', broken]);
+    expect(failed.code).toBe(1);
+    const { code, message } = oneLineError(failed.stderr) ?? {};
+    expect(code).toBe('E_DUMP_TRUNCATED');
+    type Shown = { errorCode: string; error: string; stages: Array<{ stage: string; errorCode: string | null; error: string | null }>; failures: Array<{ stage: string; errorCode: string; error: string }> };
+    const runs = jsonLines((await runCliOk(['--db', db, '--json', 'status'])).stdout)[0]?.runs as Shown[];
+    expect(runs[0]?.failures.map((failure) => [failure.stage, failure.errorCode, failure.error])).toEqual([['collect', 'E_DUMP_TRUNCATED', message]]);
+    expect([runs[0]?.errorCode, runs[0]?.error]).toEqual(['E_DUMP_TRUNCATED', `collect: ${message}`]);
+    const [collectStage, ...later] = runs[0]?.stages ?? [];
+    expect([collectStage?.stage, collectStage?.errorCode, collectStage?.error]).toEqual(['collect', 'E_DUMP_TRUNCATED', message]);
+    expect(later.length).toBeGreaterThan(3);
+    expect(later.filter((stage) => stage.errorCode !== null || stage.error !== null)).toEqual([]);
+    // The text shows the code as the command's line did, and --check's line carries it too.
+    const status = await runCliOk(['--db', db, 'status']);
+    expect(status.stdout).toMatch(/^ {2}collect +failed .* error: E_DUMP_TRUNCATED: /m);
+    expect(status.stdout).toMatch(/^ {2}failure 1: collect: E_DUMP_TRUNCATED: /m);
+    expect(errorOf((await runCli(['--db', db, 'status', '--check'])).stderr)?.message).toMatch(/: E_DUMP_TRUNCATED: collect: /);
   });
 });
 
@@ -284,7 +309,7 @@ describe('signals during check', () => {
     expect(result.code).toBe(143);
     expect(existsSync(`${db}.lock`)).toBe(false);
     const status = await runCli(['--db', db, 'status']);
-    expect(status.stdout).toMatch(/^ {2}check +failed .*error: interrupted by SIGTERM/m);
+    expect(status.stdout).toMatch(/^ {2}check +failed .*error: E_RUN_INTERRUPTED: interrupted by SIGTERM/m);
     const resumed = await runCliOk(['--db', db, ...week]);
     expect(resumed.stdout).toMatch(/check +done +questions=1500 /);
   }, 120_000);

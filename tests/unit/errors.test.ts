@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../testkit/cli.js';
-import { errorCodes, UserError } from '../../src/errors.js';
+import { withCode } from '../support/errorCodes.js';
+import { carried, codeOf, errorCodes, fromCarried, InputError, parseCarried, UserError } from '../../src/errors.js';
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(repoRoot, folder), { withFileTypes: true, recursive: true })
@@ -41,6 +42,21 @@ describe('error codes', () => {
   it('named in tests are all in the list', () => {
     const named = codesNamedIn(['tests'], '');
     expect([...named].filter((code) => !(code in errorCodes))).toEqual([]);
+  });
+
+  it('cross a text-only boundary (a job failure reason, a thread message) as `CODE: line` and come back', () => {
+    const input = new InputError('E_DUMP_TRUNCATED', 'dump is truncated\ninside page "A"');
+    expect(carried(input)).toBe('E_DUMP_TRUNCATED: dump is truncated inside page "A"');
+    expect(fromCarried(carried(input))).toEqual(withCode('E_DUMP_TRUNCATED', 'dump is truncated inside page "A"'));
+    expect(fromCarried(carried(input))).toBeInstanceOf(UserError);
+    // A bug stays a bug: a plain Error, reported as E_INTERNAL.
+    const bug = new TypeError('x is undefined');
+    expect([codeOf(bug), carried(bug)]).toEqual(['E_INTERNAL', 'E_INTERNAL: x is undefined']);
+    expect(fromCarried(carried(bug))).not.toBeInstanceOf(UserError);
+    expect(fromCarried(carried(bug)).message).toBe('x is undefined');
+    // Text without a known code (BullMQ's own reasons) is an internal one, whole.
+    expect(parseCarried('job stalled more than allowable limit')).toEqual({ code: 'E_INTERNAL', message: 'job stalled more than allowable limit' });
+    expect(parseCarried('E_NOT_A_CODE: x')).toEqual({ code: 'E_INTERNAL', message: 'E_NOT_A_CODE: x' });
   });
 
   it('travel with the error and its subclasses', () => {

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { formatRunUsage, runUsage } from '../../llm/usage.js';
-import { runHealth } from '../../runs/health.js';
+import { errorLine, runHealth } from '../../runs/health.js';
 import { shownRun, shownStatus } from '../../runs/liveness.js';
 import { type RunRecord } from '../../store/runStore.js';
 import { addOptions, integerOption } from '../options.js';
@@ -56,17 +56,17 @@ export function formatRun(record: RunRecord): string {
   const gone = status === 'interrupted' ? ` (process ${run.pid} is gone)` : '';
   const lines = [`run ${run.id} ${run.pipeline} ${status}${gone}  started ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}`];
   lines.push(`  ${params}`);
-  if (run.error) lines.push(`  error: ${run.error}`);
+  if (run.error) lines.push(`  error: ${errorLine(run.error, run.errorCode)}`);
   for (const stage of run.stages) {
     const counts = Object.entries(stage.counts).map(([k, v]) => `${k}=${v}`).join(' ');
-    lines.push(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${stage.seconds.toFixed(2).padStart(7)} s  ${counts}${stage.error ? `  error: ${stage.error}` : ''}`);
+    lines.push(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${stage.seconds.toFixed(2).padStart(7)} s  ${counts}${stage.error ? `  error: ${errorLine(stage.error, stage.errorCode)}` : ''}`);
   }
   const driven = run.stages.find((stage) => (stage.counts['wikidata_driven_pages'] ?? 0) > 0)?.counts;
   if (driven) {
     const templates = Object.keys(driven).filter((key) => key.startsWith('wikidata_driven:')).map((key) => `${key.slice('wikidata_driven:'.length)}: ${driven[key]}`);
     lines.push(`  note: infoboxes filled from Wikidata on ${driven['wikidata_driven_pages']} page(s) (${templates.join(', ')}): their facts change in the pages' Wikidata entities; collect those for their changes`);
   }
-  run.failures.forEach((failure, index) => lines.push(`  failure ${index + 1}: ${failure.stage ?? 'run'}: ${failure.error} (${failure.failedAt})`));
+  run.failures.forEach((failure, index) => lines.push(`  failure ${index + 1}: ${failure.stage ?? 'run'}: ${errorLine(failure.error, failure.errorCode)} (${failure.failedAt})`));
   return `${lines.join('\n')}\n`;
 }
 

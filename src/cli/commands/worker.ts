@@ -1,13 +1,16 @@
 /**
  * `wikidelta worker --queue URL`: a process that takes the queue's batch jobs (docs/ARCHITECTURE.md
  * §13) until stopped. It needs no store: each job carries its inputs and its result goes back to
- * the command that queued it. Run one per core, on as many machines as wanted.
+ * the command that queued it. Run one per core, on as many machines as wanted. A failed job's line
+ * and the summary it ends with when stopped name the errors' codes.
  */
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../errors.js';
 import { addOptions } from '../options.js';
 import type { GlobalFlags } from '../session.js';
+import { failedJobsLine } from '../../queue/failedJobs.js';
+import type { WorkerSummary } from '../../queue/worker.js';
 
 interface WorkerFlags {
   queue: string;
@@ -40,15 +43,26 @@ export function registerWorker(program: Command): void {
       concurrency: concurrency.data,
       lockMs: lockMs.data,
       onEvent: (event) => {
-        if (json) process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: event.kind === 'failed' ? 'warn' : 'info', event: `job ${event.kind}`, job: event.job, detail: event.detail })}\n`);
-        else if (event.kind === 'failed') process.stderr.write(`wikidelta worker: job ${event.job} failed: ${event.detail ?? ''}\n`);
+        if (json) {
+          const { kind, job, detail, code, final } = event;
+          process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: kind === 'failed' ? 'warn' : 'info', event: `job ${kind}`, job, detail, code, final })}\n`);
+        } else if (event.kind === 'failed') {
+          const retried = event.final ? '' : ' (to be retried)';
+          process.stderr.write(`wikidelta worker: job ${event.job} failed${retried}: ${event.code ? `${event.code}: ` : ''}${event.detail ?? ''}\n`);
+        }
       },
     });
     process.stderr.write(`wikidelta worker: taking jobs from ${flags.queue}\n`);
-    await new Promise<void>((resolveStopped) => {
+    const summary = await new Promise<WorkerSummary>((resolveStopped) => {
       const stop = () => void worker.close().then(resolveStopped);
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    const failed = summary.failed.length === 0 ? 'none failed' : failedJobsLine(summary.failed);
+    process.stderr.write(
+      json
+        ? `${JSON.stringify({ time: new Date().toISOString(), level: 'info', event: 'worker stopped', completed: summary.completed, failed_jobs: summary.failed })}\n`
+        : `wikidelta worker: stopped; ${summary.completed} job${summary.completed === 1 ? '' : 's'} done, ${failed}\n`,
+    );
   });
 }

@@ -36,7 +36,7 @@ describe('the last complete month', () => {
 });
 
 function run(fields: Partial<RunRecord>): RunRecord {
-  return { id: 3, pipeline: 'weekly', params: {}, status: 'done', error: null, pid: null, startedAt: '2025-01-13T03:00:00.000Z', finishedAt: '2025-01-13T05:00:00.000Z', stages: [], failures: [], ...fields };
+  return { id: 3, pipeline: 'weekly', params: {}, status: 'done', error: null, errorCode: null, pid: null, startedAt: '2025-01-13T03:00:00.000Z', finishedAt: '2025-01-13T05:00:00.000Z', stages: [], failures: [], ...fields };
 }
 
 describe('run health for monitoring', () => {
@@ -48,9 +48,11 @@ describe('run health for monitoring', () => {
   });
 
   it('is unhealthy for a failed or interrupted run, with the error, whatever its age', () => {
-    const failed = runHealth(run({ status: 'failed', error: 'wiki unreachable' }), 'failed', now);
+    const failed = runHealth(run({ status: 'failed', error: 'collect: wiki unreachable', errorCode: 'E_WIKI_UNREACHABLE' }), 'failed', now);
     expect(failed.healthy).toBe(false);
-    expect(failed.line).toMatch(/^run 3 weekly failed, .*: wiki unreachable$/);
+    expect(failed.line).toMatch(/^run 3 weekly failed, .*: E_WIKI_UNREACHABLE: collect: wiki unreachable$/);
+    // A failure recorded before codes were kept has none to show.
+    expect(runHealth(run({ status: 'failed', error: 'wiki unreachable' }), 'failed', now).line).toMatch(/[^:]: wiki unreachable$/);
     const interrupted = runHealth(run({ status: 'running', finishedAt: null }), 'interrupted', now);
     expect(interrupted.healthy).toBe(false);
     expect(interrupted.line).toMatch(/^run 3 weekly interrupted, started 2025-01-13T03:00:00.000Z \(26\.0 h ago\)$/);

@@ -1,8 +1,10 @@
+import Sqlite from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { InputError } from '../../../src/errors.js';
 import { acquireLock } from '../../../src/runs/lock.js';
 import { RecordingReporter } from '../../../src/runs/progress.js';
 import { RunStore } from '../../../src/store/runStore.js';
@@ -80,6 +82,8 @@ describe('runPipeline', () => {
     const failed = new RunStore(db).listRuns()[0];
     expect(failed?.status).toBe('failed');
     expect(failed?.error).toBe('two: broken input in two second line');
+    // A plain Error is a bug: its code says so.
+    expect(failed?.errorCode).toBe('E_INTERNAL');
     expect(failed?.stages.map((s) => s.status)).toEqual(['done', 'failed', 'pending']);
 
     const outcome = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
@@ -99,6 +103,68 @@ describe('runPipeline', () => {
     expect(run?.failures.map((failure) => [failure.stage, failure.error])).toEqual([
       ['two', 'broken input in two second line'],
       ['three', 'broken input in three second line'],
+    ]);
+  });
+
+  it("records each failure with its error's code: a UserError's own, the store's condition, E_INTERNAL for a bug", async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const reporter = new RecordingReporter();
+    const failing = (error: Error): Array<Stage<null>> => [{ name: 'one', run: () => Promise.reject(error) }];
+    const attempt = (error: Error) => runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: failing(error), selected: ['one'], input: null, reporter });
+    await expect(attempt(new InputError('E_DUMP_TRUNCATED', 'dump is truncated inside page "A"'))).rejects.toThrow(withCode('E_DUMP_TRUNCATED'));
+    const failed = new RunStore(db).listRuns()[0];
+    expect([failed?.errorCode, failed?.error]).toEqual(['E_DUMP_TRUNCATED', 'one: dump is truncated inside page "A"']);
+    expect(failed?.stages.map((stage) => [stage.status, stage.errorCode, stage.error])).toEqual([['failed', 'E_DUMP_TRUNCATED', 'dump is truncated inside page "A"']]);
+    // The progress line a log collector reads says the code too.
+    expect(reporter.lines.at(-1)).toMatchObject({ message: 'stage failed', stage: 'one', errorCode: 'E_DUMP_TRUNCATED', error: 'dump is truncated inside page "A"' });
+
+    await expect(attempt(new TypeError('undefined is not a function'))).rejects.toThrow(TypeError);
+    await expect(attempt(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).rejects.toThrow('full');
+    const run = new RunStore(db).listRuns()[0];
+    expect(run?.failures.map((failure) => [failure.stage, failure.errorCode, failure.error])).toEqual([
+      ['one', 'E_DUMP_TRUNCATED', 'dump is truncated inside page "A"'],
+      ['one', 'E_INTERNAL', 'undefined is not a function'],
+      ['one', 'E_STORE_DISK_FULL', 'database or disk is full'],
+    ]);
+    expect(run?.errorCode).toBe('E_STORE_DISK_FULL');
+
+    // Run again to success: the stage and the run no longer carry an error or its code; the failures stay.
+    const done = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: [{ name: 'one', run: async () => ({}) }], selected: ['one'], input: null, reporter });
+    expect([done.run.status, done.run.error, done.run.errorCode]).toEqual(['done', null, null]);
+    expect(done.run.stages.map((stage) => [stage.error, stage.errorCode])).toEqual([[null, null]]);
+    expect(done.run.failures).toHaveLength(3);
+  });
+
+  it('records an interrupted run, its running stage and its failure as E_RUN_INTERRUPTED', async () => {
+    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const runs = new RunStore(db);
+    const { run } = runs.openRun('weekly', params, ['one', 'two']);
+    runs.startStage(run.id, 'one');
+    expect(runs.markInterrupted('interrupted by SIGTERM', 'mine')).toBe(1);
+    const interrupted = runs.getRun(run.id);
+    expect([interrupted?.status, interrupted?.errorCode, interrupted?.error]).toEqual(['failed', 'E_RUN_INTERRUPTED', 'interrupted by SIGTERM']);
+    expect(interrupted?.stages.map((stage) => [stage.status, stage.errorCode])).toEqual([['failed', 'E_RUN_INTERRUPTED'], ['pending', null]]);
+    expect(interrupted?.failures.map((failure) => [failure.stage, failure.errorCode])).toEqual([[null, 'E_RUN_INTERRUPTED']]);
+  });
+
+  it('gives failures recorded before codes were kept the code of an interruption where their text says so, and none otherwise', () => {
+    const db = new Sqlite(':memory:');
+    applyMigrations(db, migrations.filter((migration) => migration.version < 24));
+    db.exec(`
+      INSERT INTO runs (id, pipeline, params_key, params, status, error, pid, started_at) VALUES
+        (1, 'weekly', 'a', '{}', 'failed', 'collect: dump is truncated', 1, 't'),
+        (2, 'weekly', 'b', '{}', 'failed', 'interrupted by SIGINT', 1, 't'),
+        (3, 'weekly', 'c', '{}', 'failed', 'interrupted: process 12 died without finishing', 1, 't');
+      INSERT INTO run_stages (run_id, stage, position, status, error) VALUES (1, 'collect', 0, 'failed', 'dump is truncated'), (2, 'collect', 0, 'failed', 'interrupted by SIGINT');
+      INSERT INTO run_failures (run_id, stage, error, failed_at) VALUES (1, 'collect', 'dump is truncated', 't'), (2, NULL, 'interrupted by SIGINT', 't'), (3, NULL, 'interrupted: process 12 died without finishing', 't');
+    `);
+    applyMigrations(db, migrations);
+    const runs = new RunStore(db);
+    const codes = [1, 2, 3].map((id) => runs.getRun(id)).map((run) => [run?.errorCode, run?.stages.map((stage) => stage.errorCode), run?.failures.map((failure) => failure.errorCode)]);
+    expect(codes).toEqual([
+      [null, [null], [null]],
+      ['E_RUN_INTERRUPTED', ['E_RUN_INTERRUPTED'], ['E_RUN_INTERRUPTED']],
+      ['E_RUN_INTERRUPTED', [], ['E_RUN_INTERRUPTED']],
     ]);
   });
 
