@@ -1,7 +1,7 @@
-import type { Database } from 'better-sqlite3';
 import type { Window } from '../../src/model.js';
 import type { TimeAxis } from '../../src/model/timelines.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
+import type { Store } from '../../src/store/store.js';
 import { defaultReleaseDir, renderWeeklyRelease, type ReleaseCounts } from '../../src/release/weeklyRelease.js';
 import { writeRelease, type PreviousRelease, type WrittenRelease } from '../../src/release/writeRelease.js';
 import { weeklyFigures, withFigures } from '../../src/plots/datasetFigures.js';
@@ -16,8 +16,8 @@ export const exportStage: Stage<WeeklyInput> = {
   name: 'export',
   after: ['classify', 'timeline'],
   async run(input, context) {
-    const dir = input.releaseDir ?? defaultReleaseDir(context.db.name, input.window.start);
-    const { written, counts } = await writeWeeklyRelease(context.db, { wiki: input.wiki, window: input.window, axis: 'edit', dir, previous: 'auto' });
+    const dir = input.releaseDir ?? defaultReleaseDir(context.store.path, input.window.start);
+    const { written, counts } = await writeWeeklyRelease(context.store, { wiki: input.wiki, window: input.window, axis: 'edit', dir, previous: 'auto' });
     context.reporter.event('release written', { dir, files: written.manifest.files.length + 1, version: written.manifest.version });
     return { files: written.manifest.files.length + 1, ...counts };
   },
@@ -28,10 +28,10 @@ export const exportStage: Stage<WeeklyInput> = {
  * axis) and written to `dir`: what the export stage writes, and `export weekly` again later.
  */
 export async function writeWeeklyRelease(
-  db: Database,
+  store: Store,
   options: { wiki: string; window: Window; axis: TimeAxis; dir: string; previous: PreviousRelease },
 ): Promise<{ written: WrittenRelease; counts: ReleaseCounts }> {
-  const { draft, counts } = await renderWeeklyRelease(db, options.wiki, options.window, options.axis);
-  const files = await withFigures(draft.files, weeklyFigures(db, options.window.start.slice(0, 10), options.axis));
-  return { written: await writeRelease(db, options.dir, { ...draft, files }, options.previous), counts };
+  const { draft, counts } = await renderWeeklyRelease(store, options.wiki, options.window, options.axis);
+  const files = await withFigures(draft.files, weeklyFigures(store, options.window.start.slice(0, 10), options.axis));
+  return { written: await writeRelease(store, options.dir, { ...draft, files }, options.previous), counts };
 }

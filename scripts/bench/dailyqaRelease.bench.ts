@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { renderDailyQaRelease } from '../../src/release/dailyqaRelease.js';
 import { writeRelease } from '../../src/release/writeRelease.js';
-import { openDatabase } from '../../src/store/database.js';
+import { Store } from '../../src/store/store.js';
 import { report } from './report.js';
 import { sharedData } from '../../testkit/sharedData.js';
 
@@ -58,11 +58,11 @@ report('dailyqa_release', command.seconds, 's', {
   version: command.output.version,
 });
 
-const db = openDatabase(dbPath);
+const store = Store.open(dbPath);
 const started = performance.now();
-const { draft } = await renderDailyQaRelease(db, FROM, TO);
+const { draft } = await renderDailyQaRelease(store, FROM, TO);
 const rendered = performance.now();
-const inProcess = await writeRelease(db, join(dir, 'in-process'), draft, 'none');
+const inProcess = await writeRelease(store, join(dir, 'in-process'), draft, 'none');
 const finished = performance.now();
 report('dailyqa_release_parts', (finished - started) / 1000, 's', {
   render_s: (rendered - started) / 1000,
@@ -72,8 +72,8 @@ report('dailyqa_release_parts', (finished - started) / 1000, 's', {
 
 const compared = join(dir, 'compared');
 const diffStarted = performance.now();
-const against = await writeRelease(db, compared, draft, { dir: release });
+const against = await writeRelease(store, compared, draft, { dir: release });
 report('dailyqa_release_with_changes', (performance.now() - diffStarted) / 1000, 's', { previous: against.manifest.previous?.version, rows_compared: 2 * Number((command.output.counts as { answers: number }).answers) });
-db.close();
+store.close();
 
 rmSync(dir, { recursive: true, force: true });

@@ -23,7 +23,7 @@ export interface Session {
   /** The session's one Store: every repository, each statement prepared once. */
   store: Store;
   /**
-   * `store.db`, for the commands not converted to the Store yet (export, release, audit, evaluate,
+   * `store.db`, for the commands not converted to the Store yet (audit, evaluate,
    * leaderboard): the same connection. New code takes `store`.
    */
   db: Database;

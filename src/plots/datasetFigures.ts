@@ -4,17 +4,13 @@
  * named spec; `renderFigures` draws them as `NAME.svg` files for `stats --plot` and the leaderboard
  * page, `withFigures` adds them to a release beside its card, which shows them.
  */
-import type { Database } from 'better-sqlite3';
-import { GrowoverStore } from '../store/growoverStore.js';
-import { QueryStore } from '../store/questionStore.js';
-import { SnapshotStore } from '../store/snapshotStore.js';
+import type { Store } from '../store/store.js';
 import { answerChangeStats } from '../timeline/answerStats.js';
 import type { TimeAxis } from '../model/timelines.js';
 import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { answerChangesChart, monthlyCountsChart, queriesPerDomainChart, sentenceLabelsChart, type DomainCount, type MonthCount } from './charts.js';
 import { renderSvg, type ChartSpec } from './render.js';
-import { Store } from '../store/store.js';
 
 export interface Figure {
   /** The file's name without `.svg`. */
@@ -28,11 +24,11 @@ export interface Figure {
  * The weekly dataset's figures, of every week or of the weeks up to `lastWeek` (YYYY-MM-DD); none
  * without kept queries. The answer changes are on the time axis of the release they go with.
  */
-export function weeklyFigures(db: Database, lastWeek?: string, axis: TimeAxis = 'edit'): Figure[] {
-  const weeks = answerChangeStats(Store.of(db), axis, lastWeek);
+export function weeklyFigures(store: Store, lastWeek?: string, axis: TimeAxis = 'edit'): Figure[] {
+  const weeks = answerChangeStats(store, axis, lastWeek);
   if (weeks.length === 0) return [];
   const counts = new Map<string, DomainCount>();
-  for (const facts of new QueryStore(db).scoringFacts()) {
+  for (const facts of store.queries.scoringFacts()) {
     if (facts.week === null || (lastWeek !== undefined && facts.week > lastWeek)) continue;
     const domain = facts.domain ?? 'unclassified';
     const key = `${facts.week}\u0000${domain}`;
@@ -54,9 +50,9 @@ export function weeklyFigures(db: Database, lastWeek?: string, axis: TimeAxis = 
  * GrowOVER's figures: labels of each labeled snapshot pair (by the new snapshot's month) and QA items
  * active per month by type; of every snapshot with items, or of those dated up to `lastDate`.
  */
-export function growoverFigures(db: Database, lastDate = '9999-12-31'): Figure[] {
-  const snapshots = new SnapshotStore(db);
-  const growover = new GrowoverStore(db);
+export function growoverFigures(store: Store, lastDate = '9999-12-31'): Figure[] {
+  const snapshots = store.snapshots;
+  const growover = store.growover;
   const names = growover.snapshotsWithItems(lastDate);
   const monthOf = (name: string) => growover.month(name) || name;
   const labels: MonthCount[] = [];

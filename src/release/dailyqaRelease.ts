@@ -5,17 +5,15 @@
  * pass over the stored intervals (`answersOverDays`), not a statement per day. Rendering only: the
  * same store gives byte-identical files.
  */
-import type { Database } from 'better-sqlite3';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import { QueryStore } from '../store/questionStore.js';
 import { answersOverDays } from '../timeline/answers.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
 import { cardFrontMatter, loadingSection } from './datasetCard.js';
 import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
-import { Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /** Longer ranges are refused: a range is one table held in memory while written (about 200 bytes a row). */
 const MAX_DAYS = 3660;
@@ -61,12 +59,12 @@ export function daysFrom(from: string, to: string): string[] {
  *
  * @throws UserError when the store holds no kept query
  */
-export async function renderDailyQaRelease(db: Database, from: string, to: string): Promise<{ draft: ReleaseDraft; counts: DailyQaCounts }> {
+export async function renderDailyQaRelease(store: Store, from: string, to: string): Promise<{ draft: ReleaseDraft; counts: DailyQaCounts }> {
   const dates = daysFrom(from, to);
-  const queries = new QueryStore(db).keptQueries();
+  const queries = store.queries.keptQueries();
   if (queries.length === 0) throw new UserError('E_PREREQUISITE_MISSING', 'no kept queries in the store: run wikidelta weekly or wikidelta import dailyqa first');
   const answers: TableRecord[] = [];
-  for (const query of answersOverDays(Store.of(db), dates)) {
+  for (const query of answersOverDays(store, dates)) {
     query.answers.forEach((answer, index) => answers.push(answerRecord(query.id, dates[index] as string, answer)));
   }
   const queryRows: TableRecord[] = queries.map((query) => ({

@@ -5,13 +5,12 @@
  * the native JSONL (every item active or retired there and every reject, with provenance) and a
  * dataset card with the monthly counts. Rendering only: the same store gives byte-identical files.
  */
-import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
 import { UserError } from '../errors.js';
 import { turnItemId, type DialogueRecord, type ItemState, type QaRecord, type TurnRecord, type TurnType } from '../model/growover.js';
 import type { Provenance } from '../model.js';
-import { GrowoverStore } from '../store/growoverStore.js';
-import { SnapshotStore } from '../store/snapshotStore.js';
+import type { GrowoverStore } from '../store/growoverStore.js';
+import type { Store } from '../store/store.js';
 import { cardFrontMatter, loadingSection } from './datasetCard.js';
 import { cardConfigs, jsonLinesFormat, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
@@ -81,11 +80,11 @@ const PUBLISHED_TURN_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CONTRADICT'> = { i
  *
  * @throws UserError for a snapshot the store does not hold
  */
-export async function renderGrowoverRelease(db: Database, snapshot: string): Promise<{ draft: ReleaseDraft; months: MonthCounts[] }> {
-  const snapshots = new SnapshotStore(db);
+export async function renderGrowoverRelease(store: Store, snapshot: string): Promise<{ draft: ReleaseDraft; months: MonthCounts[] }> {
+  const snapshots = store.snapshots;
   const record = snapshots.snapshot(snapshot);
   if (!record) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
-  const items = new GrowoverStore(db);
+  const items = store.growover;
   // One read for every title and one per article for its sentences, however many items cite them.
   const titles = new Map(snapshots.articles(snapshot).map((article) => [article.pageId, article.title]));
   const sentencesByPage = new Map<number, string[]>();
@@ -181,7 +180,7 @@ export async function renderGrowoverRelease(db: Database, snapshot: string): Pro
   ];
   for (const [name, content] of await tableFiles(tables)) files.set(name, content);
   files.set('native.jsonl', nativeLines(items, snapshot, qa, turns, dialogues, text, title));
-  const months = monthlyCounts(db, snapshot);
+  const months = monthlyCounts(store, snapshot);
   files.set('README.md', datasetCard(snapshot, months, qa, [...dialogues.values()], tables));
   return {
     draft: {
@@ -256,9 +255,9 @@ function nativeLines(
 }
 
 /** The counts of every snapshot with items, up to the given one, in date order. */
-export function monthlyCounts(db: Database, lastSnapshot: string): MonthCounts[] {
-  const items = new GrowoverStore(db);
-  const last = new SnapshotStore(db).snapshot(lastSnapshot);
+export function monthlyCounts(store: Store, lastSnapshot: string): MonthCounts[] {
+  const items = store.growover;
+  const last = store.snapshots.snapshot(lastSnapshot);
   const counts = (snapshot: string, kind: 'qa' | 'turn', deleted: number) => {
     const result = { unchanged: 0, new: 0, changed: 0, deleted };
     for (const row of items.evidenceTypeCounts(snapshot, kind)) {

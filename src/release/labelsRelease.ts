@@ -4,10 +4,8 @@
  * old sentence), the same records as a typed Parquet table, and a dataset card. Rendering only: the
  * same store gives byte-identical files.
  */
-import type { Database } from 'better-sqlite3';
 import type { StoredLabel } from '../model/labels.js';
-import { GrowoverStore } from '../store/growoverStore.js';
-import { SnapshotStore } from '../store/snapshotStore.js';
+import type { Store } from '../store/store.js';
 import { cardFrontMatter, loadingSection } from './datasetCard.js';
 import { cardConfigs, jsonLinesFormat, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
@@ -48,8 +46,8 @@ export function labelRecord(label: StoredLabel): TableRecord {
 }
 
 /** The sentence-label release of a snapshot pair: every sentence of the new snapshot with its label, similarity and evidence. */
-export async function renderLabelsRelease(db: Database, oldName: string, newName: string): Promise<ReleaseDraft> {
-  const snapshots = new SnapshotStore(db);
+export async function renderLabelsRelease(store: Store, oldName: string, newName: string): Promise<ReleaseDraft> {
+  const snapshots = store.snapshots;
   const wiki = snapshots.requireSnapshot(newName).wiki;
   const records = [...snapshots.labels(oldName, newName)].map(labelRecord);
   const counts = snapshots.labelCounts(oldName, newName);
@@ -61,7 +59,7 @@ export async function renderLabelsRelease(db: Database, oldName: string, newName
   return {
     kind: 'labels',
     series: `labels ${wiki}`,
-    date: new GrowoverStore(db).date(newName),
+    date: store.growover.date(newName),
     command: `wikidelta export labels --old ${oldName} --new ${newName}`,
     parameters: { old: oldName, new: newName },
     files,

@@ -5,14 +5,11 @@
  * and why), and a dataset card. Rendering only: the same store gives byte-identical files (no
  * wall-clock times in them).
  */
-import type { Database } from 'better-sqlite3';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { addDays, formatDate } from '../dates.js';
 import type { Window } from '../model.js';
 import type { GeneratedItem, StoredCheck } from '../model/questions.js';
-import { ChangeStore } from '../store/changeStore.js';
-import { QuestionStore } from '../store/questionStore.js';
 import type { TimeAxis } from '../model/timelines.js';
 import { answerSubject, answersOverDays, type Answer } from '../timeline/answers.js';
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
@@ -22,7 +19,7 @@ import { cardFrontMatter, loadingSection, wikiLanguage } from './datasetCard.js'
 import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
-import { Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 const TitlesJson = z.array(z.string());
 
@@ -65,8 +62,8 @@ const QUERIES_TABLE: TableSpec = {
  * The release's files by name, what its manifest says of them, and the counts its card reports; on
  * world time (`axis`), the answers are what held in the world (docs/ARCHITECTURE.md §16).
  */
-export async function renderWeeklyRelease(db: Database, wiki: string, window: Window, axis: TimeAxis = 'edit'): Promise<{ draft: ReleaseDraft; counts: ReleaseCounts }> {
-  const questions = new QuestionStore(db, wiki);
+export async function renderWeeklyRelease(store: Store, wiki: string, window: Window, axis: TimeAxis = 'edit'): Promise<{ draft: ReleaseDraft; counts: ReleaseCounts }> {
+  const questions = store.questions(wiki);
   const items = questions.generatedItems(window);
   const checks = checksByQuery(questions.checksIn(window));
   // The week's days and the day after it, DailyQA's evaluation date (docs/ARCHITECTURE.md §2).
@@ -84,7 +81,7 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   // The store keeps the edit-time class; on world time the same rule on what held in the world, null
   // where nothing did on those days (a fact without dates).
   const worldFrequency = new Map<string, string | null>();
-  for (const { id, query, answers } of answersOverDays(Store.of(db), read, { windowStart: window.start, axis })) {
+  for (const { id, query, answers } of answersOverDays(store, read, { windowStart: window.start, axis })) {
     const days = releaseDays.map((day) => answers[day] as Answer);
     answersByItem.set(id, days.map((answer, day) => ({ date: dates[day] as string, ...answer })));
     days.forEach((answer, day) => dayLines[day]?.push({ id, query, answer: answer.answer }));
@@ -94,7 +91,7 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
     }
   }
   // The gold's aliases: those of the interval the change began, on edit time whatever the release's axis.
-  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(Store.of(db), { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
+  const aliasesOf = new Map(items.map((item) => [item.id, answerSubject(store, { wiki: item.wiki, pageId: item.pageId, key: item.key, template: item.template }, item.timestamp).aliases]));
   const frequencyOf = (item: GeneratedItem): string | null => (axis === 'world' ? (worldFrequency.get(item.id) ?? null) : item.updateFrequency);
   const queries: ReleaseTable = { spec: QUERIES_TABLE, records: kept.map((item) => queryRecord(item, aliasesOf.get(item.id) ?? [], frequencyOf(item))) };
   const answerRows = [...answersByItem.keys()]
@@ -105,7 +102,7 @@ export async function renderWeeklyRelease(db: Database, wiki: string, window: Wi
   dates.forEach((date, day) => files.set(dailyQaFileName(date), jsonLines(dayLines[day] ?? [])));
   files.set('native.jsonl', jsonLines(items.map((item) => nativeRecord(item, checks.get(item.id) ?? [], answersByItem.get(item.id) ?? [], aliasesOf.get(item.id) ?? [], frequencyOf(item)))));
   const counts: ReleaseCounts = {
-    data_units: new ChangeStore(db, wiki).dataUnitCount(window),
+    data_units: store.changes(wiki).dataUnitCount(window),
     generated: items.filter((i) => i.status === 'ok').length,
     generation_failed: items.filter((i) => i.status === 'failed').length,
     correct: countPassed(checks, 'correctness'),

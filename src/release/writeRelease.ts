@@ -6,12 +6,10 @@
  * same series beside it. A release whose data did not change is written again as it was: same
  * version, same predecessor, same changelog, so the same store gives the same bytes.
  */
-import type { Database } from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { schemaVersion } from '../store/database.js';
-import { RunStore } from '../store/runStore.js';
+import type { Store } from '../store/store.js';
 import { writeFilesAtomically } from './atomicFiles.js';
 import { codeVersion } from './codeVersion.js';
 import { releaseEntry, rowsOf } from './formats/index.js';
@@ -61,10 +59,10 @@ const PIPELINES: Record<ReleaseKind, readonly string[]> = {
 };
 
 /**
- * Writes the release rendered from `db` into `dir`; the manifest records this code's version and
+ * Writes the release rendered from `store` into `dir`; the manifest records this code's version and
  * the store's schema version and the runs of the pipelines that write what the kind reads.
  */
-export async function writeRelease(db: Database, dir: string, draft: ReleaseDraft, previous: PreviousRelease = 'auto'): Promise<WrittenRelease> {
+export async function writeRelease(store: Store, dir: string, draft: ReleaseDraft, previous: PreviousRelease = 'auto'): Promise<WrittenRelease> {
   const entries = (files: Iterable<[string, string | Uint8Array]>): Promise<FileEntry[]> =>
     Promise.all([...files].map(async ([path, content]) => fileEntry(path, content, await rowsOf(path, content))));
   const data = await entries(draft.files);
@@ -100,7 +98,7 @@ export async function writeRelease(db: Database, dir: string, draft: ReleaseDraf
     wikidelta: codeVersion(),
     command: draft.command,
     parameters: draft.parameters,
-    store: { schema_version: schemaVersion(db), runs: new RunStore(db).runIdsOf(PIPELINES[draft.kind]) },
+    store: { schema_version: store.schemaVersion(), runs: store.runs.runIdsOf(PIPELINES[draft.kind]) },
     previous: follows,
     files: [...data, ...(await entries(changeFiles))].sort((a, b) => byPath(a.path, b.path)),
   };

@@ -9,7 +9,7 @@ import type { Counts, RecordedError, RunRecord, StageRecord } from '../store/run
 export interface StageContext {
   /** The session's Store: stages read and write through its repositories. */
   store: Store;
-  /** `store.db`, for the one stage not converted to the Store yet (weekly export). New stages take `store`. */
+  /** `store.db`: no stage reads it since the weekly export took `store`; it goes with `session.db`. New stages take `store`. */
   db: Database;
   runId: number;
   reporter: Reporter;

@@ -7,7 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { AuditStore } from './auditStore.js';
 import { ChangeReads, ChangeStore } from './changeStore.js';
-import { closeStore, openDatabase, openStoreForReading } from './database.js';
+import { closeStore, openDatabase, openStoreForReading, schemaVersion } from './database.js';
 import { EmbeddingCache } from './embeddingCache.js';
 import { EntityStore } from './entityStore.js';
 import { GrowoverStore } from './growoverStore.js';
@@ -61,8 +61,8 @@ export class Store {
 
   /**
    * @param db the connection, already opened and migrated (`openDatabase`). The escape hatch
-   * for code not converted to the Store yet (the releases, audits, evaluation and the audit
-   * server take a `Database` today): pass `store.db` to it, and nothing new.
+   * for code not converted to the Store yet (audits, evaluation and the audit server take a
+   * `Database` today): pass `store.db` to it, and nothing new.
    */
   private constructor(readonly db: Database) {
     Store.ofConnection.set(db, this);
@@ -102,6 +102,22 @@ export class Store {
    */
   static of(db: Database): Store {
     return Store.ofConnection.get(db) ?? new Store(db);
+  }
+
+  /** The database file the store was opened from, as given (`:memory:` for one in memory): releases go beside it. */
+  get path(): string {
+    return this.db.name;
+  }
+
+  /**
+   * The store's schema version: the newest migration applied, 0 for a store without any. A
+   * release's manifest records it.
+   *
+   * @returns the version number.
+   * @example Store.open(':memory:').schemaVersion() // the newest migration's number
+   */
+  schemaVersion(): number {
+    return schemaVersion(this.db);
   }
 
   /** Runs, their stages and failures (`runs`, `run_stages`, `run_failures`). */

@@ -1,4 +1,3 @@
-import Sqlite from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,7 +28,7 @@ describe('demo: the weekly half on the embedded sample', () => {
     }
     // A week rendered again from the finished store: its native records' answers, read with the
     // days' DailyQA files, are the queries' answers one by one.
-    const store = new Sqlite(join(dir, 'demo.sqlite'), { readonly: true });
+    const store = Store.open(join(dir, 'demo.sqlite'), { readonly: true });
     try {
       let compared = 0;
       for (const release of releases) {
@@ -39,7 +38,7 @@ describe('demo: the weekly half on the embedded sample', () => {
         const native = String((await renderWeeklyRelease(store, String(first.wiki), window)).draft.files.get('native.jsonl') ?? '');
         for (const record of jsonLines(native)) {
           for (const { date, ...answer } of record.answers as Array<{ date: string }>) {
-            expect(answer, `${String(record.id)} on ${date}`).toEqual(answerQuery(Store.of(store), String(record.id), date));
+            expect(answer, `${String(record.id)} on ${date}`).toEqual(answerQuery(store, String(record.id), date));
             compared++;
           }
         }

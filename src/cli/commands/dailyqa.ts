@@ -24,9 +24,9 @@ interface DailyQaExportFlags extends PreviousFlags {
 /** `export dailyqa --from A --to B`: the range release, written as a whole. */
 async function exportRange(command: Command, flags: DailyQaExportFlags & { from: string; to: string }): Promise<void> {
   await withSession(command, { write: false, lock: true }, async (session) => {
-    const { draft, counts } = await renderDailyQaRelease(session.store.db, flags.from, flags.to);
+    const { draft, counts } = await renderDailyQaRelease(session.store, flags.from, flags.to);
     const dir = flags.out ?? join(dirname(session.dbPath), 'releases', `dailyqa-${flags.from}-${flags.to}`);
-    const written = await writeRelease(session.store.db, dir, draft, previousChoice(flags));
+    const written = await writeRelease(session.store, dir, draft, previousChoice(flags));
     process.stdout.write(
       session.json
         ? `${JSON.stringify({ dir, counts, ...releaseSummary(written) })}\n`

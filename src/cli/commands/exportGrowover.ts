@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import { UserError } from '../../errors.js';
-import { SnapshotStore } from '../../store/snapshotStore.js';
 import { renderGrowoverRelease } from '../../release/growoverRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
 import { growoverFigures, withFigures } from '../../plots/datasetFigures.js';
@@ -26,14 +25,14 @@ export function registerExportGrowover(exportGroup: Command): void {
     },
   ).action(async (flags: ExportGrowoverFlags, command: Command) => {
     const { months, written } = await withSession(command, { write: false, lock: true }, async (session) => {
-      const snapshot = new SnapshotStore(session.db).requireSnapshot(flags.snapshot);
-      const { draft, months } = await renderGrowoverRelease(session.db, flags.snapshot);
+      const snapshot = session.store.snapshots.requireSnapshot(flags.snapshot);
+      const { draft, months } = await renderGrowoverRelease(session.store, flags.snapshot);
       if (!months.some((month) => month.snapshot === flags.snapshot)) {
         throw new UserError('E_PREREQUISITE_MISSING', `no GrowOVER items in snapshot "${flags.snapshot}": run wikidelta monthly --new ${flags.snapshot} first`);
       }
       // The figures of the snapshots up to this one, as the card's month table counts them.
-      const files = await withFigures(draft.files, growoverFigures(session.db, snapshot.asOf ?? snapshot.name));
-      return { months, written: await writeRelease(session.db, flags.out, { ...draft, files }, previousChoice(flags)) };
+      const files = await withFigures(draft.files, growoverFigures(session.store, snapshot.asOf ?? snapshot.name));
+      return { months, written: await writeRelease(session.store, flags.out, { ...draft, files }, previousChoice(flags)) };
     });
     const current = months.find((month) => month.snapshot === flags.snapshot);
     if (command.optsWithGlobals<GlobalFlags>().json) {

@@ -5,7 +5,6 @@ import { UserError } from '../../errors.js';
 import type { StoredLabel } from '../../model/labels.js';
 import { labelRecord, renderLabelsRelease } from '../../release/labelsRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
-import { SnapshotStore } from '../../store/snapshotStore.js';
 import { addOptions, refuseUsage } from '../options.js';
 import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
 import { withSession } from '../session.js';
@@ -33,14 +32,14 @@ export function registerExportLabels(exportGroup: Command): void {
     if (flags.out !== undefined && flags.release !== undefined) refuseUsage(command, '--out writes one file, --release a release directory: give one of them');
     if (flags.previous !== undefined && flags.release === undefined) refuseUsage(command, '--previous is for a release (--release DIR)');
     await withSession(command, { write: false, lock: true }, async (session) => {
-      const store = new SnapshotStore(session.db);
-      store.requireSnapshot(flags.old);
-      store.requireSnapshot(flags.new);
-      if (Object.values(store.labelCounts(flags.old, flags.new)).every((count) => count === 0)) {
+      const snapshots = session.store.snapshots;
+      snapshots.requireSnapshot(flags.old);
+      snapshots.requireSnapshot(flags.new);
+      if (Object.values(snapshots.labelCounts(flags.old, flags.new)).every((count) => count === 0)) {
         throw new UserError('E_PREREQUISITE_MISSING', `no labels between "${flags.old}" and "${flags.new}": run wikidelta label --old ${flags.old} --new ${flags.new} first`);
       }
       if (flags.release !== undefined) {
-        const written = await writeRelease(session.db, flags.release, await renderLabelsRelease(session.db, flags.old, flags.new), previousChoice(flags));
+        const written = await writeRelease(session.store, flags.release, await renderLabelsRelease(session.store, flags.old, flags.new), previousChoice(flags));
         process.stdout.write(
           session.json
             ? `${JSON.stringify({ dir: flags.release, ...releaseSummary(written) })}\n`
@@ -48,7 +47,7 @@ export function registerExportLabels(exportGroup: Command): void {
         );
         return;
       }
-      const lines = labelLines(store.labels(flags.old, flags.new));
+      const lines = labelLines(snapshots.labels(flags.old, flags.new));
       if (flags.out) {
         writeFileAtomically(flags.out, lines);
         return;

@@ -3,7 +3,6 @@ import { windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { defaultReleaseDir } from '../../release/weeklyRelease.js';
 import { writeWeeklyRelease } from '../../../pipelines/weekly/export.js';
-import { RunStore } from '../../store/runStore.js';
 import { addOptions, dateOption, integerOption, timeAxisOption } from '../options.js';
 import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
 import type { TimeAxis } from '../../model/timelines.js';
@@ -38,14 +37,14 @@ export function registerExportWeekly(exportGroup: Command): void {
     await withSession(command, { write: false, lock: true }, async (session) => {
       const window = windowFrom(flags.start, flags.days);
       // A week the pipeline ran is released even when it kept no question, as its export stage did.
-      const wikis = new RunStore(session.db).wikisRunFor('weekly', window);
+      const wikis = session.store.runs.wikisRunFor('weekly', window);
       const wiki = flags.wiki ?? wikis[0];
       if (wiki === undefined || !wikis.includes(wiki)) {
         throw new UserError('E_PREREQUISITE_MISSING', `no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
       }
       if (!flags.wiki && wikis.length > 1) throw new UserError('E_WIKI_AMBIGUOUS', `the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
       const dir = flags.out ?? `${defaultReleaseDir(session.dbPath, window.start)}${flags.time === 'world' ? '-world' : ''}`;
-      const { written, counts } = await writeWeeklyRelease(session.db, { wiki, window, axis: flags.time, dir, previous: previousChoice(flags) });
+      const { written, counts } = await writeWeeklyRelease(session.store, { wiki, window, axis: flags.time, dir, previous: previousChoice(flags) });
       const total = written.manifest.files.length + 1;
       process.stdout.write(
         session.json

@@ -45,7 +45,7 @@ export function registerLeaderboard(program: Command): void {
         process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
         return;
       }
-      const figures = [...(board.weekly.length > 0 ? weeklyFigures(session.db) : []), ...(board.growover.length > 0 ? growoverFigures(session.db) : [])];
+      const figures = [...(board.weekly.length > 0 ? weeklyFigures(session.store) : []), ...(board.growover.length > 0 ? growoverFigures(session.store) : [])];
       writeFilesAtomically(flags.out, await leaderboardFiles(board, figures), LEADERBOARD_ENTRY);
       const systems = new Set([...board.weekly, ...board.growover.flatMap((snapshot) => snapshot.entries)].map((entry) => entry.system)).size;
       process.stdout.write(session.json ? `${JSON.stringify({ out: flags.out, systems })}\n` : `leaderboard of ${systems} systems written to ${flags.out}\n`);

@@ -32,7 +32,7 @@ export function registerStats(program: Command): void {
     await withSession(command, { write: false }, async (session) => {
       process.stdout.write(`${JSON.stringify({ weeks: answerChangeStats(session.store) }, null, session.json ? undefined : 2)}\n`);
       if (flags.plot === undefined) return;
-      const figures = [...weeklyFigures(session.store.db), ...growoverFigures(session.store.db)];
+      const figures = [...weeklyFigures(session.store), ...growoverFigures(session.store)];
       if (flags.predictions !== undefined) {
         const file = flags.predictions;
         let content: string;

@@ -11,7 +11,7 @@ export function printQuestionsAndAnswers(store: Store, wiki: string, out: (line?
   const kept = queries.filter((q) => q.kept);
   const providers = [...new Set(queries.map((q) => q.provider))].join(', ');
   out(`${queries.length} questions generated (provider: ${providers || 'none'}), ${kept.length} kept after the checks and the domain cap.`);
-  out(`Weekly releases (queries.jsonl, qa_YYMMDD.jsonl for each day, native.jsonl, README.md) in ${dirname(defaultReleaseDir(store.db.name, 'x'))}/`);
+  out(`Weekly releases (queries.jsonl, qa_YYMMDD.jsonl for each day, native.jsonl, README.md) in ${dirname(defaultReleaseDir(store.path, 'x'))}/`);
   // Spread the examples over the weeks rather than showing the first week only.
   const step = Math.max(1, Math.floor(kept.length / shown));
   for (const query of kept.filter((_, i) => i % step === 0).slice(0, shown)) {

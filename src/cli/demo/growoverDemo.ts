@@ -33,7 +33,7 @@ export async function demoGrowover(options: {
     });
   }
   out('GrowOVER items per snapshot (offline cloze and dialogue rules; QA unchanged/new/changed/deleted, dialogue turns the same):');
-  for (const month of monthlyCounts(store.db, snapshots.at(-1) as string)) {
+  for (const month of monthlyCounts(store, snapshots.at(-1) as string)) {
     const q = month.qa;
     const t = month.turns;
     out(`  ${month.snapshot}: QA ${q.unchanged}/${q.new}/${q.changed}/${q.deleted}, turns ${t.unchanged}/${t.new}/${t.changed}/${t.deleted}`);

@@ -14,7 +14,7 @@ import { diffReleases, directorySource } from '../../../src/release/releaseDiff.
 import { readManifest } from '../../../src/release/manifest.js';
 import { verifyRelease } from '../../../src/release/verifyRelease.js';
 import { writeRelease, type ReleaseDraft } from '../../../src/release/writeRelease.js';
-import { openDatabase } from '../../../src/store/database.js';
+import { Store } from '../../../src/store/store.js';
 import { tempDir } from '../../../testkit/cli.js';
 import { compareWithTwin, duckdbRows, parquetRows } from '../../support/datasetCard.js';
 import { withCode } from '../../support/errorCodes.js';
@@ -91,43 +91,43 @@ async function draft(date: string, answer: string): Promise<ReleaseDraft> {
 }
 
 describe('a release and the release it follows', () => {
-  const db = openDatabase(':memory:');
+  const store = Store.open(':memory:');
 
   it('follows the newest earlier release of its series beside it, or the one given, or none', async () => {
     const parent = tempDir();
-    await writeRelease(db, join(parent, 'a'), await draft('2025-01-01', 'one'));
-    await writeRelease(db, join(parent, 'c'), await draft('2025-01-03', 'three'));
+    await writeRelease(store, join(parent, 'a'), await draft('2025-01-01', 'one'));
+    await writeRelease(store, join(parent, 'c'), await draft('2025-01-03', 'three'));
     mkdirSync(join(parent, 'not-a-release'));
     writeFileSync(join(parent, 'not-a-release', 'MANIFEST.json'), '{"broken": ');
-    const b = await writeRelease(db, join(parent, 'b'), await draft('2025-01-02', 'two'));
+    const b = await writeRelease(store, join(parent, 'b'), await draft('2025-01-02', 'two'));
     expect(b.manifest.previous).toEqual({ version: readManifest(join(parent, 'a')).version, directory: 'a' });
     // The same query on other days: nothing added, retired or changed.
     expect(b.changes !== 'unchanged' && b.changes.records).toEqual([]);
-    const given = await writeRelease(db, join(parent, 'd'), await draft('2025-01-04', 'four'), { dir: join(parent, 'a') });
+    const given = await writeRelease(store, join(parent, 'd'), await draft('2025-01-04', 'four'), { dir: join(parent, 'a') });
     expect(given.manifest.previous?.directory).toBe('a');
-    const none = await writeRelease(db, join(parent, 'e'), await draft('2025-01-05', 'five'), 'none');
+    const none = await writeRelease(store, join(parent, 'e'), await draft('2025-01-05', 'five'), 'none');
     expect(none.manifest.previous).toBeNull();
     expect(readFileSync(join(parent, 'e', 'CHANGES.md'), 'utf8')).toMatch(/the first release of the series "dailyqa"/);
   });
 
   it('follows the release its directory held, and writes an unchanged release again byte for byte', async () => {
     const dir = join(tempDir(), 'release');
-    const first = await writeRelease(db, dir, await draft('2025-01-02', 'old'));
-    const second = await writeRelease(db, dir, await draft('2025-01-02', 'new'));
+    const first = await writeRelease(store, dir, await draft('2025-01-02', 'old'));
+    const second = await writeRelease(store, dir, await draft('2025-01-02', 'new'));
     expect(second.manifest.previous).toEqual({ version: first.manifest.version, directory: 'release' });
     expect(second.changes !== 'unchanged' && second.changes.records).toEqual([
       { change: 'answer_changed', id: 'q1', days: [{ date: '2025-01-02', before: { answer: 'old', status: 'ok' }, after: { answer: 'new', status: 'ok' } }] },
     ]);
     const bytes = (name: string) => readFileSync(join(dir, name)).toString('base64');
     const before = ['MANIFEST.json', 'CHANGES.md', 'changes.jsonl'].map(bytes);
-    const third = await writeRelease(db, dir, await draft('2025-01-02', 'new'));
+    const third = await writeRelease(store, dir, await draft('2025-01-02', 'new'));
     expect(third.changes).toBe('unchanged');
     expect(['MANIFEST.json', 'CHANGES.md', 'changes.jsonl'].map(bytes)).toEqual(before);
   });
 
   it('refuses to compare releases of two kinds, and verify catches a manifest whose version was edited', async () => {
     const parent = tempDir();
-    await writeRelease(db, join(parent, 'x'), await draft('2025-01-02', 'a'));
+    await writeRelease(store, join(parent, 'x'), await draft('2025-01-02', 'a'));
     const manifest = readManifest(join(parent, 'x'));
     const labels = { ...manifest, kind: 'labels' as const };
     expect(() => diffReleases(directorySource(join(parent, 'x'), labels), directorySource(join(parent, 'x'), manifest))).toThrow(withCode('E_RELEASE_MISMATCH'));

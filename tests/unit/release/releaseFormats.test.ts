@@ -57,8 +57,7 @@ describe('a release format registered from outside the release kinds', () => {
     registerReleaseFormat(csvFormat);
     expect(() => registerReleaseFormat({ ...csvFormat, name: 'other' })).toThrow('a release format named csv with extension .csv is registered already');
     expect(releaseFormats().map((format) => format.name)).toEqual(['parquet', 'jsonl', 'csv']);
-    const [{ openDatabase }, { importDailyQa }, { renderDailyQaRelease }, { writeRelease }, { verifyRelease }, { diffReleases, directorySource }, { readManifest }] = await Promise.all([
-      import('../../../src/store/database.js'),
+    const [{ importDailyQa }, { renderDailyQaRelease }, { writeRelease }, { verifyRelease }, { diffReleases, directorySource }, { readManifest }] = await Promise.all([
       import('../../../src/timeline/dailyqaImport.js'),
       import('../../../src/release/dailyqaRelease.js'),
       import('../../../src/release/writeRelease.js'),
@@ -67,10 +66,10 @@ describe('a release format registered from outside the release kinds', () => {
       import('../../../src/release/manifest.js'),
     ]);
     const dir = tempDir();
-    const db = openDatabase(join(dir, 'store.sqlite'));
-    await importDailyQa(Store.of(db), dailyQaDays(dir));
+    const store = Store.open(join(dir, 'store.sqlite'));
+    await importDailyQa(store, dailyQaDays(dir));
     const release = join(dir, 'releases', 'dailyqa');
-    const { manifest } = await writeRelease(db, release, (await renderDailyQaRelease(db, '2025-01-13', '2025-01-14')).draft);
+    const { manifest } = await writeRelease(store, release, (await renderDailyQaRelease(store, '2025-01-13', '2025-01-14')).draft);
 
     expect(readdirSync(release).filter((name) => /^(answers|queries)\./.test(name)).sort()).toEqual([
       'answers.csv',
@@ -100,12 +99,12 @@ describe('a release format registered from outside the release kinds', () => {
 
     expect(await verifyRelease(release)).toMatchObject({ ok: true });
     // Written again over itself, the directory of CSV files is the release's own, not someone else's.
-    const next = await writeRelease(db, release, (await renderDailyQaRelease(db, '2025-01-13', '2025-01-14')).draft);
+    const next = await writeRelease(store, release, (await renderDailyQaRelease(store, '2025-01-13', '2025-01-14')).draft);
     expect(next.changes).toBe('unchanged');
     const longer = join(dir, 'releases', 'dailyqa-longer');
-    await writeRelease(db, longer, (await renderDailyQaRelease(db, '2025-01-13', '2025-01-15')).draft, { dir: release });
+    await writeRelease(store, longer, (await renderDailyQaRelease(store, '2025-01-13', '2025-01-15')).draft, { dir: release });
     expect(diffReleases(directorySource(release, readManifest(release)), directorySource(longer, readManifest(longer))).counts).toMatchObject({ queries: { before: 2, after: 2 } });
-    db.close();
+    store.close();
   });
 
   it('is not written once the modules are loaded again without it', async () => {
