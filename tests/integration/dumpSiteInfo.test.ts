@@ -71,13 +71,13 @@ describe("a dump's <siteinfo> names the wiki of its run", () => {
     writeFileSync(bad, frenchTownDump().replace('<dbname>frwiki</dbname>', '<dbname>fr wiki/../x</dbname>'));
     const refused = await runCli(['--db', join(dir, 'bad.sqlite'), 'weekly', ...week, '--dump', bad]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim()).toBe(`wikidelta: dump ${bad}: its <siteinfo> names the wiki "fr wiki/../x", which is not a database name (letters, digits, _ . -)`);
+    expect(refused.stderr.trim()).toBe(`wikidelta: E_DUMP_MALFORMED: dump ${bad}: its <siteinfo> names the wiki "fr wiki/../x", which is not a database name (letters, digits, _ . -)`);
 
     const english = join(dir, 'enwiki-towns.xml');
     writeFileSync(english, frenchTownDump().replace('<dbname>frwiki</dbname>', '<dbname>enwiki</dbname>'));
     const mixed = await runCli(['--db', join(dir, 'mixed.sqlite'), 'weekly', ...week, '--dump', dump, '--dump', english]);
     expect(mixed.code).toBe(1);
-    expect(mixed.stderr.trim()).toMatch(/^wikidelta: the dump files are of different wikis: .*frwiki-towns\.xml \(frwiki, https:\/\/fr\.wikipedia\.org\/wiki\/\) and .*enwiki-towns\.xml \(enwiki, /);
+    expect(mixed.stderr.trim()).toMatch(/^wikidelta: E_FLAGS_CONFLICT: the dump files are of different wikis: .*frwiki-towns\.xml \(frwiki, https:\/\/fr\.wikipedia\.org\/wiki\/\) and .*enwiki-towns\.xml \(enwiki, /);
   }, 900_000);
 });
 
@@ -118,6 +118,6 @@ describe('a store made before dumps were named by their <siteinfo>', () => {
     // Now two wikis ran the week: a run given no source asks which.
     const ambiguous = await runCli(['--db', db, 'weekly', ...week, '--stages', 'export']);
     expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr.trim()).toBe('wikidelta: the weekly pipeline ran on several wikis in this window (dump, frwiki): give its source (--dump or --api) or set wiki');
+    expect(ambiguous.stderr.trim()).toBe('wikidelta: E_WIKI_AMBIGUOUS: the weekly pipeline ran on several wikis in this window (dump, frwiki): give its source (--dump or --api) or set wiki');
   }, 900_000);
 });
