@@ -33,6 +33,7 @@ export function weeklyRunInput(
     revertHours: settings.revertHours,
     keepContent: settings.keepContent,
     articleBaseUrl: wiki.articleBaseUrl,
+    ...(wiki.nameWiki ? { nameWiki: wiki.nameWiki } : {}),
     tasks: new SessionTasks(session.store, settings).weekly(),
     prices: pricesOf(settings),
     domainCap: settings.domainCap,
@@ -44,8 +45,11 @@ export function weeklyRunInput(
 
 /** The wiki a run's pages are stored under, and where its articles are. */
 export interface RunWiki {
+  /** Empty, as is `articleBaseUrl`, until `nameWiki` names it, unless a setting does. */
   wiki: string;
   articleBaseUrl: string;
+  /** For a run that begins before its source names its wiki: see `WeeklyInput.nameWiki`. */
+  nameWiki?: () => Promise<RunWiki>;
 }
 
 /**
@@ -69,6 +73,20 @@ export async function runWiki(session: Session, flags: SourceFlags, source: Revi
   }
   wiki ??= wikiName(flags, settings);
   return { wiki, articleBaseUrl: settings.articleBaseUrl ?? new WikiStore(db).articleBase(wiki) ?? articleBaseUrl(flags, settings) };
+}
+
+/**
+ * The wiki of a weekly run that collects from `source`, as `runWiki` names it, but of a streamed
+ * source (a dump on standard input) not before the run begins: its head may be slow to come down the
+ * pipe, and the run must hold the store and show in `status` meanwhile. That run begins under the
+ * `wiki` setting, or with no wiki in its parameters, and collect names it from the head before it
+ * writes anything (docs/ARCHITECTURE.md §3).
+ */
+export async function collectingRunWiki(session: Session, flags: SourceFlags, source: RevisionSource, window: Window): Promise<RunWiki> {
+  if (!source.streamed) return runWiki(session, flags, source, window);
+  // Named by the setting, the run may find collect done: its later stages link as the store recorded.
+  const known = session.settings.wiki === undefined ? { wiki: '', articleBaseUrl: '' } : await runWiki(session, flags, null);
+  return { ...known, nameWiki: () => runWiki(session, flags, source) };
 }
 
 export interface EntityNameFlags {
@@ -110,9 +128,11 @@ function entityNameSources(session: Session, flags: SourceFlags & EntityNameFlag
 
 /**
  * A weekly run's identity. The source counts only through the wiki it reads: the same window
- * collected from a dump and then parsed without a source is one run.
+ * collected from a dump and then parsed without a source is one run. A run whose wiki its source
+ * is still to name has none (null) until collect names it.
  */
 export function weeklyRunParams(session: Session, input: WeeklyInput, days: number): Record<string, unknown> {
   const { settings } = session;
-  return { window: input.window, days, wiki: input.wiki, seed: settings.seed, revertHours: settings.revertHours, llm: llmRunParam(settings) };
+  const wiki = input.wiki === '' ? null : input.wiki;
+  return { window: input.window, days, wiki, seed: settings.seed, revertHours: settings.revertHours, llm: llmRunParam(settings) };
 }

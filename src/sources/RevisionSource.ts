@@ -99,6 +99,11 @@ export interface RevisionSource {
   /** What the source says of its wiki, where it says it (a dump's `<siteinfo>`); the API's is its URL. */
   site?(): Promise<WikiSite>;
   /**
+   * True for a stream read once (a dump on standard input): what `site` says comes with its first
+   * bytes, which a pipe may be slow to give, so a run begins without waiting for them.
+   */
+  readonly streamed?: boolean;
+  /**
    * Main-namespace pages deleted in the window, where the source can tell (a dump cannot, so it
    * leaves this out).
    *

@@ -76,6 +76,7 @@ export function wikiSiteOf(site: SiteInfo, name: string): WikiSite {
 export class DumpRevisionSource implements RevisionSource {
   readonly kind = 'dump' as const;
   readonly origin: string;
+  readonly streamed: boolean;
   private readonly source: string;
   private readonly inputOptions: DumpInputOptions;
   private readOnce = false;
@@ -93,6 +94,7 @@ export class DumpRevisionSource implements RevisionSource {
     this.source = source;
     this.inputOptions = inputOptions;
     this.origin = origin ?? (source === STDIN_SOURCE ? 'dump:standard input' : `dump:${resolve(source)}`);
+    this.streamed = source === STDIN_SOURCE;
   }
 
   /** A source over an already open stream (plain or compressed), e.g. in tests. */
@@ -111,9 +113,9 @@ export class DumpRevisionSource implements RevisionSource {
   private async readSite(): Promise<WikiSite> {
     const input = openDumpInput(this.source, this.inputOptions);
     const { site, read } = await readSiteInfo(input);
-    if (this.source === STDIN_SOURCE) this.stdinHead = { read, rest: input };
+    if (this.streamed) this.stdinHead = { read, rest: input };
     else await input.return(undefined);
-    return wikiSiteOf(site, `dump ${this.source === STDIN_SOURCE ? 'on standard input' : this.source}`);
+    return wikiSiteOf(site, `dump ${this.streamed ? 'on standard input' : this.source}`);
   }
 
   /** The dump's bytes: standard input read on after its head when its site was read, else opened now. */
@@ -136,7 +138,7 @@ export class DumpRevisionSource implements RevisionSource {
    *   truncated, or a decompressor that is not installed (the message names its package)
    */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
-    if (this.source === STDIN_SOURCE) {
+    if (this.streamed) {
       // A stream cannot be rewound: a second pass would silently see an empty dump.
       if (this.readOnce) throw new UserError('E_DUMP_STDIN_UNUSABLE', `${this.origin} can be read only once`);
       this.readOnce = true;

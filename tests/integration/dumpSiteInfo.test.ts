@@ -6,10 +6,10 @@
  * the wiki was read (every dump under "dump") opens, answers and exports as it did.
  */
 import Sqlite from 'better-sqlite3';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { collect, jsonLines, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { TOWN_WEEK_START, townDump } from '../../testkit/townDump.js';
 
@@ -52,10 +52,28 @@ describe("a dump's <siteinfo> names the wiki of its run", () => {
     expect(queries(again).map((query) => [query.wiki, query.url])).toEqual(kept.map((query) => [query.wiki, query.url]));
   }, 900_000);
 
-  it('reads the same from standard input, and the settings win over the dump', async () => {
+  it('reads the same from a pipe, whose run begins before its head comes; and the settings win over the dump', async () => {
+    // `xzcat frwiki….xml.xz | wikidelta weekly --dump -` whose pipe gives the root and then waits:
+    // the run holds the store and shows in status, unnamed, until the <siteinfo> comes and names it.
+    const db = join(dir, 'stdin.sqlite');
     const fromStdin = join(dir, 'stdin-release');
-    await runCliOk(['--db', join(dir, 'stdin.sqlite'), 'weekly', ...week, '--dump', '-', '--out', fromStdin], { input: readFileSync(dump) });
+    const bytes = readFileSync(dump);
+    const rootEnd = bytes.indexOf('>') + 1;
+    const child = startCli(['--db', db, '--json', 'weekly', ...week, '--dump', '-', '--out', fromStdin]);
+    const ended = collect(child);
+    child.stdin?.write(bytes.subarray(0, rootEnd));
+    await waitForOutput(child, 'stderr', /"stage":"collect"/);
+    const waiting = await runCliOk(['--db', db, 'status']);
+    expect(waiting.stdout).toMatch(/^run 1 weekly running /m);
+    expect(waiting.stdout).toMatch(/^ {2}window=\S+ days=7 wiki=- /m);
+    expect(existsSync(join(fromStdin, 'queries.jsonl'))).toBe(false);
+    child.stdin?.end(bytes.subarray(rootEnd));
+    const piped = await ended;
+    expect(piped.code, piped.stderr).toBe(0);
     expect(queries(fromStdin)).toEqual(queries(join(dir, 'fr-release')));
+    const named = await runCliOk(['--db', db, 'status']);
+    expect(named.stdout).toMatch(/^run 1 weekly done /m);
+    expect(named.stdout).toMatch(/^ {2}window=\S+ days=7 wiki=frwiki /m);
 
     const set = join(dir, 'set-release');
     const env = { WIKIDELTA_WIKI: 'towns', WIKIDELTA_ARTICLE_BASE_URL: 'https://towns.example/wiki/' };
@@ -78,6 +96,22 @@ describe("a dump's <siteinfo> names the wiki of its run", () => {
     const mixed = await runCli(['--db', join(dir, 'mixed.sqlite'), 'weekly', ...week, '--dump', dump, '--dump', english]);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr.trim()).toMatch(/^wikidelta: E_FLAGS_CONFLICT: the dump files are of different wikis: .*frwiki-towns\.xml \(frwiki, https:\/\/fr\.wikipedia\.org\/wiki\/\) and .*enwiki-towns\.xml \(enwiki, /);
+
+    // On a pipe the run has begun when the head comes: refused there, it fails with nothing written,
+    // and the pipe given again with a good dump continues it, named by the dump.
+    const pipe = join(dir, 'bad-pipe.sqlite');
+    const piped = await runCli(['--db', pipe, 'weekly', ...week, '--dump', '-'], { input: readFileSync(bad) });
+    expect(piped.code).toBe(1);
+    expect(piped.stderr.trim().split('\n').pop()).toBe('wikidelta: E_DUMP_MALFORMED: dump on standard input: its <siteinfo> names the wiki "fr wiki/../x", which is not a database name (letters, digits, _ . -)');
+    const store = new Sqlite(pipe, { readonly: true });
+    expect(store.prepare('SELECT COUNT(*) FROM revisions').pluck().get()).toBe(0);
+    expect(store.prepare('SELECT COUNT(*) FROM wikis').pluck().get()).toBe(0);
+    expect(store.prepare("SELECT id, status, json_extract(params, '$.wiki') AS wiki FROM runs").all()).toEqual([{ id: 1, status: 'failed', wiki: null }]);
+    store.close();
+    const again = await runCliOk(['--db', pipe, 'weekly', ...week, '--dump', '-', '--stages', 'collect'], { input: readFileSync(dump) });
+    expect(again.stdout).toMatch(/^run 1 \(partial\)/);
+    const status = await runCliOk(['--db', pipe, 'status']);
+    expect(status.stdout).toMatch(/^ {2}window=\S+ days=7 wiki=frwiki /m);
   }, 900_000);
 });
 
