@@ -153,9 +153,10 @@ export interface EntityName {
 
 /**
  * An entity's English name as the last revision of its page in a dump gives it, with that revision's
- * time: a name from a newer revision wins (docs/ARCHITECTURE.md §16).
+ * time: a name from a newer revision wins (docs/ARCHITECTURE.md §16). Label null: that revision has
+ * no English label (removed, or never given), so an older revision's label no longer names it.
  */
-export const DatedEntityNameSchema = z.object({ id: z.string(), label: z.string(), aliases: z.array(z.string()), asOf: z.string() });
+export const DatedEntityNameSchema = z.object({ id: z.string(), label: z.string().nullable(), aliases: z.array(z.string()), asOf: z.string() });
 export type DatedEntityName = z.infer<typeof DatedEntityNameSchema>;
 
 export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const;

@@ -102,6 +102,7 @@ ${revisions.join('\n')}
   <siteinfo>
     <sitename>Wikidata</sitename>
     <dbname>wikidatawiki</dbname>
+    <base>https://www.wikidata.org/wiki/Wikidata:Main_Page</base>
     <namespaces><namespace key="0" case="first-letter" /><namespace key="120" case="first-letter">Property</namespace></namespaces>
   </siteinfo>
 ${body}

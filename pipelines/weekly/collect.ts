@@ -1,4 +1,4 @@
-import type { Stage } from '../../src/runs/stageRunner.js';
+import type { Stage, StageContext } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import { UserError } from '../../src/errors.js';
 import type { DatedEntityName, PageRef } from '../../src/model.js';
@@ -6,6 +6,7 @@ import { DumpFilesSource } from '../../src/sources/dumpFiles.js';
 import type { RevisionSource } from '../../src/sources/RevisionSource.js';
 import { NAMES_PER_WRITE } from '../../src/sources/entityNames.js';
 import { EntityStore } from '../../src/store/entityStore.js';
+import { WikiStore } from '../../src/store/wikiStore.js';
 import { batchRunnerFor } from './batchRunner.js';
 import { ParsingPartWriter, StoringPartWriter } from './partWriters.js';
 import { warnLeftOut } from './parse.js';
@@ -24,6 +25,9 @@ export const collectStage: Stage<WeeklyInput> = {
   name: 'collect',
   async run(input, context) {
     if (!input.source) throw new UserError('E_FLAG_MISSING', 'the collect stage needs a source: give --api URL or --dump PATH');
+    if (input.nameWiki) await nameRun(input, input.nameWiki, context);
+    // Where the wiki's articles are, for the stages a later run gives no source (docs/ARCHITECTURE.md §3).
+    new WikiStore(context.store.db).recordArticleBase(input.wiki, input.articleBaseUrl);
     const store = context.store.revisions(input.wiki);
     const counts = { pages: 0, revisions: 0, skipped_pages: 0, invalid_utf8_pages: 0 };
     const isDone = (pageId: number) => {
@@ -88,6 +92,20 @@ export const collectStage: Stage<WeeklyInput> = {
     return { ...parsedCounts(counts, infoboxes, leftOut), ...names.counts() };
   },
 };
+
+/**
+ * Names a run begun before its source said which wiki it is (`WeeklyInput.nameWiki`), before anything
+ * is written: the run's parameters, and the input the later stages read, take the wiki it gives. A
+ * refusal (a `<dbname>` that is no wiki name, a head that is no dump) fails the run with nothing
+ * written. docs/ARCHITECTURE.md §3
+ */
+async function nameRun(input: WeeklyInput, nameWiki: NonNullable<WeeklyInput['nameWiki']>, context: StageContext): Promise<void> {
+  const named = await nameWiki();
+  input.wiki = named.wiki;
+  input.articleBaseUrl = named.articleBaseUrl;
+  context.store.runs.nameWiki(context.runId, named.wiki);
+  context.reporter.event('the source names its wiki', { wiki: named.wiki, articles: named.articleBaseUrl });
+}
 
 /** The stage's counts where it parsed what it collected: the infoboxes found, and the values the size cap left out if any. */
 function parsedCounts<Counts extends object>(counts: Counts, infoboxes: number, leftOut: number): Counts & { infoboxes: number; left_out?: number } {

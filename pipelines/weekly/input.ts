@@ -9,6 +9,7 @@ import type { EntityNameSource } from '../../src/sources/entityNames.js';
 
 export interface WeeklyInput {
   window: Window;
+  /** The wiki the run's pages are stored under: empty until `nameWiki` names it. */
   wiki: string;
   /** Needed by the collect stage only. */
   source: RevisionSource | null;
@@ -16,6 +17,12 @@ export interface WeeklyInput {
   revertHours: number;
   keepContent: boolean;
   articleBaseUrl: string;
+  /**
+   * Set on a run begun before its source said which wiki it is (a dump on standard input, whose
+   * `<siteinfo>` comes with its first bytes): collect awaits it before it writes anything, and the
+   * run's parameters, `wiki` and `articleBaseUrl` take what it gives (docs/ARCHITECTURE.md §3).
+   */
+  nameWiki?: () => Promise<{ wiki: string; articleBaseUrl: string }>;
   /** Collect only these pages (sync: the tracked ones); every changed page when absent. */
   onlyPages?: ReadonlySet<number>;
   /** generate, check, classify: the LLM tasks; the offline rules when absent. */

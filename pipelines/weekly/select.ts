@@ -1,15 +1,15 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
-import { idsOfFact, namedInfobox, namesOf, renderValue } from '../../src/content/entityRefs.js';
+import { idsOfFact, namedInfobox, namesOf, pageName, renderValue } from '../../src/content/entityRefs.js';
 import { templateLabels } from '../../src/diff/infoboxDiff.js';
 import { selectDataUnits } from '../../src/select/dataUnits.js';
 import type { DataUnit, StoredChange } from '../../src/model/weekly.js';
 import { ENGLISH_WIKIPEDIA_ARTICLES } from '../../src/sources/openSource.js';
 
 /**
- * Where an entity's page is when the run's article base is the default (a dump: English Wikipedia's):
- * an entity is never an English Wikipedia article. The store keeps no dump's `<siteinfo><base>`, so a
- * rerun of select without the source could not find the wiki's own base (docs/ARCHITECTURE.md §16).
+ * Where an entity's page is when the run's article base is the default (a dump whose `<siteinfo>`
+ * has no `<base>`: English Wikipedia's): an entity is never an English Wikipedia article
+ * (docs/ARCHITECTURE.md §16).
  */
 const WIKIDATA_ARTICLES = 'https://www.wikidata.org/wiki/';
 
@@ -27,9 +27,10 @@ export const selectStage: Stage<WeeklyInput> = {
     const entities = context.store.entities;
     const changes = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);
     const names = namesOf(entities, changes.flatMap((change) => idsOfFact(change.key, change.new)));
-    const entityTitle = (pageId: number) => entities.entityPage(input.wiki, pageId);
+    // Each page's entity read once, for its changes and its unit.
+    const entityPages = new Map([...new Set(changes.map((change) => change.pageId))].map((pageId) => [pageId, entities.entityPage(input.wiki, pageId)]));
     const unnamed = (change: StoredChange) => {
-      const page = entityTitle(change.pageId);
+      const page = entityPages.get(change.pageId);
       return page !== undefined && (page.label === null || idsOfFact(change.key, change.new).some((id) => !names(id)?.label));
     };
     const candidates = changes.filter((change) => !unnamed(change));
@@ -38,7 +39,7 @@ export const selectStage: Stage<WeeklyInput> = {
       const infoboxes = store.infoboxes(change.pageId, change.revId);
       const fields = infoboxes[templateLabels(infoboxes).indexOf(change.template)]?.fields ?? [];
       const { values, keyLabels, names: unitNames } = namedInfobox(fields, entities, [change.old]);
-      const entity = entityTitle(change.pageId);
+      const entity = entityPages.get(change.pageId);
       const pageTitle = store.pageTitle(change.pageId);
       const firstParagraph = store.pageRevisions(change.pageId).find((r) => r.revId === change.revId)?.firstParagraph ?? '';
       return {
@@ -46,7 +47,7 @@ export const selectStage: Stage<WeeklyInput> = {
         windowStart: input.window.start,
         windowEnd: input.window.end,
         pageId: change.pageId,
-        title: entity?.label ?? pageTitle,
+        title: pageName(entity, pageTitle),
         url: articleUrl(entity && input.articleBaseUrl === ENGLISH_WIKIPEDIA_ARTICLES ? WIKIDATA_ARTICLES : input.articleBaseUrl, pageTitle),
         revId: change.revId,
         prevRevId: change.prevRevId,

@@ -43,6 +43,15 @@ export function referencedIds(value: string): string[] {
 /** The English name of an entity by id; undefined for one whose name is not known. */
 export type NameLookup = (id: string) => EntityName | undefined;
 
+/**
+ * What a page is called where people read it (a data unit's title, a golden document's): its entity's
+ * English label, else the page's title. An entity page whose latest revision has no English label is
+ * never selected, so its id-like title shows only where nothing else names it.
+ */
+export function pageName(entity: { label: string | null } | undefined, title: string): string {
+  return entity?.label ?? title;
+}
+
 interface RenderedValue {
   text: string;
   /** The aliases of the entities the value names (a value naming one entity: that entity's aliases). */

@@ -8,7 +8,7 @@
  * Example: await predictWeekly(db, new OfflineBaselineTasks(), 'golden-doc', '2025-01-27')
  */
 import type { Database } from 'better-sqlite3';
-import { namedInfobox } from '../content/entityRefs.js';
+import { namedInfobox, pageName } from '../content/entityRefs.js';
 import type { BaselineTasks, ReferenceDocument } from '../llm/baselineTasks.js';
 import type { Infobox } from '../model.js';
 import { EntityStore } from '../store/entityStore.js';
@@ -73,6 +73,6 @@ export function goldenDocument(
   const has = (box: Infobox) => box.fields.some(([key]) => key === subject.key);
   const infobox = infoboxes.find((box) => box.template === subject.template && has(box)) ?? infoboxes.find(has) ?? infoboxes[0];
   const { values, keyLabels } = namedInfobox(infobox?.fields ?? [], entities);
-  const title = entities.entityPage(subject.wiki, subject.pageId)?.label ?? article.title;
+  const title = pageName(entities.entityPage(subject.wiki, subject.pageId), article.title);
   return { title, text: article.lead ?? '', infobox: values, keyLabels };
 }

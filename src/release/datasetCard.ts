@@ -68,7 +68,8 @@ changes.jsonl say what changed since the release before it.
 `;
 }
 
-/** The language code of a Wikimedia wiki named by its host ("de.wikipedia.org" → "de"); English otherwise. */
+/** The language code of a Wikimedia wiki named by its host ("de.wikipedia.org" → "de") or its dump's database ("dewiki" → "de"); English otherwise. */
 export function wikiLanguage(wiki: string): string {
-  return /^([a-z]{2,3}(?:-[a-z]+)?)\.wiki[a-z]+\.org$/.exec(wiki)?.[1] ?? 'en';
+  const database = /^([a-z]{2,3}(?:_[a-z]+)?)(?:wiki|wiktionary|wikibooks|wikinews|wikiquote|wikisource|wikiversity|wikivoyage)$/.exec(wiki)?.[1]?.replace(/_/g, '-');
+  return database ?? /^([a-z]{2,3}(?:-[a-z]+)?)\.wiki[a-z]+\.org$/.exec(wiki)?.[1] ?? 'en';
 }

@@ -26,7 +26,7 @@ export interface CollectOptions {
    * Told the English name of each Wikibase entity page (item or property) the source holds but does not
    * yield (no revision in the window, or outside the main namespace), as its last revision names it:
    * the labels of entities the same dump holds need no other source (docs/ARCHITECTURE.md §16). Only a
-   * dump, which holds such pages, calls it; a page whose last revision has no English label is not told.
+   * dump, which holds such pages, calls it; a page whose last revision has no English label is told so (label null).
    */
   onEntityName?: (name: DatedEntityName) => void;
   /** Whether to read the name of this entity page at all (default: every one): a part of a file read on a worker leaves the pages an earlier part named. */
@@ -96,6 +96,13 @@ export interface RevisionSource {
    *   wiki that failed past the retries
    */
   pagesChangedIn(window: Window, options?: CollectOptions): AsyncIterable<PageHistoryPart>;
+  /** What the source says of its wiki, where it says it (a dump's `<siteinfo>`); the API's is its URL. */
+  site?(): Promise<WikiSite>;
+  /**
+   * True for a stream read once (a dump on standard input): what `site` says comes with its first
+   * bytes, which a pipe may be slow to give, so a run begins without waiting for them.
+   */
+  readonly streamed?: boolean;
   /**
    * Main-namespace pages deleted in the window, where the source can tell (a dump cannot, so it
    * leaves this out).
@@ -103,6 +110,12 @@ export interface RevisionSource {
    * @returns the deletions in log order, restorations left out
    */
   deletionsIn?(window: Window): Promise<PageDeletion[]>;
+}
+
+/** A wiki as its source names it: the name its pages are stored under (`frwiki`) and where its articles are (`https://fr.wikipedia.org/wiki/`); null when unsaid. */
+export interface WikiSite {
+  wiki: string | null;
+  articleBaseUrl: string | null;
 }
 
 /** A main-namespace page deletion from the wiki's deletion log. */

@@ -6,9 +6,10 @@
  * read on a worker instead, by its path (src/queue/dumpJob.ts).
  */
 import { resolve } from 'node:path';
+import { UserError } from '../errors.js';
 import type { Window } from '../model.js';
 import { DumpRevisionSource } from './dumpSource.js';
-import type { CollectOptions, PageHistoryPart, RevisionSource } from './RevisionSource.js';
+import type { CollectOptions, PageHistoryPart, RevisionSource, WikiSite } from './RevisionSource.js';
 
 /**
  * A revision source over several dump files of one wiki, read one after the other.
@@ -22,13 +23,27 @@ export class DumpFilesSource implements RevisionSource {
   readonly origin: string;
   /** The files, absolute: a worker in another directory finds them by the same paths. */
   readonly paths: readonly string[];
-  private readonly files: readonly RevisionSource[];
+  private readonly files: readonly DumpRevisionSource[];
 
   /** @param paths - the dump files (each plain or compressed, see dumpInput.ts), relative paths resolved against the current directory */
   constructor(paths: readonly string[]) {
     this.paths = paths.map((path) => resolve(path));
     this.files = this.paths.map((path) => new DumpRevisionSource(path));
     this.origin = this.files.map((file) => file.origin).join(' + ');
+  }
+
+  /** The wiki every file's `<siteinfo>` names: files of two wikis are refused, as their page ids would mix in one store. */
+  async site(): Promise<WikiSite> {
+    const sites: WikiSite[] = [];
+    // One after the other: each head costs a decompressor's start, not worth a core each.
+    for (const file of this.files) sites.push(await file.site());
+    const first = sites[0] ?? { wiki: null, articleBaseUrl: null };
+    const other = sites.findIndex((site) => site.wiki !== first.wiki || site.articleBaseUrl !== first.articleBaseUrl);
+    if (other !== -1) {
+      const named = (site: WikiSite) => `${site.wiki ?? 'no name'}, ${site.articleBaseUrl ?? 'no <base>'}`;
+      throw new UserError('E_FLAGS_CONFLICT', `the dump files are of different wikis: ${this.paths[0]} (${named(first)}) and ${this.paths[other]} (${named(sites[other] as WikiSite)})`);
+    }
+    return first;
   }
 
   /** Each file's pages in turn, as `RevisionSource.pagesChangedIn` describes. */

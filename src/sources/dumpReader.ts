@@ -39,6 +39,12 @@ export type DumpEvent =
 /** A revision without its text: what `wantText` decides on. */
 export type RevisionMeta = Omit<Revision, 'text'>;
 
+/** What an export's `<siteinfo>` says of its wiki: its database name (`frwiki`) and main page URL; null when unsaid (schema 0.4 to 0.9 have no `<dbname>`). */
+export interface SiteInfo {
+  dbname: string | null;
+  base: string | null;
+}
+
 /** Which revisions' texts to decode. */
 export interface ReadDumpOptions {
   /**
@@ -88,8 +94,31 @@ export async function* readDump(
   for (const event of reader.takeEvents()) yield complete(event);
 }
 
+/**
+ * The `<siteinfo>` at the head of an export, reading no further than its end (or the first page of
+ * an export without one): what `input` gave meanwhile comes back in `read`, so a stream that cannot
+ * be opened again is read on from there. A head that is no export fails as the whole read would.
+ */
+export async function readSiteInfo(input: AsyncIterator<Buffer | string>): Promise<{ site: SiteInfo; read: Buffer[] }> {
+  const reader = new ExportReader();
+  const read: Buffer[] = [];
+  while (reader.site === null) {
+    const next = await input.next();
+    if (next.done) {
+      reader.finish();
+      break;
+    }
+    const chunk = typeof next.value === 'string' ? Buffer.from(next.value, 'utf8') : next.value;
+    read.push(chunk);
+    reader.write(chunk);
+    reader.takeEvents();
+  }
+  return { site: reader.site ?? { dbname: null, base: null }, read };
+}
+
 /** Leaf elements whose character data the reader keeps, by the name of their parent element. */
 const FIELDS_BY_PARENT = new Map<string, ReadonlySet<string>>([
+  ['siteinfo', new Set(['dbname', 'base'])],
   ['namespaces', new Set(['namespace'])],
   ['page', new Set(['title', 'ns', 'id'])],
   ['revision', new Set(['id', 'parentid', 'timestamp', 'comment', 'sha1', 'model', 'text'])],
@@ -187,6 +216,9 @@ class ExportReader {
   private headInvalid: number[] = [];
   private readonly path: string[] = [];
   private readonly namespaces = new Map<string, number>();
+  private readonly siteFields: SiteInfo = { dbname: null, base: null };
+  /** The `<siteinfo>` once it is read whole: at its end, at the first page of an export without one, or at the root's end. */
+  site: SiteInfo | null = null;
   private events: ParsedEvent[] = [];
   private nonWhitespaceSeen = false;
   private rootSeen = false;
@@ -372,6 +404,7 @@ class ExportReader {
       return;
     }
     if (parent === 'mediawiki' && tag.name === 'page') {
+      this.site ??= this.siteFields;
       this.page = { title: null, ns: null, id: null, redirect: false, header: null, invalidUtf8: 0 };
     } else if (parent === 'page' && this.page) {
       if (tag.name === 'redirect') this.page.redirect = true;
@@ -398,7 +431,10 @@ class ExportReader {
       this.events.push({ kind: 'pageEnd', page: header, invalidUtf8: this.page.invalidUtf8 });
       this.lastPage = header;
       this.page = null;
+    } else if (parent === 'mediawiki' && name === 'siteinfo') {
+      this.site ??= this.siteFields;
     } else if (parent === undefined) {
+      this.site ??= this.siteFields;
       this.rootClosed = true;
     }
   }
@@ -419,6 +455,7 @@ class ExportReader {
   private isRecordedField(parent: string): boolean {
     if (parent === 'contributor') return this.path.at(-3) === 'revision';
     if (parent === 'namespaces') return this.path.at(-3) === 'siteinfo';
+    if (parent === 'siteinfo') return this.path.at(-3) === 'mediawiki';
     return true;
   }
 
@@ -442,6 +479,9 @@ class ExportReader {
       if (name === 'title') this.page.title = value;
       else if (name === 'ns') this.page.ns = value;
       else this.page.id = value;
+    } else if (parent === 'siteinfo') {
+      if (name === 'dbname') this.siteFields.dbname = value.trim();
+      else this.siteFields.base = value.trim();
     } else if (this.revision) {
       // A contributor has a username or an ip, never both; either is the user.
       this.revision.fields.set(name === 'ip' ? 'username' : name, value);

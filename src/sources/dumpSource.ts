@@ -6,13 +6,14 @@
  * Wikibase entity pages it passes over, the same pass reads the last revision's English name.
  */
 import { resolve } from 'node:path';
+import { z } from 'zod';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
-import { UserError } from '../errors.js';
+import { InputError, UserError } from '../errors.js';
 import type { DatedEntityName, PageMove, PageRef, Revision, Window } from '../model.js';
 import { openDumpInput, STDIN_SOURCE, type DumpInputOptions, type DumpStream } from './dumpInput.js';
-import { readDump, type DumpPageHeader, type RevisionMeta } from './dumpReader.js';
+import { readDump, readSiteInfo, type DumpPageHeader, type RevisionMeta, type SiteInfo } from './dumpReader.js';
 import { entityNameOfText } from './entityNames.js';
-import { partIsFull, type CollectOptions, type PageHistoryPart, type RevisionSource } from './RevisionSource.js';
+import { partIsFull, type CollectOptions, type PageHistoryPart, type RevisionSource, type WikiSite } from './RevisionSource.js';
 
 /**
  * English move summaries, old and new: `moved [[A]] to [[B]]` and `User moved page [[A]] to
@@ -42,6 +43,28 @@ export interface DumpSourceOptions extends DumpInputOptions {
   origin?: string;
 }
 
+/** A database name as MediaWiki writes it (`frwiki`, `zh_min_nanwiki`): it names the store's pages and the releases. */
+const DbName = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/);
+const MainPageUrl = z.url({ protocol: /^https?$/ });
+
+/**
+ * The wiki a dump's `<siteinfo>` names: `<dbname>` as its name, and the article path of `<base>`,
+ * its main page's URL (`https://fr.wikipedia.org/wiki/Wikip%C3%A9dia:Accueil_principal` gives
+ * `https://fr.wikipedia.org/wiki/`; `…/index.php?title=Main_Page` gives `…/index.php?title=`).
+ */
+export function wikiSiteOf(site: SiteInfo, name: string): WikiSite {
+  if (site.dbname !== null && !DbName.safeParse(site.dbname).success) {
+    throw new InputError('E_DUMP_MALFORMED', `${name}: its <siteinfo> names the wiki "${site.dbname.slice(0, 100)}", which is not a database name (letters, digits, _ . -)`);
+  }
+  if (site.base === null) return { wiki: site.dbname, articleBaseUrl: null };
+  if (!MainPageUrl.safeParse(site.base).success) throw new InputError('E_DUMP_MALFORMED', `${name}: its <siteinfo> <base> "${site.base.slice(0, 200)}" is not an http(s) URL`);
+  const url = new URL(site.base);
+  if (url.searchParams.has('title')) return { wiki: site.dbname, articleBaseUrl: `${url.origin}${url.pathname}?title=` };
+  const articles = url.pathname.indexOf('/wiki/');
+  const path = articles === -1 ? url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1) : url.pathname.slice(0, articles + '/wiki/'.length);
+  return { wiki: site.dbname, articleBaseUrl: `${url.origin}${path}` };
+}
+
 /**
  * A revision source over one XML history dump (a file, compressed or not, or standard input), read in
  * one streaming pass per `pagesChangedIn`.
@@ -53,9 +76,13 @@ export interface DumpSourceOptions extends DumpInputOptions {
 export class DumpRevisionSource implements RevisionSource {
   readonly kind = 'dump' as const;
   readonly origin: string;
+  readonly streamed: boolean;
   private readonly source: string;
   private readonly inputOptions: DumpInputOptions;
   private readOnce = false;
+  private siteRead: Promise<WikiSite> | null = null;
+  /** Standard input's head, read for its site, and the rest of it: the pass reads on from there. */
+  private stdinHead: { read: Buffer[]; rest: AsyncGenerator<Buffer> } | null = null;
 
   /**
    * Opens nothing yet: the file is opened by `pagesChangedIn`.
@@ -67,11 +94,39 @@ export class DumpRevisionSource implements RevisionSource {
     this.source = source;
     this.inputOptions = inputOptions;
     this.origin = origin ?? (source === STDIN_SOURCE ? 'dump:standard input' : `dump:${resolve(source)}`);
+    this.streamed = source === STDIN_SOURCE;
   }
 
   /** A source over an already open stream (plain or compressed), e.g. in tests. */
   static fromStream(stream: DumpStream, origin = 'dump:stream'): DumpRevisionSource {
     return new DumpRevisionSource(STDIN_SOURCE, { stdin: stream, origin });
+  }
+
+  /**
+   * The wiki the dump's `<siteinfo>` names, read from its head alone (a file is opened again for the
+   * pass; standard input's head is kept for it).
+   */
+  site(): Promise<WikiSite> {
+    return (this.siteRead ??= this.readSite());
+  }
+
+  private async readSite(): Promise<WikiSite> {
+    const input = openDumpInput(this.source, this.inputOptions);
+    const { site, read } = await readSiteInfo(input);
+    if (this.streamed) this.stdinHead = { read, rest: input };
+    else await input.return(undefined);
+    return wikiSiteOf(site, `dump ${this.streamed ? 'on standard input' : this.source}`);
+  }
+
+  /** The dump's bytes: standard input read on after its head when its site was read, else opened now. */
+  private input(): AsyncIterable<Buffer> {
+    const head = this.stdinHead;
+    if (head === null) return openDumpInput(this.source, this.inputOptions);
+    this.stdinHead = null;
+    return (async function* () {
+      yield* head.read;
+      yield* { [Symbol.asyncIterator]: () => head.rest };
+    })();
   }
 
   /**
@@ -83,7 +138,7 @@ export class DumpRevisionSource implements RevisionSource {
    *   truncated, or a decompressor that is not installed (the message names its package)
    */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
-    if (this.source === STDIN_SOURCE) {
+    if (this.streamed) {
       // A stream cannot be rewound: a second pass would silently see an empty dump.
       if (this.readOnce) throw new UserError('E_DUMP_STDIN_UNUSABLE', `${this.origin} can be read only once`);
       this.readOnce = true;
@@ -121,7 +176,7 @@ export class DumpRevisionSource implements RevisionSource {
       return names.needsText(page, meta) || collected;
     };
 
-    for await (const event of readDump(openDumpInput(this.source, this.inputOptions), { wantText })) {
+    for await (const event of readDump(this.input(), { wantText })) {
       const collector = collectorFor(event.page);
       if (event.kind === 'revision') {
         names?.add(event.page, event.revision, event.readText);
@@ -244,7 +299,8 @@ const ENTITY_MODELS: ReadonlySet<string> = new Set(['wikibase-item', 'wikibase-p
  * The English names of the entity pages a pass does not collect (a main-namespace page with a
  * revision in the window is collected, and named by its own revisions): from each one's last
  * revision, whose text is kept undecoded until the page's end shows it is the last, then decoded
- * alone. A page of another model, or a redirect, costs nothing more than before.
+ * alone; a last revision without an English label gives a name without one. A page of another
+ * model, or a redirect, costs nothing more than before.
  */
 class EntityNameKeeper {
   private page: DumpPageHeader | null = null;
@@ -278,7 +334,8 @@ class EntityNameKeeper {
     this.follow(page);
     const text = this.collected() || page.redirect || !this.wanted(page.pageId) ? null : this.readLatest?.();
     const entity = text ? entityNameOfText(text) : null;
-    if (entity?.name.label && this.latest) this.tell({ id: entity.id, label: entity.name.label, aliases: entity.name.aliases, asOf: this.latest.timestamp });
+    // A last revision without an English label is told too: the label an older one had no longer names the entity.
+    if (entity && this.latest) this.tell({ id: entity.id, label: entity.name.label, aliases: entity.name.aliases, asOf: this.latest.timestamp });
     this.page = null;
   }
 

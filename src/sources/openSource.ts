@@ -2,7 +2,7 @@ import { UserError } from '../errors.js';
 import type { Settings } from '../settings.js';
 import { ApiRevisionSource } from './apiSource.js';
 import { DumpRevisionSource } from './dumpSource.js';
-import type { RevisionSource } from './RevisionSource.js';
+import type { RevisionSource, WikiSite } from './RevisionSource.js';
 import { wikiClientOptions } from './wikiClient.js';
 
 /** The command-line flags that name a revision source: one of them is given. */
@@ -37,32 +37,32 @@ export function openSource(flags: SourceFlags, settings: Settings): RevisionSour
 }
 
 /**
- * The wiki a source's page ids belong to: set explicitly, else the API's host, else "dump".
+ * The wiki a source's page ids belong to: set explicitly, else the API's host, else the name the
+ * dump's `<siteinfo>` gives (`site`, `frwiki`), else "dump".
  *
  * @example wikiName({ api: 'https://en.wikipedia.org/w/api.php' }, settings) // 'en.wikipedia.org' (without a `wiki` setting)
  */
-export function wikiName(flags: SourceFlags, settings: Settings): string {
+export function wikiName(flags: SourceFlags, settings: Settings, site?: WikiSite): string {
   if (settings.wiki) return settings.wiki;
   if (flags.api) return new URL(flags.api).host;
-  return 'dump';
+  return site?.wiki ?? 'dump';
 }
 
 /** Where article links point when neither a setting nor an API URL says otherwise. */
 export const ENGLISH_WIKIPEDIA_ARTICLES = 'https://en.wikipedia.org/wiki/';
 
 /**
- * Where article links point: set explicitly, else derived from the API URL, else English Wikipedia.
+ * Where article links point: set explicitly, else derived from the API URL, else from the dump's
+ * `<siteinfo><base>` (`site`), else English Wikipedia.
  *
  * @returns a prefix the (underscored) title is appended to
  * @example articleBaseUrl({ api: 'https://de.wikipedia.org/w/api.php' }, settings) // 'https://de.wikipedia.org/wiki/'
  */
-export function articleBaseUrl(flags: SourceFlags, settings: Settings): string {
+export function articleBaseUrl(flags: SourceFlags, settings: Settings, site?: WikiSite): string {
   if (settings.articleBaseUrl) return settings.articleBaseUrl;
-  if (flags.api) {
-    const url = new URL(flags.api);
-    return url.pathname.endsWith('/w/api.php')
-      ? `${url.origin}${url.pathname.replace(/\/w\/api\.php$/, '/wiki/')}`
-      : `${url.origin}${url.pathname.replace(/api\.php$/, 'index.php')}?title=`;
-  }
-  return ENGLISH_WIKIPEDIA_ARTICLES;
+  if (!flags.api) return site?.articleBaseUrl ?? ENGLISH_WIKIPEDIA_ARTICLES;
+  const url = new URL(flags.api);
+  return url.pathname.endsWith('/w/api.php')
+    ? `${url.origin}${url.pathname.replace(/\/w\/api\.php$/, '/wiki/')}`
+    : `${url.origin}${url.pathname.replace(/api\.php$/, 'index.php')}?title=`;
 }

@@ -27,8 +27,8 @@ export class EntityStore {
 
   constructor(private readonly db: Database) {
     // The ids come as one JSON array, so one prepared statement serves any number of them. The
-    // winner comes last: the newest revision's name, a stored page's at a tie; an undated name (a
-    // labels file's, wbgetentities') only when no page names the entity.
+    // winner comes last: the newest revision's name, a stored page's at a tie, its label null when
+    // that revision has none; an undated name (a labels file's, wbgetentities') only when no page is the entity.
     this.selectNames = db.prepare(
       `WITH wanted AS (SELECT value AS id FROM json_each(?))
        SELECT id, label, aliases FROM (
@@ -36,7 +36,7 @@ export class EntityStore {
          UNION ALL
          SELECT id, label, aliases, as_of AS asOf, 1 AS fromPage FROM (
            SELECT entity_id AS id, label, aliases, as_of, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY as_of DESC, wiki) AS n
-           FROM entity_pages WHERE entity_id IN (SELECT id FROM wanted) AND label IS NOT NULL) WHERE n = 1)
+           FROM entity_pages WHERE entity_id IN (SELECT id FROM wanted)) WHERE n = 1)
        ORDER BY asOf, fromPage`,
     );
     this.selectEntityPage = db.prepare('SELECT entity_id AS entityId, label, enwiki FROM entity_pages WHERE wiki = ? AND page_id = ?');
@@ -44,12 +44,12 @@ export class EntityStore {
       `INSERT INTO entity_labels (entity_id, label, aliases, source, as_of) VALUES (?, ?, ?, ?, NULL)
        ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source, as_of = NULL`,
     );
-    // A dump's name replaces an older dump's, and a miss (no source named the entity then); a labels
-    // file's or wbgetentities' name stands as it did.
+    // A dump's name (or its lack of one) replaces an older dump's, and an undated miss (no source named
+    // the entity then); a labels file's or wbgetentities' name stands as it did.
     this.insertDatedName = db.prepare(
       `INSERT INTO entity_labels (entity_id, label, aliases, source, as_of) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (entity_id) DO UPDATE SET label = excluded.label, aliases = excluded.aliases, source = excluded.source, as_of = excluded.as_of
-       WHERE entity_labels.label IS NULL OR (entity_labels.as_of IS NOT NULL AND excluded.as_of > entity_labels.as_of)`,
+       WHERE (entity_labels.label IS NULL AND entity_labels.as_of IS NULL) OR (entity_labels.as_of IS NOT NULL AND excluded.as_of > entity_labels.as_of)`,
     );
     // Every stored fact set of a revision of the window's pages whose content model is not wikitext
     // (only such models name entities by id), whatever the revision's time: timelines are rebuilt from
@@ -78,8 +78,8 @@ export class EntityStore {
 
   /**
    * The names the store knows of `ids`: of an entity page's own (its latest revision's label) and a
-   * name the cache holds from a dump, the newer revision's; else the labels cache's. An id the cache
-   * holds with no label maps to a name whose label is null.
+   * name the cache holds from a dump, the newer revision's; else the labels cache's. An id whose newest
+   * revision has no label, or that the cache holds with none, maps to a name whose label is null.
    */
   names(ids: readonly string[]): Map<string, EntityName> {
     const names = new Map<string, EntityName>();

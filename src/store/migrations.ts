@@ -14,10 +14,11 @@ import { auditWithdrawalsAndSkips } from './schema/015-audit-withdrawals-skips.j
 import { entityFacts } from './schema/020-entity-facts.js';
 import { unparsedAndEntityLabels } from './schema/021-unparsed-and-entity-labels.js';
 import { datedEntityLabels } from './schema/022-dated-entity-labels.js';
+import { wikiArticleBases } from './schema/023-wiki-article-bases.js';
 import { failureCodes } from './schema/024-failure-codes.js';
 
 import type { Migration } from './schema/migration.js';
 
 export type { Migration } from './schema/migration.js';
 
-export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache, audits, pageCoverage, auditWithdrawalsAndSkips, entityFacts, unparsedAndEntityLabels, datedEntityLabels, failureCodes].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache, audits, pageCoverage, auditWithdrawalsAndSkips, entityFacts, unparsedAndEntityLabels, datedEntityLabels, wikiArticleBases, failureCodes].sort((a, b) => a.version - b.version);

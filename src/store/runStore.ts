@@ -94,6 +94,7 @@ export class RunStore {
   private readonly selectRunByParams;
   private readonly insertRun;
   private readonly reopenRun;
+  private readonly updateParams;
   private readonly insertStage;
   private readonly updateStageStart;
   private readonly updateCounts;
@@ -113,6 +114,7 @@ export class RunStore {
     this.selectRunByParams = db.prepare('SELECT id FROM runs WHERE pipeline = ? AND params_key = ? ORDER BY id DESC LIMIT 1');
     this.insertRun = db.prepare("INSERT INTO runs (pipeline, params_key, params, status, pid, started_at) VALUES (?, ?, ?, 'running', ?, ?)");
     this.reopenRun = db.prepare("UPDATE runs SET status = 'running', error = NULL, error_code = NULL, pid = ?, finished_at = NULL WHERE id = ?");
+    this.updateParams = db.prepare('UPDATE runs SET params_key = ?, params = ? WHERE id = ?');
     this.insertStage = db.prepare("INSERT OR IGNORE INTO run_stages (run_id, stage, position, status) VALUES (?, ?, ?, 'pending')");
     this.updateStageStart = db.prepare(
       "UPDATE run_stages SET status = 'running', error = NULL, error_code = NULL, started_at = COALESCE(started_at, ?) WHERE run_id = ? AND stage = ?",
@@ -143,6 +145,7 @@ export class RunStore {
       .prepare(
         `SELECT DISTINCT json_extract(params, '$.wiki') FROM runs
          WHERE pipeline = @pipeline AND json_extract(params, '$.window.start') = @start AND json_extract(params, '$.window.end') = @end
+           AND json_extract(params, '$.wiki') IS NOT NULL
          ORDER BY 1`,
       )
       .pluck();
@@ -179,6 +182,18 @@ export class RunStore {
       return runId;
     })();
     return { run: this.getRun(id) as RunRecord, resumed: existing !== undefined };
+  }
+
+  /**
+   * Names the wiki of a run begun before its source said which it is (a dump on standard input):
+   * from now on the run is found by its parameters with this wiki, the latest such run being the one
+   * continued (docs/ARCHITECTURE.md §3).
+   */
+  nameWiki(runId: number, wiki: string): void {
+    const run = this.getRun(runId);
+    if (run === undefined) throw new Error(`run ${runId} is not in the store`);
+    const params = { ...run.params, wiki };
+    this.updateParams.run(canonicalJson(params), JSON.stringify(params), runId);
   }
 
   /** Marks a stage running, with its start time. */
@@ -256,7 +271,7 @@ export class RunStore {
     return rows.map((row) => RunIdRow.parse(row));
   }
 
-  /** The wikis a pipeline ran on for exactly this window, in name order. */
+  /** The wikis a pipeline ran on for exactly this window, in name order (a run stopped before its source named its wiki has none). */
   wikisRunFor(pipeline: string, window: Window): string[] {
     return z.array(z.string()).parse(this.selectWindowWikis.all({ pipeline, ...window }));
   }

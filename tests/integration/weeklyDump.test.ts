@@ -68,10 +68,12 @@ describe('bad input', () => {
   const xml = readFileSync(sampleXml);
 
   it.each([
-    ['a truncated dump', xml.subarray(0, Math.floor(xml.length * 0.6)), 'E_DUMP_TRUNCATED', /truncated/],
-    ['a file that is not XML', Buffer.from('%PDF-1.4 this is not xml at all\n'), 'E_DUMP_NOT_MEDIAWIKI', /not .*XML|not a MediaWiki/],
-    ['an empty file', Buffer.alloc(0), 'E_DUMP_EMPTY', /empty/],
-  ])('%s: one line naming the problem, the run failed with it, no partial page, a rerun with good input completes', async (_name, content, code, message) => {
+    // A head that is no dump is refused before a run starts (its <siteinfo> names the run's wiki); a
+    // dump that breaks later fails the run it began.
+    ['a truncated dump', xml.subarray(0, Math.floor(xml.length * 0.6)), 'E_DUMP_TRUNCATED', /truncated/, 'failed'],
+    ['a file that is not XML', Buffer.from('%PDF-1.4 this is not xml at all\n'), 'E_DUMP_NOT_MEDIAWIKI', /not .*XML|not a MediaWiki/, 'refused'],
+    ['an empty file', Buffer.alloc(0), 'E_DUMP_EMPTY', /empty/, 'refused'],
+  ])('%s: one line naming the problem, the run failed with it or never began, no partial page, a rerun with good input completes', async (_name, content, code, message, outcome) => {
     const dir = tempDir();
     const db = join(dir, 'w.sqlite');
     const bad = join(dir, 'dump.xml');
@@ -79,11 +81,15 @@ describe('bad input', () => {
     const run = await runCli(['--db', db, 'weekly', ...year, '--dump', bad]);
     expect(run.code).toBe(1);
     expect(run.errorCode).toBe(code);
+    expect(run.stderr).toMatch(message);
 
     const store = new Sqlite(db, { readonly: true });
-    const failed = store.prepare('SELECT status, error FROM runs').get() as { status: string; error: string };
-    expect(failed.status).toBe('failed');
-    expect(failed.error).toMatch(message);
+    const runs = store.prepare('SELECT status, error FROM runs').all() as Array<{ status: string; error: string }>;
+    if (outcome === 'refused') expect(runs).toEqual([]);
+    else {
+      expect(runs.map((row) => row.status)).toEqual(['failed']);
+      expect(runs[0]?.error).toMatch(message);
+    }
     // Every stored page is complete: exactly the revisions the source gives for it, no fewer.
     const stored = store.prepare('SELECT page_id AS pageId, rev_id AS revId FROM revisions WHERE metadata_only = 0').all() as Array<{ pageId: number; revId: number }>;
     store.close();

@@ -4,7 +4,7 @@ import { parseDate, isoSeconds } from '../../dates.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import { addOptions, dateOption } from '../options.js';
 import { withSession } from '../session.js';
-import { entityNameOptions, weeklyRunInput, type EntityNameFlags } from '../weeklyRunInput.js';
+import { entityNameOptions, runWiki, weeklyRunInput, type EntityNameFlags } from '../weeklyRunInput.js';
 
 interface SyncFlags extends SourceFlags, EntityNameFlags {
   until: string;
@@ -29,7 +29,7 @@ export function registerSync(program: Command): void {
         store: session.store,
         until: isoSeconds(parseDate(flags.until, '--until date')),
         reporter: session.reporter,
-        input: weeklyRunInput(session, flags, source),
+        input: weeklyRunInput(session, flags, source, await runWiki(session, flags, source)),
       });
       if ('upToDate' in outcome) {
         const message = outcome.tracked === 0 ? 'no tracked pages: run the weekly pipeline first' : `all ${outcome.tracked} tracked pages are synced up to ${flags.until}`;

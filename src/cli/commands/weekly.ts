@@ -10,7 +10,7 @@ import type { Settings } from '../../settings.js';
 import { addOptions, dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
 import { queueOptions, requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor, type QueueFlags } from '../queueOption.js';
 import { withSession, type GlobalFlags, type Session } from '../session.js';
-import { entityNameOptions, weeklyRunInput, weeklyRunParams, type EntityNameFlags } from '../weeklyRunInput.js';
+import { collectingRunWiki, entityNameOptions, runWiki, weeklyRunInput, weeklyRunParams, type EntityNameFlags } from '../weeklyRunInput.js';
 
 interface WeeklyFlags extends Omit<SourceFlags, 'dump'>, EntityNameFlags, QueueFlags {
   /** Every --dump given, in order. */
@@ -92,9 +92,11 @@ async function weekly(session: Session, flags: WeeklyFlags & { start: string }):
   const window = windowFrom(flags.start, flags.days);
   const stages = flags.stages ?? [...WEEKLY_STAGES];
   const sourceFlags = { ...flags, dump: flags.dump?.[0] };
-  const source = stages.includes('collect') ? openWeeklySource(flags, sourceFlags, session.settings) : null;
+  // A source given is read for its wiki even when collect does not run, so the run is the one collect made.
+  const given = flags.api !== undefined || (flags.dump?.length ?? 0) > 0 ? openWeeklySource(flags, sourceFlags, session.settings) : null;
+  const source = stages.includes('collect') ? (given ?? openWeeklySource(flags, sourceFlags, session.settings)) : null;
   const input = {
-    ...weeklyRunInput(session, sourceFlags, source),
+    ...weeklyRunInput(session, sourceFlags, source, await (source ? collectingRunWiki(session, sourceFlags, source, window) : runWiki(session, sourceFlags, given, window))),
     window,
     ...(await weeklyQueueRunnerFor(flags.queue)),
     ...(flags.threads !== undefined ? { threads: flags.threads } : {}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idsOfFact, namedInfobox, renderValue } from '../../../src/content/entityRefs.js';
+import { idsOfFact, namedInfobox, pageName, renderValue } from '../../../src/content/entityRefs.js';
 import type { EntityName } from '../../../src/model.js';
 
 describe('idsOfFact: the ids the labels stage names and select requires named', () => {
@@ -30,5 +30,13 @@ describe('namedInfobox: a stored fact set as people read it', () => {
     expect(named.values).toEqual({ P17: 'Germany; Q999', P1082: '334002', population_total: 'Germany' });
     expect(named.keyLabels).toEqual({ P17: 'country' });
     expect(renderValue('{{Q30}}', named.names).text).toBe('United States');
+  });
+});
+
+describe("pageName: the one rule of a data unit's title and a golden document's", () => {
+  it("is the entity's English label, else the page's title (an article, or an entity without a label)", () => {
+    expect(pageName({ label: 'Bielefeld' }, 'Q2112')).toBe('Bielefeld');
+    expect(pageName({ label: null }, 'Q2112')).toBe('Q2112');
+    expect(pageName(undefined, 'Karlsruhe')).toBe('Karlsruhe');
   });
 });

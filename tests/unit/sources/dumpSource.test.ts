@@ -121,7 +121,7 @@ describe('names of the entity pages a week passes over', () => {
       claims: {},
     }).replace(/"/g, '&quot;');
 
-  it("tells each one's English name and time from its last revision, reading no other text; not the week's pages, redirects or wikitext", async () => {
+  it("tells each one's English name (none when the last revision has none) and time from its last revision, reading no other text; not the week's pages, redirects or wikitext", async () => {
     const dump = `<mediawiki version="0.11"><siteinfo><namespaces><namespace key="0"/><namespace key="120">Property</namespace></namespaces></siteinfo>
       <page><title>Q5</title><ns>0</ns><id>5</id>
         ${revision(51, '2022-06-01T00:00:00Z', entity('Q5', { en: 'human' }))}
@@ -150,6 +150,8 @@ describe('names of the entity pages a week passes over', () => {
     expect(told).toEqual([
       { id: 'Q5', label: 'human being', aliases: ['person'], asOf: '2023-02-01T00:00:00Z' },
       { id: 'P31', label: 'instance of', aliases: ['is a'], asOf: '2023-01-04T00:00:00Z' },
+      // Its English label removed: told without one, so the older label no longer names it.
+      { id: 'Q4', label: null, aliases: [], asOf: '2022-07-01T00:00:00Z' },
     ]);
     // A page done by an earlier attempt of the run is the week's all the same: not told.
     const resumed: unknown[] = [];

@@ -17,7 +17,7 @@ function stores(name: string) {
 }
 
 /** Stores Q5's page with one parsed revision of `timestamp` naming it `label`. */
-function storeHumanPage(revisions: RevisionStore, timestamp: string, label: string): void {
+function storeHumanPage(revisions: RevisionStore, timestamp: string, label: string | null): void {
   const entity = { id: 'Q5', label, aliases: [], enwiki: 'Human', timed: [] };
   const revision = { revId: Date.parse(timestamp) / 1000, parentId: null, timestamp, sha1: null, comment: '', user: 'Ed', minor: false, model: 'wikibase-item', infoboxes: [], firstParagraph: '', entity };
   revisions.saveParsedPage(WINDOW, { pageId: 5, title: 'Q5', namespace: 0 }, [revision], { moves: [], predecessors: [], followers: [] });
@@ -58,6 +58,32 @@ describe('names read from a dump (dated) in the labels cache', () => {
     const undated = stores('undated');
     undated.entities.saveNames(new Map([['Q5', { label: 'from the API', aliases: [] }]]), 'wbgetentities:api');
     storeHumanPage(undated.revisions, '2023-01-03T00:00:00Z', 'human');
+    expect(label(undated.entities)).toBe('human');
+  });
+
+  it('names by id an entity whose newest revision has no English label: a removed label does not stay its name', () => {
+    // A dump's last revision without a label replaces an older dump's name, and the labels stage does not ask for it again.
+    const dumps = stores('label-removed-in-dump');
+    dumps.entities.saveDatedNames([{ id: 'Q5', label: 'human', aliases: ['person'], asOf: '2022-06-01T00:00:00Z' }], 'dump:a.xml');
+    dumps.entities.saveDatedNames([{ id: 'Q5', label: null, aliases: [], asOf: '2023-02-01T00:00:00Z' }], 'dump:b.xml');
+    expect(dumps.entities.names(['Q5']).get('Q5')).toEqual({ label: null, aliases: [] });
+    // An older dump read later gives the label back to no one.
+    dumps.entities.saveDatedNames([{ id: 'Q5', label: 'human', aliases: [], asOf: '2022-06-01T00:00:00Z' }], 'dump:a.xml');
+    expect(label(dumps.entities)).toBeNull();
+
+    // The store's page, whose latest revision dropped the label, outweighs an older dump's name.
+    const page = stores('label-removed-on-page');
+    page.entities.saveDatedNames([{ id: 'Q5', label: 'human', aliases: [], asOf: '2022-06-01T00:00:00Z' }], 'dump:a.xml');
+    storeHumanPage(page.revisions, '2023-01-03T00:00:00Z', null);
+    expect(label(page.entities)).toBeNull();
+    // A dump read later whose last revision is newer and has a label names it again.
+    page.entities.saveDatedNames([{ id: 'Q5', label: 'human being', aliases: [], asOf: '2023-02-01T00:00:00Z' }], 'dump:c.xml');
+    expect(label(page.entities)).toBe('human being');
+
+    // An undated name (a labels file's) has no time to compare: a dump's miss leaves it as it stands.
+    const undated = stores('label-removed-undated');
+    undated.entities.saveNames(new Map([['Q5', { label: 'human', aliases: [] }]]), 'file:labels.json');
+    undated.entities.saveDatedNames([{ id: 'Q5', label: null, aliases: [], asOf: '2023-02-01T00:00:00Z' }], 'dump:b.xml');
     expect(label(undated.entities)).toBe('human');
   });
 });
