@@ -4,7 +4,8 @@
  * queries answered on 29 days, 969,760 answers), a JSONL file of one prediction per query and day
  * (exact, padded with words, wrong or empty) plus predictions for ids the store does not know, to
  * a million lines; scored over the 29 dates with the clustered bootstrap. The command runs in its
- * own process; its peak RSS is read from inside it at exit.
+ * own process; its peak RSS is read from inside it at exit. With WIKIDELTA_BENCH_KEEP=1 the store and
+ * the prediction file are kept, and their directory named on stderr, to profile or compare the command on them.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,5 +91,6 @@ try {
     bootstrap: '1,000 resamples by query',
   });
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (process.env.WIKIDELTA_BENCH_KEEP === '1') process.stderr.write(`evaluate_1m: store and predictions kept in ${dir}\n`);
+  else rmSync(dir, { recursive: true, force: true });
 }

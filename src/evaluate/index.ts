@@ -6,7 +6,7 @@
  *
  * - `readPredictionFile(path, sink)` / `parsePredictions(text, source)`: JSONL
  *   `{id|question_id, prediction, date?}` or GrowOVER's results JSON `{id: {prediction: {text}}}`.
- * - `evaluateWeekly(new StoreGold(db), feed, {dates, week}, {seed})`: every kept query the scope
+ * - `evaluateWeekly(new StoreGold(store), feed, {dates, week}, {seed})`: every kept query the scope
  *   expects on each date (of all weeks, or one), paired with the predictions the feed hands on
  *   (`datedSink` gives each its date) as they are read → `WeeklyReport`.
  * - `scoreWeekly(cases, {seed})` / `WeeklyScorer`: the same on cases already paired.
@@ -20,7 +20,7 @@ export { bootstrapIntervals, clusteredIntervals, ClusteredSums, type BootstrapOp
 export { growoverNormalise, growoverScores, squadScores, subsetMatch, type AnswerScores } from './metrics.js';
 export { scoreBest, ScoredText, tokenOverlapF1, WEEKLY_METRICS, type Metric, type MetricName } from './metrics/index.js';
 export { NO_ANSWER_PHRASES, saysNoAnswer } from './noAnswer.js';
-export { parsePredictions, readPredictionFile, type Prediction, type PredictionSink } from './predictions.js';
+export { parsePredictions, placeOf, readPredictionFile, type Prediction, type PredictionSink } from './predictions.js';
 export {
   daysBin,
   daysSinceChange,
@@ -39,7 +39,7 @@ export {
   type WeeklyReport,
   type WeeklyScoreOptions,
 } from './weeklyScores.js';
-export { datedSink, evaluateWeekly, type DatedPrediction, type PredictionFeed, type WeeklyEvaluation, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
+export { datedSink, evaluateWeekly, type DatedPrediction, type DatedSink, type PredictionFeed, type WeeklyEvaluation, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
 export { isValue, matchLevel, verdictOf, VERDICT_RATES, VERDICTS, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
 export { PredictionJudge, ruleVerdicts, type ItemJudgment, type JudgeReport } from './judge.js';
 export { metaPathOf, parseSystemMeta, type SystemMeta } from './systemMeta.js';

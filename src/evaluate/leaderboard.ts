@@ -12,17 +12,17 @@
  * - `SYSTEM.meta.json` beside any of them: `{"cutoff": "YYYY-MM-DD"}`, the system's training cutoff,
  *   by which its weekly scores split into the answers set before and after it (read by the shell).
  *
- * Example: buildLeaderboard(db, [{ system: 'closed-book', name: 'closed-book/2025-01-20.jsonl', kind: { weekly: '2025-01-20' }, content }], { seed: 1, date: null })
+ * Example: buildLeaderboard(store, [{ system: 'closed-book', name: 'closed-book/2025-01-20.jsonl', kind: { weekly: '2025-01-20' }, content }], { seed: 1, date: null })
  */
-import type { Database } from 'better-sqlite3';
 import { parseDate, weekEvaluationDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import { parsePredictions } from './predictions.js';
 import { StoreGold, type EvaluationScope } from './storeCases.js';
 import { scoreGrowover, type GrowoverReport } from './growoverScores.js';
-import { datedSink, evaluateWeekly, type DatedPrediction } from './weeklyEvaluation.js';
+import { datedSink, evaluateWeekly, type DatedPrediction, type DatedSink } from './weeklyEvaluation.js';
 import type { GroupScores, WeeklyReport } from './weeklyScores.js';
 import type { VerdictRate } from './verdicts.js';
+import type { Store } from '../store/store.js';
 
 /** Which dataset a file predicts for: weekly (of one week, or null: dates from the lines), or a GrowOVER snapshot. */
 export type SubmissionKind = { weekly: string | null } | { growover: string };
@@ -115,15 +115,15 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
  * the GrowOVER systems on every snapshot any of them answers. A system that leaves out a week or a
  * snapshot has those items missing, counted wrong.
  *
- * @param db - the store whose gold the systems are scored on
+ * @param store - the store whose gold the systems are scored on
  * @param files - the submission files read (`submissionOf` tells each file's system and kind)
  * @param options - `seed` for the bootstrap, `date` an answer date scored even if no system names it,
  *   `after` to score only the items whose answer changed on or after it
  * @returns the ranked weekly and GrowOVER entries, and the dates and snapshots scored
  * @throws UserError for no files, an id a system predicts in two files, or a prediction file refused
- * @example leaderboardMarkdown(buildLeaderboard(db, files, { seed: 1, date: null }), [])
+ * @example leaderboardMarkdown(buildLeaderboard(store, files, { seed: 1, date: null }), [])
  */
-export function buildLeaderboard(db: Database, files: readonly SubmissionFile[], options: { seed: number; date: string | null; after?: string | null }): Leaderboard {
+export function buildLeaderboard(store: Store, files: readonly SubmissionFile[], options: { seed: number; date: string | null; after?: string | null }): Leaderboard {
   if (files.length === 0) throw new UserError('E_PREDICTIONS_INVALID', 'no submission files: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl or SYSTEM/growover-SNAPSHOT.jsonl');
   const weekly = new Map<string, WeeklySystem>();
   const growover = new Map<string, Map<string, { files: string[]; predictions: Map<string, string> }>>();
@@ -145,16 +145,16 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
     const defaultDate = file.kind.weekly !== null ? weekEvaluationDate(file.kind.weekly) : options.date;
     const sink = datedSink(
       defaultDate,
-      (prediction, where) => {
-        entry.predictions.push({ prediction, where });
+      (prediction, source, line) => {
+        entry.predictions.push({ prediction, source, line });
         entry.dates.add(prediction.date);
       },
       'give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week',
     );
-    for (const p of parsePredictions(file.content, file.name)) sink(p, file.name);
+    for (const p of parsePredictions(file.content, file.name)) sink(p, file.name, 0);
     weekly.set(file.system, entry);
   }
-  const gold = new StoreGold(db);
+  const gold = new StoreGold(store);
   const dates = [...new Set([...(options.date === null ? [] : [options.date]), ...[...weekly.values()].flatMap((entry) => [...entry.dates])])].sort();
   const after = options.after ?? null;
   const scope: EvaluationScope = { dates, week: null, ...(after === null ? {} : { after }) };
@@ -179,13 +179,13 @@ export function buildLeaderboard(db: Database, files: readonly SubmissionFile[],
 /** A weekly system's submission files and their predictions, each with its date (the dates the leaderboard scores are those of all systems). */
 interface WeeklySystem {
   files: string[];
-  predictions: Array<{ prediction: DatedPrediction; where: string }>;
+  predictions: Array<{ prediction: DatedPrediction; source: string; line: number }>;
   dates: Set<string>;
   cutoff: string | null;
 }
 
 function weeklyEntry(gold: StoreGold, system: string, entry: WeeklySystem, scope: EvaluationScope, seed: number): Omit<WeeklyEntry, 'rank'> {
-  const feed = (sink: (prediction: DatedPrediction, where: string) => void) => entry.predictions.forEach(({ prediction, where }) => sink(prediction, where));
+  const feed = (sink: DatedSink) => entry.predictions.forEach(({ prediction, source, line }) => sink(prediction, source, line));
   const report = evaluateWeekly(gold, feed, scope, { seed, resamples: RESAMPLES, cutoff: entry.cutoff });
   return {
     system,

@@ -123,7 +123,7 @@ export function leaderboardFigures(board: Leaderboard): Figure[] {
  * The leaderboard as Markdown (README.md of the leaderboard directory): one table per dataset with
  * its note, then the figures by file name.
  *
- * @example leaderboardMarkdown(buildLeaderboard(db, files, { seed: 1, date: null }), []).startsWith('# Leaderboard')
+ * @example leaderboardMarkdown(buildLeaderboard(store, files, { seed: 1, date: null }), []).startsWith('# Leaderboard')
  */
 export function leaderboardMarkdown(board: Leaderboard, figures: readonly Figure[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');

@@ -4,12 +4,10 @@
  * evidence sentences in that snapshot. Offline, closed-book answers nothing and evidence fills a
  * cloze's blank from the evidence (an upper bound for the offline items).
  *
- * Example: await predictGrowover(db, new OfflineBaselineTasks(), 'evidence', '2025-04-01')
+ * Example: await predictGrowover(store, new OfflineBaselineTasks(), 'evidence', '2025-04-01')
  */
-import type { Database } from 'better-sqlite3';
 import type { BaselineTasks } from '../llm/baselineTasks.js';
-import { GrowoverStore } from '../store/growoverStore.js';
-import { SnapshotStore } from '../store/snapshotStore.js';
+import type { Store } from '../store/store.js';
 import { predictAll, type BaselinePredictions } from './predictBaseline.js';
 
 /** The GrowOVER baselines `predict growover` runs: the question alone, or with the item's evidence. */
@@ -19,18 +17,17 @@ export type GrowoverSystem = (typeof GROWOVER_SYSTEMS)[number];
 /**
  * Answers every QA item active in a snapshot as one of the baselines.
  *
- * @param db - the store holding the snapshot and its items
+ * @param store - the store holding the snapshot and its items
  * @param tasks - the answering model: an LLM's tasks, or `OfflineBaselineTasks`
  * @param system - `closed-book` or `evidence`
  * @param snapshot - the snapshot's name
  * @returns the predictions (an item whose call failed has an empty one), and how many failed or were not asked
  * @throws UserError for a snapshot the store does not hold
- * @example predictionLines((await predictGrowover(db, new OfflineBaselineTasks(), 'evidence', '2025-04-01')).predictions)
+ * @example predictionLines((await predictGrowover(store, new OfflineBaselineTasks(), 'evidence', '2025-04-01')).predictions)
  */
-export async function predictGrowover(db: Database, tasks: BaselineTasks, system: GrowoverSystem, snapshot: string): Promise<BaselinePredictions> {
-  const snapshots = new SnapshotStore(db);
+export async function predictGrowover(store: Store, tasks: BaselineTasks, system: GrowoverSystem, snapshot: string): Promise<BaselinePredictions> {
+  const { snapshots, growover } = store;
   const record = snapshots.requireSnapshot(snapshot);
-  const growover = new GrowoverStore(db);
   // A snapshot of latest revisions has no date of its own: the month of its newest revision stands for it.
   const date = record.asOf?.slice(0, 10) ?? `${growover.month(snapshot)}-01`;
   const items = growover.qaAt(snapshot).filter((item) => item.now !== null);

@@ -5,19 +5,17 @@
  * from the store. Offline, golden-doc reads the key's value (an upper bound) and closed-book
  * answers nothing.
  *
- * Example: await predictWeekly(db, new OfflineBaselineTasks(), 'golden-doc', '2025-01-27')
+ * Example: await predictWeekly(store, new OfflineBaselineTasks(), 'golden-doc', '2025-01-27')
  */
-import type { Database } from 'better-sqlite3';
 import { namedInfobox, pageName } from '../content/entityRefs.js';
 import type { BaselineTasks, ReferenceDocument } from '../llm/baselineTasks.js';
 import type { Infobox } from '../model.js';
-import { EntityStore } from '../store/entityStore.js';
-import { RevisionReads } from '../store/revisionReads.js';
-import { AnswerTimelines } from '../store/timelineStore.js';
+import type { EntityStore } from '../store/entityStore.js';
+import type { RevisionReads } from '../store/revisionReads.js';
+import type { Store } from '../store/store.js';
 import { answerInstant, answersOnDate } from '../timeline/answers.js';
 import { predictAll, type BaselinePredictions } from './predictBaseline.js';
 import { StoreGold } from './storeCases.js';
-import { Store } from '../store/store.js';
 
 /** The weekly baselines `predict weekly` runs: the question alone, or with the golden document (the page at the date). */
 export const WEEKLY_SYSTEMS = ['closed-book', 'golden-doc'] as const;
@@ -32,22 +30,20 @@ interface WeeklyItem {
  * Answers every item an evaluation on `date` expects as one of the baselines; golden-doc leaves an
  * item whose page the store cannot show at the date unanswered.
  *
- * @param db - the store holding the weekly dataset
+ * @param store - the store holding the weekly dataset
  * @param tasks - the answering model: an LLM's tasks, or `OfflineBaselineTasks`
  * @param system - `closed-book` or `golden-doc`
  * @param date - the answer date, YYYY-MM-DD (answers in effect at its 00:00 UTC)
  * @param week - only the queries of the week starting that day (YYYY-MM-DD)
  * @returns the predictions (an item whose call failed has an empty one), and how many failed or were not asked
- * @example predictionLines((await predictWeekly(db, new OfflineBaselineTasks(), 'golden-doc', '2025-01-20')).predictions)
+ * @example predictionLines((await predictWeekly(store, new OfflineBaselineTasks(), 'golden-doc', '2025-01-20')).predictions)
  */
-export async function predictWeekly(db: Database, tasks: BaselineTasks, system: WeeklySystem, date: string, week?: string): Promise<BaselinePredictions> {
+export async function predictWeekly(store: Store, tasks: BaselineTasks, system: WeeklySystem, date: string, week?: string): Promise<BaselinePredictions> {
   const instant = answerInstant(date);
-  const questions = new Map(answersOnDate(Store.of(db), date).map((row) => [row.id, row.query]));
-  const items: WeeklyItem[] = new StoreGold(db).expected({ dates: [date], week: week ?? null }).map((gold) => ({ id: gold.id, question: questions.get(gold.id) ?? '' }));
+  const questions = new Map(answersOnDate(store, date).map((row) => [row.id, row.query]));
+  const items: WeeklyItem[] = new StoreGold(store).expected({ dates: [date], week: week ?? null }).map((gold) => ({ id: gold.id, question: questions.get(gold.id) ?? '' }));
   if (system === 'closed-book') return predictAll(items, (item) => tasks.answerClosedBook({ text: item.question, date }));
-  const timelines = new AnswerTimelines(db);
-  const revisions = new RevisionReads(db);
-  const entities = new EntityStore(db);
+  const { answers: timelines, pages: revisions, entities } = store;
   return predictAll(items, (item) => {
     const query = timelines.query(item.id, instant);
     if (!query || query.origin !== 'generated' || query.wiki === null || query.pageId === null || query.key === null) return null;

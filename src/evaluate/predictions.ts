@@ -106,8 +106,21 @@ function describe(error: z.ZodError): string {
   return field === '' ? issue.message : `field "${field}": ${issue.message}`;
 }
 
-/** Hands each prediction on with where it came from (`FILE line N`, or the file for a results JSON). */
-export type PredictionSink = (prediction: Prediction, where: string) => void;
+/**
+ * Hands each prediction on with where it came from: the file and the line (0 for a results JSON,
+ * read whole). Two values rather than `FILE line N`: a million lines would build a million texts
+ * that only an error reads (`placeOf` builds one).
+ */
+export type PredictionSink = (prediction: Prediction, source: string, line: number) => void;
+
+/**
+ * Where a prediction was read, as errors name it.
+ *
+ * @example placeOf('p.jsonl', 3) === 'p.jsonl line 3'; placeOf('results.json', 0) === 'results.json'
+ */
+export function placeOf(source: string, line: number): string {
+  return line === 0 ? source : `${source} line ${line}`;
+}
 
 /**
  * The predictions of a file's text, in file order; `source` names the file in errors. The same id
@@ -142,7 +155,7 @@ const CHUNK_BYTES = 1 << 20;
  * GrowOVER's results JSON whole (one object). Duplicates are the sink's to refuse.
  *
  * @param path - the prediction file
- * @param sink - called with each prediction and where it was read (`FILE line N`)
+ * @param sink - called with each prediction and where it was read (the file and the line)
  * @throws UserError for a file that cannot be read, or a line as `parsePredictions` refuses it
  * @example
  * const seen: Prediction[] = [];
@@ -249,7 +262,7 @@ function parseResultsJson(content: string, source: string, sink: PredictionSink)
   for (const [id, entry] of Object.entries(parsed.data)) {
     const answer = typeof entry === 'string' ? entry : text(entry.prediction, undefined);
     if (typeof answer !== 'string') throw new UserError('E_PREDICTIONS_INVALID', `${located(source, content, id)}: "${id}": ${answer.problem}`);
-    sink({ id, prediction: capped(answer, `${source} id "${id}"`), date: null }, source);
+    sink({ id, prediction: capped(answer, `${source} id "${id}"`), date: null }, source, 0);
   }
 }
 
@@ -277,8 +290,9 @@ function parseLine(raw: string, source: string, number: number, sink: Prediction
   refuseLongLine(line.length, source, number);
   const plain = PLAIN_LINE.exec(line);
   if (plain !== null && (plain[3] === undefined || isRealDate(plain[3]))) {
-    const where = `${source} line ${number}`;
-    sink({ id: plain[1] as string, prediction: capped(plain[2] as string, where), date: plain[3] ?? null }, where);
+    const prediction = plain[2] as string;
+    // The place is named only for a prediction over the cap: most lines need no text of it.
+    sink({ id: plain[1] as string, prediction: prediction.length > MAX_PREDICTION_CHARS ? capped(prediction, placeOf(source, number)) : prediction, date: plain[3] ?? null }, source, number);
     return;
   }
   let value: unknown;
@@ -296,6 +310,5 @@ function parseLine(raw: string, source: string, number: number, sink: Prediction
   const { id, question_id: questionId, prediction, date, question_date: questionDate, choices } = parsed.data;
   const answer = text(prediction, choices);
   if (typeof answer !== 'string') throw new UserError('E_PREDICTIONS_INVALID', `${source} line ${number}: field "${answer.field}": ${answer.problem}`);
-  const where = `${source} line ${number}`;
-  sink({ id: String(id ?? questionId), prediction: capped(answer, where), date: date ?? questionDate ?? null }, where);
+  sink({ id: String(id ?? questionId), prediction: capped(answer, placeOf(source, number)), date: date ?? questionDate ?? null }, source, number);
 }

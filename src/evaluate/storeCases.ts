@@ -4,18 +4,16 @@
  * the QA items active in a snapshot. Each part is read once however many systems are scored against
  * it (the leaderboard pairs every system's predictions with the same gold).
  */
-import type { Database } from 'better-sqlite3';
 import { UserError } from '../errors.js';
 import type { TimeAxis } from '../model/timelines.js';
 import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
-import { GrowoverStore } from '../store/growoverStore.js';
-import { QueryStore, type ScoringFacts } from '../store/questionStore.js';
-import { SnapshotStore } from '../store/snapshotStore.js';
+import type { ScoringFacts } from '../store/questionStore.js';
+import type { Store } from '../store/store.js';
 import { answerInstant, answersOverDays, type Answer } from '../timeline/answers.js';
 import { stateAt, type ValueTimeline } from '../timeline/valueTimeline.js';
 import type { GrowoverGold } from './growoverScores.js';
+import type { ScoredText } from './metrics/index.js';
 import type { WeeklyGold } from './weeklyScores.js';
-import { Store } from '../store/store.js';
 
 /**
  * What an evaluation expects (docs/ARCHITECTURE.md §15): on each of its dates, every kept query with
@@ -37,10 +35,18 @@ const NO_ALIASES: readonly string[] = Object.freeze([]);
 
 const STATUSES: ReadonlyArray<WeeklyGold['status']> = ['ok', 'no_key', 'no_page', 'deleted', 'unknown'];
 
-/** One kept query's gold over an evaluation's dates: a status code and a value per date, and its timeline. */
+/**
+ * One kept query's gold over an evaluation's dates: per date a status and the stretch of its timeline
+ * in effect (found once, when the query is read), the value, and the timeline. An evaluation asks
+ * for a query's item on each date twice (as its prediction is scored, and as it is counted), a
+ * million times over: `into` fills one object the caller reuses.
+ */
 export class GoldQuery {
-  private readonly statuses: Uint8Array;
+  /** Per date: the stretch in effect (-1 for none) shifted left by 3, and the status's index in STATUSES. */
+  private readonly days: Int32Array;
   private readonly answers: Array<string | null>;
+  /** The scored forms of the timeline's stretches, filled by the scorer (`WeeklyGold.forms`). */
+  private readonly forms: Array<readonly ScoredText[] | undefined> = [];
 
   constructor(
     readonly id: string,
@@ -49,39 +55,53 @@ export class GoldQuery {
     private readonly timeline: ValueTimeline,
     answers: readonly Answer[],
     private readonly dates: readonly string[],
-    private readonly instants: readonly string[],
+    instants: readonly string[],
   ) {
-    this.statuses = Uint8Array.from(answers, (answer) => STATUSES.indexOf(answer.status));
+    this.days = Int32Array.from(answers, (answer, day) => {
+      const state = answer.status === 'unknown' ? -1 : stateAt(timeline, instants[day] as string);
+      return (state << 3) | STATUSES.indexOf(answer.status);
+    });
     this.answers = answers.map((answer) => answer.answer);
   }
 
   /** Whether the answer on the date (its index in the scope) is outside the history held. */
   unknownOn(day: number): boolean {
-    return STATUSES[this.statuses[day] as number] === 'unknown';
+    return ((this.days[day] as number) & 7) === UNKNOWN;
   }
 
   /** The item of the date (its index in the scope's dates). */
   on(day: number): WeeklyGold {
-    const status = STATUSES[this.statuses[day] as number] as WeeklyGold['status'];
-    const { timeline } = this;
-    const state = status === 'unknown' ? -1 : stateAt(timeline, this.instants[day] as string);
-    const held = timeline[state];
-    return {
-      id: this.id,
-      date: this.dates[day] as string,
-      status,
-      answer: this.answers[day] ?? null,
-      changedAt: held?.seen ? held.from : null,
-      since: held?.from ?? null,
-      domain: this.facts.domain,
-      frequency: this.facts.frequency,
-      week: this.facts.week,
-      aliases: held?.aliases ?? NO_ALIASES,
-      timeline,
-      state,
-      query: this.query,
-    };
+    return this.into(day, emptyGold());
   }
+
+  /** The item of the date written into `item`, which is returned: one object serves every item read in turn. */
+  into(day: number, item: WeeklyGold): WeeklyGold {
+    const code = this.days[day] as number;
+    const state = code >> 3;
+    const held = this.timeline[state];
+    item.id = this.id;
+    item.date = this.dates[day] as string;
+    item.status = STATUSES[code & 7] as WeeklyGold['status'];
+    item.answer = this.answers[day] ?? null;
+    item.changedAt = held?.seen ? held.from : null;
+    item.since = held?.from ?? null;
+    item.domain = this.facts.domain;
+    item.frequency = this.facts.frequency;
+    item.week = this.facts.week;
+    item.aliases = held?.aliases ?? NO_ALIASES;
+    item.timeline = this.timeline;
+    item.state = state;
+    item.query = this.query;
+    item.forms = this.forms;
+    return item;
+  }
+}
+
+const UNKNOWN = STATUSES.indexOf('unknown');
+
+/** An item with every field present, for `GoldQuery.into` to fill. */
+export function emptyGold(): WeeklyGold {
+  return { id: '', date: '', status: 'unknown', answer: null, changedAt: null, since: null, domain: null, frequency: null, week: null, aliases: NO_ALIASES, timeline: [], state: -1, query: '', forms: [] };
 }
 
 /**
@@ -89,7 +109,7 @@ export class GoldQuery {
  * `queriesOf`/`expected` give a weekly scope's items, `growoverGold` a snapshot's.
  *
  * @example
- * const gold = new StoreGold(db);
+ * const gold = new StoreGold(store);
  * gold.expected({ dates: ['2025-01-20'], week: null }).length // the items a system is scored on that day
  * evaluateWeekly(gold, feed, { dates: ['2025-01-20'], week: null }, { seed: 1 });
  * scoreGrowover(gold.growoverGold('2025-04-01').map((item) => ({ gold: item, prediction: replies.get(item.id) ?? null })), { seed: 1 });
@@ -99,7 +119,7 @@ export class StoreGold {
   private readonly snapshotGold = new Map<string, GrowoverGold[]>();
   private readonly scopeGold = new Map<string, GoldQuery[]>();
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly store: Store) {}
 
   /**
    * Every kept query of the scope (of its week, or all) with its answer on each of the scope's dates,
@@ -116,10 +136,10 @@ export class StoreGold {
    * it pairs predictions with it as they are read.
    */
   private *weeklyQueries(scope: EvaluationScope): Generator<GoldQuery> {
-    const facts = (this.facts ??= new Map(new QueryStore(this.db).scoringFacts().map((f) => [f.id, f])));
+    const facts = (this.facts ??= new Map(this.store.queries.scoringFacts().map((f) => [f.id, f])));
     const options = { ...(scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` }), axis: scope.axis ?? 'edit', timelines: true as const };
     const instants = scope.dates.map(answerInstant);
-    for (const query of answersOverDays(Store.of(this.db), scope.dates, options)) {
+    for (const query of answersOverDays(this.store, scope.dates, options)) {
       const f = facts.get(query.id);
       if (!f) continue;
       yield new GoldQuery(query.id, query.query, f, query.timeline, query.answers, scope.dates, instants);
@@ -146,8 +166,8 @@ export class StoreGold {
   growoverGold(snapshot: string): GrowoverGold[] {
     let gold = this.snapshotGold.get(snapshot);
     if (!gold) {
-      if (!new SnapshotStore(this.db).snapshot(snapshot)) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
-      gold = new GrowoverStore(this.db).qaAt(snapshot).flatMap((row) => {
+      if (!this.store.snapshots.snapshot(snapshot)) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
+      gold = this.store.growover.qaAt(snapshot).flatMap((row) => {
         if (row.now === null) return [];
         const type = PUBLISHED_TYPE[row.now.type];
         return [{ id: row.id, type, answer: row.answer, oldAnswer: type === 'CHANGED' ? row.oldAnswer : null }];

@@ -64,8 +64,8 @@ export interface VerdictInput {
   current: number;
   /** The answer date's instant (D 00:00 UTC), in milliseconds. */
   dateMs: number;
-  /** The scored forms of a stretch's value and aliases. */
-  texts: (state: AnswerState) => readonly ScoredText[];
+  /** The scored forms of a stretch's value and aliases (the stretch, and its index in `timeline`). */
+  texts: (state: AnswerState, index: number) => readonly ScoredText[];
   exactOnly?: boolean;
 }
 
@@ -82,11 +82,11 @@ export function verdictOf(input: VerdictInput): VerdictOutcome {
   let best: { level: MatchLevel; index: number } = { level: currentLevel, index: current };
   // The latest earlier value first: on equal terms the most recent past is the likelier source.
   for (let i = current - 1; i >= 0 && best.level < 2; i--) {
-    const level = levelOf(input, timeline[i] as AnswerState, here);
+    const level = levelOf(input, i, here);
     if (level > best.level) best = { level, index: i };
   }
   for (let i = current + 1; i < timeline.length && best.level < 2; i++) {
-    const level = levelOf(input, timeline[i] as AnswerState, here);
+    const level = levelOf(input, i, here);
     if (level > best.level) best = { level, index: i };
   }
   if (best.level === 0) return WRONG;
@@ -102,10 +102,11 @@ const WRONG: VerdictOutcome = Object.freeze({ verdict: 'wrong', ageDays: null, c
 /** The outcome of an item whose gold is no value (the key or page absent that day). */
 export const NO_VALUE: VerdictOutcome = Object.freeze({ verdict: 'no_value', ageDays: null, changesAgo: null });
 
-/** The match with another stretch; none for a stretch without a value or with the date's own value. */
-function levelOf(input: VerdictInput, state: AnswerState, here: AnswerState | undefined): MatchLevel {
+/** The match with another stretch (its index); none for a stretch without a value or with the date's own value. */
+function levelOf(input: VerdictInput, index: number, here: AnswerState | undefined): MatchLevel {
+  const state = input.timeline[index] as AnswerState;
   if (!isValue(state.value) || state.value === here?.value) return 0;
-  return matchLevel(input.prediction, input.texts(state), input.exactOnly);
+  return matchLevel(input.prediction, input.texts(state, index), input.exactOnly);
 }
 
 /** Days from the last UTC day on which the stretch held (the day of the instant before `to`) to the date. */

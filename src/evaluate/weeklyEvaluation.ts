@@ -6,25 +6,28 @@
  * reported apart. So leaving out a week or a wrong answer can only lower a score.
  */
 import { UserError } from '../errors.js';
-import type { Prediction, PredictionSink } from './predictions.js';
-import type { EvaluationScope, GoldQuery, StoreGold } from './storeCases.js';
+import { placeOf, type Prediction, type PredictionSink } from './predictions.js';
+import { emptyGold, type EvaluationScope, type GoldQuery, type StoreGold } from './storeCases.js';
 import { KeptScores, SAMPLE_IDS, WeeklyScorer, type Outside, type WeeklyCase, type WeeklyItemScore, type WeeklyReport } from './weeklyScores.js';
 
 /** A prediction whose date is known. */
 export type DatedPrediction = Prediction & { date: string };
 
-/** Hands each of a system's predictions to an evaluation, with its date and where it came from (`FILE line N`). */
-export type PredictionFeed = (sink: (prediction: DatedPrediction, where: string) => void) => void;
+/** Takes each of a system's predictions with its date and where it came from (the file and the line, as `PredictionSink`). */
+export type DatedSink = (prediction: DatedPrediction, source: string, line: number) => void;
+
+/** Hands each of a system's predictions to an evaluation's sink. */
+export type PredictionFeed = (sink: DatedSink) => void;
 
 /**
  * A sink giving each prediction its date: its own, or `defaultDate` for a line that names none (null:
  * such a line is an error, `hint` saying how to give one).
  */
-export function datedSink(defaultDate: string | null, sink: (prediction: DatedPrediction, where: string) => void, hint = 'give --date D or a "date" on each line'): PredictionSink {
-  return (prediction: Prediction, where: string) => {
+export function datedSink(defaultDate: string | null, sink: DatedSink, hint = 'give --date D or a "date" on each line'): PredictionSink {
+  return (prediction: Prediction, source: string, line: number) => {
     const date = prediction.date ?? defaultDate;
-    if (date === null) throw new UserError('E_PREDICTIONS_INVALID', `${where.replace(/ line \d+$/, '')}: the prediction for "${prediction.id}" names no date: ${hint}`);
-    sink(prediction.date === date ? (prediction as DatedPrediction) : { ...prediction, date }, where);
+    if (date === null) throw new UserError('E_PREDICTIONS_INVALID', `${source}: the prediction for "${prediction.id}" names no date: ${hint}`);
+    sink(prediction.date === date ? (prediction as DatedPrediction) : { ...prediction, date }, source, line);
   };
 }
 
@@ -77,14 +80,14 @@ export interface WeeklyEvaluation {
  * without a prediction as missing, so the figures are those of pairing the two in the gold's order.
  * Refuses an evaluation with nothing to score, naming why.
  *
- * @param gold - the store's gold (`new StoreGold(db)`)
+ * @param gold - the store's gold (`new StoreGold(store)`)
  * @param feed - hands every prediction, with its date, to the sink it is given (e.g. `readPredictionFile` through `datedSink`)
  * @param scope - the dates scored, and optionally one week's queries only, an `after` date or the time axis
  * @param options - `seed` for the bootstrap, `cutoff` for the before/after split, `onItem` to see each item as it is scored
  * @returns the report (every metric and verdict rate in per cent, with n and 95% intervals, overall and per
  *   group), what the scope expected, and what `after` left out
  * @throws UserError for a prediction whose id is given twice for a date, or a scope with nothing to score
- * @example evaluateWeekly(new StoreGold(db), (sink) => readPredictionFile(path, datedSink(null, sink)), { dates: ['2025-01-20'], week: null }, { seed: 1 }).f1
+ * @example evaluateWeekly(new StoreGold(store), (sink) => readPredictionFile(path, datedSink(null, sink)), { dates: ['2025-01-20'], week: null }, { seed: 1 }).f1
  */
 export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: EvaluationScope, options: WeeklyEvaluationOptions): WeeklyReport & WeeklyEvaluation {
   const scorer = new WeeklyScorer({ cutoff: options.cutoff ?? null });
@@ -101,24 +104,29 @@ export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: Eva
   const outside = new OutsidePredictions();
   // Only answers that began on or after `after` by a change the store saw; their predictions are no one else's.
   const leftOut = (item: WeeklyCase['gold']) => after !== null && item.status !== 'unknown' && !(item.changedAt !== null && item.changedAt >= after);
-  feed((prediction, where) => {
+  // One item and one case filled in turn for every prediction and every count: a million of each were
+  // a tenth of the scoring in allocation and collection. Only `onItem`, which may keep them, gets its own.
+  const item = emptyGold();
+  const scored: WeeklyCase = { gold: item, prediction: null };
+  const slot = { scores: kept, at: 0 };
+  feed((prediction, source, line) => {
     const q = queryOf.get(prediction.id);
     const day = dayOf.get(prediction.date);
     // A date expects the queries it can answer; one week's queries are all expected, the unknown counted apart.
     const query = q === undefined || day === undefined ? undefined : (queries[q] as GoldQuery);
     if (query === undefined || day === undefined || (scope.week === null && query.unknownOn(day))) {
-      if (!outside.add(prediction.id, prediction.date)) throw twice(where, prediction);
+      if (!outside.add(prediction.id, prediction.date)) throw twice(placeOf(source, line), prediction);
       return;
     }
     const at = (q as number) * days + day;
-    if (taken[at] !== 0) throw twice(where, prediction);
-    const item = query.on(day);
-    if (leftOut(item)) {
+    if (taken[at] !== 0) throw twice(placeOf(source, line), prediction);
+    if (leftOut(query.into(day, item))) {
       taken[at] = 2;
       return;
     }
     taken[at] = 1;
-    scorer.keep({ gold: item, prediction: prediction.prediction }, kept, at);
+    scored.prediction = prediction.prediction;
+    scorer.keep(scored, kept, at);
     if (texts) texts[at] = prediction.prediction;
   });
   let unknown = 0;
@@ -126,7 +134,7 @@ export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: Eva
   let beforeAfter = 0;
   queries.forEach((query, q) => {
     for (let day = 0; day < days; day++) {
-      const item = query.on(day);
+      query.into(day, item);
       held++;
       if (item.status === 'unknown') {
         unknown++;
@@ -137,10 +145,15 @@ export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: Eva
         continue;
       }
       const at = q * days + day;
-      const scored = { gold: item, prediction: taken[at] === 1 ? (texts?.[at] ?? '') : null };
-      const slot = taken[at] === 1 ? { scores: kept, at } : undefined;
-      if (options.onItem) options.onItem(scorer.add(scored, true, slot), scored);
-      else scorer.add(scored, false, slot);
+      const predicted = taken[at] === 1;
+      slot.at = at;
+      if (options.onItem) {
+        const own = { gold: query.on(day), prediction: predicted ? (texts?.[at] ?? '') : null };
+        options.onItem(scorer.add(own, true, predicted ? slot : undefined), own);
+      } else {
+        scored.prediction = predicted ? '' : null;
+        scorer.add(scored, false, predicted ? slot : undefined);
+      }
     }
   });
   if (scorer.expected === 0) throw new UserError('E_NOTHING_TO_SCORE', nothingToScore(scope, held, unknown, beforeAfter));

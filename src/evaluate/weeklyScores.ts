@@ -40,6 +40,11 @@ export interface WeeklyGold {
   /** The query's whole value timeline and the index of the stretch in effect on the date: what tells outdated from wrong. */
   timeline?: ValueTimeline;
   state?: number;
+  /**
+   * The scored forms of each stretch of `timeline` (its value, then its aliases), filled by the scorer
+   * as it needs them: one list per query, shared by the items of all its dates.
+   */
+  forms?: Array<readonly ScoredText[] | undefined>;
   /** The question, for a judge. */
   query?: string;
 }
@@ -207,8 +212,8 @@ interface Texts {
   text(text: string): ScoredText;
   /** A prediction's: a system often gives a query the same text on many dates, and gives gold texts word for word. */
   prediction(text: string): ScoredText;
-  /** A stretch's value and aliases. */
-  state(state: AnswerState): readonly ScoredText[];
+  /** The value and aliases of a stretch of the item's timeline (by index). */
+  state(gold: WeeklyGold, index: number): readonly ScoredText[];
 }
 
 /**
@@ -230,12 +235,17 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
     markVerdict(out, WRONG);
     return outcome;
   }
-  const answer = texts.text(gold.answer as string);
+  const { timeline, state } = gold;
+  const held = timeline !== undefined && state !== undefined && state >= 0 ? timeline[state] : undefined;
+  // The stretch in effect holds the value and its aliases: their forms are made once per stretch, not looked up per item.
+  const forms = held !== undefined && held.value === gold.answer && held.aliases === gold.aliases ? texts.state(gold, state as number) : undefined;
+  const answer = forms?.[0] ?? texts.text(gold.answer as string);
   // A prediction that is the gold text word for word shares its forms.
   const predicted = prediction === gold.answer ? answer : texts.prediction(prediction);
   for (let m = 0; m < METRICS; m++) out[m] = (WEEKLY_METRICS[m] as (typeof WEEKLY_METRICS)[number]).score(predicted, answer);
-  for (const alias of gold.aliases ?? []) {
-    const other = texts.text(alias);
+  const aliases = forms === undefined ? (gold.aliases ?? NO_ALIASES).map((alias) => texts.text(alias)) : forms;
+  for (let a = forms === undefined ? 0 : 1; a < aliases.length; a++) {
+    const other = aliases[a] as ScoredText;
     for (let m = 0; m < METRICS; m++) {
       const score = (WEEKLY_METRICS[m] as (typeof WEEKLY_METRICS)[number]).score(predicted, other);
       if (score > (out[m] as number)) {
@@ -246,15 +256,19 @@ function scoreInto({ gold, prediction }: WeeklyCase, out: Float64Array, texts: T
   }
   // The registry's EM and SM are the two ways a prediction matches a value (./verdicts.ts).
   const currentLevel: MatchLevel = out[EM] === 1 ? 2 : out[SM] === 1 ? 1 : 0;
-  const { timeline, state } = gold;
   outcome.verdict =
     timeline !== undefined && state !== undefined && state >= 0
-      ? verdictOf({ prediction: predicted, currentLevel, timeline, current: state, dateMs: instantMs(gold.date), texts: (s) => texts.state(s) })
+      ? verdictOf({ prediction: predicted, currentLevel, timeline, current: state, dateMs: instantMs(gold.date), texts: (_, index) => texts.state(gold, index) })
       : currentLevel > 0
         ? CURRENT
         : WRONG;
   markVerdict(out, outcome.verdict);
   return outcome;
+}
+
+/** The forms of a stretch's value and its aliases, in that order; none for a stretch without a value. */
+function stretchForms(state: AnswerState | undefined, form: (text: string) => ScoredText): readonly ScoredText[] {
+  return state === undefined || state.value === null ? [] : [state.value, ...state.aliases].map(form);
 }
 
 /** How an item counts: excluded when its gold is unknown, else as a value or as a "no value". */
@@ -269,6 +283,7 @@ function markVerdict(out: Float64Array, verdict: VerdictOutcome): void {
 
 const CURRENT: VerdictOutcome = { verdict: 'current', ageDays: null, changesAgo: null };
 const WRONG: VerdictOutcome = { verdict: 'wrong', ageDays: null, changesAgo: null };
+const NO_ALIASES: readonly string[] = [];
 /** Each verdict without an age: all but an outdated one's. */
 const OUTCOMES = Object.fromEntries(VERDICTS.map((verdict) => [verdict, { verdict, ageDays: null, changesAgo: null }])) as Record<VerdictName, VerdictOutcome>;
 
@@ -290,7 +305,7 @@ function itemScore(item: WeeklyCase, outcome: ItemOutcome, scores: Float64Array)
 const FRESH_TEXTS: Texts = {
   text: (text) => new ScoredText(text),
   prediction: (text) => new ScoredText(text),
-  state: (state) => (state.value === null ? [] : [state.value, ...state.aliases].map((text) => new ScoredText(text))),
+  state: (gold, index) => stretchForms(gold.timeline?.[index], (text) => new ScoredText(text)),
 };
 
 /**
@@ -380,11 +395,9 @@ export class WeeklyScorer {
   private readonly scores = new Float64Array(COLUMNS);
   /** The scored forms of gold texts: a query's answer is the same text on most of the dates it is scored on. */
   private readonly golds = new Map<string, ScoredText>();
-  /** The scored forms of each stretch of a timeline, kept while its query is scored (its object is shared by all its dates). */
-  private readonly stateTexts = new WeakMap<AnswerState, readonly ScoredText[]>();
   /** The scored forms of the latest predictions' texts, bounded as the gold's. */
   private readonly predictions = new Map<string, ScoredText>();
-  private readonly texts: Texts = { text: (text) => this.goldText(text), prediction: (text) => this.predictionText(text), state: (state) => this.textsOfState(state) };
+  private readonly texts: Texts = { text: (text) => this.goldText(text), prediction: (text) => this.predictionText(text), state: (gold, index) => this.formsOf(gold, index) };
   private scored = 0;
   private unknown = 0;
   private emptyGold = 0;
@@ -515,13 +528,11 @@ export class WeeklyScorer {
     return keptText(this.predictions, text);
   }
 
-  private textsOfState(state: AnswerState): readonly ScoredText[] {
-    let texts = this.stateTexts.get(state);
-    if (!texts) {
-      texts = state.value === null ? [] : [state.value, ...state.aliases].map((text) => this.goldText(text));
-      this.stateTexts.set(state, texts);
-    }
-    return texts;
+  /** A stretch's forms: kept in the item's `forms` when it has them (made once per stretch), else made for the call. */
+  private formsOf(gold: WeeklyGold, index: number): readonly ScoredText[] {
+    const { forms } = gold;
+    if (forms === undefined) return stretchForms(gold.timeline?.[index], (text) => this.goldText(text));
+    return (forms[index] ??= stretchForms(gold.timeline?.[index], (text) => this.goldText(text)));
   }
 
   private clusterOf(id: string): number {

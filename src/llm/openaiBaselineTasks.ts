@@ -16,7 +16,7 @@ const AnswerReply = z.object({ answer: z.string().trim().min(1).describe('the an
 /**
  * The baselines' answering through a model behind an OpenAI-compatible server.
  *
- * @example await predictWeekly(db, new OpenAiBaselineTasks(client), 'closed-book', '2025-01-20')
+ * @example await predictWeekly(store, new OpenAiBaselineTasks(client), 'closed-book', '2025-01-20')
  */
 export class OpenAiBaselineTasks implements BaselineTasks {
   readonly provider: string;

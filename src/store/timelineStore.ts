@@ -240,6 +240,8 @@ const SpanRow = z.object({
   heldFrom: z.string().nullable(),
   timed: flag,
 });
+/** A span row as the statement gives it, before parsing (the interval's aliases still JSON text). */
+type RawSpanRow = z.input<typeof SpanRow>;
 const OptionalSlot = z.string().optional();
 
 /** The kept queries (of one week when @windowStart is set), a generated one with the slot of its key. */
@@ -348,10 +350,14 @@ export class AnswerTimelines {
   *span(first: string, last: string, options: { windowStart?: string; wholeTimelines?: boolean; axis?: TimeAxis } = {}): Generator<QueryOverSpan> {
     let current: QueryOverSpan | undefined;
     const statement = this.spanStatement({ whole: options.wholeTimelines === true, world: options.axis === 'world' });
-    for (const raw of statement.iterate({ first, last, windowStart: options.windowStart ?? null })) {
-      const row = SpanRow.parse(raw);
-      if (current?.id !== row.id) {
+    for (const raw of statement.iterate({ first, last, windowStart: options.windowStart ?? null }) as Iterable<RawSpanRow>) {
+      // A query's first row is parsed whole: it checks the shape of the statement's rows and gives the
+      // query's own columns. The rows after it differ only in an interval's columns and are read as
+      // that shape, their aliases' JSON parsed: a zod parse of every row was a tenth of an evaluation.
+      let aliases: readonly string[];
+      if (current?.id !== raw.id) {
         if (current) yield current;
+        const row = SpanRow.parse(raw);
         const { createdAt, deletedAt } = row;
         const held = row.hasLifetime && row.wiki !== null && row.pageId !== null;
         current = {
@@ -364,10 +370,10 @@ export class AnswerTimelines {
           ...(options.wholeTimelines ? { heldFrom: row.heldFrom } : {}),
           ...(options.axis === 'world' ? { timed: row.timed } : {}),
         };
-      }
-      const aliases = row.aliases;
-      if (row.importedFrom !== null) current.imported.push({ answer: row.importedAnswer, validFrom: row.importedFrom, validTo: row.importedTo, aliases });
-      if (row.value !== null && row.revId !== null && row.validFrom !== null) current.intervals.push({ value: row.value, revId: row.revId, validFrom: row.validFrom, validTo: row.validTo, aliases });
+        aliases = row.aliases;
+      } else aliases = raw.aliases === null ? NO_ALIASES : StoredAliases.parse(raw.aliases);
+      if (raw.importedFrom !== null) current.imported.push({ answer: raw.importedAnswer, validFrom: raw.importedFrom, validTo: raw.importedTo, aliases });
+      if (raw.value !== null && raw.revId !== null && raw.validFrom !== null) current.intervals.push({ value: raw.value, revId: raw.revId, validFrom: raw.validFrom, validTo: raw.validTo, aliases });
     }
     if (current) yield current;
   }

@@ -16,6 +16,7 @@ import {
   GROWOVER_VERDICTS,
   metaPathOf,
   parseSystemMeta,
+  placeOf,
   datedSink,
   type PredictionFeed,
   PredictionJudge,
@@ -102,7 +103,7 @@ export function registerEvaluate(program: Command): void {
     await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
       const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.store, session.settings).judge() : null);
       const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
-      const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.db), feed, scope, {
+      const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.store), feed, scope, {
         seed: session.settings.seed,
         cutoff,
         ...(flags.out || judge
@@ -141,7 +142,7 @@ export function registerEvaluate(program: Command): void {
     const predictions = readAll(flags.predictions);
     await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, (session) => {
       const predicted = new Map(predictions.map((p) => [p.id, p.prediction]));
-      const cases = new StoreGold(session.db).growoverGold(flags.snapshot).map((gold) => {
+      const cases = new StoreGold(session.store).growoverGold(flags.snapshot).map((gold) => {
         const prediction = predicted.get(gold.id) ?? null;
         predicted.delete(gold.id);
         return { gold, prediction };
@@ -200,8 +201,8 @@ function cutoffBeside(predictions: string): string | null {
 function readAll(path: string): Prediction[] {
   const predictions: Prediction[] = [];
   const seen = new Set<string>();
-  readPredictionFile(path, (prediction, where) => {
-    if (seen.has(prediction.id)) throw new UserError('E_PREDICTION_DUPLICATE', `${where}: id "${prediction.id}" is predicted twice`);
+  readPredictionFile(path, (prediction, source, line) => {
+    if (seen.has(prediction.id)) throw new UserError('E_PREDICTION_DUPLICATE', `${placeOf(source, line)}: id "${prediction.id}" is predicted twice`);
     seen.add(prediction.id);
     predictions.push(prediction);
   });

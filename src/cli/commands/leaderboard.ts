@@ -40,7 +40,7 @@ export function registerLeaderboard(program: Command): void {
   ).action(async (flags: LeaderboardFlags, command: Command) => {
     const files = readSubmissions(flags.submissions);
     await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, async (session) => {
-      const board = buildLeaderboard(session.db, files, { seed: session.settings.seed, date: flags.date ?? null, after: flags.after ?? null });
+      const board = buildLeaderboard(session.store, files, { seed: session.settings.seed, date: flags.date ?? null, after: flags.after ?? null });
       if (flags.out === undefined) {
         process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
         return;

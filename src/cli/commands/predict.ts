@@ -55,7 +55,7 @@ export function registerPredict(program: Command): void {
   ).action(async (flags: PredictWeeklyFlags, command: Command) => {
     // DailyQA answers a week's queries on the day after the week.
     const date = flags.date ?? (flags.week !== undefined ? weekEvaluationDate(flags.week) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
-    await predictInto(command, flags, (session, tasks) => predictWeekly(session.store.db, tasks, flags.system, date, flags.week));
+    await predictInto(command, flags, (session, tasks) => predictWeekly(session.store, tasks, flags.system, date, flags.week));
   });
   addOptions<PredictGrowoverFlags>(
     predict
@@ -67,7 +67,7 @@ export function registerPredict(program: Command): void {
       ...predictOutputOptions(),
     },
   ).action(async (flags: PredictGrowoverFlags, command: Command) => {
-    await predictInto(command, flags, (session, tasks) => predictGrowover(session.store.db, tasks, flags.system, flags.snapshot));
+    await predictInto(command, flags, (session, tasks) => predictGrowover(session.store, tasks, flags.system, flags.snapshot));
   });
 }
 

@@ -42,7 +42,7 @@ export function registerStats(program: Command): void {
           throw new UserError('E_FILE_UNREADABLE', `cannot read the predictions file ${file}`);
         }
         const system = basename(file).replace(/\.jsonl?$/, '');
-        const board = buildLeaderboard(session.store.db, [{ system, name: file, kind: { weekly: null }, content }], { seed: session.settings.seed, date: flags.date ?? null });
+        const board = buildLeaderboard(session.store, [{ system, name: file, kind: { weekly: null }, content }], { seed: session.settings.seed, date: flags.date ?? null });
         figures.push(...leaderboardFigures(board));
       }
       writeFilesAtomically(flags.plot, await renderFigures(figures), FIGURE_FILE);
