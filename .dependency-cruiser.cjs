@@ -66,10 +66,10 @@ module.exports = {
     },
     {
       name: 'only-the-store-opens-sqlite',
-      comment: 'the shipped code opens SQLite and writes SQL only in src/store; elsewhere a Database is a type handed to repositories',
+      comment: 'the shipped code opens SQLite and writes SQL only in src/store; elsewhere it holds the session\'s Store, never a better-sqlite3 Database, not even as a type',
       severity: 'error',
       from: { path: '^(src|pipelines)/', pathNot: '^src/store/' },
-      to: { path: '^node_modules/(@types/)?better-sqlite3/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^node_modules/(@types/)?better-sqlite3/' },
     },
     {
       name: 'no-circular',

@@ -6,7 +6,6 @@ import { DumpFilesSource } from '../../src/sources/dumpFiles.js';
 import type { RevisionSource } from '../../src/sources/RevisionSource.js';
 import { NAMES_PER_WRITE } from '../../src/sources/entityNames.js';
 import { EntityStore } from '../../src/store/entityStore.js';
-import { WikiStore } from '../../src/store/wikiStore.js';
 import { batchRunnerFor } from './batchRunner.js';
 import { ParsingPartWriter, StoringPartWriter } from './partWriters.js';
 import { warnLeftOut } from './parse.js';
@@ -27,7 +26,7 @@ export const collectStage: Stage<WeeklyInput> = {
     if (!input.source) throw new UserError('E_FLAG_MISSING', 'the collect stage needs a source: give --api URL or --dump PATH');
     if (input.nameWiki) await nameRun(input, input.nameWiki, context);
     // Where the wiki's articles are, for the stages a later run gives no source (docs/ARCHITECTURE.md §3).
-    new WikiStore(context.store.db).recordArticleBase(input.wiki, input.articleBaseUrl);
+    context.store.wikis.recordArticleBase(input.wiki, input.articleBaseUrl);
     const store = context.store.revisions(input.wiki);
     const counts = { pages: 0, revisions: 0, skipped_pages: 0, invalid_utf8_pages: 0 };
     const isDone = (pageId: number) => {

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import type { Database } from 'better-sqlite3';
 import { storeProblem } from '../store/database.js';
 import { Store } from '../store/store.js';
 import { acquireLock, type HeldLock } from '../runs/lock.js';
@@ -22,11 +21,6 @@ export interface Session {
   dbPath: string;
   /** The session's one Store: every repository, each statement prepared once. */
   store: Store;
-  /**
-   * `store.db`, for the commands not converted to the Store yet (audit, evaluate,
-   * leaderboard): the same connection. New code takes `store`.
-   */
-  db: Database;
   json: boolean;
   reporter: Reporter;
   close(): void;
@@ -101,7 +95,6 @@ export function openSession(command: Command, options: SessionOptions): Session 
     settings,
     dbPath,
     store,
-    db: store.db,
     json,
     reporter,
     close() {

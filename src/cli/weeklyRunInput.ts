@@ -7,8 +7,6 @@ import { wikiClientOptions } from '../sources/wikiClient.js';
 import { llmRunParam, pricesOf, SessionTasks } from '../llm/openTasks.js';
 import type { RevisionSource } from '../sources/RevisionSource.js';
 import type { Window } from '../model.js';
-import { RunStore } from '../store/runStore.js';
-import { WikiStore } from '../store/wikiStore.js';
 import { articleBaseUrl, wikiName, type SourceFlags } from '../sources/openSource.js';
 import type { OptionsOf } from './options.js';
 import { searchBackendFor } from './searchBackendFor.js';
@@ -60,19 +58,19 @@ export interface RunWiki {
  * them; with none, on "dump" linked to English Wikipedia, as before a dump's wiki was read.
  */
 export async function runWiki(session: Session, flags: SourceFlags, source: RevisionSource | null, window?: Window): Promise<RunWiki> {
-  const { settings, db } = session;
+  const { settings, store } = session;
   if (source !== null || flags.api !== undefined) {
     const site = (await source?.site?.()) ?? undefined;
     return { wiki: wikiName(flags, settings, site), articleBaseUrl: articleBaseUrl(flags, settings, site) };
   }
   let wiki = settings.wiki;
   if (wiki === undefined && window !== undefined) {
-    const wikis = new RunStore(db).wikisRunFor('weekly', window);
+    const wikis = store.runs.wikisRunFor('weekly', window);
     if (wikis.length > 1) throw new UserError('E_WIKI_AMBIGUOUS', `the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): give its source (--dump or --api) or set wiki`);
     wiki = wikis[0];
   }
   wiki ??= wikiName(flags, settings);
-  return { wiki, articleBaseUrl: settings.articleBaseUrl ?? new WikiStore(db).articleBase(wiki) ?? articleBaseUrl(flags, settings) };
+  return { wiki, articleBaseUrl: settings.articleBaseUrl ?? store.wikis.articleBase(wiki) ?? articleBaseUrl(flags, settings) };
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import type { Store } from '../store/store.js';
 import { codeOf, oneLine, UserError } from '../errors.js';
 import { storeProblem } from '../store/database.js';
@@ -9,8 +8,6 @@ import type { Counts, RecordedError, RunRecord, StageRecord } from '../store/run
 export interface StageContext {
   /** The session's Store: stages read and write through its repositories. */
   store: Store;
-  /** `store.db`: no stage reads it since the weekly export took `store`; it goes with `session.db`. New stages take `store`. */
-  db: Database;
   runId: number;
   reporter: Reporter;
   saveProgress(update: { counts: Counts }): void;
@@ -87,7 +84,6 @@ export async function runPipeline<Input>(options: {
     const started = performance.now();
     const context: StageContext = {
       store,
-      db: store.db,
       runId: run.id,
       reporter,
       saveProgress: (update) => runs.saveCounts(run.id, stage.name, update.counts),

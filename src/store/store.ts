@@ -20,6 +20,7 @@ import { RevisionStore } from './revisionStore.js';
 import { RunStore } from './runStore.js';
 import { SnapshotStore } from './snapshotStore.js';
 import { AnswerTimelines, TimelineStore } from './timelineStore.js';
+import { WikiStore } from './wikiStore.js';
 
 /**
  * A session's store: open it once (`Store.open`, or `Store.openForReading` for a command that only
@@ -38,10 +39,8 @@ import { AnswerTimelines, TimelineStore } from './timelineStore.js';
  * }
  */
 export class Store {
-  /** The Store of each connection, so code that holds only the connection reaches the same repositories (`Store.of`). */
-  private static readonly ofConnection = new WeakMap<Database, Store>();
-
   private runStore?: RunStore;
+  private wikiStore?: WikiStore;
   private snapshotStore?: SnapshotStore;
   private growoverStore?: GrowoverStore;
   private entityStore?: EntityStore;
@@ -60,13 +59,11 @@ export class Store {
   private readonly questionStores = new Map<string, QuestionStore>();
 
   /**
-   * @param db the connection, already opened and migrated (`openDatabase`). The escape hatch
-   * for code not converted to the Store yet (audits, evaluation and the audit server take a
-   * `Database` today): pass `store.db` to it, and nothing new.
+   * @param db the connection, already opened and migrated (`openDatabase`). Kept readable for tests
+   * and maintenance scripts that look at the tables; the product's code outside `src/store` never
+   * uses it (it cannot import better-sqlite3: `npm run check:layers`).
    */
-  private constructor(readonly db: Database) {
-    Store.ofConnection.set(db, this);
-  }
+  private constructor(readonly db: Database) {}
 
   /**
    * Opens (creating if needed) the store at `path` for writing: WAL, foreign keys, pending
@@ -92,18 +89,6 @@ export class Store {
     return new Store(openStoreForReading(path));
   }
 
-  /**
-   * The Store of a connection opened elsewhere: the one already made for it, else a new one. For
-   * code that holds only a `Database` (the areas named at `db`) and calls a reader that takes a Store.
-   *
-   * @param db an open connection to a migrated store.
-   * @returns the connection's one Store.
-   * @example answersOverDays(Store.of(db), ['2025-01-20'])
-   */
-  static of(db: Database): Store {
-    return Store.ofConnection.get(db) ?? new Store(db);
-  }
-
   /** The database file the store was opened from, as given (`:memory:` for one in memory): releases go beside it. */
   get path(): string {
     return this.db.name;
@@ -118,6 +103,11 @@ export class Store {
    */
   schemaVersion(): number {
     return schemaVersion(this.db);
+  }
+
+  /** The wikis the store holds pages of and where each one's articles are (`wikis`). */
+  get wikis(): WikiStore {
+    return (this.wikiStore ??= new WikiStore(this.db));
   }
 
   /** Runs, their stages and failures (`runs`, `run_stages`, `run_failures`). */
