@@ -31,7 +31,7 @@ export class RequestThread {
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { ...options, eval: true })
       : new Worker(entry, options);
     this.worker.on('message', (raw: unknown) => this.answer(raw));
-    this.worker.on('error', (error) => this.fail(new Error(`${name} failed: ${error.message || error.name}`)));
+    this.worker.on('error', (error) => this.fail(new Error(`${name} failed: ${error.message || error.name}`, { cause: error })));
     this.worker.on('exit', (code) => this.fail(new Error(`${name} stopped (exit code ${code})`)));
     // An idle thread does not keep the process alive; a request in flight does. After the
     // listeners, since listening for messages refs the worker again.

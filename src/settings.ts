@@ -22,6 +22,8 @@ const SettingsSchema = z
     /** A wiki reply larger than this is refused (MediaWiki caps its own replies at 8 MB by default). */
     maxReplyMb: z.coerce.number().min(1).max(4096).default(64),
     revertHours: z.coerce.number().min(0).max(24 * 60).default(48),
+    /** The old-generation heap of each batch thread of a weekly run without the queue (src/queue/threadRunner.ts). */
+    threadHeapMb: z.coerce.number().int().min(128).max(65_536).default(256),
     seed: z.coerce.number().int().default(1),
     wiki: z.string().min(1).optional(),
     articleBaseUrl: z.string().url().optional(),
@@ -63,6 +65,7 @@ const ENVIRONMENT: Record<SettingName, string> = {
   requestTimeoutSeconds: 'WIKIDELTA_REQUEST_TIMEOUT_SECONDS',
   maxReplyMb: 'WIKIDELTA_MAX_REPLY_MB',
   revertHours: 'WIKIDELTA_REVERT_HOURS',
+  threadHeapMb: 'WIKIDELTA_THREAD_HEAP_MB',
   seed: 'WIKIDELTA_SEED',
   wiki: 'WIKIDELTA_WIKI',
   articleBaseUrl: 'WIKIDELTA_ARTICLE_BASE_URL',

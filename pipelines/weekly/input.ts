@@ -44,4 +44,6 @@ export interface WeeklyInput {
   batchRunner?: BatchRunner;
   /** Batch threads without the queue (default: one per core); the collect stage then parses as it collects. */
   threads?: number;
+  /** Each batch thread's heap in MB (the `threadHeapMb` setting; default src/queue/threadRunner.ts's). */
+  threadHeapMb?: number;
 }

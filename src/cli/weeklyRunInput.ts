@@ -29,6 +29,7 @@ export function weeklyRunInput(
     source,
     seed: settings.seed,
     revertHours: settings.revertHours,
+    threadHeapMb: settings.threadHeapMb,
     keepContent: settings.keepContent,
     articleBaseUrl: wiki.articleBaseUrl,
     ...(wiki.nameWiki ? { nameWiki: wiki.nameWiki } : {}),

@@ -24,6 +24,8 @@ export interface JobKind<Data, Output> {
   readonly data: z.ZodType<Data>;
   readonly output: z.ZodType<Output>;
   compute(data: Data, env: ComputeEnv): Promise<Output>;
+  /** What a batch holds, in words for an error about it (`pages 12, 15 (4 revisions)`); absent: the kind's name. */
+  describe?(data: Data): string;
 }
 
 export interface BatchRunner {

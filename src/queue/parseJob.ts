@@ -58,6 +58,11 @@ export function parsedText(
   };
 }
 
+/** A list in an error line: the first few, then how many more. */
+function fewOf(ids: readonly number[]): string {
+  return ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`;
+}
+
 export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
   name: 'parse-revisions',
   data: ParseBatchData,
@@ -71,5 +76,9 @@ export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
       revisions.push({ pageId: revision.pageId, revId: revision.revId, ...parsedText(revision.text, revision.firstParagraph, revision.model) });
     }
     return { revisions };
+  },
+  describe(batch) {
+    const pages = [...new Set(batch.revisions.map((revision) => revision.pageId))];
+    return `page${pages.length === 1 ? '' : 's'} ${fewOf(pages)} (revision${batch.revisions.length === 1 ? '' : 's'} ${fewOf(batch.revisions.map((revision) => revision.revId))})`;
   },
 };

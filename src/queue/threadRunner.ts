@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { fromCarried } from '../errors.js';
+import { fromCarried, UserError } from '../errors.js';
 import { RequestThread } from '../requestThread.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
 
@@ -16,14 +16,14 @@ const ThreadReply = z.union([z.object({ id: z.number().int(), output: z.unknown(
 /** V8's default for a thread is three times larger; measured on the simulated week, it cost about 70 MB per thread for no speed. */
 const YOUNG_GENERATION_MB = 16;
 /**
- * A thread's old generation: a parse keeps little beyond its recent results, but under V8's default
- * limit (a quarter of the machine's memory) each thread let garbage pile up to hundreds of MB before
- * collecting it, which took the simulated week's peak RSS past 1 GB; with this limit it was 659 MB
- * at the same speed (docs/SCALE.md). The deep-page and size-cap tests parse under it; what the
- * largest real page's parse holds was not measured, and a thread that runs out dies and is replaced
- * with its batch failed, so a page that needs more fails the run rather than the machine.
+ * A thread's old generation by default (the `threadHeapMb` setting): a parse keeps little beyond its
+ * recent results, but under V8's default limit (a quarter of the machine's memory) each thread let
+ * garbage pile up to hundreds of MB before collecting it, which took the simulated week's peak RSS
+ * past 1 GB; with this limit it was 796 MiB (docs/SCALE.md). The deep-page and size-cap tests parse
+ * under it; what the largest real page's parse holds was not measured, so a thread that runs out
+ * fails the run with one line naming the batch's pages and the setting to raise, and is replaced.
  */
-const OLD_GENERATION_MB = 256;
+export const DEFAULT_THREAD_HEAP_MB = 256;
 
 /** Under the test runner and tsx this module is TypeScript; its worker is too. */
 const THREAD_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './threadWorker.ts' : './threadWorker.js', import.meta.url);
@@ -37,9 +37,16 @@ interface Task {
   abandoned: () => boolean;
 }
 
-function batchThread(): RequestThread {
+function batchThread(heapMb: number): RequestThread {
   // A parse allocates much and briefly: a smaller young generation keeps each thread's resident memory down (docs/SCALE.md).
-  return new RequestThread('batch thread', THREAD_ENTRY, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
+  return new RequestThread('batch thread', THREAD_ENTRY, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: heapMb } });
+}
+
+/** A thread that died of its heap limit on a batch: the user's problem to solve with the setting, said in one line. */
+function outOfMemory(error: Error, kind: JobKind<unknown, unknown>, batch: unknown, heapMb: number): Error {
+  if ((error.cause as { code?: unknown } | undefined)?.code !== 'ERR_WORKER_OUT_OF_MEMORY') return error;
+  const what = kind.describe?.(batch) ?? `a ${kind.name} batch`;
+  return new UserError('E_THREAD_OUT_OF_MEMORY', `a batch thread ran out of its ${heapMb} MB heap on ${what}: raise threadHeapMb (WIKIDELTA_THREAD_HEAP_MB)`);
 }
 
 /** The batch threads of a run that names no count: one per core, as this thread mostly waits on them. */
@@ -52,7 +59,10 @@ export class ThreadRunner implements BatchRunner {
   private readonly waiting: Task[] = [];
   private closed = false;
 
-  constructor(readonly threadCount = defaultThreadCount()) {
+  constructor(
+    readonly threadCount = defaultThreadCount(),
+    private readonly heapMb = DEFAULT_THREAD_HEAP_MB,
+  ) {
     if (!Number.isInteger(threadCount) || threadCount < 1) throw new Error(`thread count must be a positive integer, got ${threadCount}`);
   }
 
@@ -108,7 +118,7 @@ export class ThreadRunner implements BatchRunner {
    * thread is started only for a waiting batch, a thread that cannot start fails each call once.
    */
   private dispatch(): void {
-    this.threads ??= Array.from({ length: this.threadCount }, batchThread);
+    this.threads ??= Array.from({ length: this.threadCount }, () => batchThread(this.heapMb));
     for (const [slot, current] of this.threads.entries()) {
       if (current.inFlight > 0) continue;
       let task = this.waiting.shift();
@@ -117,7 +127,7 @@ export class ThreadRunner implements BatchRunner {
         task = this.waiting.shift();
       }
       if (!task) return;
-      const thread = current.failed ? (this.threads[slot] = batchThread()) : current;
+      const thread = current.failed ? (this.threads[slot] = batchThread(this.heapMb)) : current;
       this.start(thread, task);
     }
   }
@@ -130,7 +140,7 @@ export class ThreadRunner implements BatchRunner {
         if ('error' in reply) throw fromCarried(reply.error);
         task.done(reply.output);
       })
-      .catch((error: Error) => task.failed(error))
+      .catch((error: Error) => task.failed(outOfMemory(error, task.kind, task.batch, this.heapMb)))
       .finally(() => this.dispatch());
   }
 }

@@ -14,6 +14,7 @@ import { labelArticlesJob } from '../../../src/queue/labelJob.js';
 import { parseRevisionsJob, type ParseBatch, type ParsedBatch } from '../../../src/queue/parseJob.js';
 import { ThreadRunner } from '../../../src/queue/threadRunner.js';
 import { readDump } from '../../../src/sources/dumpReader.js';
+import { withCode } from '../../support/errorCodes.js';
 
 const runner = new ThreadRunner(2);
 afterAll(() => runner.close());
@@ -72,6 +73,21 @@ describe('ThreadRunner', () => {
       expect(beside.sort()).toEqual([0, 1, 2]);
       const after: number[] = [];
       await single.run(parseRevisionsJob, batches.slice(0, 2), (_output, index) => after.push(index));
+      expect(after.sort()).toEqual([0, 1]);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('fails a run whose page outgrows a thread\'s heap with one line naming the page and the setting, and parses the next call on a new thread', { timeout: 60_000 }, async () => {
+    const single = new ThreadRunner(1);
+    try {
+      // About 96 MB of wikitext: past the default heap once the parse copies it, yet smaller than the heap, which a text must be to reach the thread at all (docs/SCALE.md).
+      const text = `{{Infobox settlement\n| population = 1\n}}\n${'lorem [[ipsum]] {{x|y}} '.repeat(4_000_000)}`;
+      const huge = { revisions: [{ pageId: 42, revId: 7, text, firstParagraph: true }] };
+      await expect(single.run(parseRevisionsJob, [huge], () => undefined)).rejects.toThrow(withCode('E_THREAD_OUT_OF_MEMORY', /batch thread ran out of its 256 MB heap on page 42 \(revision 7\): raise threadHeapMb/));
+      const after: number[] = [];
+      await single.run(parseRevisionsJob, (await sampleBatches()).slice(0, 2), (_output, index) => after.push(index));
       expect(after.sort()).toEqual([0, 1]);
     } finally {
       await single.close();
