@@ -7,14 +7,14 @@
  * (docs/SCALE.md), so that a faster extraction is held to the very same infoboxes, keys, values,
  * values left out and first paragraphs.
  */
-import { execFileSync } from 'node:child_process';
-import { createReadStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Infobox } from '../../src/model.js';
 import { extractInfoboxes } from '../../src/parse/infobox.js';
 import { RevisionParser } from '../../src/parse/parseRevision.js';
+import { openDumpInput } from '../../src/sources/dumpInput.js';
 import { readDump } from '../../src/sources/dumpReader.js';
 import { repoRoot } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
@@ -32,11 +32,8 @@ export interface RevisionExtraction {
 
 /** Each history sample's revision texts in file order, the page's revisions one after another. */
 async function dumpTexts(file: string): Promise<Array<{ source: string; text: string }>> {
-  const input = file.endsWith('.gz')
-    ? [execFileSync('gzip', ['-dc', join(sharedData, file)], { encoding: 'utf8', maxBuffer: 1 << 30 })]
-    : createReadStream(join(sharedData, file));
   const texts: Array<{ source: string; text: string }> = [];
-  for await (const event of readDump(input)) {
+  for await (const event of readDump(openDumpInput(join(sharedData, file)))) {
     if (event.kind === 'revision' && event.revision.text !== null) texts.push({ source: `${file}#${event.revision.revId}`, text: event.revision.text });
   }
   return texts;
