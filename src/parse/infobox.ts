@@ -133,20 +133,34 @@ const OPAQUE_OPENER = /<!--|<(?:nowiki|pre)\b[^>]*>/iy;
 
 /** The comment, <nowiki> or <pre> opener at `at`, or null. */
 function opaqueOpenerAt(text: string, at: number): string | null {
+  // Most `<` open other tags (<ref>, <br>): the character after it rules them out without the regex.
+  const next = text.charCodeAt(at + 1);
+  if (next !== 0x21 && (next | 0x20) !== 0x6e && (next | 0x20) !== 0x70) return null;
   OPAQUE_OPENER.lastIndex = at;
   return OPAQUE_OPENER.exec(text)?.[0] ?? null;
 }
+
+/** The first comment, <nowiki> or <pre> opener at or after `from`, or null: native searches from one `<` to the next (a regex search for the openers costs more). */
+function nextOpaqueOpener(text: string, from: number): { index: number; token: string } | null {
+  for (let index = text.indexOf('<', from); index !== -1; index = text.indexOf('<', index + 1)) {
+    const token = opaqueOpenerAt(text, index);
+    if (token !== null) return { index, token };
+  }
+  return null;
+}
+
 const CLOSING_TAG: Readonly<Record<string, RegExp>> = { nowiki: /<\/nowiki\s*>/gi, pre: /<\/pre\s*>/gi };
 /** A comment, or an unclosed one, which hides the rest of the text. */
 const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-const TEMPLATE_NAME = /\{\{([^{}|\n]*)/y;
 
 /** Raw template names normalised once each: an article repeats a few (citations) hundreds of times. */
 const normalisedName = boundedMemo((raw: string) => normaliseTemplateName(raw.includes('<!--') ? raw.replace(COMMENT, '') : raw), NAMES_KEPT);
 
+/** The name of the template opened by the `{{` at `start`: its text up to the first `{`, `}`, `|` or newline. */
 function templateNameAt(text: string, start: number): string {
-  TEMPLATE_NAME.lastIndex = start;
-  return normalisedName(TEMPLATE_NAME.exec(text)?.[1] ?? '');
+  let end = start + 2;
+  for (let c = text.charCodeAt(end); end < text.length && c !== 0x7b && c !== 0x7d && c !== 0x7c && c !== 0x0a; c = text.charCodeAt(++end));
+  return normalisedName(text.slice(start + 2, end));
 }
 
 interface OpaqueRegion {
@@ -238,17 +252,18 @@ export function templateSpans(text: string): TemplateSpan[] {
   const openAt: number[] = [];
   const regionAt = opaqueRegionFinder(text);
   // The tokens /\{\{|\}\}|<!--|<(?:nowiki|pre)\b[^>]*>/gi finds, in order, found by native
-  // searches for each one's first characters (that regex, trying its alternatives at every
-  // character, was a fifth of the extraction): the nearest of `{{`, `}}` and a `<` that opens a
-  // comment, <nowiki> or <pre>.
+  // searches for each kind (that regex, trying its alternatives at every character, was a fifth
+  // of the extraction): the nearest of `{{`, `}}` and a comment, <nowiki> or <pre> opener, each
+  // searched again only once passed.
   let at = 0;
   let open = text.indexOf('{{');
   let close = text.indexOf('}}');
-  let angle = text.indexOf('<');
+  let opaque = nextOpaqueOpener(text, 0);
   for (;;) {
     if (open !== -1 && open < at) open = text.indexOf('{{', at);
     if (close !== -1 && close < at) close = text.indexOf('}}', at);
-    while (angle !== -1 && (angle < at || opaqueOpenerAt(text, angle) === null)) angle = text.indexOf('<', Math.max(at, angle + 1));
+    if (opaque !== null && opaque.index < at) opaque = nextOpaqueOpener(text, at);
+    const angle = opaque === null ? -1 : opaque.index;
     const next = Math.min(open === -1 ? Infinity : open, close === -1 ? Infinity : close, angle === -1 ? Infinity : angle);
     if (next === Infinity) break;
     if (next === open) {
@@ -264,8 +279,7 @@ export function templateSpans(text: string): TemplateSpan[] {
       }
       at = close + 2;
     } else {
-      const token = opaqueOpenerAt(text, angle) ?? '<';
-      at = regionAt(token, angle).end;
+      at = regionAt((opaque as { token: string }).token, angle).end;
     }
   }
   // An unclosed infobox ends at the latest where the next one starts: this bounds the work on
@@ -297,7 +311,13 @@ interface TemplatePart {
   equalsAt: number;
 }
 
-const PART_TOKENS = /\{\{|\}\}|\[\[|\]\]|\||=|\n/g;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const PIPE = 0x7c;
+const EQUALS = 0x3d;
+const NEWLINE = 0x0a;
 
 /**
  * Splits a template's text (without its outer braces) at the `|` that are not inside nested
@@ -311,34 +331,26 @@ function splitTemplateParts(inner: string, linesEndNesting = false): { parts: Te
   let linkDepth = 0;
   let partStart = 0;
   let equalsAt = -1;
-  PART_TOKENS.lastIndex = 0;
-  for (let match = PART_TOKENS.exec(inner); match !== null; match = PART_TOKENS.exec(inner)) {
-    switch (match[0]) {
-      case '{{':
-        braceDepth += 1;
-        break;
-      case '}}':
-        braceDepth = Math.max(0, braceDepth - 1);
-        break;
-      case '[[':
-        linkDepth += 1;
-        break;
-      case ']]':
-        linkDepth = Math.max(0, linkDepth - 1);
-        break;
-      case '\n':
-        linkDepth = 0;
-        if (linesEndNesting && /^[ \t]*\|/.test(inner.slice(match.index + 1, match.index + 80))) braceDepth = 0;
-        break;
-      case '=':
-        if (braceDepth === 0 && linkDepth === 0 && equalsAt === -1) equalsAt = match.index - partStart;
-        break;
-      default:
-        if (braceDepth === 0 && linkDepth === 0) {
-          parts.push({ text: inner.slice(partStart, match.index), equalsAt });
-          partStart = match.index + 1;
-          equalsAt = -1;
-        }
+  // The tokens `{{`, `}}`, `[[`, `]]`, `|`, `=` and newline, left to right, read character by
+  // character: a regex match per token (every parameter has three) cost more than the reading.
+  for (let at = 0; at < inner.length; at++) {
+    const c = inner.charCodeAt(at);
+    if (c === OPEN_BRACE || c === CLOSE_BRACE || c === OPEN_BRACKET || c === CLOSE_BRACKET) {
+      if (inner.charCodeAt(at + 1) !== c) continue;
+      if (c === OPEN_BRACE) braceDepth += 1;
+      else if (c === CLOSE_BRACE) braceDepth = Math.max(0, braceDepth - 1);
+      else if (c === OPEN_BRACKET) linkDepth += 1;
+      else linkDepth = Math.max(0, linkDepth - 1);
+      at++;
+    } else if (c === NEWLINE) {
+      linkDepth = 0;
+      if (linesEndNesting && /^[ \t]*\|/.test(inner.slice(at + 1, at + 80))) braceDepth = 0;
+    } else if (c === EQUALS) {
+      if (braceDepth === 0 && linkDepth === 0 && equalsAt === -1) equalsAt = at - partStart;
+    } else if (c === PIPE && braceDepth === 0 && linkDepth === 0) {
+      parts.push({ text: inner.slice(partStart, at), equalsAt });
+      partStart = at + 1;
+      equalsAt = -1;
     }
   }
   parts.push({ text: inner.slice(partStart), equalsAt });
@@ -426,7 +438,9 @@ function removeFileLinks(text: string): string {
 }
 
 function countOf(text: string, token: string): number {
-  return text.split(token).length - 1;
+  let count = 0;
+  for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + token.length)) count++;
+  return count;
 }
 
 /**
@@ -436,21 +450,29 @@ function countOf(text: string, token: string): number {
  */
 const MAX_VALUE_TEMPLATE_DEPTH = 40;
 
+const WBR_TAG = /<wbr\s*\/?>/gi;
+const BR_TAG = /<\/?br\b[^>]*>/gi;
+const LIST_MARK = /[*#:]/;
+const LIST_ITEM_START = /^[ \t]*[*#:]+[ \t]*/gm;
+const LINE_BREAK = /\s*\n\s*/g;
+
 /**
  * A value ready to be one line of wtf input. One whose braces or link brackets do not balance
  * would make wtf read into the next values, so its markup is kept as literal text instead.
  */
 function prepareValue(raw: string): string {
   if (templateDepth(raw) > MAX_VALUE_TEMPLATE_DEPTH) return maskLiterals(raw.replace(/\s+/g, ' ').trim());
-  let value = raw.replace(LITERAL_TEMPLATE, (_whole, name: string) => maskLiterals(LITERAL_OF_TEMPLATE[name] ?? ''));
-  if (value.includes('{{')) value = expandListTemplates(value);
+  // Most values hold none of the markup each step rewrites: a search for its first characters costs less than the step.
+  let value = raw;
+  if (value.includes('{{')) {
+    value = value.replace(LITERAL_TEMPLATE, (_whole, name: string) => maskLiterals(LITERAL_OF_TEMPLATE[name] ?? ''));
+    if (value.includes('{{')) value = expandListTemplates(value);
+  }
   if (value.includes('[[')) value = removeFileLinks(value);
-  value = value
-    .replace(/<wbr\s*\/?>/gi, '')
-    .replace(/<\/?br\b[^>]*>/gi, ITEM_BREAK)
-    .replace(/^[ \t]*[*#:]+[ \t]*/gm, ITEM_BREAK)
-    .replace(/\s*\n\s*/g, ' ')
-    .trim();
+  if (value.includes('<')) value = value.replace(WBR_TAG, '').replace(BR_TAG, ITEM_BREAK);
+  if (LIST_MARK.test(value)) value = value.replace(LIST_ITEM_START, ITEM_BREAK);
+  if (value.includes('\n')) value = value.replace(LINE_BREAK, ' ');
+  value = value.trim();
   const balanced =
     countOf(value, '{') === countOf(value, '}') && countOf(value, '[[') === countOf(value, ']]');
   return balanced ? value : maskLiterals(value);
@@ -481,11 +503,18 @@ const MARKUP_LEFT_BY_WTF = /\{\{[^{}]*\}\}|'{2,}/g;
 const INVISIBLE_CHARS = /[\u00ad\u200b\u200e\u200f\u2060\ufeff]/g;
 
 /**
+ * What `toCleanText` would change: markup, masked literals, item breaks, entities, invisible
+ * characters, whitespace other than single spaces between words. Most values have none.
+ */
+const NEEDS_CLEANING = /[{}'&\u0010-\u0019\u001e\u00ad\u200b\u200e\u200f\u2060\ufeff]|[^\S ]| {2}|^ | $/;
+
+/**
  * Text rendered by wtf to the text stored: list items joined with ", " (except a parenthesis on
  * its own line, `Name<br>(CEO)`, which qualifies the item before it), entities decoded,
  * whitespace collapsed.
  */
 export function toCleanText(rendered: string): string {
+  if (!NEEDS_CLEANING.test(rendered)) return rendered;
   return decodeEntities(unmaskLiterals(rendered.replace(MARKUP_LEFT_BY_WTF, '')))
     .replace(INVISIBLE_CHARS, '')
     .split(ITEM_BREAK)

@@ -25,12 +25,19 @@ export function linkAliases(raw: string): string[] {
 
 /** A link target as the title MediaWiki reads: no fragment, underscores as spaces, first letter upper case. */
 function articleTitle(target: string): string {
-  const title = (target.split('#')[0] ?? '').replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+  const fragmentAt = target.indexOf('#');
+  const title = (fragmentAt === -1 ? target : target.slice(0, fragmentAt)).replace(/[_\s]+/g, ' ').trim();
   return title.charAt(0).toUpperCase() + title.slice(1);
 }
 
+/**
+ * What `localeCompare(b, undefined, { sensitivity: 'accent' })` compares with, made once: that call
+ * builds a collator each time, which was a tenth of the infobox extraction.
+ */
+const ACCENT_SENSITIVE = new Intl.Collator(undefined, { sensitivity: 'accent' });
+
 function sameText(a: string, b: string): boolean {
-  return a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+  return a === b || ACCENT_SENSITIVE.compare(a, b) === 0;
 }
 
 /** Parameters that tell an infobox to fetch its values from Wikidata (English and French infobox conventions). */

@@ -48,9 +48,14 @@ export function templateDepth(text: string): number {
 /** Real articles nest templates a dozen deep at most; a thousand deep costs wtf seconds. */
 const MAX_TEMPLATE_DEPTH = 100;
 
+type Wtf = (wikitext: string) => WtfDocument;
+/** Loaded by the first parse and kept: a `createRequire` per parse was a twentieth of the infobox extraction. */
+let wtf: Wtf | undefined;
+
 /** The parsed document; an InputError naming the depth for templates nested deeper than wtf is given. */
 export function parseWithWtf(wikitext: string): WtfDocument {
   const depth = templateDepth(wikitext);
   if (depth > MAX_TEMPLATE_DEPTH) throw new InputError('E_WIKITEXT_TOO_DEEP', `templates nested ${depth} deep, more than the ${MAX_TEMPLATE_DEPTH} the parser reads`);
-  return (createRequire(import.meta.url)('wtf_wikipedia') as (wikitext: string) => WtfDocument)(wikitext);
+  wtf ??= createRequire(import.meta.url)('wtf_wikipedia') as Wtf;
+  return wtf(wikitext);
 }
