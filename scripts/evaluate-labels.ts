@@ -19,7 +19,6 @@ import { HeuristicNli } from '../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../src/models/useEmbedder.js';
 import { packageRoot } from '../src/packageRoot.js';
 import { loadSettings } from '../src/settings.js';
-import { openDatabase } from '../src/store/database.js';
 import { startOpenAiServer, type OpenAiServer } from '../testkit/openaiServer.js';
 import { sharedData } from '../testkit/sharedData.js';
 import { Store } from '../src/store/store.js';
@@ -41,8 +40,8 @@ if (values.llm === 'scripted') {
   env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'scripted' };
 }
 // The LLM step's replies are cached in a store of their own, in memory: every run asks afresh.
-const db = openDatabase(':memory:');
-const judge = values.llm === 'offline' ? undefined : new SessionTasks(Store.of(db), loadSettings({ flags: { llm: 'openai' }, env }), env).label();
+const store = Store.open(':memory:');
+const judge = values.llm === 'offline' ? undefined : new SessionTasks(store, loadSettings({ flags: { llm: 'openai' }, env }), env).label();
 try {
   const report = await evaluateLabels(pairs, { embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli(), ...(judge ? { judge } : {}) });
   const usage = judge?.takeUsage();
@@ -54,6 +53,6 @@ try {
     if (usage) process.stdout.write(`LLM requests ${usage.requests}, failures ${usage.failures}, cache hits ${usage.cacheHits}\n`);
   }
 } finally {
-  db.close();
+  store.close();
   await server?.stop();
 }

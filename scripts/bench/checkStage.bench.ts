@@ -12,7 +12,6 @@ import { runWeekly } from '../../pipelines/weekly.js';
 import { windowFrom } from '../../src/dates.js';
 import { JsonLinesReporter } from '../../src/runs/progress.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
-import { openDatabase } from '../../src/store/database.js';
 import { TOWN_WEEK_START, townDump } from '../../testkit/townDump.js';
 import { report } from './report.js';
 import { Store } from '../../src/store/store.js';
@@ -23,7 +22,7 @@ for (const questions of [1500, 3000]) {
   const dir = mkdtempSync(join(tmpdir(), 'wikidelta-bench-'));
   const dump = join(dir, 'towns.xml');
   writeFileSync(dump, townDump(questions));
-  const db = openDatabase(join(dir, 'bench.sqlite'));
+  const store = Store.open(join(dir, 'bench.sqlite'));
   const input = {
     window: windowFrom(TOWN_WEEK_START, 7),
     wiki: 'dump',
@@ -34,10 +33,10 @@ for (const questions of [1500, 3000]) {
     articleBaseUrl: 'https://en.wikipedia.org/wiki/',
   };
   const params = { window: input.window, bench: 'check' };
-  await runWeekly({ store: Store.of(db), input, stages: ['collect', 'parse', 'diff', 'select', 'timeline', 'generate'], reporter, params });
+  await runWeekly({ store, input, stages: ['collect', 'parse', 'diff', 'select', 'timeline', 'generate'], reporter, params });
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
-  const outcome = await runWeekly({ store: Store.of(db), input, stages: ['check'], reporter, params });
+  const outcome = await runWeekly({ store, input, stages: ['check'], reporter, params });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
   timings[questions] = seconds;
@@ -46,7 +45,7 @@ for (const questions of [1500, 3000]) {
     cpu_s: (cpu.user + cpu.system) / 1e6,
     counts: outcome.run.stages.find((stage) => stage.stage === 'check')?.counts,
   });
-  db.close();
+  store.close();
   rmSync(dir, { recursive: true, force: true });
 }
 report('check_growth_3000_over_1500', (timings[3000] as number) / (timings[1500] as number), 'x', { linear: 2 });

@@ -6,7 +6,6 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SeededRandom } from '../../src/random.js';
-import { openDatabase } from '../../src/store/database.js';
 import { answerQuery } from '../../src/timeline/answers.js';
 import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
 import { importDailyQa } from '../../src/timeline/dailyqaImport.js';
@@ -17,20 +16,20 @@ import { Store } from '../../src/store/store.js';
 const releaseDir = join(sharedData, 'dailyqa-release');
 const files = readdirSync(releaseDir).filter((name) => name.endsWith('.jsonl.gz')).sort().map((name) => join(releaseDir, name));
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-bench-'));
-const db = openDatabase(join(dir, 'bench.sqlite'));
+const store = Store.open(join(dir, 'bench.sqlite'));
 
 const importStarted = performance.now();
-const imported = await importDailyQa(Store.of(db), files);
+const imported = await importDailyQa(store, files);
 const importSeconds = (performance.now() - importStarted) / 1000;
 
-const ids = db.prepare('SELECT id FROM queries').pluck().all() as string[];
+const ids = store.db.prepare('SELECT id FROM queries').pluck().all() as string[];
 const dates = files.map((file) => `20${/qa_(\d{2})(\d{2})(\d{2})/.exec(file)?.slice(1).join('-')}`);
 const random = new SeededRandom(7);
 const lookups = Array.from({ length: 300_000 }, () => [random.pick(ids), random.pick(dates)] as const);
-for (const [id, date] of lookups.slice(0, 10_000)) answerQuery(Store.of(db), id, date);
+for (const [id, date] of lookups.slice(0, 10_000)) answerQuery(store, id, date);
 const lookupStarted = performance.now();
 let found = 0;
-for (const [id, date] of lookups) if (answerQuery(Store.of(db), id, date).status !== 'unknown') found++;
+for (const [id, date] of lookups) if (answerQuery(store, id, date).status !== 'unknown') found++;
 const lookupSeconds = (performance.now() - lookupStarted) / 1000;
 report('answer_lookups', lookups.length / lookupSeconds, 'lookups/s', {
   lookups: lookups.length,
@@ -46,11 +45,11 @@ const timings: number[] = [];
 let lines = 0;
 for (const date of dates.slice(0, 7)) {
   const started = performance.now();
-  lines = dailyQaLines(Store.of(db), date).split('\n').length - 1;
+  lines = dailyQaLines(store, date).split('\n').length - 1;
   timings.push((performance.now() - started) / 1000);
 }
 timings.sort((a, b) => a - b);
 report('export_one_date', timings[Math.floor(timings.length / 2)] as number, 's', { queries: lines, dates_timed: timings.length, best_s: timings[0] });
 
-db.close();
+store.close();
 rmSync(dir, { recursive: true, force: true });

@@ -12,9 +12,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer } from '../../testkit/openaiServer.js';
-import { openDatabase } from '../../src/store/database.js';
-import { QueryStore } from '../../src/store/questionStore.js';
-import { GrowoverStore } from '../../src/store/growoverStore.js';
 import { answerQuery } from '../../src/timeline/answers.js';
 import { Store } from '../../src/store/store.js';
 
@@ -29,16 +26,16 @@ function predictions(path: string): Map<string, string> {
 
 /** Kept queries with a known answer on DATE, with that answer (what an evaluation of DATE expects); GrowOVER items active in SNAPSHOT. */
 function gold(): { weekly: Map<string, string | null>; growover: Map<string, string> } {
-  const store = openDatabase(db);
+  const store = Store.open(db);
   try {
     const weekly = new Map(
-      new QueryStore(store)
+      store.queries
         .scoringFacts()
-        .map((facts) => [facts.id, answerQuery(Store.of(store), facts.id, DATE)] as const)
+        .map((facts) => [facts.id, answerQuery(store, facts.id, DATE)] as const)
         .filter(([, answer]) => answer.status !== 'unknown')
         .map(([id, answer]) => [id, answer.answer]),
     );
-    const growover = new Map(new GrowoverStore(store).qaAt(SNAPSHOT).filter((item) => item.now !== null).map((item) => [item.id, item.answer]));
+    const growover = new Map(store.growover.qaAt(SNAPSHOT).filter((item) => item.now !== null).map((item) => [item.id, item.answer]));
     return { weekly, growover };
   } finally {
     store.close();
@@ -64,9 +61,9 @@ describe('predict, offline', () => {
   });
 
   it("--week answers one week's queries, on the day after the week unless --date says otherwise", async () => {
-    const store = openDatabase(db);
-    const week = new QueryStore(store).scoringFacts().filter((facts) => facts.week === '2025-02-03');
-    const expected = new Map(week.map((facts) => [facts.id, answerQuery(Store.of(store), facts.id, '2025-02-10').answer ?? '']));
+    const store = Store.open(db);
+    const week = store.queries.scoringFacts().filter((facts) => facts.week === '2025-02-03');
+    const expected = new Map(week.map((facts) => [facts.id, answerQuery(store, facts.id, '2025-02-10').answer ?? '']));
     store.close();
     expect(expected.size).toBeGreaterThan(3);
     const out = join(dir, 'week.jsonl');
@@ -181,8 +178,8 @@ describe('stats --plot', () => {
     expect(points).toHaveLength(weeks.reduce((sum, week) => sum + week.daily_changes.length, 0));
     for (const week of weeks) expect(points.filter((label) => label.includes(`week: ${week.week};`))).toHaveLength(week.daily_changes.length);
 
-    const store = openDatabase(db);
-    const facts = new QueryStore(store).scoringFacts();
+    const store = Store.open(db);
+    const facts = store.queries.scoringFacts();
     store.close();
     const bars = marks(readFileSync(join(out, 'queries-per-domain.svg'), 'utf8'), 'bar');
     expect(bars).toHaveLength(new Set(facts.map((f) => `${f.week}|${f.domain}`)).size);

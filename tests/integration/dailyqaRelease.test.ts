@@ -63,7 +63,7 @@ describe('a DailyQA release of the 29 published days', () => {
   }, 120_000);
 
   it('answers each day as the store answers it: status and validity interval included', () => {
-    const store = new Sqlite(db, { readonly: true });
+    const store = Store.open(db, { readonly: true });
     try {
       const byDay = new Map<string, Row[]>();
       for (const row of rows) {
@@ -72,7 +72,7 @@ describe('a DailyQA release of the 29 published days', () => {
         byDay.set(String(row.date), list);
       }
       for (const day of days) {
-        const expected = answersOnDate(Store.of(store), day.date).map((answer) => ({
+        const expected = answersOnDate(store, day.date).map((answer) => ({
           id: answer.id,
           date: day.date,
           answer: answer.answer,

@@ -2,7 +2,6 @@ import Sqlite from 'better-sqlite3';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
 import { answerQuery } from '../../src/timeline/answers.js';
 import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
 import { compressDays, importDailyQa, readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
@@ -29,11 +28,11 @@ describe('DailyQA import and export round trip on the published release', () => 
 
   it('gives back, for all 29 dates and every id, exactly the answer of that day\'s file, nulls included', async () => {
     expect(files).toHaveLength(29);
-    const store = new Sqlite(db, { readonly: true });
+    const store = Store.open(db, { readonly: true });
     try {
       for (const file of files) {
         const day = await readDailyQaFile(file);
-        const exported = new Map(jsonLines(dailyQaLines(Store.of(store), day.date)).map((row) => [row.id, row]));
+        const exported = new Map(jsonLines(dailyQaLines(store, day.date)).map((row) => [row.id, row]));
         expect(exported.size).toBe(day.rows.length);
         for (const row of day.rows) expect(exported.get(row.id), `${row.id} on ${day.date}`).toEqual(row);
       }
@@ -50,23 +49,23 @@ describe('DailyQA import and export round trip on the published release', () => 
   });
 
   it('answers an imported query on a date, and says unknown outside the imported days', () => {
-    const store = new Sqlite(db, { readonly: true });
+    const store = Store.open(db, { readonly: true });
     try {
       const id = '25011200-100-0';
-      expect(answerQuery(Store.of(store), id, '2025-01-20')).toMatchObject({ status: 'ok', answer: '12' });
-      expect(answerQuery(Store.of(store), id, '2024-12-01').status).toBe('unknown');
+      expect(answerQuery(store, id, '2025-01-20')).toMatchObject({ status: 'ok', answer: '12' });
+      expect(answerQuery(store, id, '2024-12-01').status).toBe('unknown');
     } finally {
       store.close();
     }
   });
 
   it('merges imports made file by file into the same intervals as one import of all', async () => {
-    const piecewise = openDatabase(join(dir, 'piecewise.sqlite'));
-    for (const file of [...files].reverse().slice(0, 10)) await importDailyQa(Store.of(piecewise), [file]);
-    await importDailyQa(Store.of(piecewise), [...files].reverse().slice(10));
+    const piecewise = Store.open(join(dir, 'piecewise.sqlite'));
+    for (const file of [...files].reverse().slice(0, 10)) await importDailyQa(piecewise, [file]);
+    await importDailyQa(piecewise, [...files].reverse().slice(10));
     const whole = new Sqlite(db, { readonly: true });
     const dump = (store: Sqlite.Database) => store.prepare('SELECT * FROM query_answer_intervals ORDER BY query_id, valid_from').all();
-    expect(dump(piecewise)).toEqual(dump(whole));
+    expect(dump(piecewise.db)).toEqual(dump(whole));
     piecewise.close();
     whole.close();
   });
@@ -105,16 +104,16 @@ describe('compressDays', () => {
 describe('update frequency and answer-change statistics on the published release', () => {
   it('labels queries whose 21 days are covered, leaves the others pending, and reports daily changes', async () => {
     const dir = tempDir();
-    const db = openDatabase(join(dir, 'frequency.sqlite'));
-    await importDailyQa(Store.of(db), files);
-    const counts = finalizeUpdateFrequency(Store.of(db));
+    const store = Store.open(join(dir, 'frequency.sqlite'));
+    await importDailyQa(store, files);
+    const counts = finalizeUpdateFrequency(store);
     // Queries made 2025-01-12 are observed through day 21 (2025-02-01): they get a class.
-    const labels = db.prepare("SELECT update_frequency AS label, COUNT(*) AS n FROM queries WHERE id LIKE '25011200-%' GROUP BY label").all() as Array<{ label: string; n: number }>;
+    const labels = store.db.prepare("SELECT update_frequency AS label, COUNT(*) AS n FROM queries WHERE id LIKE '25011200-%' GROUP BY label").all() as Array<{ label: string; n: number }>;
     expect(labels.map((row) => row.label).sort()).toEqual(['frequent_update', 'infrequent_update']);
     // Queries made later are not observed that far: pending, never guessed.
-    expect(db.prepare("SELECT COUNT(*) FROM queries WHERE id LIKE '25011800-%' AND update_frequency != 'pending'").pluck().get()).toBe(0);
+    expect(store.db.prepare("SELECT COUNT(*) FROM queries WHERE id LIKE '25011800-%' AND update_frequency != 'pending'").pluck().get()).toBe(0);
     expect(counts.pending).toBeGreaterThan(0);
-    db.close();
+    store.close();
 
     const stats = await runCliOk(['--db', join(dir, 'frequency.sqlite'), '--json', 'stats']);
     const { weeks } = JSON.parse(stats.stdout) as { weeks: Array<{ week: string; queries: number; daily_changes: Array<{ changed: number }>; changes_per_query: Record<string, number> }> };

@@ -5,7 +5,6 @@
  * a Parquet table that DuckDB reads back as the store answers, and a Hugging Face card whose types
  * and counts match its files; `evaluate weekly` scores predictions against those answers.
  */
-import Sqlite from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,10 +19,10 @@ const SEASON = '2024–25 Port Aldwin Rovers F.C. season';
 
 /** The store's answer to every kept query (of the week, when given) on each day, as rows of the answers table read by DuckDB. */
 function storeAnswers(db: string, days: readonly string[], windowStart?: string): Array<Record<string, unknown>> {
-  const store = new Sqlite(db, { readonly: true });
+  const store = Store.open(db, { readonly: true });
   try {
     const rows = days.flatMap((date) =>
-      answersOnDate(Store.of(store), date, windowStart ? { windowStart } : {}).map((answer) => ({
+      answersOnDate(store, date, windowStart ? { windowStart } : {}).map((answer) => ({
         id: answer.id,
         date,
         answer: answer.answer,

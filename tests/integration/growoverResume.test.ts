@@ -13,7 +13,6 @@ import type { Embedder } from '../../src/models/embedder.js';
 import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
 import { RecordingReporter } from '../../src/runs/progress.js';
-import { openDatabase, type Database } from '../../src/store/database.js';
 import { Store } from '../../src/store/store.js';
 
 const [OLD, NEW] = ['2025-02-01', '2025-03-01'];
@@ -46,33 +45,33 @@ class FailingTasks extends OfflineGrowoverTasks {
   }
 }
 
-async function storeWithSnapshots(): Promise<Database> {
-  const db = openDatabase(':memory:');
+async function storeWithSnapshots(): Promise<Store> {
+  const store = Store.open(':memory:');
   for (const date of [OLD, NEW]) {
     const asOf = `${date}T00:00:00Z`;
     await runSnapshot({
-      store: Store.of(db),
+      store,
       reporter: new RecordingReporter(),
       input: { snapshot: { name: date, wiki: 'sample', source: SAMPLE_DUMP, asOf }, articles: () => dumpSnapshotArticles(SAMPLE_DUMP, asOf) },
     });
   }
-  return db;
+  return store;
 }
 
-function months(db: Database, tasks: GrowoverTasks) {
+function months(store: Store, tasks: GrowoverTasks) {
   const input = { tasks, embedder: letterEmbedder, nli: new HeuristicNli(), seed: 1 };
   return {
-    first: () => runMonthly({ store: Store.of(db), reporter: new RecordingReporter(), llm: 'offline', input: { ...input, newName: OLD } }),
-    second: () => runMonthly({ store: Store.of(db), reporter: new RecordingReporter(), llm: 'offline', input: { ...input, oldName: OLD, newName: NEW } }),
+    first: () => runMonthly({ store, reporter: new RecordingReporter(), llm: 'offline', input: { ...input, newName: OLD } }),
+    second: () => runMonthly({ store, reporter: new RecordingReporter(), llm: 'offline', input: { ...input, oldName: OLD, newName: NEW } }),
   };
 }
 
-function state(db: Database) {
+function state(store: Store) {
   return {
-    qa: db.prepare('SELECT id, status, retired_snapshot, question, answer FROM growover_qa ORDER BY id').all(),
-    evidence: db.prepare('SELECT * FROM growover_evidence ORDER BY item_id, snapshot').all(),
-    turns: db.prepare('SELECT * FROM growover_turns ORDER BY dialogue_id, turn').all(),
-    rejects: db.prepare('SELECT id, reason FROM growover_rejects ORDER BY id').all(),
+    qa: store.db.prepare('SELECT id, status, retired_snapshot, question, answer FROM growover_qa ORDER BY id').all(),
+    evidence: store.db.prepare('SELECT * FROM growover_evidence ORDER BY item_id, snapshot').all(),
+    turns: store.db.prepare('SELECT * FROM growover_turns ORDER BY dialogue_id, turn').all(),
+    rejects: store.db.prepare('SELECT id, reason FROM growover_rejects ORDER BY id').all(),
   };
 }
 
@@ -82,19 +81,19 @@ describe('a monthly run that fails part-way', () => {
     await months(reference, new OfflineGrowoverTasks()).first();
     await months(reference, new OfflineGrowoverTasks()).second();
 
-    const db = await storeWithSnapshots();
-    await months(db, new OfflineGrowoverTasks()).first();
-    await expect(months(db, new FailingTasks(2)).second()).rejects.toThrow('LLM server gone');
-    const failed = db.prepare("SELECT status, error FROM runs WHERE pipeline = 'monthly' ORDER BY id DESC LIMIT 1").get() as { status: string; error: string };
+    const store = await storeWithSnapshots();
+    await months(store, new OfflineGrowoverTasks()).first();
+    await expect(months(store, new FailingTasks(2)).second()).rejects.toThrow('LLM server gone');
+    const failed = store.db.prepare("SELECT status, error FROM runs WHERE pipeline = 'monthly' ORDER BY id DESC LIMIT 1").get() as { status: string; error: string };
     expect(failed).toEqual({ status: 'failed', error: 'generate: LLM server gone' });
-    const partly = (db.prepare("SELECT COUNT(*) FROM growover_done WHERE snapshot = ? AND stage = 'generate'").pluck().get(NEW) as number);
+    const partly = (store.db.prepare("SELECT COUNT(*) FROM growover_done WHERE snapshot = ? AND stage = 'generate'").pluck().get(NEW) as number);
     expect(partly).toBeGreaterThan(0);
 
-    const outcome = await months(db, new OfflineGrowoverTasks()).second();
+    const outcome = await months(store, new OfflineGrowoverTasks()).second();
     expect(outcome.resumed).toBe(true);
     expect(outcome.skipped).toEqual(['maintain']);
     expect(outcome.run.status).toBe('done');
-    expect(state(db)).toEqual(state(reference));
-    expect(state(db).qa.length).toBeGreaterThan(0);
+    expect(state(store)).toEqual(state(reference));
+    expect(state(store).qa.length).toBeGreaterThan(0);
   }, 120_000);
 });

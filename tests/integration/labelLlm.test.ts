@@ -15,7 +15,6 @@ import { CachingEmbedder } from '../../src/models/embedder.js';
 import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../src/models/useEmbedder.js';
 import { loadSettings } from '../../src/settings.js';
-import { openDatabase } from '../../src/store/database.js';
 import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
 import { Store } from '../../src/store/store.js';
@@ -92,9 +91,9 @@ describe('label --llm openai', () => {
   });
 
   it('answers a question already asked from the store, without a request', async () => {
-    const db = openDatabase(':memory:');
+    const store = Store.open(':memory:');
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
-    const judge = new SessionTasks(Store.of(db), loadSettings({ flags: { llm: 'openai', llmModel: 'local-test' }, env }), env).label();
+    const judge = new SessionTasks(store, loadSettings({ flags: { llm: 'openai', llmModel: 'local-test' }, env }), env).label();
     const models = { embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli(), judge };
     const oldText = ['The observatory operates three optical telescopes.'];
     const newText = ['The observatory operates four optical telescopes.'];
@@ -105,6 +104,6 @@ describe('label --llm openai', () => {
     expect(second.sentences[0]).toEqual(first.sentences[0]);
     expect(server.requests.length).toBe(requests);
     expect(judge.takeUsage()).toMatchObject({ requests: 1, cacheHits: 1 });
-    db.close();
+    store.close();
   });
 });

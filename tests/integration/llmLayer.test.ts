@@ -256,9 +256,9 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
   it('holds one concurrency limit for the server across the task sets of a session (monthly labels and generates)', async () => {
     const server = await startOpenAiServer({ latencyMs: 50 });
     servers.push(server);
-    const db = openDatabase(':memory:');
+    const store = Store.open(':memory:');
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
-    const tasks = new SessionTasks(Store.of(db), loadSettings({ flags: { llm: 'openai', llmModel: 'local-test', llmConcurrency: 1 }, env }), env);
+    const tasks = new SessionTasks(store, loadSettings({ flags: { llm: 'openai', llmModel: 'local-test', llmConcurrency: 1 }, env }), env);
     const sentences = [{ index: 0, text: 'The observatory operates four optical telescopes.' }];
     await Promise.all([
       tasks.growover().generateGroundedQa({ title: 'Observatory', sentences, source: 'initial', context: '' }),
@@ -266,6 +266,6 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     ]);
     expect(server.requests.length).toBeGreaterThanOrEqual(2);
     expect(server.mostInFlight).toBe(1);
-    db.close();
+    store.close();
   });
 });

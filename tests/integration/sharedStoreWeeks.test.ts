@@ -5,7 +5,6 @@
  * earlier week run again, the weeks run out of order, and all of them after `sync`, must give the
  * same day files, queries and answers.
  */
-import Sqlite from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,11 +56,11 @@ type DayAnswer = { key: string } & Answer;
 
 /** Every query of the week's release answered on every day of the week and the day after, as `answer` does. */
 function answersOf(db: string, release: Record<string, string>, week: string): DayAnswer[] {
-  const store = new Sqlite(db, { readonly: true });
+  const store = Store.open(db, { readonly: true });
   try {
     const ids = jsonLines(release['queries.jsonl'] ?? '').map((query) => String(query.id));
     const days = Array.from({ length: 8 }, (_, day) => formatDate(addDays(parseDate(week), day)));
-    return ids.flatMap((id) => days.map((day) => ({ key: `${id} on ${day}`, ...answerQuery(Store.of(store), id, day) })));
+    return ids.flatMap((id) => days.map((day) => ({ key: `${id} on ${day}`, ...answerQuery(store, id, day) })));
   } finally {
     store.close();
   }

@@ -12,7 +12,6 @@ import { OfflineWeeklyTasks } from '../../src/llm/offlineWeeklyTasks.js';
 import type { ArticleContext } from '../../src/llm/weeklyTasks.js';
 import { RecordingReporter } from '../../src/runs/progress.js';
 import { DumpRevisionSource } from '../../src/sources/dumpSource.js';
-import { openDatabase } from '../../src/store/database.js';
 import { Store } from '../../src/store/store.js';
 
 /** The offline rules, except that the question about Brightwater Logistics names a year. */
@@ -32,9 +31,9 @@ describe('the question rules in the generate stage', () => {
   });
 
   it('stores the dated question of a provider that ignores the rules as a failure with the reason, and makes no query of it', async () => {
-    const db = openDatabase(':memory:');
+    const store = Store.open(':memory:');
     const outcome = await runWeekly({
-      store: Store.of(db),
+      store,
       input: {
         window: windowFrom('2025-02-03', 7),
         wiki: 'sample',
@@ -50,9 +49,9 @@ describe('the question rules in the generate stage', () => {
       params: { test: 'question rules' },
     });
     expect(outcome.run.stages.find((stage) => stage.stage === 'generate')?.counts).toMatchObject({ data_units: 11, generated: 10, failed: 1 });
-    const failures = db.prepare("SELECT query_id, target_key, reason FROM question_generations WHERE status = 'failed'").all();
+    const failures = store.db.prepare("SELECT query_id, target_key, reason FROM question_generations WHERE status = 'failed'").all();
     expect(failures).toEqual([{ query_id: '25020300-103-0', target_key: 'num_employees', reason: 'the question must not contain a date restriction' }]);
-    const texts = db.prepare('SELECT text FROM queries').pluck().all() as string[];
+    const texts = store.db.prepare('SELECT text FROM queries').pluck().all() as string[];
     expect(texts).toHaveLength(10);
     expect(texts.filter((text) => text.includes('Brightwater Logistics'))).toEqual([]);
   });

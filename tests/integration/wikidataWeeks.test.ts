@@ -5,7 +5,6 @@
  * The weeks alone, one after another into one store and out of order give the same day files, queries
  * and answers; answers and releases on world time; evaluate on either axis.
  */
-import Sqlite from 'better-sqlite3';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -41,12 +40,12 @@ function releaseOf(out: string): Record<string, string> {
 
 /** Every query of a release on every day of its week and the day after, on edit time: answer and status. */
 function answersOf(db: string, release: Record<string, string>, week: string): Array<Record<string, unknown>> {
-  const store = new Sqlite(db, { readonly: true });
+  const store = Store.open(db, { readonly: true });
   try {
     const days = Array.from({ length: 8 }, (_, day) => formatDate(addDays(parseDate(week), day)));
     return jsonLines(release['queries.jsonl'] ?? '').flatMap((query) =>
       days.map((day) => {
-        const { answer, status, aliases } = answerQuery(Store.of(store), String(query.id), day);
+        const { answer, status, aliases } = answerQuery(store, String(query.id), day);
         return { id: query.id, day, answer, status, aliases };
       }),
     );

@@ -1,4 +1,3 @@
-import Sqlite from 'better-sqlite3';
 import { beforeAll, expect, it } from 'vitest';
 import { answerInstant, answerSubject, type Answer } from '../../src/timeline/answers.js';
 import { findPageByTitle } from '../../src/timeline/pageLookup.js';
@@ -10,12 +9,12 @@ import { Store } from '../../src/store/store.js';
  * vandal edit, after a template replacement (and, where the source records moves, under an old title).
  */
 export function embeddedSampleAnswerCases(buildStore: () => Promise<string>, options: { movesRecorded: boolean }): void {
-  let store: Sqlite.Database;
+  let store: Store;
   const answer = (title: string, key: string, date: string, template?: string): Answer =>
-    answerSubject(Store.of(store), { ...findPageByTitle(Store.of(store), title), key, template }, answerInstant(date));
+    answerSubject(store, { ...findPageByTitle(store, title), key, template }, answerInstant(date));
 
   beforeAll(async () => {
-    store = new Sqlite(await buildStore(), { readonly: true });
+    store = Store.open(await buildStore(), { readonly: true });
   });
 
   it('says the page did not exist yet before its creation', () => {
@@ -24,7 +23,7 @@ export function embeddedSampleAnswerCases(buildStore: () => Promise<string>, opt
   });
 
   it('gives the value between two changes, and on the day of a change the value of that midnight', () => {
-    const changes = store
+    const changes = store.db
       .prepare("SELECT timestamp, old, new FROM infobox_changes c JOIN pages p USING (wiki, page_id) WHERE p.title = 'The Saltmarsh Lantern' AND key = 'gross' AND kind = 'changed' ORDER BY timestamp")
       .all() as Array<{ timestamp: string; old: string; new: string }>;
     expect(changes.length).toBeGreaterThan(1);
@@ -44,7 +43,7 @@ export function embeddedSampleAnswerCases(buildStore: () => Promise<string>, opt
     for (const date of ['2025-02-09', '2025-02-10', '2025-02-11']) {
       expect(answer('Port Aldwin', 'population_total', date)).toMatchObject({ status: 'ok', answer: '418,950' });
     }
-    const values = store.prepare("SELECT value FROM infobox_intervals WHERE key = 'population_total'").pluck().all();
+    const values = store.db.prepare("SELECT value FROM infobox_intervals WHERE key = 'population_total'").pluck().all();
     expect(values.some((value) => String(value).includes('lol'))).toBe(false);
   });
 

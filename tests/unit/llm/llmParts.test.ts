@@ -8,7 +8,6 @@ import { OfflineWeeklyTasks, templateQuestion } from '../../../src/llm/offlineWe
 import { formatInstructions, parseReply } from '../../../src/llm/outputModes.js';
 import { loadPrompt, parsePrompt, PROMPTS_DIR, renderPrompt } from '../../../src/llm/prompts.js';
 import { queryIdFor } from '../../../src/store/questionStore.js';
-import { openDatabase } from '../../../src/store/database.js';
 import { chosenProvider } from '../../../src/llm/openTasks.js';
 import { costOf, formatRunUsage, recordUsage, runUsage } from '../../../src/llm/usage.js';
 import { loadSettings } from '../../../src/settings.js';
@@ -156,17 +155,17 @@ describe('provider choice, settings and usage per run', () => {
   });
 
   it("adds up each stage's requests and tokens per run, with the cost where prices are set", () => {
-    const db = openDatabase(':memory:');
-    db.prepare("INSERT INTO runs (id, pipeline, params_key, params, status, started_at) VALUES (1, 'weekly', 'k', '{}', 'done', 't')").run();
+    const store = Store.open(':memory:');
+    store.db.prepare("INSERT INTO runs (id, pipeline, params_key, params, status, started_at) VALUES (1, 'weekly', 'k', '{}', 'done', 't')").run();
     const prices = { perThousandInput: 0.5, perThousandOutput: 2 };
     const base = { provider: 'openai', model: 'm', requests: 0, cacheHits: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
-    recordUsage(Store.of(db), 1, { ...base, requests: 3, cacheHits: 1, promptTokens: 1000, completionTokens: 500 }, prices);
-    recordUsage(Store.of(db), 1, { ...base, requests: 1, failures: 1, promptTokens: 1000 }, prices);
-    recordUsage(Store.of(db), 1, base, prices);
-    const usage = runUsage(Store.of(db), 1);
+    recordUsage(store, 1, { ...base, requests: 3, cacheHits: 1, promptTokens: 1000, completionTokens: 500 }, prices);
+    recordUsage(store, 1, { ...base, requests: 1, failures: 1, promptTokens: 1000 }, prices);
+    recordUsage(store, 1, base, prices);
+    const usage = runUsage(store, 1);
     expect(usage).toEqual([{ ...base, requests: 4, cacheHits: 1, failures: 1, promptTokens: 2000, completionTokens: 500, cost: 2 }]);
     expect(formatRunUsage(usage)).toMatch(/openai:m requests=4 cache_hits=1 failures=1 prompt_tokens=2000 completion_tokens=500 cost=2\.0000/);
     expect(costOf({ promptTokens: 10, completionTokens: 10 }, {})).toBeNull();
-    db.close();
+    store.close();
   });
 });

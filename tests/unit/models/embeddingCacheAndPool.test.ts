@@ -12,9 +12,8 @@ import { articleSentences } from '../../../src/text/articleText.js';
 import { forgetFacts, parseFacts } from '../../../src/text/facts.js';
 import { JsonLinesReporter } from '../../../src/runs/progress.js';
 import { dumpSnapshotArticles } from '../../../src/sources/snapshotSources.js';
-import { openDatabase, type Database } from '../../../src/store/database.js';
+import { openDatabase } from '../../../src/store/database.js';
 import { EmbeddingCache } from '../../../src/store/embeddingCache.js';
-import { SnapshotStore } from '../../../src/store/snapshotStore.js';
 import { repoRoot } from '../../../testkit/cli.js';
 import { Store } from '../../../src/store/store.js';
 
@@ -120,43 +119,43 @@ describe('calls made together', () => {
 });
 
 /** The sample's February and March snapshots under names with `prefix`: the same articles each time. */
-async function snapshots(db: Database, prefix: string): Promise<{ oldName: string; newName: string }> {
+async function snapshots(store: Store, prefix: string): Promise<{ oldName: string; newName: string }> {
   for (const month of ['2025-02-01', '2025-03-01']) {
     const asOf = `${month}T00:00:00Z`;
-    await runSnapshot({ store: Store.of(db), reporter, input: { snapshot: { name: `${prefix}${month}`, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
+    await runSnapshot({ store, reporter, input: { snapshot: { name: `${prefix}${month}`, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
   }
   return { oldName: `${prefix}2025-02-01`, newName: `${prefix}2025-03-01` };
 }
 
-function storedLabels(db: Database, names: { oldName: string; newName: string }): string[] {
-  return [...new SnapshotStore(db).labels(names.oldName, names.newName)].map((label) => JSON.stringify(label));
+function storedLabels(store: Store, names: { oldName: string; newName: string }): string[] {
+  return [...store.snapshots.labels(names.oldName, names.newName)].map((label) => JSON.stringify(label));
 }
 
 describe('labeling with the store-backed cache', () => {
   it('labels the same snapshots a second time without an embedder call, and to the same labels', async () => {
-    const db = openDatabase(':memory:');
+    const store = Store.open(':memory:');
     const cold = new CountingEmbedder(model);
-    const first = await snapshots(db, 'first-');
-    await runLabel({ store: Store.of(db), reporter, input: { ...first, embedder: cold, nli: new HeuristicNli() } });
+    const first = await snapshots(store, 'first-');
+    await runLabel({ store, reporter, input: { ...first, embedder: cold, nli: new HeuristicNli() } });
     expect(cold.texts).toBeGreaterThan(0);
 
     const warm = new CountingEmbedder(model);
-    const second = await snapshots(db, 'second-');
-    await runLabel({ store: Store.of(db), reporter, input: { ...second, embedder: warm, nli: new HeuristicNli() } });
+    const second = await snapshots(store, 'second-');
+    await runLabel({ store, reporter, input: { ...second, embedder: warm, nli: new HeuristicNli() } });
     expect(warm.texts).toBe(0);
-    const labels = storedLabels(db, first);
+    const labels = storedLabels(store, first);
     expect(labels.length).toBeGreaterThan(0);
-    expect(storedLabels(db, second)).toEqual(labels);
-    db.close();
+    expect(storedLabels(store, second)).toEqual(labels);
+    store.close();
 
     // The same labels again with the embedder in two worker threads, from a cold cache, and the
     // sentences' facts read there too, none of them read in this thread before.
     forgetFacts();
-    const pooled = openDatabase(':memory:');
+    const pooled = Store.open(':memory:');
     const throughPool = new CountingEmbedder(pool);
     const factsAsked: string[] = [];
     const factReader = { readFacts: (texts: readonly string[]) => (factsAsked.push(...texts), pool.readFacts(texts)) };
-    await runLabel({ store: Store.of(pooled), reporter, input: { ...(await snapshots(pooled, 'first-')), embedder: throughPool, factReader, nli: new HeuristicNli() } });
+    await runLabel({ store: pooled, reporter, input: { ...(await snapshots(pooled, 'first-')), embedder: throughPool, factReader, nli: new HeuristicNli() } });
     expect(throughPool.texts).toBe(cold.texts);
     expect(factsAsked.length).toBeGreaterThan(0);
     expect(new Set(factsAsked).size).toBe(factsAsked.length);

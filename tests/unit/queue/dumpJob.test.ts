@@ -14,7 +14,6 @@ import { readDumpJob, type ReadDumpPart, type ReadDumpResult } from '../../../sr
 import { RecordingReporter } from '../../../src/runs/progress.js';
 import { DumpFilesSource } from '../../../src/sources/dumpFiles.js';
 import { DumpRevisionSource } from '../../../src/sources/dumpSource.js';
-import { openDatabase } from '../../../src/store/database.js';
 import { tempDir } from '../../../testkit/cli.js';
 import { entityHistoryDump, type EntityJson } from '../../../testkit/entityHistories.js';
 import { namedEntityPages } from '../../../testkit/entityWeeks.js';
@@ -51,10 +50,10 @@ class TwiceRunner implements BatchRunner {
 /** The collect, parse and diff stages over the files, one source or several, into a new store; its tables. */
 async function weeklyStore(dir: string, name: string, files: string[], batchRunner?: BatchRunner) {
   const path = join(dir, `${name}.sqlite`);
-  const db = openDatabase(path);
+  const store = Store.open(path);
   try {
     const outcome = await runWeekly({
-      store: Store.of(db),
+      store,
       input: {
         window,
         wiki: 'sample',
@@ -71,7 +70,7 @@ async function weeklyStore(dir: string, name: string, files: string[], batchRunn
     });
     return { outcome, tables: snapshotStore(path) };
   } finally {
-    db.close();
+    store.close();
   }
 }
 
@@ -174,7 +173,7 @@ describe('collect of several dump files through a batch runner', () => {
     const [first, second] = splitSample(dir, 2) as [string, string];
     const missing = join(dir, 'later.xml');
     const path = join(dir, 'resumed.sqlite');
-    const db = openDatabase(path);
+    const store = Store.open(path);
     const input = {
       window,
       wiki: 'sample',
@@ -185,14 +184,14 @@ describe('collect of several dump files through a batch runner', () => {
       articleBaseUrl: 'https://sample.wikidelta.invalid/wiki/',
       batchRunner: inProcess,
     };
-    const run = (source: DumpFilesSource) => runWeekly({ store: Store.of(db), input: { ...input, source }, stages: ['collect', 'parse', 'diff'], reporter: new RecordingReporter(), params: { test: 'resume' } });
+    const run = (source: DumpFilesSource) => runWeekly({ store, input: { ...input, source }, stages: ['collect', 'parse', 'diff'], reporter: new RecordingReporter(), params: { test: 'resume' } });
     await expect(run(input.source)).rejects.toThrow(withCode('E_FILE_UNREADABLE', /^dump file not found: .*later\.xml$/));
     const firstPages = (await readWhole({ path: first, window, followHours: 48, partChars: 1 << 30 }))[0]?.pages.length;
-    expect(db.prepare('SELECT COUNT(*) FROM window_pages').pluck().get()).toBe(firstPages);
+    expect(store.db.prepare('SELECT COUNT(*) FROM window_pages').pluck().get()).toBe(firstPages);
 
     writeFileSync(missing, readFileSync(second));
     await run(new DumpFilesSource([first, missing]));
-    db.close();
+    store.close();
     expect(snapshotStore(path)).toEqual((await weeklyStore(dir, 'single', [first, second])).tables);
   });
 });

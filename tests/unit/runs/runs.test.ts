@@ -73,20 +73,20 @@ describe('runPipeline', () => {
   const all = ['one', 'two', 'three'];
 
   it('records a failure on the stage and the run, then reruns the failed stage and skips finished ones', async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
     const reporter = new RecordingReporter();
     const log: string[] = [];
     await expect(
-      runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log, 'two'), selected: all, input: null, reporter }),
+      runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log, 'two'), selected: all, input: null, reporter }),
     ).rejects.toThrow('broken input in two');
-    const failed = new RunStore(db).listRuns()[0];
+    const failed = store.runs.listRuns()[0];
     expect(failed?.status).toBe('failed');
     expect(failed?.error).toBe('two: broken input in two second line');
     // A plain Error is a bug: its code says so.
     expect(failed?.errorCode).toBe('E_INTERNAL');
     expect(failed?.stages.map((s) => s.status)).toEqual(['done', 'failed', 'pending']);
 
-    const outcome = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    const outcome = await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
     expect(outcome.resumed).toBe(true);
     expect(outcome.skipped).toEqual(['one']);
     expect(log).toEqual(['one', 'two', 'two', 'three']);
@@ -95,11 +95,11 @@ describe('runPipeline', () => {
   });
 
   it('keeps every failure of a run, not only the newest', async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
     const reporter = new RecordingReporter();
-    await expect(runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([], 'two'), selected: all, input: null, reporter })).rejects.toThrow();
-    await expect(runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([], 'three'), selected: all, input: null, reporter })).rejects.toThrow();
-    const run = new RunStore(db).listRuns()[0];
+    await expect(runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([], 'two'), selected: all, input: null, reporter })).rejects.toThrow();
+    await expect(runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([], 'three'), selected: all, input: null, reporter })).rejects.toThrow();
+    const run = store.runs.listRuns()[0];
     expect(run?.failures.map((failure) => [failure.stage, failure.error])).toEqual([
       ['two', 'broken input in two second line'],
       ['three', 'broken input in three second line'],
@@ -107,12 +107,12 @@ describe('runPipeline', () => {
   });
 
   it("records each failure with its error's code: a UserError's own, the store's condition, E_INTERNAL for a bug", async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
     const reporter = new RecordingReporter();
     const failing = (error: Error): Array<Stage<null>> => [{ name: 'one', run: () => Promise.reject(error) }];
-    const attempt = (error: Error) => runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: failing(error), selected: ['one'], input: null, reporter });
+    const attempt = (error: Error) => runPipeline({ store, pipeline: 'weekly', params, stages: failing(error), selected: ['one'], input: null, reporter });
     await expect(attempt(new InputError('E_DUMP_TRUNCATED', 'dump is truncated inside page "A"'))).rejects.toThrow(withCode('E_DUMP_TRUNCATED'));
-    const failed = new RunStore(db).listRuns()[0];
+    const failed = store.runs.listRuns()[0];
     expect([failed?.errorCode, failed?.error]).toEqual(['E_DUMP_TRUNCATED', 'one: dump is truncated inside page "A"']);
     expect(failed?.stages.map((stage) => [stage.status, stage.errorCode, stage.error])).toEqual([['failed', 'E_DUMP_TRUNCATED', 'dump is truncated inside page "A"']]);
     // The progress line a log collector reads says the code too.
@@ -120,7 +120,7 @@ describe('runPipeline', () => {
 
     await expect(attempt(new TypeError('undefined is not a function'))).rejects.toThrow(TypeError);
     await expect(attempt(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).rejects.toThrow('full');
-    const run = new RunStore(db).listRuns()[0];
+    const run = store.runs.listRuns()[0];
     expect(run?.failures.map((failure) => [failure.stage, failure.errorCode, failure.error])).toEqual([
       ['one', 'E_DUMP_TRUNCATED', 'dump is truncated inside page "A"'],
       ['one', 'E_INTERNAL', 'undefined is not a function'],
@@ -129,7 +129,7 @@ describe('runPipeline', () => {
     expect(run?.errorCode).toBe('E_STORE_DISK_FULL');
 
     // Run again to success: the stage and the run no longer carry an error or its code; the failures stay.
-    const done = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: [{ name: 'one', run: async () => ({}) }], selected: ['one'], input: null, reporter });
+    const done = await runPipeline({ store, pipeline: 'weekly', params, stages: [{ name: 'one', run: async () => ({}) }], selected: ['one'], input: null, reporter });
     expect([done.run.status, done.run.error, done.run.errorCode]).toEqual(['done', null, null]);
     expect(done.run.stages.map((stage) => [stage.error, stage.errorCode])).toEqual([[null, null]]);
     expect(done.run.failures).toHaveLength(3);
@@ -169,58 +169,58 @@ describe('runPipeline', () => {
   });
 
   it('keeps a run partial until all its stages ran, and starts a new run for other parameters', async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
     const reporter = new RecordingReporter();
-    const first = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], input: null, reporter });
+    const first = await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], input: null, reporter });
     expect(first.run.status).toBe('partial');
-    const other = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params: { window: { start: 'c', end: 'd' } }, stages: countingStages([]), selected: ['one'], input: null, reporter });
+    const other = await runPipeline({ store, pipeline: 'weekly', params: { window: { start: 'c', end: 'd' } }, stages: countingStages([]), selected: ['one'], input: null, reporter });
     expect(other.run.id).not.toBe(first.run.id);
   });
 
   it('refuses, before running anything, a stage whose prerequisite is neither done nor chosen, naming it', async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
-    const attempt = runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['two', 'three'], input: null, reporter: new RecordingReporter() });
+    const attempt = runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: ['two', 'three'], input: null, reporter: new RecordingReporter() });
     await expect(attempt).rejects.toThrow(withCode('E_PREREQUISITE_MISSING'));
     expect(log).toEqual([]);
-    expect(new RunStore(db).listRuns()).toEqual([]);
+    expect(store.runs.listRuns()).toEqual([]);
   });
 
   it('runs a stage whose prerequisite is chosen in the same invocation, or done earlier', async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
     const reporter = new RecordingReporter();
-    await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['one', 'two'], input: null, reporter });
-    const rest = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['three'], input: null, reporter });
+    await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one', 'two'], input: null, reporter });
+    const rest = await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: ['three'], input: null, reporter });
     expect(log).toEqual(['one', 'two', 'three']);
     expect(rest.run.status).toBe('done');
   });
 
   it('redoes a stage asked for with redo, and then every done stage that reads what it made', async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
     const reporter = new RecordingReporter();
-    await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
-    const redone = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, redo: ['two'], input: null, reporter });
+    await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    const redone = await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: all, redo: ['two'], input: null, reporter });
     expect(log).toEqual(['one', 'two', 'three', 'two', 'three']);
     expect(redone.skipped).toEqual(['one']);
     expect(redone.executed).toEqual(['two', 'three']);
   });
 
   it('redoes, on a later invocation, a done stage whose input was made again after it ran', async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
     const reporter = new RecordingReporter();
-    await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
-    await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: ['one'], redo: ['one'], input: null, reporter });
-    const later = await runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
+    await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: ['one'], redo: ['one'], input: null, reporter });
+    const later = await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages(log), selected: all, input: null, reporter });
     expect(log).toEqual(['one', 'two', 'three', 'one', 'two', 'three']);
     expect(later.skipped).toEqual(['one']);
   });
 
   it('refuses to redo a stage that is not chosen', async () => {
-    const db = openDatabase(join(tempDir(), 'w.sqlite'));
-    const attempt = runPipeline({ store: Store.of(db), pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], redo: ['two'], input: null, reporter: new RecordingReporter() });
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
+    const attempt = runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], redo: ['two'], input: null, reporter: new RecordingReporter() });
     await expect(attempt).rejects.toThrow(withCode('E_FLAGS_CONFLICT'));
   });
 });

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../../../src/store/database.js';
 import { Store } from '../../../src/store/store.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'wikidelta-store-'));
@@ -37,16 +36,6 @@ describe('Store', () => {
     expect(prepare.mock.calls.map(([sql]) => sql).filter((sql, k, all) => all.indexOf(sql) !== k)).toEqual([]);
     expect(prepare.mock.calls.length).toBeGreaterThan(0);
     prepare.mockRestore();
-    store.close();
-  });
-
-  it('gives the Store of a connection opened elsewhere, the same one each time', () => {
-    const store = Store.open(':memory:');
-    expect(Store.of(store.db)).toBe(store);
-    const db = openDatabase(':memory:');
-    expect(Store.of(db)).toBe(Store.of(db));
-    expect(Store.of(db)).not.toBe(store);
-    db.close();
     store.close();
   });
 

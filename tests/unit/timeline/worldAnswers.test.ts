@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../../src/store/database.js';
 import { answerChangeStats } from '../../../src/timeline/answerStats.js';
 import { answerQuery, answersOverDays } from '../../../src/timeline/answers.js';
 import { updateFrequenciesOf } from '../../../src/timeline/updateFrequency.js';
@@ -10,10 +9,11 @@ import { Store } from '../../../src/store/store.js';
  * ok (an interval held), no_key (the key has intervals, none then) and unknown (none at all, or an
  * imported query), however many intervals a key has.
  */
-let db: Database;
+let store: Store;
 
 beforeAll(() => {
-  db = openDatabase(':memory:');
+  store = Store.open(':memory:');
+  const db = store.db;
   const query = db.prepare(
     "INSERT INTO queries (id, text, origin, wiki, page_id, slot, template, key, window_start, created_at) VALUES (?, ?, ?, 'wikidatawiki', ?, 'wikibase-item', 'wikibase-item', ?, '2023-01-02T00:00:00Z', '2023-01-03T00:00:00Z')",
   );
@@ -31,7 +31,7 @@ beforeAll(() => {
 });
 
 const statuses = (dates: string[], options: { timelines?: boolean } = {}) => {
-  const queries = options.timelines ? answersOverDays(Store.of(db), dates, { axis: 'world', timelines: true }) : answersOverDays(Store.of(db), dates, { axis: 'world' });
+  const queries = options.timelines ? answersOverDays(store, dates, { axis: 'world', timelines: true }) : answersOverDays(store, dates, { axis: 'world' });
   return Object.fromEntries([...queries].map(({ id, answers }) => [id, answers.map((a) => [a.status, a.answer, a.aliases])]));
 };
 
@@ -48,18 +48,18 @@ describe('answers on world time', () => {
     expect(statuses(dates)).toEqual(expected);
     expect(statuses(dates, { timelines: true })).toEqual(expected);
     for (const [id, answers] of Object.entries(expected)) {
-      dates.forEach((date, day) => expect([answerQuery(Store.of(db), id, date, 'world')].map((a) => [a.status, a.answer, a.aliases])).toEqual([answers[day]]));
+      dates.forEach((date, day) => expect([answerQuery(store, id, date, 'world')].map((a) => [a.status, a.answer, a.aliases])).toEqual([answers[day]]));
     }
   });
 
   it('says no_key, not unknown, for a timed key on a day outside the span of its intervals', () => {
     expect(statuses(['1800-01-01'])).toMatchObject({ population: [['no_key', null, []]], office: [['no_key', null, []]] });
-    expect(answerQuery(Store.of(db), 'office', '2000-01-01', 'world')).toMatchObject({ status: 'no_key', answer: null });
-    expect(answerQuery(Store.of(db), 'population', '2000-12-31', 'world')).toMatchObject({ status: 'ok', answer: '302000', valid_from: '2000-12-31T00:00:00Z', valid_to: '2001-12-31T00:00:00Z' });
+    expect(answerQuery(store, 'office', '2000-01-01', 'world')).toMatchObject({ status: 'no_key', answer: null });
+    expect(answerQuery(store, 'population', '2000-12-31', 'world')).toMatchObject({ status: 'ok', answer: '302000', valid_from: '2000-12-31T00:00:00Z', valid_to: '2001-12-31T00:00:00Z' });
   });
 
   it("counts a week's answer changes and classes its queries' update frequency on the axis asked for", () => {
-    const [world] = answerChangeStats(Store.of(db), 'world');
+    const [world] = answerChangeStats(store, 'world');
     const changed = world?.daily_changes.filter((day) => day.changed > 0);
     // Three queries known on world time every day (the imported one and the fact without dates never are); the mayor changed twice.
     expect(changed).toEqual([
@@ -67,14 +67,14 @@ describe('answers on world time', () => {
       { date: '2023-01-14', changed: 1, compared: 3 },
     ]);
     // On edit time no page of this store has a history held: nothing is known, nothing compared.
-    expect(answerChangeStats(Store.of(db))[0]?.daily_changes.every((day) => day.compared === 0)).toBe(true);
-    expect(Object.fromEntries(updateFrequenciesOf(Store.of(db), '2023-01-02T00:00:00Z', 'world'))).toEqual({
+    expect(answerChangeStats(store)[0]?.daily_changes.every((day) => day.compared === 0)).toBe(true);
+    expect(Object.fromEntries(updateFrequenciesOf(store, '2023-01-02T00:00:00Z', 'world'))).toEqual({
       population: 'infrequent_update',
       office: 'infrequent_update',
       occupation: 'pending',
       imported: 'pending',
       mayor: 'frequent_update',
     });
-    expect(new Set(updateFrequenciesOf(Store.of(db), '2023-01-02T00:00:00Z', 'edit').values())).toEqual(new Set(['pending']));
+    expect(new Set(updateFrequenciesOf(store, '2023-01-02T00:00:00Z', 'edit').values())).toEqual(new Set(['pending']));
   });
 });

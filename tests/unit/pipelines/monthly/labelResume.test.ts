@@ -6,10 +6,7 @@ import type { Embedder } from '../../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../../src/models/heuristicNli.js';
 import type { NliModel, NliPair } from '../../../../src/models/nli.js';
 import { dumpSnapshotArticles } from '../../../../src/sources/snapshotSources.js';
-import { SnapshotStore } from '../../../../src/store/snapshotStore.js';
 import { JsonLinesReporter } from '../../../../src/runs/progress.js';
-import { RunStore } from '../../../../src/store/runStore.js';
-import { openDatabase } from '../../../../src/store/database.js';
 import { repoRoot } from '../../../../testkit/cli.js';
 import { Store } from '../../../../src/store/store.js';
 
@@ -43,32 +40,32 @@ class FailingOnce implements NliModel {
 describe('the monthly-label run', () => {
   it('fails with its reason, then continues where it stopped without relabeling stored articles', async () => {
     const snapshots = async () => {
-      const db = openDatabase(':memory:');
+      const store = Store.open(':memory:');
       for (const name of ['2025-02-01', '2025-03-01']) {
         const asOf = `${name}T00:00:00Z`;
-        await runSnapshot({ store: Store.of(db), reporter, input: { snapshot: { name, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
+        await runSnapshot({ store, reporter, input: { snapshot: { name, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
       }
-      return db;
+      return store;
     };
     const input = { oldName: '2025-02-01', newName: '2025-03-01', embedder: letters };
     const fresh = await snapshots();
     const whole = new FailingOnce(null);
-    await runLabel({ store: Store.of(fresh), reporter, input: { ...input, nli: whole } });
+    await runLabel({ store: fresh, reporter, input: { ...input, nli: whole } });
 
-    const db = await snapshots();
-    await expect(runLabel({ store: Store.of(db), reporter, input: { ...input, nli: new FailingOnce(Math.ceil(whole.calls / 2)) } })).rejects.toThrow('NLI server went away');
-    const failed = new RunStore(db).listRuns(1)[0];
+    const store = await snapshots();
+    await expect(runLabel({ store, reporter, input: { ...input, nli: new FailingOnce(Math.ceil(whole.calls / 2)) } })).rejects.toThrow('NLI server went away');
+    const failed = store.runs.listRuns(1)[0];
     expect(failed).toMatchObject({ pipeline: 'monthly-label', status: 'failed', error: 'label: NLI server went away' });
-    const labeledBefore = db.prepare('SELECT COUNT(*) FROM label_articles').pluck().get() as number;
+    const labeledBefore = store.db.prepare('SELECT COUNT(*) FROM label_articles').pluck().get() as number;
     expect(labeledBefore).toBeGreaterThan(0);
     expect(labeledBefore).toBeLessThan(11);
 
     const resumed = new FailingOnce(null);
-    const outcome = await runLabel({ store: Store.of(db), reporter, input: { ...input, nli: resumed } });
+    const outcome = await runLabel({ store, reporter, input: { ...input, nli: resumed } });
     expect(outcome).toMatchObject({ resumed: true, run: { id: failed?.id, status: 'done' } });
-    expect(db.prepare('SELECT COUNT(*) FROM label_articles').pluck().get()).toBe(11);
+    expect(store.db.prepare('SELECT COUNT(*) FROM label_articles').pluck().get()).toBe(11);
     // Same labels as an uninterrupted run, and the resumed run asked NLI only for what was left.
-    expect(new SnapshotStore(db).labelCounts('2025-02-01', '2025-03-01')).toEqual(new SnapshotStore(fresh).labelCounts('2025-02-01', '2025-03-01'));
+    expect(store.snapshots.labelCounts('2025-02-01', '2025-03-01')).toEqual(fresh.snapshots.labelCounts('2025-02-01', '2025-03-01'));
     expect(resumed.calls).toBeLessThan(whole.calls);
   });
 });

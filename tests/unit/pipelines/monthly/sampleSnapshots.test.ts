@@ -7,36 +7,35 @@ import { HeuristicNli } from '../../../../src/models/heuristicNli.js';
 import { UseLiteEmbedder } from '../../../../src/models/useEmbedder.js';
 import { dumpSnapshotArticles } from '../../../../src/sources/snapshotSources.js';
 import type { StoredLabel } from '../../../../src/model/labels.js';
-import { SnapshotStore } from '../../../../src/store/snapshotStore.js';
+import type { SnapshotStore } from '../../../../src/store/snapshotStore.js';
 import { JsonLinesReporter } from '../../../../src/runs/progress.js';
-import { openDatabase, type Database } from '../../../../src/store/database.js';
 import { repoRoot } from '../../../../testkit/cli.js';
 import { Store } from '../../../../src/store/store.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const reporter = new JsonLinesReporter({ write: () => true } as unknown as NodeJS.WritableStream);
-let db: Database;
-let store: SnapshotStore;
+let store: Store;
+let snapshots: SnapshotStore;
 let labels: StoredLabel[];
 
 async function snapshot(name: string): Promise<void> {
   const asOf = `${name}T00:00:00Z`;
-  await runSnapshot({ store: Store.of(db), reporter, input: { snapshot: { name, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
+  await runSnapshot({ store, reporter, input: { snapshot: { name, wiki: 'sample', source: SAMPLE, asOf }, articles: () => dumpSnapshotArticles(SAMPLE, asOf) } });
 }
 
 beforeAll(async () => {
-  db = openDatabase(':memory:');
-  store = new SnapshotStore(db);
+  store = Store.open(':memory:');
+  snapshots = store.snapshots;
   await snapshot('2025-02-01');
   await snapshot('2025-03-01');
-  await runLabel({ store: Store.of(db), reporter, input: { oldName: '2025-02-01', newName: '2025-03-01', embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli() } });
-  labels = [...store.labels('2025-02-01', '2025-03-01')];
+  await runLabel({ store, reporter, input: { oldName: '2025-02-01', newName: '2025-03-01', embedder: new CachingEmbedder(new UseLiteEmbedder()), nli: new HeuristicNli() } });
+  labels = [...snapshots.labels('2025-02-01', '2025-03-01')];
 }, 120_000);
 
 describe('monthly snapshots of the embedded sample from its dump', () => {
   it('holds each article as of the date: pages created later absent, redirects skipped, the revision at or before the instant', () => {
-    const february = store.articles('2025-02-01');
-    const march = store.articles('2025-03-01');
+    const february = snapshots.articles('2025-02-01');
+    const march = snapshots.articles('2025-03-01');
     expect(february.map((a) => a.title)).not.toContain('2025 Port Aldwin mayoral election');
     expect(march.map((a) => a.title)).toContain('2025 Port Aldwin mayoral election');
     expect(march).toHaveLength(11);
@@ -50,7 +49,7 @@ describe('monthly snapshots of the embedded sample from its dump', () => {
   });
 
   it('pairs every article present in both by page id, whatever its title', () => {
-    const pairs = store.pairs('2025-02-01', '2025-03-01');
+    const pairs = snapshots.pairs('2025-02-01', '2025-03-01');
     expect(pairs.filter((p) => p.oldArticle === null).map((p) => p.newArticle.pageId)).toEqual([111]);
     const inBoth = pairs.filter((p) => p.oldArticle !== null);
     expect(inBoth).toHaveLength(10);
@@ -69,17 +68,17 @@ describe('monthly snapshots of the embedded sample from its dump', () => {
     }
     const deleted = labels.filter((l) => l.label === 'deleted');
     expect(deleted.some((l) => l.title === 'Edda Marrow')).toBe(true);
-    const counts = store.labelCounts('2025-02-01', '2025-03-01');
+    const counts = snapshots.labelCounts('2025-02-01', '2025-03-01');
     expect(counts.unchanged).toBeGreaterThan(counts.changed + counts.new);
-    const newSentences = store.articles('2025-03-01').reduce((sum, a) => sum + store.sentences('2025-03-01', a.pageId).length, 0);
+    const newSentences = snapshots.articles('2025-03-01').reduce((sum, a) => sum + snapshots.sentences('2025-03-01', a.pageId).length, 0);
     expect(labels.filter((l) => l.side === 'new')).toHaveLength(newSentences);
   });
 
   it('reruns without duplicating anything', async () => {
-    const before = store.labelCounts('2025-02-01', '2025-03-01');
-    await runLabel({ store: Store.of(db), reporter, input: { oldName: '2025-02-01', newName: '2025-03-01', embedder: new UseLiteEmbedder(), nli: new HeuristicNli() } });
+    const before = snapshots.labelCounts('2025-02-01', '2025-03-01');
+    await runLabel({ store, reporter, input: { oldName: '2025-02-01', newName: '2025-03-01', embedder: new UseLiteEmbedder(), nli: new HeuristicNli() } });
     await snapshot('2025-03-01');
-    expect(store.labelCounts('2025-02-01', '2025-03-01')).toEqual(before);
-    expect(store.articles('2025-03-01')).toHaveLength(11);
+    expect(snapshots.labelCounts('2025-02-01', '2025-03-01')).toEqual(before);
+    expect(snapshots.articles('2025-03-01')).toHaveLength(11);
   });
 });

@@ -39,10 +39,10 @@ class FailingSource implements RevisionSource {
 }
 
 async function weekly(path: string, options: { batchRunner?: BatchRunner; keepContent?: boolean; source?: RevisionSource }) {
-  const db = openDatabase(path);
+  const store = Store.open(path);
   try {
     return await runWeekly({
-      store: Store.of(db),
+      store,
       input: {
         window,
         wiki: 'sample',
@@ -58,7 +58,7 @@ async function weekly(path: string, options: { batchRunner?: BatchRunner; keepCo
       params: { test: path },
     });
   } finally {
-    db.close();
+    store.close();
   }
 }
 
