@@ -31,7 +31,7 @@ export const checkStage: Stage<WeeklyInput> = {
     // A check the service failed is no verdict: its question is checked again.
     const checked = new Set([...store.checkedReasons(input.window)].filter(([, reasons]) => !reasons.some(failedForTheService)).map(([id]) => id));
     const questions = store.questions(input.window).filter((question) => !checked.has(question.id));
-    const search = input.search ?? LocalSearchIndex.fromStore(context.store, input.wiki);
+    const search = input.search ?? LocalSearchIndex.fromStore(context.store, input.wiki, input.window);
     const pages = context.store.changes(input.wiki);
     const counts = { questions: questions.length + checked.size, already_done: checked.size, correct: 0, descriptive: 0 };
     const turn = eventLoopTurns();

@@ -12,6 +12,7 @@
  */
 import MiniSearch from 'minisearch';
 import type { Store } from '../store/store.js';
+import type { Window } from '../model.js';
 import type { SearchBackend } from './searchBackend.js';
 
 interface PageDocument {
@@ -55,17 +56,20 @@ export class LocalSearchIndex implements SearchBackend {
   }
 
   /**
-   * Every page of a wiki in the store, as of its latest parsed revision with a first paragraph.
+   * Every page a window collected, as of its latest parsed revision with a first paragraph before
+   * the window's end: what the week saw, not what other weeks added to the store since, so a week's
+   * checks are the same whatever ran before it.
    *
    * @param store the session's store.
    * @param wiki the wiki whose pages are indexed.
+   * @param window the week whose collected pages are indexed.
    * @returns the index, built in memory.
-   * @example const search = LocalSearchIndex.fromStore(context.store, 'enwiki');
+   * @example const search = LocalSearchIndex.fromStore(context.store, 'enwiki', input.window);
    */
-  static fromStore(store: Store, wiki: string): LocalSearchIndex {
+  static fromStore(store: Store, wiki: string, window: Window): LocalSearchIndex {
     const revisions = store.pages;
     return new LocalSearchIndex(
-      revisions.latestRevisions(wiki).map((page) => ({
+      revisions.latestRevisions(wiki, window).map((page) => ({
         id: page.pageId,
         title: page.title,
         lead: page.lead,

@@ -6,7 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Infobox } from '../model.js';
+import type { Infobox, Window } from '../model.js';
 import { FieldsColumn } from './rows.js';
 
 const PageTitleRow = z.object({ pageId: z.number().int(), title: z.string() });
@@ -35,10 +35,11 @@ export class RevisionReads {
     );
     this.selectLatestRevisions = db.prepare(
       `SELECT p.page_id AS pageId, COALESCE(e.label, p.title) AS title, r.rev_id AS revId, r.first_paragraph AS lead
-       FROM pages p LEFT JOIN entity_pages e ON e.wiki = p.wiki AND e.page_id = p.page_id JOIN revisions r ON r.rev_id = (
+       FROM window_pages w JOIN pages p ON p.wiki = w.wiki AND p.page_id = w.page_id
+       LEFT JOIN entity_pages e ON e.wiki = p.wiki AND e.page_id = p.page_id JOIN revisions r ON r.rev_id = (
          SELECT rev_id FROM revisions WHERE wiki = p.wiki AND page_id = p.page_id AND parsed = 1 AND first_paragraph IS NOT NULL
-         ORDER BY timestamp DESC, rev_id DESC LIMIT 1) AND r.wiki = p.wiki AND r.page_id = p.page_id
-       WHERE p.wiki = ? AND p.namespace = 0 ORDER BY p.page_id`,
+           AND timestamp < @end ORDER BY timestamp DESC, rev_id DESC LIMIT 1) AND r.wiki = p.wiki AND r.page_id = p.page_id
+       WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end AND p.namespace = 0 ORDER BY p.page_id`,
     );
     this.selectInfoboxes = db.prepare('SELECT template, fields FROM infoboxes WHERE wiki = ? AND page_id = ? AND rev_id = ? ORDER BY position');
     // The revision in effect at the instant (docs/ARCHITECTURE.md §2), and the first paragraph of the
@@ -63,9 +64,14 @@ export class RevisionReads {
     return this.selectByTitle.all({ title, wiki: wiki ?? null }).map((row) => PageMatchRow.parse(row));
   }
 
-  /** Every article of the wiki at its latest parsed revision that has a first paragraph, by page id; an entity under its English label. */
-  latestRevisions(wiki: string): Array<{ pageId: number; title: string; revId: number; lead: string }> {
-    return this.selectLatestRevisions.all(wiki).map((row) => LatestRevisionRow.parse(row));
+  /**
+   * Every article the window collected, at its latest parsed revision before the window's end that
+   * has a first paragraph, by page id; an entity under its English label. The window's pages as the
+   * window saw them, whatever else the store holds: a week's checks do not depend on the weeks run
+   * before it (docs/ARCHITECTURE.md §5).
+   */
+  latestRevisions(wiki: string, window: Window): Array<{ pageId: number; title: string; revId: number; lead: string }> {
+    return this.selectLatestRevisions.all({ wiki, start: window.start, end: window.end }).map((row) => LatestRevisionRow.parse(row));
   }
 
   /** The page as of an instant: its title, the revision in effect and a first paragraph; undefined before any known revision. */

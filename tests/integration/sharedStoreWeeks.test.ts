@@ -31,10 +31,14 @@ function weekly(db: string, week: string, out: string, extra: string[] = []): Pr
   return ok(['--db', db, 'weekly', '--start', week, '--dump', SAMPLE, '--llm', 'offline', '--out', out, ...extra]);
 }
 
-/** What a week's release says that must not depend on the store's past: the day files and the queries. */
+/**
+ * What a week's release says that must not depend on the store's past: the day files, the queries,
+ * and each question's checks (native.jsonl: the local search ranks the week's pages, not the store's).
+ */
 function releaseOf(out: string): Record<string, string> {
   const files = readdirSync(out).filter((name) => /^qa_\d{6}\.jsonl$/.test(name) || name === 'queries.jsonl');
-  return Object.fromEntries(files.sort().map((name) => [name, readFileSync(join(out, name), 'utf8')]));
+  const checks = jsonLines(readFileSync(join(out, 'native.jsonl'), 'utf8')).map(({ id, kept, checks }) => JSON.stringify({ id, kept, checks }));
+  return { ...Object.fromEntries(files.sort().map((name) => [name, readFileSync(join(out, name), 'utf8')])), 'native.jsonl checks': checks.join('\n') };
 }
 
 /**
