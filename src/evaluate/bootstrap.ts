@@ -97,10 +97,10 @@ export class ClusteredSums {
    * (metrics, then the count): `weights[cluster * TOGETHER + k]` is how often resample k drew the cluster.
    */
   resampled(weights: Float64Array, outs: readonly Float64Array[]): void {
-    // The bootstrap's inner loop (resamples × rows × columns), a fifth of scoring a million
-    // predictions. Four resamples share each pass over the rows, so a row is read once for four
-    // (a pass per resample spent its time reading the rows); BLOCK × 4 local sums, no branch per row
-    // or column. Each resample's sums are still added row by row in row order, so they are the
+    // The bootstrap's inner loop (resamples × rows × columns): a fifth of scoring a million
+    // predictions when each resample made its own pass, a tenth now (docs/SCALE.md). Four resamples
+    // share each pass, so a row is read once for four; BLOCK × 4 local sums, no branch per row or
+    // column (skipping an undrawn cluster's row was slower: the branch cannot be predicted). Each resample's sums are still added row by row in row order, so they are the
     // same to the last bit as one resample at a time; an undrawn cluster adds 0 × its sums.
     const { clusterIds, sums, stride, rows } = this;
     const columns = this.metrics + 1;
