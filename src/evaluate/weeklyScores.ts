@@ -464,8 +464,9 @@ export class WeeklyScorer {
   report(options: WeeklyScoreOptions): WeeklyReport {
     const names = (breakdown: Breakdown) => [...this.breakdowns[breakdown].keys()].sort(ORDER[breakdown]);
     const groups = [this.all, ...BREAKDOWNS.flatMap((breakdown) => names(breakdown).map((name) => this.groupOf(breakdown, name)))];
-    const intervals = clusteredIntervals(groups, this.clusters.size, { seed: options.seed, resamples: options.resamples });
-    const [noAnswerInterval = [[0, 0] as Interval]] = clusteredIntervals([this.noAnswer], this.clusters.size, { seed: options.seed, resamples: options.resamples });
+    // The no-answer rate's group is resampled with the others: one set of draws for all.
+    const intervals = clusteredIntervals([...groups, this.noAnswer], this.clusters.size, { seed: options.seed, resamples: options.resamples });
+    const [noAnswerInterval = [[0, 0] as Interval]] = intervals.splice(groups.length, 1);
     // Each breakdown's groups in the order they were given to the bootstrap, so each takes its own intervals.
     let at = 1;
     const computed = Object.fromEntries(
