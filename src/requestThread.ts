@@ -15,6 +15,16 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/**
+ * A worker thread running the module `entry`: compiled JavaScript as it is, TypeScript (under the
+ * test runner and tsx) through tsx's loader, registered in the thread before the module is imported.
+ */
+export function startThread(entry: URL, options: WorkerOptions = {}): Worker {
+  return entry.pathname.endsWith('.ts')
+    ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { ...options, eval: true })
+    : new Worker(entry, options);
+}
+
 export class RequestThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
@@ -27,9 +37,7 @@ export class RequestThread {
     entry: URL,
     options: WorkerOptions = {},
   ) {
-    this.worker = entry.pathname.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { ...options, eval: true })
-      : new Worker(entry, options);
+    this.worker = startThread(entry, options);
     this.worker.on('message', (raw: unknown) => this.answer(raw));
     this.worker.on('error', (error) => this.fail(new Error(`${name} failed: ${error.message || error.name}`, { cause: error })));
     this.worker.on('exit', (code) => this.fail(new Error(`${name} stopped (exit code ${code})`)));

@@ -24,8 +24,8 @@ const files = readdirSync(published).filter((name) => name.endsWith('.jsonl.gz')
 const [FROM, TO] = ['2025-01-04', '2025-02-01'];
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-bench-'));
 const dbPath = join(dir, 'dailyqa.sqlite');
-/** The command's own figures, printed by its process as it exits: peak RSS (KB) and CPU time (µs). */
-const USAGE_HOOK = `data:text/javascript,process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('\\nusage ' + JSON.stringify({ maxRSS: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime }) + '\\n'); });`;
+/** The command's own figures, printed by its process as it exits: peak RSS (KB) and CPU time (µs); by the main thread only, as the hook is loaded in worker threads too. */
+const USAGE_HOOK = `data:text/javascript,import { isMainThread } from 'node:worker_threads'; if (isMainThread) process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('\\nusage ' + JSON.stringify({ maxRSS: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime }) + '\\n'); });`;
 
 const cli = (args: string[]) => {
   const started = performance.now();

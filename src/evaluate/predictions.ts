@@ -21,6 +21,11 @@ export interface Prediction {
   prediction: string;
   /** YYYY-MM-DD, when the line names the date it answers for. */
   date: string | null;
+  /**
+   * A number for the id, the same on every line of the file with that id, when the reader numbers
+   * ids (`readPredictionFileInThread`): a scorer looks each id up once, not once per line.
+   */
+  key?: number;
 }
 
 /** Answers are a few words; a system's whole reply, reasoning included, fits many times over. */

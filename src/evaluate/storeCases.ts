@@ -42,8 +42,12 @@ const STATUSES: ReadonlyArray<WeeklyGold['status']> = ['ok', 'no_key', 'no_page'
  * million times over: `into` fills one object the caller reuses.
  */
 export class GoldQuery {
-  /** Per date: the stretch in effect (-1 for none) shifted left by 3, and the status's index in STATUSES. */
-  private readonly days: Int32Array;
+  /**
+   * Per date, from `at` on: the stretch in effect (-1 for none) shifted left by 3, and the status's
+   * index in STATUSES. Many queries' codes share one array (`DayCodes`).
+   */
+  private readonly codes: Int32Array;
+  private readonly at: number;
   private readonly answers: Array<string | null>;
   /** The scored forms of the timeline's stretches, filled by the scorer (`WeeklyGold.forms`). */
   private readonly forms: Array<readonly ScoredText[] | undefined> = [];
@@ -56,17 +60,19 @@ export class GoldQuery {
     answers: readonly Answer[],
     private readonly dates: readonly string[],
     instants: readonly string[],
+    codes: DayCodes,
   ) {
-    this.days = Int32Array.from(answers, (answer, day) => {
+    [this.codes, this.at] = codes.take();
+    answers.forEach((answer, day) => {
       const state = answer.status === 'unknown' ? -1 : stateAt(timeline, instants[day] as string);
-      return (state << 3) | STATUSES.indexOf(answer.status);
+      this.codes[this.at + day] = (state << 3) | STATUSES.indexOf(answer.status);
     });
     this.answers = answers.map((answer) => answer.answer);
   }
 
   /** Whether the answer on the date (its index in the scope) is outside the history held. */
   unknownOn(day: number): boolean {
-    return ((this.days[day] as number) & 7) === UNKNOWN;
+    return ((this.codes[this.at + day] as number) & 7) === UNKNOWN;
   }
 
   /** The item of the date (its index in the scope's dates). */
@@ -76,7 +82,7 @@ export class GoldQuery {
 
   /** The item of the date written into `item`, which is returned: one object serves every item read in turn. */
   into(day: number, item: WeeklyGold): WeeklyGold {
-    const code = this.days[day] as number;
+    const code = this.codes[this.at + day] as number;
     const state = code >> 3;
     const held = this.timeline[state];
     item.id = this.id;
@@ -98,6 +104,31 @@ export class GoldQuery {
 }
 
 const UNKNOWN = STATUSES.indexOf('unknown');
+
+/** Queries whose day codes one array holds. */
+const QUERIES_PER_ARRAY = 1024;
+
+/**
+ * The day codes of many queries of one scope, handed out a query's worth at a time from arrays of
+ * QUERIES_PER_ARRAY queries: a typed array of its own per query cost more in headers than in codes.
+ */
+class DayCodes {
+  private codes = new Int32Array(0);
+  private used = 0;
+
+  constructor(private readonly days: number) {}
+
+  /** A query's codes: the array, and where in it they begin. */
+  take(): [Int32Array, number] {
+    if (this.used + this.days > this.codes.length) {
+      this.codes = new Int32Array(this.days * QUERIES_PER_ARRAY);
+      this.used = 0;
+    }
+    const at = this.used;
+    this.used += this.days;
+    return [this.codes, at];
+  }
+}
 
 /** An item with every field present, for `GoldQuery.into` to fill. */
 export function emptyGold(): WeeklyGold {
@@ -139,10 +170,11 @@ export class StoreGold {
     const facts = (this.facts ??= new Map(this.store.queries.scoringFacts().map((f) => [f.id, f])));
     const options = { ...(scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` }), axis: scope.axis ?? 'edit', timelines: true as const };
     const instants = scope.dates.map(answerInstant);
+    const codes = new DayCodes(scope.dates.length);
     for (const query of answersOverDays(this.store, scope.dates, options)) {
       const f = facts.get(query.id);
       if (!f) continue;
-      yield new GoldQuery(query.id, query.query, f, query.timeline, query.answers, scope.dates, instants);
+      yield new GoldQuery(query.id, query.query, f, query.timeline, query.answers, scope.dates, instants, codes);
     }
   }
 

@@ -6,6 +6,7 @@
  * reported apart. So leaving out a week or a wrong answer can only lower a score.
  */
 import { UserError } from '../errors.js';
+import { BootstrapThread, sharesBootstrap } from './bootstrap.js';
 import { placeOf, type Prediction, type PredictionSink } from './predictions.js';
 import { emptyGold, type EvaluationScope, type GoldQuery, type StoreGold } from './storeCases.js';
 import { KeptScores, SAMPLE_IDS, WeeklyScorer, type Outside, type WeeklyCase, type WeeklyItemScore, type WeeklyReport } from './weeklyScores.js';
@@ -78,6 +79,8 @@ export interface WeeklyEvaluation {
  * compactly; each prediction is then scored as it is read (a million predictions never sit in memory)
  * and its outcome kept in the item's slot; the items are then counted in the gold's order, those
  * without a prediction as missing, so the figures are those of pairing the two in the gold's order.
+ * A feed that numbers ids (`ThreadedPredictionFile`, `Prediction.key`) has each id looked up once;
+ * a large report's bootstrap is shared with a second thread, started while the items are counted.
  * Refuses an evaluation with nothing to score, naming why.
  *
  * @param gold - the store's gold (`new StoreGold(store)`)
@@ -90,6 +93,22 @@ export interface WeeklyEvaluation {
  * @example evaluateWeekly(new StoreGold(store), (sink) => readPredictionFile(path, datedSink(null, sink)), { dates: ['2025-01-20'], week: null }, { seed: 1 }).f1
  */
 export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: EvaluationScope, options: WeeklyEvaluationOptions): WeeklyReport & WeeklyEvaluation {
+  // What scoring kept per item is gone before the bootstrap, whose rows are the larger then.
+  const { scorer, held, unknown, beforeAfter, outside, thread } = countScope(gold, feed, scope, options);
+  try {
+    if (scorer.expected === 0) throw new UserError('E_NOTHING_TO_SCORE', nothingToScore(scope, held, unknown, beforeAfter));
+    const report = scorer.report({ seed: options.seed, resamples: options.resamples, outside: outside.summary(), ...(thread ? { thread } : {}) });
+    return { evaluation: scope, ...((scope.after ?? null) === null ? {} : { before_after: beforeAfter }), ...report };
+  } finally {
+    thread?.close();
+  }
+}
+
+/** The rows of a report's groups per query, at the least: every query is a row of all items, of its domain, its week and its update frequency. */
+const ROWS_PER_QUERY = 4;
+
+/** Every item of the scope counted into a scorer, its prediction scored as it is read, and what was not counted. */
+function countScope(gold: StoreGold, feed: PredictionFeed, scope: EvaluationScope, options: WeeklyEvaluationOptions) {
   const scorer = new WeeklyScorer({ cutoff: options.cutoff ?? null });
   const after = scope.after ?? null;
   const queries = gold.queriesOf(scope);
@@ -109,8 +128,23 @@ export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: Eva
   const item = emptyGold();
   const scored: WeeklyCase = { gold: item, prediction: null };
   const slot = { scores: kept, at: 0 };
+  // Per id key (a reader that numbers ids, `Prediction.key`): 0 not looked up yet, -1 no query, else the query's index + 1.
+  let queryOfKey = new Int32Array(queries.length);
+  const queryOfKeyed = (key: number, id: string): number | undefined => {
+    if (key >= queryOfKey.length) {
+      const grown = new Int32Array(Math.max(key + 1, 2 * queryOfKey.length));
+      grown.set(queryOfKey);
+      queryOfKey = grown;
+    }
+    let known = queryOfKey[key] as number;
+    if (known === 0) {
+      const q = queryOf.get(id);
+      queryOfKey[key] = known = q === undefined ? -1 : q + 1;
+    }
+    return known === -1 ? undefined : known - 1;
+  };
   feed((prediction, source, line) => {
-    const q = queryOf.get(prediction.id);
+    const q = prediction.key === undefined ? queryOf.get(prediction.id) : queryOfKeyed(prediction.key, prediction.id);
     const day = dayOf.get(prediction.date);
     // A date expects the queries it can answer; one week's queries are all expected, the unknown counted apart.
     const query = q === undefined || day === undefined ? undefined : (queries[q] as GoldQuery);
@@ -129,36 +163,41 @@ export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: Eva
     scorer.keep(scored, kept, at);
     if (texts) texts[at] = prediction.prediction;
   });
+  // A large report's bootstrap is shared with a second thread, which starts (loads its modules) while the items are counted.
+  const thread = sharesBootstrap(ROWS_PER_QUERY * queries.length, options.resamples) ? new BootstrapThread() : undefined;
   let unknown = 0;
   let held = 0;
   let beforeAfter = 0;
-  queries.forEach((query, q) => {
-    for (let day = 0; day < days; day++) {
-      query.into(day, item);
-      held++;
-      if (item.status === 'unknown') {
-        unknown++;
-        if (scope.week === null) continue;
+  try {
+    queries.forEach((query, q) => {
+      for (let day = 0; day < days; day++) {
+        query.into(day, item);
+        held++;
+        if (item.status === 'unknown') {
+          unknown++;
+          if (scope.week === null) continue;
+        }
+        if (leftOut(item)) {
+          beforeAfter++;
+          continue;
+        }
+        const at = q * days + day;
+        const predicted = taken[at] === 1;
+        slot.at = at;
+        if (options.onItem) {
+          const own = { gold: query.on(day), prediction: predicted ? (texts?.[at] ?? '') : null };
+          options.onItem(scorer.add(own, true, predicted ? slot : undefined), own);
+        } else {
+          scored.prediction = predicted ? '' : null;
+          scorer.add(scored, false, predicted ? slot : undefined);
+        }
       }
-      if (leftOut(item)) {
-        beforeAfter++;
-        continue;
-      }
-      const at = q * days + day;
-      const predicted = taken[at] === 1;
-      slot.at = at;
-      if (options.onItem) {
-        const own = { gold: query.on(day), prediction: predicted ? (texts?.[at] ?? '') : null };
-        options.onItem(scorer.add(own, true, predicted ? slot : undefined), own);
-      } else {
-        scored.prediction = predicted ? '' : null;
-        scorer.add(scored, false, predicted ? slot : undefined);
-      }
-    }
-  });
-  if (scorer.expected === 0) throw new UserError('E_NOTHING_TO_SCORE', nothingToScore(scope, held, unknown, beforeAfter));
-  const report = scorer.report({ seed: options.seed, resamples: options.resamples, outside: outside.summary() });
-  return { evaluation: scope, ...(after === null ? {} : { before_after: beforeAfter }), ...report };
+    });
+  } catch (error) {
+    thread?.close();
+    throw error;
+  }
+  return { scorer, held, unknown, beforeAfter, outside, thread };
 }
 
 function twice(where: string, prediction: DatedPrediction): UserError {

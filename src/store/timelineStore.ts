@@ -358,6 +358,16 @@ export class AnswerTimelines {
     const [id, importedAnswer, importedFrom, importedTo, value, revId, validFrom, validTo, aliasesAt] = (
       ['id', 'importedAnswer', 'importedFrom', 'importedTo', 'value', 'revId', 'validFrom', 'validTo', 'aliases'] as const
     ).map(column) as [number, number, number, number, number, number, number, number, number];
+    // A timestamp is read once per interval, and a span's intervals share few of them (an imported
+    // release's are its days): one string each, not one per row, was a tenth of an evaluation's gold.
+    const instants = new Map<string, string>();
+    const instant = (text: string): string => {
+      const known = instants.get(text);
+      if (known !== undefined) return known;
+      instants.set(text, text);
+      return text;
+    };
+    const until = (row: RawSpanArray, at: number): string | null => (row[at] === null ? null : instant(row[at] as string));
     for (const raw of statement.iterate({ first, last, windowStart: options.windowStart ?? null }) as Iterable<unknown[]>) {
       // A query's first row is parsed whole: it checks the shape of the statement's rows and gives the
       // query's own columns. The rows after it differ only in an interval's columns and are read as
@@ -381,9 +391,9 @@ export class AnswerTimelines {
         aliases = row.aliases;
       } else aliases = raw[aliasesAt] === null ? NO_ALIASES : StoredAliases.parse(raw[aliasesAt]);
       const row = raw as RawSpanArray;
-      if (row[importedFrom] !== null) current.imported.push({ answer: row[importedAnswer] as string | null, validFrom: row[importedFrom] as string, validTo: row[importedTo] as string | null, aliases });
+      if (row[importedFrom] !== null) current.imported.push({ answer: row[importedAnswer] as string | null, validFrom: instant(row[importedFrom] as string), validTo: until(row, importedTo), aliases });
       if (row[value] !== null && row[revId] !== null && row[validFrom] !== null)
-        current.intervals.push({ value: row[value] as string, revId: row[revId] as number, validFrom: row[validFrom] as string, validTo: row[validTo] as string | null, aliases });
+        current.intervals.push({ value: row[value] as string, revId: row[revId] as number, validFrom: instant(row[validFrom] as string), validTo: until(row, validTo), aliases });
     }
     if (current) yield current;
   }

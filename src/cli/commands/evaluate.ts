@@ -21,6 +21,7 @@ import {
   type PredictionFeed,
   PredictionJudge,
   readPredictionFile,
+  ThreadedPredictionFile,
   scoreGrowover,
   StoreGold,
   VERDICT_RATES,
@@ -96,37 +97,43 @@ export function registerEvaluate(program: Command): void {
     const scope = evaluationScope(flags, command);
     const cutoff = flags.cutoff ?? cutoffBeside(flags.predictions);
     const defaultDate = scope.dates.length === 1 ? (scope.dates[0] ?? null) : null;
-    // Read as the evaluation scores: each prediction is paired with the gold held when it is read.
-    const feed: PredictionFeed = (sink) => readPredictionFile(flags.predictions, datedSink(defaultDate, sink, 'with --from and --to each line names its date'));
+    // Read on a second core from now, while the store is opened and the gold read; each prediction is
+    // then paired with the gold held as it is handed over.
+    const file = new ThreadedPredictionFile(flags.predictions);
+    const feed: PredictionFeed = (sink) => file.read(datedSink(defaultDate, sink, 'with --from and --to each line names its date'));
     // The LLM judge writes its replies into the store's cache, so it takes the lock like every LLM stage.
     const write = flags.judge === 'openai';
-    await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
-      const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.store, session.settings).judge() : null);
-      const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
-      const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.store), feed, scope, {
-        seed: session.settings.seed,
-        cutoff,
-        ...(flags.out || judge
-          ? {
-              onItem: (item, scored) => {
-                if (flags.out) items.push({ item, status: scored.gold.status, gold: scored.gold.answer, prediction: scored.prediction });
-                judge?.add(scored);
-              },
-            }
-          : {}),
+    try {
+      await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
+        const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.store, session.settings).judge() : null);
+        const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
+        const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.store), feed, scope, {
+          seed: session.settings.seed,
+          cutoff,
+          ...(flags.out || judge
+            ? {
+                onItem: (item, scored) => {
+                  if (flags.out) items.push({ item, status: scored.gold.status, gold: scored.gold.answer, prediction: scored.prediction });
+                  judge?.add(scored);
+                },
+              }
+            : {}),
+        });
+        let judgments: ItemJudgment[] = [];
+        if (judge) {
+          const judged = await judge.run(session.settings.seed);
+          report.judge = judged.report;
+          judgments = judged.judgments.length === items.length ? judged.judgments : [];
+        }
+        if (flags.out) {
+          const lines = items.map(({ item, status, gold, prediction }, i) => `${JSON.stringify({ ...item, status, gold, prediction, ...(judgments[i] ? { judge: judgments[i] } : {}) })}\n`);
+          writeFilesAtomically(flags.out, new Map([['report.json', `${JSON.stringify(report, null, 2)}\n`], ['items.jsonl', lines.join('')]]), EVALUATION_ENTRY);
+        }
+        process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : weeklySummary(report));
       });
-      let judgments: ItemJudgment[] = [];
-      if (judge) {
-        const judged = await judge.run(session.settings.seed);
-        report.judge = judged.report;
-        judgments = judged.judgments.length === items.length ? judged.judgments : [];
-      }
-      if (flags.out) {
-        const lines = items.map(({ item, status, gold, prediction }, i) => `${JSON.stringify({ ...item, status, gold, prediction, ...(judgments[i] ? { judge: judgments[i] } : {}) })}\n`);
-        writeFilesAtomically(flags.out, new Map([['report.json', `${JSON.stringify(report, null, 2)}\n`], ['items.jsonl', lines.join('')]]), EVALUATION_ENTRY);
-      }
-      process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : weeklySummary(report));
-    });
+    } finally {
+      file.close();
+    }
   });
   addOptions<GrowoverFlags>(
     group

@@ -14,6 +14,7 @@ import type { ScoredText } from './scoredText.js';
  *   name: 'em' as const,
  *   description: "exact match after SQuAD v1.1's normalisation",
  *   score: (prediction, gold) => (prediction.squad === gold.squad ? 1 : 0),
+ *   binary: true,
  * } satisfies Metric;
  */
 export interface Metric {
@@ -23,6 +24,8 @@ export interface Metric {
   readonly description: string;
   /** One prediction against one gold text, in [0, 1]; pure, and cheap (it runs once per prediction and gold text). */
   score(prediction: ScoredText, gold: ScoredText): number;
+  /** True when the score is only ever 0 or 1: an evaluation then keeps it in a bit per item, not in eight bytes. */
+  readonly binary?: boolean;
 }
 
 /**

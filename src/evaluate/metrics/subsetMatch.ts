@@ -9,4 +9,5 @@ export const subsetMatch = {
   name: 'sm' as const,
   description: 'the gold value found in the prediction (the check stage rule)',
   score: (prediction, gold) => (paddedContains(prediction.paddedMatch, gold.paddedMatch) ? 1 : 0),
+  binary: true,
 } satisfies Metric;
