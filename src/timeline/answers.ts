@@ -139,7 +139,9 @@ export function* answersOverDays(
   const axis = options.axis ?? 'edit';
   const span = { ...(options.windowStart === undefined ? {} : { windowStart: options.windowStart }), wholeTimelines: options.timelines === true, axis };
   for (const row of store.answers.span(first, last, span)) {
-    const answers = instants.map((instant) => answerOverSpan(row, instant, axis));
+    // An interval in effect on many of the dates gives them one answer, not one each: a million answers were read per evaluation.
+    const made = new Map<object, Answer>();
+    const answers = instants.map((instant) => answerOverSpan(row, instant, axis, made));
     yield options.timelines ? { id: row.id, query: row.query, answers, timeline: valueTimeline(row) } : { id: row.id, query: row.query, answers };
   }
 }
@@ -151,12 +153,25 @@ export interface QueryAnswers {
   answers: Answer[];
 }
 
-function answerOverSpan(row: QueryOverSpan, instant: string, axis: TimeAxis): Answer {
-  const inEffect = (interval: { validFrom: string; validTo: string | null }) => interval.validFrom <= instant && (interval.validTo === null || interval.validTo > instant);
-  if (axis === 'world') return row.origin === 'generated' && row.timed === true ? intervalAnswer(row.intervals.find(inEffect), instant) : none('unknown');
-  if (row.origin === 'imported') return importedAnswer(row.imported.find(inEffect) ?? { answer: null, validFrom: null, validTo: null }, instant);
-  const unanswered = lifetimeStatus(row.lifetime, instant);
-  return unanswered !== undefined ? none(unanswered) : intervalAnswer(row.intervals.find(inEffect), instant);
+/** The answer at the instant from the row's intervals; `made` keeps the answer of each interval in effect, which depends on nothing else. */
+function answerOverSpan(row: QueryOverSpan, instant: string, axis: TimeAxis, made: Map<object, Answer>): Answer {
+  if (axis === 'world' && !(row.origin === 'generated' && row.timed === true)) return none('unknown');
+  const imported = axis !== 'world' && row.origin === 'imported';
+  if (axis !== 'world' && !imported) {
+    const unanswered = lifetimeStatus(row.lifetime, instant);
+    if (unanswered !== undefined) return none(unanswered);
+  }
+  const interval = imported ? inEffectAt(row.imported, instant) : inEffectAt(row.intervals, instant);
+  if (interval === undefined) return none(imported ? 'unknown' : 'no_key');
+  let answer = made.get(interval);
+  if (answer === undefined) made.set(interval, (answer = imported ? importedAnswer(interval as QueryOverSpan['imported'][number], instant) : intervalAnswer(interval as StoredInterval, instant)));
+  return answer;
+}
+
+/** The first of the intervals in effect at the instant. */
+function inEffectAt<T extends { validFrom: string; validTo: string | null }>(intervals: readonly T[], instant: string): T | undefined {
+  for (const interval of intervals) if (interval.validFrom <= instant && (interval.validTo === null || interval.validTo > instant)) return interval;
+  return undefined;
 }
 
 /** One empty list shared by every answer without aliases, not one allocated per answer. */
