@@ -71,6 +71,8 @@ try {
   for (let i = 0; out.length < LINES; i++) out.push(`${JSON.stringify({ id: `unknown-${i}`, prediction: 'x', date: days[i % days.length]?.date })}\n`);
   writeFileSync(predictions, out.join(''));
   out.length = 0;
+  // The store and the file were just written: their 100 MB go to disk now, not while the command is timed.
+  spawnSync('sync');
 
   const scored = run(['--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-01-04', '--to', '2025-02-01']);
   const result = JSON.parse(scored.stdout) as { n: number; queries: number; em: number; f1: number; ci: { f1: [number, number] }; outside: { n: number }; no_answer: { n: number }; empty_gold: number };
