@@ -16,6 +16,16 @@ interface Pending {
 }
 
 /**
+ * The module `name` beside the module at `base` (its `import.meta.url`) as a thread's entry: the
+ * compiled `.js` beside compiled code, the `.ts` beside TypeScript (under the test runner and tsx).
+ *
+ * @example siblingModule('threadWorker', import.meta.url) // …/src/queue/threadWorker.ts under tsx
+ */
+export function siblingModule(name: string, base: string): URL {
+  return new URL(`./${name}.${base.endsWith('.ts') ? 'ts' : 'js'}`, base);
+}
+
+/**
  * A worker thread running the module `entry`: compiled JavaScript as it is, TypeScript (under the
  * test runner and tsx) through tsx's loader, registered in the thread before the module is imported.
  */

@@ -35,7 +35,7 @@ export class SyncThread {
 
   /**
    * @param name - names the thread in errors (`the thread reading p.jsonl`)
-   * @param entry - the thread's module (`new URL('./x.js', import.meta.url)`; TypeScript under tsx)
+   * @param entry - the thread's module (`siblingModule('x', import.meta.url)`)
    * @param data - what the thread's `syncThreadPort().data` gives; cloned, as `postMessage` clones
    * @param options - `queued`: messages the thread may send before they are taken; `youngGenerationMb`:
    *   the thread's young generation, for a thread that makes much short-lived garbage (the default is tens of MB)

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { SeededRandom } from '../random.js';
 import { fromCarried } from '../errors.js';
+import { siblingModule } from '../requestThread.js';
 import { SyncThread } from '../syncThread.js';
 
 /** How intervals are drawn: the seed (the same seed gives the same intervals), resamples and confidence. */
@@ -215,15 +216,16 @@ export function clusteredIntervals(groups: readonly ClusteredSums[], clusterCoun
     draws: (draws as SharedDraws).ring,
   });
   try {
-    let own: Interval[][] = [];
+    let own: Interval[][] | undefined;
     try {
       own = resampledIntervals(here.map((g) => groups[g] as ClusteredSums), clusterCount, options, draws);
     } catch (error) {
-      // The thread stopped taking the draws: its reply says why.
       if (!(error instanceof DrawsAbandoned)) throw error;
     }
-    own.forEach((mine, k) => (intervals[here[k] as number] = mine));
+    // The thread's reply says why it stopped taking the draws, if it failed.
     thread?.intervals().forEach((theirs, k) => (intervals[there[k] as number] = theirs));
+    if (own === undefined) throw new Error('the bootstrap thread stopped taking the draws');
+    own.forEach((mine, k) => (intervals[here[k] as number] = mine));
   } finally {
     ownThread?.close();
   }
@@ -253,8 +255,7 @@ export class BootstrapThread {
   private readonly thread: SyncThread;
 
   constructor() {
-    const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-    this.thread = new SyncThread('the bootstrap thread', new URL(`./bootstrapThread.${extension}`, import.meta.url), null, { youngGenerationMb: THREAD_YOUNG_GENERATION_MB });
+    this.thread = new SyncThread('the bootstrap thread', siblingModule('bootstrapThread', import.meta.url), null, { youngGenerationMb: THREAD_YOUNG_GENERATION_MB });
   }
 
   /** Hands the thread its groups and the ring of draws it reads. */

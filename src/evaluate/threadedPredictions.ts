@@ -1,14 +1,16 @@
 /**
  * A prediction file read on a second core (docs/SCALE.md): a thread parses it with
- * `readPredictionFile` while the caller reads the gold and then scores what was read, and hands the predictions over in
- * batches, each id and date numbered as it first appears, so that the scorer looks an id up once
- * per file rather than once per line (`Prediction.key`). The caller stays synchronous (`SyncThread`),
- * and the thread stays at most QUEUED batches ahead of it, so a million predictions never sit in
- * memory. What the thread meets (a line that does not parse, an unreadable file) comes after the
- * batches read before it, and is thrown as `readPredictionFile` throws it, with its code.
+ * `readPredictionFile` while the caller reads the gold and then scores what was read, and hands the
+ * predictions over in batches, each id and date numbered as it first appears, so that the scorer
+ * looks an id up once per file rather than once per line (`Prediction.key`). The caller stays
+ * synchronous (`SyncThread`), and the thread stays at most QUEUED batches ahead of it, so a million
+ * predictions never sit in memory. What the thread meets (a line that does not parse, an unreadable
+ * file) comes after the batches read before it, and is thrown as `readPredictionFile` throws it,
+ * with its code.
  */
 import { z } from 'zod';
 import { fromCarried } from '../errors.js';
+import { siblingModule } from '../requestThread.js';
 import { SyncThread } from '../syncThread.js';
 import type { PredictionSink } from './predictions.js';
 
@@ -53,8 +55,7 @@ export class ThreadedPredictionFile {
   private readonly thread: SyncThread;
 
   constructor(private readonly path: string) {
-    const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-    this.thread = new SyncThread(`the thread reading ${path}`, new URL(`./predictionReaderThread.${extension}`, import.meta.url), path, {
+    this.thread = new SyncThread(`the thread reading ${path}`, siblingModule('predictionReaderThread', import.meta.url), path, {
       queued: QUEUED,
       youngGenerationMb: YOUNG_GENERATION_MB,
     });

@@ -8,7 +8,7 @@
  * parse, the labeler's other heavy work) for the labeling thread, as a `FactReader`.
  */
 import { z } from 'zod';
-import { RequestThread } from '../requestThread.js';
+import { RequestThread, siblingModule } from '../requestThread.js';
 import { FactSchema, type Fact, type FactReader } from '../text/facts.js';
 import type { ModelChoice } from './choose.js';
 import type { Embedder } from './embedder.js';
@@ -37,7 +37,7 @@ function jobSize(texts: number, threads: number): number {
 }
 
 /** Under the test runner and tsx this module is TypeScript; its worker is too. */
-const THREAD_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './embedWorker.ts' : './embedWorker.js', import.meta.url);
+const THREAD_ENTRY = siblingModule('embedWorker', import.meta.url);
 
 async function ask(thread: RequestThread, task: ThreadTask, texts: readonly string[]): Promise<Answer> {
   const reply = ThreadReply.parse(await thread.request({ task, texts }));

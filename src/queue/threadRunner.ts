@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { fromCarried, UserError } from '../errors.js';
-import { RequestThread } from '../requestThread.js';
+import { RequestThread, siblingModule } from '../requestThread.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
 
 const ThreadReply = z.union([z.object({ id: z.number().int(), output: z.unknown() }), z.object({ id: z.number().int(), error: z.string() })]);
@@ -26,7 +26,7 @@ const YOUNG_GENERATION_MB = 16;
 export const DEFAULT_THREAD_HEAP_MB = 256;
 
 /** Under the test runner and tsx this module is TypeScript; its worker is too. */
-const THREAD_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './threadWorker.ts' : './threadWorker.js', import.meta.url);
+const THREAD_ENTRY = siblingModule('threadWorker', import.meta.url);
 
 interface Task {
   kind: JobKind<unknown, unknown>;
