@@ -23,8 +23,14 @@ export function runHealth(run: RunRecord | undefined, status: ShownRunStatus | u
   const ageHours = (now.getTime() - Date.parse(lastSeen)) / 3_600_000;
   const described = `run ${run.id} ${run.pipeline} ${status}, ${run.finishedAt ? 'finished' : 'started'} ${lastSeen} (${ageHours.toFixed(1)} h ago)`;
   if (status === 'failed' || status === 'interrupted') {
-    const failure = run.failures.at(-1);
-    const reason = run.error !== null ? errorLine(run.error, run.errorCode) : failure && errorLine(failure.error, failure.errorCode);
+    // Shown interrupted while recorded as running, its process gone: no error recorded yet, and an earlier attempt's is not its own.
+    const failure = run.status === 'running' ? undefined : run.failures.at(-1);
+    const reason =
+      run.error !== null
+        ? errorLine(run.error, run.errorCode)
+        : run.status === 'running'
+          ? errorLine(`process ${run.pid ?? '?'} is gone; the same command started again continues the run`, 'E_RUN_INTERRUPTED')
+          : failure && errorLine(failure.error, failure.errorCode);
     return { healthy: false, line: `${described}${reason ? `: ${reason}` : ''}` };
   }
   if (maxAgeHours !== undefined && ageHours > maxAgeHours) return { healthy: false, line: `${described}: older than --max-age ${maxAgeHours} h` };

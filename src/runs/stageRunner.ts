@@ -96,12 +96,16 @@ export async function runPipeline<Input>(options: {
       reporter.stageFinished(stage.name, { status: 'done', counts, seconds });
       executed.push(stage.name);
     } catch (error) {
-      const failure = recordedError(error);
-      const message = failure.message;
+      const failure = recordedError(error, store.path);
       const seconds = (performance.now() - started) / 1000;
-      runs.finishStage(run.id, stage.name, { status: 'failed', seconds, error: failure });
-      runs.finishRun(run.id, { status: 'failed', error: { code: failure.code, message: `${stage.name}: ${message}` } });
-      reporter.stageFinished(stage.name, { status: 'failed', counts: {}, seconds, error: message, errorCode: failure.code });
+      try {
+        runs.finishStage(run.id, stage.name, { status: 'failed', seconds, error: failure });
+        runs.finishRun(run.id, { status: 'failed', error: { code: failure.code, message: `${stage.name}: ${failure.message}` } });
+      } catch {
+        // A store that is full or busy refuses the record too: the stage's own error says why, and
+        // the run, left running, shows as interrupted once this process is gone.
+      }
+      reporter.stageFinished(stage.name, { status: 'failed', counts: {}, seconds, error: failure.message, errorCode: failure.code });
       throw error;
     }
   }
@@ -114,8 +118,9 @@ export async function runPipeline<Input>(options: {
  * A stage's failure as the run records it: a UserError's code, the store's own condition (busy, full:
  * the code the command's line will give it) or `E_INTERNAL` for a bug, and the one line.
  */
-function recordedError(error: unknown): RecordedError {
-  return { code: storeProblem(error, '')?.code ?? codeOf(error), message: oneLine(error) };
+function recordedError(error: unknown, storePath: string): RecordedError {
+  const shown = storeProblem(error, storePath) ?? error;
+  return { code: codeOf(shown), message: oneLine(shown) };
 }
 
 /** The prerequisites of a done stage that completed after it: what it read has been made again. */

@@ -53,9 +53,12 @@ describe('run health for monitoring', () => {
     expect(failed.line).toMatch(/^run 3 weekly failed, .*: E_WIKI_UNREACHABLE: collect: wiki unreachable$/);
     // A failure recorded before codes were kept has none to show.
     expect(runHealth(run({ status: 'failed', error: 'wiki unreachable' }), 'failed', now).line).toMatch(/[^:]: wiki unreachable$/);
-    const interrupted = runHealth(run({ status: 'running', finishedAt: null }), 'interrupted', now);
+    // Recorded as running, its process gone: an earlier attempt's failure is not the reason.
+    const earlier = { stage: 'collect', error: 'wiki unreachable', errorCode: 'E_WIKI_UNREACHABLE', failedAt: '2025-01-12T03:00:00.000Z' };
+    const interrupted = runHealth(run({ status: 'running', finishedAt: null, pid: 4242, failures: [earlier] }), 'interrupted', now);
     expect(interrupted.healthy).toBe(false);
-    expect(interrupted.line).toMatch(/^run 3 weekly interrupted, started 2025-01-13T03:00:00.000Z \(26\.0 h ago\)$/);
+    expect(interrupted.line).toMatch(/^run 3 weekly interrupted, started 2025-01-13T03:00:00.000Z \(26\.0 h ago\): E_RUN_INTERRUPTED: process 4242 is gone; /);
+    expect(interrupted.line).not.toContain('E_WIKI_UNREACHABLE');
   });
 
   it('is unhealthy when the newest run is older than the maximum age, or when there is none', () => {
