@@ -32,7 +32,7 @@ export async function main(argv: string[]): Promise<number> {
  */
 function reportError(json: boolean, code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): void {
   const line = oneLine(message);
-  process.stderr.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level: 'error', code, message: line, ...details })}\n` : `wikidelta: ${code}: ${line}\n`);
+  process.stderr.write(json ? `${JSON.stringify({ ...details, time: new Date().toISOString(), level: 'error', code, message: line })}\n` : `wikidelta: ${code}: ${line}\n`);
 }
 
 /** A usage error may stop the parse before --json is read, so the command line is asked too. */

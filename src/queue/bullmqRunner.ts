@@ -15,11 +15,11 @@
  */
 import { FlowProducer, Job, Queue, QueueEvents, type ConnectionOptions } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { oneLine, parseCarried, RemoteError } from '../errors.js';
+import { RemoteError } from '../errors.js';
 import type { ModelChoiceInput } from '../models/choose.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable, type QueueAddress } from './connection.js';
-import { countCodes, failedJobsLine } from './failedJobs.js';
+import { jobsFailed } from './failedJobs.js';
 import type { LlmChoice } from './llmChoice.js';
 
 /** The parent job of a stage's flow: done once every batch is. */
@@ -161,21 +161,6 @@ export class BullmqRunner implements BatchRunner {
       },
     };
   }
-}
-
-/**
- * The stage's one line when its batches failed: how many, by their errors' codes, and the first
- * one's reason; `--json` lists the codes (`failed_jobs`). `stageError`: the stage job's own failure,
- * said when no batch's reason arrived.
- */
-export function jobsFailed(kind: string, reasons: readonly string[], stageError: unknown): RemoteError {
-  const first = reasons[0];
-  if (first === undefined) return new RemoteError('E_QUEUE_JOBS_FAILED', `the queue's ${kind} jobs failed past their retries: ${oneLine(stageError)}`);
-  const counts = countCodes(reasons);
-  const { code, message } = parseCarried(first);
-  return new RemoteError('E_QUEUE_JOBS_FAILED', `${failedJobsLine(counts, kind)} past their retries; the first: ${code}: ${oneLine(message)}`, {
-    details: { failed_jobs: counts },
-  });
 }
 
 /**

@@ -16,7 +16,7 @@ import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
 import { diffPagesJob } from './diffJob.js';
-import { countCodes, type CodeCount } from './failedJobs.js';
+import { tallyCodes, type CodeCount } from './failedJobs.js';
 import { readDumpJob } from './dumpJob.js';
 import { generateArticleJob } from './generateJob.js';
 import { LlmChoiceSchema, workerTasksFor, type LlmChoice } from './llmChoice.js';
@@ -110,9 +110,11 @@ export interface RunningWorker {
   close(): Promise<WorkerSummary>;
 }
 
-/** The error a job fails with: its reason `CODE: line`; BullMQ's no-retry class kept. */
+/** The error a job fails with: its reason `CODE: line`; BullMQ's no-retry class, and the stack BullMQ keeps, the error's own. */
 function jobFailure(error: unknown): Error {
-  return error instanceof UnrecoverableError ? new UnrecoverableError(carried(error)) : new Error(carried(error));
+  const failure = error instanceof UnrecoverableError ? new UnrecoverableError(carried(error)) : new Error(carried(error), { cause: error });
+  if (error instanceof Error && error.stack !== undefined) failure.stack = error.stack;
+  return failure;
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
@@ -160,7 +162,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     },
   );
   let completed = 0;
-  const failedReasons: string[] = [];
+  // The codes only: a worker runs for months, and its summary counts them.
+  const failedCodes: ErrorCode[] = [];
   worker.on('active', (job) => options.onEvent?.({ kind: 'active', job: `${job.name} ${job.id ?? ''}` }));
   worker.on('completed', (job) => {
     if (job.name !== STAGE_JOB) completed += 1;
@@ -176,14 +179,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       return;
     }
     const { code, message } = parseCarried(error.message);
-    if (final) failedReasons.push(error.message);
+    if (final) failedCodes.push(code);
     options.onEvent?.({ kind: 'failed', job: `${name} ${job?.id ?? ''}`, detail: message, code, final });
   });
   await worker.waitUntilReady();
   return {
     close: async () => {
       await worker.close();
-      return { completed, failed: countCodes(failedReasons) };
+      return { completed, failed: tallyCodes(failedCodes) };
     },
   };
 }

@@ -60,8 +60,9 @@ export class Store {
 
   /**
    * @param db the connection, already opened and migrated (`openDatabase`). Kept readable for tests
-   * and maintenance scripts that look at the tables; the product's code outside `src/store` never
-   * uses it (it cannot import better-sqlite3: `npm run check:layers`).
+   * and maintenance scripts that look at the tables; the product's code outside `src/store` does not
+   * use it (nothing checks that but review: `npm run check:layers` only forbids importing better-sqlite3,
+   * its types included, outside the store).
    */
   private constructor(readonly db: Database) {}
 

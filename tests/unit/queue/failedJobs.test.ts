@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { carried, InputError } from '../../../src/errors.js';
-import { jobsFailed } from '../../../src/queue/bullmqRunner.js';
-import { countCodes, failedJobsLine } from '../../../src/queue/failedJobs.js';
+import { countCodes, failedJobsLine, jobsFailed } from '../../../src/queue/failedJobs.js';
 import { withCode } from '../../support/errorCodes.js';
 
 const truncated = carried(new InputError('E_DUMP_TRUNCATED', 'a.xml: dump is truncated'));
