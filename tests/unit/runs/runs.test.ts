@@ -107,7 +107,8 @@ describe('runPipeline', () => {
   });
 
   it("records each failure with its error's code: a UserError's own, the store's condition, E_INTERNAL for a bug", async () => {
-    const store = Store.open(join(tempDir(), 'w.sqlite'));
+    const path = join(tempDir(), 'w.sqlite');
+    const store = Store.open(path);
     const reporter = new RecordingReporter();
     const failing = (error: Error): Array<Stage<null>> => [{ name: 'one', run: () => Promise.reject(error) }];
     const attempt = (error: Error) => runPipeline({ store, pipeline: 'weekly', params, stages: failing(error), selected: ['one'], input: null, reporter });
@@ -124,7 +125,8 @@ describe('runPipeline', () => {
     expect(run?.failures.map((failure) => [failure.stage, failure.errorCode, failure.error])).toEqual([
       ['one', 'E_DUMP_TRUNCATED', 'dump is truncated inside page "A"'],
       ['one', 'E_INTERNAL', 'undefined is not a function'],
-      ['one', 'E_STORE_DISK_FULL', 'database or disk is full'],
+      // Recorded as the command's line says it, naming the store.
+      ['one', 'E_STORE_DISK_FULL', `database ${path}: the disk is full`],
     ]);
     expect(run?.errorCode).toBe('E_STORE_DISK_FULL');
 
