@@ -4,18 +4,24 @@
  * on one core while the other scores it, the bootstrap's groups shared between the two). The
  * started thread sends with `SyncThreadPort.send`, held at most `queued` messages ahead of the taker
  * on a shared counter; the starter blocks on the same counter in `receive`. Blocked, the starter
- * hears no event of the thread, so the thread marks the counter when it runs: a thread that never
- * starts is an error after a minute, not a wait for ever. The starter may hand the thread work once
- * it has started (`post`, taken by the thread's `receive`), so that the thread's start overlaps other
- * work. A thread reports its own failure as a message (its code carried, `carried`); the starter
- * stops it with `stop`.
+ * hears no event of the thread, so the thread marks the counter when it runs and when it ends: a
+ * thread that never starts is an error after a minute, one that ends without its reply an error at
+ * once (one that runs out of memory ends the process, as any thread without a heap cap does). The
+ * starter may hand the thread work once it has started (`post`, taken by the thread's `receive`),
+ * so that the thread's start overlaps other work. A thread reports its own failure as a message (its
+ * code carried, `carried`); the starter stops it with `stop`.
  */
 import { MessageChannel, receiveMessageOnPort, workerData, type MessagePort, type Transferable } from 'node:worker_threads';
 import { z } from 'zod';
 import { startThread } from './requestThread.js';
 
-/** The shared counter's cells: messages sent and not taken; 1 once the starter stops; 1 once the thread runs; messages posted to the thread and not taken. */
-const [SENT, STOPPED, STARTED, POSTED] = [0, 1, 2, 3];
+/**
+ * The shared counter's cells: messages sent and not taken; 1 once the starter stops; 1 once the
+ * thread runs; messages posted to the thread and not taken; 1 once the thread has ended.
+ */
+const [SENT, STOPPED, STARTED, POSTED, ENDED] = [0, 1, 2, 3, 4];
+/** How long a wait sleeps before it looks again at what the other side may have said without a notify. */
+const WAIT_MS = 100;
 /** How long `receive` waits for a thread that has not started. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -28,7 +34,7 @@ const ThreadData = z.object({
 
 /** The starter's side. */
 export class SyncThread {
-  private readonly state = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+  private readonly state = new Int32Array(new SharedArrayBuffer(5 * Int32Array.BYTES_PER_ELEMENT));
   private readonly port: MessagePort;
   private readonly thread;
   private readonly started = Date.now();
@@ -55,6 +61,9 @@ export class SyncThread {
     });
     // Never what keeps the process alive: its starter waits for it synchronously, and stops it.
     this.thread.unref();
+    // A thread that ends on an error it did not report says so through ENDED, which `receive` reads
+    // (blocked, the starter hears no event); the event itself would otherwise end the process.
+    this.thread.on('error', () => {});
   }
 
   /** The thread's next message, waiting for it. */
@@ -66,8 +75,10 @@ export class SyncThread {
         Atomics.notify(this.state, SENT);
         return received.message;
       }
+      // Ended with nothing more sent (its messages are queued before it ends): an error it did not report.
+      if (Atomics.load(this.state, ENDED) === 1 && receiveMessageOnPort(this.port) === undefined) throw new Error(`${this.name} stopped without its reply`);
       if (Atomics.load(this.state, STARTED) === 0 && Date.now() - this.started > START_TIMEOUT_MS) throw new Error(`${this.name} did not start`);
-      Atomics.wait(this.state, SENT, 0, 100);
+      Atomics.wait(this.state, SENT, 0, WAIT_MS);
     }
   }
 
@@ -78,13 +89,13 @@ export class SyncThread {
     Atomics.notify(this.state, POSTED);
   }
 
-  /** Ends the thread, waiting or not. */
-  stop(): void {
+  /** Ends the thread, waiting or not; resolves with its exit code once it has ended. */
+  stop(): Promise<number> {
     Atomics.store(this.state, STOPPED, 1);
     Atomics.notify(this.state, SENT);
     Atomics.notify(this.state, POSTED);
     this.port.close();
-    void this.thread.terminate();
+    return this.thread.terminate();
   }
 }
 
@@ -105,6 +116,10 @@ export function syncThreadPort(): SyncThreadPort {
   const { port, state: shared, queued, data } = ThreadData.parse(workerData);
   const state = new Int32Array(shared);
   Atomics.store(state, STARTED, 1);
+  process.on('exit', () => {
+    Atomics.store(state, ENDED, 1);
+    Atomics.notify(state, SENT);
+  });
   return {
     data,
     send(message, transfer = []) {
@@ -112,7 +127,7 @@ export function syncThreadPort(): SyncThreadPort {
         if (Atomics.load(state, STOPPED) === 1) throw new SyncThreadStopped();
         const waiting = Atomics.load(state, SENT);
         if (waiting < queued) break;
-        Atomics.wait(state, SENT, waiting);
+        Atomics.wait(state, SENT, waiting, WAIT_MS);
       }
       // The port stays open: closing it could drop the last messages; the starter ends the thread.
       port.postMessage(message, transfer);
@@ -127,7 +142,7 @@ export function syncThreadPort(): SyncThreadPort {
           Atomics.sub(state, POSTED, 1);
           return received.message;
         }
-        Atomics.wait(state, POSTED, 0, 100);
+        Atomics.wait(state, POSTED, 0, WAIT_MS);
       }
     },
   };

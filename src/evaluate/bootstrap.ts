@@ -36,13 +36,13 @@ const TOGETHER = 4;
 const CHUNK_ROWS = 1024;
 
 /** A group's rows as another thread resamples them: the chunks are shared, not copied. */
-export const SharedRows = z.object({
+const SharedRows = z.object({
   metrics: z.number().int().nonnegative(),
   rows: z.number().int().nonnegative(),
   clusterIds: z.array(z.custom<Int32Array<SharedArrayBuffer>>((value) => value instanceof Int32Array && value.buffer instanceof SharedArrayBuffer)),
   sums: z.array(z.custom<Float64Array<SharedArrayBuffer>>((value) => value instanceof Float64Array && value.buffer instanceof SharedArrayBuffer)),
 });
-export type SharedRows = z.infer<typeof SharedRows>;
+type SharedRows = z.infer<typeof SharedRows>;
 
 /**
  * One group's scores, summed per cluster: the rows a resample reweights. Clusters are numbered by
@@ -206,28 +206,33 @@ export function clusteredIntervals(groups: readonly ClusteredSums[], clusterCoun
   const sameAs = groups.map((group, g) => groups.findIndex((other, o) => o < g && other.n === group.n && other.clusters === group.clusters && other.holdsSameAs(group)));
   const [here, there] = shareOut(groups, sameAs, clusterCount, options);
   const intervals: Interval[][] = [];
-  const draws = there.length === 0 ? new LocalDraws(clusterCount, options.seed) : new SharedDraws(clusterCount, options.seed);
-  const ownThread = draws instanceof SharedDraws && options.thread === undefined ? new BootstrapThread() : undefined;
-  const thread = draws instanceof SharedDraws ? (options.thread ?? ownThread) : undefined;
-  thread?.start({
-    groups: there.map((g) => (groups[g] as ClusteredSums).shared),
-    clusterCount,
-    options: { seed: options.seed, resamples: options.resamples, confidence: options.confidence },
-    draws: (draws as SharedDraws).ring,
-  });
-  try {
-    let own: Interval[][] | undefined;
+  const ownIntervals = (draws: PassDraws) => resampledIntervals(here.map((g) => groups[g] as ClusteredSums), clusterCount, options, draws);
+  if (there.length === 0) ownIntervals(new LocalDraws(clusterCount, options.seed)).forEach((mine, k) => (intervals[here[k] as number] = mine));
+  else {
+    const ownThread = options.thread === undefined ? new BootstrapThread() : undefined;
     try {
-      own = resampledIntervals(here.map((g) => groups[g] as ClusteredSums), clusterCount, options, draws);
-    } catch (error) {
-      if (!(error instanceof DrawsAbandoned)) throw error;
+      const thread = (options.thread ?? ownThread) as BootstrapThread;
+      const draws = new SharedDraws(clusterCount, options.seed);
+      thread.start({
+        groups: there.map((g) => (groups[g] as ClusteredSums).shared),
+        clusterCount,
+        options: { seed: options.seed, resamples: options.resamples, confidence: options.confidence },
+        draws: draws.ring,
+      });
+      let own: Interval[][];
+      try {
+        own = ownIntervals(draws);
+      } catch (error) {
+        // A thread that failed says why in its reply; one that took nothing for a minute is not waited for.
+        if (!(error instanceof DrawsAbandoned) || !error.failed) throw error;
+        thread.intervals();
+        throw new Error('the bootstrap thread stopped taking the draws');
+      }
+      thread.intervals().forEach((theirs, k) => (intervals[there[k] as number] = theirs));
+      own.forEach((mine, k) => (intervals[here[k] as number] = mine));
+    } finally {
+      void ownThread?.close();
     }
-    // The thread's reply says why it stopped taking the draws, if it failed.
-    thread?.intervals().forEach((theirs, k) => (intervals[there[k] as number] = theirs));
-    if (own === undefined) throw new Error('the bootstrap thread stopped taking the draws');
-    own.forEach((mine, k) => (intervals[here[k] as number] = mine));
-  } finally {
-    ownThread?.close();
   }
   return groups.map((_group, g) => intervals[sameAs[g] === -1 ? g : (sameAs[g] as number)] ?? []);
 }
@@ -270,8 +275,9 @@ export class BootstrapThread {
     return reply.intervals;
   }
 
-  close(): void {
-    this.thread.stop();
+  /** Ends the thread, used or not; resolves once it has ended. */
+  close(): Promise<number> {
+    return this.thread.stop();
   }
 }
 /**
@@ -297,6 +303,8 @@ function shareOut(groups: readonly ClusteredSums[], sameAs: readonly number[], c
     sides[side].push(g);
     load[side] = (load[side] as number) + rows(g);
   }
+  // This side draws for both: with no group of its own it would draw nothing, and the other would wait.
+  if (sides[0].length === 0) return [own, []];
   return [sides[0].sort((a, b) => a - b), sides[1].sort((a, b) => a - b)];
 }
 
@@ -349,17 +357,21 @@ const DRAW_SLOTS = 4;
 const [DRAWN, READ, ABANDONED] = [0, 1, 2];
 
 /** The draws a second thread reads as this one makes them: DRAW_SLOTS passes of weights, and counters, on shared memory. */
-export const DrawRing = z.object({
+const DrawRing = z.object({
   slots: z.custom<Float64Array<SharedArrayBuffer>>((value) => value instanceof Float64Array && value.buffer instanceof SharedArrayBuffer),
   counters: z.custom<Int32Array<SharedArrayBuffer>>((value) => value instanceof Int32Array && value.buffer instanceof SharedArrayBuffer),
 });
-export type DrawRing = z.infer<typeof DrawRing>;
+type DrawRing = z.infer<typeof DrawRing>;
 
 /** How long the drawing side waits for the reading thread to take a pass before it deems it failed. */
 const STALLED_MS = 60_000;
 
-/** Thrown where the draws are made once the thread reading them gave up (its reply says why). */
-class DrawsAbandoned extends Error {}
+/** Thrown where the draws are made once the thread reading them gave up (`failed`: its reply says why) or took none for STALLED_MS. */
+class DrawsAbandoned extends Error {
+  constructor(readonly failed: boolean) {
+    super(failed ? 'the bootstrap thread failed' : 'the bootstrap thread took no draws for a minute');
+  }
+}
 
 /** Draws made here into the ring, each pass once the reading thread is done with the pass DRAW_SLOTS before it. */
 class SharedDraws extends LocalDraws {
@@ -378,7 +390,8 @@ class SharedDraws extends LocalDraws {
     const waiting = Date.now();
     for (let read = Atomics.load(counters, READ); pass - read >= DRAW_SLOTS; read = Atomics.load(counters, READ)) {
       // A thread that failed before it could say so (its reply says why) reads nothing for a minute.
-      if (Atomics.load(counters, ABANDONED) === 1 || Date.now() - waiting > STALLED_MS) throw new DrawsAbandoned();
+      if (Atomics.load(counters, ABANDONED) === 1) throw new DrawsAbandoned(true);
+      if (Date.now() - waiting > STALLED_MS) throw new DrawsAbandoned(false);
       Atomics.wait(counters, READ, read, 100);
     }
     const weights = this.drawInto(slotOf(this.ring, pass), together);
@@ -426,7 +439,7 @@ export const BootstrapWork = z.object({
 export type BootstrapWork = z.infer<typeof BootstrapWork>;
 
 /** What it sends back: its groups' intervals, or its error as `carried` writes it. */
-export const BootstrapReply = z.union([z.object({ intervals: z.array(z.array(z.tuple([z.number(), z.number()]))) }), z.object({ error: z.string() })]);
+const BootstrapReply = z.union([z.object({ intervals: z.array(z.array(z.tuple([z.number(), z.number()]))) }), z.object({ error: z.string() })]);
 
 /**
  * The intervals of each of the groups, from the resamples `options.seed` draws (here, or by another

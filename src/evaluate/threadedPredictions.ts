@@ -49,7 +49,7 @@ export type ReaderMessage = z.infer<typeof ReaderMessage>;
  *
  * @example
  * const file = new ThreadedPredictionFile('gpt.jsonl');
- * try { file.read((prediction, source, line) => seen.push(prediction)); } finally { file.close(); }
+ * try { file.read((prediction, source, line) => seen.push(prediction)); } finally { void file.close(); }
  */
 export class ThreadedPredictionFile {
   private readonly thread: SyncThread;
@@ -85,8 +85,9 @@ export class ThreadedPredictionFile {
     }
   }
 
-  close(): void {
-    this.thread.stop();
+  /** Ends the thread, read or not; resolves once it has ended. */
+  close(): Promise<number> {
+    return this.thread.stop();
   }
 }
 
@@ -101,6 +102,6 @@ export function readPredictionFileInThread(path: string, sink: PredictionSink): 
   try {
     file.read(sink);
   } finally {
-    file.close();
+    void file.close();
   }
 }

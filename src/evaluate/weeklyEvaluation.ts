@@ -100,7 +100,7 @@ export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: Eva
     const report = scorer.report({ seed: options.seed, resamples: options.resamples, outside: outside.summary(), ...(thread ? { thread } : {}) });
     return { evaluation: scope, ...((scope.after ?? null) === null ? {} : { before_after: beforeAfter }), ...report };
   } finally {
-    thread?.close();
+    void thread?.close();
   }
 }
 
@@ -194,7 +194,7 @@ function countScope(gold: StoreGold, feed: PredictionFeed, scope: EvaluationScop
       }
     });
   } catch (error) {
-    thread?.close();
+    void thread?.close();
     throw error;
   }
   return { scorer, held, unknown, beforeAfter, outside, thread };

@@ -158,7 +158,7 @@ interface KeptSlot {
  * counting them (in the gold's order, which fixes the bootstrap's clusters and sums, so the figures
  * do not depend on the order of the file): per slot, the binary metrics as bits, the others as
  * doubles, the verdict and the metrics aliases raised, in typed arrays rather than an object per
- * item: 11 bytes an item with the registry's metrics, where a double per metric took 27.
+ * item: 11 bytes an item with the registry's metrics, where a double per metric took 26.
  */
 export class KeptScores {
   /** Per slot, bit b set when the b-th binary metric scored 1. */

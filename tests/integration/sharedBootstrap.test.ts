@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BootstrapThread, ClusteredSums, clusteredIntervals, resampledIntervals, sharesBootstrap } from '../../src/evaluate/bootstrap.js';
 import { SeededRandom } from '../../src/random.js';
+import { SyncThread } from '../../src/syncThread.js';
 
 /** A report's worth of groups over `clusters` queries: one of every item, and breakdowns whose groups split them, scores as a scorer adds them. */
 function report(clusters: number): ClusteredSums[] {
@@ -42,7 +43,29 @@ describe('a bootstrap shared with a second thread', () => {
     expect(clusteredIntervals(groups, clusters, { seed: 12 })).not.toEqual(alone);
   });
 
-  it('lets a thread started ahead be closed unused', () => {
-    new BootstrapThread().close();
+  it('lets a thread started ahead be closed unused', async () => {
+    await expect(new BootstrapThread().close()).resolves.toBeTypeOf('number');
+  });
+
+  it('keeps on this thread groups the drawing side would otherwise have none of, rather than waiting for ever', () => {
+    // Two large groups, each fewer rows than the draws of 30,000 clusters are worth: both would go to the other thread.
+    const many = 30_000;
+    const [a, b] = [new ClusteredSums(1), new ClusteredSums(1)];
+    for (let cluster = 0; cluster < many; cluster++) {
+      a.add(cluster, [cluster % 2]);
+      b.add(cluster, [cluster % 3 === 0 ? 1 : 0]);
+    }
+    expect(clusteredIntervals([a, b], many, { seed: 3 })).toEqual(resampledIntervals([a, b], many, { seed: 3 }));
+  });
+});
+
+describe('a thread whose messages are taken synchronously', () => {
+  it('is an error at once when it ends without its reply', () => {
+    const thread = new SyncThread('the test thread', new URL('../support/silentThread.ts', import.meta.url), null);
+    try {
+      expect(() => thread.receive()).toThrow('the test thread stopped without its reply');
+    } finally {
+      void thread.stop();
+    }
   });
 });

@@ -77,7 +77,7 @@ describe('a prediction file read on a second thread', () => {
     expect(() => readPredictionFileInThread(join(dir, 'missing.jsonl'), () => {})).toThrow(withCode('E_FILE_UNREADABLE'));
   });
 
-  it('stops reading when the sink throws, and a file opened but never read is closed', () => {
+  it('stops reading when the sink throws, and a file opened but never read is closed', async () => {
     const path = file('long.jsonl', Array.from({ length: 50_000 }, (_, i) => JSON.stringify({ id: `q${i}`, prediction: 'x' })).join('\n'));
     let seen = 0;
     expect(() =>
@@ -86,6 +86,6 @@ describe('a prediction file read on a second thread', () => {
       }),
     ).toThrow('tenth');
     expect(seen).toBe(10);
-    new ThreadedPredictionFile(path).close();
+    await expect(new ThreadedPredictionFile(path).close()).resolves.toBeTypeOf('number');
   });
 });

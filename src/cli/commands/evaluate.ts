@@ -132,7 +132,7 @@ export function registerEvaluate(program: Command): void {
         process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : weeklySummary(report));
       });
     } finally {
-      file.close();
+      void file.close();
     }
   });
   addOptions<GrowoverFlags>(
