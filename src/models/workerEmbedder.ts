@@ -36,7 +36,6 @@ function jobSize(texts: number, threads: number): number {
   return Math.max(Math.ceil(texts / (threads * JOBS_PER_THREAD)), Math.min(MIN_JOB, Math.ceil(texts / threads)));
 }
 
-/** Under the test runner and tsx this module is TypeScript; its worker is too. */
 const THREAD_ENTRY = siblingModule('embedWorker', import.meta.url);
 
 async function ask(thread: RequestThread, task: ThreadTask, texts: readonly string[]): Promise<Answer> {

@@ -278,8 +278,8 @@ export function templateSpans(text: string): TemplateSpan[] {
         spans[opened] = { start, end: close + 2, innerEnd: close, name: templateNameAt(text, start) };
       }
       at = close + 2;
-    } else {
-      at = regionAt((opaque as { token: string }).token, angle).end;
+    } else if (opaque !== null) {
+      at = regionAt(opaque.token, opaque.index).end;
     }
   }
   // An unclosed infobox ends at the latest where the next one starts: this bounds the work on
@@ -461,7 +461,7 @@ const LINE_BREAK = /\s*\n\s*/g;
  * would make wtf read into the next values, so its markup is kept as literal text instead.
  */
 function prepareValue(raw: string): string {
-  if (templateDepth(raw) > MAX_VALUE_TEMPLATE_DEPTH) return maskLiterals(raw.replace(/\s+/g, ' ').trim());
+  if (raw.includes('{{') && templateDepth(raw) > MAX_VALUE_TEMPLATE_DEPTH) return maskLiterals(raw.replace(/\s+/g, ' ').trim());
   // Most values hold none of the markup each step rewrites: a search for its first characters costs less than the step.
   let value = raw;
   if (value.includes('{{')) {

@@ -1,7 +1,8 @@
 /**
- * A local BM25 index (MiniSearch's BM25+ ranking) over the pages in the store: for each page, its
- * title, first paragraph and infobox values at its latest parsed revision that has a first
- * paragraph. The offline stand-in for a web or wiki search in the descriptiveness check.
+ * A local BM25 index (MiniSearch's BM25+ ranking) over the pages a week collected: for each page, its
+ * title, first paragraph and infobox values at its latest parsed revision before the week's end that
+ * has a first paragraph (`RevisionReads.latestRevisions`). The offline stand-in for a web or wiki
+ * search in the descriptiveness check.
  *
  * A search scores every page holding any of the query's terms, so a term found on most pages
  * ("the", "population" on a week of towns) cost a pass over the index per question, and a week's

@@ -64,7 +64,10 @@ describe('search backends', () => {
     const store = Store.open(db);
     const wikiName = new URL(wiki.apiUrl).host;
     const index = LocalSearchIndex.fromStore(store, wikiName, { start: '2025-02-03T00:00:00Z', end: '2025-02-10T00:00:00Z' });
+    // Only the pages a week collected are its index, as that week saw them: a week that collected none has none.
+    const otherWeek = LocalSearchIndex.fromStore(store, wikiName, { start: '2025-01-06T00:00:00Z', end: '2025-01-13T00:00:00Z' });
     store.close();
+    expect(otherWeek.size).toBe(0);
     expect(index.size).toBeGreaterThanOrEqual(11);
     expect((await index.topTitles('What is the total population of Port Aldwin?', 10))[0]).toBe('Port Aldwin');
     // Any word may match in BM25: the company is found although "number" is not in its text.

@@ -20,7 +20,7 @@ import { repoRoot } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 
 /** The frozen extraction, gzipped JSON (about a megabyte of text unpacked). */
-export const EXTRACTION_GOLDEN = join(repoRoot, 'tests/support/sharedExtraction.json.gz');
+const EXTRACTION_GOLDEN = join(repoRoot, 'tests/support/sharedExtraction.json.gz');
 
 /** One revision's extraction: cold (`extractInfoboxes` on the text alone) and in history order with the first paragraph. */
 export interface RevisionExtraction {
