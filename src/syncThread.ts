@@ -69,14 +69,18 @@ export class SyncThread {
   /** The thread's next message, waiting for it. */
   receive(): unknown {
     for (;;) {
+      // Read before the port: a thread's messages are queued before it ends, so one that had ended
+      // then and has nothing queued now sent nothing more. (Looking a second time after the end was
+      // seen threw away a reply that came between the two looks, and then said there was none.)
+      const ended = Atomics.load(this.state, ENDED) === 1;
       const received = receiveMessageOnPort(this.port);
       if (received !== undefined) {
         Atomics.sub(this.state, SENT, 1);
         Atomics.notify(this.state, SENT);
         return received.message;
       }
-      // Ended with nothing more sent (its messages are queued before it ends): an error it did not report.
-      if (Atomics.load(this.state, ENDED) === 1 && receiveMessageOnPort(this.port) === undefined) throw new Error(`${this.name} stopped without its reply`);
+      // Ended with nothing more sent: an error it did not report.
+      if (ended) throw new Error(`${this.name} stopped without its reply`);
       if (Atomics.load(this.state, STARTED) === 0 && Date.now() - this.started > START_TIMEOUT_MS) throw new Error(`${this.name} did not start`);
       Atomics.wait(this.state, SENT, 0, WAIT_MS);
     }
