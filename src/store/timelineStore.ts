@@ -227,9 +227,8 @@ const SpanRow = z.object({
   origin: z.enum(['generated', 'imported']),
   wiki: z.string().nullable(),
   pageId: z.number().int().nullable(),
-  importedAnswer: z.string().nullable(),
-  importedFrom: z.string().nullable(),
-  importedTo: z.string().nullable(),
+  /** An imported query's intervals in the span, oldest first, as [answer, valid_from, valid_to]. */
+  imported: jsonColumn(z.array(z.tuple([z.string().nullable(), z.string(), z.string().nullable()]))).nullable(),
   hasLifetime: z.number().int(),
   ...LifetimeRow.shape,
   value: z.string().nullable(),
@@ -351,13 +350,13 @@ export class AnswerTimelines {
    */
   *span(first: string, last: string, options: { windowStart?: string; wholeTimelines?: boolean; axis?: TimeAxis } = {}): Generator<QueryOverSpan> {
     let current: QueryOverSpan | undefined;
-    // Rows come as arrays: an object of 18 named columns per row was half the read's time.
+    // Rows come as arrays: an object of 16 named columns per row was half the read's time.
     const statement = this.spanStatement({ whole: options.wholeTimelines === true, world: options.axis === 'world' }).raw(true);
     const names = statement.columns().map((column) => column.name);
     const column = (name: keyof RawSpanRow): number => names.indexOf(name);
-    const [id, importedAnswer, importedFrom, importedTo, value, revId, validFrom, validTo, aliasesAt] = (
-      ['id', 'importedAnswer', 'importedFrom', 'importedTo', 'value', 'revId', 'validFrom', 'validTo', 'aliases'] as const
-    ).map(column) as [number, number, number, number, number, number, number, number, number];
+    const [id, value, revId, validFrom, validTo, aliasesAt] = (['id', 'value', 'revId', 'validFrom', 'validTo', 'aliases'] as const).map(column) as [
+      number, number, number, number, number, number,
+    ];
     // A timestamp is read once per interval, and a span's intervals share few of them (an imported
     // release's are its days): one string each, not one per row, was a tenth of an evaluation's gold.
     const instants = new Map<string, string>();
@@ -367,11 +366,11 @@ export class AnswerTimelines {
       instants.set(text, text);
       return text;
     };
-    const until = (row: RawSpanArray, at: number): string | null => (row[at] === null ? null : instant(row[at] as string));
     for (const raw of statement.iterate({ first, last, windowStart: options.windowStart ?? null }) as Iterable<unknown[]>) {
       // A query's first row is parsed whole: it checks the shape of the statement's rows and gives the
-      // query's own columns. The rows after it differ only in an interval's columns and are read as
-      // that shape, their aliases' JSON parsed: a zod parse of every row was a tenth of an evaluation.
+      // query's own columns and an imported query's intervals. The rows after it differ only in an
+      // interval's columns and are read as that shape, their aliases' JSON parsed: a zod parse of every
+      // row was a tenth of an evaluation.
       let aliases: readonly string[];
       if (current === undefined || current.id !== raw[id]) {
         if (current) yield current;
@@ -382,7 +381,7 @@ export class AnswerTimelines {
           id: row.id,
           query: row.query,
           origin: row.origin,
-          imported: [],
+          imported: (row.imported ?? []).map(([answer, from, to]) => ({ answer, validFrom: instant(from), validTo: to === null ? null : instant(to), aliases: NO_ALIASES })),
           lifetime: held ? { createdAt, deletedAt, coverage: this.coverage(row.wiki as string, row.pageId as number, first, last) } : undefined,
           intervals: [],
           ...(options.wholeTimelines ? { heldFrom: row.heldFrom } : {}),
@@ -391,9 +390,14 @@ export class AnswerTimelines {
         aliases = row.aliases;
       } else aliases = raw[aliasesAt] === null ? NO_ALIASES : StoredAliases.parse(raw[aliasesAt]);
       const row = raw as RawSpanArray;
-      if (row[importedFrom] !== null) current.imported.push({ answer: row[importedAnswer] as string | null, validFrom: instant(row[importedFrom] as string), validTo: until(row, importedTo), aliases });
       if (row[value] !== null && row[revId] !== null && row[validFrom] !== null)
-        current.intervals.push({ value: row[value] as string, revId: row[revId] as number, validFrom: instant(row[validFrom] as string), validTo: until(row, validTo), aliases });
+        current.intervals.push({
+          value: row[value] as string,
+          revId: row[revId] as number,
+          validFrom: instant(row[validFrom] as string),
+          validTo: row[validTo] === null ? null : instant(row[validTo] as string),
+          aliases,
+        });
     }
     if (current) yield current;
   }
@@ -423,8 +427,7 @@ function spanSql({ whole, world }: { whole: boolean; world: boolean }): string {
   if (world) {
     return `WITH kept AS (${KEPT_QUERIES})
        SELECT k.id, k.text AS query, k.origin, k.wiki, k.page_id AS pageId,
-              NULL AS importedAnswer, NULL AS importedFrom, NULL AS importedTo,
-              0 AS hasLifetime, NULL AS createdAt, NULL AS deletedAt,
+              NULL AS imported, 0 AS hasLifetime, NULL AS createdAt, NULL AS deletedAt,
               w.value, w.rev_id AS revId, w.valid_from AS validFrom, w.valid_to AS validTo, w.aliases, ${heldFrom} AS heldFrom,
               CASE WHEN w.wiki IS NOT NULL THEN 1
                    WHEN k.origin = 'generated' THEN EXISTS (SELECT 1 FROM world_intervals x WHERE x.wiki = k.wiki AND x.page_id = k.page_id AND x.key = k.key)
@@ -433,16 +436,19 @@ function spanSql({ whole, world }: { whole: boolean; world: boolean }): string {
        LEFT JOIN world_intervals w ON k.origin = 'generated' AND w.wiki = k.wiki AND w.page_id = k.page_id AND w.key = k.key ${inSpan('w')}
        ORDER BY k.id, w.valid_from`;
   }
+  // An imported query's intervals come as one JSON list on its one row: a row per interval, with the
+  // generated columns all NULL, was half of a million-prediction evaluation's gold read.
   return `WITH kept AS (${KEPT_QUERIES})
        SELECT k.id, k.text AS query, k.origin, k.wiki, k.page_id AS pageId,
-              a.answer AS importedAnswer, a.valid_from AS importedFrom, a.valid_to AS importedTo,
+              CASE WHEN k.origin = 'imported' THEN
+                (SELECT json_group_array(json_array(a.answer, a.valid_from, a.valid_to) ORDER BY a.valid_from)
+                 FROM query_answer_intervals a WHERE a.query_id = k.id ${inSpan('a')}) END AS imported,
               l.wiki IS NOT NULL AS hasLifetime, l.created_at AS createdAt, l.deleted_at AS deletedAt,
               v.value, v.rev_id AS revId, v.valid_from AS validFrom, v.valid_to AS validTo,
               v.aliases, ${heldFrom} AS heldFrom, 1 AS timed
        FROM kept k
-       LEFT JOIN query_answer_intervals a ON k.origin = 'imported' AND a.query_id = k.id ${inSpan('a')}
        LEFT JOIN infobox_intervals v
          ON k.origin = 'generated' AND v.wiki = k.wiki AND v.page_id = k.page_id AND v.slot = k.slot AND v.key = k.key ${inSpan('v')}
        LEFT JOIN page_lifetimes l ON l.wiki = k.wiki AND l.page_id = k.page_id
-       ORDER BY k.id, a.valid_from, v.valid_from`;
+       ORDER BY k.id, v.valid_from`;
 }
