@@ -5,6 +5,17 @@ import { UserError } from './errors.js';
 
 const VERSION = '0.1.0';
 
+/**
+ * A batch thread's old generation by default (the `threadHeapMb` setting, src/queue/threadRunner.ts):
+ * a parse keeps little beyond its recent results, but under V8's default limit (a quarter of the
+ * machine's memory) each thread let garbage pile up to hundreds of MB before collecting it, which
+ * took the simulated week's peak RSS past 1 GB; with this limit it was 796 MiB (docs/SCALE.md). The
+ * deep-page and size-cap tests parse under it; what the largest real page's parse holds was not
+ * measured, so a thread that runs out fails the run with one line naming the batch's pages and the
+ * setting to raise, and is replaced.
+ */
+export const DEFAULT_THREAD_HEAP_MB = 256;
+
 /** Every setting, its type, bounds and default. Flags override the environment, which overrides the file. */
 const SettingsSchema = z
   .object({
@@ -23,7 +34,7 @@ const SettingsSchema = z
     maxReplyMb: z.coerce.number().min(1).max(4096).default(64),
     revertHours: z.coerce.number().min(0).max(24 * 60).default(48),
     /** The old-generation heap of each batch thread of a weekly run without the queue (src/queue/threadRunner.ts). */
-    threadHeapMb: z.coerce.number().int().min(128).max(65_536).default(256),
+    threadHeapMb: z.coerce.number().int().min(128).max(65_536).default(DEFAULT_THREAD_HEAP_MB),
     seed: z.coerce.number().int().default(1),
     wiki: z.string().min(1).optional(),
     articleBaseUrl: z.string().url().optional(),

@@ -1,5 +1,6 @@
 import type { BatchRunner } from '../../src/queue/batchRunner.js';
-import { DEFAULT_THREAD_HEAP_MB, defaultThreadCount, ThreadRunner } from '../../src/queue/threadRunner.js';
+import { defaultThreadCount, ThreadRunner } from '../../src/queue/threadRunner.js';
+import { DEFAULT_THREAD_HEAP_MB } from '../../src/settings.js';
 import type { WeeklyInput } from './input.js';
 
 /** This process's batch threads, by count and heap: kept for the process's later runs (idle threads do not keep it alive). */

@@ -9,21 +9,13 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { fromCarried, UserError } from '../errors.js';
 import { RequestThread, siblingModule } from '../requestThread.js';
+import { DEFAULT_THREAD_HEAP_MB } from '../settings.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
 
 const ThreadReply = z.union([z.object({ id: z.number().int(), output: z.unknown() }), z.object({ id: z.number().int(), error: z.string() })]);
 
 /** V8's default for a thread is three times larger; measured on the simulated week, it cost about 70 MB per thread for no speed. */
 const YOUNG_GENERATION_MB = 16;
-/**
- * A thread's old generation by default (the `threadHeapMb` setting): a parse keeps little beyond its
- * recent results, but under V8's default limit (a quarter of the machine's memory) each thread let
- * garbage pile up to hundreds of MB before collecting it, which took the simulated week's peak RSS
- * past 1 GB; with this limit it was 796 MiB (docs/SCALE.md). The deep-page and size-cap tests parse
- * under it; what the largest real page's parse holds was not measured, so a thread that runs out
- * fails the run with one line naming the batch's pages and the setting to raise, and is replaced.
- */
-export const DEFAULT_THREAD_HEAP_MB = 256;
 
 /** Under the test runner and tsx this module is TypeScript; its worker is too. */
 const THREAD_ENTRY = siblingModule('threadWorker', import.meta.url);
