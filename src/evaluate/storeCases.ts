@@ -5,7 +5,7 @@
  * it (the leaderboard pairs every system's predictions with the same gold).
  */
 import { UserError } from '../errors.js';
-import type { TimeAxis } from '../model/timelines.js';
+import { NO_ALIASES, type TimeAxis } from '../model/timelines.js';
 import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import type { ScoringFacts } from '../store/questionStore.js';
 import type { Store } from '../store/store.js';
@@ -30,8 +30,6 @@ export interface EvaluationScope {
   /** The time axis whose answers are the gold (docs/ARCHITECTURE.md §16); edit time when absent. */
   axis?: TimeAxis;
 }
-
-const NO_ALIASES: readonly string[] = Object.freeze([]);
 
 const STATUSES: ReadonlyArray<WeeklyGold['status']> = ['ok', 'no_key', 'no_page', 'deleted', 'unknown'];
 

@@ -11,6 +11,7 @@
  * predictions never sit in memory as cases.
  */
 import { boundedMemo } from '../boundedMemo.js';
+import { NO_ALIASES } from '../model/timelines.js';
 import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 import { clusteredIntervals, ClusteredSums, type BootstrapThread, type Interval } from './bootstrap.js';
 import { ScoredText, WEEKLY_METRICS, type Metric, type MetricName } from './metrics/index.js';
@@ -301,7 +302,6 @@ function markVerdict(out: Float64Array, verdict: VerdictOutcome): void {
 
 const CURRENT: VerdictOutcome = { verdict: 'current', ageDays: null, changesAgo: null };
 const WRONG: VerdictOutcome = { verdict: 'wrong', ageDays: null, changesAgo: null };
-const NO_ALIASES: readonly string[] = [];
 /** Each verdict without an age: all but an outdated one's. */
 const OUTCOMES = Object.fromEntries(VERDICTS.map((verdict) => [verdict, { verdict, ageDays: null, changesAgo: null }])) as Record<VerdictName, VerdictOutcome>;
 

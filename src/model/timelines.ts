@@ -5,6 +5,9 @@
  */
 import type { Infobox } from '../model.js';
 
+/** The aliases of a value that has none: one frozen list, shared by every interval and item without any. */
+export const NO_ALIASES: readonly string[] = Object.freeze([]);
+
 export interface TimelineRevision {
   revId: number;
   parentId: number | null;

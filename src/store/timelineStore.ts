@@ -6,7 +6,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Infobox, Window } from '../model.js';
-import type { PageLifetime, PageTimeline, QueryAtInstant, QueryOverSpan, TimeAxis, TimelineRevision, WorldInterval } from '../model/timelines.js';
+import { NO_ALIASES, type PageLifetime, type PageTimeline, type QueryAtInstant, type QueryOverSpan, type TimeAxis, type TimelineRevision, type WorldInterval } from '../model/timelines.js';
 import { FieldsColumn, flag, jsonColumn } from './rows.js';
 import { Statements } from './statements.js';
 
@@ -207,7 +207,6 @@ function aliasesJson(aliases: readonly string[] | undefined): string | null {
 
 const LifetimeRow = z.object({ createdAt: z.string().nullable(), deletedAt: z.string().nullable() });
 const CoverageRow = z.object({ from: z.string(), until: z.string() });
-const NO_ALIASES: readonly string[] = Object.freeze([]);
 const StoredAliases = AliasesColumn.nullable().transform((aliases): readonly string[] => aliases ?? NO_ALIASES);
 const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable(), aliases: StoredAliases });
 const QueryRow = z.object({

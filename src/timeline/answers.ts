@@ -5,7 +5,7 @@
  */
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import type { PageLifetime, QueryAtInstant, QueryOverSpan, StoredInterval, TimeAxis } from '../model/timelines.js';
+import { NO_ALIASES, type PageLifetime, type QueryAtInstant, type QueryOverSpan, type StoredInterval, type TimeAxis } from '../model/timelines.js';
 import type { Store } from '../store/store.js';
 import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
 
@@ -175,7 +175,6 @@ function inEffectAt<T extends { validFrom: string; validTo: string | null }>(int
 }
 
 /** One empty list shared by every answer without aliases, not one allocated per answer. */
-const NO_ALIASES: readonly string[] = Object.freeze([]);
 
 function none(status: AnswerStatus): Answer {
   return { answer: null, status, rev_id: null, valid_from: null, valid_to: null, aliases: NO_ALIASES };
