@@ -17,7 +17,6 @@ import { maintainStage } from './monthly/maintain.js';
 
 export type { MonthlyInput } from './monthly/input.js';
 
-
 /** The monthly pipeline's stages, in the order they run. */
 const monthlyStages: ReadonlyArray<Stage<MonthlyInput>> = [maintainStage, generateStage];
 

@@ -17,7 +17,6 @@ import type { WeeklyInput } from './weekly/input.js';
 
 export type { WeeklyInput } from './weekly/input.js';
 
-
 /** The weekly pipeline's stages, in the order they run. */
 export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [
   collectStage, parseStage, labelsStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage, exportStage, finalizeStage,

@@ -111,7 +111,6 @@ function parsedCounts<Counts extends object>(counts: Counts, infoboxes: number, 
   return leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes };
 }
 
-
 /** The names a dump's entity pages give, written to the labels cache a batch at a time, as the source reads them. */
 class EntityNameBatches {
   private batch: DatedEntityName[] = [];

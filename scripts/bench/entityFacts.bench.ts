@@ -23,7 +23,6 @@ import { cliPath } from '../../testkit/cli.js';
 import { measureCommand, report } from './report.js';
 import { sharedData } from '../../testkit/sharedData.js';
 
-
 const REVISIONS = 200;
 /** Entity pages of the collect benchmark's dump with no revision in its week, and their revisions each. */
 const OTHER_PAGES = 150;

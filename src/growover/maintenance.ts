@@ -9,7 +9,6 @@
 import type { LabeledSentence } from '../model/growover.js';
 import { answerContains } from '../text/normalise.js';
 
-
 /** Old sentence index → the new indices of the unchanged sentences that continue it. */
 export function unchangedContinuations(labels: readonly LabeledSentence[]): Map<number, number[]> {
   const map = new Map<number, number[]>();

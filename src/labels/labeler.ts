@@ -59,7 +59,6 @@ export const DEFAULT_THRESHOLDS: LabelThresholds = {
   lexicalMinOverlap: 0.25,
 };
 
-
 /** The models the labeler asks, and thresholds overriding `DEFAULT_THRESHOLDS`. */
 export interface LabelerModels {
   /** Wrapped in a CachingEmbedder unless it is one (pass one to share its cache across articles). */
