@@ -22,19 +22,21 @@ export function runHealth(run: RunRecord | undefined, status: ShownRunStatus | u
   const lastSeen = run.finishedAt ?? run.startedAt;
   const ageHours = (now.getTime() - Date.parse(lastSeen)) / 3_600_000;
   const described = `run ${run.id} ${run.pipeline} ${status}, ${run.finishedAt ? 'finished' : 'started'} ${lastSeen} (${ageHours.toFixed(1)} h ago)`;
-  if (status === 'failed' || status === 'interrupted') {
-    // Shown interrupted while recorded as running, its process gone: no error recorded yet, and an earlier attempt's is not its own.
-    const failure = run.status === 'running' ? undefined : run.failures.at(-1);
-    const reason =
-      run.error !== null
-        ? errorLine(run.error, run.errorCode)
-        : run.status === 'running'
-          ? errorLine(`process ${run.pid ?? '?'} is gone; the same command started again continues the run`, 'E_RUN_INTERRUPTED')
-          : failure && errorLine(failure.error, failure.errorCode);
-    return { healthy: false, line: `${described}${reason ? `: ${reason}` : ''}` };
-  }
+  if (status === 'failed' || status === 'interrupted') return { healthy: false, line: `${described}${failureReason(run) ?? ''}` };
   if (maxAgeHours !== undefined && ageHours > maxAgeHours) return { healthy: false, line: `${described}: older than --max-age ${maxAgeHours} h` };
   return { healthy: true, line: `ok: ${described}` };
+}
+
+/**
+ * Why a failed or interrupted run stopped, after a colon: its recorded error, else (recorded as
+ * running, its process gone) the interruption, never an earlier attempt's failure; else its last
+ * failure, if any.
+ */
+function failureReason(run: RunRecord): string | undefined {
+  if (run.error !== null) return `: ${errorLine(run.error, run.errorCode)}`;
+  if (run.status === 'running') return `: ${errorLine(`process ${run.pid ?? '?'} is gone; the same command started again continues the run`, 'E_RUN_INTERRUPTED')}`;
+  const last = run.failures.at(-1);
+  return last && `: ${errorLine(last.error, last.errorCode)}`;
 }
 
 /** A recorded error as the command that met it printed it, `CODE: message` (one recorded before codes were kept has none). */
