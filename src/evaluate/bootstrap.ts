@@ -144,8 +144,9 @@ export class ClusteredSums {
     // The bootstrap's inner loop (resamples × rows × columns): a fifth of scoring a million
     // predictions when each resample made its own pass, a tenth now (docs/SCALE.md). Four resamples
     // share each pass, so a row is read once for four; BLOCK × 4 local sums, no branch per row or
-    // column (skipping an undrawn cluster's row was slower: the branch cannot be predicted). Each resample's sums are still added row by row in row order, so they are the
-    // same to the last bit as one resample at a time; an undrawn cluster adds 0 × its sums.
+    // column (skipping an undrawn cluster's row was slower: the branch cannot be predicted). Each
+    // resample's sums are still added row by row in row order, so they are the same to the last bit
+    // as one resample at a time; an undrawn cluster adds 0 × its sums.
     const { stride, rows } = this;
     const columns = this.metrics + 1;
     for (let block = 0; block < stride; block += BLOCK) {

@@ -69,10 +69,10 @@ export class RevisionReads {
 
   /**
    * Every article the window collected, at its latest parsed revision before the window's end that
-   * has a first paragraph, by page id, under its title at the window's end (a move recorded after it undone); an entity under its latest
-   * English label, which the store keeps only as it is now. The window's pages as the window saw them,
-   * whatever else the store holds: a week's checks do not depend on the weeks run before it
-   * (docs/ARCHITECTURE.md §5), but for an entity relabelled since.
+   * has a first paragraph, by page id, under its title at the window's end (a move recorded after it
+   * undone); an entity under its latest English label, which the store keeps only as it is now. The
+   * window's pages as the window saw them, whatever else the store holds: a week's checks do not
+   * depend on the weeks run before it (docs/ARCHITECTURE.md §5), but for an entity relabelled since.
    */
   latestRevisions(wiki: string, window: Window): Array<{ pageId: number; title: string; revId: number; lead: string }> {
     return this.selectLatestRevisions.all({ wiki, start: window.start, end: window.end }).map((row) => LatestRevisionRow.parse(row));

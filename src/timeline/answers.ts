@@ -174,8 +174,7 @@ function inEffectAt<T extends { validFrom: string; validTo: string | null }>(int
   return undefined;
 }
 
-/** One empty list shared by every answer without aliases, not one allocated per answer. */
-
+/** An answer without a value; its aliases the one shared empty list, not one allocated per answer. */
 function none(status: AnswerStatus): Answer {
   return { answer: null, status, rev_id: null, valid_from: null, valid_to: null, aliases: NO_ALIASES };
 }
