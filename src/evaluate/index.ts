@@ -6,7 +6,7 @@
  *
  * - `readPredictionFile(path, sink)` / `parsePredictions(text, source)`: JSONL
  *   `{id|question_id, prediction, date?}` or GrowOVER's results JSON `{id: {prediction: {text}}}`;
- *   `readPredictionFileInThread(path, sink)` / `ThreadedPredictionFile` the same, parsed on a second core.
+ *   `new ThreadedPredictionFile(path).read(sink)` the same, parsed on a second core (then `close()`).
  * - `evaluateWeekly(new StoreGold(store), feed, {dates, week}, {seed})`: every kept query the scope
  *   expects on each date (of all weeks, or one), paired with the predictions the feed hands on
  *   (`datedSink` gives each its date) as they are read → `WeeklyReport`.
@@ -22,7 +22,7 @@ export { growoverNormalise, growoverScores, squadScores, subsetMatch, type Answe
 export { scoreBest, ScoredText, tokenOverlapF1, WEEKLY_METRICS, type Metric, type MetricName } from './metrics/index.js';
 export { NO_ANSWER_PHRASES, saysNoAnswer } from './noAnswer.js';
 export { parsePredictions, placeOf, readPredictionFile, type Prediction, type PredictionSink } from './predictions.js';
-export { readPredictionFileInThread, ThreadedPredictionFile } from './threadedPredictions.js';
+export { ThreadedPredictionFile } from './threadedPredictions.js';
 export {
   daysBin,
   daysSinceChange,

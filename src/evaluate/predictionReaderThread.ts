@@ -1,5 +1,5 @@
 /**
- * The thread of `readPredictionFileInThread` (./threadedPredictions.ts): reads the file with
+ * The thread of `ThreadedPredictionFile` (./threadedPredictions.ts): reads the file with
  * `readPredictionFile`, numbers ids and dates as they first appear, and sends the predictions in
  * batches; then the end, or the error that stopped the reading. It stops when the caller does.
  */

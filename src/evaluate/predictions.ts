@@ -23,7 +23,7 @@ export interface Prediction {
   date: string | null;
   /**
    * A number for the id, the same on every line of the file with that id, when the reader numbers
-   * ids (`readPredictionFileInThread`): a scorer looks each id up once, not once per line. Numbers
+   * ids (`ThreadedPredictionFile`): a scorer looks each id up once, not once per line. Numbers
    * are a file's own: a feed hands on the predictions of one numbered file (`evaluateWeekly`'s cache
    * of them is the feed's).
    */

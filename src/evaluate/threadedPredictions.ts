@@ -90,18 +90,3 @@ export class ThreadedPredictionFile {
     return this.thread.stop();
   }
 }
-
-/**
- * `readPredictionFile` on a thread (`ThreadedPredictionFile`), which is stopped when the reading
- * ends, or when the sink throws.
- *
- * @example readPredictionFileInThread('gpt.jsonl', (prediction, source, line) => seen.push(prediction))
- */
-export function readPredictionFileInThread(path: string, sink: PredictionSink): void {
-  const file = new ThreadedPredictionFile(path);
-  try {
-    file.read(sink);
-  } finally {
-    void file.close();
-  }
-}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPredictionFile, readPredictionFileInThread, ThreadedPredictionFile, type Prediction } from '../../src/evaluate/index.js';
+import { readPredictionFile, ThreadedPredictionFile, type Prediction, type PredictionSink } from '../../src/evaluate/index.js';
 import { UserError } from '../../src/errors.js';
 import { withCode } from '../support/errorCodes.js';
 
@@ -15,6 +15,16 @@ function file(name: string, content: string): string {
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;
+}
+
+/** The file read through the thread, which is stopped when the reading ends or the sink throws, as `evaluate weekly` reads it. */
+function readInThread(path: string, sink: PredictionSink): void {
+  const threaded = new ThreadedPredictionFile(path);
+  try {
+    threaded.read(sink);
+  } finally {
+    void threaded.close();
+  }
 }
 
 /** What each reader hands on, and what it throws (null when it reads the file through). */
@@ -31,7 +41,7 @@ function both(path: string): { direct: Read[]; threaded: Read[]; errors: [unknow
   };
   const errors: [unknown, unknown] = [
     caught(() => readPredictionFile(path, (prediction, source, line) => direct.push({ prediction, source, line }))),
-    caught(() => readPredictionFileInThread(path, (prediction, source, line) => threaded.push({ prediction, source, line }))),
+    caught(() => readInThread(path, (prediction, source, line) => threaded.push({ prediction, source, line }))),
   ];
   return { direct, threaded, errors };
 }
@@ -74,14 +84,14 @@ describe('a prediction file read on a second thread', () => {
   });
 
   it('names a file it cannot read as the reader on this thread does', () => {
-    expect(() => readPredictionFileInThread(join(dir, 'missing.jsonl'), () => {})).toThrow(withCode('E_FILE_UNREADABLE'));
+    expect(() => readInThread(join(dir, 'missing.jsonl'), () => {})).toThrow(withCode('E_FILE_UNREADABLE'));
   });
 
   it('stops reading when the sink throws, and a file opened but never read is closed', async () => {
     const path = file('long.jsonl', Array.from({ length: 50_000 }, (_, i) => JSON.stringify({ id: `q${i}`, prediction: 'x' })).join('\n'));
     let seen = 0;
     expect(() =>
-      readPredictionFileInThread(path, () => {
+      readInThread(path, () => {
         if (++seen === 10) throw new UserError('E_PREDICTION_DUPLICATE', 'tenth');
       }),
     ).toThrow('tenth');
