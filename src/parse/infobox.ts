@@ -461,7 +461,7 @@ const LINE_BREAK = /\s*\n\s*/g;
  * would make wtf read into the next values, so its markup is kept as literal text instead.
  */
 function prepareValue(raw: string): string {
-  if (raw.includes('{{') && templateDepth(raw) > MAX_VALUE_TEMPLATE_DEPTH) return maskLiterals(raw.replace(/\s+/g, ' ').trim());
+  if (templateDepth(raw) > MAX_VALUE_TEMPLATE_DEPTH) return maskLiterals(raw.replace(/\s+/g, ' ').trim());
   // Most values hold none of the markup each step rewrites: a search for its first characters costs less than the step.
   let value = raw;
   if (value.includes('{{')) {
