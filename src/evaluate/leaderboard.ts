@@ -111,7 +111,7 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
 
 /**
  * Every system scored and ranked on the same expected items: the weekly systems on every date any
- * of them answers (and `date`), each date expecting every kept query of the weeks begun before it;
+ * of them answers (and `date`), each date expecting every kept query whose answer that day is known;
  * the GrowOVER systems on every snapshot any of them answers. A system that leaves out a week or a
  * snapshot has those items missing, counted wrong.
  *

@@ -31,10 +31,10 @@ function tables(board: Leaderboard): Table[] {
     result.push({
       title: 'DailyQA (weekly)',
       note:
-        `Every system is scored on the same items: on each of ${board.dates.join(', ')}, every kept query of the weeks begun before it.${after} ` +
+        `Every system is scored on the same items: on each of ${board.dates.join(', ')}, every kept query whose answer that day is known (a value or a known absence), whichever week wrote it.${after} ` +
         `Ranked by F1 (SQuAD's token F1); EM, F1 and SM in percent with 95% bootstrap intervals by query (${board.resamples} resamples, seed ${board.seed}), each the best over the answer and its aliases. ` +
         'Each answer with a value is current (it gives the value in effect on the date), outdated (a value that held before), future (one that held only later; the rest to 100) or wrong. ' +
-        'Missing predictions count as wrong; "no answer" is the share of queries without a value on the date that the system said it could not answer; "unknown" answers are not scored; "outside" counts predictions for ids or dates the board does not score.',
+        'Missing predictions count as wrong; "no answer" is the share of queries without a value on the date that the system said it could not answer, with their number in brackets; "n" counts the answers with a value, "missing" the items of both kinds that the system did not predict; "unknown" answers are not scored; "outside" counts predictions for ids or dates the board does not score.',
       header: ['rank', 'system', 'F1', 'EM', 'SM', 'current', 'outdated', 'wrong', 'no answer', 'n', 'queries', 'missing', 'unknown', 'outside'],
       rows: board.weekly.map((entry) => [
         String(entry.rank),

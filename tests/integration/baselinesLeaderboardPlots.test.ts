@@ -253,7 +253,7 @@ describe('leaderboard', () => {
     expect(golden.f1).toBe(100);
     expect(closed.f1).toBe(0);
     expect(board.dates).toEqual([DATE]);
-    // Expected: every kept query of the weeks begun before the date, for every system alike.
+    // Expected: every kept query whose answer on the date is known, for every system alike.
     expect(half.n).toBe(golden.n);
     expect(half.no_answer.n).toBe(golden.no_answer.n);
     const answers = gold().weekly;

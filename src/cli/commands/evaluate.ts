@@ -78,7 +78,7 @@ export function registerEvaluate(program: Command): void {
       .command('weekly')
       .description(
         'EM, F1 (SQuAD) and SM (subset match) of predictions, each the best over the answer and its aliases, and a verdict per prediction (current, outdated with its age, future, wrong), ' +
-          'in percent with breakdowns and 95% bootstrap intervals by query. Expected: on each date, every kept query of the weeks begun before it (or of --week); a missing prediction counts as wrong',
+          'in percent with breakdowns and 95% bootstrap intervals by query. Expected: on each date, every kept query whose answer that day is known (or the queries of --week); a missing prediction counts as wrong',
       ),
     {
       predictions: new Option('--predictions <file>', "JSONL {id, prediction, date?}, RealTimeQA's submission lines {question_id, prediction}, or SQuAD's {id: answer} JSON").makeOptionMandatory(),

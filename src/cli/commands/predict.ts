@@ -45,7 +45,7 @@ export function registerPredict(program: Command): void {
   addOptions<PredictWeeklyFlags>(
     predict
       .command('weekly')
-      .description('answer every kept query of the weeks begun before DATE (or of one --week) as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE)'),
+      .description('answer every kept query whose answer on DATE is known (or the queries of one --week) as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE)'),
     {
       system: new Option('--system <name>', 'the baseline').choices([...WEEKLY_SYSTEMS]).makeOptionMandatory(),
       date: dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC); default with --week: the day after the week'),
