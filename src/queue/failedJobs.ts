@@ -35,9 +35,9 @@ export function failedJobsLine(counts: readonly CodeCount[], what = ''): string 
  */
 export function jobsFailed(kind: string, reasons: readonly string[], stageError: unknown): RemoteError {
   const first = reasons[0];
-  if (first === undefined) return new RemoteError('E_QUEUE_JOBS_FAILED', `the queue's ${kind} jobs failed past their retries: ${oneLine(stageError)}`);
+  if (first === undefined) return new RemoteError('E_QUEUE_JOBS_FAILED', `the queue's ${kind} jobs failed for good: ${oneLine(stageError)}`);
   const counts = countCodes(reasons);
-  return new RemoteError('E_QUEUE_JOBS_FAILED', `${failedJobsLine(counts, kind)} past their retries; the first: ${oneLine(first)}`, {
+  return new RemoteError('E_QUEUE_JOBS_FAILED', `${failedJobsLine(counts, kind)} for good; the first: ${oneLine(first)}`, {
     details: { failed_jobs: counts },
   });
 }

@@ -9,7 +9,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
-import { carried, parseCarried, type ErrorCode } from '../errors.js';
+import { carried, codeOf, parseCarried, type ErrorCode } from '../errors.js';
 import { factsOf } from '../text/facts.js';
 import type { Models } from '../models/modelSet.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
@@ -110,9 +110,18 @@ export interface RunningWorker {
   close(): Promise<WorkerSummary>;
 }
 
-/** The error a job fails with: its reason `CODE: line`; BullMQ's no-retry class, and the stack BullMQ keeps, the error's own. */
+/**
+ * The codes of a job's input itself (the dump's bytes, a page's wikitext): another attempt reads the
+ * same input and fails the same way, so the job fails for good at once instead of after its retries'
+ * back-off. A missing decompressor or file, or a thread's heap, belong to the worker's machine, and
+ * another worker may have them: those are retried.
+ */
+const INPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_DUMP_EMPTY', 'E_DUMP_TRUNCATED', 'E_DUMP_NOT_MEDIAWIKI', 'E_DUMP_MALFORMED', 'E_DUMP_CORRUPT', 'E_DUMP_CHANGED', 'E_WIKITEXT_TOO_DEEP', 'E_LABELS_FILE_INVALID', 'E_PROMPT_INVALID']);
+
+/** The error a job fails with: its reason `CODE: line`; BullMQ's no-retry class for broken input, and the stack BullMQ keeps, the error's own. */
 function jobFailure(error: unknown): Error {
-  const failure = error instanceof UnrecoverableError ? new UnrecoverableError(carried(error)) : new Error(carried(error), { cause: error });
+  const final = error instanceof UnrecoverableError || INPUT_CODES.has(codeOf(error));
+  const failure = final ? new UnrecoverableError(carried(error)) : new Error(carried(error), { cause: error });
   if (error instanceof Error && error.stack !== undefined) failure.stack = error.stack;
   return failure;
 }

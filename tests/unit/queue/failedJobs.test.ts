@@ -26,14 +26,14 @@ describe('failed queue jobs', () => {
   it("end the stage with E_QUEUE_JOBS_FAILED in one line naming each code's count and the first reason, and list them for --json", () => {
     const error = jobsFailed('read-dump', [malformed, bug, malformed], new Error('child bull:wikidelta:x failed'));
     expect(error).toEqual(
-      withCode('E_QUEUE_JOBS_FAILED', '3 read-dump jobs failed (E_DUMP_MALFORMED 2, E_INTERNAL 1) past their retries; the first: E_DUMP_MALFORMED: b.xml: a revision without a timestamp'),
+      withCode('E_QUEUE_JOBS_FAILED', '3 read-dump jobs failed (E_DUMP_MALFORMED 2, E_INTERNAL 1) for good; the first: E_DUMP_MALFORMED: b.xml: a revision without a timestamp'),
     );
     expect(error.details).toEqual({ failed_jobs: [{ code: 'E_DUMP_MALFORMED', count: 2 }, { code: 'E_INTERNAL', count: 1 }] });
   });
 
   it("say the stage job's own failure when no batch's reason arrived", () => {
     const error = jobsFailed('read-dump', [], new Error('child bull:wikidelta:x failed'));
-    expect(error).toEqual(withCode('E_QUEUE_JOBS_FAILED', "the queue's read-dump jobs failed past their retries: child bull:wikidelta:x failed"));
+    expect(error).toEqual(withCode('E_QUEUE_JOBS_FAILED', "the queue's read-dump jobs failed for good: child bull:wikidelta:x failed"));
     expect(error.details).toBeUndefined();
   });
 });
