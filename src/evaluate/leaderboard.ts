@@ -12,14 +12,15 @@
  * - `SYSTEM.meta.json` beside any of them: `{"cutoff": "YYYY-MM-DD"}`, the system's training cutoff,
  *   by which its weekly scores split into the answers set before and after it (read by the shell).
  *
- * Example: buildLeaderboard(store, [{ system: 'closed-book', name: 'closed-book/2025-01-20.jsonl', kind: { weekly: '2025-01-20' }, content }], { seed: 1, date: null })
+ * Example: buildLeaderboard(store, [{ system: 'closed-book', name: 'closed-book/2025-01-20.jsonl', kind: { weekly: '2025-01-20' }, path }], { seed: 1, date: null })
  */
 import { parseDate, weekEvaluationDate } from '../dates.js';
 import { UserError } from '../errors.js';
-import { parsePredictions } from './predictions.js';
+import { readPredictionFile, type PredictionSink } from './predictions.js';
+import { ThreadedPredictionFile } from './threadedPredictions.js';
 import { StoreGold, type EvaluationScope } from './storeCases.js';
 import { scoreGrowover, type GrowoverReport } from './growoverScores.js';
-import { datedSink, evaluateWeekly, type DatedPrediction, type DatedSink } from './weeklyEvaluation.js';
+import { datedSink, evaluateWeekly, type DatedSink } from './weeklyEvaluation.js';
 import type { GroupScores, WeeklyReport } from './weeklyScores.js';
 import type { VerdictRate } from './verdicts.js';
 import type { Store } from '../store/store.js';
@@ -33,7 +34,8 @@ export interface SubmissionFile {
   /** The file's path inside the submissions directory, as errors and the board name it. */
   name: string;
   kind: SubmissionKind;
-  content: string;
+  /** Where it is read from: a weekly file twice (its dates, then its scores), never held whole. */
+  path: string;
   /** The system's training cutoff (YYYY-MM-DD), from its `SYSTEM.meta.json`. */
   cutoff?: string | null;
 }
@@ -132,33 +134,25 @@ export function buildLeaderboard(store: Store, files: readonly SubmissionFile[],
       const snapshots = growover.get(file.system) ?? new Map<string, { files: string[]; predictions: Map<string, string> }>();
       const entry = snapshots.get(file.kind.growover) ?? { files: [], predictions: new Map<string, string>() };
       entry.files.push(file.name);
-      for (const p of parsePredictions(file.content, file.name)) {
-        if (entry.predictions.has(p.id)) throw new UserError('E_PREDICTION_DUPLICATE', `system "${file.system}": id "${p.id}" is predicted in more than one file (${entry.files.join(', ')})`);
+      readPredictionFile(file.path, (p) => {
+        if (entry.predictions.has(p.id)) throw new UserError('E_PREDICTION_DUPLICATE', `system "${file.system}": id "${p.id}" is predicted twice (${entry.files.join(', ')})`);
         entry.predictions.set(p.id, p.prediction);
-      }
+      });
       snapshots.set(file.kind.growover, entry);
       growover.set(file.system, snapshots);
       continue;
     }
-    const entry = weekly.get(file.system) ?? { files: [], predictions: [], dates: new Set<string>(), cutoff: file.cutoff ?? null };
-    entry.files.push(file.name);
-    const defaultDate = file.kind.weekly !== null ? weekEvaluationDate(file.kind.weekly) : options.date;
-    const sink = datedSink(
-      defaultDate,
-      (prediction, source, line) => {
-        entry.predictions.push({ prediction, source, line });
-        entry.dates.add(prediction.date);
-      },
-      'give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week',
-    );
-    for (const p of parsePredictions(file.content, file.name)) sink(p, file.name, 0);
+    const entry = weekly.get(file.system) ?? { files: [], dates: new Set<string>(), cutoff: file.cutoff ?? null };
+    entry.files.push(file);
+    // A first pass takes only the dates: every system is scored on all of them, so they are known before any is scored.
+    readPredictionFile(file.path, weeklyFileSink(file, options.date, (prediction) => entry.dates.add(prediction.date)));
     weekly.set(file.system, entry);
   }
   const gold = new StoreGold(store);
   const dates = [...new Set([...(options.date === null ? [] : [options.date]), ...[...weekly.values()].flatMap((entry) => [...entry.dates])])].sort();
   const after = options.after ?? null;
   const scope: EvaluationScope = { dates, week: null, ...(after === null ? {} : { after }) };
-  const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, scope, options.seed));
+  const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, scope, options));
   const snapshots = [...new Set([...growover.values()].flatMap((entry) => [...entry.keys()]))].sort();
   return {
     seed: options.seed,
@@ -176,20 +170,39 @@ export function buildLeaderboard(store: Store, files: readonly SubmissionFile[],
   };
 }
 
-/** A weekly system's submission files and their predictions, each with its date (the dates the leaderboard scores are those of all systems). */
+/**
+ * A weekly system's submission files and the dates they answer. Its predictions are read again from
+ * the files as it is scored, never held: a system's million lines held whole took 600 MB each.
+ */
 interface WeeklySystem {
-  files: string[];
-  predictions: Array<{ prediction: DatedPrediction; source: string; line: number }>;
+  files: SubmissionFile[];
   dates: Set<string>;
   cutoff: string | null;
 }
 
-function weeklyEntry(gold: StoreGold, system: string, entry: WeeklySystem, scope: EvaluationScope, seed: number): Omit<WeeklyEntry, 'rank'> {
-  const feed = (sink: DatedSink) => entry.predictions.forEach(({ prediction, source, line }) => sink(prediction, source, line));
-  const report = evaluateWeekly(gold, feed, scope, { seed, resamples: RESAMPLES, cutoff: entry.cutoff });
+/** A sink giving each prediction of a weekly file its date: the line's, else the day after the file's week, else `date`. */
+function weeklyFileSink(file: SubmissionFile, date: string | null, sink: DatedSink): PredictionSink {
+  const defaultDate = 'weekly' in file.kind && file.kind.weekly !== null ? weekEvaluationDate(file.kind.weekly) : date;
+  return datedSink(defaultDate, sink, 'give --date D, a "date" on each line, or name the file SYSTEM/YYYY-MM-DD.jsonl after its week');
+}
+
+/** Every prediction of a system's weekly files, in turn, read on a second core while they are scored. */
+function readWeeklySystem(files: readonly SubmissionFile[], date: string | null, sink: DatedSink): void {
+  const sinks = new Map(files.map((file) => [file.path, weeklyFileSink(file, date, sink)]));
+  const reader = new ThreadedPredictionFile(files.map((file) => file.path));
+  try {
+    reader.read((prediction, source, line) => (sinks.get(source) as PredictionSink)(prediction, source, line));
+  } finally {
+    void reader.close();
+  }
+}
+
+function weeklyEntry(gold: StoreGold, system: string, entry: WeeklySystem, scope: EvaluationScope, options: { seed: number; date: string | null }): Omit<WeeklyEntry, 'rank'> {
+  const feed = (sink: DatedSink) => readWeeklySystem(entry.files, options.date, sink);
+  const report = evaluateWeekly(gold, feed, scope, { seed: options.seed, resamples: RESAMPLES, cutoff: entry.cutoff });
   return {
     system,
-    files: entry.files.sort(),
+    files: entry.files.map((file) => file.name).sort(),
     n: report.n,
     queries: report.queries,
     scored: report.scored,

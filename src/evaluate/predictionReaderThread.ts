@@ -1,7 +1,8 @@
 /**
- * The thread of `ThreadedPredictionFile` (./threadedPredictions.ts): reads the file with
- * `readPredictionFile`, numbers ids and dates as they first appear, and sends the predictions in
- * batches; then the end, or the error that stopped the reading. It stops when the caller does.
+ * The thread of `ThreadedPredictionFile` (./threadedPredictions.ts): reads its files in turn with
+ * `readPredictionFile`, numbers ids and dates as they first appear in any of them, and sends the
+ * predictions in batches, each of one file; then the end, or the error that stopped the reading. It
+ * stops when the caller does.
  */
 import { z } from 'zod';
 import { carried } from '../errors.js';
@@ -10,10 +11,12 @@ import { readPredictionFile } from './predictions.js';
 import { BATCH, type ReaderMessage } from './threadedPredictions.js';
 
 const port = syncThreadPort();
-const path = z.string().parse(port.data);
+const paths = z.array(z.string()).parse(port.data);
 const keyOf = new Map<string, number>();
 const dayOf = new Map<string, number>();
 let batch = emptyBatch();
+
+let file = 0;
 
 function emptyBatch() {
   return { ids: [] as string[], dates: [] as string[], keys: new Int32Array(BATCH), days: new Int32Array(BATCH), lines: new Int32Array(BATCH), texts: [] as string[] };
@@ -28,7 +31,7 @@ function flush(): void {
   if (n === 0) return;
   const { ids, dates, texts } = batch;
   const [keys, days, lines] = [batch.keys.slice(0, n), batch.days.slice(0, n), batch.lines.slice(0, n)];
-  send({ kind: 'batch', ids, dates, keys, days, lines, texts }, [keys.buffer, days.buffer, lines.buffer]);
+  send({ kind: 'batch', file, ids, dates, keys, days, lines, texts }, [keys.buffer, days.buffer, lines.buffer]);
   batch = emptyBatch();
 }
 
@@ -44,15 +47,17 @@ function numbered(map: Map<string, number>, fresh: string[], text: string): numb
 }
 
 try {
-  readPredictionFile(path, (prediction, _source, line) => {
-    const at = batch.texts.length;
-    batch.keys[at] = numbered(keyOf, batch.ids, prediction.id);
-    batch.days[at] = prediction.date === null ? -1 : numbered(dayOf, batch.dates, prediction.date);
-    batch.lines[at] = line;
-    batch.texts.push(prediction.prediction);
-    if (batch.texts.length === BATCH) flush();
-  });
-  flush();
+  for (; file < paths.length; file++) {
+    readPredictionFile(paths[file] as string, (prediction, _source, line) => {
+      const at = batch.texts.length;
+      batch.keys[at] = numbered(keyOf, batch.ids, prediction.id);
+      batch.days[at] = prediction.date === null ? -1 : numbered(dayOf, batch.dates, prediction.date);
+      batch.lines[at] = line;
+      batch.texts.push(prediction.prediction);
+      if (batch.texts.length === BATCH) flush();
+    });
+    flush();
+  }
   send({ kind: 'end' });
 } catch (error) {
   if (!(error instanceof SyncThreadStopped)) {

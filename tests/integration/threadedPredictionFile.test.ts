@@ -17,8 +17,8 @@ function file(name: string, content: string): string {
   return path;
 }
 
-/** The file read through the thread, which is stopped when the reading ends or the sink throws, as `evaluate weekly` reads it. */
-function readInThread(path: string, sink: PredictionSink): void {
+/** The file (or files, in turn) read through the thread, which is stopped when the reading ends or the sink throws, as `evaluate weekly` reads it. */
+function readInThread(path: string | string[], sink: PredictionSink): void {
   const threaded = new ThreadedPredictionFile(path);
   try {
     threaded.read(sink);
@@ -62,6 +62,26 @@ describe('a prediction file read on a second thread', () => {
       expect(keyOf.get(prediction.id) ?? prediction.key).toBe(prediction.key);
       keyOf.set(prediction.id, prediction.key as number);
     }
+    expect(new Set(keyOf.values()).size).toBe(keyOf.size);
+  });
+
+  it("reads several files in turn as one, each prediction with its own file's name and line, one key per id across the files", () => {
+    // A system's weekly files: one id in two of them (its week's file and a later date's), 6,000 lines in
+    // all so that a batch is cut at a file's end, and a results JSON among them.
+    const weekly = (from: number, date: string) => Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `q${from + i}`, prediction: `${from + i}`, date })).join('\n');
+    const paths = [file('sys-a.jsonl', weekly(0, '2025-01-20')), file('sys-b.json', '{"q1": "one", "z": "zed"}'), file('sys-c.jsonl', weekly(1500, '2025-01-27'))];
+    const direct: Read[] = [];
+    for (const path of paths) readPredictionFile(path, (prediction, source, line) => direct.push({ prediction, source, line }));
+    const threaded: Read[] = [];
+    readInThread(paths, (prediction, source, line) => threaded.push({ prediction, source, line }));
+    expect(threaded.map(withoutKey)).toEqual(direct);
+    expect(new Set(threaded.map((read) => read.source))).toEqual(new Set(paths));
+    const keyOf = new Map<string, number>();
+    for (const { prediction } of threaded) {
+      expect(keyOf.get(prediction.id) ?? prediction.key).toBe(prediction.key);
+      keyOf.set(prediction.id, prediction.key as number);
+    }
+    expect(keyOf.size).toBe(4501);
     expect(new Set(keyOf.values()).size).toBe(keyOf.size);
   });
 

@@ -81,6 +81,6 @@ function readSubmissions(dir: string): SubmissionFile[] {
   };
   return names.map((name) => {
     const submission = submissionOf(name);
-    return { ...submission, name, content: readFileSync(join(dir, name), 'utf8'), cutoff: cutoffOf(submission.system) };
+    return { ...submission, name, path: join(dir, name), cutoff: cutoffOf(submission.system) };
   });
 }

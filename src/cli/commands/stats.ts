@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { answerChangeStats } from '../../timeline/answerStats.js';
 import { withSession } from '../session.js';
@@ -7,7 +6,6 @@ import { buildLeaderboard } from '../../evaluate/leaderboard.js';
 import { leaderboardFigures } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, renderFigures, weeklyFigures } from '../../plots/datasetFigures.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { UserError } from '../../errors.js';
 import { addOptions, dateOption, refuseUsage } from '../options.js';
 
 interface StatsFlags {
@@ -35,14 +33,8 @@ export function registerStats(program: Command): void {
       const figures = [...weeklyFigures(session.store), ...growoverFigures(session.store)];
       if (flags.predictions !== undefined) {
         const file = flags.predictions;
-        let content: string;
-        try {
-          content = readFileSync(file, 'utf8');
-        } catch {
-          throw new UserError('E_FILE_UNREADABLE', `cannot read the predictions file ${file}`);
-        }
         const system = basename(file).replace(/\.jsonl?$/, '');
-        const board = buildLeaderboard(session.store, [{ system, name: file, kind: { weekly: null }, content }], { seed: session.settings.seed, date: flags.date ?? null });
+        const board = buildLeaderboard(session.store, [{ system, name: file, kind: { weekly: null }, path: file }], { seed: session.settings.seed, date: flags.date ?? null });
         figures.push(...leaderboardFigures(board));
       }
       writeFilesAtomically(flags.plot, await renderFigures(figures), FIGURE_FILE);
