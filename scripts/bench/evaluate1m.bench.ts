@@ -3,12 +3,13 @@
  * predictions/s and under 300 MB): the published DailyQA answers imported four times over (33,440
  * queries answered on 29 days, 969,760 answers), a JSONL file of one prediction per query and day
  * (exact, padded with words, wrong or empty) plus predictions for ids the store does not know, to
- * a million lines; scored over the 29 dates with the clustered bootstrap. The command runs in its
- * own process; its peak RSS is read from inside it at exit. With WIKIDELTA_BENCH_KEEP=1 the store and
- * the prediction file are kept, and their directory named on stderr, to profile or compare the command on them.
+ * a million lines; scored over the 29 dates with the clustered bootstrap. Then `leaderboard` on two
+ * systems of those lines (`leaderboard_2m`). Each command runs in its own process; its peak RSS is
+ * read from inside it at exit. With WIKIDELTA_BENCH_KEEP=1 the store and the prediction file are
+ * kept, and their directory named on stderr, to profile or compare the command on them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +93,22 @@ try {
     f1: Number(result.f1.toFixed(2)),
     f1_ci: result.ci.f1.map((value) => Number(value.toFixed(2))),
     bootstrap: '1,000 resamples by query',
+  });
+
+  // The leaderboard on two systems of the same million lines: it holds neither, reading each file for
+  // its dates and again as it scores it.
+  const subs = join(dir, 'submissions');
+  mkdirSync(subs);
+  for (const system of ['system-a', 'system-b']) symlinkSync(predictions, join(subs, `${system}.jsonl`));
+  const board = run(['--json', 'leaderboard', '--submissions', subs]);
+  const ranked = JSON.parse(board.stdout) as { weekly: Array<{ f1: number }> };
+  report('leaderboard_2m', (2 * LINES) / board.seconds, 'predictions/s', {
+    systems: ranked.weekly.length,
+    lines: 2 * LINES,
+    seconds: Number(board.seconds.toFixed(2)),
+    cpu_seconds: Number(board.cpuSeconds.toFixed(2)),
+    peak_rss_mb: Number(board.rssMb.toFixed(1)),
+    same_f1_as_evaluate: ranked.weekly.every((entry) => entry.f1 === result.f1),
   });
 } finally {
   if (process.env.WIKIDELTA_BENCH_KEEP === '1') process.stderr.write(`evaluate_1m: store and predictions kept in ${dir}\n`);
