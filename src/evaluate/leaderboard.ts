@@ -31,7 +31,7 @@ export type SubmissionKind = { weekly: string | null } | { growover: string };
 /** One file of the submissions directory, read: its system, kind and content. */
 export interface SubmissionFile {
   system: string;
-  /** The file's path inside the submissions directory, as errors and the board name it. */
+  /** The file's path inside the submissions directory, as the board names it. */
   name: string;
   kind: SubmissionKind;
   /** Where it is read from: a weekly file twice (its dates, then its scores), never held whole. */

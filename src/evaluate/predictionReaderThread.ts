@@ -15,7 +15,7 @@ const paths = z.array(z.string()).parse(port.data);
 const keyOf = new Map<string, number>();
 const dayOf = new Map<string, number>();
 let batch = emptyBatch();
-
+/** The file being read, by its place in `paths`: a batch holds lines of one file only. */
 let file = 0;
 
 function emptyBatch() {

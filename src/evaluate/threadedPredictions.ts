@@ -3,9 +3,8 @@
  * parses it with `readPredictionFile` while the caller reads the gold and then scores what was read,
  * and hands the predictions over in batches, each id and date numbered as it first appears in any of
  * the files, so that the scorer looks an id up once per feed rather than once per line
- * (`Prediction.key`). The caller stays
- * synchronous (`SyncThread`), and the thread stays at most QUEUED batches ahead of it, so a million
- * predictions never sit in memory. What the thread meets (a line that does not parse, an unreadable
+ * (`Prediction.key`). The caller stays synchronous (`SyncThread`), and the thread stays at most
+ * QUEUED batches ahead of it, so a million predictions never sit in memory. What the thread meets (a line that does not parse, an unreadable
  * file) comes after the batches read before it, and is thrown as `readPredictionFile` throws it,
  * with its code.
  */
