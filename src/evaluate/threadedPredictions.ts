@@ -4,9 +4,9 @@
  * and hands the predictions over in batches, each id and date numbered as it first appears in any of
  * the files, so that the scorer looks an id up once per feed rather than once per line
  * (`Prediction.key`). The caller stays synchronous (`SyncThread`), and the thread stays at most
- * QUEUED batches ahead of it, so a million predictions never sit in memory. What the thread meets (a line that does not parse, an unreadable
- * file) comes after the batches read before it, and is thrown as `readPredictionFile` throws it,
- * with its code.
+ * QUEUED batches ahead of it, so a million predictions never sit in memory. What the thread meets (a
+ * line that does not parse, an unreadable file) comes after the batches read before it, and is thrown
+ * as `readPredictionFile` throws it, with its code.
  */
 import { z } from 'zod';
 import { fromCarried } from '../errors.js';
