@@ -373,6 +373,33 @@ describe('leaderboard', () => {
     expect(points.every((label) => label.includes('F1 (%): 100; system: 2025-02-24'))).toBe(true);
   });
 
+  it("scores a system's week files as one feed: the same as one file of the same lines, and an id given twice for a date in two files is refused naming the second", async () => {
+    // The golden answers split over two week files (the second's lines naming DATE), against the same lines in one file.
+    const golden = jsonLines(readFileSync(join(subs, 'golden-doc', '2025-02-24.jsonl'), 'utf8'));
+    const [split, whole] = [join(dir, 'split'), join(dir, 'whole')];
+    mkdirSync(join(split, 'sys'), { recursive: true });
+    mkdirSync(whole, { recursive: true });
+    const dated = golden.map((line) => `${JSON.stringify({ ...line, date: DATE })}\n`);
+    writeFileSync(join(split, 'sys', '2025-02-17.jsonl'), dated.slice(0, 3).join(''));
+    writeFileSync(join(split, 'sys', '2025-02-24.jsonl'), golden.slice(3).map((line) => `${JSON.stringify(line)}\n`).join(''));
+    writeFileSync(join(whole, 'sys.jsonl'), dated.join(''));
+    const board = async (submissions: string) => {
+      const parsed = JSON.parse((await runCliOk(['--db', db, '--json', 'leaderboard', '--submissions', submissions])).stdout) as { dates: string[]; weekly: Array<Record<string, unknown>> };
+      return { dates: parsed.dates, weekly: parsed.weekly.map(({ files: _files, ...entry }) => entry) };
+    };
+    const fromSplit = await board(split);
+    expect(fromSplit.dates).toEqual([DATE]);
+    expect(fromSplit).toEqual(await board(whole));
+    expect(fromSplit.weekly[0]?.f1).toBe(100);
+
+    const first = golden[0] as { id: string };
+    writeFileSync(join(split, 'sys', '2025-02-24.jsonl'), [...golden.slice(3), first].map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const twice = await runCli(['--db', db, 'leaderboard', '--submissions', split]);
+    expect(twice.code).toBe(1);
+    expect(twice.errorCode).toBe('E_PREDICTION_DUPLICATE');
+    expect(twice.stderr).toContain(`${join(split, 'sys', '2025-02-24.jsonl')} line ${golden.length - 2}: id "${first.id}" for ${DATE} is predicted twice`);
+  });
+
   it('refuses a file it cannot place, naming it, and a flat file without dates', async () => {
     const bad = join(dir, 'bad');
     mkdirSync(join(bad, 'sys'), { recursive: true });
