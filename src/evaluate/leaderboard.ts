@@ -28,7 +28,7 @@ import type { Store } from '../store/store.js';
 /** Which dataset a file predicts for: weekly (of one week, or null: dates from the lines), or a GrowOVER snapshot. */
 export type SubmissionKind = { weekly: string | null } | { growover: string };
 
-/** One file of the submissions directory, read: its system, kind and content. */
+/** One file of the submissions directory: its system, kind, where it is, and the system's cutoff. */
 export interface SubmissionFile {
   system: string;
   /** The file's path inside the submissions directory, as the board names it. */

@@ -22,10 +22,10 @@ export interface Prediction {
   /** YYYY-MM-DD, when the line names the date it answers for. */
   date: string | null;
   /**
-   * A number for the id, the same on every line of the file with that id, when the reader numbers
-   * ids (`ThreadedPredictionFile`): a scorer looks each id up once, not once per line. Numbers
-   * are a file's own: a feed hands on the predictions of one numbered file (`evaluateWeekly`'s cache
-   * of them is the feed's).
+   * A number for the id, the same on every line with that id, when the reader numbers ids
+   * (`ThreadedPredictionFile`): a scorer looks each id up once, not once per line. Numbers are one
+   * reader's own, across all the files it reads: a feed hands on the predictions of one numbering
+   * reader (`evaluateWeekly`'s cache of them is the feed's).
    */
   key?: number;
 }
