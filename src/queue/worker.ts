@@ -113,10 +113,10 @@ export interface RunningWorker {
 /**
  * The codes of a job's input itself (the dump's bytes, a page's wikitext): another attempt reads the
  * same input and fails the same way, so the job fails for good at once instead of after its retries'
- * back-off. A missing decompressor or file, or a thread's heap, belong to the worker's machine, and
- * another worker may have them: those are retried.
+ * back-off. A missing decompressor or file, a thread's heap or a prompt template belong to the
+ * worker's machine and installation, and another worker may have them: those are retried.
  */
-const INPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_DUMP_EMPTY', 'E_DUMP_TRUNCATED', 'E_DUMP_NOT_MEDIAWIKI', 'E_DUMP_MALFORMED', 'E_DUMP_CORRUPT', 'E_DUMP_CHANGED', 'E_WIKITEXT_TOO_DEEP', 'E_LABELS_FILE_INVALID', 'E_PROMPT_INVALID']);
+const INPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_DUMP_EMPTY', 'E_DUMP_TRUNCATED', 'E_DUMP_NOT_MEDIAWIKI', 'E_DUMP_MALFORMED', 'E_DUMP_CORRUPT', 'E_DUMP_CHANGED', 'E_WIKITEXT_TOO_DEEP']);
 
 /** The error a job fails with: its reason `CODE: line`; BullMQ's no-retry class for broken input, and the stack BullMQ keeps, the error's own. */
 function jobFailure(error: unknown): Error {
