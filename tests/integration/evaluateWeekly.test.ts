@@ -161,6 +161,8 @@ describe('the day after a week', () => {
     expect(partial.em).toBe(all.em);
     expect(partial.n).toBe(all.n);
     expect(partial.missing).toBe(1);
+    const text = (await runCliOk(['--db', db, 'evaluate', 'weekly', '--predictions', withoutWrong, '--date', '2025-01-27'])).stdout;
+    expect(text).toContain('3 items expected: 3 with a value (3 queries; 2 predicted) and 0 with no value; 1 missing, counted wrong; 0 unknown gold excluded');
 
     // Nothing to score is an error naming why: a store with no queries, a date past the history held.
     writeFileSync(predictions, `${JSON.stringify({ id: first?.id, prediction: first?.answer })}\n`);

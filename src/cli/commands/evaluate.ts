@@ -263,7 +263,7 @@ function weeklySummary(r: WeeklyReport & WeeklyEvaluation & { judge?: JudgeRepor
   const cutoff = r.by_cutoff;
   const lines = [
     `expected: ${r.evaluation.week === null ? 'every kept query' : `the queries of the week of ${r.evaluation.week}`} on ${dates}${after}\n`,
-    `${r.n} answers scored over ${r.queries} queries (${r.scored} predicted, ${r.missing} missing counted wrong); ${r.unknown} unknown gold excluded\n`,
+    `${r.n + r.no_answer.n} items expected: ${r.n} with a value (${r.queries} queries; ${r.scored} predicted) and ${r.no_answer.n} with no value; ${r.missing} missing, counted wrong; ${r.unknown} unknown gold excluded\n`,
     `  ${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${percent(r[m.name])} ${interval(r.ci[m.name])}`).join('  ')}  (percent, 95% bootstrap by query)\n`,
     `  verdicts: ${VERDICT_RATES.map((v) => `${v} ${percent(r[v])} ${interval(r.ci[v])}`).join('  ')}\n`,
     r.outdated_detail.n === 0 ? '' : `  outdated answers (${r.outdated_detail.n}): by changes ago ${counts(r.outdated_detail.by_changes_ago)}; by days since the value given last held ${counts(r.outdated_detail.by_age_days)}\n`,
