@@ -4,8 +4,9 @@
  * references, one more each revision) read from an XML dump, then extracted as the parse job extracts
  * them; against the infobox rate on every revision of the English history sample, timed the same way
  * in the same process, each pass through a new RevisionParser (as a parse thread meets a page's
- * history: a pass through the process's one parser would find every text already parsed). The figure is per second of this process's CPU time (the machine's cores are
- * shared, so wall time measures the neighbours too); wall-time rates are given beside it.
+ * history: a pass through the process's one parser would find every text already parsed). The
+ * figure is per second of this process's CPU time (the machine's cores are shared, so wall time
+ * measures the neighbours too); wall-time rates are given beside it.
  *
  * `wikidata_history_collect`: the built command's collect stage over a Wikidata history dump of that
  * Neihu history and OTHER_PAGES entity pages (copies of the three real entities) edited only before
