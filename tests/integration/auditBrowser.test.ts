@@ -356,6 +356,12 @@ describe('audit pages in chromium', () => {
     expect(Math.min(...(await phone.locator('details#infobox tbody td').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width))))).toBeGreaterThan(150);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await phone.screenshot({ path: join(SHOTS, 'weekly-390-infobox.png'), fullPage: true });
+    await phone.keyboard.press('h');
+    await phone.locator('#history-table tbody tr').first().waitFor();
+    // The item column may break a long title anywhere; the number and the state only between words.
+    expect(await wordsUnbroken(phone, '#history-table :is(th, td):is(:first-child, :last-child)')).toBe(true);
+    await phone.screenshot({ path: join(SHOTS, 'history-390.png') });
+    await phone.keyboard.press('Escape');
 
     const dark = await openPage('dark', { colorScheme: 'dark' });
     await dark.goto(`${server.url}/a/${seeded.tokens.dana}?item=${weekly}`);
