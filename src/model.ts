@@ -96,6 +96,11 @@ export interface ParsedRevision {
   leftOut?: string[];
   /** For an entity revision (a Wikibase content model): what names the entity and its time-qualified statements. */
   entity?: EntityFacts;
+  /**
+   * Why the content could not be read at all (an entity revision that is not an entity's JSON): the
+   * revision is then kept as metadata, its content unknown, rather than read as one that holds no facts.
+   */
+  unreadable?: string;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface EntityRevision {
   timestamp: string;
   comment: string;
   entity: EntityJson;
+  /** The stored text when it is not the entity's JSON: a revision broken on purpose. */
+  text?: string;
 }
 
 export interface EntityPage {
@@ -76,7 +78,7 @@ export function entityHistoryDump(pages: readonly EntityPage[], { propertiesAsIt
       const property = !propertiesAsItems && id.startsWith('P');
       let parentId: number | null = null;
       const revisions = page.revisions.map((revision) => {
-        const text = entityText(revision.entity);
+        const text = revision.text ?? entityText(revision.entity);
         const xml = `    <revision>
       <id>${revision.revId}</id>
 ${parentId === null ? '' : `      <parentid>${parentId}</parentid>\n`}      <timestamp>${revision.timestamp}</timestamp>

@@ -8,7 +8,7 @@ import { NAMES_PER_WRITE } from '../../src/sources/entityNames.js';
 import { EntityStore } from '../../src/store/entityStore.js';
 import { batchRunnerFor } from './batchRunner.js';
 import { ParsingPartWriter, StoringPartWriter } from './partWriters.js';
-import { warnLeftOut } from './parse.js';
+import { UnreadContent } from './parse.js';
 import { readDumpFiles } from './readDumpFiles.js';
 
 /**
@@ -48,7 +48,7 @@ export const collectStage: Stage<WeeklyInput> = {
     const onWorkers = dumpFilesForWorkers(input, input.source);
     if (onWorkers) {
       let infoboxes = 0;
-      let leftOut = 0;
+      const unread = new UnreadContent(context.reporter);
       await readDumpFiles(onWorkers.runner, onWorkers.files, { window: input.window, followHours: input.revertHours }, (pages, found) => {
         for (const name of found) names.add(name);
         for (const page of pages) {
@@ -61,12 +61,12 @@ export const collectStage: Stage<WeeklyInput> = {
           });
           counts.revisions += page.revisions.length;
           infoboxes += page.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
-          leftOut += warnLeftOut(page.revisions.map((revision) => ({ ...revision, pageId: page.page.pageId })), context.reporter);
+          unread.add(page.revisions.map((revision) => ({ ...revision, pageId: page.page.pageId })));
           pageCollected(page.page, page.invalidUtf8);
         }
       });
       names.flush();
-      return { ...parsedCounts(counts, infoboxes, leftOut), ...names.counts() };
+      return { ...counts, infoboxes, ...unread.counts(), ...names.counts() };
     }
     const parts = input.source.pagesChangedIn(input.window, {
       isDone,
@@ -79,16 +79,16 @@ export const collectStage: Stage<WeeklyInput> = {
       ? new StoringPartWriter(store, input.window)
       : new ParsingPartWriter(store, batchRunnerFor(input), { window: input.window, keepContent: input.keepContent });
     let infoboxes = 0;
-    let leftOut = 0;
+    const unread = new UnreadContent(context.reporter);
     await writer.write(parts, (part, parsed) => {
       infoboxes += parsed.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
-      leftOut += warnLeftOut(parsed, context.reporter);
+      unread.add(parsed);
       if (part.kind === 'revisions') counts.revisions += part.revisions.length;
       else pageCollected(part.page, part.invalidUtf8);
     });
     names.flush();
     if (input.batchRunner) return { ...counts, ...names.counts() };
-    return { ...parsedCounts(counts, infoboxes, leftOut), ...names.counts() };
+    return { ...counts, infoboxes, ...unread.counts(), ...names.counts() };
   },
 };
 
@@ -104,11 +104,6 @@ async function nameRun(input: WeeklyInput, nameWiki: NonNullable<WeeklyInput['na
   input.articleBaseUrl = named.articleBaseUrl;
   context.store.runs.nameWiki(context.runId, named.wiki);
   context.reporter.event('the source names its wiki', { wiki: named.wiki, articles: named.articleBaseUrl });
-}
-
-/** The stage's counts where it parsed what it collected: the infoboxes found, and the values the size cap left out if any. */
-function parsedCounts<Counts extends object>(counts: Counts, infoboxes: number, leftOut: number): Counts & { infoboxes: number; left_out?: number } {
-  return leftOut > 0 ? { ...counts, infoboxes, left_out: leftOut } : { ...counts, infoboxes };
 }
 
 /** The names a dump's entity pages give, written to the labels cache a batch at a time, as the source reads them. */

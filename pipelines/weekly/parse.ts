@@ -12,14 +12,31 @@ const PARSE_SLICE = { maxRevisions: 400, maxChars: 16 << 20 };
 /** A batch (a queue job) of a slice: a few seconds of parsing, so workers share a slice evenly. */
 const PARSE_JOB = { maxRevisions: 25, maxChars: 2 << 20 };
 
-/** Warns once per infobox value the size cap left out of `revisions`, and says how many. */
-export function warnLeftOut(revisions: ReadonlyArray<{ pageId: number; revId: number; leftOut: readonly string[] }>, reporter: Reporter): number {
-  let count = 0;
-  for (const revision of revisions) {
-    for (const what of revision.leftOut) reporter.warn(`left out: ${what}`, { page_id: revision.pageId, rev_id: revision.revId });
-    count += revision.leftOut.length;
+/**
+ * What parsing could not read, warned of as it comes and counted for the stage's line: each infobox
+ * value the size cap left out, and each revision whose content could not be read at all (kept as
+ * metadata, its content unknown).
+ */
+export class UnreadContent {
+  private leftOut = 0;
+  private unreadable = 0;
+
+  constructor(private readonly reporter: Reporter) {}
+
+  add(revisions: ReadonlyArray<{ pageId: number; revId: number; leftOut: readonly string[]; unreadable?: string }>): void {
+    for (const revision of revisions) {
+      for (const what of revision.leftOut) this.reporter.warn(`left out: ${what}`, { page_id: revision.pageId, rev_id: revision.revId });
+      this.leftOut += revision.leftOut.length;
+      if (revision.unreadable === undefined) continue;
+      this.reporter.warn(`unreadable content, kept as metadata: ${revision.unreadable}`, { page_id: revision.pageId, rev_id: revision.revId });
+      this.unreadable++;
+    }
   }
-  return count;
+
+  /** The counts for the stage's line, those above zero. */
+  counts(): { left_out?: number; unreadable?: number } {
+    return { ...(this.leftOut > 0 ? { left_out: this.leftOut } : {}), ...(this.unreadable > 0 ? { unreadable: this.unreadable } : {}) };
+  }
 }
 
 /** Cuts revisions (a slice, or a part being collected) into consecutive batches within PARSE_JOB's limits. */
@@ -53,7 +70,7 @@ export const parseStage: Stage<WeeklyInput> = {
     const store = context.store.revisions(input.wiki);
     const runner = batchRunnerFor(input);
     const counts = { revisions: 0, infoboxes: 0 };
-    let leftOut = 0;
+    const unread = new UnreadContent(context.reporter);
     let cursor: ParseCursor | null = null;
     await runSlices(() => {
       const slice = store.unparsedBatch(cursor, PARSE_SLICE);
@@ -64,12 +81,12 @@ export const parseStage: Stage<WeeklyInput> = {
         store.saveParsed(parsed.revisions, input.keepContent);
         counts.revisions += parsed.revisions.length;
         counts.infoboxes += parsed.revisions.reduce((sum, revision) => sum + revision.infoboxes.length, 0);
-        leftOut += warnLeftOut(parsed.revisions, context.reporter);
+        unread.add(parsed.revisions);
         context.saveProgress({ counts });
         context.reporter.progress(counts.revisions);
       });
     });
     store.reclaimFreeSpace();
-    return { ...counts, ...(leftOut > 0 ? { left_out: leftOut } : {}), ...reportWikidataDriven(store, input.window, context.reporter) };
+    return { ...counts, ...unread.counts(), ...reportWikidataDriven(store, input.window, context.reporter) };
   },
 };

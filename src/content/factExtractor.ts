@@ -31,8 +31,10 @@ export interface FactExtractor {
    */
   prepare?(): Promise<void>;
   /**
-   * The revision's facts. Never throws once `prepare` has resolved: content it cannot read gives no
-   * facts. Before that, an extractor with a `prepare` throws (a caller's bug, not bad content).
+   * The revision's facts. Never throws once `prepare` has resolved: content it cannot read at all
+   * gives no facts and says why in `unreadable` (the revision is kept as metadata, its content
+   * unknown, so no fact reads as removed by it). Before that, an extractor with a `prepare` throws
+   * (a caller's bug, not bad content).
    */
   extract(text: string, options: ExtractOptions): ParsedRevision;
 }

@@ -25,7 +25,8 @@ const POINT = 'P585';
  */
 const EntityJson = z.looseObject({
   id: z.string(),
-  claims: z.record(z.string(), z.array(z.unknown())).catch({}),
+  // Wikibase writes an entity without statements as `"claims": []` (PHP's empty array).
+  claims: z.union([z.record(z.string(), z.array(z.unknown())), z.tuple([]).transform(() => ({}))]),
 });
 /** A statement the SDK can be given; one that is not is left out alone. */
 const Statement = z.looseObject({
@@ -68,11 +69,14 @@ export const wikibaseItemFacts: FactExtractor = {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch {
-      return noFacts();
+    } catch (error) {
+      return { ...noFacts(), unreadable: `not JSON (${(error as Error).message})` };
     }
     const parsed = EntityJson.safeParse(json);
-    if (!parsed.success) return noFacts();
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ...noFacts(), unreadable: `not an entity's JSON (${issue?.path.length ? `field "${issue.path.join('.')}": ` : ''}${issue?.message ?? 'invalid'})` };
+    }
     return entityFacts(loaded, parsed.data, options.firstParagraph);
   },
 };

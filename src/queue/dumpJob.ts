@@ -45,7 +45,13 @@ const ParsedDumpPage = z.object({
   page: z.object({ pageId: z.number().int(), title: z.string(), namespace: z.number().int() }),
   /** The in-window revisions and the last one before the window, parsed. */
   revisions: z.array(
-    RevisionMeta.extend({ infoboxes: z.array(InfoboxSchema), firstParagraph: z.string().nullable(), leftOut: z.array(z.string()), entity: EntityFactsSchema.optional() }),
+    RevisionMeta.extend({
+      infoboxes: z.array(InfoboxSchema),
+      firstParagraph: z.string().nullable(),
+      leftOut: z.array(z.string()),
+      entity: EntityFactsSchema.optional(),
+      unreadable: z.string().optional(),
+    }),
   ),
   moves: z.array(z.object({ timestamp: z.string(), from: z.string(), to: z.string() })),
   predecessors: z.array(RevisionMeta),

@@ -34,6 +34,7 @@ const ParsedBatch = z.object({
       firstParagraph: z.string().nullable(),
       leftOut: z.array(z.string()),
       entity: EntityFactsSchema.optional(),
+      unreadable: z.string().optional(),
     }),
   ),
 });
@@ -48,13 +49,14 @@ export function parsedText(
   text: string | null,
   firstParagraph: boolean,
   model?: string | null,
-): { infoboxes: Infobox[]; firstParagraph: string | null; leftOut: string[]; entity?: EntityFacts } {
+): { infoboxes: Infobox[]; firstParagraph: string | null; leftOut: string[]; entity?: EntityFacts; unreadable?: string } {
   const parsed = text === null ? noFacts() : extractFacts(text, model, { firstParagraph });
   return {
     infoboxes: parsed.infoboxes,
     firstParagraph: firstParagraph ? parsed.firstParagraph : null,
     leftOut: parsed.leftOut ?? [],
     ...(parsed.entity ? { entity: parsed.entity } : {}),
+    ...(parsed.unreadable === undefined ? {} : { unreadable: parsed.unreadable }),
   };
 }
 

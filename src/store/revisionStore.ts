@@ -19,7 +19,8 @@ export interface UnparsedRevision {
 
 /**
  * What parsing keeps of a revision: its infoboxes, its first paragraph when inside the window (else
- * null), and for an entity what names it and its time-qualified statements.
+ * null), and for an entity what names it and its time-qualified statements; or why its content could
+ * not be read at all, which makes it a metadata-only revision (its content unknown).
  */
 export interface ParsedRevision {
   pageId: number;
@@ -27,6 +28,7 @@ export interface ParsedRevision {
   infoboxes: Infobox[];
   firstParagraph: string | null;
   entity?: EntityFacts;
+  unreadable?: string;
 }
 
 /** Where a walk over unparsed revisions stands: after this page and revision, in key order. */
@@ -58,6 +60,7 @@ export class RevisionStore {
   private readonly selectUnparsed;
   private readonly insertInfobox;
   private readonly markParsed;
+  private readonly markContentUnknown;
   private readonly selectParsed;
   private readonly upsertEntityPage;
   private readonly insertTimedFacts;
@@ -123,6 +126,7 @@ export class RevisionStore {
       `SELECT rev_id AS revId, timestamp, first_paragraph IS NOT NULL AS hasLead FROM revisions
        WHERE wiki = ? AND page_id = ? AND parsed = 1 AND metadata_only = 0 AND rev_id IN (SELECT value FROM json_each(?))`,
     );
+    this.markContentUnknown = db.prepare('UPDATE revisions SET metadata_only = 1, first_paragraph = NULL WHERE wiki = ? AND page_id = ? AND rev_id = ?');
     this.markParsed = db.prepare(
       `UPDATE revisions SET parsed = 1, first_paragraph = @firstParagraph, text = CASE WHEN @keep THEN text ELSE NULL END
        WHERE wiki = @wiki AND page_id = @pageId AND rev_id = @revId
@@ -219,7 +223,10 @@ export class RevisionStore {
   saveParsedPage(window: Window, page: PageRef, revisions: Array<Omit<Revision, 'text'> & Omit<ParsedRevision, 'pageId'>>, end: { moves: PageMove[]; predecessors: Revision[]; followers: Revision[] }): void {
     this.db.transaction(() => {
       this.saveRevisions(page, revisions.map((revision) => ({ ...revision, text: null })), window);
-      this.saveParsed(revisions.map(({ revId, infoboxes, firstParagraph, entity }) => ({ pageId: page.pageId, revId, infoboxes, firstParagraph, ...(entity ? { entity } : {}) })), false);
+      this.saveParsed(
+        revisions.map(({ revId, infoboxes, firstParagraph, entity, unreadable }) => ({ pageId: page.pageId, revId, infoboxes, firstParagraph, ...(entity ? { entity } : {}), ...(unreadable === undefined ? {} : { unreadable }) })),
+        false,
+      );
       this.finishPage(window, page, end);
     })();
   }
@@ -257,6 +264,11 @@ export class RevisionStore {
     for (const result of results) {
       const marked = this.markParsed.run({ firstParagraph: result.firstParagraph, keep: keepContent ? 1 : 0, wiki: this.wiki, pageId: result.pageId, revId: result.revId });
       if (marked.changes === 0) continue;
+      // Content that cannot be read says nothing of the facts: read as no facts, every one would seem removed by it.
+      if (result.unreadable !== undefined) {
+        this.markContentUnknown.run(this.wiki, result.pageId, result.revId);
+        continue;
+      }
       result.infoboxes.forEach((infobox, position) => {
         const aliases = infobox.aliases && Object.keys(infobox.aliases).length > 0 ? JSON.stringify(infobox.aliases) : null;
         this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields), aliases, infobox.fromWikidata ? 1 : 0);

@@ -70,8 +70,12 @@ describe('Wikidata item facts (wikibase-sdk simplification)', () => {
     expect(extractFacts(JSON.stringify(stored), 'wikibase-item', { firstParagraph: false })).toEqual(facts('Q2112'));
   });
 
-  it('gives no facts, without throwing, for content it cannot read; a bad statement costs only itself', () => {
-    for (const text of ['', '{', '[]', 'null', '{"id": 5}', '<xml/>']) expect(extractFacts(text, 'wikibase-item', { firstParagraph: true })).toEqual({ infoboxes: [], firstParagraph: '' });
+  it('gives no facts, without throwing, for content it cannot read, and says why; a bad statement costs only itself', () => {
+    const unreadable = (text: string) => extractFacts(text, 'wikibase-item', { firstParagraph: true });
+    for (const text of ['', '{', '<xml/>', '{"id":"Q2112","claims":{"P1082":[']) expect(unreadable(text)).toEqual({ infoboxes: [], firstParagraph: '', unreadable: expect.stringMatching(/^not JSON \(/) });
+    for (const text of ['[]', 'null', '{"id": 5}', '{"id":"Q1","claims":{"P31":5}}', '{"id":"Q1"}']) expect(unreadable(text)).toEqual({ infoboxes: [], firstParagraph: '', unreadable: expect.stringMatching(/^not an entity's JSON \(/) });
+    // An entity without statements, as Wikibase writes it: readable, and without facts.
+    expect(unreadable('{"id":"Q1","claims":[]}')).toEqual({ infoboxes: [], firstParagraph: '', entity: { id: 'Q1', label: null, aliases: [], enwiki: null, timed: [] } });
     const entity = JSON.parse(entityText('Q646148')) as { claims: Record<string, unknown[]> };
     entity.claims['P106']?.push({ rank: 'sideways', mainsnak: null }, { rank: 'normal', mainsnak: { snaktype: 'value', datavalue: { type: 'nonsense' } } });
     expect(new Map(extractFacts(JSON.stringify(entity), 'wikibase-item', { firstParagraph: false }).infoboxes[0]?.fields).get('P106')).toBe(field('Q646148', 'P106'));

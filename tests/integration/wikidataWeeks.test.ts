@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { jsonLines, runCli, tempDir, type CliResult } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { entityHistoryDump } from '../../testkit/entityHistories.js';
-import { ENTITY_WEEKS, entityWeeksPages, labelsDump, namedEntityPages } from '../../testkit/entityWeeks.js';
+import { BIELEFELD, ENTITY_WEEKS, entityWeeksPages, labelsDump, namedEntityPages } from '../../testkit/entityWeeks.js';
 import { Store } from '../../src/store/store.js';
 
 const dir = tempDir();
@@ -88,6 +88,29 @@ describe('Wikidata entity revisions through the weekly pipeline', () => {
       { query: 'What is the population of Neihu District?', answer: '287735' },
     ]);
   });
+
+  it('keeps a revision whose content is not JSON as metadata: no fact reads as removed by it, the week is the same, the run says so', async () => {
+    const pages = entityWeeksPages(sharedData);
+    const bielefeld = pages.find((page) => page.pageId === BIELEFELD.pageId);
+    const last = bielefeld?.revisions.at(-1);
+    if (!bielefeld || !last) throw new Error('no Bielefeld history');
+    // The page's latest revision, its JSON cut short: read as an entity without statements, every fact would end on the 18th.
+    bielefeld.revisions.push({ ...last, revId: last.revId + 1, timestamp: '2023-01-18T10:00:00Z', comment: 'broken', text: '{"type":"item","id":"Q2112","claims":{"P1082":[' });
+    const broken = join(dir, 'wikidata-history-broken.xml');
+    writeFileSync(broken, entityHistoryDump(pages));
+    const db = join(dir, 'broken.sqlite');
+    const week = '2023-01-16';
+    const out = join(dir, 'broken');
+    const run = await ok(['--db', db, '--json', 'weekly', '--start', week, '--dump', broken, '--labels', labels, '--llm', 'offline', '--out', out]);
+    const stages = (JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { stages: Array<{ stage: string; counts: Record<string, number> }> }).stages;
+    expect(stages.find((stage) => stage.stage === 'collect')?.counts).toMatchObject({ unreadable: 1 });
+    expect(run.stderr).toMatch(/unreadable content, kept as metadata: not JSON/);
+    expect(releaseOf(out)).toEqual(alone.get(week)?.release);
+    expect(answersOf(db, releaseOf(out), week)).toEqual(alone.get(week)?.answers);
+    for (const time of ['edit', 'world']) {
+      expect(JSON.parse((await ok(['--db', db, '--json', 'answer', '--title', 'Bielefeld', '--key', 'P1082', '--date', '2023-01-20', '--time', time])).stdout)).toMatchObject({ answer: '334009', status: 'ok' });
+    }
+  }, 120_000);
 
   it('never shows the vandalised value reverted within the hour, on any day', () => {
     const week = alone.get('2023-01-09');
