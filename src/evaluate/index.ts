@@ -44,6 +44,6 @@ export {
 export { datedSink, evaluateWeekly, type DatedPrediction, type DatedSink, type PredictionFeed, type WeeklyEvaluation, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
 export { isValue, matchLevel, verdictOf, VERDICT_RATES, VERDICTS, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
 export { PredictionJudge, ruleVerdicts, type ItemJudgment, type JudgeReport } from './judge.js';
-export { metaPathOf, parseSystemMeta, type SystemMeta } from './systemMeta.js';
+export { cutoffIn, metaPathOf, parseSystemMeta, type SystemMeta } from './systemMeta.js';
 export { StoreGold, type EvaluationScope } from './storeCases.js';
 export { growoverVerdict, scoreGrowover, GROWOVER_VERDICTS, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverGroupScores, type GrowoverReport } from './growoverScores.js';

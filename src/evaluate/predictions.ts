@@ -10,7 +10,7 @@
  * times over, and one of 100 MB took 3.4 GB; a longer one is refused with its line, before its line
  * is even parsed when the line is far over.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
@@ -175,44 +175,56 @@ export function readPredictionFile(path: string, sink: PredictionSink): void {
   } catch (error) {
     throw new UserError('E_FILE_UNREADABLE', `cannot read predictions ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  let count = 0;
+  const counted: PredictionSink = (prediction, source, line) => {
+    count++;
+    sink(prediction, source, line);
+  };
   try {
-    // Each line is decoded on its own, not sliced from a decoded chunk: a text kept from a line (an
-    // id, a prediction) would otherwise hold the whole chunk in memory.
-    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let filled = 0;
-    let lineNumber = 0;
-    let first = true;
-    for (;;) {
-      if (filled === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
-      const read = readSync(fd, buffer, filled, buffer.length - filled, null);
-      filled += read;
-      if (first) {
-        const head = buffer.toString('utf8', 0, filled);
-        if (head.trimStart() !== '') {
-          first = false;
-          if (startsLikeResultsJson(head)) {
-            const content = Buffer.concat([buffer.subarray(0, filled), readFileSync(fd)]).toString('utf8');
-            if (looksLikeResultsJson(content)) return parseResultsJson(content, path, sink);
-            // Read whole already: its lines from the text.
-            return content.split('\n').forEach((line, i) => parseLine(line, path, i + 1, sink));
-          }
-        }
-      }
-      if (read === 0) break;
-      let start = 0;
-      for (let end = buffer.indexOf(NEWLINE, start); end !== -1 && end < filled; end = buffer.indexOf(NEWLINE, start)) {
-        parseLine(buffer.toString('utf8', start, end), path, ++lineNumber, sink);
-        start = end + 1;
-      }
-      buffer.copy(buffer, 0, start, filled);
-      filled -= start;
-      // A line with no end in sight is refused before it is held whole (a UTF-16 unit is at most 3 UTF-8 bytes).
-      if (filled > 3 * MAX_LINE_CHARS) refuseLongLine(MAX_LINE_CHARS + 1, path, lineNumber + 1, false);
-    }
-    if (filled > 0) parseLine(buffer.toString('utf8', 0, filled), path, ++lineNumber, sink);
+    if (fstatSync(fd).isDirectory()) throw new UserError('E_FILE_UNREADABLE', `cannot read predictions ${path}: a directory, not a file`);
+    readOpenPredictionFile(fd, path, counted);
   } finally {
     closeSync(fd);
   }
+  // An empty upload is a mistake far more often than a system that answered nothing.
+  if (count === 0) throw new UserError('E_PREDICTIONS_INVALID', `${path}: holds no predictions; expected ${FORMATS}`);
+}
+
+function readOpenPredictionFile(fd: number, path: string, sink: PredictionSink): void {
+  // Each line is decoded on its own, not sliced from a decoded chunk: a text kept from a line (an
+  // id, a prediction) would otherwise hold the whole chunk in memory.
+  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let filled = 0;
+  let lineNumber = 0;
+  let first = true;
+  for (;;) {
+    if (filled === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
+    const read = readSync(fd, buffer, filled, buffer.length - filled, null);
+    filled += read;
+    if (first) {
+      const head = buffer.toString('utf8', 0, filled);
+      if (head.trimStart() !== '') {
+        first = false;
+        if (startsLikeResultsJson(head)) {
+          const content = Buffer.concat([buffer.subarray(0, filled), readFileSync(fd)]).toString('utf8');
+          if (looksLikeResultsJson(content)) return parseResultsJson(content, path, sink);
+          // Read whole already: its lines from the text.
+          return content.split('\n').forEach((line, i) => parseLine(line, path, i + 1, sink));
+        }
+      }
+    }
+    if (read === 0) break;
+    let start = 0;
+    for (let end = buffer.indexOf(NEWLINE, start); end !== -1 && end < filled; end = buffer.indexOf(NEWLINE, start)) {
+      parseLine(buffer.toString('utf8', start, end), path, ++lineNumber, sink);
+      start = end + 1;
+    }
+    buffer.copy(buffer, 0, start, filled);
+    filled -= start;
+    // A line with no end in sight is refused before it is held whole (a UTF-16 unit is at most 3 UTF-8 bytes).
+    if (filled > 3 * MAX_LINE_CHARS) refuseLongLine(MAX_LINE_CHARS + 1, path, lineNumber + 1, false);
+  }
+  if (filled > 0) parseLine(buffer.toString('utf8', 0, filled), path, ++lineNumber, sink);
 }
 
 const NEWLINE = 0x0a;
@@ -255,10 +267,17 @@ function looksLikeResultsJson(content: string): boolean {
 function parseResultsJson(content: string, source: string, sink: PredictionSink): void {
   let value: unknown;
   try {
-    value = JSON.parse(content);
+    // trimStart: an editor's byte-order mark too, which JSON.parse refuses and a JSONL line's trim drops.
+    value = JSON.parse(content.trimStart());
   } catch (error) {
-    throw new UserError('E_PREDICTIONS_INVALID', `${source}: not valid JSON (${(error as Error).message}); expected ${FORMATS}`);
+    const message = (error as Error).message;
+    const at = /at position (\d+)/.exec(message);
+    const where = at === null ? source : `${source} line ${lineAt(content, content.length - content.trimStart().length + Number(at[1]))}`;
+    throw new UserError('E_PREDICTIONS_INVALID', `${where}: not valid JSON (${message}); expected ${FORMATS}`);
   }
+  // JSON.parse keeps the last of two equal keys: which answer counts would be the parser's guess.
+  const twice = repeatedKey(content);
+  if (twice !== null) throw new UserError('E_PREDICTION_DUPLICATE', `${source} line ${lineAt(content, twice.at)}: id "${twice.key}" is predicted twice`);
   const parsed = ResultsJson.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -276,7 +295,40 @@ function parseResultsJson(content: string, source: string, sink: PredictionSink)
 /** `FILE line N`, N the line on which an object key first appears in a JSON text (the file alone when it is written otherwise). */
 function located(source: string, content: string, key: string): string {
   const at = content.search(new RegExp(`${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`));
-  return at < 0 ? source : `${source} line ${content.slice(0, at).split('\n').length}`;
+  return at < 0 ? source : `${source} line ${lineAt(content, at)}`;
+}
+
+/** The line (from 1) of a character offset. */
+function lineAt(content: string, offset: number): number {
+  let line = 1;
+  for (let i = content.indexOf('\n'); i !== -1 && i < offset; i = content.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/**
+ * The first key of a valid JSON text's top-level object that repeats an earlier one (decoded, so
+ * `"a"` and `"\u0061"` are one key), with the offset of the repeat; null when none does.
+ */
+function repeatedKey(content: string): { key: string; at: number } | null {
+  const keys = new Set<string>();
+  let depth = 0;
+  for (let i = 0; i < content.length; i++) {
+    const char = content[i];
+    if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') depth--;
+    else if (char === '"') {
+      const start = i;
+      for (i++; content[i] !== '"'; i++) if (content[i] === '\\') i++;
+      if (depth !== 1) continue;
+      let next = i + 1;
+      while (/\s/.test(content[next] ?? '')) next++;
+      if (content[next] !== ':') continue;
+      const key = JSON.parse(content.slice(start, i + 1)) as string;
+      if (keys.has(key)) return { key, at: start };
+      keys.add(key);
+    }
+  }
+  return null;
 }
 
 /**

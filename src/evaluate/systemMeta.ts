@@ -3,6 +3,7 @@
  * §15): its training cutoff, so that scores split into the answers it could have learned and those that
  * changed after. Other fields (a model name, a link) are the submitter's and are kept out of scoring.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
@@ -41,4 +42,22 @@ export function parseSystemMeta(text: string, where: string): SystemMeta {
     throw new UserError('E_SYSTEM_META_INVALID', `${where}: ${field === '' ? 'expected an object {"cutoff": "YYYY-MM-DD"}' : `field "${field}": ${issue?.message ?? 'invalid'}`}`);
   }
   return { cutoff: parsed.data.cutoff ?? null };
+}
+
+/**
+ * The cutoff a system's meta file gives, or null when there is no such file.
+ *
+ * @throws UserError for a meta file that cannot be read (a directory, say) or that `parseSystemMeta` refuses
+ * @example cutoffIn('submissions/gpt.meta.json') // '2024-12-01'
+ */
+export function cutoffIn(path: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new UserError('E_FILE_UNREADABLE', `cannot read the system's meta file ${path}: ${code ?? (error as Error).message}`);
+  }
+  return parseSystemMeta(text, path).cutoff;
 }

@@ -27,7 +27,7 @@ export type PredictionFeed = (sink: DatedSink) => void;
 export function datedSink(defaultDate: string | null, sink: DatedSink, hint = 'give --date D or a "date" on each line'): PredictionSink {
   return (prediction: Prediction, source: string, line: number) => {
     const date = prediction.date ?? defaultDate;
-    if (date === null) throw new UserError('E_PREDICTIONS_INVALID', `${source}: the prediction for "${prediction.id}" names no date: ${hint}`);
+    if (date === null) throw new UserError('E_PREDICTIONS_INVALID', `${placeOf(source, line)}: the prediction for "${prediction.id}" names no date: ${hint}`);
     sink(prediction.date === date ? (prediction as DatedPrediction) : { ...prediction, date }, source, line);
   };
 }

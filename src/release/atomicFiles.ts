@@ -20,14 +20,14 @@ export type FileContent = string | Uint8Array | Iterable<string>;
  * the formats' registry); any other entry means the directory is someone's, and it is left alone.
  */
 export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, string | Uint8Array>, ownEntry: RegExp): void {
-  const existing = statOf(dir, 'a release');
-  if (existing && !existing.isDirectory()) throw new UserError('E_OUTPUT_UNWRITABLE', `cannot write a release to ${dir}: ${dir} is not a directory`);
+  const existing = statOf(dir, 'the output directory');
+  if (existing && !existing.isDirectory()) throw new UserError('E_OUTPUT_UNWRITABLE', `cannot write into ${dir}: ${dir} is not a directory`);
   if (existing) {
     const foreign = readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.isFile() || !ownEntry.test(entry.name));
     if (foreign.length > 0) {
       throw new UserError(
         'E_OUTPUT_DIR_FOREIGN',
-        `cannot write a release to ${dir}: it holds files that are not part of a release (${foreign.map((entry) => entry.name).slice(0, 3).join(', ')}); give a new directory as --out`,
+        `cannot write into ${dir}: it holds files this command did not write (${foreign.map((entry) => entry.name).slice(0, 3).join(', ')}); give a new directory as --out`,
       );
     }
   }

@@ -32,7 +32,7 @@ export async function verifyRelease(dir: string): Promise<Verification> {
   if (extra !== undefined) return { ok: false, file: extra, problem: 'is not in the manifest' };
   const content = contentHash(manifest.files);
   if (content !== manifest.content_sha256 || releaseVersion(manifest.date, content) !== manifest.version) {
-    return { ok: false, file: MANIFEST_FILE, problem: `its version ${manifest.version} does not match the hash of the files it lists (${content})` };
+    return { ok: false, file: MANIFEST_FILE, problem: `names version ${manifest.version}, which does not match the hash of the files it lists (${content})` };
   }
   return { ok: true, manifest };
 }

@@ -6,7 +6,6 @@
  * the system's training cutoff from `--cutoff` or the meta file beside the predictions.
  */
 import { Option, type Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
 import { addDays, formatDate, parseDate, weekEvaluationDate } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import {
@@ -14,8 +13,8 @@ import {
   growoverScores,
   growoverVerdict,
   GROWOVER_VERDICTS,
+  cutoffIn,
   metaPathOf,
-  parseSystemMeta,
   placeOf,
   datedSink,
   type PredictionFeed,
@@ -201,8 +200,7 @@ function evaluationScope(flags: WeeklyFlags, command: Command): EvaluationScope 
 
 /** The cutoff of the meta file beside the predictions, when there is one. */
 function cutoffBeside(predictions: string): string | null {
-  const path = metaPathOf(predictions);
-  return existsSync(path) ? parseSystemMeta(readFileSync(path, 'utf8'), path).cutoff : null;
+  return cutoffIn(metaPathOf(predictions));
 }
 
 function readAll(path: string): Prediction[] {
@@ -213,7 +211,6 @@ function readAll(path: string): Prediction[] {
     seen.add(prediction.id);
     predictions.push(prediction);
   });
-  if (predictions.length === 0) throw new UserError('E_PREDICTIONS_INVALID', `${path} holds no predictions`);
   return predictions;
 }
 
@@ -264,8 +261,9 @@ function weeklySummary(r: WeeklyReport & WeeklyEvaluation & { judge?: JudgeRepor
   const lines = [
     `expected: ${r.evaluation.week === null ? 'every kept query' : `the queries of the week of ${r.evaluation.week}`} on ${dates}${after}\n`,
     `${r.n + r.no_answer.n} items expected: ${r.n} with a value (${r.queries} queries; ${r.scored} predicted) and ${r.no_answer.n} with no value; ${r.missing} missing, counted wrong; ${r.unknown} unknown gold excluded\n`,
-    `  ${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${percent(r[m.name])} ${interval(r.ci[m.name])}`).join('  ')}  (percent, 95% bootstrap by query)\n`,
-    `  verdicts: ${VERDICT_RATES.map((v) => `${v} ${percent(r[v])} ${interval(r.ci[v])}`).join('  ')}\n`,
+    // With no item with a value there is no rate: a 0.0 would read as a score.
+    `  ${WEEKLY_METRICS.map((m) => `${m.name.toUpperCase()} ${r.n === 0 ? '—' : `${percent(r[m.name])} ${interval(r.ci[m.name])}`}`).join('  ')}  (percent, 95% bootstrap by query)\n`,
+    `  verdicts: ${VERDICT_RATES.map((v) => `${v} ${r.n === 0 ? '—' : `${percent(r[v])} ${interval(r.ci[v])}`}`).join('  ')}\n`,
     r.outdated_detail.n === 0 ? '' : `  outdated answers (${r.outdated_detail.n}): by changes ago ${counts(r.outdated_detail.by_changes_ago)}; by days since the value given last held ${counts(r.outdated_detail.by_age_days)}\n`,
     aliasLine(r),
     `  no-answer gold (verdict no_value): ${r.no_answer.correct}/${r.no_answer.n} said there is no answer${r.empty_gold > 0 ? ` (${r.empty_gold} of them an empty string in the store)` : ''}\n`,

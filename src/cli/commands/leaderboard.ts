@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { buildLeaderboard, submissionOf, type SubmissionFile } from '../../evaluate/leaderboard.js';
-import { parseSystemMeta } from '../../evaluate/systemMeta.js';
+import { cutoffIn } from '../../evaluate/systemMeta.js';
 import { leaderboardFiles, leaderboardMarkdown } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, weeklyFigures } from '../../plots/datasetFigures.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
@@ -75,7 +75,7 @@ function readSubmissions(dir: string): SubmissionFile[] {
   const cutoffOf = (system: string): string | null => {
     if (!cutoffs.has(system)) {
       const path = join(dir, `${system}.meta.json`);
-      cutoffs.set(system, existsSync(path) ? parseSystemMeta(readFileSync(path, 'utf8'), path).cutoff : null);
+      cutoffs.set(system, cutoffIn(path));
     }
     return cutoffs.get(system) ?? null;
   };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parsePredictions, readPredictionFile, type Prediction } from '../../../src/evaluate/index.js';
+import { datedSink, parsePredictions, readPredictionFile, type Prediction } from '../../../src/evaluate/index.js';
 import { withCode } from '../../support/errorCodes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wikidelta-predictions-'));
@@ -51,5 +51,36 @@ describe('reading a JSONL prediction file', () => {
       { id: 'q1', prediction: 'Paris', date: null },
       { id: 'q2', prediction: '', date: null },
     ]);
+  });
+});
+
+describe('prediction files a researcher gets wrong', () => {
+  it('refuses a file that holds no prediction: empty, blank lines, or an empty SQuAD object', () => {
+    for (const content of ['', '\n\n  \n', '{}\n', '{\n}\n']) expect(() => read(content)).toThrow(withCode('E_PREDICTIONS_INVALID', /p\.jsonl: holds no predictions; expected JSONL/));
+  });
+
+  it('refuses a directory as a file, naming it', () => {
+    expect(() => readPredictionFile(dir, () => undefined)).toThrow(withCode('E_FILE_UNREADABLE', /^cannot read predictions .*: a directory, not a file$/));
+  });
+
+  it('refuses an id given twice in a SQuAD object, which JSON.parse would settle by keeping the last, naming the line', () => {
+    expect(() => read('{\n  "q1": "wrong",\n  "q2": "Paris",\n  "q\\u0031": "right"\n}\n')).toThrow(withCode('E_PREDICTION_DUPLICATE', /^.*p\.jsonl line 4: id "q1" is predicted twice$/));
+    // The same key inside a GrowOVER entry, or as a value, is no duplicate.
+    expect(read('{\n  "q1": {"prediction": {"text": "q2"}},\n  "q2": {"prediction": {"text": "x"}}\n}\n').map((p) => p.id)).toEqual(['q1', 'q2']);
+  });
+
+  it('reads a SQuAD object after a byte-order mark, as it reads JSONL lines after one', () => {
+    expect(read('\ufeff{\n  "q1": "Paris"\n}\n')).toEqual([{ id: 'q1', prediction: 'Paris', date: null }]);
+  });
+
+  it('names the line where a SQuAD object stops being JSON', () => {
+    expect(() => read('{\n  "q1": "Paris",\n  "q2": "Lyon"\n  "q3": "Nice"\n}\n')).toThrow(withCode('E_PREDICTIONS_INVALID', /p\.jsonl line 4: not valid JSON/));
+  });
+});
+
+describe('dating predictions', () => {
+  it('names the file and the line of a prediction that names no date when the evaluation gives none', () => {
+    const sink = datedSink(null, () => undefined);
+    expect(() => sink({ id: 'q1', prediction: 'Paris', date: null }, 'p.jsonl', 3)).toThrow(withCode('E_PREDICTIONS_INVALID', /^p\.jsonl line 3: the prediction for "q1" names no date: give --date D/));
   });
 });

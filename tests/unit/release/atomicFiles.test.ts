@@ -48,7 +48,7 @@ describe('a release written as a whole', () => {
     const other = join(parent, 'mine');
     mkdirSync(other);
     writeFileSync(join(other, 'thesis.tex'), 'months of work\n');
-    expect(() => writeFilesAtomically(other, release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(withCode('E_OUTPUT_DIR_FOREIGN', /^cannot write a release to .*mine: it holds files that are not part of a release \(thesis\.tex\)/));
+    expect(() => writeFilesAtomically(other, release({ 'queries.jsonl': 'x\n' }), releaseEntry())).toThrow(withCode('E_OUTPUT_DIR_FOREIGN', /^cannot write into .*mine: it holds files this command did not write \(thesis\.tex\)/));
     expect(readFileSync(join(other, 'thesis.tex'), 'utf8')).toBe('months of work\n');
     const file = join(parent, 'plain.txt');
     writeFileSync(file, 'text\n');

@@ -132,6 +132,6 @@ describe('a release and the release it follows', () => {
     const labels = { ...manifest, kind: 'labels' as const };
     expect(() => diffReleases(directorySource(join(parent, 'x'), labels), directorySource(join(parent, 'x'), manifest))).toThrow(withCode('E_RELEASE_MISMATCH'));
     writeFileSync(join(parent, 'x', 'MANIFEST.json'), JSON.stringify({ ...manifest, version: '2025-01-02+000000000000' }));
-    expect(await verifyRelease(join(parent, 'x'))).toEqual({ ok: false, file: 'MANIFEST.json', problem: expect.stringMatching(/^its version 2025-01-02\+000000000000 does not match the hash of the files it lists/) });
+    expect(await verifyRelease(join(parent, 'x'))).toEqual({ ok: false, file: 'MANIFEST.json', problem: expect.stringMatching(/^names version 2025-01-02\+000000000000, which does not match the hash of the files it lists/) });
   });
 });
