@@ -34,9 +34,7 @@ export class RevisionReads {
        ORDER BY former`,
     );
     this.selectLatestRevisions = db.prepare(
-      `SELECT p.page_id AS pageId,
-              COALESCE(e.label, (SELECT m.from_title FROM page_moves m WHERE m.wiki = p.wiki AND m.page_id = p.page_id AND m.timestamp >= @end
-                                 ORDER BY m.timestamp LIMIT 1), p.title) AS title,
+      `SELECT p.page_id AS pageId, COALESCE(e.label, p.title) AS title,
               r.rev_id AS revId, r.first_paragraph AS lead
        FROM window_pages w JOIN pages p ON p.wiki = w.wiki AND p.page_id = w.page_id
        LEFT JOIN entity_pages e ON e.wiki = p.wiki AND e.page_id = p.page_id JOIN revisions r ON r.rev_id = (
@@ -69,10 +67,12 @@ export class RevisionReads {
 
   /**
    * Every article the window collected, at its latest parsed revision before the window's end that
-   * has a first paragraph, by page id, under its title at the window's end (a move recorded after it
-   * undone); an entity under its latest English label, which the store keeps only as it is now. The
-   * window's pages as the window saw them, whatever else the store holds: a week's checks do not
-   * depend on the weeks run before it (docs/ARCHITECTURE.md §5), but for an entity relabelled since.
+   * has a first paragraph, by page id, under the title its data units name it by (the page's as its
+   * source gives it; an entity's latest English label). Not its title at the window's end: a move
+   * only a later week collected would rename the page in this week's index but not in its questions,
+   * and the check would then miss the page in a store that ran the later week first. The window's
+   * pages as the window saw them, whatever else the store holds: a week's checks do not depend on the
+   * weeks run before it (docs/ARCHITECTURE.md §5), but for an entity relabelled since.
    */
   latestRevisions(wiki: string, window: Window): Array<{ pageId: number; title: string; revId: number; lead: string }> {
     return this.selectLatestRevisions.all({ wiki, start: window.start, end: window.end }).map((row) => LatestRevisionRow.parse(row));

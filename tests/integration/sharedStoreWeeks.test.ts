@@ -16,8 +16,8 @@ import { Store } from '../../src/store/store.js';
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const WEEKS = Array.from({ length: 13 }, (_, week) => formatDate(addDays(parseDate('2025-01-06'), 7 * week)));
 const SAMPLE_END = '2025-04-07';
-/** A fixed shuffle of the weeks, for the out-of-order store. */
-const SHUFFLED = [9, 2, 12, 4, 0, 11, 6, 1, 8, 5, 3, 10, 7].map((index) => WEEKS[index] as string);
+/** Latest first: every week runs with all that later weeks know (moves, later revisions) already in the store. */
+const REVERSED = [...WEEKS].reverse();
 
 const dir = tempDir();
 
@@ -129,26 +129,26 @@ describe('one store, week after week', () => {
     }
   }, 600_000);
 
-  it('gives the same with the weeks run out of order, and after sync the same as each week alone synced', async () => {
-    const shuffled = join(dir, 'shuffled.sqlite');
-    for (const week of SHUFFLED) {
-      const out = join(dir, 'shuffled', week);
-      await weekly(shuffled, week, out);
+  it('gives the same with the weeks run out of order, latest first, and after sync the same as each week alone synced', async () => {
+    const reversed = join(dir, 'reversed.sqlite');
+    for (const week of REVERSED) {
+      const out = join(dir, 'reversed', week);
+      await weekly(reversed, week, out);
       expect(releaseOf(out), week).toEqual(alone.get(week)?.release);
-      expectSameAnswers(answersOf(shuffled, releaseOf(out), week), alone.get(week)?.answers ?? []);
+      expectSameAnswers(answersOf(reversed, releaseOf(out), week), alone.get(week)?.answers ?? []);
     }
 
-    await ok(['--db', shuffled, 'sync', '--until', SAMPLE_END, '--dump', SAMPLE]);
+    await ok(['--db', reversed, 'sync', '--until', SAMPLE_END, '--dump', SAMPLE]);
     await inPairs(WEEKS, (week) => ok(['--db', aloneDb(week), 'sync', '--until', SAMPLE_END, '--dump', SAMPLE]));
     let classified = 0;
     for (const week of WEEKS) {
       const fromAlone = join(dir, 'synced-alone', week);
-      const fromShuffled = join(dir, 'synced-shuffled', week);
+      const fromReversed = join(dir, 'synced-reversed', week);
       await Promise.all([
         ok(['--db', aloneDb(week), 'export', 'weekly', '--start', week, '--out', fromAlone]),
-        ok(['--db', shuffled, 'export', 'weekly', '--start', week, '--out', fromShuffled]),
+        ok(['--db', reversed, 'export', 'weekly', '--start', week, '--out', fromReversed]),
       ]);
-      expect(releaseOf(fromShuffled), week).toEqual(releaseOf(fromAlone));
+      expect(releaseOf(fromReversed), week).toEqual(releaseOf(fromAlone));
       classified += jsonLines(releaseOf(fromAlone)['queries.jsonl'] ?? '').filter((query) => query.update_frequency !== 'pending').length;
     }
     // sync classes the update frequency of the weeks its timelines now hold for 21 days.
