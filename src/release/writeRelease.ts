@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { writeFilesAtomically } from './atomicFiles.js';
+import { releaseRuns } from './releaseRuns.js';
 import { codeVersion } from './codeVersion.js';
 import { releaseEntry, rowsOf } from './formats/index.js';
 import {
@@ -50,14 +51,6 @@ export interface WrittenRelease {
   changes: ReleaseChanges | 'unchanged';
 }
 
-/** The pipelines whose runs write what each release kind reads. */
-const PIPELINES: Record<ReleaseKind, readonly string[]> = {
-  weekly: ['weekly', 'sync'],
-  dailyqa: ['weekly', 'sync'],
-  growover: ['monthly-snapshot', 'monthly-label', 'monthly'],
-  labels: ['monthly-snapshot', 'monthly-label', 'monthly'],
-};
-
 /**
  * Writes the release rendered from `store` into `dir`; the manifest records this code's version and
  * the store's schema version and the runs of the pipelines that write what the kind reads.
@@ -74,9 +67,15 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
   let changes: WrittenRelease['changes'];
   let follows: Manifest['previous'];
   let changeFiles: Array<[string, string | Uint8Array]>;
+  let madeBy: Pick<Manifest, 'wikidelta' | 'store'> = {
+    wikidelta: codeVersion(),
+    store: { schema_version: store.schemaVersion(), runs: releaseRuns(store.runs, draft.kind, draft.parameters) },
+  };
   if (before && resolve(before.dir) === resolve(dir) && before.manifest.version === version) {
     changes = 'unchanged';
     follows = before.manifest.previous;
+    // The same data, made by the code and runs that made it first: later runs that changed nothing of it are not its makers.
+    madeBy = { wikidelta: before.manifest.wikidelta, store: before.manifest.store };
     changeFiles = [CHANGES_FILE, CHANGES_JSONL_FILE].map((name) => [name, releaseFile(dir, name)]);
   } else {
     changes = before ? diffReleases(directorySource(before.dir, before.manifest), filesSource(draft.files, identity)) : firstRelease(filesSource(draft.files, identity));
@@ -95,10 +94,10 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
     date: draft.date,
     version,
     content_sha256: content,
-    wikidelta: codeVersion(),
+    wikidelta: madeBy.wikidelta,
     command: draft.command,
     parameters: draft.parameters,
-    store: { schema_version: store.schemaVersion(), runs: store.runs.runIdsOf(PIPELINES[draft.kind]) },
+    store: madeBy.store,
     previous: follows,
     files: [...data, ...(await entries(changeFiles))].sort((a, b) => byPath(a.path, b.path)),
   };

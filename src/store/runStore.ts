@@ -87,7 +87,7 @@ const StageRow = z.object({
 
 const FailureRow = z.object({ stage: z.string().nullable(), error: z.string(), errorCode: z.string().nullable(), failedAt: z.string() });
 const RunId = z.object({ id: z.number().int() });
-const RunIdRow = z.object({ id: z.number().int(), pipeline: z.string() });
+const RunParamsRow = z.object({ id: z.number().int(), pipeline: z.string(), params: z.string().transform((text): unknown => JSON.parse(text)) });
 
 /** Run and stage records: what ran, with which parameters, how far each stage got, and why it failed. */
 export class RunStore {
@@ -263,12 +263,12 @@ export class RunStore {
     return this.selectRuns.all(limit).map((raw) => this.toRecord(raw) as RunRecord);
   }
 
-  /** The ids of every run of these pipelines, oldest first: the runs a release's data came from. */
-  runIdsOf(pipelines: readonly string[]): Array<{ id: number; pipeline: string }> {
+  /** Every run of these pipelines with its parameters, oldest first: what a release's data may have come from. */
+  runsOf(pipelines: readonly string[]): Array<{ id: number; pipeline: string; params: unknown }> {
     const rows = this.db
-      .prepare(`SELECT id, pipeline FROM runs WHERE pipeline IN (${pipelines.map(() => '?').join(', ')}) ORDER BY id`)
+      .prepare(`SELECT id, pipeline, params FROM runs WHERE pipeline IN (${pipelines.map(() => '?').join(', ')}) ORDER BY id`)
       .all(...pipelines);
-    return rows.map((row) => RunIdRow.parse(row));
+    return rows.map((row) => RunParamsRow.parse(row));
   }
 
   /** The wikis a pipeline ran on for exactly this window, in name order (a run stopped before its source named its wiki has none). */
