@@ -90,10 +90,11 @@ export function timeAxisOption(): OptionFor<TimeAxis> {
     .default('edit');
 }
 
-/** A whole-number option value, parsed to a number when the command line is read. */
-export function integerOption(flags: string, description: string): OptionFor<number> {
+/** A whole-number option value, parsed to a number when the command line is read; below `min` it is refused there. */
+export function integerOption(flags: string, description: string, { min }: { min?: number } = {}): OptionFor<number> {
   return new Option(flags, description).argParser((value: string) => {
     if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
+    if (min !== undefined && Number(value) < min) throw new InvalidArgumentError(`expected a whole number of at least ${min}, got ${value}`);
     return Number(value);
   });
 }

@@ -56,6 +56,8 @@ export async function runPipeline<Input>(options: {
   const redo = options.redo ?? [];
   const runs = store.runs;
   const allNames = options.stages.map((stage) => stage.name);
+  const unknown = redo.filter((name) => !allNames.includes(name));
+  if (unknown.length > 0) throw new UserError('E_FLAG_INVALID', `unknown stage "${unknown.join(',')}": the ${options.pipeline} stages are ${allNames.join(', ')}`);
   const notChosen = redo.filter((name) => !options.selected.includes(name));
   if (notChosen.length > 0) {
     const chosen = allNames.filter((name) => options.selected.includes(name));

@@ -61,6 +61,11 @@ describe('weekly pipeline on a real history dump', () => {
     const { runs } = JSON.parse(status.stdout) as { runs: Array<{ status: string; stages: Array<{ stage: string; status: string }> }> };
     expect(runs[0]?.status).toBe('done');
     expect(runs[0]?.stages.map((s) => s.stage)).toEqual([...WEEKLY_STAGES]);
+    // No runs to show is no answer to "how many": refused where the command line is read.
+    for (const limit of ['0', '-3']) {
+      const refused = await runCli(['--db', db, 'status', '--limit', limit]);
+      expect([refused.code, refused.errorCode, refused.stderr]).toEqual([2, 'E_USAGE', expect.stringContaining(`expected a whole number of at least 1, got ${limit}`)]);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import { addDays, isoSeconds, parseDate } from '../../dates.js';
 import { idsOfFact, renderValue } from '../../content/entityRefs.js';
-import { addOptions, dateOption, printJsonLines, refuseUsage } from '../options.js';
+import { UserError } from '../../errors.js';
+import { addOptions, dateOption, printJsonLines } from '../options.js';
 import { withSession } from '../session.js';
 
 interface ChangesFlags {
@@ -25,7 +26,7 @@ export function registerChanges(program: Command): void {
       wiki: new Option('--wiki <name>', 'only this wiki (default: every wiki in the store)'),
     },
   ).action(async (flags: ChangesFlags, command: Command) => {
-    if (flags.end < flags.start) refuseUsage(command, `--end ${flags.end} is before --start ${flags.start}`);
+    if (flags.end < flags.start) throw new UserError('E_DATE_RANGE_INVALID', `--end ${flags.end} is before --start ${flags.start}`);
     await withSession(command, { write: false }, (session) => {
       const window = { start: isoSeconds(parseDate(flags.start)), end: isoSeconds(addDays(parseDate(flags.end), 1)) };
       if (flags.selected) {

@@ -40,7 +40,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     groups.exportGroup
       .command('dailyqa')
       .description(
-        "DailyQA's {id, query, answer} per line for every kept query on --date (the answer in effect at 00:00 UTC); with --from and --to, a release of every kept query's answer on every day of the range as one table (JSON lines and Parquet), with the queries, a dataset card, a manifest and changes",
+        "DailyQA's {id, query, answer} per line for every kept query on --date (the answer in effect at 00:00 UTC); with --from and --to, a release of every kept query's answer on every day of the range as one table (JSON lines and Parquet), with the queries, a dataset card, a manifest and changes, on edit time only",
       ),
     {
       date: dateOption('--date <date>', 'the date (YYYY-MM-DD)'),

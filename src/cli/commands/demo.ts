@@ -31,6 +31,8 @@ export function registerDemo(program: Command): void {
       await withSession(command, { write: true, dbPath, flags: { llm: 'offline' } }, async (session) => {
         const wiki = 'sample';
         const sampleWiki = { wiki, articleBaseUrl: 'https://sample.wikidelta.invalid/wiki/' };
+        // The store as the printed commands name it: the demo's own under the repository, else the one given.
+        const db = session.dbPath === DEMO_DB ? 'data/demo.sqlite' : session.dbPath;
         const out = (line = '') => process.stdout.write(`${line}\n`);
         out(`wikidelta demo: the embedded sample (${SAMPLE_DUMP.replace(`${repoRoot}/`, '')}), ${WEEKS} weekly windows from ${FIRST_WEEK}`);
         out(`store: ${session.dbPath}`);
@@ -68,11 +70,11 @@ export function registerDemo(program: Command): void {
         out();
         printQuestionsAndAnswers(session.store, wiki, out);
         out();
-        await demoMonthly({ store: session.store, reporter: session.reporter, dump: SAMPLE_DUMP, wiki, out });
+        await demoMonthly({ store: session.store, reporter: session.reporter, dump: SAMPLE_DUMP, wiki, db, out });
         out();
-        out('next: wikidelta changes --db data/demo.sqlite --start 2025-01-06 --end 2025-04-06   (every change as JSON lines)');
-        out('      wikidelta export labels --db data/demo.sqlite --old 2025-03-01 --new 2025-04-01   (sentence labels as JSON lines)');
-        out('      wikidelta status --db data/demo.sqlite                                      (runs and stages)');
+        out(`next: wikidelta changes --db ${db} --start 2025-01-06 --end 2025-04-06   (every change as JSON lines)`);
+        out(`      wikidelta export labels --db ${db} --old 2025-03-01 --new 2025-04-01   (sentence labels as JSON lines)`);
+        out(`      wikidelta status --db ${db}   (runs and stages)`);
         out();
         const auditDb = session.dbPath === DEMO_DB ? '' : ` --db ${session.dbPath}`;
         out(`audit the sample by hand: node bin/wikidelta.js audit demo${auditDb}   (two annotators' links, then their pages on http://127.0.0.1:8787)`);

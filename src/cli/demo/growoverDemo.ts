@@ -19,6 +19,8 @@ export async function demoGrowover(options: {
   snapshots: readonly string[];
   embedder: Embedder;
   nli: NliModel;
+  /** The store as the commands printed name it. */
+  db: string;
   out: (line?: string) => void;
 }): Promise<void> {
   const { store, reporter, snapshots, out } = options;
@@ -55,7 +57,7 @@ export async function demoGrowover(options: {
       out(`    ${item.type.padEnd(10)}${clip(item.question)}  answer: ${answer}  evidence: sentence ${item.indices.join(', ')}`);
     }
   }
-  out(`release: wikidelta export growover --db data/demo.sqlite --snapshot ${snapshots.at(-1)} --out releases/growover-${snapshots.at(-1)}`);
+  out(`release: wikidelta export growover --db ${options.db} --snapshot ${snapshots.at(-1)} --out releases/growover-${snapshots.at(-1)}`);
 }
 
 function clip(text: string, length = 110): string {

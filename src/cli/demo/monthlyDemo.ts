@@ -15,7 +15,7 @@ import { dumpSnapshotArticles } from '../../sources/snapshotSources.js';
 const SNAPSHOT_DATES = ['2025-02-01', '2025-03-01', '2025-04-01'];
 const EXAMPLES_PER_PAIR = 3;
 
-export async function demoMonthly(options: { store: Store; reporter: Reporter; dump: string; wiki: string; out: (line?: string) => void }): Promise<void> {
+export async function demoMonthly(options: { store: Store; reporter: Reporter; dump: string; wiki: string; db: string; out: (line?: string) => void }): Promise<void> {
   const { store, reporter, out } = options;
   const snapshots = store.snapshots;
   for (const date of SNAPSHOT_DATES) {
@@ -39,7 +39,7 @@ export async function demoMonthly(options: { store: Store; reporter: Reporter; d
     const changed = [...snapshots.labels(oldName, newName)].filter((label) => label.label === 'changed').slice(0, EXAMPLES_PER_PAIR);
     for (const label of changed) out(`  changed in ${label.title}: "${clip(label.oldText ?? '')}" → "${clip(label.text)}"`);
   }
-  await demoGrowover({ store, reporter, snapshots: SNAPSHOT_DATES, embedder, nli, out });
+  await demoGrowover({ store, reporter, snapshots: SNAPSHOT_DATES, embedder, nli, db: options.db, out });
 }
 
 function clip(text: string, length = 70): string {
