@@ -63,6 +63,20 @@ function looksLikeInfobox(name: string): boolean {
 /** Names judged once each: the localised names make a long pattern. */
 const isInfoboxName = boundedMemo(looksLikeInfobox, NAMES_KEPT);
 
+/**
+ * A template name as an infobox is stored under: its normalised name without the word "infobox"
+ * before it. Also reads the template a user asks for (`answer --template`) the same way.
+ *
+ * @example infoboxTemplateName('Template:Infobox_File format') === 'file format'
+ */
+export function infoboxTemplateName(raw: string): string {
+  return storedTemplateName(normaliseTemplateName(raw));
+}
+
+function storedTemplateName(normalisedName: string): string {
+  return normalisedName.replace(/^infobox /, '');
+}
+
 /** Lowercase, underscores as spaces, collapsed whitespace, without `subst:`/`Template:` prefixes. */
 function normaliseTemplateName(raw: string): string {
   // Runs for every template of an article, hence the cheap tests before each rewrite.
@@ -71,7 +85,13 @@ function normaliseTemplateName(raw: string): string {
   return name.includes(':') ? name.replace(/^(?:safesubst|subst|template):\s*/, '') : name;
 }
 
-function normaliseKey(raw: string): string {
+/**
+ * An infobox parameter name as infoboxes are stored: trimmed, lowercase, runs of spaces, hyphens and
+ * underscores as one `_`. Also reads the key a user asks for (`answer --key`) the same way.
+ *
+ * @example normaliseKey('League result') === 'league_result'
+ */
+export function normaliseKey(raw: string): string {
   return raw
     .trim()
     .toLowerCase()
@@ -622,7 +642,7 @@ function parseInfobox(name: string, inner: string, leftOut: string[]): Infobox |
     return targets.length > 0 ? [[key, targets]] : [];
   }));
   return {
-    template: name.replace(/^infobox /, ''),
+    template: storedTemplateName(name),
     fields: keys.map((key, i) => [key, rendered[i] ?? '']),
     ...(Object.keys(aliases).length > 0 ? { aliases } : {}),
     ...(drawsFromWikidata(name, rawValues, valuesLeftOut) ? { fromWikidata: true } : {}),

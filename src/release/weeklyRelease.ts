@@ -71,7 +71,7 @@ export async function renderWeeklyRelease(store: Store, wiki: string, window: Wi
   const kept = items.filter((item) => item.kept);
 
   // The days' answers in one pass over the intervals: DailyQA's file of each day, and the kept items'
-  // native records; on world time the same pass reads days 7 to 21 for the update frequencies.
+  // native records; on world time the same pass reads days 8 to 21 for the update frequencies.
   const frequencyDates = axis === 'world' ? updateFrequencyDates(window.start) : [];
   const read = [...new Set([...dates, ...frequencyDates])].sort();
   const releaseDays = dates.map((date) => read.indexOf(date));
@@ -234,7 +234,7 @@ ${axis === 'world' ? `
 The answers are on **world time**: what held in the world on each day by the time-qualified statements
 (start P580, end P582, point in time P585) of each entity's latest known revision, not what the page said
 that day; a fact without dates has no world-time answer (null). The update frequency is DailyQA's rule
-on the world-time answers of days 7 to 21 from the week's start (null for a fact without dates); a
+on the world-time answers of days 8 to 21 from the week's start (null for a fact without dates); a
 query's \`answer\`, its aliases and \`changed_at\` are those of the edit it was made from.
 ` : ''}
 

@@ -243,6 +243,7 @@ type RawSpanRow = z.input<typeof SpanRow>;
 /** A span row as the statement gives it in raw mode: its columns' values in the statement's order. */
 type RawSpanArray = ReadonlyArray<RawSpanRow[keyof RawSpanRow]>;
 const OptionalSlot = z.string().optional();
+const InfoboxKeyRow = z.object({ slot: z.string(), template: z.string(), key: z.string() });
 
 /** The kept queries (of one week when @windowStart is set), a generated one with the slot of its key. */
 const KEPT_QUERIES = `
@@ -262,6 +263,7 @@ export class AnswerTimelines {
   private readonly selectLifetime;
   private readonly selectCoverage;
   private readonly selectSlot;
+  private readonly selectInfoboxKeys;
   private readonly selectInterval;
   private readonly selectWorldInterval;
   private readonly selectQuery;
@@ -281,6 +283,10 @@ export class AnswerTimelines {
          ORDER BY (template = ?) DESC, (slot = ?) DESC, valid_from DESC LIMIT 1`,
       )
       .pluck();
+    this.selectInfoboxKeys = db.prepare(
+      `SELECT slot, template, key FROM infobox_intervals WHERE wiki = ? AND page_id = ?
+       GROUP BY slot, template, key ORDER BY MAX(valid_from) DESC, slot, template, key`,
+    );
     this.selectInterval = db.prepare(
       `SELECT value, rev_id AS revId, valid_from AS validFrom, valid_to AS validTo, aliases FROM infobox_intervals
        WHERE wiki = ? AND page_id = ? AND slot = ? AND key = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
@@ -314,6 +320,14 @@ export class AnswerTimelines {
   /** The slot of the page's infobox that has the key, preferring the template and then the slot given. */
   slotOf(wiki: string, pageId: number, key: string, prefer: { template: string; slot: string }): string | undefined {
     return OptionalSlot.parse(this.selectSlot.get(wiki, pageId, key, prefer.template, prefer.slot));
+  }
+
+  /**
+   * Every key the page's infoboxes have had, with the slot and the template it was held under, the
+   * most recently set first: what a key and template a user names are matched against.
+   */
+  infoboxKeys(wiki: string, pageId: number): Array<z.infer<typeof InfoboxKeyRow>> {
+    return this.selectInfoboxKeys.all(wiki, pageId).map((row) => InfoboxKeyRow.parse(row));
   }
 
   /** The latest interval of the slot's key that starts at or before the instant. */

@@ -5,6 +5,7 @@
  */
 import { parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
+import { infoboxTemplateName, normaliseKey } from '../parse/infobox.js';
 import { NO_ALIASES, type PageLifetime, type QueryAtInstant, type QueryOverSpan, type StoredInterval, type TimeAxis } from '../model/timelines.js';
 import type { Store } from '../store/store.js';
 import { valueTimeline, type ValueTimeline } from './valueTimeline.js';
@@ -80,9 +81,48 @@ export function answerSubject(store: Store, subject: Subject & { slot?: string |
     const world = timelines.worldIntervalAt(subject.wiki, subject.pageId, subject.key, instant);
     return world.timed ? intervalAnswer(world.interval, instant) : none('unknown');
   }
+  return answerInSlot(store, subject, instant, () => timelines.slotOf(subject.wiki, subject.pageId, subject.key, { template: subject.template ?? '', slot: subject.slot ?? '' }));
+}
+
+/**
+ * The answer for a page's key as a user writes it (`answer --title T --key K [--template X]`): the key
+ * and the template are read as the parser reads stored ones (`League result` is `league_result`,
+ * `Infobox file format` is `file format`), and a template names the one infobox to answer from: a key
+ * it lacks is `no_key`, never another infobox's value.
+ *
+ * @param asked - the page (wiki and page id, and its title for the refusal's line), the key and the template as the user wrote them
+ * @throws UserError (`E_FLAG_INVALID`) for a template none of the page's infoboxes has had, naming those it has
+ * @example answerAskedSubject(store, { ...findPageByTitle(store, 'Quillstone'), title: 'Quillstone', key: 'Latest release version', template: 'Infobox file format' }, answerInstant('2025-02-28')).answer // '4'
+ */
+export function answerAskedSubject(store: Store, asked: Subject & { title: string }, instant: string, axis: TimeAxis = 'edit'): Answer {
+  const held = store.answers.infoboxKeys(asked.wiki, asked.pageId);
+  let candidates = held;
+  if (asked.template !== undefined) {
+    const template = infoboxTemplateName(asked.template);
+    candidates = held.filter((row) => infoboxTemplateName(row.template) === template);
+    if (candidates.length === 0) {
+      const templates = [...new Set(held.map((row) => row.template))];
+      throw new UserError(
+        'E_FLAG_INVALID',
+        `--template "${asked.template}": page "${asked.title}" has no such infobox (${templates.length === 0 ? 'it has none' : `its infoboxes: ${templates.join(', ')}`})`,
+      );
+    }
+  }
+  const key = normaliseKey(asked.key);
+  // Wikidata's keys are properties (`P1082`), stored as written: compared under the normaliser, not replaced by it.
+  const found = candidates.find((row) => normaliseKey(row.key) === key);
+  const subject = { wiki: asked.wiki, pageId: asked.pageId, key: found?.key ?? asked.key };
+  // World time reads a key's qualified statements, whatever infobox holds it.
+  if (axis === 'world') return answerSubject(store, subject, instant, axis);
+  return answerInSlot(store, subject, instant, () => found?.slot);
+}
+
+/** The edit-time answer from the slot `slotOfKey` finds for the key (undefined: no infobox has it), once the page's lifetime allows one. */
+function answerInSlot(store: Store, subject: { wiki: string; pageId: number; key: string }, instant: string, slotOfKey: () => string | undefined): Answer {
+  const timelines = store.answers;
   const unanswered = lifetimeStatus(timelines.lifetime(subject.wiki, subject.pageId, instant), instant);
   if (unanswered !== undefined) return none(unanswered);
-  const slot = timelines.slotOf(subject.wiki, subject.pageId, subject.key, { template: subject.template ?? '', slot: subject.slot ?? '' });
+  const slot = slotOfKey();
   if (slot === undefined) return none('no_key');
   return intervalAnswer(timelines.intervalAt(subject.wiki, subject.pageId, slot, subject.key, instant), instant);
 }

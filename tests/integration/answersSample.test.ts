@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Store } from '../../src/store/store.js';
 import { embeddedSampleAnswerCases } from '../support/answerCases.js';
 import { repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 
@@ -18,5 +19,42 @@ describe('answers for any date on the embedded sample', () => {
     const missing = await runCli(['--db', db, 'answer', '--title', 'No Such Page', '--key', 'x', '--date', '2025-02-10']);
     expect(missing.code).toBe(1);
     expect(missing.errorCode).toBe('E_PAGE_NOT_FOUND');
+  });
+
+  it('reads --template and --key as the parser reads wikitext, and refuses a template the page never had', async () => {
+    const quillstone = (template: string) =>
+      runCli(['--db', db, 'answer', '--title', 'Quillstone', '--key', 'latest_release_version', '--date', '2025-02-28', '--template', template]);
+    for (const template of ['file format', 'Infobox file format', 'File format', 'FILE FORMAT', 'file_format']) {
+      const result = await quillstone(template);
+      expect([template, result.code, result.stdout.split('\n')[0]]).toEqual([template, 0, '4']);
+    }
+    expect((await quillstone('software')).stdout.split('\n')[0]).toBe('4.2.1');
+    const refused = await quillstone('nope');
+    expect([refused.code, refused.errorCode, refused.stdout]).toEqual([1, 'E_FLAG_INVALID', '']);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain('its infoboxes: software, file format');
+
+    const value = async (title: string, key: string) => JSON.parse((await runCliOk(['--db', db, '--json', 'answer', '--title', title, '--key', key, '--date', '2025-03-24'])).stdout) as { answer: string | null; status: string };
+    expect(await value('2024–25 Port Aldwin Rovers F.C. season', 'league result')).toMatchObject({ status: 'ok', answer: '1st' });
+    expect(await value('Caldrossa', 'GDP_PPP')).toEqual(await value('Caldrossa', 'gdp_ppp'));
+    expect((await value('Caldrossa', 'GDP_PPP')).status).toBe('ok');
+  });
+});
+
+describe('update frequency on the embedded sample', () => {
+  it("does not count the week's own change on its last day: 25031700-108-0 stays 1st from day 8 on", async () => {
+    const db = join(tempDir(), 'week.sqlite');
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-03-17', '--dump', sample, '--llm', 'offline']);
+    await runCliOk(['--db', db, 'sync', '--until', '2025-04-30', '--dump', sample]);
+    for (const date of ['2025-03-24', '2025-03-31', '2025-04-06', '2025-04-07']) {
+      expect((await runCliOk(['--db', db, 'answer', '--query', '25031700-108-0', '--date', date])).stdout.split('\n')[0]).toBe('1st');
+    }
+    const store = Store.open(db, { readonly: true });
+    try {
+      // Changed on 2025-03-23 (day 7) at 19:50, and never again.
+      expect(store.db.prepare("SELECT update_frequency FROM queries WHERE id = '25031700-108-0'").pluck().get()).toBe('infrequent_update');
+    } finally {
+      store.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UserError } from '../../errors.js';
 import type { TimeAxis } from '../../model/timelines.js';
-import { answerInstant, answerQuery, answerSubject, type Answer } from '../../timeline/answers.js';
+import { answerAskedSubject, answerInstant, answerQuery, type Answer } from '../../timeline/answers.js';
 import { findPageByTitle } from '../../timeline/pageLookup.js';
 import { addOptions, dateOption, timeAxisOption } from '../options.js';
 import { withSession } from '../session.js';
@@ -21,8 +21,8 @@ export function registerAnswer(program: Command): void {
   addOptions<AnswerFlags>(program.command('answer').description('the answer in effect at DATE 00:00 UTC, for a query or for a page title and infobox key'), {
     query: new Option('--query <id>', 'a query id (generated or imported)'),
     title: new Option('--title <title>', "a page title (current, or a title it had before a move; an entity's English label or id)"),
-    key: new Option('--key <key>', 'an infobox key, e.g. population_total, or a Wikidata property, e.g. P1082'),
-    template: new Option('--template <name>', 'prefer the infobox with this template, e.g. settlement'),
+    key: new Option('--key <key>', 'an infobox key as written in the wikitext or as stored, e.g. "population total" or population_total, or a Wikidata property, e.g. P1082'),
+    template: new Option('--template <name>', 'answer from the infobox with this template only, e.g. "Infobox settlement" or settlement; one the page never had is refused'),
     wiki: new Option('--wiki <name>', 'the wiki the title belongs to, when the store holds several'),
     date: dateOption('--date <date>', 'the date (YYYY-MM-DD)').makeOptionMandatory(),
     time: timeAxisOption(),
@@ -42,7 +42,7 @@ function lookUp(store: Store, flags: AnswerFlags): Answer {
   }
   if (flags.title === undefined || flags.key === undefined) throw new UserError('E_FLAG_MISSING', 'give --query ID, or --title T with --key K');
   const page = findPageByTitle(store, flags.title, flags.wiki);
-  return answerSubject(store, { ...page, key: flags.key, template: flags.template }, answerInstant(flags.date), flags.time);
+  return answerAskedSubject(store, { ...page, title: flags.title, key: flags.key, template: flags.template }, answerInstant(flags.date), flags.time);
 }
 
 function formatAnswer(answer: Answer): string {
