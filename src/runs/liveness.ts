@@ -17,14 +17,22 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** The status to show for a run: `interrupted` when it is recorded as running but its process is gone. */
-export function shownStatus(run: Pick<RunRecord, 'status' | 'pid'>): ShownRunStatus {
+/**
+ * The status to show for a run: `interrupted` when it is recorded as running but its process is gone,
+ * or when a signal stopped it (recorded as failed with E_RUN_INTERRUPTED: no verdict on its input).
+ */
+export function shownStatus(run: Pick<RunRecord, 'status' | 'pid' | 'errorCode'>): ShownRunStatus {
+  if (run.status === 'failed' && run.errorCode === STOPPED) return 'interrupted';
   return run.status === 'running' && run.pid !== null && !processAlive(run.pid) ? 'interrupted' : run.status;
 }
 
-/** A run as shown: interrupted when its process is gone, and so is the stage it was in (its record says running). */
+const STOPPED = 'E_RUN_INTERRUPTED';
+
+/** A run as shown: interrupted when its process is gone or was stopped, and so is the stage it was in. */
 export function shownRun(run: RunRecord): Omit<RunRecord, 'status' | 'stages'> & { status: ShownRunStatus; stages: Array<Omit<StageRecord, 'status'> & { status: StageRecord['status'] | 'interrupted' }> } {
   const status = shownStatus(run);
-  const stages = run.stages.map((stage) => (status === 'interrupted' && stage.status === 'running' ? { ...stage, status: 'interrupted' as const } : stage));
+  const stages = run.stages.map((stage) =>
+    status === 'interrupted' && (stage.status === 'running' || (stage.status === 'failed' && stage.errorCode === STOPPED)) ? { ...stage, status: 'interrupted' as const } : stage,
+  );
   return { ...run, status, stages };
 }

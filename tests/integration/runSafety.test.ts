@@ -87,14 +87,14 @@ describe('status', () => {
     expect(json.runs[0]?.status).toBe('interrupted');
     expect(json.runs[0]?.stages.find((stage) => stage.stage === 'collect')?.status).toBe('interrupted');
 
-    // The next writer finds the lock stale and records the run as interrupted, with its code.
+    // The next writer finds the lock stale and records the run as interrupted, with its code: shown the same.
     const broken = join(tempDir(), 'broken.xml');
     writeFileSync(broken, '<mediawiki><page><title>A</title>');
     expect((await runCli(['--db', db, 'weekly', '--start', '2022-01-03', '--dump', broken])).code).toBe(1);
     const after = JSON.parse((await runCliOk(['--db', db, '--json', 'status'])).stdout) as Shown;
     const killed = after.runs.find((run) => run.id === 1);
-    expect([killed?.status, killed?.errorCode]).toEqual(['failed', 'E_RUN_INTERRUPTED']);
-    expect(killed?.stages.find((stage) => stage.stage === 'collect')?.errorCode).toBe('E_RUN_INTERRUPTED');
+    expect([killed?.status, killed?.errorCode]).toEqual(['interrupted', 'E_RUN_INTERRUPTED']);
+    expect(killed?.stages.find((stage) => stage.stage === 'collect')).toMatchObject({ status: 'interrupted', errorCode: 'E_RUN_INTERRUPTED' });
     expect(killed?.failures).toEqual([expect.objectContaining({ stage: null, errorCode: 'E_RUN_INTERRUPTED' })]);
   });
 
@@ -310,7 +310,9 @@ describe('signals during check', () => {
     expect(result.code).toBe(143);
     expect(existsSync(`${db}.lock`)).toBe(false);
     const status = await runCli(['--db', db, 'status']);
-    expect(status.stdout).toMatch(/^ {2}check +failed .*error: E_RUN_INTERRUPTED: interrupted by SIGTERM/m);
+    // Stopped, not failed: no verdict on its input, and the run says so as a killed one does.
+    expect(status.stdout).toMatch(/^run 1 weekly interrupted /m);
+    expect(status.stdout).toMatch(/^ {2}check +interrupted .*error: E_RUN_INTERRUPTED: interrupted by SIGTERM/m);
     const resumed = await runCliOk(['--db', db, ...week]);
     expect(resumed.stdout).toMatch(/check +done +questions=1500 /);
   }, 120_000);

@@ -53,7 +53,8 @@ export function formatRun(record: RunRecord): string {
     .map(([key, value]) => `${key}=${formatParam(value)}`)
     .join(' ');
   const { status } = run;
-  const gone = status === 'interrupted' ? ` (process ${run.pid} is gone)` : '';
+  // A run stopped by a signal ended itself; one whose process died never wrote its end.
+  const gone = status === 'interrupted' && run.finishedAt === null ? ` (process ${run.pid} is gone)` : '';
   const lines = [`run ${run.id} ${run.pipeline} ${status}${gone}  started ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}`];
   lines.push(`  ${params}`);
   if (run.error) lines.push(`  error: ${errorLine(run.error, run.errorCode)}`);
