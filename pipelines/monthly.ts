@@ -4,21 +4,23 @@
  * snapshot and retires the others, and `generate` makes new items (initial ones for articles without
  * earlier items, the others from new and changed sentences). Without an old snapshot only
  * `generate` runs, initially for every article. Each article's work is one transaction with its
- * done marker: a killed run resumes at the next article, a rerun changes nothing.
+ * done marker: a killed run resumes at the next article, a rerun changes nothing. A month's items
+ * are made from the month before's, so writing them clears the later months' results, and a later
+ * month's stage recorded done whose results were cleared runs again (./monthly/articlesToDo.ts).
  */
 import type { Store } from '../src/store/store.js';
 import { modelRunParams } from '../src/models/modelSet.js';
 import type { Reporter } from '../src/runs/progress.js';
-import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
+import { runPipeline, type PipelineOutcome } from '../src/runs/stageRunner.js';
 import { generateStage } from './monthly/generate.js';
 import { runLabel } from './monthly/label.js';
-import type { MonthlyInput } from './monthly/input.js';
+import type { MonthlyInput, MonthlyStage } from './monthly/input.js';
 import { maintainStage } from './monthly/maintain.js';
 
 export type { MonthlyInput } from './monthly/input.js';
 
 /** The monthly pipeline's stages, in the order they run. */
-const monthlyStages: ReadonlyArray<Stage<MonthlyInput>> = [maintainStage, generateStage];
+const monthlyStages: readonly MonthlyStage[] = [maintainStage, generateStage];
 
 /**
  * Labels the pair first when they are not yet (the label pipeline skips what it already did), with
@@ -41,13 +43,19 @@ export async function runMonthly(options: {
     labeling = await runLabel({ store, reporter, input: { ...input, oldName: input.oldName } });
   }
   const stages = input.oldName === undefined ? monthlyStages.filter((stage) => stage !== maintainStage) : monthlyStages;
+  const params = { old: input.oldName ?? null, new: input.newName, llm: options.llm, seed: input.seed, ...modelRunParams(input) };
+  // A stage recorded done whose results the store no longer holds whole (cleared when an earlier
+  // month was made again) runs again, as if redone.
+  const recorded = store.runs.findRun('monthly', params)?.stages ?? [];
+  const cleared = stages.filter((stage) => recorded.find((record) => record.stage === stage.name)?.status === 'done' && stage.unfinished(input, store));
+  for (const stage of cleared) reporter.event('running again: its results were cleared since it ran, an earlier snapshot made again', { stage: stage.name });
   const outcome = await runPipeline({
     store,
     pipeline: 'monthly',
-    params: { old: input.oldName ?? null, new: input.newName, llm: options.llm, seed: input.seed, ...modelRunParams(input) },
+    params,
     stages,
     selected: stages.map((stage) => stage.name),
-    redo: options.redo ?? [],
+    redo: [...new Set([...(options.redo ?? []), ...cleared.map((stage) => stage.name)])],
     input,
     reporter,
   });

@@ -1,10 +1,10 @@
-import type { Stage } from '../../src/runs/stageRunner.js';
 import { StageUsage, withUsage } from '../../src/llm/usage.js';
 import { CachingEmbedder, textHash } from '../../src/models/embedder.js';
 import { inBatches, InProcessRunner } from '../../src/queue/batchRunner.js';
 import { encodeVector, generateArticleJob, type GenerateArticle } from '../../src/queue/generateJob.js';
 import type { ArticleRef } from '../../src/model/growover.js';
-import type { MonthlyInput } from './input.js';
+import { articlesToDo } from './articlesToDo.js';
+import type { MonthlyStage } from './input.js';
 
 /** Articles read from the store and handed out at a time: their sentences and vectors (2 KB a sentence) are in memory together. */
 const GENERATE_SLICE = 64;
@@ -16,9 +16,10 @@ const GENERATE_SLICE = 64;
  * sentence vectors labeling stored; this process writes each article's items with its done marker,
  * once, and counts what the jobs' LLM calls spent in the run's usage.
  */
-export const generateStage: Stage<MonthlyInput> = {
+export const generateStage: MonthlyStage = {
   name: 'generate',
   after: ['maintain'],
+  unfinished: (input, store) => store.snapshots.articles(input.newName).some((article) => !store.growover.isDone(input.newName, article.pageId, 'generate')),
   async run(input, context) {
     const store = context.store.growover;
     const snapshots = context.store.snapshots;
@@ -28,20 +29,25 @@ export const generateStage: Stage<MonthlyInput> = {
     const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli }), growoverTasks: () => input.tasks });
     const pairs = new Map(input.oldName ? store.labeledPairs(input.oldName, input.newName).map((pair) => [pair.newPageId, pair]) : []);
     const articles = snapshots.articles(input.newName);
+    // What this process has written so far, for `status` while the stage runs.
     const counts = { articles: articles.length, initial_articles: 0, changed_articles: 0, qa: 0, dialogues: 0, turns: 0, rejects: 0 };
     const usage = new StageUsage(input.tasks);
-    const todo = articles.filter((article) => !store.isDone(input.newName, article.pageId, 'generate'));
+    const todo = articlesToDo(context, 'generate', input.newName, articles);
     let done = articles.length - todo.length;
+    /** The article's page in the old snapshot when it had items there: it gets items from change, else initial ones. */
+    const earlierPage = (pageId: number): number | null => {
+      const oldPageId = pairs.get(pageId)?.oldPageId ?? null;
+      return input.oldName !== undefined && oldPageId !== null && store.evidenceIn(input.oldName, oldPageId).length > 0 ? oldPageId : null;
+    };
 
     const jobOf = (article: (typeof articles)[number]): GenerateArticle => {
       const ref: ArticleRef = { snapshot: input.newName, month, pageId: article.pageId, title: article.title };
       const sentences = store.sentences(input.newName, article.pageId);
       const hashes = sentences.map((sentence) => textHash(sentence.text));
       const known = vectors.load(input.embedder.id, hashes);
-      const oldPageId = pairs.get(article.pageId)?.oldPageId ?? null;
-      const hadItems = input.oldName !== undefined && oldPageId !== null && store.evidenceIn(input.oldName, oldPageId).length > 0;
+      const oldPageId = earlierPage(article.pageId);
       const change =
-        hadItems && input.oldName !== undefined && oldPageId !== null
+        input.oldName !== undefined && oldPageId !== null
           ? { labels: store.labels(input.oldName, input.newName, article.pageId), oldSentences: snapshots.sentences(input.oldName, oldPageId) }
           : null;
       return { seed: input.seed, article: ref, sentences, vectors: Object.fromEntries([...known].map(([hash, vector]) => [hash, encodeVector(vector)])), change };
@@ -68,6 +74,8 @@ export const generateStage: Stage<MonthlyInput> = {
         });
       }
     });
-    return counts;
+    // Counted from the store: the stage's result, whatever earlier attempts of it stored.
+    const changedArticles = articles.filter((article) => earlierPage(article.pageId) !== null).length;
+    return { articles: articles.length, initial_articles: articles.length - changedArticles, changed_articles: changedArticles, ...store.generatedCounts(input.newName) };
   },
 };

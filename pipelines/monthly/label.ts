@@ -70,8 +70,10 @@ const labelStage: Stage<LabelInput> = {
   },
 };
 
-export function runLabel(options: { store: Store; reporter: Reporter; input: LabelInput }): Promise<PipelineOutcome> {
+/** Labels the pair; refused, before anything is written, when the old snapshot is not taken before the new one. */
+export async function runLabel(options: { store: Store; reporter: Reporter; input: LabelInput }): Promise<PipelineOutcome> {
   const { input } = options;
+  options.store.snapshots.requireEarlier(input.oldName, input.newName);
   return runPipeline({
     store: options.store,
     pipeline: 'monthly-label',

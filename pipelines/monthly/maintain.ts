@@ -1,33 +1,27 @@
-import type { Stage } from '../../src/runs/stageRunner.js';
 import { fateOf, unchangedContinuations } from '../../src/growover/maintenance.js';
 import type { ArticleRef, EvidenceState, ItemKind } from '../../src/model/growover.js';
-import type { MonthlyInput } from './input.js';
+import type { Store } from '../../src/store/store.js';
+import { articlesToDo } from './articlesToDo.js';
+import type { MonthlyInput, MonthlyStage } from './input.js';
 
 /**
  * maintain (docs/ARCHITECTURE.md §7.4): carries the items whose evidence is unchanged into the new
  * snapshot, with their evidence moved to its new indices, and retires the others with the reason;
  * an article gone from the new snapshot takes all its items with it.
  */
-export const maintainStage: Stage<MonthlyInput> = {
+export const maintainStage: MonthlyStage = {
   name: 'maintain',
+  unfinished: (input, store) => maintainWork(input, store).some((article) => !store.growover.isDone(input.newName, article.pageId, 'maintain')),
   async run(input, context) {
     const oldName = input.oldName as string;
     const store = context.store.growover;
     const snapshots = context.store.snapshots;
     const month = store.month(input.newName);
-    const counts = { articles: 0, kept_qa: 0, retired_qa: 0, kept_turns: 0, retired_turns: 0 };
-    const pairs = store.labeledPairs(oldName, input.newName);
-    const continued = new Set(pairs.map((pair) => pair.oldPageId));
-    // Articles gone from the new snapshot take all their items with them.
-    const gone = snapshots.articles(oldName).filter((article) => !continued.has(article.pageId));
-    const work = [
-      ...pairs.map((pair) => ({ pageId: pair.newPageId, oldPageId: pair.oldPageId, title: pair.title, gone: false })),
-      ...gone.map((article) => ({ pageId: article.pageId, oldPageId: article.pageId, title: article.title, gone: true })),
-    ];
-    for (const article of work) {
-      counts.articles++;
+    const work = maintainWork(input, context.store);
+    const todo = articlesToDo(context, 'maintain', input.newName, work);
+    let done = work.length - todo.length;
+    for (const article of todo) {
       const ref: ArticleRef = { snapshot: input.newName, month, pageId: article.pageId, title: article.title };
-      if (store.isDone(input.newName, article.pageId, 'maintain')) continue;
       const earlier = article.oldPageId === null ? [] : store.evidenceIn(oldName, article.oldPageId);
       const labels = article.gone ? [] : store.labels(oldName, input.newName, article.pageId);
       const continuations = unchangedContinuations(labels);
@@ -40,12 +34,21 @@ export const maintainStage: Stage<MonthlyInput> = {
         else retired.push({ itemId: item.itemId, kind: item.kind, reason: fate.reason });
       }
       store.saveMaintenance(ref, kept, retired);
-      counts.kept_qa += kept.filter((item) => item.kind === 'qa').length;
-      counts.kept_turns += kept.filter((item) => item.kind === 'turn').length;
-      counts.retired_qa += retired.filter((item) => item.kind === 'qa').length;
-      counts.retired_turns += retired.filter((item) => item.kind === 'turn').length;
-      context.reporter.progress(counts.articles, work.length);
+      context.reporter.progress(++done, work.length);
     }
-    return counts;
+    // Counted from the store: the stage's result, whatever earlier attempts of it stored.
+    return { articles: work.length, ...store.maintainedCounts(input.newName) };
   },
 };
+
+/** The articles maintain works on: each labeled pair, and each article of the old snapshot gone from the new one. */
+function maintainWork(input: MonthlyInput, store: Store): Array<{ pageId: number; oldPageId: number | null; title: string; gone: boolean }> {
+  const oldName = input.oldName as string;
+  const pairs = store.growover.labeledPairs(oldName, input.newName);
+  const continued = new Set(pairs.map((pair) => pair.oldPageId));
+  const gone = store.snapshots.articles(oldName).filter((article) => !continued.has(article.pageId));
+  return [
+    ...pairs.map((pair) => ({ pageId: pair.newPageId, oldPageId: pair.oldPageId, title: pair.title, gone: false })),
+    ...gone.map((article) => ({ pageId: article.pageId, oldPageId: article.pageId, title: article.title, gone: true })),
+  ];
+}

@@ -28,12 +28,12 @@ import type {
 import { turnItemId } from '../model/growover.js';
 import type { ArticleSentence } from '../model/labels.js';
 import { SnapshotStore } from './snapshotStore.js';
+import { Statements } from './statements.js';
 import { Count, IndicesColumn, jsonColumn, ProvenanceColumns, provenanceOf, Texts } from './rows.js';
 
 const TurnTypeColumn = z.enum(['initial', 'unchanged', 'new', 'changed']);
 const StatusColumn = z.enum(['active', 'retired']);
 
-const MonthRow = z.object({ asOf: z.string().nullable(), newest: z.string().nullable() });
 const ActiveItemRow = z.object({ itemId: z.string(), kind: z.enum(['qa', 'turn']), indices: IndicesColumn, answer: z.string().nullable() });
 /** An item's evidence columns in the snapshot read for, all null when it is retired there. */
 const NowColumns = { now_type: TurnTypeColumn.nullable(), now_page: z.number().int().nullable(), indices: IndicesColumn.nullable() };
@@ -95,6 +95,31 @@ const ArticleQaRow = z.object({
   retired_reason: z.string().nullable(),
 });
 
+const KindCountRow = z.object({ kind: z.enum(['qa', 'turn']), n: z.number().int() });
+const LaterSnapshotRow = z.object({ name: z.string(), done: z.number().int() });
+
+/** The ids of the items the snapshot's generate made (QA ids and "dialogue id#turn"), as a subquery on @snapshot. */
+const MADE_IN = `SELECT id FROM growover_qa WHERE snapshot = @snapshot
+  UNION ALL SELECT t.dialogue_id || '#' || t.turn FROM growover_turns t JOIN growover_dialogues d ON d.id = t.dialogue_id WHERE d.snapshot = @snapshot`;
+
+/** What each stage stored for a snapshot, removed by `clearStage`: statements on @snapshot, run in this order. */
+const STAGE_RESULTS: Record<GrowoverStage, readonly string[]> = {
+  maintain: [
+    `DELETE FROM growover_evidence WHERE snapshot = @snapshot AND item_id NOT IN (${MADE_IN})`,
+    "UPDATE growover_qa SET status = 'active', retired_snapshot = NULL, retired_reason = NULL WHERE retired_snapshot = @snapshot",
+    "UPDATE growover_turns SET status = 'active', retired_snapshot = NULL, retired_reason = NULL WHERE retired_snapshot = @snapshot",
+    "DELETE FROM growover_done WHERE snapshot = @snapshot AND stage = 'maintain'",
+  ],
+  generate: [
+    `DELETE FROM growover_evidence WHERE item_id IN (${MADE_IN})`,
+    'DELETE FROM growover_turns WHERE dialogue_id IN (SELECT id FROM growover_dialogues WHERE snapshot = @snapshot)',
+    'DELETE FROM growover_dialogues WHERE snapshot = @snapshot',
+    'DELETE FROM growover_qa WHERE snapshot = @snapshot',
+    'DELETE FROM growover_rejects WHERE snapshot = @snapshot',
+    "DELETE FROM growover_done WHERE snapshot = @snapshot AND stage = 'generate'",
+  ],
+};
+
 function stateOf(row: z.infer<z.ZodObject<typeof NowColumns>>): ItemState | null {
   if (row.now_type === null || row.now_page === null || row.indices === null) return null;
   return { type: row.now_type, pageId: row.now_page, indices: row.indices };
@@ -103,7 +128,6 @@ function stateOf(row: z.infer<z.ZodObject<typeof NowColumns>>): ItemState | null
 /** GrowOVER QA items and dialogues by snapshot, with the evidence they rest on and why each was kept, retired or added. */
 export class GrowoverStore {
   private readonly snapshots: SnapshotStore;
-  private readonly selectMonth;
   private readonly selectDone;
   private readonly selectEvidence;
   private readonly insertEvidence;
@@ -127,11 +151,11 @@ export class GrowoverStore {
   private readonly selectQaTitle;
   private readonly selectArticleQaAt;
 
+  private readonly statements: Statements;
+
   constructor(private readonly db: Database) {
     this.snapshots = new SnapshotStore(db);
-    this.selectMonth = db.prepare(
-      'SELECT s.as_of AS asOf, (SELECT MAX(timestamp) FROM snapshot_articles a WHERE a.snapshot = s.name) AS newest FROM snapshots s WHERE s.name = ?',
-    );
+    this.statements = new Statements(db);
     this.selectDone = db.prepare('SELECT 1 FROM growover_done WHERE snapshot = ? AND page_id = ? AND stage = ?');
     this.selectEvidence = db.prepare(
       `SELECT e.item_id AS itemId, e.kind, e.indices, q.answer FROM growover_evidence e LEFT JOIN growover_qa q ON q.id = e.item_id
@@ -224,8 +248,7 @@ export class GrowoverStore {
 
   /** The snapshot's day (YYYY-MM-DD), as its month is taken; empty for an unknown snapshot. */
   date(snapshot: string): string {
-    const row = MonthRow.optional().parse(this.selectMonth.get(snapshot));
-    return (row?.asOf ?? row?.newest ?? '').slice(0, 10);
+    return this.snapshots.takenAt(snapshot).slice(0, 10);
   }
 
   /** The article's sentences with their paragraph numbers, in index order (read by the snapshot store). */
@@ -292,6 +315,64 @@ export class GrowoverStore {
       }
       this.insertDone.run(snapshot, pageId, 'generate');
     })();
+  }
+
+  /**
+   * Removes what a stage stored for the snapshot, with its done markers, in one transaction: the
+   * stage then works on every article again. Items that later snapshots carried over are not
+   * followed here: `clearAfter` clears those snapshots whole.
+   */
+  clearStage(snapshot: string, stage: GrowoverStage): void {
+    this.db.transaction(() => {
+      for (const sql of STAGE_RESULTS[stage]) this.statements.get(sql).run({ snapshot });
+    })();
+  }
+
+  /**
+   * Clears every result of the snapshots of the same wiki taken after this one, in one transaction:
+   * each was made from the items of the snapshot before it, so once this one's items are made again
+   * theirs are out of date, and their monthly runs, finding their articles undone, make them again.
+   * Returns the snapshots that held results, in date order.
+   */
+  clearAfter(snapshot: string): string[] {
+    const at = Date.parse(this.snapshots.takenAt(snapshot));
+    const wiki = this.snapshots.snapshot(snapshot)?.wiki;
+    const later = this.statements
+      .get('SELECT name, EXISTS (SELECT 1 FROM growover_done d WHERE d.snapshot = s.name) AS done FROM snapshots s WHERE wiki = ?')
+      .all(wiki ?? null)
+      .map((raw) => LaterSnapshotRow.parse(raw))
+      .map((row) => ({ ...row, at: Date.parse(this.snapshots.takenAt(row.name)) }))
+      .filter((row) => row.at > at)
+      .sort((a, b) => a.at - b.at);
+    this.db.transaction(() => {
+      for (const { name } of later) {
+        this.clearStage(name, 'generate');
+        this.clearStage(name, 'maintain');
+      }
+    })();
+    return later.filter((row) => row.done === 1).map((row) => row.name);
+  }
+
+  /** What the snapshot's maintain stored: the items it carried over from the snapshot before, and those it retired. */
+  maintainedCounts(snapshot: string): { kept_qa: number; retired_qa: number; kept_turns: number; retired_turns: number } {
+    const kept = this.statements
+      .get(`SELECT kind, COUNT(*) AS n FROM growover_evidence WHERE snapshot = @snapshot AND item_id NOT IN (${MADE_IN}) GROUP BY kind`)
+      .all({ snapshot })
+      .map((row) => KindCountRow.parse(row));
+    const retired = this.retiredCounts(snapshot);
+    const keptOf = (kind: ItemKind) => kept.find((row) => row.kind === kind)?.n ?? 0;
+    return { kept_qa: keptOf('qa'), retired_qa: retired.qa, kept_turns: keptOf('turn'), retired_turns: retired.turns };
+  }
+
+  /** What the snapshot's generate stored: its QA items, dialogues, their turns, and the rejected generations. */
+  generatedCounts(snapshot: string): { qa: number; dialogues: number; turns: number; rejects: number } {
+    const count = (sql: string) => Count.parse(this.statements.get(sql).pluck().get({ snapshot }));
+    return {
+      qa: count('SELECT COUNT(*) FROM growover_qa WHERE snapshot = @snapshot'),
+      dialogues: count('SELECT COUNT(*) FROM growover_dialogues WHERE snapshot = @snapshot'),
+      turns: count('SELECT COUNT(*) FROM growover_turns t JOIN growover_dialogues d ON d.id = t.dialogue_id WHERE d.snapshot = @snapshot'),
+      rejects: count('SELECT COUNT(*) FROM growover_rejects WHERE snapshot = @snapshot'),
+    };
   }
 
   /** QA items active in the snapshot (with their state there) or retired there, by id. */

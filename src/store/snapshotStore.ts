@@ -28,11 +28,13 @@ const LabelRow = z.object({
   evidence: z.string().nullable(),
 });
 const OptionalText = z.string().optional();
+const TakenAtRow = z.object({ asOf: z.string().nullable(), newest: z.string().nullable() });
 
 /** Monthly snapshots, their articles and sentences, and the sentence labels of each snapshot pair. */
 export class SnapshotStore {
   private readonly insertSnapshot;
   private readonly selectSnapshot;
+  private readonly selectTakenAt;
   private readonly selectArticle;
   private readonly insertSentence;
   private readonly deleteSentences;
@@ -56,6 +58,9 @@ export class SnapshotStore {
     this.statements = new Statements(db);
     this.insertSnapshot = db.prepare('INSERT INTO snapshots (name, wiki, source, as_of, created_at) VALUES (?, ?, ?, ?, ?)');
     this.selectSnapshot = db.prepare('SELECT name, wiki, source, as_of FROM snapshots WHERE name = ?');
+    this.selectTakenAt = db.prepare(
+      'SELECT s.as_of AS asOf, (SELECT MAX(timestamp) FROM snapshot_articles a WHERE a.snapshot = s.name) AS newest FROM snapshots s WHERE s.name = ?',
+    );
     this.selectArticle = db.prepare('SELECT 1 FROM snapshot_articles WHERE snapshot = ? AND page_id = ?');
     this.insertSentence = db.prepare("INSERT INTO snapshot_sentences (snapshot, page_id, idx, paragraph, text, hash) VALUES (?, ?, ?, ?, ?, '')");
     this.deleteSentences = db.prepare('DELETE FROM snapshot_sentences WHERE snapshot = ? AND page_id = ?');
@@ -118,6 +123,28 @@ export class SnapshotStore {
     const found = this.snapshot(name);
     if (!found) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${name}": make it first with wikidelta snapshot --name ${name}`);
     return found;
+  }
+
+  /** The instant the snapshot stands for: its as-of date, or for a snapshot of latest revisions its newest revision's time; empty for an unknown snapshot. */
+  takenAt(name: string): string {
+    const row = TakenAtRow.optional().parse(this.selectTakenAt.get(name));
+    return row?.asOf ?? row?.newest ?? '';
+  }
+
+  /**
+   * Refuses a pair whose old snapshot is not taken before the new one: labels, maintenance and
+   * generation run forward in time, and a pair given backwards would rewrite an earlier month.
+   */
+  requireEarlier(oldName: string, newName: string): void {
+    this.requireSnapshot(oldName);
+    this.requireSnapshot(newName);
+    const [oldAt, newAt] = [this.takenAt(oldName), this.takenAt(newName)];
+    if (Date.parse(oldAt) >= Date.parse(newAt)) {
+      throw new UserError(
+        'E_DATE_RANGE_INVALID',
+        `--old ${oldName} (as of ${oldAt}) is not earlier than --new ${newName} (as of ${newAt}): give the earlier snapshot as --old`,
+      );
+    }
   }
 
   /** Whether the snapshot holds the article. */

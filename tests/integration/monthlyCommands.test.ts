@@ -52,6 +52,28 @@ describe('snapshot, label and export labels commands', () => {
     expect(typeof changed?.old_text).toBe('string');
   }, 120_000);
 
+  it('refuse a pair given backwards (--old not earlier than --new) in one line, writing nothing', async () => {
+    const rows = () => {
+      const store = new Sqlite(db, { readonly: true });
+      try {
+        return store.prepare('SELECT (SELECT COUNT(*) FROM runs) AS runs, (SELECT COUNT(*) FROM label_articles) AS labeled, (SELECT COUNT(*) FROM growover_done) AS done').get();
+      } finally {
+        store.close();
+      }
+    };
+    const before = rows();
+    for (const command of ['label', 'monthly']) {
+      const reversed = await runCli(['--db', db, command, '--old', '2025-04-01', '--new', '2025-03-01', '--llm', 'offline']);
+      expect(reversed.code).toBe(1);
+      expect(reversed.errorCode).toBe('E_DATE_RANGE_INVALID');
+      expect(reversed.stderr).toBe(
+        'wikidelta: E_DATE_RANGE_INVALID: --old 2025-04-01 (as of 2025-04-01T00:00:00Z) is not earlier than --new 2025-03-01 (as of 2025-03-01T00:00:00Z): give the earlier snapshot as --old\n',
+      );
+      expect(reversed.stdout).toBe('');
+    }
+    expect(rows()).toEqual(before);
+  }, 120_000);
+
   it('write the labels as a release that DuckDB reads back row for row; labeled again, its changes name the sentences whose label changed', async () => {
     const release = join(dir, 'labels-release');
     const labels = ['export', 'labels', '--old', '2025-03-01', '--new', '2025-04-01'];
