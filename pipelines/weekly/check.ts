@@ -29,7 +29,7 @@ export const checkStage: Stage<WeeklyInput> = {
     const tasks = tasksFor(input);
     const store = context.store.questions(input.wiki);
     // A check the service failed is no verdict: its question is checked again.
-    const checked = new Set([...store.checkedReasons(input.window)].filter(([, reasons]) => !reasons.some(failedForTheService)).map(([id]) => id));
+    const checked = context.redone ? new Set<string>() : new Set([...store.checkedReasons(input.window)].filter(([, reasons]) => !reasons.some(failedForTheService)).map(([id]) => id));
     const questions = store.questions(input.window).filter((question) => !checked.has(question.id));
     const search = input.search ?? LocalSearchIndex.fromStore(context.store, input.wiki, input.window);
     const pages = context.store.changes(input.wiki);

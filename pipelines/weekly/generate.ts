@@ -10,7 +10,8 @@ import { questionProblem } from './questionRules.js';
 /**
  * generate: one question per data unit of the window, whose answer is the unit's new value. A unit
  * whose question is already stored for the same revision and key is skipped, so a resumed run goes
- * on where it stopped. Every provider's question must pass the question rules; a generation the
+ * on where it stopped; `--redo generate` asks again for every unit (the LLM layer's cache answers
+ * an unchanged prompt without a request). Every provider's question must pass the question rules; a generation the
  * model failed or a question that breaks them is stored with its reason and makes no query. A
  * failure of the LLM service stores nothing for its unit and fails the stage once the batch's other
  * units are stored, so the next run asks for exactly the units it left.
@@ -30,7 +31,7 @@ export const generateStage: Stage<WeeklyInput> = {
         .filter((generation) => !failedForTheService(generation.reason))
         .map((generation) => [generation.id, `${generation.revId}|${generation.key}`]),
     );
-    const todo = units.filter((unit) => done.get(queryIdFor(input.window, unit.pageId)) !== `${unit.revId}|${unit.key}`);
+    const todo = context.redone ? units : units.filter((unit) => done.get(queryIdFor(input.window, unit.pageId)) !== `${unit.revId}|${unit.key}`);
     const counts = { data_units: units.length, already_done: units.length - todo.length, generated: 0, failed: 0 };
     await withUsage(context, tasks, input.prices ?? {}, async () => {
       for (const batch of batches(todo, LLM_BATCH)) {

@@ -11,6 +11,11 @@ export interface StageContext {
   runId: number;
   reporter: Reporter;
   saveProgress(update: { counts: Counts }): void;
+  /**
+   * The stage was named in `--redo`: it does all its work again, not only what it has no result for
+   * (a resumed or re-triggered stage goes on from what is stored).
+   */
+  redone: boolean;
 }
 
 export interface Stage<Input> {
@@ -89,6 +94,7 @@ export async function runPipeline<Input>(options: {
       runId: run.id,
       reporter,
       saveProgress: (update) => runs.saveCounts(run.id, stage.name, update.counts),
+      redone: redo.includes(stage.name),
     };
     try {
       const counts = await stage.run(options.input, context);

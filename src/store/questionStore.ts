@@ -117,7 +117,7 @@ export class QuestionStore {
       .map((row) => GeneratedFromRow.parse(row));
   }
 
-  /** Stores a batch of generations in one transaction; a successful one also becomes a query, kept once checked. */
+  /** Stores a batch of generations in one transaction; a successful one also becomes a query, kept once checked, its earlier checks dropped. */
   saveGenerations(generations: Generation[]): void {
     const now = new Date().toISOString();
     const provenance = this.statements.get(
@@ -134,9 +134,12 @@ export class QuestionStore {
          created_at = excluded.created_at, kept = 0`,
     );
     const dropQuery = this.statements.get("DELETE FROM queries WHERE id = ? AND origin = 'generated'");
+    // The checks of an earlier question of the same id judged its text, not this one's: checked again.
+    const dropChecks = this.statements.get('DELETE FROM question_checks WHERE query_id = ?');
     this.db.transaction(() => {
       for (const generation of generations) {
         const { unit } = generation;
+        dropChecks.run(generation.queryId);
         provenance.run({
           queryId: generation.queryId,
           wiki: unit.wiki,

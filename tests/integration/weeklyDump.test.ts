@@ -47,6 +47,22 @@ describe('weekly pipeline on a real history dump', () => {
     expect(snapshotStore(db)).toEqual(before);
   });
 
+  it('does all of a stage again with --redo: every question asked and checked again, to the same release', async () => {
+    const release = async (name: string) => {
+      const out = join(dir, name);
+      await runCliOk(['--db', db, 'export', 'weekly', ...year, '--out', out]);
+      return Object.fromEntries(['queries.jsonl', 'answers.jsonl'].map((file) => [file, readFileSync(join(out, file), 'utf8')]));
+    };
+    const before = await release('before-redo');
+    const check = await runCliOk(['--db', db, 'weekly', ...year, '--dump', sampleXml, '--redo', 'check']);
+    expect(check.stdout).toMatch(/check +done +questions=[1-9]\d* already_done=0 /);
+    const generate = await runCliOk(['--db', db, 'weekly', ...year, '--dump', sampleXml, '--redo', 'generate']);
+    expect(generate.stdout).toMatch(/generate +done +data_units=[1-9]\d* already_done=0 /);
+    // The questions made again are checked again (their earlier checks judged the earlier text), the release the same.
+    expect(generate.stdout).toMatch(/check +done +questions=[1-9]\d* already_done=0 /);
+    expect(await release('after-redo')).toEqual(before);
+  });
+
   it('gives the same store from the .bz2 file and from standard input', async () => {
     const fromBz2 = join(dir, 'bz2.sqlite');
     await runCliOk(['--db', fromBz2, 'weekly', ...year, '--dump', `${sampleXml}.bz2`]);
