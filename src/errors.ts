@@ -31,7 +31,7 @@ export const errorCodes = {
   E_SNAPSHOT_EXISTS: 'a snapshot of that name exists already: choose another `--name`',
   E_SNAPSHOT_NOT_FOUND: 'no snapshot of that name in the store',
   E_PAGE_NOT_FOUND: 'no page of that title in the store',
-  E_QUERY_NOT_FOUND: 'no query of that id among the kept queries of the store',
+  E_QUERY_NOT_FOUND: 'no query of that id in the store (one the checks dropped is still answered, for a look at why)',
   E_WIKI_AMBIGUOUS: 'the store holds several wikis for that range: name one with `--wiki`',
   E_DUMP_EMPTY: 'the dump holds nothing',
   E_DUMP_TRUNCATED: 'the dump ends before its XML does (inside a page, or without the closing `</mediawiki>`)',

@@ -113,7 +113,11 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
   const old = answersByQuery(before.records('answers.jsonl'));
   const now = answersByQuery(after.records('answers.jsonl'));
   const added = [...now.keys()].filter((id) => !old.has(id)).sort(byPath);
-  const retired = [...old.keys()].filter((id) => !now.has(id)).sort(byPath);
+  const gone = [...old.keys()].filter((id) => !now.has(id)).sort(byPath);
+  // A weekly release holds one week's queries: those of another week are in that week's release, not retired.
+  const otherWeek = after.manifest.kind === 'weekly' && before.manifest.parameters['start'] !== after.manifest.parameters['start'] ? String(before.manifest.parameters['start']) : null;
+  const retired = otherWeek === null ? gone : [];
+  const elsewhere = otherWeek === null ? [] : gone;
   const changed: Array<{ id: string; days: Array<{ date: string; before: DayAnswer; after: DayAnswer }> }> = [];
   for (const [id, days] of [...now].sort(([a], [b]) => byPath(a, b))) {
     const earlier = old.get(id);
@@ -128,13 +132,14 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
   }
   const changedDays = changed.reduce((sum, query) => sum + query.days.length, 0);
   const counts = {
-    queries: { before: old.size, after: now.size, added: added.length, retired: retired.length },
+    queries: { before: old.size, after: now.size, added: added.length, retired: retired.length, ...(otherWeek === null ? {} : { in_their_week: elsewhere.length }) },
     days: { before: daySpan(old), after: daySpan(now) },
     answers_changed: { queries: changed.length, days: changedDays },
   };
   const records: ChangeRecord[] = [
     ...added.map((id) => ({ change: 'query_added', id })),
     ...retired.map((id) => ({ change: 'query_retired', id })),
+    ...elsewhere.map((id) => ({ change: 'query_of_another_week', id, week: otherWeek })),
     ...changed.map((query) => ({ change: 'answer_changed', ...query })),
   ];
   const span = (days: ReturnType<typeof daySpan>) => (days.count === 0 ? 'none' : `${days.first} .. ${days.last} (${days.count})`);
@@ -146,7 +151,7 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
 | days | ${span(counts.days.before)} | ${span(counts.days.after)} |
 
 - queries added: ${added.length}
-- queries retired: ${retired.length}
+- queries retired: ${retired.length}${otherWeek === null ? '' : `\n- queries of the week of ${otherWeek}, kept in that week's release: ${elsewhere.length}`}
 - answers changed: ${changed.length} queries, on ${changedDays} query-days
 
 ${idList('Queries added', added)}${idList('Queries retired', retired)}${table('Answers changed', '| id | date | before | after |\n|---|---|---|---|', changedRows)}`;

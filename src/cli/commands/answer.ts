@@ -48,5 +48,5 @@ function lookUp(store: Store, flags: AnswerFlags): Answer {
 function formatAnswer(answer: Answer): string {
   if (answer.status !== 'ok') return `(${answer.status.replace('_', ' ')})`;
   const aliases = answer.aliases.length > 0 ? `\n  also known as: ${answer.aliases.join('; ')}` : '';
-  return `${answer.answer}\n  from revision ${answer.rev_id}, valid ${answer.valid_from} .. ${answer.valid_to ?? 'now'}${aliases}`;
+  return `${answer.answer}\n  from revision ${answer.rev_id}, valid ${answer.valid_from} .. ${answer.valid_to ?? '(no later change known)'}${aliases}`;
 }
