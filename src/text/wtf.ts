@@ -50,7 +50,20 @@ export function templateDepth(text: string): number {
 /** Real articles nest templates a dozen deep at most; a thousand deep costs wtf seconds. */
 const MAX_TEMPLATE_DEPTH = 100;
 
-type Wtf = (wikitext: string) => WtfDocument;
+type Wtf = ((wikitext: string) => WtfDocument) & { extend(plugin: (models: unknown, templates: Record<string, string>) => void): void };
+
+/**
+ * Typographic templates English Wikipedia uses that wtf_wikipedia drops whole: without them
+ * `2009{{endash}}2014` reads "20092014" and `5{{nbsp}}km` "5km", numbers the labeler and the
+ * cloze questions would then take for others.
+ */
+const TYPOGRAPHY: Readonly<Record<string, string>> = {
+  endash: '–',
+  emdash: '—',
+  dash: ' – ',
+  'spaced en dash': ' – ',
+  nbsp: ' ',
+};
 /** Loaded by the first parse and kept: a `createRequire` per parse was a twentieth of the infobox extraction. */
 let wtf: Wtf | undefined;
 
@@ -58,6 +71,12 @@ let wtf: Wtf | undefined;
 export function parseWithWtf(wikitext: string): WtfDocument {
   const depth = templateDepth(wikitext);
   if (depth > MAX_TEMPLATE_DEPTH) throw new InputError('E_WIKITEXT_TOO_DEEP', `templates nested ${depth} deep, more than the ${MAX_TEMPLATE_DEPTH} the parser reads`);
-  wtf ??= createRequire(import.meta.url)('wtf_wikipedia') as Wtf;
+  wtf ??= loadWtf();
   return wtf(wikitext);
+}
+
+function loadWtf(): Wtf {
+  const loaded = createRequire(import.meta.url)('wtf_wikipedia') as Wtf;
+  loaded.extend((_models, templates) => Object.assign(templates, TYPOGRAPHY));
+  return loaded;
 }

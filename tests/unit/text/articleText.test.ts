@@ -36,6 +36,13 @@ describe('articleSentences', () => {
     expect(sentences.map((s) => s.index)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it("keeps the dashes and spaces of typographic templates between numbers, which wtf_wikipedia alone drops ('20092014')", () => {
+    const text = (wikitext: string) => articleSentences(wikitext).map((s) => s.text);
+    expect(text('Sales grew over the 2009{{endash}}2014 period.')).toEqual(['Sales grew over the 2009–2014 period.']);
+    expect(text('The crust is 7{{nbsp}}km thick{{emdash}}or less.')).toEqual(['The crust is 7 km thick—or less.']);
+    expect(text('Madrid{{spaced en dash}}Paris, and Rome{{dash}}Milan.')).toEqual(['Madrid – Paris, and Rome – Milan.']);
+  });
+
   it('recognises redirects', () => {
     expect(isRedirectText('#REDIRECT [[Glass Orchard (band)]]')).toBe(true);
     expect(isRedirectText('Glass Orchard is a band.')).toBe(false);
