@@ -89,7 +89,8 @@ export function forgetFacts(): void {
 
 /** A sentence's facts, read by compromise: pure, so a worker thread can read them for the labeling thread. */
 export function parseFacts(text: string): Fact[] {
-  const doc = compromise()(text);
+  // compromise reads no number after a currency code glued to its sign ("US$8 billion" gave 1e9).
+  const doc = compromise()(text.replace(/\b([A-Z]{1,3})\$(?=\d)/g, '$1 $'));
   const facts: Fact[] = [];
   const clean = (value: string) => value.toLowerCase().replace(/[^\p{L}\p{N}.%$€£ -]+/gu, ' ').replace(/[.\s]+$/u, '').replace(/\s+/g, ' ').trim();
   for (const number of doc.numbers().json() as Array<{ number?: { num?: number }; terms?: Array<{ tags?: string[] }> }>) {
@@ -111,10 +112,17 @@ export function parseFacts(text: string): Fact[] {
   for (const person of doc.people().out('array') as string[]) facts.push({ kind: 'person', value: clean(person) });
   for (const organisation of doc.organizations().out('array') as string[]) facts.push({ kind: 'organisation', value: clean(organisation) });
   for (const place of doc.places().out('array') as string[]) facts.push({ kind: 'place', value: clean(place) });
-  // The earlier model-free rule's specifics: any token with a digit, any capitalised word past the first.
+  // The earlier model-free rule's specifics: any token with a digit, any capitalised word past the
+  // first. A digit token compromise already read as the same number is not counted twice: "3" would
+  // otherwise weigh two facts and "three" one, and the two wordings differ.
+  const read = new Map<string, number>();
+  for (const fact of facts) if (fact.kind === 'number' || fact.kind === 'ordinal') read.set(fact.value, (read.get(fact.value) ?? 0) + 1);
   for (const token of contentTokens(text)) {
-    if (token.kind === 'number') facts.push({ kind: 'number', value: token.norm });
-    else if (token.kind === 'name') facts.push({ kind: 'name', value: token.norm });
+    if (token.kind === 'number') {
+      const unclaimed = read.get(token.norm) ?? 0;
+      if (unclaimed > 0) read.set(token.norm, unclaimed - 1);
+      else facts.push({ kind: 'number', value: token.norm });
+    } else if (token.kind === 'name') facts.push({ kind: 'name', value: token.norm });
   }
   return facts;
 }

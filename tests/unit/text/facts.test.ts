@@ -23,6 +23,9 @@ const SAME: Array<[string, string]> = [
   ['The bridge opened in 1995 and is 300 m long.', 'The bridge, 300 m long, opened in 1995.'],
   ['In 1962 a ferry service to the islands began.', 'A ferry service to the islands began in 1962.'],
   ['The observatory operates three optical telescopes.', 'Three optical telescopes are operated by the observatory.'],
+  // A number in digits and in words is one fact, not a digit token on top of the number.
+  ['The line has three stations.', 'The line has 3 stations.'],
+  ['The club has 12 members.', 'The club has twelve members.'],
 ];
 
 describe('facts of a sentence', () => {
@@ -50,6 +53,11 @@ describe('facts of a sentence', () => {
   it.each(SAME)('"%s" → "%s": the same facts', (oldText, newText) => {
     expect(sameFacts([oldText], [newText])).toBe(true);
     expect(describeFactDifference(factDifference(oldText, newText))).toBe('');
+  });
+
+  it("reads the amount after a currency code glued to its sign ('US$8 billion' is 8 billion, not 1 billion)", () => {
+    expect(factsOf('It reported a US$8 billion loss.')).toContainEqual({ kind: 'number', value: '8000000000' });
+    expect(factDifference('It reported a US$8 billion loss.', 'It reported a US$9 billion loss.')).toMatchObject({ onlyOld: expect.arrayContaining(['number:8000000000']), onlyNew: expect.arrayContaining(['number:9000000000']) });
   });
 
   it('names what differs, on each side', () => {
