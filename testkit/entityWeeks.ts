@@ -152,6 +152,9 @@ export const ENGLISH_NAMES: Readonly<Record<string, { label: string; aliases?: s
   Q183: { label: 'Germany', aliases: ['Federal Republic of Germany', 'FRG', 'DE'] },
   Q865: { label: 'Taiwan', aliases: ['Republic of China', 'ROC'] },
   Q82955: { label: 'politician' },
+  // Christophersen's other occupations: the week that makes politician preferred answers them on its days before.
+  Q188094: { label: 'economist' },
+  Q193391: { label: 'diplomat' },
   Q1549591: { label: 'big city' },
 };
 

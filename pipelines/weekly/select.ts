@@ -16,7 +16,8 @@ const WIKIDATA_ARTICLES = 'https://www.wikidata.org/wiki/';
 /**
  * select: the week's DailyQA data units, replaced as a whole so a rerun gives the same set. Entity
  * facts are named here (docs/ARCHITECTURE.md §16): a change is a candidate only when its entity, its
- * property and every entity its new value names have an English label, and its unit reads with
+ * property and every entity its old and new values name have an English label (the old value is the
+ * answer of the week's days before the change, in the release's day files), and its unit reads with
  * labels where the store keeps ids.
  */
 export const selectStage: Stage<WeeklyInput> = {
@@ -26,12 +27,13 @@ export const selectStage: Stage<WeeklyInput> = {
     const store = context.store.changes(input.wiki);
     const entities = context.store.entities;
     const changes = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);
-    const names = namesOf(entities, changes.flatMap((change) => idsOfFact(change.key, change.new)));
+    const idsOf = (change: StoredChange) => [...idsOfFact(change.key, change.new), ...idsOfFact(change.key, change.old)];
+    const names = namesOf(entities, changes.flatMap(idsOf));
     // Each page's entity read once, for its changes and its unit.
     const entityPages = new Map([...new Set(changes.map((change) => change.pageId))].map((pageId) => [pageId, entities.entityPage(input.wiki, pageId)]));
     const unnamed = (change: StoredChange) => {
       const page = entityPages.get(change.pageId);
-      return page !== undefined && (page.label === null || idsOfFact(change.key, change.new).some((id) => !names(id)?.label));
+      return page !== undefined && (page.label === null || idsOf(change).some((id) => !names(id)?.label));
     };
     const candidates = changes.filter((change) => !unnamed(change));
     const chosen = selectDataUnits(candidates, input.seed);

@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { jsonLines, runCli, tempDir, type CliResult } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { entityHistoryDump } from '../../testkit/entityHistories.js';
-import { BIELEFELD, ENTITY_WEEKS, entityWeeksPages, labelsDump, namedEntityPages } from '../../testkit/entityWeeks.js';
+import { BIELEFELD, ENGLISH_NAMES, ENTITY_WEEKS, entityWeeksPages, labelsDump, namedEntityPages } from '../../testkit/entityWeeks.js';
 import { Store } from '../../src/store/store.js';
 
 const dir = tempDir();
@@ -205,9 +205,9 @@ describe('labels and names', () => {
   }, 120_000);
 
   it('names ids from the entities of the same dump whose edits all fall outside the week, with no labels file and no API', async () => {
-    // "human", "politician", "occupation" and "instance of" edited only last year, and once more after the week: the dump's last word names them.
+    // "human", the occupations, "occupation" and "instance of" edited only last year, and once more after the week: the dump's last word names them.
     const named = join(dir, 'wikidata-history-named.xml');
-    const pages = namedEntityPages(['Q5', 'Q82955', 'P31', 'P106'], ['2022-03-01T10:00:00Z', '2022-06-01T10:00:00Z']);
+    const pages = namedEntityPages(['Q5', 'Q82955', 'Q188094', 'Q193391', 'P31', 'P106'], ['2022-03-01T10:00:00Z', '2022-06-01T10:00:00Z']);
     const renamedLater = namedEntityPages(['Q5'], ['2022-03-01T10:00:00Z', '2023-02-01T10:00:00Z']);
     writeFileSync(named, entityHistoryDump([...entityWeeksPages(sharedData), ...pages.filter((page) => page.pageId !== 5), ...renamedLater]));
     const db = join(dir, 'named.sqlite');
@@ -221,6 +221,19 @@ describe('labels and names', () => {
       { query: 'What is the occupation of Henning Christophersen?', answer: 'politician', key_label: 'occupation', domain: 'Politics and Law' },
     ]);
     expect(JSON.parse((await ok(['--db', db, '--json', 'answer', '--title', 'Henning Christophersen', '--key', 'P31', '--date', '2023-01-05'])).stdout)).toMatchObject({ answer: 'human', aliases: ['person'] });
+  }, 120_000);
+
+  it('does not ask about a change whose old value names an entity without a label: its days before the change would answer an id', async () => {
+    const { Q193391: _diplomat, ...names } = ENGLISH_NAMES;
+    const partial = join(dir, 'labels-without-diplomat.json');
+    writeFileSync(partial, labelsDump(names));
+    const out = join(dir, 'without-diplomat');
+    const run = await ok(['--db', join(dir, 'without-diplomat.sqlite'), 'weekly', '--start', '2023-01-02', '--dump', history, '--labels', partial, '--llm', 'offline', '--out', out]);
+    expect(run.stdout).toMatch(/select +done +candidates=\d+ unnamed=[1-9]/);
+    const release = releaseOf(out);
+    expect(jsonLines(release['queries.jsonl'] ?? '').map((query) => query.query)).toEqual(['What is the population of Neihu District?']);
+    const answers = Object.entries(release).filter(([name]) => name.startsWith('qa_')).flatMap(([, text]) => jsonLines(text).map((line) => String(line.answer)));
+    expect(answers.filter((answer) => /\bQ\d+\b/.test(answer))).toEqual([]);
   }, 120_000);
 
   it('refuses a labels file that is missing or is not a Wikidata JSON dump, in one line, the store intact', async () => {
@@ -262,9 +275,11 @@ describe('an audit of an entity week', () => {
       const neihu = items.get('Neihu District');
       expect(neihu?.infoboxBefore.P17).toBe('Taiwan');
       expect(neihu?.keyLabels).toMatchObject({ P1082: 'population', P17: 'country' });
-      // The occupations before the rank change: the one with an English label named, the others left as ids.
+      // The occupations before the rank change, named (a change whose old value names an entity without a label is not asked about);
+      // a value the week did not change keeps an id without a label as it is.
       const henning = items.get('Henning Christophersen');
-      expect(henning?.infoboxBefore.P106).toBe('Q193391; politician; Q188094');
+      expect(henning?.infoboxBefore.P106).toBe('diplomat; politician; economist');
+      expect(henning?.infoboxBefore.P27).toBe('Q756617');
       expect(henning?.infoboxAfter.P106).toBe('politician');
       expect(henning?.keyLabels?.P106).toBe('occupation');
     } finally {
