@@ -89,9 +89,11 @@ export class LabelsFile implements EntityNameSource {
     const lines = createInterface({ input, crlfDelay: Infinity });
     try {
       let number = 0;
+      let last = '';
       for await (const raw of lines) {
         number++;
         const line = raw.trim().replace(/,$/, '');
+        if (line !== '') last = line;
         if (line === '' || line === '[' || line === ']') continue;
         // Most of a full dump is not wanted: where the line opens with its id, as Wikidata's dumps write
         // them, the id is read before the line is parsed (other key orders are parsed whole).
@@ -108,6 +110,8 @@ export class LabelsFile implements EntityNameSource {
         if (found.size === NAMES_PER_WRITE) handOn();
         if (wanted.size === 0) break;
       }
+      // Read to its end, a dump closes its list: one cut short lost names no line of it shows broken.
+      if (wanted.size > 0 && last !== ']') throw new InputError('E_LABELS_FILE_INVALID', `labels file ${this.path} is not a whole Wikidata JSON dump: it ends at line ${number} without the closing "]" (cut short?)`);
     } catch (error) {
       // A broken line or a corrupt compressed file further on: what was found before it is kept.
       handOn();

@@ -25,6 +25,15 @@ describe('--labels FILE: a Wikidata JSON dump', () => {
     expect(found).toEqual(new Map([['P1082', { label: 'population', aliases: [] }], ['Q183', { label: 'Germany', aliases: ['Federal Republic of Germany', 'FRG', 'DE'] }]]));
   });
 
+  it('refuses a dump cut short when it was read to its end, though no line it holds is broken', async () => {
+    const whole = labelsDump();
+    const path = join(tempDir(), 'cut.json');
+    writeFileSync(path, whole.slice(0, whole.lastIndexOf('\n', whole.length - 4)));
+    await expect(namesFrom(path, ['Q183', 'Q999999'])).rejects.toThrow(withCode('E_LABELS_FILE_INVALID', /ends at line \d+ without the closing "\]" \(cut short\?\)/));
+    // Every id found before the end: the rest is not read, and nothing says it is whole or not.
+    expect(await namesFrom(path, ['Q183'])).toEqual(new Map([['Q183', { label: 'Germany', aliases: ['Federal Republic of Germany', 'FRG', 'DE'] }]]));
+  });
+
   /** A dump of items Q1 to Q{count}, each labelled "item N". */
   function itemsDump(count: number): string {
     return labelsDump(Object.fromEntries(Array.from({ length: count }, (_, i) => [`Q${i + 1}`, { label: `item ${i + 1}` }])));
