@@ -5,6 +5,7 @@
  * page's whole history (15,000 revisions, 1 GB of text for Anarchism) never sits in memory. Of the
  * Wikibase entity pages it passes over, the same pass reads the last revision's English name.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { isoSeconds, normaliseTimestamp } from '../dates.js';
@@ -94,7 +95,8 @@ export class DumpRevisionSource implements RevisionSource {
     this.source = source;
     this.inputOptions = inputOptions;
     this.origin = origin ?? (source === STDIN_SOURCE ? 'dump:standard input' : `dump:${resolve(source)}`);
-    this.streamed = source === STDIN_SOURCE;
+    // A named pipe (or `<(xzcat dump.xz)`) is read once, as standard input is: its head is kept for the pass.
+    this.streamed = source === STDIN_SOURCE || statSync(source, { throwIfNoEntry: false })?.isFIFO() === true;
   }
 
   /** A source over an already open stream (plain or compressed), e.g. in tests. */

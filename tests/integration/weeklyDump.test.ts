@@ -1,4 +1,5 @@
 import Sqlite from 'better-sqlite3';
+import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,13 +64,21 @@ describe('weekly pipeline on a real history dump', () => {
     expect(await release('after-redo')).toEqual(before);
   });
 
-  it('gives the same store from the .bz2 file and from standard input', async () => {
+  it('gives the same store from the .bz2 file, from standard input and from a named pipe', async () => {
     const fromBz2 = join(dir, 'bz2.sqlite');
     await runCliOk(['--db', fromBz2, 'weekly', ...year, '--dump', `${sampleXml}.bz2`]);
     const fromStdin = join(dir, 'stdin.sqlite');
     await runCliOk(['--db', fromStdin, 'weekly', ...year, '--dump', '-'], { input: readFileSync(sampleXml) });
+    // A pipe is read once, as standard input is (its head, read for the wiki's name, is kept for the pass).
+    const pipe = join(dir, 'dump.fifo');
+    execFileSync('mkfifo', [pipe]);
+    const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', sampleXml, pipe]);
+    const fromPipe = join(dir, 'fifo.sqlite');
+    await runCliOk(['--db', fromPipe, 'weekly', ...year, '--dump', pipe]);
+    writer.kill();
     expect(snapshotStore(fromBz2)).toEqual(snapshotStore(db));
     expect(snapshotStore(fromStdin)).toEqual(snapshotStore(db));
+    expect(snapshotStore(fromPipe)).toEqual(snapshotStore(db));
   });
 
   it('shows runs and stages in status', async () => {
