@@ -228,7 +228,7 @@ function listed(label: string, count: number, sample: readonly string[]): string
 }
 
 function outsideLine(outside: Outside): string {
-  return listed('predictions the evaluation does not expect, not scored (ids the store does not know, or other dates)', outside.n, outside.sample);
+  return listed('predictions the evaluation does not expect, not scored (ids the store does not know, other dates, or queries whose answer the store does not know on the date)', outside.n, outside.sample);
 }
 
 function counts(record: Record<string, number>): string {
