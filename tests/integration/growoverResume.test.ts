@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { runSnapshot } from '../../pipelines/monthly/snapshot.js';
 import { runMonthly } from '../../pipelines/monthly.js';
 import { SAMPLE_DUMP } from '../../src/cli/commands/demo.js';
-import type { GroundedQaRequest, GrowoverTasks } from '../../src/llm/growoverTasks.js';
+import type { GrowoverTasks } from '../../src/llm/growoverTasks.js';
 import { OfflineGrowoverTasks } from '../../src/llm/offlineGrowoverTasks.js';
+import { FailingTasks } from '../support/failingGrowoverTasks.js';
 import type { Embedder } from '../../src/models/embedder.js';
 import { HeuristicNli } from '../../src/models/heuristicNli.js';
 import { dumpSnapshotArticles } from '../../src/sources/snapshotSources.js';
@@ -32,18 +33,6 @@ const letterEmbedder: Embedder = {
     });
   },
 };
-
-/** The offline provider until its nth grounded QA, then an outage. */
-class FailingTasks extends OfflineGrowoverTasks {
-  private calls = 0;
-  constructor(private readonly failAt: number) {
-    super();
-  }
-  override async generateGroundedQa(request: GroundedQaRequest) {
-    if (++this.calls >= this.failAt) throw new Error('LLM server gone');
-    return super.generateGroundedQa(request);
-  }
-}
 
 async function storeWithSnapshots(): Promise<Store> {
   const store = Store.open(':memory:');

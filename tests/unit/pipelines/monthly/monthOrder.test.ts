@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { runMonthly } from '../../../../pipelines/monthly.js';
 import { runLabel } from '../../../../pipelines/monthly/label.js';
 import { runSnapshot } from '../../../../pipelines/monthly/snapshot.js';
-import type { GroundedQaRequest, GrowoverTasks } from '../../../../src/llm/growoverTasks.js';
+import type { GrowoverTasks } from '../../../../src/llm/growoverTasks.js';
 import { OfflineGrowoverTasks } from '../../../../src/llm/offlineGrowoverTasks.js';
+import { FailingTasks } from '../../../support/failingGrowoverTasks.js';
 import type { Embedder } from '../../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../../src/models/heuristicNli.js';
 import { RecordingReporter } from '../../../../src/runs/progress.js';
@@ -28,18 +29,6 @@ const letters: Embedder = {
   embed: (texts) =>
     Promise.resolve(texts.map((text) => Float32Array.from({ length: 26 }, (_, k) => text.toLowerCase().split(String.fromCharCode(97 + k)).length - 1))),
 };
-
-/** The offline provider until its nth grounded QA, then an outage. */
-class FailingTasks extends OfflineGrowoverTasks {
-  private calls = 0;
-  constructor(private readonly failAt: number) {
-    super();
-  }
-  override async generateGroundedQa(request: GroundedQaRequest) {
-    if (++this.calls >= this.failAt) throw new Error('LLM server gone');
-    return super.generateGroundedQa(request);
-  }
-}
 
 async function storeWithMonths(): Promise<Store> {
   const store = Store.open(':memory:');
