@@ -217,9 +217,11 @@ describe('an LLM outage during the weekly pipeline', () => {
     expect(jsonLines(readFileSync(join(out, 'queries.jsonl'), 'utf8')).length).toBeGreaterThan(0);
     await runCliOk(['--db', db, 'status', '--check']);
 
+    // --redo generate asks for every unit again, and the store's cache answers each as before: no request,
+    // and the film's question stays rejected with its reason.
     const sent = up.requests.length;
     const again = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai', '--redo', 'generate'], { env: envFor(up) });
-    expect(again.stdout).toMatch(/generate +done +data_units=11 already_done=11 generated=0 failed=0/);
+    expect(again.stdout).toMatch(/generate +done +data_units=11 already_done=0 generated=10 failed=1/);
     expect(up.requests.length).toBe(sent);
     expect(rows(db, "SELECT query_id, reason FROM question_generations WHERE status = 'failed'")).toEqual([
       { query_id: '25020300-106-0', reason: expect.stringMatching(/^invalid reply after 3 attempts: /) },
@@ -234,9 +236,12 @@ describe('an LLM outage during the weekly pipeline', () => {
       DELETE FROM queries WHERE id = '25020300-101-0';
       UPDATE question_checks SET passed = 0, reason = 'no answer: LLM server http://127.0.0.1:9/v1 failed after 5 retries: connection failed: fetch failed' WHERE query_id = '25020300-102-0' AND check_name = 'correctness';`);
     handle.close();
+    // Such a store recorded generate and check done: --redo generate asks for every unit again (the cache answers
+    // those the service had answered), and check follows, every question checked again.
     const redo = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai', '--redo', 'generate'], { env: envFor(up) });
-    expect(redo.stdout).toMatch(/generate +done +data_units=11 already_done=10 generated=1 failed=0/);
-    expect(redo.stdout).toMatch(/check +done +questions=10 already_done=8 /);
+    expect(redo.stdout).toMatch(/generate +done +data_units=11 already_done=0 generated=10 failed=1/);
+    expect(redo.stdout).toMatch(/check +done +questions=10 already_done=0 /);
+    expect(rows(db, "SELECT COUNT(*) AS n FROM queries WHERE id = '25020300-101-0' AND kept = 1")).toEqual([{ n: 1 }]);
     expect(rows(db, "SELECT * FROM question_checks WHERE reason LIKE '%LLM server%'")).toEqual([]);
   });
 });
