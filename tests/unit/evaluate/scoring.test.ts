@@ -93,6 +93,13 @@ describe('subset match (the check stage rule)', () => {
     expect(subsetMatch('14 goals', '4')).toBe(0);
     expect(subsetMatch('', 'Paris')).toBe(0);
   });
+
+  it("finds a gold with nothing left once normalised (DailyQA's '-', '?') only where exact match does", () => {
+    for (const gold of ['-', '?', '–']) {
+      expect([squadScores(gold, gold).em, subsetMatch(gold, gold)]).toEqual([1, 1]);
+      expect([squadScores('Paris', gold).em, subsetMatch('Paris', gold)]).toEqual([0, 0]);
+    }
+  });
 });
 
 describe("GrowOVER's scorer", () => {
