@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SeededRandom } from '../../src/random.js';
 import { answerQuery } from '../../src/timeline/answers.js';
-import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
+import { dailyQaDay } from '../../src/timeline/dailyqaExport.js';
 import { importDailyQa } from '../../src/timeline/dailyqaImport.js';
 import { report } from './report.js';
 import { sharedData } from '../../testkit/sharedData.js';
@@ -45,7 +45,7 @@ const timings: number[] = [];
 let lines = 0;
 for (const date of dates.slice(0, 7)) {
   const started = performance.now();
-  lines = dailyQaLines(store, date).split('\n').length - 1;
+  lines = dailyQaDay(store, date).lines.split('\n').length - 1;
   timings.push((performance.now() - started) / 1000);
 }
 timings.sort((a, b) => a - b);

@@ -1,9 +1,9 @@
 import Sqlite from 'better-sqlite3';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery } from '../../src/timeline/answers.js';
-import { dailyQaLines } from '../../src/timeline/dailyqaExport.js';
+import { dailyQaDay } from '../../src/timeline/dailyqaExport.js';
 import { compressDays, importDailyQa, readDailyQaFile } from '../../src/timeline/dailyqaImport.js';
 import { classifyUpdateFrequency, finalizeUpdateFrequency } from '../../src/timeline/updateFrequency.js';
 import { errorOf, jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
@@ -32,7 +32,7 @@ describe('DailyQA import and export round trip on the published release', () => 
     try {
       for (const file of files) {
         const day = await readDailyQaFile(file);
-        const exported = new Map(jsonLines(dailyQaLines(store, day.date)).map((row) => [row.id, row]));
+        const exported = new Map(jsonLines(dailyQaDay(store, day.date).lines).map((row) => [row.id, row]));
         expect(exported.size).toBe(day.rows.length);
         for (const row of day.rows) expect(exported.get(row.id), `${row.id} on ${day.date}`).toEqual(row);
       }
@@ -46,6 +46,10 @@ describe('DailyQA import and export round trip on the published release', () => 
     const day = await readDailyQaFile(join(releaseDir, 'qa_250120.jsonl.gz'));
     const written = await readDailyQaFile(join(dir, 'qa_250120.jsonl'));
     expect(written.rows).toEqual([...day.rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+    // Past the imported days nothing is known: DailyQA's null would say "no value", so nothing is written.
+    const unknown = await runCli(['--db', db, 'export', 'dailyqa', '--date', '2026-01-01', '--out', join(dir, 'qa_260101.jsonl')]);
+    expect([unknown.code, unknown.errorCode]).toEqual([1, 'E_ANSWERS_UNKNOWN']);
+    expect(existsSync(join(dir, 'qa_260101.jsonl'))).toBe(false);
   });
 
   it('answers an imported query on a date, and says unknown outside the imported days', () => {

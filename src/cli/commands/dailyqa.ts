@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
-import { dailyQaFileName, dailyQaLines } from '../../timeline/dailyqaExport.js';
+import { dailyQaDay, dailyQaFileName } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
 import { renderDailyQaRelease } from '../../release/dailyqaRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
@@ -63,7 +63,9 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     if (flags.previous !== undefined) refuseUsage(command, '--previous is for a range release (--from and --to)');
     const date = flags.date;
     await withSession(command, { write: false, lock: true }, (session) => {
-      const content = dailyQaLines(session.store, date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
+      const { lines: content, unknown } = dailyQaDay(session.store, date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
+      if (unknown > 0 && content === '') throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${unknown} kept queries on ${date}: their histories end before it (run sync --until ${date})`);
+      if (unknown > 0) process.stderr.write(`left out ${unknown} kept queries whose answer the store does not know on ${date} (run sync --until ${date})\n`);
       if (!flags.out) {
         process.stdout.write(content);
         return;
