@@ -49,11 +49,14 @@ export interface DailyChanges {
  * day before, one small panel per update (twelve lines with their intervals on one plot hide each other).
  */
 export function answerChangesChart(weeks: readonly DailyChanges[]): ChartSpec {
+  // A day with no query known on it and the day before has no share: drawn as 0 it would read as one.
   const values = weeks.flatMap((week) =>
-    week.daily_changes.map((day) => {
-      const rate = shareWithInterval(day.changed, day.compared);
-      return { week: week.week, date: day.date, changed: round(rate.value), n: rate.n, low: round(rate.low), high: round(rate.high) };
-    }),
+    week.daily_changes
+      .filter((day) => day.compared > 0)
+      .map((day) => {
+        const rate = shareWithInterval(day.changed, day.compared);
+        return { week: week.week, date: day.date, changed: round(rate.value), n: rate.n, low: round(rate.low), high: round(rate.high) };
+      }),
   );
   const x = {
     field: 'date',

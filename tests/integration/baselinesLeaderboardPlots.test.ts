@@ -170,13 +170,17 @@ describe('stats --plot', () => {
   it("draws a panel per weekly update with a point per day, queries per domain and week, GrowOVER's labels and items per month", async () => {
     const out = join(dir, 'figures');
     const run = await runCliOk(['--db', db, 'stats', '--plot', out]);
-    const weeks = (JSON.parse(run.stdout) as { weeks: Array<{ week: string; daily_changes: unknown[] }> }).weeks;
+    const weeks = (JSON.parse(run.stdout) as { weeks: Array<{ week: string; daily_changes: Array<{ compared: number }> }> }).weeks;
     expect(weeks.length).toBeGreaterThan(3);
     const changes = readFileSync(join(out, 'answer-changes.svg'), 'utf8');
-    expect(marks(changes, 'line mark')).toHaveLength(weeks.length);
+    // A point per day with queries known on it and the day before; a day with none has no share to draw.
+    const compared = (week: (typeof weeks)[number]) => week.daily_changes.filter((day) => day.compared > 0).length;
+    expect(weeks.some((week) => compared(week) < week.daily_changes.length)).toBe(true);
+    expect(marks(changes, 'line mark')).toHaveLength(weeks.filter((week) => compared(week) > 0).length);
     const points = marks(changes, 'point');
-    expect(points).toHaveLength(weeks.reduce((sum, week) => sum + week.daily_changes.length, 0));
-    for (const week of weeks) expect(points.filter((label) => label.includes(`week: ${week.week};`))).toHaveLength(week.daily_changes.length);
+    expect(points).toHaveLength(weeks.reduce((sum, week) => sum + compared(week), 0));
+    expect(points.filter((label) => label.includes('n: 0'))).toEqual([]);
+    for (const week of weeks) expect(points.filter((label) => label.includes(`week: ${week.week};`))).toHaveLength(compared(week));
 
     const store = Store.open(db);
     const facts = store.queries.scoringFacts();
