@@ -122,6 +122,25 @@ export interface MonthCount {
   n: number;
 }
 
+/**
+ * One colour per kind of change on every GrowOVER figure: a sentence labeled new and a NEW item (made
+ * from new sentences) share it, as do changed and CHANGED, unchanged and SAME.
+ */
+const KIND_COLOURS: Readonly<Record<string, string>> = {
+  unchanged: '#4c78a8',
+  SAME: '#4c78a8',
+  changed: '#f58518',
+  CHANGED: '#f58518',
+  new: '#e45756',
+  NEW: '#e45756',
+  undecided: '#72b7b2',
+  deleted: '#54a24b',
+};
+
+function kindScale(kinds: readonly string[]): { domain: string[]; range: string[] } {
+  return { domain: [...kinds], range: kinds.map((kind) => KIND_COLOURS[kind] ?? '#9d755d') };
+}
+
 /** GrowOVER's QA items per month by type (SAME, NEW, CHANGED, as the evaluation names them); stacked bars. */
 export function monthlyCountsChart(title: string, kindTitle: string, counts: readonly MonthCount[], kinds: readonly string[]): ChartSpec {
   return {
@@ -134,7 +153,7 @@ export function monthlyCountsChart(title: string, kindTitle: string, counts: rea
     encoding: {
       x: { field: 'month', type: 'ordinal', title: 'month', axis: { labelAngle: 0 } },
       y: { field: 'n', type: 'quantitative', title: 'count', stack: 'zero', axis: { tickMinStep: 1, format: 'd' } },
-      color: { field: 'kind', type: 'nominal', title: kindTitle, scale: { domain: [...kinds] }, legend: LEGEND },
+      color: { field: 'kind', type: 'nominal', title: kindTitle, scale: kindScale(kinds), legend: LEGEND },
       order: { field: 'rank' },
       tooltip: [{ field: 'month' }, { field: 'kind', title: kindTitle }, { field: 'n' }],
     },
@@ -162,7 +181,7 @@ export function sentenceLabelsChart(counts: readonly MonthCount[], labels: reado
     encoding: {
       x: { field: 'month', type: 'ordinal', title: 'month (new snapshot)', axis: { labelAngle: 0 } },
       y: { field: 'signed', type: 'quantitative', title: 'sentences', stack: 'zero', axis: { tickMinStep: 1, format: 'd' } },
-      color: { field: 'kind', type: 'nominal', title: 'label', scale: { domain: [...labels] }, legend: LEGEND },
+      color: { field: 'kind', type: 'nominal', title: 'label', scale: kindScale(labels), legend: LEGEND },
       order: { field: 'rank' },
       tooltip: [{ field: 'month' }, { field: 'kind', title: 'label' }, { field: 'n' }, { field: 'side' }],
     },

@@ -77,4 +77,14 @@ describe('charts drawn as SVG in Node', () => {
     expect(bars).toContainEqual(expect.stringMatching(/sentences: [−-]3; label: deleted; .*side: old snapshot/));
     expect(bars).toContainEqual(expect.stringMatching(/sentences: 40; label: unchanged; .*side: new snapshot/));
   });
+
+  it('colours a kind of change alike on both GrowOVER figures: new and NEW, changed and CHANGED, unchanged and SAME', async () => {
+    /** The fill of each bar by the kind its label names. */
+    const fills = (svg: string) => new Map([...svg.matchAll(/<path aria-label="[^"]*(?:type|label): (\w+);[^"]*"[^>]*fill="(#[0-9a-f]{6})"/g)].map((match) => [match[1], match[2]]));
+    const month = (kinds: string[]) => kinds.map((kind) => ({ month: '2025-03', kind, n: 5 }));
+    const labels = fills(await renderSvg(sentenceLabelsChart(month(['unchanged', 'changed', 'new']), ['unchanged', 'changed', 'new', 'undecided', 'deleted'])));
+    const items = fills(await renderSvg(monthlyCountsChart('QA items per month', 'type', month(['SAME', 'NEW', 'CHANGED']), ['SAME', 'NEW', 'CHANGED'])));
+    expect([items.get('SAME'), items.get('CHANGED'), items.get('NEW')]).toEqual([labels.get('unchanged'), labels.get('changed'), labels.get('new')]);
+    expect(new Set(labels.values()).size).toBe(3);
+  });
 });
