@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { basename } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { answerChangeStats } from '../../timeline/answerStats.js';
 import { withSession } from '../session.js';
 import { buildLeaderboard } from '../../evaluate/leaderboard.js';
@@ -33,7 +33,9 @@ export function registerStats(program: Command): void {
       const figures = [...weeklyFigures(session.store), ...growoverFigures(session.store)];
       if (flags.predictions !== undefined) {
         const file = flags.predictions;
-        const system = basename(file).replace(/\.jsonl?$/, '');
+        // A system's weekly file is named by its week, in a folder named by the system (as a leaderboard's submissions are).
+        const stem = basename(file).replace(/\.jsonl?$/, '');
+        const system = /^\d{4}-\d{2}-\d{2}$/.test(stem) ? basename(dirname(resolve(file))) : stem;
         const board = buildLeaderboard(session.store, [{ system, name: file, kind: { weekly: null }, path: file }], { seed: session.settings.seed, date: flags.date ?? null });
         figures.push(...leaderboardFigures(board));
       }
