@@ -463,10 +463,14 @@ export function formatReport(report: AuditReport): string {
     const j = report.judge;
     const labels = [...new Set([...Object.keys(j.confusion), ...Object.values(j.confusion).flatMap((row) => Object.keys(row))])];
     const rows = Object.entries(j.confusion).map(([verdict, row]) => [verdict, ...labels.map((label) => String(row[label] ?? 0))]);
+    // Over the items compared here, with the majority of this mode: not the precision table's, whose majority is by verdict.
+    const byVerdict = Object.entries(j.confusion)
+      .map(([verdict, row]) => `${verdict} ${row[verdict] ?? 0}/${Object.values(row).reduce((sum, n) => sum + n, 0)}`)
+      .join(', ');
     sections.push(
       section(
         `The judge (${j.judge}, ${j.mode}) against the annotators' majority: ${j.n} items, left out ${describeLeftOut(j.left_out)}\n` +
-          `  Cohen's kappa ${coefficient(j.kappa)}${j.kappa_interval ? ` (95% bootstrap ${j.kappa_interval[0].toFixed(3)} to ${j.kappa_interval[1].toFixed(3)})` : ''}, the same label on ${percent(j.agreement)} (${range(j.agreement)}); its precision by its verdict is the precision above\n` +
+          `  Cohen's kappa ${coefficient(j.kappa)}${j.kappa_interval ? ` (95% bootstrap ${j.kappa_interval[0].toFixed(3)} to ${j.kappa_interval[1].toFixed(3)})` : ''}, the same label on ${percent(j.agreement)} (${range(j.agreement)}); the majority agrees with its verdict: ${byVerdict}\n` +
           '  judge \\ majority',
         table(['judge', ...labels], rows),
       ),

@@ -290,5 +290,9 @@ describe('the LLM judge through the real openai client, and an audit of its verd
     expect(report.judge).toMatchObject({ judge: 'openai/gpt-4o-mini', mode: 'relaxed', n: 8 - count('outdated'), kappa: 1, left_out: { no_majority: count('outdated'), unjudged: 0 } });
     expect(report.precision.by_stratum.correct).toMatchObject({ value: 1, n: count('correct') });
     expect(report.judge.kappa_interval).toEqual([1, 1]);
+    // The text gives the judge's precision by verdict over the items it compares, from its own confusion matrix.
+    const text = (await runCliOk(['--db', db, 'audit', 'report', '--name', 'judge'])).stdout;
+    const agreed = Object.entries(report.judge.confusion as Record<string, Record<string, number>>).map(([verdict, row]) => `${verdict} ${row[verdict] ?? 0}/${Object.values(row).reduce((sum, n) => sum + n, 0)}`);
+    expect(text).toContain(`the majority agrees with its verdict: ${agreed.join(', ')}\n`);
   });
 });
