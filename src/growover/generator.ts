@@ -54,7 +54,10 @@ export async function generateInitial(context: GenerationContext): Promise<Gener
     groundedQa(context, `qa/initial/p${paragraph.number}`, 'initial', numbered(paragraph.sentences), ''),
   );
   const dialogues = forDialogue.map((paragraph) => dialogue(context, paragraph, 'initial', paragraph.sentences, () => 'initial'));
-  return collect(await Promise.all(qa), await Promise.all(dialogues));
+  // Awaited together: a server failing past its retries rejects every request under way, and a rejection
+  // no one awaits yet ends the process (a queue worker died of it, leaving its job to no one).
+  const [items, turns] = await Promise.all([Promise.all(qa), Promise.all(dialogues)]);
+  return collect(items, turns);
 }
 
 /**
@@ -74,6 +77,9 @@ export async function generateFromChange(context: GenerationContext, labels: Lab
     return groundedQa(context, `qa/new/s${group[0]}`, 'new', sentences, around.map((i) => texts[i]).join(' '));
   });
   const changedQa = changedPairs(labels).map((pair) => changedItem(context, pair, oldSentences));
+  // Observed at once, as generateInitial's are: the paragraphs for dialogues are chosen before it is awaited.
+  const qa = Promise.all([...newQa, ...changedQa]);
+  qa.catch(() => undefined);
   const touched = paragraphsOf(context.sentences).filter(
     (paragraph) => qualifies(paragraph) && paragraph.sentences.some((s) => labelOf.get(s.index) === 'new' || labelOf.get(s.index) === 'changed'),
   );
@@ -82,7 +88,8 @@ export async function generateFromChange(context: GenerationContext, labels: Lab
   const dialogues = forDialogue.map((paragraph) =>
     dialogue(context, paragraph, 'new', usable(paragraph), (index) => (labelOf.get(index) ?? 'new') as TurnType),
   );
-  return collect([...(await Promise.all(newQa)), ...(await Promise.all(changedQa))], await Promise.all(dialogues));
+  const [items, turns] = await Promise.all([qa, Promise.all(dialogues)]);
+  return collect(items, turns);
 }
 
 /** Up to CLUSTERS paragraphs, one per k-means cluster of their embeddings (mean of their sentences'). */
