@@ -26,7 +26,7 @@ const InfoboxRow = z.object({
   aliases: jsonColumn(z.record(z.string(), z.array(z.string()))).nullable(),
 });
 
-const TrackedPageRow = z.object({ pageId: z.number().int(), syncedUntil: z.string().nullable() });
+const TrackedPageRow = z.object({ pageId: z.number().int() });
 
 /**
  * Rebuilds the value timelines of pages from every revision the store holds for them, in one
@@ -41,6 +41,7 @@ export class TimelineStore {
   private readonly upsertLifetime;
   private readonly coverCollected;
   private readonly extendCoverage;
+  private readonly selectCoverage;
   private readonly selectTrackedPages;
   private readonly upsertDeletion;
   private readonly deleteWorld;
@@ -77,14 +78,10 @@ export class TimelineStore {
          (SELECT MIN(timestamp) FROM revisions WHERE wiki = @wiki AND page_id = @pageId AND metadata_only = 0 AND timestamp >= @start)) AS covered_from)
        WHERE covered_from IS NOT NULL AND covered_from <= @end`,
     );
-    // A page no source listed as changed in [start, end] kept the value it had at start: its latest
-    // covered instant, when that is not before start, reaches on to the end.
-    this.extendCoverage = db.prepare(
-      `INSERT OR IGNORE INTO page_coverage (wiki, page_id, covered_from, covered_until)
-       SELECT @wiki, @pageId, mark, @end FROM (
-         SELECT MAX(covered_until) AS mark FROM page_coverage WHERE wiki = @wiki AND page_id = @pageId)
-       WHERE mark >= @start AND mark < @end`,
-    );
+    // A page no source listed as changed in [start, end] kept the value it had at start: the end of
+    // the history it holds whole (`heldUntil`), when that is not before start, reaches on to the end.
+    this.extendCoverage = db.prepare('INSERT OR IGNORE INTO page_coverage (wiki, page_id, covered_from, covered_until) VALUES (@wiki, @pageId, @mark, @end)');
+    this.selectCoverage = db.prepare('SELECT covered_from AS "from", covered_until AS until FROM page_coverage WHERE wiki = ? AND page_id = ? ORDER BY covered_from');
     this.selectTrackedPages = db.prepare(
       `WITH tracked AS (
          SELECT page_id FROM queries WHERE origin = 'generated' AND kept = 1 AND wiki = @wiki
@@ -92,9 +89,7 @@ export class TimelineStore {
          SELECT d.page_id FROM data_units d WHERE d.wiki = @wiki AND NOT EXISTS (
            SELECT 1 FROM queries q WHERE q.origin = 'generated' AND q.wiki = d.wiki AND q.page_id = d.page_id AND q.window_start = d.window_start)
        )
-       SELECT t.page_id AS pageId,
-              (SELECT MAX(c.covered_until) FROM page_coverage c WHERE c.wiki = @wiki AND c.page_id = t.page_id) AS syncedUntil
-       FROM tracked t ORDER BY t.page_id`,
+       SELECT t.page_id AS pageId FROM tracked t ORDER BY t.page_id`,
     );
     this.upsertDeletion = db.prepare(
       `INSERT INTO page_lifetimes (wiki, page_id, deleted_at) VALUES (?, ?, ?)
@@ -154,13 +149,34 @@ export class TimelineStore {
    */
   markUnchanged(pageIds: readonly number[], window: Window): void {
     this.db.transaction(() => {
-      for (const pageId of pageIds) this.extendCoverage.run({ ...window, wiki: this.wiki, pageId });
+      for (const pageId of pageIds) {
+        const mark = this.heldUntil(pageId);
+        if (mark !== null && mark >= window.start && mark < window.end) this.extendCoverage.run({ wiki: this.wiki, pageId, mark, end: window.end });
+      }
     })();
   }
 
-  /** Pages behind kept generated queries, and behind data units that have no query yet, with the latest instant held of each. */
+  /**
+   * Pages behind kept generated queries, and behind data units that have no query yet, each with the
+   * end of the history it holds whole from its earliest held instant: where its sync starts. Not its
+   * latest instant held: a page collected by two weeks apart holds neither the gap between them.
+   */
   trackedPages(): Array<{ pageId: number; syncedUntil: string | null }> {
-    return this.selectTrackedPages.all({ wiki: this.wiki }).map((row) => TrackedPageRow.parse(row));
+    return this.selectTrackedPages.all({ wiki: this.wiki }).map((row) => {
+      const { pageId } = TrackedPageRow.parse(row);
+      return { pageId, syncedUntil: this.heldUntil(pageId) };
+    });
+  }
+
+  /** The end of the page's first run of coverage ranges that meet or overlap; null for a page with none. */
+  private heldUntil(pageId: number): string | null {
+    let until: string | null = null;
+    for (const raw of this.selectCoverage.all(this.wiki, pageId)) {
+      const range = CoverageRow.parse(raw);
+      if (until !== null && range.from > until) break;
+      if (until === null || range.until > until) until = range.until;
+    }
+    return until;
   }
 
   /** Records that the page was deleted at `deletedAt` (its answers are `deleted` from then on). */

@@ -166,3 +166,43 @@ describe('one store, week after week', () => {
     expect(JSON.parse(answer.stdout)).toMatchObject({ status: 'ok', rev_id: 1013 });
   });
 });
+
+describe('sync on a store with gaps', () => {
+  const store = (name: string) => join(dir, `${name}.sqlite`);
+  const answersBetween = (db: string, ids: readonly string[], from: string, days: number) => {
+    const opened = Store.open(db, { readonly: true });
+    try {
+      return ids.flatMap((id) => Array.from({ length: days }, (_, day) => formatDate(addDays(parseDate(from), day))).map((day) => ({ key: `${id} on ${day}`, ...answerQuery(opened, id, day) })));
+    } finally {
+      opened.close();
+    }
+  };
+
+  it('fills the weeks between two collected weeks, as a store that holds only the first week gets them from sync', async () => {
+    // The later run holds every page of the first week again, to the sample's end: no page's latest
+    // instant held is before the sync date, yet none holds the weeks between.
+    const [first, later] = [WEEKS[2] as string, WEEKS[8] as string];
+    await weekly(store('gap'), first, join(dir, 'gap', first));
+    await weekly(store('gap'), later, join(dir, 'gap', later), ['--days', '35']);
+    await ok(['--db', store('gap'), 'sync', '--until', SAMPLE_END, '--dump', SAMPLE]);
+    await weekly(store('first-only'), first, join(dir, 'first-only', first));
+    await ok(['--db', store('first-only'), 'sync', '--until', SAMPLE_END, '--dump', SAMPLE]);
+    const ids = jsonLines(readFileSync(join(dir, 'first-only', first, 'queries.jsonl'), 'utf8')).map((query) => String(query.id));
+    expect(ids.length).toBeGreaterThan(0);
+    const days = 7 * 6;
+    const gap = answersBetween(store('gap'), ids, first, days);
+    expect(gap.filter((answer) => answer.status === 'unknown').map((answer) => answer.key)).toEqual([]);
+    expectSameAnswers(gap, answersBetween(store('first-only'), ids, first, days));
+  }, 300_000);
+
+  it('holds no day still to come: an --until later than now syncs up to now, and says so', async () => {
+    const db = store('future');
+    await weekly(db, WEEKS[2] as string, join(dir, 'future', WEEKS[2] as string));
+    const run = await ok(['--db', db, 'sync', '--until', '2999-01-01', '--dump', SAMPLE]);
+    expect(run.stderr).toMatch(/--until 2999-01-01 is still to come: synced up to now/);
+    expect(run.stdout).toMatch(/sync up to \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z: /);
+    const id = String(jsonLines(readFileSync(join(dir, 'future', WEEKS[2] as string, 'queries.jsonl'), 'utf8'))[0]?.id);
+    const later = formatDate(addDays(new Date(), 30));
+    expect(JSON.parse((await ok(['--db', db, '--json', 'answer', '--query', id, '--date', later])).stdout)).toMatchObject({ status: 'unknown' });
+  }, 120_000);
+});

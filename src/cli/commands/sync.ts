@@ -25,14 +25,21 @@ export function registerSync(program: Command): void {
     await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
       const { settings } = session;
       const source = openSource(flags, settings);
+      // No source holds the days to come: held to a later date, a page would be taken as unchanged
+      // through them, and the edits made meanwhile never fetched.
+      const asked = isoSeconds(parseDate(flags.until, '--until date'));
+      const now = isoSeconds(new Date());
+      const until = asked > now ? now : asked;
+      if (asked > now) session.reporter.warn(`--until ${flags.until} is still to come: synced up to now`, { until });
+      const shown = until.slice(0, 10) === flags.until ? flags.until : until;
       const outcome = await runSync({
         store: session.store,
-        until: isoSeconds(parseDate(flags.until, '--until date')),
+        until,
         reporter: session.reporter,
         input: weeklyRunInput(session, flags, source, await runWiki(session, flags, source)),
       });
       if ('upToDate' in outcome) {
-        const message = outcome.tracked === 0 ? 'no tracked pages: run the weekly pipeline first' : `all ${outcome.tracked} tracked pages are synced up to ${flags.until}`;
+        const message = outcome.tracked === 0 ? 'no tracked pages: run the weekly pipeline first' : `all ${outcome.tracked} tracked pages are synced up to ${shown}`;
         process.stdout.write(session.json ? `${JSON.stringify(outcome)}\n` : `${message}\n`);
         return;
       }
@@ -41,7 +48,7 @@ export function registerSync(program: Command): void {
       else {
         const collect = counts.collect ?? {};
         process.stdout.write(
-          `run ${outcome.run.id} sync up to ${flags.until}: ${collect.pages ?? 0} changed tracked pages fetched (${collect.revisions ?? 0} revisions), ` +
+          `run ${outcome.run.id} sync up to ${shown}: ${collect.pages ?? 0} changed tracked pages fetched (${collect.revisions ?? 0} revisions), ` +
             `${counts.timeline?.intervals ?? 0} intervals rebuilt, ${counts.deletions?.deleted ?? 0} deletions, ${counts.advance?.pages ?? 0} pages synced\n`,
         );
       }
