@@ -7,7 +7,7 @@ import { wikiClientOptions } from '../sources/wikiClient.js';
 import { llmRunParam, pricesOf, SessionTasks } from '../llm/openTasks.js';
 import type { RevisionSource } from '../sources/RevisionSource.js';
 import type { Window } from '../model.js';
-import { articleBaseUrl, wikiName, type SourceFlags } from '../sources/openSource.js';
+import { apiUrl, articleBaseUrl, wikiName, type SourceFlags } from '../sources/openSource.js';
 import type { OptionsOf } from './options.js';
 import { searchBackendFor } from './searchBackendFor.js';
 import type { Session } from './session.js';
@@ -114,14 +114,7 @@ function entityNameSources(session: Session, flags: SourceFlags & EntityNameFlag
     sources.push(new LabelsFile(flags.labels));
   }
   const api = flags.labelsApi ?? flags.api;
-  if (api !== undefined) {
-    try {
-      new URL(api);
-    } catch {
-      throw new UserError('E_FLAG_INVALID', `invalid --labels-api URL "${api}"`);
-    }
-    sources.push(new WbGetEntities(wikiClientOptions(session.settings, api)));
-  }
+  if (api !== undefined) sources.push(new WbGetEntities(wikiClientOptions(session.settings, apiUrl(api, flags.labelsApi === undefined ? '--api' : '--labels-api').toString())));
   return sources;
 }
 

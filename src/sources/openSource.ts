@@ -23,17 +23,27 @@ export interface SourceFlags {
  */
 export function openSource(flags: SourceFlags, settings: Settings): RevisionSource {
   if (flags.api && flags.dump) throw new UserError('E_FLAGS_CONFLICT', 'give either --api URL or --dump PATH, not both');
-  if (flags.api) {
-    let url: URL;
-    try {
-      url = new URL(flags.api);
-    } catch {
-      throw new UserError('E_FLAG_INVALID', `invalid --api URL "${flags.api}"`);
-    }
-    return new ApiRevisionSource(wikiClientOptions(settings, url.toString()));
-  }
+  if (flags.api) return new ApiRevisionSource(wikiClientOptions(settings, apiUrl(flags.api, '--api').toString()));
   if (flags.dump) return new DumpRevisionSource(flags.dump);
   throw new UserError('E_FLAG_MISSING', 'a source is needed: give --api URL or --dump PATH (- for standard input)');
+}
+
+/**
+ * An Action API endpoint as a flag gives it: an http or https URL (another scheme would only fail
+ * later, after every retry, as a wiki that does not answer).
+ *
+ * @throws UserError (`E_FLAG_INVALID`) naming the flag for anything else
+ * @example apiUrl('https://en.wikipedia.org/w/api.php', '--api').host // 'en.wikipedia.org'
+ */
+export function apiUrl(text: string, flag: string): URL {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // Refused below, with the flag named.
+  }
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UserError('E_FLAG_INVALID', `invalid ${flag} URL "${text}": expected an http or https address of api.php`);
+  return url;
 }
 
 /**
