@@ -118,7 +118,9 @@ export async function runPipeline<Input>(options: {
     }
   }
   // A run asked for only some of its stages is 'partial' until a later invocation finishes the rest.
-  runs.finishRun(run.id, { status: records.every((stage) => stage.status === 'done') ? 'done' : 'partial' });
+  // A done run this call ran nothing of keeps its finish time: `status --max-age` reads it as the last work done.
+  const untouched = executed.length === 0 && existing?.status === 'done' ? existing.finishedAt : null;
+  runs.finishRun(run.id, { status: records.every((stage) => stage.status === 'done') ? 'done' : 'partial', ...(untouched ? { finishedAt: untouched } : {}) });
   return { run: runs.getRun(run.id) as RunRecord, resumed, executed, skipped };
 }
 

@@ -224,9 +224,9 @@ export class RunStore {
     })();
   }
 
-  /** Records a run's end: its status, its error (with its code) if any, and the time. */
-  finishRun(runId: number, outcome: { status: Exclude<RunStatus, 'running'>; error?: RecordedError }): void {
-    this.updateRunFinish.run(outcome.status, outcome.error?.message ?? null, outcome.error?.code ?? null, this.now().toISOString(), runId);
+  /** Records a run's end: its status, its error (with its code) if any, and the time (now, or the one given: a run left as it was keeps its own). */
+  finishRun(runId: number, outcome: { status: Exclude<RunStatus, 'running'>; error?: RecordedError; finishedAt?: string }): void {
+    this.updateRunFinish.run(outcome.status, outcome.error?.message ?? null, outcome.error?.code ?? null, outcome.finishedAt ?? this.now().toISOString(), runId);
   }
 
   private recordFailure(runId: number, stage: string | null, error: RecordedError, time: string): void {

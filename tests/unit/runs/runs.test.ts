@@ -94,6 +94,16 @@ describe('runPipeline', () => {
     expect(outcome.run.id).toBe(failed?.id);
   });
 
+  it('keeps the finish time of a done run that a later call ran nothing of (monthly skipping its labels)', async () => {
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
+    const reporter = new RecordingReporter();
+    const first = await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([]), selected: all, input: null, reporter });
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const again = await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([]), selected: all, input: null, reporter });
+    expect(again.skipped).toEqual(all);
+    expect([again.run.status, again.run.finishedAt]).toEqual(['done', first.run.finishedAt]);
+  });
+
   it('keeps every failure of a run, not only the newest', async () => {
     const store = Store.open(join(tempDir(), 'w.sqlite'));
     const reporter = new RecordingReporter();
