@@ -86,7 +86,8 @@ export interface Leaderboard {
 }
 
 const RESAMPLES = 1000;
-const WEEK_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
+/** A system's file of one week's predictions, named by the week's start (`SYSTEM/YYYY-MM-DD.jsonl`). */
+export const WEEK_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 const GROWOVER_FILE = /^growover-(.+)\.jsonl?$/;
 
 /**

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { basename, dirname, resolve } from 'node:path';
 import { answerChangeStats } from '../../timeline/answerStats.js';
 import { withSession } from '../session.js';
-import { buildLeaderboard } from '../../evaluate/leaderboard.js';
+import { buildLeaderboard, submissionOf, WEEK_FILE } from '../../evaluate/leaderboard.js';
 import { leaderboardFigures } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, renderFigures, weeklyFigures } from '../../plots/datasetFigures.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
@@ -33,9 +33,9 @@ export function registerStats(program: Command): void {
       const figures = [...weeklyFigures(session.store), ...growoverFigures(session.store)];
       if (flags.predictions !== undefined) {
         const file = flags.predictions;
-        // A system's weekly file is named by its week, in a folder named by the system (as a leaderboard's submissions are).
-        const stem = basename(file).replace(/\.jsonl?$/, '');
-        const system = /^\d{4}-\d{2}-\d{2}$/.test(stem) ? basename(dirname(resolve(file))) : stem;
+        // Named as a leaderboard names its submissions: SYSTEM/YYYY-MM-DD.jsonl by its folder, SYSTEM.jsonl by its file.
+        const inFolder = `${basename(dirname(resolve(file)))}/${basename(file)}`;
+        const system = WEEK_FILE.test(basename(file)) ? submissionOf(inFolder).system : basename(file).replace(/\.jsonl?$/, '');
         const board = buildLeaderboard(session.store, [{ system, name: file, kind: { weekly: null }, path: file }], { seed: session.settings.seed, date: flags.date ?? null });
         figures.push(...leaderboardFigures(board));
       }
