@@ -34,10 +34,14 @@ export const generateStage: MonthlyStage = {
     const usage = new StageUsage(input.tasks);
     const todo = articlesToDo(context, 'generate', input.newName, articles);
     let done = articles.length - todo.length;
-    /** The article's page in the old snapshot when it had items there: it gets items from change, else initial ones. */
+    /** The article's page in the old snapshot when it had items there: it gets items from change, else initial ones. Read once per article: the counts read it again. */
+    const earlier = new Map<number, number | null>();
     const earlierPage = (pageId: number): number | null => {
-      const oldPageId = pairs.get(pageId)?.oldPageId ?? null;
-      return input.oldName !== undefined && oldPageId !== null && store.evidenceIn(input.oldName, oldPageId).length > 0 ? oldPageId : null;
+      if (!earlier.has(pageId)) {
+        const oldPageId = pairs.get(pageId)?.oldPageId ?? null;
+        earlier.set(pageId, input.oldName !== undefined && oldPageId !== null && store.evidenceIn(input.oldName, oldPageId).length > 0 ? oldPageId : null);
+      }
+      return earlier.get(pageId) ?? null;
     };
 
     const jobOf = (article: (typeof articles)[number]): GenerateArticle => {

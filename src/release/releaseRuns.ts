@@ -31,11 +31,11 @@ const SnapshotParams = z.looseObject({ name: z.string().optional(), new: z.strin
  */
 export function releaseRuns(runs: RunStore, kind: ReleaseKind, parameters: Record<string, unknown>): Array<{ id: number; pipeline: string }> {
   const all = runs.runsOf(PIPELINES[kind]);
+  const asOf = asOfBySnapshot(all);
   const keep = (run: (typeof all)[number]): boolean => {
     if (kind === 'weekly') return WikiParams.safeParse(run.params).data?.wiki === parameters['wiki'];
     if (kind === 'dailyqa') return true;
     const made = SnapshotParams.safeParse(run.params).data;
-    const asOf = asOfBySnapshot(all);
     const target = asOf.get(String(kind === 'growover' ? parameters['snapshot'] : parameters['new']));
     const own = asOf.get(made?.new ?? made?.name ?? '');
     // A run whose snapshot the store cannot date is kept: leaving out a run that wrote the data would be the worse error.
