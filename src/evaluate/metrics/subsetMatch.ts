@@ -1,9 +1,6 @@
 import { paddedContains } from '../../text/normalise.js';
 import type { Metric } from './metric.js';
 
-/** The padded match form of a text with nothing left once normalised. */
-const EMPTY = '  ';
-
 /**
  * The weekly check stage's subset match: the gold value occurs as whole words in the prediction,
  * both normalised for matching (case, accents, punctuation, articles, thousands separators do not count).
@@ -14,7 +11,7 @@ export const subsetMatch = {
   name: 'sm' as const,
   description: 'the gold value found in the prediction (the check stage rule)',
   score: (prediction, gold) => {
-    if (gold.paddedMatch === EMPTY) return prediction.paddedMatch === EMPTY ? 1 : 0;
+    if (gold.match === '') return prediction.match === '' ? 1 : 0;
     return paddedContains(prediction.paddedMatch, gold.paddedMatch) ? 1 : 0;
   },
   binary: true,
