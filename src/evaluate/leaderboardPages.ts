@@ -7,6 +7,7 @@ import { F1_BY_DAYS, OUTDATED_BY_DAYS, scoreByDaysChart } from '../plots/charts.
 import { DAY_BIN_ORDER } from './weeklyScores.js';
 import { figuresMarkdown, renderFigures, type Figure } from '../plots/datasetFigures.js';
 import type { Leaderboard } from './leaderboard.js';
+import type { GrowoverGroupScores } from './growoverScores.js';
 
 interface Table {
   title: string;
@@ -22,6 +23,11 @@ function percent(value: number): string {
 
 function withInterval(value: number, [low, high]: [number, number]): string {
   return `${percent(value)} [${percent(low)}, ${percent(high)}]`;
+}
+
+/** A GrowOVER group's rate with its interval; '–' for a group without items (a snapshot with no CHANGED item), which has no rate. */
+function groupCell(scores: GrowoverGroupScores, measure: 'em' | 'f1' | 'outdated'): string {
+  return scores.n === 0 ? '–' : withInterval(scores[measure], scores.ci[measure]);
 }
 
 function tables(board: Leaderboard): Table[] {
@@ -92,11 +98,11 @@ function tables(board: Leaderboard): Table[] {
         entry.system,
         withInterval(entry.ALL.f1, entry.ALL.ci.f1),
         withInterval(entry.ALL.em, entry.ALL.ci.em),
-        withInterval(entry.SAME.f1, entry.SAME.ci.f1),
-        withInterval(entry.NEW.f1, entry.NEW.ci.f1),
-        withInterval(entry.CHANGED.f1, entry.CHANGED.ci.f1),
-        withInterval(entry.CHANGED_DEL.em, entry.CHANGED_DEL.ci.em),
-        withInterval(entry.CHANGED.outdated, entry.CHANGED.ci.outdated),
+        groupCell(entry.SAME, 'f1'),
+        groupCell(entry.NEW, 'f1'),
+        groupCell(entry.CHANGED, 'f1'),
+        groupCell(entry.CHANGED_DEL, 'em'),
+        groupCell(entry.CHANGED, 'outdated'),
         String(entry.ALL.n),
         String(entry.missing),
         String(entry.outside),

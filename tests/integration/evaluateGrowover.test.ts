@@ -6,7 +6,7 @@
  * release card's files all exist and parse.
  */
 import Sqlite from 'better-sqlite3';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { QaLine } from '../../src/release/growoverFormats.js';
@@ -111,6 +111,30 @@ describe('evaluate growover', () => {
     writeFileSync(jsonl, `${items.map((item) => JSON.stringify({ id: item.id, prediction: reply(item) })).join('\n')}\n`);
     const fromJsonl = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', jsonl])).stdout);
     expect(fromJsonl).toEqual(fromJson);
+  });
+
+  it('shows a group without items (a first snapshot has no SAME or CHANGED item) as no rate, in the report and on the leaderboard, never as 0.0', async () => {
+    const first = (await runCliOk(['--db', db, 'export', 'growover', '--snapshot', FIRST, '--out', join(dir, 'first-only')])) && join(dir, 'first-only', 'qa.jsonl');
+    const firstItems = readFileSync(first, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .flatMap((line) => Object.values(QaLine.parse(JSON.parse(line))).flat());
+    expect(new Set(firstItems.map((item) => item.type))).toEqual(new Set(['NEW']));
+    const subs = join(dir, 'subs-first');
+    const system = join(subs, 'oracle');
+    mkdirSync(system, { recursive: true });
+    writeFileSync(join(system, `growover-${FIRST}.jsonl`), `${firstItems.map((item) => JSON.stringify({ id: item.id, prediction: item.answer })).join('\n')}\n`);
+    const text = (await runCliOk(['--db', db, 'evaluate', 'growover', '--snapshot', FIRST, '--predictions', join(system, `growover-${FIRST}.jsonl`)])).stdout;
+    for (const group of ['SAME', 'CHANGED', 'CHANGED_DEL']) {
+      const line = text.split('\n').find((l) => l.trimStart().startsWith(`${group} `)) ?? '';
+      expect(line, group).toMatch(/n=\s+0\s+EM\s+—\s+F1\s+—/);
+      expect(line, group).not.toContain('0.0');
+    }
+    const board = (await runCliOk(['--db', db, 'leaderboard', '--submissions', subs])).stdout;
+    const row = board.split('\n').find((l) => l.startsWith('| 1 | oracle |')) ?? '';
+    // rank, system, ALL F1, ALL EM, SAME F1, NEW F1, CHANGED F1, CHANGED_DEL EM, CHANGED outdated, items, missing, outside
+    const cells = row.split('|').slice(1, -1).map((cell) => cell.trim());
+    expect(cells.slice(2, 9)).toEqual(['100.0 [100.0, 100.0]', '100.0 [100.0, 100.0]', '–', '100.0 [100.0, 100.0]', '–', '–', '–']);
   });
 
   it('counts a missing prediction as an empty reply and reports ids the snapshot does not hold', async () => {

@@ -287,11 +287,16 @@ function weeklySummary(r: WeeklyReport & WeeklyEvaluation & { judge?: JudgeRepor
 
 function growoverSummary(r: GrowoverReport): string {
   const groups = ['ALL', 'SAME', 'NEW', 'CHANGED', 'CHANGED_DEL'] as const;
-  const lines = groups.map(
-    (g) =>
-      `  ${g.padEnd(12)} n=${String(r[g].n).padStart(6)}  EM ${percent(r[g].em).padStart(5)} ${interval(r[g].ci.em)}  F1 ${percent(r[g].f1).padStart(5)} ${interval(r[g].ci.f1)}  |  ` +
-      `${GROWOVER_VERDICTS.map((v) => `${v} ${percent(r[g][v]).padStart(5)}`).join('  ')}\n`,
-  );
+  // A group without items (no CHANGED item in a first snapshot) has no rate: a 0.0 would read as a score.
+  const lines = groups.map((g) => {
+    const empty = r[g].n === 0;
+    const rate = (value: number) => (empty ? '—' : percent(value)).padStart(5);
+    const ci = (measure: 'em' | 'f1') => (empty ? '' : ` ${interval(r[g].ci[measure])}`);
+    return (
+      `  ${g.padEnd(12)} n=${String(r[g].n).padStart(6)}  EM ${rate(r[g].em)}${ci('em')}  F1 ${rate(r[g].f1)}${ci('f1')}  |  ` +
+      `${GROWOVER_VERDICTS.map((v) => `${v} ${rate(r[g][v])}`).join('  ')}\n`
+    );
+  });
   lines.push('  (percent, 95% bootstrap over the items; CHANGED_DEL: CHANGED items scored against their old answer, lower is better; outdated: a CHANGED item answered with its old answer)\n');
   lines.push(listed('missing (scored as empty)', r.missing, r.missing_sample));
   lines.push(listed('ids not active in the snapshot, not scored', r.outside.n, r.outside.sample));
