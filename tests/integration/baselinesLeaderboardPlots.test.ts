@@ -86,7 +86,7 @@ describe('predict, offline', () => {
     }
   });
 
-  it('refuses an unknown system (usage, exit 2) and an unknown snapshot (one line, exit 1), writing nothing', async () => {
+  it('refuses an unknown system (usage, exit 2), an unknown snapshot and a week with nothing to predict (one line, exit 1), writing nothing', async () => {
     const out = join(dir, 'never.jsonl');
     const system = await runCli(['--db', db, 'predict', 'weekly', '--system', 'oracle', '--date', DATE, '--out', out]);
     expect(system.code).toBe(2);
@@ -95,6 +95,9 @@ describe('predict, offline', () => {
     expect(snapshot.code).toBe(1);
     expect(snapshot.stderr.trim().split('\n')).toHaveLength(1);
     expect(snapshot.errorCode).toBe('E_SNAPSHOT_NOT_FOUND');
+    // A week without queries: an empty file would be refused by evaluate and the leaderboard.
+    const early = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--week', '2024-01-01', '--out', out, '--llm', 'offline']);
+    expect([early.code, early.errorCode, early.stderr.trim().split('\n')]).toEqual([1, 'E_NOTHING_TO_SCORE', [expect.stringMatching(/no query of the week of 2024-01-01 has a known answer on 2024-01-08/)]]);
     expect(() => readFileSync(out)).toThrow();
   });
 });

@@ -8,6 +8,7 @@ import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { weekEvaluationDate } from '../../dates.js';
 import { addOptions, dateOption, llmOption, refuseUsage, snapshotNameOption, type OptionsOf } from '../options.js';
 import { withSession, type Session } from '../session.js';
+import { UserError } from '../../errors.js';
 
 /** What both baselines' commands read. */
 interface PredictFlags {
@@ -49,13 +50,14 @@ export function registerPredict(program: Command): void {
     {
       system: new Option('--system <name>', 'the baseline').choices([...WEEKLY_SYSTEMS]).makeOptionMandatory(),
       date: dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC); default with --week: the day after the week'),
-      week: dateOption('--week <start>', "only the queries of the week starting that day (YYYY-MM-DD), as a leaderboard's SYSTEM/START.jsonl holds"),
+      week: dateOption('--week <start>', "only the queries of the week starting that day (YYYY-MM-DD), as evaluate --week scores them"),
       ...predictOutputOptions(),
     },
   ).action(async (flags: PredictWeeklyFlags, command: Command) => {
     // DailyQA answers a week's queries on the day after the week.
     const date = flags.date ?? (flags.week !== undefined ? weekEvaluationDate(flags.week) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
-    await predictInto(command, flags, (session, tasks) => predictWeekly(session.store, tasks, flags.system, date, flags.week));
+    const expected = `${flags.week === undefined ? 'no kept query' : `no query of the week of ${flags.week}`} has a known answer on ${date}`;
+    await predictInto(command, flags, expected, (session, tasks) => predictWeekly(session.store, tasks, flags.system, date, flags.week));
   });
   addOptions<PredictGrowoverFlags>(
     predict
@@ -67,15 +69,17 @@ export function registerPredict(program: Command): void {
       ...predictOutputOptions(),
     },
   ).action(async (flags: PredictGrowoverFlags, command: Command) => {
-    await predictInto(command, flags, (session, tasks) => predictGrowover(session.store, tasks, flags.system, flags.snapshot));
+    await predictInto(command, flags, `no QA item is active in snapshot "${flags.snapshot}"`, (session, tasks) => predictGrowover(session.store, tasks, flags.system, flags.snapshot));
   });
 }
 
-async function predictInto(command: Command, flags: PredictFlags, predict: (session: Session, tasks: BaselineTasks) => Promise<BaselinePredictions>): Promise<void> {
+async function predictInto(command: Command, flags: PredictFlags, nothingExpected: string, predict: (session: Session, tasks: BaselineTasks) => Promise<BaselinePredictions>): Promise<void> {
   // The store is written (the reply cache), so the command takes the lock like every LLM stage.
   await withSession(command, { write: true, flags: { llm: flags.llm } }, async (session) => {
     const tasks = new SessionTasks(session.store, session.settings).baseline();
     const outcome = await predict(session, tasks);
+    // An empty file would be refused by evaluate and the leaderboard: say so now, with nothing written.
+    if (outcome.predictions.length === 0) throw new UserError('E_NOTHING_TO_SCORE', `nothing to predict: ${nothingExpected}; ${flags.out} not written`);
     writeFileAtomically(flags.out, predictionLines(outcome.predictions));
     const usage = tasks.takeUsage();
     const summary = {
