@@ -58,6 +58,8 @@ export function checkedNames(names: readonly string[]): string[] {
   }
   const seen = new Set<string>();
   for (const name of names) {
+    // `audit links --annotators admin` renews the maintainer's link: an annotator named so would lose theirs with it.
+    if (name === 'admin') throw new UserError('E_ANNOTATOR_DUPLICATE', 'annotator name admin names the maintainer (audit links --annotators admin): choose another');
     if (seen.has(name)) throw new UserError('E_ANNOTATOR_DUPLICATE', `annotator ${name} is named twice`);
     seen.add(name);
   }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditReport } from '../../src/audit/report.js';
+import { renewLinks } from '../../pipelines/audit/build.js';
 import { startAuditServer, type AuditServer } from '../../src/serve/server.js';
 import { Store } from '../../src/store/store.js';
 import { seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
@@ -394,5 +395,28 @@ describe('audit pages in chromium', () => {
     const dana = audits.annotators(seeded.audit.id).find((annotator) => annotator.name === 'dana')!;
     expect(audits.judgments(seeded.audit.id).filter((row) => row.annotatorId === dana.id).map((row) => row.seconds)).toEqual([86_400]);
     expect(incidents).toEqual([]);
+  }, 60_000);
+  // Last: it renews the maintainer's link, which the tests above use.
+  it("stops refreshing a maintainer's page whose link was renewed, and says so, instead of failing every 3 s", async () => {
+    const admin = await openPage('stale admin');
+    await admin.clock.install();
+    await admin.goto(`${server.url}/admin/${seeded.adminToken}`);
+    const panels: number[] = [];
+    admin.on('response', (response) => {
+      if (response.url().endsWith('/api/admin/panel')) panels.push(response.status());
+    });
+    renewLinks(store, seeded.audit.name, ['maintainer']); // the fixture's admin
+    // A minute of a tab left open: one refused refresh, then none (each would count as a failed
+    // token of this machine, which after ten answers every mistyped link on it with 429).
+    for (let second = 0; second < 60; second += 3) {
+      await admin.clock.runFor(3_000);
+      await admin.waitForTimeout(20);
+    }
+    await admin.waitForTimeout(200);
+    expect(panels).toEqual([401]);
+    expect(await admin.locator('#updated').textContent()).toMatch(/^this link no longer opens the audit/);
+    expect(await admin.locator('#updated').getAttribute('class')).toContain('error');
+    const mistyped = await fetch(`${server.url}/api/next`, { headers: { authorization: 'Bearer not-a-token-of-this-audit' } });
+    expect(mistyped.status).toBe(401);
   }, 60_000);
 });
