@@ -5,12 +5,12 @@
  * written down; README.md's table of error codes repeats it, and a unit test keeps the two equal.
  */
 export const errorCodes = {
-  E_USAGE: 'a wrong flag or argument, found when the command line is read (exit code 2)',
+  E_USAGE: 'a wrong flag or argument, found when the command line is read: an unknown flag, a missing value, or a value its option refuses as it reads it (not a whole number, not a real `YYYY-MM-DD` date) (exit code 2)',
   E_INTERNAL: 'a bug in wikidelta, never bad input (exit code 70; the stack with `WIKIDELTA_DEBUG=1`)',
   E_CONFIG_UNKNOWN_SETTING: 'the config file names a setting wikidelta does not have',
   E_CONFIG_INVALID: 'the config file is not a JSON object',
   E_SETTING_INVALID: 'a setting (from a flag, the environment or the config file) has a value it cannot take; the line says where it came from',
-  E_FLAG_INVALID: "a flag's value is malformed or out of range (a port, a count, a URL, a stage name, a model option)",
+  E_FLAG_INVALID: "a flag's value the command refuses once the line is read: out of range or malformed (a port, a count, a URL, a stage name, a model option)",
   E_FLAG_MISSING: 'the command needs a flag or argument that was not given (a source, `--as-of` with `--api`, annotators, files)',
   E_FLAGS_CONFLICT: 'flags that cannot go together (`--api` with `--dump`, `--query` with `--title`, `--redo` of a stage not run)',
   E_DATE_INVALID: 'a date, month or timestamp that is not a real one in the expected form',

@@ -33,7 +33,7 @@ export function registerWeekly(program: Command): void {
   addOptions<WeeklyFlags>(
     program
       .command('weekly')
-      .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, diff, select, timeline, generate, check, classify, export'),
+      .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, labels, diff, select, timeline, generate, check, classify, export, finalize'),
     {
       start: dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC); or --last-week'),
       lastWeek: new Option('--last-week', 'the last complete Monday-to-Sunday week (UTC) before now, for cron: same as --start MONDAY --days 7'),
