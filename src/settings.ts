@@ -16,6 +16,12 @@ const VERSION = '0.1.0';
  */
 export const DEFAULT_THREAD_HEAP_MB = 256;
 
+/** How a wiki is asked when nothing says otherwise: the settings' defaults, and a library caller's who passes no settings. */
+export const WIKI_DEFAULTS = { maxInFlight: 3, maxRetries: 6, retryBaseMs: 1000, requestTimeoutSeconds: 120, maxReplyMb: 64 } as const;
+
+/** Queries kept per domain in a week (DailyQA's cap); the classify stage's default when given none. */
+export const DEFAULT_DOMAIN_CAP = 750;
+
 /** Every setting, its type, bounds and default. Flags override the environment, which overrides the file. */
 const SettingsSchema = z
   .object({
@@ -24,14 +30,14 @@ const SettingsSchema = z
       .string()
       .min(10, 'a descriptive User-Agent (tool, version, contact) is required by Wikimedia')
       .default(`wikidelta/${VERSION} (Wikipedia change datasets; set WIKIDELTA_USER_AGENT to add your contact)`),
-    maxInFlight: z.coerce.number().int().min(1).max(3, 'Wikimedia asks for at most 3 requests in flight').default(3),
+    maxInFlight: z.coerce.number().int().min(1).max(3, 'Wikimedia asks for at most 3 requests in flight').default(WIKI_DEFAULTS.maxInFlight),
     perMinute: z.coerce.number().int().min(1).max(6000).default(200),
-    maxRetries: z.coerce.number().int().min(0).max(20).default(6),
-    retryBaseMs: z.coerce.number().int().min(1).max(600_000).default(1000),
+    maxRetries: z.coerce.number().int().min(0).max(20).default(WIKI_DEFAULTS.maxRetries),
+    retryBaseMs: z.coerce.number().int().min(1).max(600_000).default(WIKI_DEFAULTS.retryBaseMs),
     /** One wiki request, from sending it to the last byte of its reply. */
-    requestTimeoutSeconds: z.coerce.number().min(1).max(3600).default(120),
+    requestTimeoutSeconds: z.coerce.number().min(1).max(3600).default(WIKI_DEFAULTS.requestTimeoutSeconds),
     /** A wiki reply larger than this is refused (MediaWiki caps its own replies at 8 MB by default). */
-    maxReplyMb: z.coerce.number().min(1).max(4096).default(64),
+    maxReplyMb: z.coerce.number().min(1).max(4096).default(WIKI_DEFAULTS.maxReplyMb),
     revertHours: z.coerce.number().min(0).max(24 * 60).default(48),
     /** The old-generation heap of each batch thread of a weekly run without the queue (src/queue/threadRunner.ts). */
     threadHeapMb: z.coerce.number().int().min(128).max(65_536).default(DEFAULT_THREAD_HEAP_MB),
@@ -57,7 +63,7 @@ const SettingsSchema = z
     llmPricePer1kInput: z.coerce.number().min(0).optional(),
     llmPricePer1kOutput: z.coerce.number().min(0).optional(),
     /** Queries kept per domain and week, drawn by seeded sampling without replacement. */
-    domainCap: z.coerce.number().int().min(1).default(750),
+    domainCap: z.coerce.number().int().min(1).default(DEFAULT_DOMAIN_CAP),
     /** Descriptiveness search: auto (the wiki's search when --api is given, else the local index), wiki, local. */
     search: z.enum(['auto', 'wiki', 'local']).default('auto'),
   })

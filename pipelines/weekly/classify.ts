@@ -1,11 +1,10 @@
 import { withUsage } from '../../src/llm/usage.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
 import { derivedRandom } from '../../src/random.js';
+import { DEFAULT_DOMAIN_CAP } from '../../src/settings.js';
 import type { DomainResult } from '../../src/model/questions.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, LLM_BATCH, tasksFor } from './llmWork.js';
-
-const DEFAULT_DOMAIN_CAP = 750;
 
 /**
  * classify: a domain for every generated question (by the tasks' provider; a failed call falls back to

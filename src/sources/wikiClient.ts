@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { RemoteError, UserError } from '../errors.js';
 import { ReplyTooLarge, RequestTimedOut, withDeadline } from '../net/boundedFetch.js';
 import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
-import type { Settings } from '../settings.js';
+import { WIKI_DEFAULTS, type Settings } from '../settings.js';
 
 /** Where a wiki is and how politely to ask it; everything but the URL and User-Agent has a default. */
 export interface WikiClientOptions {
@@ -66,11 +66,8 @@ export function wikiClientOptions(
 
 /** The most ids (page, revision, title) a client without apihighlimits may send per request. */
 export const IDS_PER_REQUEST = 50;
+/** Wikimedia asks for no more in flight. */
 const MAX_IN_FLIGHT = 3;
-const DEFAULT_MAX_RETRIES = 5;
-const DEFAULT_RETRY_BASE_MS = 1000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
-const DEFAULT_MAX_REPLY_BYTES = 64 << 20;
 const MAX_REDIRECTS = 5;
 
 /** One attempt of a request, ended by `signal` at its deadline. */
@@ -147,14 +144,14 @@ export class WikiClient {
     if (!options.userAgent?.trim()) {
       throw new UserError('E_FLAG_MISSING', 'a descriptive User-Agent is required for the MediaWiki API (tool name/version and a contact)');
     }
-    const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
+    const maxInFlight = options.maxInFlight ?? WIKI_DEFAULTS.maxInFlight;
     if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
       throw new UserError('E_SETTING_INVALID', `invalid maxInFlight ${maxInFlight}: expected 1 to ${MAX_IN_FLIGHT} requests in flight`);
     }
     this.apiUrl = options.apiUrl;
-    this.timeoutMs = positive(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs');
-    this.maxReplyBytes = positive(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES, 'maxReplyBytes');
-    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.timeoutMs = positive(options.requestTimeoutMs ?? WIKI_DEFAULTS.requestTimeoutSeconds * 1000, 'requestTimeoutMs');
+    this.maxReplyBytes = positive(options.maxReplyBytes ?? WIKI_DEFAULTS.maxReplyMb * (1 << 20), 'maxReplyBytes');
+    const maxRetries = options.maxRetries ?? WIKI_DEFAULTS.maxRetries;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new UserError('E_SETTING_INVALID', `invalid maxRetries ${maxRetries}: expected a whole number ≥ 0`);
     }
@@ -164,7 +161,7 @@ export class WikiClient {
       maxInFlight,
       ...(options.perMinute === undefined ? {} : { perMinute: Math.floor(positive(options.perMinute, 'perMinute')) }),
       maxRetries,
-      retryBaseMs: positive(options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS, 'retryBaseMs'),
+      retryBaseMs: positive(options.retryBaseMs ?? WIKI_DEFAULTS.retryBaseMs, 'retryBaseMs'),
     });
     this.bot = queuedMwn(
       {
