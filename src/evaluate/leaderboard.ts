@@ -21,7 +21,8 @@ import { ThreadedPredictionFile } from './threadedPredictions.js';
 import { StoreGold, type EvaluationScope } from './storeCases.js';
 import { scoreGrowover, type GrowoverReport } from './growoverScores.js';
 import { datedSink, evaluateWeekly, type DatedSink } from './weeklyEvaluation.js';
-import type { GroupScores, WeeklyReport } from './weeklyScores.js';
+import type { GroupScores, MetricValues, WeeklyReport } from './weeklyScores.js';
+import { WEEKLY_METRICS } from './metrics/index.js';
 import type { VerdictRate } from './verdicts.js';
 import type { Store } from '../store/store.js';
 
@@ -40,7 +41,7 @@ export interface SubmissionFile {
   cutoff?: string | null;
 }
 
-export type WeeklyEntry = Record<VerdictRate, number> & {
+export type WeeklyEntry = Record<VerdictRate, number> & MetricValues & {
   rank: number;
   system: string;
   files: string[];
@@ -49,9 +50,6 @@ export type WeeklyEntry = Record<VerdictRate, number> & {
   scored: number;
   missing: number;
   unknown: number;
-  em: number;
-  f1: number;
-  sm: number;
   ci: WeeklyReport['ci'];
   no_answer: WeeklyReport['no_answer'];
   by_week: Record<string, GroupScores>;
@@ -63,6 +61,16 @@ export type WeeklyEntry = Record<VerdictRate, number> & {
   /** Predictions the board did not expect (ids the store does not know, or dates it does not score). */
   outside: number;
 };
+
+/**
+ * Every registered metric's value in a report, in registry order (docs/ARCHITECTURE.md §15), so a
+ * metric added to `WEEKLY_METRICS` is on the board with no change here.
+ *
+ * @example metricValues({ em: 50, f1: 75, sm: 50, current: 50 }) // { em: 50, f1: 75, sm: 50 }
+ */
+export function metricValues(report: MetricValues): MetricValues {
+  return Object.fromEntries(WEEKLY_METRICS.map((metric) => [metric.name, report[metric.name]])) as MetricValues;
+}
 
 /** One system's GrowOVER scores on one snapshot, with its rank. */
 export interface GrowoverEntry extends Pick<GrowoverReport, 'ALL' | 'SAME' | 'NEW' | 'CHANGED' | 'CHANGED_DEL' | 'missing'> {
@@ -209,9 +217,7 @@ function weeklyEntry(gold: StoreGold, system: string, entry: WeeklySystem, scope
     scored: report.scored,
     missing: report.missing,
     unknown: report.unknown,
-    em: report.em,
-    f1: report.f1,
-    sm: report.sm,
+    ...metricValues(report),
     current: report.current,
     outdated: report.outdated,
     future: report.future,

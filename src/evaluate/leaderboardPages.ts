@@ -5,6 +5,7 @@
  */
 import { F1_BY_DAYS, OUTDATED_BY_DAYS, scoreByDaysChart } from '../plots/charts.js';
 import { DAY_BIN_ORDER } from './weeklyScores.js';
+import { WEEKLY_METRICS } from './metrics/index.js';
 import { figuresMarkdown, renderFigures, type Figure } from '../plots/datasetFigures.js';
 import type { Leaderboard } from './leaderboard.js';
 import type { GrowoverGroupScores } from './growoverScores.js';
@@ -30,6 +31,9 @@ function groupCell(scores: GrowoverGroupScores, measure: 'em' | 'f1' | 'outdated
   return scores.n === 0 ? '–' : withInterval(scores[measure], scores.ci[measure]);
 }
 
+/** The weekly table's metric columns: F1 first, as the board ranks by it, then the registry's others in order. */
+const BOARD_METRICS = [...WEEKLY_METRICS].sort((a, b) => Number(b.name === 'f1') - Number(a.name === 'f1'));
+
 function tables(board: Leaderboard): Table[] {
   const result: Table[] = [];
   if (board.weekly.length > 0) {
@@ -41,13 +45,11 @@ function tables(board: Leaderboard): Table[] {
         `Ranked by F1 (SQuAD's token F1); EM, F1 and SM in percent with 95% bootstrap intervals by query (${board.resamples} resamples, seed ${board.seed}), each the best over the answer and its aliases. ` +
         'Each answer with a value is current (it gives the value in effect on the date), outdated (a value that held before), future (one that held only later; the rest to 100) or wrong. ' +
         'Missing predictions count as wrong; "no answer" is the share of queries without a value on the date that the system said it could not answer, with their number in brackets; "n" counts the answers with a value, "missing" the items of both kinds that the system did not predict; "unknown" answers are not scored; "outside" counts predictions for ids or dates the board does not score.',
-      header: ['rank', 'system', 'F1', 'EM', 'SM', 'current', 'outdated', 'wrong', 'no answer', 'n', 'queries', 'missing', 'unknown', 'outside'],
+      header: ['rank', 'system', ...BOARD_METRICS.map((metric) => metric.name.toUpperCase()), 'current', 'outdated', 'wrong', 'no answer', 'n', 'queries', 'missing', 'unknown', 'outside'],
       rows: board.weekly.map((entry) => [
         String(entry.rank),
         entry.system,
-        withInterval(entry.f1, entry.ci.f1),
-        withInterval(entry.em, entry.ci.em),
-        withInterval(entry.sm, entry.ci.sm),
+        ...BOARD_METRICS.map((metric) => withInterval(entry[metric.name], entry.ci[metric.name])),
         withInterval(entry.current, entry.ci.current),
         withInterval(entry.outdated, entry.ci.outdated),
         withInterval(entry.wrong, entry.ci.wrong),

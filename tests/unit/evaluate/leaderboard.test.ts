@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { rankEntries, submissionOf } from '../../../src/evaluate/leaderboard.js';
+import { metricValues, rankEntries, submissionOf } from '../../../src/evaluate/leaderboard.js';
+import { WEEKLY_METRICS } from '../../../src/evaluate/metrics/index.js';
 import { leaderboardMarkdown } from '../../../src/evaluate/leaderboardPages.js';
 import { withCode } from '../../support/errorCodes.js';
 
 describe('leaderboard', () => {
+  it("gives every registered metric's value, in registry order, and nothing else of the report", () => {
+    const report = { current: 40, ...Object.fromEntries(WEEKLY_METRICS.map((metric, m) => [metric.name, m + 1])) } as unknown as Parameters<typeof metricValues>[0];
+    const values = metricValues(report);
+    expect(Object.keys(values)).toEqual(WEEKLY_METRICS.map((metric) => metric.name));
+    expect(Object.values(values)).toEqual(WEEKLY_METRICS.map((_, m) => m + 1));
+  });
+
+
   it('places files by their path: a flat system file, a week, a GrowOVER snapshot', () => {
     expect(submissionOf('closed-book.jsonl')).toEqual({ system: 'closed-book', kind: { weekly: null } });
     expect(submissionOf('gpt/2025-01-20.jsonl')).toEqual({ system: 'gpt', kind: { weekly: '2025-01-20' } });
