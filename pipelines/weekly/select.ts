@@ -2,7 +2,7 @@ import type { Stage } from '../../src/runs/stageRunner.js';
 import type { WeeklyInput } from './input.js';
 import { idsOfFact, namedInfobox, namesOf, pageName, renderValue } from '../../src/content/entityRefs.js';
 import { templateLabels } from '../../src/diff/infoboxDiff.js';
-import { selectDataUnits } from '../../src/select/dataUnits.js';
+import { selectDataUnits, unnamedThroughWindow } from '../../src/select/dataUnits.js';
 import type { DataUnit, StoredChange } from '../../src/model/weekly.js';
 import { ENGLISH_WIKIPEDIA_ARTICLES } from '../../src/sources/openSource.js';
 
@@ -17,12 +17,13 @@ const WIKIDATA_ARTICLES = 'https://www.wikidata.org/wiki/';
  * select: the week's DailyQA data units, replaced as a whole so a rerun gives the same set. Entity
  * facts are named here (docs/ARCHITECTURE.md §16): a change is a candidate only when its entity, its
  * property and every entity its old and new values name have an English label (the old value is the
- * answer of the week's days before the change, in the release's day files), and its unit reads with
+ * answer of the week's days before the change, in the release's day files) and no later change of its
+ * key in the week names one without (the days after it), and its unit reads with
  * labels where the store keeps ids.
  */
 export const selectStage: Stage<WeeklyInput> = {
   name: 'select',
-  after: ['diff'],
+  after: ['diff', 'labels'],
   async run(input, context) {
     const store = context.store.changes(input.wiki);
     const entities = context.store.entities;
@@ -35,7 +36,9 @@ export const selectStage: Stage<WeeklyInput> = {
       const page = entityPages.get(change.pageId);
       return page !== undefined && (page.label === null || idsOf(change).some((id) => !names(id)?.label));
     };
-    const candidates = changes.filter((change) => !unnamed(change));
+    // A change is left out too when its key later in the week names an entity without a label: the days after would answer an id.
+    const leftOut = unnamedThroughWindow(changes, unnamed);
+    const candidates = changes.filter((change) => !leftOut.has(change));
     const chosen = selectDataUnits(candidates, input.seed);
     const units: DataUnit[] = chosen.map((change) => {
       const infoboxes = store.infoboxes(change.pageId, change.revId);

@@ -36,3 +36,35 @@ export function selectDataUnits<Change extends CandidateChange>(candidates: read
 function compareRevision(a: CandidateChange, b: CandidateChange): number {
   return a.timestamp.localeCompare(b.timestamp) || a.revId - b.revId;
 }
+
+/**
+ * The changes a release could not ask about because of what their key says later in the window: a
+ * change `isUnnamed` rejects (a value naming an entity without a label), and every earlier change of
+ * the same page, template and key in the window, whose question's day files would answer with that
+ * later value (an id) on the week's days after it. Give it the window's changes that are not reverted.
+ *
+ * @param changes - the window's changes
+ * @param isUnnamed - whether a change on its own cannot be asked about (its old or new value unnamed)
+ * @returns the changes to leave out, the latest of each key first
+ * @example unnamedThroughWindow([toTaiwan, toQ999999], unnamed) // both: the days after the second answer Q999999
+ */
+export function unnamedThroughWindow<Change extends CandidateChange>(changes: readonly Change[], isUnnamed: (change: Change) => boolean): Set<Change> {
+  const byKey = new Map<string, Change[]>();
+  for (const change of changes) {
+    const id = `${change.pageId}\u0000${change.template}\u0000${change.key}`;
+    const list = byKey.get(id);
+    if (list) list.push(change);
+    else byKey.set(id, [change]);
+  }
+  const rejected = new Set<Change>();
+  for (const list of byKey.values()) {
+    let later = false;
+    for (const change of [...list].sort((a, b) => compareRevision(b, a))) {
+      if (later || isUnnamed(change)) {
+        later = true;
+        rejected.add(change);
+      }
+    }
+  }
+  return rejected;
+}

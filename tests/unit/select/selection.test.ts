@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filterReason, isFileValue, isStylingKey } from '../../../src/select/changeFilters.js';
-import { selectDataUnits, type CandidateChange } from '../../../src/select/dataUnits.js';
+import { selectDataUnits, unnamedThroughWindow, type CandidateChange } from '../../../src/select/dataUnits.js';
 
 describe('change filters', () => {
   it('drops styling and layout keys but keeps facts', () => {
@@ -45,5 +45,26 @@ describe('selectDataUnits', () => {
     expect(selectDataUnits([...keys].reverse(), 1)[0]?.key).toBe(first);
     const drawn = new Set(Array.from({ length: 40 }, (_, seed) => selectDataUnits(keys, seed)[0]?.key));
     expect(drawn.size).toBeGreaterThan(3);
+  });
+});
+
+describe('unnamedThroughWindow', () => {
+  const change = (revId: number, timestamp: string, key: string, value: string): CandidateChange & { value: string } => ({ pageId: 1, revId, timestamp, template: 'wikibase-item', key, value });
+
+  it('rejects a change whose key later in the window takes a value without a name: the days after it would answer an id', () => {
+    // Germany -> Taiwan (named), then Taiwan -> Q999999 (no label) two days later in the same week.
+    const named = change(2, '2025-01-10T10:00:00Z', 'P17', 'Taiwan');
+    const unnamed = change(3, '2025-01-12T10:00:00Z', 'P17', 'Q999999');
+    const other = change(2, '2025-01-10T10:00:00Z', 'P6', 'Taiwan');
+    const rejected = unnamedThroughWindow([named, unnamed, other], (c) => c.value.startsWith('Q'));
+    expect([...rejected].map((c) => [c.revId, c.key])).toEqual([[3, 'P17'], [2, 'P17']]);
+    expect(selectDataUnits([named, unnamed, other].filter((c) => !rejected.has(c)), 1).map((c) => c.key)).toEqual(['P6']);
+  });
+
+  it('carries an unnamed value back to the earlier changes of its key only, never forward (a later change: its own old value is checked)', () => {
+    const unnamed = change(2, '2025-01-10T10:00:00Z', 'P17', 'Q999999');
+    const named = change(3, '2025-01-12T10:00:00Z', 'P17', 'Germany');
+    const rejected = unnamedThroughWindow([unnamed, named], (c) => c.value.startsWith('Q'));
+    expect([...rejected].map((c) => c.revId)).toEqual([2]);
   });
 });
