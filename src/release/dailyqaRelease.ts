@@ -40,6 +40,8 @@ export interface DailyQaCounts {
   queries: number;
   days: number;
   answers: number;
+  /** Rows whose answer the store does not know (status unknown: the histories it holds end before the day). */
+  unknown: number;
 }
 
 /** Every day from `from` to `to`, both included. */
@@ -57,7 +59,7 @@ export function daysFrom(from: string, to: string): string[] {
 /**
  * The DailyQA release of every kept query on each day from `from` to `to` (one answer table, one file a day, the card).
  *
- * @throws UserError when the store holds no kept query
+ * @throws UserError when the store holds no kept query, or knows none of their answers on any day of the range
  */
 export async function renderDailyQaRelease(store: Store, from: string, to: string): Promise<{ draft: ReleaseDraft; counts: DailyQaCounts }> {
   const dates = daysFrom(from, to);
@@ -81,7 +83,12 @@ export async function renderDailyQaRelease(store: Store, from: string, to: strin
     update_frequency: query.updateFrequency,
     changed_at: query.changedAt,
   }));
-  const counts = { queries: queries.length, days: dates.length, answers: answers.length };
+  const unknown = answers.filter((answer) => answer.status === 'unknown').length;
+  // As for one day: a release in which no answer is known is no dataset, whatever the range.
+  if (unknown > 0 && unknown === answers.length) {
+    throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${queries.length} kept queries on any day from ${from} to ${to}: their histories end before it (run sync --until ${to})`);
+  }
+  const counts = { queries: queries.length, days: dates.length, answers: answers.length, unknown };
   const tables = { answers: { spec: ANSWERS_TABLE, records: answers }, queries: { spec: QUERIES_TABLE, records: queryRows } };
   const files = await tableFiles([tables.answers, tables.queries]);
   files.set('README.md', datasetCard(from, to, counts, queries.filter((query) => query.origin === 'imported').length, tables));

@@ -26,7 +26,11 @@ const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 const FileEntry = z
   .object({
-    path: z.string().min(1),
+    /** A file of the release itself: a name inside its directory, never a path out of it. */
+    path: z
+      .string()
+      .min(1)
+      .refine((path) => !/[/\\]/.test(path) && path !== '.' && path !== '..', 'must name a file inside the release, not a path'),
     bytes: z.number().int().min(0),
     /** The rows as the file's format counts them (lines, a Parquet footer's count: `./formats`); null for a file of none (the card, figures). */
     rows: z.number().int().min(0).nullable(),
@@ -66,7 +70,13 @@ export const Manifest = z
       })
       .strict(),
     previous: z.object({ version: z.string(), directory: z.string() }).strict().nullable(),
-    files: z.array(FileEntry),
+    files: z.array(FileEntry).superRefine((files, context) => {
+      const seen = new Set<string>();
+      files.forEach((file, index) => {
+        if (seen.has(file.path)) context.addIssue({ code: 'custom', path: [index, 'path'], message: `${file.path} is listed twice` });
+        seen.add(file.path);
+      });
+    }),
   })
   .strict();
 export type Manifest = z.infer<typeof Manifest>;

@@ -107,6 +107,19 @@ export function changesJsonLines(changes: ReleaseChanges): string {
 interface DayAnswer {
   answer: string | null;
   status: string;
+  /** The answer's other names; a change records them only when they differ (an evaluation accepts them as the answer). */
+  aliases?: string[];
+}
+
+function sameAliases(a: DayAnswer, b: DayAnswer): boolean {
+  return JSON.stringify(a.aliases ?? []) === JSON.stringify(b.aliases ?? []);
+}
+
+/** The two answers of a changed day as changes.jsonl gives them: the aliases only when they differ. */
+function dayChange(date: string, was: DayAnswer, now: DayAnswer): { date: string; before: DayAnswer; after: DayAnswer } {
+  const plain = ({ answer, status }: DayAnswer): DayAnswer => ({ answer, status });
+  if (sameAliases(was, now)) return { date, before: plain(was), after: plain(now) };
+  return { date, before: { ...plain(was), aliases: was.aliases ?? [] }, after: { ...plain(now), aliases: now.aliases ?? [] } };
 }
 
 function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<ReleaseChanges, 'counts' | 'records' | 'body'> {
@@ -125,7 +138,7 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
     const differing = [...days]
       .flatMap(([date, answer]) => {
         const was = earlier.get(date);
-        return was !== undefined && (was.answer !== answer.answer || was.status !== answer.status) ? [{ date, before: was, after: answer }] : [];
+        return was !== undefined && (was.answer !== answer.answer || was.status !== answer.status || !sameAliases(was, answer)) ? [dayChange(date, was, answer)] : [];
       })
       .sort((a, b) => byPath(a.date, b.date));
     if (differing.length > 0) changed.push({ id, days: differing });
@@ -143,7 +156,8 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
     ...changed.map((query) => ({ change: 'answer_changed', ...query })),
   ];
   const span = (days: ReturnType<typeof daySpan>) => (days.count === 0 ? 'none' : `${days.first} .. ${days.last} (${days.count})`);
-  const show = (answer: DayAnswer) => (answer.answer === null ? `(${answer.status})` : `${cell(answer.answer)}${answer.status === 'ok' ? '' : ` (${answer.status})`}`);
+  const show = (answer: DayAnswer) =>
+    `${answer.answer === null ? `(${answer.status})` : `${cell(answer.answer)}${answer.status === 'ok' ? '' : ` (${answer.status})`}`}${answer.aliases === undefined ? '' : ` aliases: ${answer.aliases.length === 0 ? 'none' : answer.aliases.map(cell).join(', ')}`}`;
   const changedRows = changed.flatMap((query) => query.days.map((day) => `| \`${query.id}\` | ${day.date} | ${show(day.before)} | ${show(day.after)} |`));
   const body = `| | before | after |
 |---|---|---|
@@ -164,7 +178,7 @@ function answersByQuery(records: Array<Record<string, unknown>>): Map<string, Ma
     const id = String(record.id);
     let days = byQuery.get(id);
     if (!days) byQuery.set(id, (days = new Map()));
-    days.set(String(record.date), { answer: (record.answer ?? null) as string | null, status: String(record.status) });
+    days.set(String(record.date), { answer: (record.answer ?? null) as string | null, status: String(record.status), aliases: Array.isArray(record.aliases) ? record.aliases.map(String) : [] });
   }
   return byQuery;
 }

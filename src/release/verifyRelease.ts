@@ -1,14 +1,16 @@
 /**
  * Checks a release directory against its MANIFEST.json (docs/ARCHITECTURE.md §8): every listed file
- * present with its size and SHA-256, no file the manifest does not list, and the version's hash
- * matching the listed data files. Files are hashed as streams, so a release of any size is checked
- * in bounded memory; the first difference found is the answer.
+ * present with its size, SHA-256 and rows, no file the manifest does not list, and the version's hash
+ * matching the listed data files. Files without rows are hashed as streams; a table's file is read
+ * whole to count its rows as its format does, as the export held it whole to write it. The first
+ * difference found is the answer.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, contentHash, readManifest, releaseVersion, type Manifest } from './manifest.js';
+import { rowsOf } from './formats/index.js';
+import { MANIFEST_FILE, contentHash, readManifest, releaseVersion, sha256, type Manifest } from './manifest.js';
 
 export type Verification = { ok: true; manifest: Manifest } | { ok: false; file: string; problem: string };
 
@@ -24,8 +26,14 @@ export async function verifyRelease(dir: string): Promise<Verification> {
     const stats = await stat(path).catch(() => undefined);
     if (!stats?.isFile()) return { ok: false, file: file.path, problem: 'is missing' };
     if (stats.size !== file.bytes) return { ok: false, file: file.path, problem: `has ${stats.size} bytes where the manifest says ${file.bytes}` };
-    const digest = await sha256Of(path);
+    const content = file.rows === null ? undefined : await readFile(path);
+    const digest = content === undefined ? await sha256Of(path) : sha256(content);
     if (digest !== file.sha256) return { ok: false, file: file.path, problem: `has SHA-256 ${digest} where the manifest says ${file.sha256}` };
+    if (content !== undefined) {
+      // The rows are not in the version's hash: a manifest edited to misstate them is found by counting.
+      const rows = await rowsOf(file.path, content);
+      if (rows !== file.rows) return { ok: false, file: file.path, problem: `has ${rows ?? 'no'} rows where the manifest says ${file.rows}` };
+    }
   }
   const listed = new Set([MANIFEST_FILE, ...manifest.files.map((file) => file.path)]);
   const extra = (await readdir(dir)).sort().find((name) => !listed.has(name));

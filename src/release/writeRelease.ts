@@ -25,6 +25,7 @@ import {
   manifestText,
   readManifest,
   releaseVersion,
+  sha256,
   Manifest,
   type FileEntry,
   type ReleaseKind,
@@ -76,7 +77,7 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
     follows = before.manifest.previous;
     // The same data, made by the code and runs that made it first: later runs that changed nothing of it are not its makers.
     madeBy = { wikidelta: before.manifest.wikidelta, store: before.manifest.store };
-    changeFiles = [CHANGES_FILE, CHANGES_JSONL_FILE].map((name) => [name, releaseFile(dir, name)]);
+    changeFiles = [CHANGES_FILE, CHANGES_JSONL_FILE].map((name) => [name, releaseFile(dir, name, before.manifest)]);
   } else {
     changes = before ? diffReleases(directorySource(before.dir, before.manifest), filesSource(draft.files, identity)) : firstRelease(filesSource(draft.files, identity));
     follows = before ? { version: before.manifest.version, directory: basename(resolve(before.dir)) } : null;
@@ -135,12 +136,19 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function releaseFile(dir: string, name: string): Uint8Array {
+/** A changelog file of the release `dir` holds, as its manifest lists it: an edited or damaged one is not carried into a new manifest. */
+function releaseFile(dir: string, name: string, manifest: Manifest): Uint8Array {
+  let content: Uint8Array;
   try {
-    return readFileSync(join(dir, name));
+    content = readFileSync(join(dir, name));
   } catch (error) {
-    throw new UserError('E_RELEASE_INVALID', `${dir} holds this very release but cannot give its ${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run wikidelta release verify ${dir}`);
+    throw new UserError('E_RELEASE_INVALID', `${dir} holds this very release but cannot give its ${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run wikidelta release verify ${dir}, or write it with --previous DIR`);
   }
+  const listed = manifest.files.find((file) => file.path === name);
+  if (listed?.sha256 !== sha256(content)) {
+    throw new UserError('E_RELEASE_INVALID', `${dir} holds this very release but its ${name} is not the one its manifest lists: run wikidelta release verify ${dir}, or write it with --previous DIR`);
+  }
+  return content;
 }
 
 /** The manifest of a directory that holds a release; undefined for anything else (a directory of other files, a broken manifest). */

@@ -27,6 +27,7 @@ async function exportRange(command: Command, flags: DailyQaExportFlags & { from:
     const { draft, counts } = await renderDailyQaRelease(session.store, flags.from, flags.to);
     const dir = flags.out ?? join(dirname(session.dbPath), 'releases', `dailyqa-${flags.from}-${flags.to}`);
     const written = await writeRelease(session.store, dir, draft, previousChoice(flags));
+    if (counts.unknown > 0) process.stderr.write(`${counts.unknown} of the ${counts.answers} answers are unknown (status unknown): the store's histories end before their day (run sync --until ${flags.to})\n`);
     process.stdout.write(
       session.json
         ? `${JSON.stringify({ dir, counts, ...releaseSummary(written) })}\n`

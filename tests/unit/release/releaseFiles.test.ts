@@ -4,7 +4,7 @@
  * bytes; a release's manifest, the release it follows (given, held by the directory, beside it, or
  * none), an unchanged release written again byte for byte, and verify catching an edited manifest.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANSWERS_TABLE } from '../../../src/release/answerTable.js';
@@ -85,8 +85,8 @@ describe('a release table', () => {
 });
 
 /** A small answers release of one query; `answer` sets its one answer. */
-async function draft(date: string, answer: string): Promise<ReleaseDraft> {
-  const rows = [{ id: 'q1', date, answer, status: 'ok', valid_from: `${date}T00:00:00Z`, valid_to: null, aliases: [] }];
+async function draft(date: string, answer: string, aliases: string[] = []): Promise<ReleaseDraft> {
+  const rows = [{ id: 'q1', date, answer, status: 'ok', valid_from: `${date}T00:00:00Z`, valid_to: null, aliases }];
   return { kind: 'dailyqa', series: 'dailyqa', date, command: `wikidelta export dailyqa --from ${date} --to ${date}`, parameters: { from: date, to: date }, files: new Map([...(await tableFiles([{ spec: ANSWERS_TABLE, records: rows }])), ['README.md', '# card\n']]) };
 }
 
@@ -133,5 +133,57 @@ describe('a release and the release it follows', () => {
     expect(() => diffReleases(directorySource(join(parent, 'x'), labels), directorySource(join(parent, 'x'), manifest))).toThrow(withCode('E_RELEASE_MISMATCH'));
     writeFileSync(join(parent, 'x', 'MANIFEST.json'), JSON.stringify({ ...manifest, version: '2025-01-02+000000000000' }));
     expect(await verifyRelease(join(parent, 'x'))).toEqual({ ok: false, file: 'MANIFEST.json', problem: expect.stringMatching(/^names version 2025-01-02\+000000000000, which does not match the hash of the files it lists/) });
+  });
+
+  it("verify counts each table's rows as its format does: a manifest misstating them is refused, naming the file", async () => {
+    const parent = tempDir();
+    await writeRelease(store, join(parent, 'x'), await draft('2025-01-02', 'a'));
+    const manifest = readManifest(join(parent, 'x'));
+    expect(await verifyRelease(join(parent, 'x'))).toMatchObject({ ok: true });
+    const tables = manifest.files.filter((file) => file.rows !== null).map((file) => file.path);
+    expect(tables.some((path) => path.endsWith('.jsonl')) && tables.some((path) => path.endsWith('.parquet'))).toBe(true);
+    for (const path of tables) {
+      const misstated = manifest.files.map((file) => (file.path === path ? { ...file, rows: (file.rows ?? 0) + 1 } : file));
+      writeFileSync(join(parent, 'x', 'MANIFEST.json'), JSON.stringify({ ...manifest, files: misstated }));
+      expect(await verifyRelease(join(parent, 'x')), path).toEqual({ ok: false, file: path, problem: expect.stringMatching(/^has \d+ rows where the manifest says \d+$/) });
+    }
+  });
+
+  it('verify refuses a manifest naming a file outside the release, or one file twice', async () => {
+    const parent = tempDir();
+    await writeRelease(store, join(parent, 'x'), await draft('2025-01-02', 'a'));
+    await writeRelease(store, join(parent, 'y'), await draft('2025-01-03', 'b'));
+    const manifest = readManifest(join(parent, 'x'));
+    // x's card moved out of it, and its manifest pointed at the copy beside it: every byte matches, but not inside the release.
+    writeFileSync(join(parent, 'card.md'), readFileSync(join(parent, 'x', 'README.md')));
+    rmSync(join(parent, 'x', 'README.md'));
+    const outside = manifest.files.map((file) => (file.path === 'README.md' ? { ...file, path: '../card.md' } : file));
+    writeFileSync(join(parent, 'x', 'MANIFEST.json'), JSON.stringify({ ...manifest, files: outside }));
+    await expect(verifyRelease(join(parent, 'x'))).rejects.toThrow(withCode('E_RELEASE_INVALID'));
+    await expect(verifyRelease(join(parent, 'x'))).rejects.toThrow(/files\.\d+\.path/);
+    const twice = readManifest(join(parent, 'y'));
+    writeFileSync(join(parent, 'y', 'MANIFEST.json'), JSON.stringify({ ...twice, files: [...twice.files, twice.files[0]] }));
+    await expect(verifyRelease(join(parent, 'y'))).rejects.toThrow(/listed twice/);
+  });
+
+  it('writes an unchanged release again only from a changelog that is still the one its manifest lists', async () => {
+    const dir = join(tempDir(), 'release');
+    await writeRelease(store, dir, await draft('2025-01-02', 'old'));
+    await writeRelease(store, dir, await draft('2025-01-02', 'new'));
+    appendFileSync(join(dir, 'CHANGES.md'), 'edited by hand\n');
+    await expect(writeRelease(store, dir, await draft('2025-01-02', 'new'))).rejects.toThrow(withCode('E_RELEASE_INVALID'));
+    // Nothing blessed the edit: the release still fails its check, naming the changelog.
+    expect(await verifyRelease(dir)).toMatchObject({ ok: false, file: 'CHANGES.md' });
+  });
+
+  it('counts an answer whose aliases changed as a changed answer', async () => {
+    const dir = join(tempDir(), 'release');
+    await writeRelease(store, dir, await draft('2025-01-02', 'same'));
+    const written = await writeRelease(store, dir, await draft('2025-01-02', 'same', ['other name']));
+    expect(written.changes !== 'unchanged' && written.changes.counts).toMatchObject({ answers_changed: { queries: 1, days: 1 } });
+    expect(written.changes !== 'unchanged' && written.changes.records).toEqual([
+      { change: 'answer_changed', id: 'q1', days: [{ date: '2025-01-02', before: { answer: 'same', status: 'ok', aliases: [] }, after: { answer: 'same', status: 'ok', aliases: ['other name'] } }] },
+    ]);
+    expect(readFileSync(join(dir, 'CHANGES.md'), 'utf8')).toContain('other name');
   });
 });

@@ -1,0 +1,32 @@
+/**
+ * A DailyQA range release over days the store knows nothing of: refused as one such day is
+ * (E_ANSWERS_UNKNOWN), rather than written as a release of unknowns; a range that only partly
+ * leaves the histories counts its unknown rows.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderDailyQaRelease } from '../../../src/release/dailyqaRelease.js';
+import { Store } from '../../../src/store/store.js';
+import { importDailyQa } from '../../../src/timeline/dailyqaImport.js';
+import { tempDir } from '../../../testkit/cli.js';
+import { withCode } from '../../support/errorCodes.js';
+
+describe('a DailyQA range release beyond the histories the store holds', () => {
+  it('is refused when no answer of any day is known, and counts the unknown rows otherwise', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'qa_250113.jsonl');
+    writeFileSync(file, `${JSON.stringify({ id: '25011300-1-0', query: 'Who leads Port Aldwin?', answer: 'Edda Marrow' })}\n`);
+    const store = Store.open(join(dir, 'store.sqlite'));
+    try {
+      await importDailyQa(store, [file]);
+      await expect(renderDailyQaRelease(store, '2025-03-01', '2025-03-02')).rejects.toThrow(withCode('E_ANSWERS_UNKNOWN'));
+      const { counts } = await renderDailyQaRelease(store, '2025-01-13', '2025-03-02');
+      expect(counts).toMatchObject({ queries: 1, answers: 49 });
+      expect(counts.unknown).toBeGreaterThan(0);
+      expect(counts.unknown).toBeLessThan(49);
+    } finally {
+      store.close();
+    }
+  });
+});
