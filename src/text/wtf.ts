@@ -50,7 +50,7 @@ export function templateDepth(text: string): number {
 /** Real articles nest templates a dozen deep at most; a thousand deep costs wtf seconds. */
 const MAX_TEMPLATE_DEPTH = 100;
 
-type Wtf = ((wikitext: string) => WtfDocument) & { extend(plugin: (models: unknown, templates: Record<string, string>) => void): void };
+type Wtf = ((wikitext: string) => WtfDocument) & { extend(plugin: (models: unknown, templates: Record<string, unknown>) => void): void };
 
 /**
  * Typographic templates English Wikipedia uses that wtf_wikipedia drops whole: without them
@@ -64,6 +64,40 @@ const TYPOGRAPHY: Readonly<Record<string, string>> = {
   'spaced en dash': ' – ',
   nbsp: ' ',
 };
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * The text of `{{film date|Y|M|D|place|Y2|M2|D2|place2…}}` and `{{release date|Y|M|D}}`, which
+ * wtf_wikipedia drops whole: without it a film's release date read blank in every infobox, so it
+ * could be neither asked about nor shown to an annotator. Each date is written at the precision
+ * given (a year, a month, a day), day first with `df=y`, its place in brackets; dates are joined by
+ * commas. A part that is not a number is left out rather than guessed.
+ *
+ * @param positional - the template's unnamed parameters, as wtf_wikipedia splits them
+ * @param dayFirst - the template's `df` parameter said yes
+ * @example releaseDatesText(['2025', '1', '10', 'TIFF'], true) // '10 January 2025 (TIFF)'
+ */
+export function releaseDatesText(positional: readonly string[], dayFirst: boolean): string {
+  const dates: string[] = [];
+  for (let at = 0; at < positional.length; at += 4) {
+    const [year, month, day, place] = positional.slice(at, at + 4).map((part) => part.trim());
+    if (!year || !/^\d{1,4}$/.test(year)) continue;
+    const monthName = month && /^\d{1,2}$/.test(month) ? MONTHS[Number(month) - 1] : undefined;
+    const dayNumber = monthName !== undefined && day && /^\d{1,2}$/.test(day) ? Number(day) : undefined;
+    const date =
+      monthName === undefined ? year : dayNumber === undefined ? `${monthName} ${year}` : dayFirst ? `${dayNumber} ${monthName} ${year}` : `${monthName} ${dayNumber}, ${year}`;
+    dates.push(place ? `${date} (${place})` : date);
+  }
+  return dates.join(', ');
+}
+
+type TemplateParameters = (body: string) => { list?: string[]; df?: string };
+
+function releaseDates(body: string, _list: unknown, parameters: TemplateParameters): string {
+  const { list = [], df = '' } = parameters(body);
+  return releaseDatesText(list, /^y(es)?$/i.test(df.trim()));
+}
+
 /** Loaded by the first parse and kept: a `createRequire` per parse was a twentieth of the infobox extraction. */
 let wtf: Wtf | undefined;
 
@@ -77,6 +111,6 @@ export function parseWithWtf(wikitext: string): WtfDocument {
 
 function loadWtf(): Wtf {
   const loaded = createRequire(import.meta.url)('wtf_wikipedia') as Wtf;
-  loaded.extend((_models, templates) => Object.assign(templates, TYPOGRAPHY));
+  loaded.extend((_models, templates) => Object.assign(templates, TYPOGRAPHY, { 'film date': releaseDates, 'release date': releaseDates }));
   return loaded;
 }

@@ -143,7 +143,7 @@ function weeklyView(item: WeeklyContent): Html {
       return html`<tr class="${rowClass}"><th class="key">${keyName(key, item.keyLabels)}</th><td>${infoboxValue(before)}</td><td>${infoboxValue(after)}</td></tr>`;
     })}</tbody>
   </table>
-  ${blanks ? html`<p class="na blank-note">(blank): the parser gave no text for the value, as for a template it does not render such as {{film date|…}}; the revisions above show the wikitext.</p>` : ''}</details>
+  ${blanks ? html`<p class="na blank-note">(blank): the parser gave no text for the value (a template it does not render as text); the revisions above show the wikitext.</p>` : ''}</details>
   <div class="first-paragraph"><span class="caption">First paragraph</span><p>${item.firstParagraph}</p></div>
 </section>`;
 }

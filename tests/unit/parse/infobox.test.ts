@@ -109,6 +109,21 @@ describe('extractInfoboxes on written cases', () => {
     ]);
   });
 
+  it('writes film and release dates as text at the precision given, where the parser it builds on leaves them blank', () => {
+    const [film] = extractInfoboxes(
+      '{{Infobox film\n| released = {{film date|2025|1|10|df=y}}\n| premiere = {{Film date|2024|09|06|[[Toronto International Film Festival|TIFF]]|2025|01|10|United States}}\n' +
+        '| year = {{film date|2025}}\n| month = {{release date|2025|3}}\n| us = {{Release date|2025|3|7}}\n| odd = {{film date|soon|x}}\n}}',
+    );
+    expect(Object.fromEntries(film!.fields)).toEqual({
+      released: '10 January 2025',
+      premiere: 'September 6, 2024 (TIFF), January 10, 2025 (United States)',
+      year: '2025',
+      month: 'March 2025',
+      us: 'March 7, 2025',
+      odd: '',
+    });
+  });
+
   it('degrades gracefully on malformed wikitext', () => {
     // An unclosed infobox ends at its last line starting with }} or at the next heading.
     expect(extractInfoboxes('{{Infobox person\n| name = A\n| born = 1950\n\n== Life ==\nText {{cn}}.')).toEqual([

@@ -91,7 +91,7 @@ describe('item views', () => {
     const weekly = itemView(contentOf('sports')).value;
     expect(weekly).toContain('<th class="key">ground_<wbr>coordinates_<wbr>and_<wbr>capacity_<wbr>note</th>');
     expect(weekly).toContain('<tr class=""><th class="key">dissolved</th><td><span class="na blank">(blank)</span></td><td><span class="na blank">(blank)</span></td></tr>');
-    expect(weekly).toContain('{{film date|…}}');
+    expect(weekly).toContain('a template it does not render as text');
     const absent = itemView({ ...(contentOf('sports') as WeeklyContent), infoboxAfter: { manager: 'Kenji Ito' } }).value;
     expect(absent).toContain('<tr class="differs"><th class="key">clubname</th><td>Riverton Rovers</td><td><span class="na">(absent)</span></td></tr>');
   });
