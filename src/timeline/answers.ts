@@ -110,11 +110,22 @@ export function answerAskedSubject(store: Store, asked: Subject & { title: strin
   }
   const key = normaliseKey(asked.key);
   // Wikidata's keys are properties (`P1082`), stored as written: compared under the normaliser, not replaced by it.
-  const found = candidates.find((row) => normaliseKey(row.key) === key);
+  const found = candidates.find((row) => normaliseKey(row.key) === key) ?? byPropertyLabel(store, candidates, key);
   const subject = { wiki: asked.wiki, pageId: asked.pageId, key: found?.key ?? asked.key };
   // World time reads a key's qualified statements, whatever infobox holds it.
   if (axis === 'world') return answerSubject(store, subject, instant, axis);
   return answerInSlot(store, subject, instant, () => found?.slot);
+}
+
+/** The entity fact whose property's English label is `key` (`population` for P1082), as `changes` shows it beside the id. */
+function byPropertyLabel<Row extends { key: string }>(store: Store, rows: readonly Row[], key: string): Row | undefined {
+  const properties = rows.filter((row) => /^P\d+$/.test(row.key));
+  if (properties.length === 0) return undefined;
+  const names = store.entities.names(properties.map((row) => row.key));
+  return properties.find((row) => {
+    const label = names.get(row.key)?.label;
+    return label !== undefined && label !== null && normaliseKey(label) === key;
+  });
 }
 
 /** The edit-time answer from the slot `slotOfKey` finds for the key (undefined: no infobox has it), once the page's lifetime allows one. */

@@ -30,6 +30,7 @@ beforeAll(() => {
   interval.run('enwiki', 2, 'person', 'party', 'person', 'Independent', '2025-01-01T00:00:00Z', '2025-02-06T00:00:00Z', 21);
   interval.run('enwiki', 2, 'person', 'party', 'officeholder', 'Civic Harbour Party', '2025-02-06T00:00:00Z', null, 22);
   interval.run('wikidatawiki', 3, 'wikibase-item', 'P1082', 'wikibase-item', '334002', '2025-01-01T00:00:00Z', null, 31);
+  store.entities.saveNames(new Map([['P1082', { label: 'population', aliases: [] }]]), 'test');
 });
 
 const ask = (page: typeof QUILLSTONE, key: string, template?: string, date = '2025-03-01'): Answer =>
@@ -89,7 +90,8 @@ describe('answers for a key and template as a user writes them', () => {
     expect(ask(QUILLSTONE, 'genre', 'file format', '2024-12-01').status).toBe('no_page');
   });
 
-  it('finds a Wikidata property however its case is written', () => {
-    for (const key of ['P1082', 'p1082']) expect(ask(BIELEFELD, key, 'wikibase-item'), key).toMatchObject({ status: 'ok', answer: '334002' });
+  it('finds a Wikidata property however its case is written, or by its English label as changes shows it', () => {
+    for (const key of ['P1082', 'p1082', 'population', 'Population']) expect(ask(BIELEFELD, key, 'wikibase-item'), key).toMatchObject({ status: 'ok', answer: '334002' });
+    expect(ask(BIELEFELD, 'area').status).toBe('no_key');
   });
 });
