@@ -23,7 +23,8 @@ const WIKIDATA_ARTICLES = 'https://www.wikidata.org/wiki/';
  */
 export const selectStage: Stage<WeeklyInput> = {
   name: 'select',
-  after: ['diff', 'labels'],
+  after: ['diff'],
+  reads: ['labels'],
   async run(input, context) {
     const store = context.store.changes(input.wiki);
     const entities = context.store.entities;

@@ -15,7 +15,8 @@ const TIMELINE_BATCH_PAGES = 200;
  */
 export const timelineStage: Stage<WeeklyInput> = {
   name: 'timeline',
-  after: ['parse', 'labels', 'diff'],
+  after: ['parse', 'diff'],
+  reads: ['labels'],
   async run(input, context) {
     const pageIds = context.store.changes(input.wiki).windowPageIds(input.window);
     const timelines = context.store.timelines(input.wiki);

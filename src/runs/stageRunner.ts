@@ -26,6 +26,12 @@ export interface Stage<Input> {
    * pipeline does not hold is ignored: that pipeline provides the input otherwise (sync has no select).
    */
   readonly after?: readonly string[];
+  /**
+   * Stages whose output this one reads when there is some, without needing it (the entity names
+   * `labels` finds, which a week of infoboxes alone never needs): not required before it runs, but
+   * one of them completing after it did makes it run again, as `after` does.
+   */
+  readonly reads?: readonly string[];
   /** Runs again even when done: its result depends on data that keeps arriving (e.g. later syncs). */
   readonly repeatable?: boolean;
   run(input: Input, context: StageContext): Promise<Counts>;
@@ -135,7 +141,7 @@ function recordedError(error: unknown, storePath: string): RecordedError {
 
 /** The prerequisites of a done stage that completed after it: what it read has been made again. */
 function inputsMadeSince(stage: Stage<unknown>, record: StageRecord, records: readonly StageRecord[]): string[] {
-  return (stage.after ?? []).filter((name) => {
+  return [...(stage.after ?? []), ...(stage.reads ?? [])].filter((name) => {
     const input = records.find((s) => s.stage === name);
     return input?.doneOrder != null && (record.doneOrder == null || input.doneOrder > record.doneOrder);
   });

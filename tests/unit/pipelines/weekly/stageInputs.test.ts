@@ -12,6 +12,7 @@ function loggingStages(log: string[]): Array<Stage<null>> {
   return weeklyStages.map((stage) => ({
     name: stage.name,
     ...(stage.after ? { after: stage.after } : {}),
+    ...(stage.reads ? { reads: stage.reads } : {}),
     async run() {
       log.push(stage.name);
       return {};
@@ -30,6 +31,16 @@ describe('the weekly stages read what they declare', () => {
     const redone = await runPipeline({ store, pipeline: 'weekly', params, stages: loggingStages(log), selected: all, redo: ['labels'], input: null, reporter });
     expect(redone.executed).toEqual(expect.arrayContaining(['labels', 'select', 'timeline', 'export']));
     expect(redone.skipped).toEqual(expect.arrayContaining(['collect', 'parse', 'diff']));
+    store.close();
+  });
+
+  it('runs select without the labels stage when asked to (a week of infoboxes needs no names)', async () => {
+    const store = Store.open(join(mkdtempSync(join(tmpdir(), 'wikidelta-stages-')), 'w.sqlite'));
+    const log: string[] = [];
+    const selected = ['collect', 'parse', 'diff', 'select'];
+    const outcome = await runPipeline({ store, pipeline: 'weekly', params: { window: { start: 'a', end: 'b' } }, stages: loggingStages(log), selected, input: null, reporter: new RecordingReporter() });
+    expect(outcome.executed).toEqual(selected);
+    expect(log).toEqual(selected);
     store.close();
   });
 });
