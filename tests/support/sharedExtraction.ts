@@ -5,7 +5,9 @@
  * tests/integration/sharedExtraction.test.ts compares against. The copy was written by this
  * module's `writeExtractionGolden` from the code before the extraction was made faster
  * (docs/SCALE.md), so that a faster extraction is held to the very same infoboxes, keys, values,
- * values left out and first paragraphs.
+ * values left out and first paragraphs. It is written again only when the results change on purpose
+ * (`npx tsx tests/support/sharedExtraction.ts`; last for `{{film date}}`, read as dates since), the
+ * change shown in the commit.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
