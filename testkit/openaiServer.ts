@@ -12,7 +12,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dripReply } from './drip.js';
 
-export type Fault = 'rate-limit' | 'server-error' | 'bad-request' | 'unsupported-parameter' | 'hang' | 'drip' | 'huge-reply' | 'invalid-json' | 'schema-violation' | 'dated-question';
+export type Fault =
+  | 'rate-limit'
+  | 'server-error'
+  | 'bad-request'
+  | 'unsupported-parameter'
+  | 'hang'
+  | 'drip'
+  | 'huge-reply'
+  | 'invalid-json'
+  | 'schema-violation'
+  | 'dated-question'
+  | 'not-a-completion';
 
 export interface OpenAiServerOptions {
   /** Faults played on the first requests, in order; later requests are answered normally. */
@@ -33,6 +44,8 @@ export interface OpenAiServerOptions {
   dripMs?: number;
   /** 'huge-reply': the reply's size in bytes (default 8 MB). */
   hugeReplyBytes?: number;
+  /** 'not-a-completion': the body of the HTTP 200 reply, sent as is (default `{}`), and its content type (default JSON). */
+  notACompletion?: { body: string; contentType?: string };
   /**
    * Replies for prompts the built-in answers do not cover (e.g. the monthly pipeline's): the reply's
    * fields (sent in the requested format), raw content (a string, sent as is), or undefined for the
@@ -104,6 +117,11 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
     // As OpenAI's reasoning models refuse a sampling setting: the request's configuration, not the item.
     if (fault === 'unsupported-parameter') {
       return send(res, 400, { error: { message: "Unsupported value: 'temperature' does not support 0 with this model.", type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' } });
+    }
+    if (fault === 'not-a-completion') {
+      res.writeHead(200, { 'content-type': options.notACompletion?.contentType ?? 'application/json' });
+      res.end(options.notACompletion?.body ?? '{}');
+      return;
     }
     if (fault === 'drip') {
       drips.add(dripReply(res, JSON.stringify(completion(body, reply(body, mode))), options.dripMs ?? 1000));

@@ -239,8 +239,12 @@ export class OpenAiClient {
     return this.requests.run(async () => {
       this.usage.add({ requests: 1 });
       try {
-        return await this.sdk.chat.completions.create(body, { maxRetries: 0, timeout: this.options.timeoutMs });
+        const completion: unknown = await this.sdk.chat.completions.create(body, { maxRetries: 0, timeout: this.options.timeoutMs });
+        const problem = completionProblem(completion);
+        if (problem !== null) throw new NotACompletion(problem);
+        return completion as ChatCompletion;
       } catch (error) {
+        if (error instanceof NotACompletion) throw error;
         if (body.max_tokens !== undefined && refusedFor(error, TOKEN_PARAMETER_COMPLAINT)) throw new TokenParameterRefused(oneLine(error));
         if (body.response_format !== undefined && refusedFor(error, FORMAT_COMPLAINT)) throw new FormatRefused(oneLine(error));
         throw error;
@@ -250,6 +254,32 @@ export class OpenAiClient {
 }
 
 class FormatRefused extends Error {}
+/** A reply of status 200 that is not a chat completion (an HTML page, `{}`, no choice, no message): the server's failure, not a verdict on the item. */
+class NotACompletion extends Error {}
+
+/**
+ * What keeps a 200 reply from being a chat completion the client can read, or null: a body that is
+ * not an object, no `choices` array or an empty one, a first choice without a message object, a
+ * content that is neither text nor null (null is the model's empty reply, judged as the item's).
+ */
+export function completionProblem(reply: unknown): string | null {
+  if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return `the reply is not a chat completion but ${describeValue(reply)}`;
+  const choices = (reply as { choices?: unknown }).choices;
+  if (!Array.isArray(choices)) return `the reply is not a chat completion: its choices are ${describeValue(choices)}`;
+  if (choices.length === 0) return 'the reply is not a chat completion: it has no choice';
+  const message = (choices[0] as { message?: unknown } | null)?.message;
+  if (typeof message !== 'object' || message === null) return `the reply is not a chat completion: its first choice's message is ${describeValue(message)}`;
+  const content = (message as { content?: unknown }).content;
+  if (content !== undefined && content !== null && typeof content !== 'string') return `the reply is not a chat completion: its message's content is ${describeValue(content)}`;
+  return null;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value} (${String(value)})`;
+}
 class TokenParameterRefused extends Error {}
 
 /** A 400 (or 422) whose message matches `complaint`: about a parameter, not about, say, an over-long prompt. */
@@ -266,6 +296,8 @@ function refusesItem(error: unknown): boolean {
 
 function readFailure(error: unknown, timeoutMs: number): Failure {
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = openaiSdk();
+  // A proxy's error page or a wrong base URL passes, like a 502: retried, then thrown.
+  if (error instanceof NotACompletion) return { status: error.message, transient: true };
   if (error instanceof APIConnectionTimeoutError) return { status: `no complete reply within ${timeoutMs / 1000} s`, transient: true };
   if (error instanceof APIConnectionError) {
     // boundedFetch's own failures, which the SDK wraps as connection errors.

@@ -207,6 +207,28 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     expect(dripping.server.requests).toHaveLength(2);
   });
 
+  it.each([
+    ['null', { body: 'null' }, /the reply is not a chat completion but null/],
+    ['{}', { body: '{}' }, /its choices are undefined/],
+    ['an array', { body: '[]' }, /not a chat completion but an array/],
+    ['an HTML page', { body: '<html>captive portal</html>', contentType: 'text/html' }, /not a chat completion but the text "<html>captive portal<\/html>"/],
+    ['no choice', { body: '{"choices":[]}' }, /it has no choice/],
+    ['a choice without a message', { body: '{"choices":[{"message":null}]}' }, /first choice's message is null/],
+    ['a content that is not text', { body: '{"choices":[{"message":{"content":{"question":"What?"}}}]}' }, /message's content is an object/],
+  ])('takes a 200 reply that is not a chat completion (%s) for a failure of the server: retried, then thrown, no verdict cached', async (_name, notACompletion, line) => {
+    const { server, assistant } = await setUp({ faults: ['not-a-completion'], notACompletion });
+    expect((await assistant.generateQuestion(article, { key: 'population_total', value: '418,950' })).ok).toBe(true);
+    expect(server.requests).toHaveLength(2);
+
+    const broken = await setUp({ alwaysFault: 'not-a-completion', notACompletion }, { maxRetries: 1 });
+    const unit = { key: 'population_total', value: '418,950' };
+    await expect(broken.assistant.generateQuestion(article, unit)).rejects.toThrow(withCode('E_LLM_UNREACHABLE', line));
+    expect(broken.server.requests).toHaveLength(2);
+    // Nothing was kept as the item's verdict: the next call asks again.
+    await expect(broken.assistant.generateQuestion(article, unit)).rejects.toThrow(withCode('E_LLM_UNREACHABLE'));
+    expect(broken.server.requests).toHaveLength(4);
+  });
+
   it('refuses a reply over the size cap without retrying it, as a failure of the server', async () => {
     const { server, assistant } = await setUp({ alwaysFault: 'huge-reply', hugeReplyBytes: 4 << 20 }, { maxReplyBytes: 64 << 10 });
     await expect(assistant.generateQuestion(article, { key: 'population_total', value: '418,950' })).rejects.toThrow(
