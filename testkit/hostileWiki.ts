@@ -12,6 +12,8 @@ import { dripReply } from './drip.js';
 export type HostileBehaviour =
   /** Every query reply continues, always with the same continuation. */
   | { kind: 'repeated-continue' }
+  /** Every query reply lists the same page and continues, with a new continuation each time. */
+  | { kind: 'moving-continue' }
   /** A reply of this many bytes, streamed in chunks without a Content-Length. */
   | { kind: 'huge-reply'; bytes: number }
   /**
@@ -20,7 +22,9 @@ export type HostileBehaviour =
    */
   | { kind: 'redirect'; to: string }
   /** The headers, then one byte of the reply every `intervalMs`. */
-  | { kind: 'drip'; intervalMs: number };
+  | { kind: 'drip'; intervalMs: number }
+  /** This body, as is, with status 200, to every request (a proxy's `{}` or `null`, say). */
+  | { kind: 'fixed'; body: string };
 
 export interface HostileWiki {
   /** The API endpoint, `http://127.0.0.1:PORT/w/api.php`. */
@@ -47,6 +51,10 @@ export async function startHostileWiki(behaviour: HostileBehaviour): Promise<Hos
     requests++;
     req.resume();
     if (behaviour.kind === 'repeated-continue') return send(res, CONTINUED_REPLY);
+    if (behaviour.kind === 'moving-continue') {
+      const token = `20210104000000|${requests}`;
+      return send(res, JSON.stringify({ continue: { apcontinue: `A${requests}`, rccontinue: token, lecontinue: token, continue: '-||' }, query: { allpages: [{ pageid: 1, ns: 0, title: 'A' }] } }));
+    }
     if (behaviour.kind === 'redirect') {
       if (behaviour.to.startsWith('/') && new URL(req.url ?? '/', 'http://127.0.0.1').pathname === behaviour.to) return send(res, PLAIN_REPLY);
       res.writeHead(302, { location: behaviour.to + (req.url?.slice(req.url.indexOf('?')) ?? '') });
@@ -54,6 +62,7 @@ export async function startHostileWiki(behaviour: HostileBehaviour): Promise<Hos
       return;
     }
     if (behaviour.kind === 'huge-reply') return stream(res, behaviour.bytes);
+    if (behaviour.kind === 'fixed') return send(res, behaviour.body);
     timers.add(dripReply(res, PLAIN_REPLY, behaviour.intervalMs, () => bytesSent++));
   });
 

@@ -2,6 +2,9 @@
  * The MediaWiki Action API replies (formatversion=2) that wikidelta reads, as zod schemas shared by
  * every source and the wiki search: a reply that does not match is a RemoteError naming what was
  * wrong. Each schema holds only the fields some reader uses, so one schema serves all its requests.
+ * A `list=` module's reply always holds its list under `query`, empty when nothing is listed: a
+ * reply without it (a proxy's `{}`) is malformed, not an empty listing, or a wiki that answers junk
+ * would make an empty week done for good. `prop=` replies may leave `query` out (no page asked).
  */
 import { z } from 'zod';
 
@@ -24,11 +27,11 @@ const RecentChangeSchema = z.object({
 export type RecentChange = z.infer<typeof RecentChangeSchema>;
 
 export const RecentChangesReply = z.object({
-  query: z.object({ recentchanges: z.array(RecentChangeSchema) }).optional(),
+  query: z.object({ recentchanges: z.array(RecentChangeSchema) }),
 });
 
 export const OldestChangeReply = z.object({
-  query: z.object({ recentchanges: z.array(z.object({ timestamp: z.string() })) }).optional(),
+  query: z.object({ recentchanges: z.array(z.object({ timestamp: z.string() })) }),
 });
 
 /** `prop=info` for titles or page ids. */
@@ -51,9 +54,7 @@ export const InfoReply = z.object({
 export type InfoReply = z.infer<typeof InfoReply>;
 
 export const AllPagesReply = z.object({
-  query: z
-    .object({ allpages: z.array(z.object({ pageid: z.number().int(), ns: z.number().int(), title: z.string() })) })
-    .optional(),
+  query: z.object({ allpages: z.array(z.object({ pageid: z.number().int(), ns: z.number().int(), title: z.string() })) }),
 });
 
 const RevisionEntrySchema = z.object({
@@ -78,20 +79,18 @@ export const RevisionsReply = z.object({
 export type RevisionsReply = z.infer<typeof RevisionsReply>;
 
 export const LogEventsReply = z.object({
-  query: z
-    .object({
-      logevents: z.array(
-        z.object({
-          ns: z.number().int().optional(),
-          title: z.string().optional(),
-          action: z.string().optional(),
-          logpage: z.number().int().optional(),
-          timestamp: z.string(),
-          params: z.object({ target_ns: z.number().int().optional(), target_title: z.string().optional() }).optional(),
-        }),
-      ),
-    })
-    .optional(),
+  query: z.object({
+    logevents: z.array(
+      z.object({
+        ns: z.number().int().optional(),
+        title: z.string().optional(),
+        action: z.string().optional(),
+        logpage: z.number().int().optional(),
+        timestamp: z.string(),
+        params: z.object({ target_ns: z.number().int().optional(), target_title: z.string().optional() }).optional(),
+      }),
+    ),
+  }),
 });
 export type LogEvent = NonNullable<z.infer<typeof LogEventsReply>['query']>['logevents'][number];
 
@@ -102,5 +101,5 @@ export const LinksReply = z.object({
 
 /** `list=search` with no properties but the title. */
 export const SearchReply = z.object({
-  query: z.object({ search: z.array(z.object({ title: z.string() })) }).optional(),
+  query: z.object({ search: z.array(z.object({ title: z.string() })) }),
 });

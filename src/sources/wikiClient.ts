@@ -13,6 +13,7 @@
  * name), and a continued query whose continuation comes back a second time ends with an error
  * naming the request, instead of reading the same page for ever.
  */
+import { createHash } from 'node:crypto';
 import type { ApiParams, Mwn, MwnOptions } from 'mwn';
 import { z } from 'zod';
 import { RemoteError, UserError } from '../errors.js';
@@ -215,6 +216,8 @@ export class WikiClient {
     const bot = await this.bot;
     let at: Continuation = from ?? {};
     const seen = new Set([JSON.stringify(at)]);
+    // A listing moves on: results the wiki sent already, under a new continuation, would loop as surely as a repeated one.
+    const results = new Set<string>();
     for (;;) {
       const request = { ...params, ...at };
       const raw: unknown = await bot.request(request);
@@ -226,7 +229,12 @@ export class WikiClient {
       if (seen.has(key)) {
         throw new RemoteError('E_WIKI_BAD_REPLY', `wiki ${this.apiUrl} sent the continuation ${key} a second time for ${describe(params)}: the listing would never end`);
       }
+      const result = createHash('sha256').update(JSON.stringify((raw as { query?: unknown }).query ?? null)).digest('base64');
+      if (results.has(result)) {
+        throw new RemoteError('E_WIKI_BAD_REPLY', `wiki ${this.apiUrl} sent results it had sent already, under the new continuation ${key}, for ${describe(params)}: the listing would never end`);
+      }
       seen.add(key);
+      results.add(result);
       at = next;
     }
   }

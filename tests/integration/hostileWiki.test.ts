@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { WikiClient, type WikiClientOptions } from '../../src/sources/wikiClient.js';
+import { RecentChangesReply, SearchReply } from '../../src/sources/mediawikiReplies.js';
 import { errorOf, runCli, tempDir } from '../../testkit/cli.js';
 import { startHostileWiki, type HostileBehaviour, type HostileWiki } from '../../testkit/hostileWiki.js';
 import { join } from 'node:path';
@@ -49,6 +50,15 @@ describe('a hostile wiki', () => {
     expect(wiki.requests).toBe(2);
   });
 
+  it('whose continuation moves on while its results do not: an error naming the request, not a listing read for ever', async () => {
+    const wiki = await hostile({ kind: 'moving-continue' });
+    const listing = client(wiki).continued({ action: 'query', list: 'allpages', apnamespace: 0, aplimit: 'max' }, AnyQuery);
+    const error = await readAll(listing).catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ name: 'RemoteError', code: 'E_WIKI_BAD_REPLY' });
+    expect((error as Error).message).toMatch(/^wiki \S+ sent results it had sent already, under the new continuation \{.*"apcontinue":"A2".*\}, for action=query&list=allpages&apnamespace=0&aplimit=max: the listing would never end$/);
+    expect(wiki.requests).toBe(2);
+  });
+
   it('whose reply is larger than the cap: refused as it arrives, once, not downloaded again', async () => {
     const wiki = await hostile({ kind: 'huge-reply', bytes: 256 << 20 });
     const read = client(wiki, { maxReplyBytes: 1 << 20, maxRetries: 3 }).read({ action: 'query', prop: 'revisions', revids: '1|2|3' }, AnyQuery);
@@ -80,6 +90,18 @@ describe('a hostile wiki', () => {
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(wiki.requests).toBe(2);
+  });
+
+  it('whose listing replies hold no listing at all ({}): a malformed reply, not an empty week done for good', async () => {
+    const wiki = await hostile({ kind: 'fixed', body: '{}' });
+    const db = join(tempDir(), 'w.sqlite');
+    const run = await runCli(['--db', db, 'weekly', '--last-week', '--api', wiki.apiUrl, '--llm', 'offline'], { env: { WIKIDELTA_MAX_RETRIES: '0' } });
+    expect(run.code, run.stderr).toBe(1);
+    expect(errorOf(run.stderr)).toEqual({ code: 'E_WIKI_BAD_REPLY', message: expect.stringMatching(/^wiki \S+ sent a malformed reply \(query: .*\) to action=query&list=logevents&/) });
+    // A recent-changes listing and a search that came back as {} are no more an empty listing than the log was.
+    const listing = client(wiki).continued({ action: 'query', list: 'recentchanges' }, RecentChangesReply);
+    await expect(readAll(listing)).rejects.toThrow(withCode('E_WIKI_BAD_REPLY'));
+    await expect(client(wiki).read({ action: 'query', list: 'search', srsearch: 'x' }, SearchReply)).rejects.toThrow(withCode('E_WIKI_BAD_REPLY'));
   });
 
   it('ends the weekly command with one line naming the request: a repeated continuation, a drip', async () => {
