@@ -32,6 +32,8 @@ const SENTENCE_OPENERS = new Set([
 ]);
 
 const CLOSERS = `"'”’)]»`;
+/** Far more than the longest abbreviation, initial or dotted acronym with its closing marks. */
+const WORD_BEFORE_PERIOD = 200;
 /** A terminator run, the closing marks after it, and the whitespace before the next sentence. */
 const BOUNDARY = new RegExp(`(?:\\.{3}|…|[.!?]+)[${escapeClass(CLOSERS)}]*(\\s+)`, 'g');
 
@@ -61,7 +63,8 @@ function isBoundary(sentence: string, terminator: string, next: string, caseless
   const startsLikeSentence = caseless || /[\p{Lu}\p{N}]/u.test(first);
   if (!startsLikeSentence) return false;
   if (!terminator.startsWith('.') || terminator.startsWith('..')) return true;
-  const before = /([\p{L}.]+)\.[^\p{L}]*$/u.exec(sentence)?.[1] ?? '';
+  // The word before the period is all that is read: matched at the end of the whole sentence, a paragraph with no boundary cost the square of its length.
+  const before = /([\p{L}.]+)\.[^\p{L}]*$/u.exec(sentence.slice(-WORD_BEFORE_PERIOD))?.[1] ?? '';
   const token = before.toLowerCase();
   if (PREFIX_ABBREVIATIONS.has(token)) return false;
   const ambiguous =
