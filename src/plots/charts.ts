@@ -70,8 +70,6 @@ export function answerChangesChart(weeks: readonly DailyChanges[]): ChartSpec {
     data: { values },
     facet: { field: 'week', type: 'ordinal', title: 'weekly update', header: { labelFontWeight: 'bold' } },
     columns: 4,
-    // Panels are placed by their plots, not by their marks: a point at 100 % would push its panel below the row's axis.
-    bounds: 'flush',
     // Each panel spans its own update's 29 days.
     resolve: { scale: { x: 'independent' }, axis: { x: 'independent' } },
     spec: {
