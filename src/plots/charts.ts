@@ -70,8 +70,9 @@ export function answerChangesChart(weeks: readonly DailyChanges[]): ChartSpec {
     data: { values },
     facet: { field: 'week', type: 'ordinal', title: 'weekly update', header: { labelFontWeight: 'bold' } },
     columns: 4,
-    // Each panel spans its own update's 29 days.
-    resolve: { scale: { x: 'independent' }, axis: { x: 'independent' } },
+    // Each panel spans its own update's 29 days, and has its own percent axis: with one axis per row, a
+    // panel whose points reach 100 % was placed lower than the axis it was read against.
+    resolve: { scale: { x: 'independent' }, axis: { x: 'independent', y: 'independent' } },
     spec: {
       width: 150,
       height: 90,
