@@ -2,13 +2,16 @@
  * The `snapshot` pipeline (pipeline `monthly-snapshot`, docs/ARCHITECTURE.md §7.1): materialises a
  * named set of articles as sentences. Each article is written in its own transaction and skipped
  * when already written, so a killed run continues where it stopped and a rerun duplicates nothing.
- * An article whose wikitext the parser cannot read (templates nested thousands deep, anything that
- * makes it throw) is left out with its title and the reason in the stage's counts and a warning,
- * never the whole snapshot; it is tried again by a later run.
+ * Articles are cut into sentences on the process's batch threads, a few at a time, and written in
+ * the order they came. An article whose wikitext the parser cannot read (templates nested thousands
+ * deep, a thread's heap used up, anything that makes it throw) is left out with its title and the
+ * reason in the stage's counts and a warning, never the whole snapshot; it is tried again by a later run.
  */
 import type { Store } from '../../src/store/store.js';
 import { oneLine } from '../../src/errors.js';
-import { articleSentences } from '../../src/text/articleText.js';
+import type { BatchRunner } from '../../src/queue/batchRunner.js';
+import { articleSentencesJob } from '../../src/queue/sentenceJob.js';
+import { sharedThreadRunner } from '../../src/queue/threadRunner.js';
 import type { SnapshotArticle } from '../../src/sources/snapshotSources.js';
 import type { ArticleSentence, SnapshotRecord } from '../../src/model/labels.js';
 import type { Reporter } from '../../src/runs/progress.js';
@@ -18,10 +21,26 @@ export interface SnapshotInput {
   snapshot: SnapshotRecord;
   /** The articles as of the snapshot's date; `isDone` names pages an earlier attempt stored. */
   articles: (isDone: (pageId: number) => boolean) => AsyncIterable<SnapshotArticle>;
+  /** Each batch thread's heap (the `threadHeapMb` setting); absent: its default. */
+  threadHeapMb?: number;
 }
 
 /** Skipped articles named in the counts, at most: the total is always there. */
 const NAMED_SKIPS = 20;
+
+/** Articles being cut per thread at once: the next one waits in the thread while the last is written. */
+const ARTICLES_PER_THREAD = 2;
+
+type Cut = { sentences: ArticleSentence[] } | { reason: string };
+
+/** An article's sentences from a batch thread, or why it has none: never a rejection, so one page never fails the stage. */
+function cutOn(runner: BatchRunner, article: SnapshotArticle): Promise<Cut> {
+  let sentences: ArticleSentence[] = [];
+  return runner.run(articleSentencesJob, [{ title: article.title, wikitext: article.wikitext }], (output) => (sentences = output)).then(
+    () => ({ sentences }),
+    (error: unknown) => ({ reason: oneLine(error) }),
+  );
+}
 
 const snapshotStage: Stage<SnapshotInput> = {
   name: 'snapshot',
@@ -29,26 +48,31 @@ const snapshotStage: Stage<SnapshotInput> = {
     const store = context.store.snapshots;
     store.openSnapshot(input.snapshot);
     const name = input.snapshot.name;
+    const runner = sharedThreadRunner(undefined, input.threadHeapMb);
     let articles = 0;
     let sentences = 0;
     const skipped: Record<string, number> = {};
     let skippedCount = 0;
-    for await (const article of input.articles((pageId) => store.hasArticle(name, pageId))) {
-      if (store.hasArticle(name, article.pageId)) continue;
-      let cut: ArticleSentence[];
-      try {
-        cut = articleSentences(article.wikitext);
-      } catch (error) {
-        const reason = oneLine(error);
-        context.reporter.warn('article skipped: the parser cannot read it', { title: article.title, page_id: article.pageId, reason });
-        if (skippedCount++ < NAMED_SKIPS) skipped[`skipped: ${article.title} (${reason})`] = article.pageId;
-        continue;
+    const underWay: Array<{ article: SnapshotArticle; cut: Promise<Cut> }> = [];
+    const writeNext = async (): Promise<void> => {
+      const { article, cut } = underWay.shift() as (typeof underWay)[number];
+      const result = await cut;
+      if ('reason' in result) {
+        context.reporter.warn('article skipped: the parser cannot read it', { title: article.title, page_id: article.pageId, reason: result.reason });
+        if (skippedCount++ < NAMED_SKIPS) skipped[`skipped: ${article.title} (${result.reason})`] = article.pageId;
+        return;
       }
-      store.storeArticle(name, article, cut);
+      store.storeArticle(name, article, result.sentences);
       articles++;
-      sentences += cut.length;
+      sentences += result.sentences.length;
       context.reporter.progress(articles);
+    };
+    for await (const article of input.articles((pageId) => store.hasArticle(name, pageId))) {
+      if (store.hasArticle(name, article.pageId) || underWay.some((queued) => queued.article.pageId === article.pageId)) continue;
+      underWay.push({ article, cut: cutOn(runner, article) });
+      if (underWay.length >= runner.threadCount * ARTICLES_PER_THREAD) await writeNext();
     }
+    while (underWay.length > 0) await writeNext();
     return { articles: store.articles(name).length, stored_now: articles, sentences_now: sentences, skipped: skippedCount, ...skipped };
   },
 };

@@ -1,20 +1,10 @@
 import type { BatchRunner } from '../../src/queue/batchRunner.js';
-import { defaultThreadCount, ThreadRunner } from '../../src/queue/threadRunner.js';
-import { DEFAULT_THREAD_HEAP_MB } from '../../src/settings.js';
+import { sharedThreadRunner } from '../../src/queue/threadRunner.js';
 import type { WeeklyInput } from './input.js';
-
-/** This process's batch threads, by count and heap: kept for the process's later runs (idle threads do not keep it alive). */
-const threadRunners = new Map<string, ThreadRunner>();
 
 /** Where the run's parse and diff batches go: the queue's workers when given, else this process's batch threads. */
 export function batchRunnerFor(input: WeeklyInput): BatchRunner {
-  if (input.batchRunner) return input.batchRunner;
-  const count = input.threads ?? defaultThreadCount();
-  const heapMb = input.threadHeapMb ?? DEFAULT_THREAD_HEAP_MB;
-  const key = `${count}/${heapMb}`;
-  let runner = threadRunners.get(key);
-  if (!runner) threadRunners.set(key, (runner = new ThreadRunner(count, heapMb)));
-  return runner;
+  return input.batchRunner ?? sharedThreadRunner(input.threads, input.threadHeapMb);
 }
 
 /** Slices under way at once: the workers go on with the next slice while the last one's longest batches finish. */

@@ -46,6 +46,17 @@ export function defaultThreadCount(): number {
   return availableParallelism();
 }
 
+/** This process's batch threads, by count and heap: kept for the process's later runs (idle threads do not keep it alive). */
+const sharedRunners = new Map<string, ThreadRunner>();
+
+/** The process's batch threads of `count` threads with `heapMb` each, started with the first batch and kept for later runs. */
+export function sharedThreadRunner(count = defaultThreadCount(), heapMb = DEFAULT_THREAD_HEAP_MB): ThreadRunner {
+  const key = `${count}/${heapMb}`;
+  let runner = sharedRunners.get(key);
+  if (!runner) sharedRunners.set(key, (runner = new ThreadRunner(count, heapMb)));
+  return runner;
+}
+
 export class ThreadRunner implements BatchRunner {
   private threads: RequestThread[] | null = null;
   private readonly waiting: Task[] = [];

@@ -1,6 +1,6 @@
 /**
- * The entry of one batch thread (src/queue/threadRunner.ts): runs the weekly job kinds, which use
- * no models, on the batches it is sent, checking each batch against its kind's schema as a queue
+ * The entry of one batch thread (src/queue/threadRunner.ts): runs the job kinds that use no models
+ * (the weekly parse and diff, the snapshot's sentence cut) on the batches it is sent, checking each batch against its kind's schema as a queue
  * worker does.
  */
 import { parentPort } from 'node:worker_threads';
@@ -9,14 +9,15 @@ import { carried } from '../errors.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
 import { diffPagesJob } from './diffJob.js';
 import { parseRevisionsJob } from './parseJob.js';
+import { articleSentencesJob } from './sentenceJob.js';
 
 const jobKinds: ReadonlyMap<string, JobKind<unknown, unknown>> = new Map(
-  [parseRevisionsJob, diffPagesJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
+  [parseRevisionsJob, diffPagesJob, articleSentencesJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown, unknown>]),
 );
 
 const ThreadRequest = z.object({ id: z.number().int(), kind: z.string(), batch: z.unknown() });
 
-const env: ComputeEnv = { models: () => Promise.reject(new Error('batch threads run the weekly parse and diff jobs, which use no models')) };
+const env: ComputeEnv = { models: () => Promise.reject(new Error('batch threads run the jobs that use no models')) };
 
 const port = parentPort;
 if (!port) throw new Error('threadWorker runs as a worker thread of ThreadRunner');

@@ -1,7 +1,8 @@
 /**
  * A snapshot of a dump holding a page that nests 2,000 templates (18 KB of wikitext, which
  * overflows wtf_wikipedia's stack): the page is left out with its title and reason in the run's
- * counts, the other pages are stored, and the command ends well (never exit 70 for input).
+ * counts, the other pages are stored, and the command ends well (never exit 70 for input). The same
+ * for a page whose parse would take gigabytes: it runs out of a batch thread's heap, not the process's.
  */
 import Sqlite from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
@@ -38,6 +39,28 @@ describe('a snapshot with a deeply nested page', () => {
     ]);
     const status = await runCli(['--db', db, 'status']);
     expect(status.stdout).toMatch(/snapshot +done .* skipped=1 skipped: Deep Page \(templates nested 2000 deep, more than the 100 the parser reads\)=2/);
+    const store = new Sqlite(db, { readonly: true });
+    expect(store.prepare('SELECT title FROM snapshot_articles ORDER BY page_id').pluck().all()).toEqual(['Plain Town', 'Other Town']);
+    store.close();
+  });
+
+  it("skips a page whose parse outgrows a batch thread's heap (a megabyte of abbreviations), naming the setting, and stores the others", async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    const dump = join(dir, 'abbreviations.xml');
+    writeFileSync(
+      dump,
+      `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/">${[
+        page(1, 'Plain Town', 'Plain Town is a town in Examplia. It has a river.'),
+        page(2, 'Initials', 'A b. '.repeat(200_000)),
+        page(3, 'Other Town', 'Other Town is a town too. It has a bridge.'),
+      ].join('')}</mediawiki>\n`,
+    );
+    const run = await runCliOk(['--db', db, 'snapshot', '--name', 'jan', '--dump', dump]);
+    expect(run.stdout).toBe(
+      'snapshot jan: 2 articles (2 stored now, 4 sentences; 1 skipped, the parser cannot read them)\n' +
+        '  skipped: Initials (a batch thread ran out of its 256 MB heap on the article "Initials": raise threadHeapMb (WIKIDELTA_THREAD_HEAP_MB))\n',
+    );
     const store = new Sqlite(db, { readonly: true });
     expect(store.prepare('SELECT title FROM snapshot_articles ORDER BY page_id').pluck().all()).toEqual(['Plain Town', 'Other Town']);
     store.close();

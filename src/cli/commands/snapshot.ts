@@ -43,7 +43,7 @@ export function registerSnapshot(program: Command): void {
         return runSnapshot({
           store: session.store,
           reporter: session.reporter,
-          input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf) },
+          input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf), threadHeapMb: session.settings.threadHeapMb },
         });
       }
       if (asOf === null) throw new UserError('E_FLAG_MISSING', '--api needs --as-of DATE');
@@ -56,6 +56,7 @@ export function registerSnapshot(program: Command): void {
         input: {
           snapshot: { name: flags.name, wiki, source: flags.api as string, asOf },
           articles: (isDone) => source.articlesAsOf(TitleList.parse(titles), asOf, isDone),
+          threadHeapMb: session.settings.threadHeapMb,
         },
       });
     });
