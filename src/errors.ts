@@ -47,6 +47,7 @@ export const errorCodes = {
   E_WIKI_BAD_REPLY: 'the wiki sent a reply that is not a valid API answer (malformed, or a continuation that would never end)',
   E_LLM_UNREACHABLE: 'the LLM server failed past the retries, or refused the request',
   E_QUEUE_UNREACHABLE: 'the queue (Redis) does not answer',
+  E_THREAD_TOO_SLOW: 'a batch thread took longer than its deadline (`parseDeadlineSeconds`) on a batch: the line names it; the thread is stopped and replaced',
   E_THREAD_OUT_OF_MEMORY: 'a batch thread ran out of its heap (`threadHeapMb`) on a batch: the line names the batch (a parse batch by its pages); raise the setting',
   E_QUEUE_JOBS_FAILED: "the queue's jobs of a stage failed for good (past their retries, or at once on broken input); the line counts the jobs' own codes (`--json`: `failed_jobs`)",
   E_QUEUE_JOBS_LOST: "the queue lost a stage's jobs (Redis restarted without its data, or was emptied)",

@@ -41,6 +41,8 @@ const SettingsSchema = z
     revertHours: z.coerce.number().min(0).max(24 * 60).default(48),
     /** The old-generation heap of each batch thread of a weekly run without the queue (src/queue/threadRunner.ts). */
     threadHeapMb: z.coerce.number().int().min(128).max(65_536).default(DEFAULT_THREAD_HEAP_MB),
+    /** The longest a snapshot's article may take to cut into sentences on its thread before it is skipped (real articles take under a second). */
+    parseDeadlineSeconds: z.coerce.number().min(1).max(86_400).default(120),
     seed: z.coerce.number().int().default(1),
     wiki: z.string().min(1).optional(),
     articleBaseUrl: z.string().url().optional(),
@@ -83,6 +85,7 @@ const ENVIRONMENT: Record<SettingName, string> = {
   maxReplyMb: 'WIKIDELTA_MAX_REPLY_MB',
   revertHours: 'WIKIDELTA_REVERT_HOURS',
   threadHeapMb: 'WIKIDELTA_THREAD_HEAP_MB',
+  parseDeadlineSeconds: 'WIKIDELTA_PARSE_DEADLINE_SECONDS',
   seed: 'WIKIDELTA_SEED',
   wiki: 'WIKIDELTA_WIKI',
   articleBaseUrl: 'WIKIDELTA_ARTICLE_BASE_URL',

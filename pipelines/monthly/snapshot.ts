@@ -5,13 +5,13 @@
  * Articles are cut into sentences on the process's batch threads, a few at a time, and written in
  * the order they came. An article whose wikitext the parser cannot read (templates nested thousands
  * deep, a thread's heap used up, anything that makes it throw) is left out with its title and the
- * reason in the stage's counts and a warning, never the whole snapshot; it is tried again by a later run.
+ * reason in the stage's counts and a warning, never the whole snapshot; it is tried again by a later
+ * run. One whose cut takes longer than the deadline is skipped the same way, its thread stopped.
  */
 import type { Store } from '../../src/store/store.js';
 import { oneLine } from '../../src/errors.js';
-import type { BatchRunner } from '../../src/queue/batchRunner.js';
 import { articleSentencesJob } from '../../src/queue/sentenceJob.js';
-import { sharedThreadRunner } from '../../src/queue/threadRunner.js';
+import { sharedThreadRunner, type ThreadRunner } from '../../src/queue/threadRunner.js';
 import type { SnapshotArticle } from '../../src/sources/snapshotSources.js';
 import type { ArticleSentence, SnapshotRecord } from '../../src/model/labels.js';
 import type { Reporter } from '../../src/runs/progress.js';
@@ -23,6 +23,8 @@ export interface SnapshotInput {
   articles: (isDone: (pageId: number) => boolean) => AsyncIterable<SnapshotArticle>;
   /** Each batch thread's heap (the `threadHeapMb` setting); absent: its default. */
   threadHeapMb?: number;
+  /** The longest one article's cut may take (the `parseDeadlineSeconds` setting); absent: no limit. */
+  parseDeadlineSeconds?: number;
 }
 
 /** Skipped articles named in the counts, at most: the total is always there. */
@@ -34,9 +36,10 @@ const ARTICLES_PER_THREAD = 2;
 type Cut = { sentences: ArticleSentence[] } | { reason: string };
 
 /** An article's sentences from a batch thread, or why it has none: never a rejection, so one page never fails the stage. */
-function cutOn(runner: BatchRunner, article: SnapshotArticle): Promise<Cut> {
+function cutOn(runner: ThreadRunner, article: SnapshotArticle, deadlineSeconds: number | undefined): Promise<Cut> {
   let sentences: ArticleSentence[] = [];
-  return runner.run(articleSentencesJob, [{ title: article.title, wikitext: article.wikitext }], (output) => (sentences = output)).then(
+  const options = deadlineSeconds === undefined ? {} : { deadlineMs: deadlineSeconds * 1000 };
+  return runner.run(articleSentencesJob, [{ title: article.title, wikitext: article.wikitext }], (output) => (sentences = output), options).then(
     () => ({ sentences }),
     (error: unknown) => ({ reason: oneLine(error) }),
   );
@@ -69,7 +72,7 @@ const snapshotStage: Stage<SnapshotInput> = {
     };
     for await (const article of input.articles((pageId) => store.hasArticle(name, pageId))) {
       if (store.hasArticle(name, article.pageId) || underWay.some((queued) => queued.article.pageId === article.pageId)) continue;
-      underWay.push({ article, cut: cutOn(runner, article) });
+      underWay.push({ article, cut: cutOn(runner, article, input.parseDeadlineSeconds) });
       if (underWay.length >= runner.threadCount * ARTICLES_PER_THREAD) await writeNext();
     }
     while (underWay.length > 0) await writeNext();

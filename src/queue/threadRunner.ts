@@ -23,6 +23,8 @@ const THREAD_ENTRY = siblingModule('threadWorker', import.meta.url);
 interface Task {
   kind: JobKind<unknown, unknown>;
   batch: unknown;
+  /** Past this, the thread is stopped and the batch fails (`E_THREAD_TOO_SLOW`); absent: no limit. */
+  deadlineMs?: number;
   done: (output: unknown) => void;
   failed: (error: Error) => void;
   /** Whether the call it belongs to has failed already: then it is not started. */
@@ -39,6 +41,11 @@ function outOfMemory(error: Error, kind: JobKind<unknown, unknown>, batch: unkno
   if ((error.cause as { code?: unknown } | undefined)?.code !== 'ERR_WORKER_OUT_OF_MEMORY') return error;
   const what = kind.describe?.(batch) ?? `a ${kind.name} batch`;
   return new UserError('E_THREAD_OUT_OF_MEMORY', `a batch thread ran out of its ${heapMb} MB heap on ${what}: raise threadHeapMb (WIKIDELTA_THREAD_HEAP_MB)`);
+}
+
+function tooSlow(task: Task): Error {
+  const what = task.kind.describe?.(task.batch) ?? `a ${task.kind.name} batch`;
+  return new UserError('E_THREAD_TOO_SLOW', `a batch thread took more than ${(task.deadlineMs ?? 0) / 1000} s on ${what}: stopped (parseDeadlineSeconds, WIKIDELTA_PARSE_DEADLINE_SECONDS)`);
 }
 
 /** The batch threads of a run that names no count: one per core, as this thread mostly waits on them. */
@@ -76,7 +83,12 @@ export class ThreadRunner implements BatchRunner {
    * (the check of a parse batch's infoboxes cost the writing thread as much as the writing).
    * A failure starts no further batch of the call and is thrown once those under way have ended.
    */
-  async run<Data, Output>(kind: JobKind<Data, Output>, batches: readonly Data[], onResult: (output: Output, index: number) => void): Promise<void> {
+  async run<Data, Output>(
+    kind: JobKind<Data, Output>,
+    batches: readonly Data[],
+    onResult: (output: Output, index: number) => void,
+    options: { deadlineMs?: number } = {},
+  ): Promise<void> {
     if (this.closed) throw new Error('batch threads closed');
     let failure: { error: unknown } | null = null;
     const settled = batches.map(
@@ -85,6 +97,7 @@ export class ThreadRunner implements BatchRunner {
           this.waiting.push({
             kind: kind as unknown as JobKind<unknown, unknown>,
             batch,
+            ...options,
             done: (output) => {
               try {
                 if (!failure) onResult(output as Output, index);
@@ -136,6 +149,15 @@ export class ThreadRunner implements BatchRunner {
   }
 
   private start(thread: RequestThread, task: Task): void {
+    // A batch past its deadline stops its thread: a synchronous parse cannot be asked to stop, and the dead thread is replaced.
+    let late = false;
+    const deadline =
+      task.deadlineMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            late = true;
+            void thread.terminate();
+          }, task.deadlineMs);
     thread
       .request({ kind: task.kind.name, batch: task.batch })
       .then((raw) => {
@@ -143,7 +165,10 @@ export class ThreadRunner implements BatchRunner {
         if ('error' in reply) throw fromCarried(reply.error);
         task.done(reply.output);
       })
-      .catch((error: Error) => task.failed(outOfMemory(error, task.kind, task.batch, this.heapMb)))
-      .finally(() => this.dispatch());
+      .catch((error: Error) => task.failed(late ? tooSlow(task) : outOfMemory(error, task.kind, task.batch, this.heapMb)))
+      .finally(() => {
+        clearTimeout(deadline);
+        this.dispatch();
+      });
   }
 }

@@ -43,7 +43,7 @@ export function registerSnapshot(program: Command): void {
         return runSnapshot({
           store: session.store,
           reporter: session.reporter,
-          input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf), threadHeapMb: session.settings.threadHeapMb },
+          input: { snapshot: { name: flags.name, wiki, source: path === '-' ? 'standard input' : resolve(path), asOf }, articles: () => dumpSnapshotArticles(path, asOf), threadHeapMb: session.settings.threadHeapMb, parseDeadlineSeconds: session.settings.parseDeadlineSeconds },
         });
       }
       if (asOf === null) throw new UserError('E_FLAG_MISSING', '--api needs --as-of DATE');
@@ -57,6 +57,7 @@ export function registerSnapshot(program: Command): void {
           snapshot: { name: flags.name, wiki, source: flags.api as string, asOf },
           articles: (isDone) => source.articlesAsOf(TitleList.parse(titles), asOf, isDone),
           threadHeapMb: session.settings.threadHeapMb,
+          parseDeadlineSeconds: session.settings.parseDeadlineSeconds,
         },
       });
     });

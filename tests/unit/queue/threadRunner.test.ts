@@ -2,7 +2,7 @@
  * The batch threads of a run without the queue: the weekly job kinds computed on worker threads
  * give what they give in process, a bad batch fails its call with its reason and starts none after
  * it, a kind the threads do not run is one line naming it, and a thread that dies fails its batch's
- * call and is replaced, so the runner never waits on a dead thread.
+ * call and is replaced, so the runner never waits on a dead thread; nor on a batch past its deadline.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { InProcessRunner } from '../../../src/queue/batchRunner.js';
 import { diffPagesJob } from '../../../src/queue/diffJob.js';
 import { labelArticlesJob } from '../../../src/queue/labelJob.js';
 import { parseRevisionsJob, type ParseBatch, type ParsedBatch } from '../../../src/queue/parseJob.js';
+import { articleSentencesJob } from '../../../src/queue/sentenceJob.js';
 import { ThreadRunner } from '../../../src/queue/threadRunner.js';
 import { readDump } from '../../../src/sources/dumpReader.js';
 import { withCode } from '../../support/errorCodes.js';
@@ -89,6 +90,25 @@ describe('ThreadRunner', () => {
       const after: number[] = [];
       await single.run(parseRevisionsJob, (await sampleBatches()).slice(0, 2), (_output, index) => after.push(index));
       expect(after.sort()).toEqual([0, 1]);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('stops a thread past the deadline the call gives, failing the batch with one line naming it and the setting, and cuts the next article on a new thread', { timeout: 60_000 }, async () => {
+    const single = new ThreadRunner(1);
+    try {
+      // An unclosed comment over 100,000 words: wtf_wikipedia takes seconds on it, growing with the square of its length.
+      const slow = { title: 'Unclosed', wikitext: `Start. <!-- ${'word '.repeat(100_000)}` };
+      await expect(single.run(articleSentencesJob, [slow], () => undefined, { deadlineMs: 300 })).rejects.toThrow(
+        withCode('E_THREAD_TOO_SLOW', /^a batch thread took more than 0\.3 s on the article "Unclosed": stopped \(parseDeadlineSeconds, WIKIDELTA_PARSE_DEADLINE_SECONDS\)$/),
+      );
+      let sentences: unknown;
+      await single.run(articleSentencesJob, [{ title: 'Plain', wikitext: 'Plain Town is a town. It has a river.' }], (output) => (sentences = output), { deadlineMs: 30_000 });
+      expect(sentences).toEqual([
+        { index: 0, paragraph: 0, text: 'Plain Town is a town.' },
+        { index: 1, paragraph: 0, text: 'It has a river.' },
+      ]);
     } finally {
       await single.close();
     }
