@@ -175,18 +175,20 @@ export class WikiClient {
         defaultParams: { format: 'json', formatversion: '2', maxlag: 5 },
       },
       { apiHost: hostOf(options.apiUrl), timeoutMs: this.timeoutMs, maxReplyBytes: this.maxReplyBytes },
-      (params, attempt) => this.requests.run(() => this.bounded(attempt), readFailure, describe(params)),
+      (params, attempt) => this.requests.run(() => this.bounded(attempt, params), readFailure, describe(params)),
     );
   }
 
-  /** One attempt within the deadline, its refusals named: too slow, too large, redirected away. */
-  private async bounded(attempt: Attempt): Promise<unknown> {
+  /** One attempt within the deadline, its refusals named: too slow, too large, redirected away, not an API reply. */
+  private async bounded(attempt: Attempt, params: ApiParams): Promise<unknown> {
     try {
       return await withDeadline(this.timeoutMs, attempt);
     } catch (error) {
       const redirect = causeOfType(error, RedirectRefused);
       if (redirect) throw redirect;
       if (/maxContentLength size of \d+ exceeded/.test((error as Error | undefined)?.message ?? '')) throw new ReplyTooLarge(this.maxReplyBytes);
+      // mwn reads the reply's fields before we see it: JSON that is no object (`null`, a number) fails there as a TypeError.
+      if (error instanceof TypeError) throw new RemoteError('E_WIKI_BAD_REPLY', `wiki ${this.apiUrl} sent a reply that is not an API reply (JSON, but no object) to ${describe(params)}`);
       throw error;
     }
   }
@@ -254,7 +256,9 @@ function causeOfType<T>(error: unknown, type: new (...args: never[]) => T): T | 
 }
 
 /** What mwn rejected with (an axios error for HTTP and network failures, an MwnError for API errors), or a refusal of `bounded`. */
-function readFailure(error: unknown): Failure {
+function readFailure(error: unknown): Failure | undefined {
+  // Our own verdict on the reply, already one line naming the request.
+  if (error instanceof RemoteError) return undefined;
   if (error instanceof RequestTimedOut) return { status: error.message, transient: true };
   if (error instanceof ReplyTooLarge || error instanceof RedirectRefused) return { status: error.message, transient: false };
   const details = error as {

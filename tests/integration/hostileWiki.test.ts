@@ -104,6 +104,14 @@ describe('a hostile wiki', () => {
     await expect(client(wiki).read({ action: 'query', list: 'search', srsearch: 'x' }, SearchReply)).rejects.toThrow(withCode('E_WIKI_BAD_REPLY'));
   });
 
+  it('whose reply is JSON null: a malformed reply at once, naming the request, not retried as a passing failure', async () => {
+    const wiki = await hostile({ kind: 'fixed', body: 'null' });
+    await expect(client(wiki, { maxRetries: 3 }).read({ action: 'query', list: 'logevents' }, AnyQuery)).rejects.toThrow(
+      withCode('E_WIKI_BAD_REPLY', /^wiki \S+ sent a reply that is not an API reply \(JSON, but no object\) to action=query&list=logevents$/),
+    );
+    expect(wiki.requests).toBe(1);
+  });
+
   it('ends the weekly command with one line naming the request: a repeated continuation, a drip', async () => {
     const env = { WIKIDELTA_MAX_RETRIES: '1', WIKIDELTA_RETRY_BASE_MS: '10', WIKIDELTA_REQUEST_TIMEOUT_SECONDS: '1' };
     for (const [behaviour, code, line] of [
