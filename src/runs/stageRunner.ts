@@ -75,7 +75,7 @@ export async function runPipeline<Input>(options: {
     throw new UserError('E_FLAGS_CONFLICT', `--redo ${notChosen.join(',')}: the stage is not among the stages to run (${chosen.join(',')})`);
   }
   const existing = runs.findRun(options.pipeline, options.params);
-  refuseMissingInputs(options.stages, options.selected, existing?.stages ?? []);
+  refuseMissingInputs(options.stages, options.selected, existing?.stages ?? [], existing ? null : options.pipeline);
   const { run, resumed } = runs.openRun(options.pipeline, options.params, allNames, existing);
   if (resumed) reporter.event('continuing run', { run: run.id });
   const executed: string[] = [];
@@ -150,9 +150,11 @@ function inputsMadeSince(stage: Stage<unknown>, record: StageRecord, records: re
 /**
  * Refuses when a chosen stage reads the output of a stage that will not be there: neither chosen
  * now nor done with inputs that are still current. Checked before anything runs, so a refused
- * invocation changes nothing.
+ * invocation changes nothing. `noRunOf` names the pipeline when the store has no run of these
+ * parameters at all, so the line says that rather than only the stage just before (unless that
+ * stage is the first one).
  */
-function refuseMissingInputs<Input>(stages: ReadonlyArray<Stage<Input>>, selected: readonly string[], records: readonly StageRecord[]): void {
+function refuseMissingInputs<Input>(stages: ReadonlyArray<Stage<Input>>, selected: readonly string[], records: readonly StageRecord[], noRunOf: string | null): void {
   const available = new Set<string>();
   const inPipeline = new Set(stages.map((stage) => stage.name));
   for (const stage of stages) {
@@ -163,7 +165,8 @@ function refuseMissingInputs<Input>(stages: ReadonlyArray<Stage<Input>>, selecte
         const done = records.find((s) => s.stage === missing)?.status === 'done';
         throw new UserError(
           'E_PREREQUISITE_MISSING',
-          `stage "${stage.name}" needs stage "${missing}" ${done ? 'redone (its own inputs changed since it ran)' : 'done'} first: add ${missing} to --stages`,
+          `stage "${stage.name}" needs stage "${missing}" ${done ? 'redone (its own inputs changed since it ran)' : 'done'} first: add ${missing} to --stages` +
+            (noRunOf === null || missing === stages[0]?.name ? '' : `; the store holds no ${noRunOf} run of these parameters yet: run it with its first stages`),
         );
       }
       available.add(stage.name);

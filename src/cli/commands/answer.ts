@@ -45,8 +45,10 @@ function lookUp(store: Store, flags: AnswerFlags): Answer {
   return answerAskedSubject(store, { ...page, title: flags.title, key: flags.key, template: flags.template }, answerInstant(flags.date), flags.time);
 }
 
-function formatAnswer(answer: Answer): string {
+/** An answer as `answer` prints it; an imported DailyQA answer has no revision to name. */
+export function formatAnswer(answer: Answer): string {
   if (answer.status !== 'ok') return `(${answer.status.replace('_', ' ')})`;
   const aliases = answer.aliases.length > 0 ? `\n  also known as: ${answer.aliases.join('; ')}` : '';
-  return `${answer.answer}\n  from revision ${answer.rev_id}, valid ${answer.valid_from} .. ${answer.valid_to ?? '(no later change known)'}${aliases}`;
+  const source = answer.rev_id === null ? 'imported (no revision)' : `from revision ${answer.rev_id}`;
+  return `${answer.answer}\n  ${source}, valid ${answer.valid_from} .. ${answer.valid_to ?? '(no later change known)'}${aliases}`;
 }

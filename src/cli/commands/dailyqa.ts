@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { UserError } from '../../errors.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { dailyQaDay, dailyQaFileName } from '../../timeline/dailyqaExport.js';
@@ -19,6 +19,15 @@ interface DailyQaExportFlags extends PreviousFlags {
   out?: string;
   week?: string;
   time: TimeAxis;
+}
+
+/**
+ * Where `export dailyqa --date D --out PATH` writes: into a directory (one that exists, or one named
+ * with a trailing slash, made if missing) as qa_YYMMDD.jsonl, else to the file PATH.
+ */
+export function dailyQaOutputPath(out: string, date: string): string {
+  const namesDirectory = out.endsWith('/') || out.endsWith(sep) || (existsSync(out) && statSync(out).isDirectory());
+  return namesDirectory ? join(out, dailyQaFileName(date)) : out;
 }
 
 /** `export dailyqa --from A --to B`: the range release, written as a whole. */
@@ -71,7 +80,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
         process.stdout.write(content);
         return;
       }
-      const path = existsSync(flags.out) && statSync(flags.out).isDirectory() ? join(flags.out, dailyQaFileName(date)) : flags.out;
+      const path = dailyQaOutputPath(flags.out, date);
       writeFileAtomically(path, content);
       process.stderr.write(`wrote ${content ? content.split('\n').length - 1 : 0} answers to ${path}\n`);
     });

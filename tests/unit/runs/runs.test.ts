@@ -198,6 +198,17 @@ describe('runPipeline', () => {
     expect(store.runs.listRuns()).toEqual([]);
   });
 
+  it('says so when the store has no run of these parameters at all, rather than naming only the stage before', async () => {
+    const store = Store.open(join(tempDir(), 'w.sqlite'));
+    const attempt = runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([]), selected: ['three'], input: null, reporter: new RecordingReporter() });
+    await expect(attempt).rejects.toThrow('stage "three" needs stage "two" done first: add two to --stages; the store holds no weekly run of these parameters yet: run it with its first stages');
+    const second = runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([]), selected: ['two'], input: null, reporter: new RecordingReporter() });
+    await expect(second).rejects.toThrow(/^stage "two" needs stage "one" done first: add one to --stages$/);
+    await runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([]), selected: ['one'], input: null, reporter: new RecordingReporter() });
+    const later = runPipeline({ store, pipeline: 'weekly', params, stages: countingStages([]), selected: ['three'], input: null, reporter: new RecordingReporter() });
+    await expect(later).rejects.toThrow(/^stage "three" needs stage "two" done first: add two to --stages$/);
+  });
+
   it('runs a stage whose prerequisite is chosen in the same invocation, or done earlier', async () => {
     const store = Store.open(join(tempDir(), 'w.sqlite'));
     const log: string[] = [];
