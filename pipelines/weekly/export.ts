@@ -16,7 +16,7 @@ export const exportStage: Stage<WeeklyInput> = {
   name: 'export',
   after: ['classify', 'timeline'],
   async run(input, context) {
-    const dir = input.releaseDir ?? defaultReleaseDir(context.store.path, input.window.start);
+    const dir = input.releaseDir ?? defaultReleaseDir(context.store.path, input.window.start, input.wiki);
     const { written, counts } = await writeWeeklyRelease(context.store, { wiki: input.wiki, window: input.window, axis: 'edit', dir, previous: 'auto' });
     context.reporter.event('release written', { dir, files: written.manifest.files.length + 1, version: written.manifest.version });
     return { files: written.manifest.files.length + 1, ...counts };

@@ -18,7 +18,7 @@ import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
 import { cardFrontMatter, loadingSection, wikiLanguage } from './datasetCard.js';
 import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
-import type { ReleaseDraft } from './writeRelease.js';
+import { releaseHeldIn, type ReleaseDraft } from './writeRelease.js';
 import type { Store } from '../store/store.js';
 
 const TitlesJson = z.array(z.string());
@@ -117,7 +117,7 @@ export async function renderWeeklyRelease(store: Store, wiki: string, window: Wi
   return {
     draft: {
       kind: 'weekly',
-      series: `weekly ${wiki}${world ? ' world time' : ''}`,
+      series: weeklySeries(wiki, axis),
       date: start,
       command: `wikidelta export weekly --start ${start} --days ${days} --wiki ${wiki}${world ? ' --time world' : ''}`,
       parameters: { start, days, wiki, ...(world ? { time: axis } : {}) },
@@ -293,8 +293,20 @@ function jsonLines(records: unknown[]): string {
   return records.map((record) => `${JSON.stringify(record)}\n`).join('');
 }
 
-/** `releases/weekly-YYYY-MM-DD/` beside the database: data/releases/… for the default data/wikidelta.sqlite. */
-export function defaultReleaseDir(databasePath: string, windowStart: string): string {
+/** The series a week's releases of one wiki and time axis make: a release follows the one before it in its series. */
+function weeklySeries(wiki: string, axis: TimeAxis): string {
+  return `weekly ${wiki}${axis === 'world' ? ' world time' : ''}`;
+}
+
+/**
+ * `releases/weekly-YYYY-MM-DD/` beside the database (data/releases/… for the default
+ * data/wikidelta.sqlite; `-world` on world time). Given the wiki: when that folder holds the week's
+ * release of another wiki (two wikis' weeks in one store), `…-WIKI`, so neither replaces the other.
+ */
+export function defaultReleaseDir(databasePath: string, windowStart: string, wiki?: string, axis: TimeAxis = 'edit'): string {
   const base = databasePath === ':memory:' ? process.cwd() : dirname(resolve(databasePath));
-  return join(base, 'releases', `weekly-${windowStart.slice(0, 10)}`);
+  const dir = join(base, 'releases', `weekly-${windowStart.slice(0, 10)}${axis === 'world' ? '-world' : ''}`);
+  if (wiki === undefined) return dir;
+  const held = releaseHeldIn(dir);
+  return held === undefined || held.series === weeklySeries(wiki, axis) ? dir : `${dir}-${wiki}`;
 }

@@ -63,6 +63,10 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
   const content = contentHash(data);
   const version = releaseVersion(draft.date, content);
   const identity = { kind: draft.kind, series: draft.series, version, parameters: draft.parameters };
+  const held = releaseHeldIn(dir);
+  if (held !== undefined && held.series !== draft.series) {
+    throw new UserError('E_OUTPUT_DIR_FOREIGN', `${dir} holds a release of another series (${held.series}, ${held.date}), which this one (${draft.series}) would replace: give another directory`);
+  }
   const before = previousRelease(dir, draft, previous);
 
   let changes: WrittenRelease['changes'];
@@ -112,7 +116,7 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
 function previousRelease(dir: string, draft: ReleaseDraft, choice: PreviousRelease): { dir: string; manifest: Manifest } | undefined {
   if (choice === 'none') return undefined;
   if (choice !== 'auto') return { dir: choice.dir, manifest: readManifest(choice.dir) };
-  const held = releaseIn(dir);
+  const held = releaseHeldIn(dir);
   if (held && held.series === draft.series) return { dir, manifest: held };
   const parent = dirname(resolve(dir));
   // No directory to look in (none yet, or a file where it should be): the writer says what is wrong with --out.
@@ -121,7 +125,7 @@ function previousRelease(dir: string, draft: ReleaseDraft, choice: PreviousRelea
   for (const entry of readdirSync(parent, { withFileTypes: true }).sort((a, b) => byPath(a.name, b.name))) {
     const sibling = join(parent, entry.name);
     if (!entry.isDirectory() || sibling === resolve(dir)) continue;
-    const manifest = releaseIn(sibling);
+    const manifest = releaseHeldIn(sibling);
     if (!manifest || manifest.series !== draft.series || manifest.date >= draft.date) continue;
     if (!newest || manifest.date > newest.manifest.date) newest = { dir: sibling, manifest };
   }
@@ -152,7 +156,8 @@ function releaseFile(dir: string, name: string, manifest: Manifest): Uint8Array 
 }
 
 /** The manifest of a directory that holds a release; undefined for anything else (a directory of other files, a broken manifest). */
-function releaseIn(dir: string): Manifest | undefined {
+/** The manifest of the release `dir` holds; undefined when it holds none (no directory, no manifest, a broken one). */
+export function releaseHeldIn(dir: string): Manifest | undefined {
   if (!existsSync(join(dir, MANIFEST_FILE))) return undefined;
   try {
     return readManifest(dir);

@@ -43,7 +43,7 @@ export function registerExportWeekly(exportGroup: Command): void {
         throw new UserError('E_PREREQUISITE_MISSING', `no weekly run for ${flags.wiki ? `wiki ${flags.wiki} in ` : ''}the window ${window.start} .. ${window.end}: run wikidelta weekly first`);
       }
       if (!flags.wiki && wikis.length > 1) throw new UserError('E_WIKI_AMBIGUOUS', `the weekly pipeline ran on several wikis in this window (${wikis.join(', ')}): name one with --wiki`);
-      const dir = flags.out ?? `${defaultReleaseDir(session.dbPath, window.start)}${flags.time === 'world' ? '-world' : ''}`;
+      const dir = flags.out ?? defaultReleaseDir(session.dbPath, window.start, wiki, flags.time);
       const { written, counts } = await writeWeeklyRelease(session.store, { wiki, window, axis: flags.time, dir, previous: previousChoice(flags) });
       const total = written.manifest.files.length + 1;
       process.stdout.write(

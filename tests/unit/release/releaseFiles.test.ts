@@ -13,6 +13,7 @@ import { cardFeatures, parquetOf, type TableSpec } from '../../../src/release/pa
 import { diffReleases, directorySource } from '../../../src/release/releaseDiff.js';
 import { readManifest } from '../../../src/release/manifest.js';
 import { verifyRelease } from '../../../src/release/verifyRelease.js';
+import { defaultReleaseDir } from '../../../src/release/weeklyRelease.js';
 import { writeRelease, type ReleaseDraft } from '../../../src/release/writeRelease.js';
 import { Store } from '../../../src/store/store.js';
 import { tempDir } from '../../../testkit/cli.js';
@@ -147,6 +148,20 @@ describe('a release and the release it follows', () => {
       writeFileSync(join(parent, 'x', 'MANIFEST.json'), JSON.stringify({ ...manifest, files: misstated }));
       expect(await verifyRelease(join(parent, 'x')), path).toEqual({ ok: false, file: path, problem: expect.stringMatching(/^has \d+ rows where the manifest says \d+$/) });
     }
+  });
+
+  it("never replaces a release of another series; a week's default folder names the wiki when another wiki's release of the week holds it", async () => {
+    const parent = tempDir();
+    const dir = join(parent, 'releases', 'weekly-2021-01-18');
+    const enwiki = { ...(await draft('2021-01-18', 'a')), kind: 'weekly' as const, series: 'weekly enwiki' };
+    await writeRelease(store, dir, enwiki);
+    const frwiki = { ...(await draft('2021-01-18', 'b')), kind: 'weekly' as const, series: 'weekly frwiki' };
+    await expect(writeRelease(store, dir, frwiki)).rejects.toThrow(withCode('E_OUTPUT_DIR_FOREIGN', /holds a release of another series \(weekly enwiki, 2021-01-18\)/));
+    expect(readManifest(dir).series).toBe('weekly enwiki');
+    const db = join(parent, 'w.sqlite');
+    expect(defaultReleaseDir(db, '2021-01-18T00:00:00Z', 'enwiki')).toBe(dir);
+    expect(defaultReleaseDir(db, '2021-01-18T00:00:00Z', 'frwiki')).toBe(`${dir}-frwiki`);
+    expect(defaultReleaseDir(db, '2021-01-18T00:00:00Z', 'frwiki', 'world')).toBe(`${dir}-world`);
   });
 
   it('verify refuses a manifest naming a file outside the release, or one file twice', async () => {
