@@ -3,6 +3,7 @@
  * else offline. The openai provider talks to OPENAI_BASE_URL (else OpenAI's API) with
  * OPENAI_API_KEY, as the SDK would on its own, and caches replies in the store.
  */
+import { UserError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { Settings } from '../settings.js';
 import type { BaselineTasks } from './baselineTasks.js';
@@ -101,6 +102,10 @@ export function pricesOf(settings: Pick<Settings, 'llmPricePer1kInput' | 'llmPri
 }
 
 function openAiClient(store: Store, settings: LlmSettings, env: NodeJS.ProcessEnv): OpenAiClient {
+  // OpenAI's own API without a key refuses every request: said now, not after the retries of a run.
+  if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) {
+    throw new UserError('E_FLAG_MISSING', '--llm openai needs OPENAI_API_KEY for OpenAI\'s API, or OPENAI_BASE_URL for an OpenAI-compatible server');
+  }
   return new OpenAiClient({
     model: settings.llmModel,
     concurrency: settings.llmConcurrency,

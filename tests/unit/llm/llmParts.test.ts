@@ -8,7 +8,7 @@ import { OfflineWeeklyTasks, templateQuestion } from '../../../src/llm/offlineWe
 import { formatInstructions, parseReply } from '../../../src/llm/outputModes.js';
 import { loadPrompt, parsePrompt, PROMPTS_DIR, renderPrompt } from '../../../src/llm/prompts.js';
 import { queryIdFor } from '../../../src/store/questionStore.js';
-import { chosenProvider } from '../../../src/llm/openTasks.js';
+import { chosenProvider, SessionTasks } from '../../../src/llm/openTasks.js';
 import { costOf, formatRunUsage, recordUsage, runUsage } from '../../../src/llm/usage.js';
 import { loadSettings } from '../../../src/settings.js';
 import { Store } from '../../../src/store/store.js';
@@ -146,6 +146,14 @@ describe('provider choice, settings and usage per run', () => {
     expect(chosenProvider({}, {})).toBe('offline');
     expect(chosenProvider({ llm: 'offline' }, { OPENAI_API_KEY: 'sk-test' })).toBe('offline');
     expect(chosenProvider({ llm: 'openai' }, {})).toBe('openai');
+  });
+
+  it("refuses openai with neither a key nor a server before any request, rather than retrying OpenAI's API without a key", () => {
+    const store = Store.open(':memory:');
+    const settings = loadSettings({ env: { WIKIDELTA_LLM: 'openai' }, cwd: '/nonexistent' });
+    expect(() => new SessionTasks(store, settings, {}).weekly()).toThrow(withCode('E_FLAG_MISSING', /needs OPENAI_API_KEY .* or OPENAI_BASE_URL/));
+    expect(new SessionTasks(store, settings, { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).weekly().provider).toBe('openai');
+    store.close();
   });
 
   it('reads the LLM settings from the environment and names a bad one', () => {
