@@ -9,7 +9,7 @@ import { labelsStage } from './weekly/labels.js';
 import { parseStage } from './weekly/parse.js';
 import { selectStage } from './weekly/select.js';
 import { timelineStage } from './weekly/timeline.js';
-import { generateStage } from './weekly/generate.js';
+import { generateStage, refuseWindowSharingIds } from './weekly/generate.js';
 import { checkStage } from './weekly/check.js';
 import { classifyStage } from './weekly/classify.js';
 import { exportStage } from './weekly/export.js';
@@ -38,6 +38,7 @@ export function runWeekly(options: {
   if (unknown.length > 0) {
     throw new UserError('E_FLAG_INVALID', `unknown stage "${unknown.join('", "')}": the weekly stages are ${weeklyStages.map((s) => s.name).join(', ')}`);
   }
+  refuseWindowSharingIds(options.store, options.input.wiki, options.input.window);
   return runPipeline({
     store: options.store,
     pipeline: 'weekly',

@@ -1,4 +1,7 @@
+import { UserError } from '../../src/errors.js';
+import type { Window } from '../../src/model.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
+import type { Store } from '../../src/store/store.js';
 import { withUsage } from '../../src/llm/usage.js';
 import type { Generation } from '../../src/model/questions.js';
 import { failed, ok } from '../../src/result.js';
@@ -6,6 +9,22 @@ import { queryIdFor } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, failedForTheService, LLM_BATCH, settled, tasksFor } from './llmWork.js';
 import { questionProblem } from './questionRules.js';
+
+/**
+ * Refuses a window whose query ids another window of the store holds: one of another length starting
+ * on the same day, or the same week of another wiki. Its questions would take over that window's ids,
+ * and its day files would list that window's queries (they are the window's first day's).
+ *
+ * @throws UserError (`E_WINDOW_CONFLICT`) naming the window that holds the ids
+ */
+export function refuseWindowSharingIds(store: Store, wiki: string, window: Window): void {
+  const other = store.questions(wiki).windowSharingIds(window);
+  if (other === undefined) return;
+  throw new UserError(
+    'E_WINDOW_CONFLICT',
+    `the store holds the window ${other.start} .. ${other.end} of ${other.wiki}, whose query ids (${queryIdFor(window, 0).replace(/-0-0$/, '')}-PAGE-0) the window ${window.start} .. ${window.end}${wiki === '' ? '' : ` of ${wiki}`} would take over: run it in another store`,
+  );
+}
 
 /**
  * generate: one question per data unit of the window, whose answer is the unit's new value. A unit
@@ -20,6 +39,7 @@ export const generateStage: Stage<WeeklyInput> = {
   name: 'generate',
   after: ['select'],
   async run(input, context) {
+    refuseWindowSharingIds(context.store, input.wiki, input.window);
     const tasks = tasksFor(input);
     const store = context.store.questions(input.wiki);
     const units = context.store.changes(input.wiki)

@@ -117,6 +117,19 @@ export class QuestionStore {
       .map((row) => GeneratedFromRow.parse(row));
   }
 
+  /**
+   * Another window whose generated query ids this one's would take over: one starting on the same day
+   * with another end, or of another wiki (a query id is DailyQA's, the first day and the page id).
+   */
+  windowSharingIds(window: Window): { wiki: string; start: string; end: string } | undefined {
+    const row = this.statements.get(
+        `SELECT wiki, window_start AS start, window_end AS end FROM question_generations
+         WHERE window_start = @start AND NOT (window_end = @end AND (@wiki = '' OR wiki = @wiki)) LIMIT 1`,
+      )
+      .get({ start: window.start, end: window.end, wiki: this.wiki });
+    return row === undefined ? undefined : z.object({ wiki: z.string(), start: z.string(), end: z.string() }).parse(row);
+  }
+
   /** Stores a batch of generations in one transaction; a successful one also becomes a query, kept once checked, its earlier checks dropped. */
   saveGenerations(generations: Generation[]): void {
     const now = new Date().toISOString();

@@ -5,7 +5,7 @@
  * earlier week run again, the weeks run out of order, and all of them after `sync`, must give the
  * same day files, queries and answers.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDate, parseDate } from '../../src/dates.js';
@@ -204,5 +204,40 @@ describe('sync on a store with gaps', () => {
     const id = String(jsonLines(readFileSync(join(dir, 'future', WEEKS[2] as string, 'queries.jsonl'), 'utf8'))[0]?.id);
     const later = formatDate(addDays(new Date(), 30));
     expect(JSON.parse((await ok(['--db', db, '--json', 'answer', '--query', id, '--date', later])).stdout)).toMatchObject({ status: 'unknown' });
+  }, 120_000);
+});
+
+describe('windows whose query ids would collide', () => {
+  // A query's id is DailyQA's: the window's first day and the page id, neither the window's length nor the wiki.
+  const store = (name: string) => join(dir, `${name}.sqlite`);
+  const queriesOf = (out: string) => readFileSync(join(out, 'queries.jsonl'), 'utf8');
+  const dayIds = (out: string, day: string) => jsonLines(readFileSync(join(out, `qa_${day}.jsonl`), 'utf8')).map((line) => String(line.id));
+
+  it('refuses a window starting on the day another window of the store starts (another length), leaving that window whole', async () => {
+    const db = store('lengths');
+    const long = join(dir, 'lengths', 'long');
+    await weekly(db, '2025-01-27', long, ['--days', '14']);
+    const run = await runCli(['--db', db, 'weekly', '--start', '2025-01-27', '--dump', SAMPLE, '--llm', 'offline', '--out', join(dir, 'lengths', 'week')]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.errorCode).toBe('E_WINDOW_CONFLICT');
+    expect(run.stderr).toMatch(/2025-01-27T00:00:00Z \.\. 2025-02-10T00:00:00Z/);
+    const again = join(dir, 'lengths', 'long-again');
+    await ok(['--db', db, 'export', 'weekly', '--start', '2025-01-27', '--days', '14', '--out', again]);
+    expect(queriesOf(again)).toBe(queriesOf(long));
+    const ids = jsonLines(queriesOf(again)).map((query) => String(query.id));
+    expect(dayIds(again, '250128')).toEqual(ids);
+  }, 120_000);
+
+  it('refuses the same week of another wiki in the store, whose pages have the same ids', async () => {
+    const db = store('wikis');
+    const other = join(dir, 'other-wiki.xml');
+    writeFileSync(other, readFileSync(SAMPLE, 'utf8').replace('<dbname>samplewiki</dbname>', '<dbname>otherwiki</dbname>'));
+    const first = join(dir, 'wikis', 'sample');
+    await weekly(db, '2025-01-20', first);
+    const run = await runCli(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', other, '--llm', 'offline', '--out', join(dir, 'wikis', 'other')]);
+    expect(run.errorCode, run.stderr).toBe('E_WINDOW_CONFLICT');
+    const again = join(dir, 'wikis', 'sample-again');
+    await ok(['--db', db, 'export', 'weekly', '--start', '2025-01-20', '--wiki', 'samplewiki', '--out', again]);
+    expect(queriesOf(again)).toBe(queriesOf(first));
   }, 120_000);
 });
