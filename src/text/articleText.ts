@@ -12,6 +12,12 @@ import { parseWithWtf } from './wtf.js';
 const BACK_MATTER = /^(references|notes|footnotes|citations|sources|bibliography|further reading|external links|see also|notes and references)$/i;
 const REDIRECT = /^\s*#redirect\b/i;
 const LETTER = /\p{L}/u;
+/**
+ * A file link with no link inside it (a flag icon, a ribbon, a thumbnail with a plain caption): an
+ * image, not text. wtf_wikipedia takes images out of prose but keeps a list item's as its file name
+ * ("Flag of Saudi Arabia.svg Saudi Arabia: …"), so they go before it reads the page.
+ */
+const INLINE_FILE = /\[\[\s*(?:file|image)\s*:[^[\]]*\]\]/giu;
 
 export function isRedirectText(wikitext: string): boolean {
   return REDIRECT.test(wikitext);
@@ -20,7 +26,7 @@ export function isRedirectText(wikitext: string): boolean {
 /** The article's sentences; an InputError naming why for wikitext the parser cannot read (templates nested too deep). */
 export function articleSentences(wikitext: string): ArticleSentence[] {
   const paragraphs: string[][] = [];
-  for (const section of parseWithWtf(wikitext).sections()) {
+  for (const section of parseWithWtf(wikitext.replace(INLINE_FILE, '')).sections()) {
     if (BACK_MATTER.test(section.title().trim())) continue;
     for (const paragraph of section.paragraphs()) {
       // wtf's own sentences only delimit the prose (lists excluded); the cut is ours.

@@ -92,7 +92,8 @@ export function parseFacts(text: string): Fact[] {
   // compromise reads no number after a currency code glued to its sign ("US$8 billion" gave 1e9).
   const doc = compromise()(text.replace(/\b([A-Z]{1,3})\$(?=\d)/g, '$1 $'));
   const facts: Fact[] = [];
-  const clean = (value: string) => value.toLowerCase().replace(/[^\p{L}\p{N}.%$€£ -]+/gu, ' ').replace(/[.\s]+$/u, '').replace(/\s+/g, ' ').trim();
+  // A possessive is its name: "Germany's" is the place "germany", not "germany s".
+  const clean = (value: string) => value.toLowerCase().replace(/['’]s\b/gu, '').replace(/[^\p{L}\p{N}.%$€£ -]+/gu, ' ').replace(/[.\s]+$/u, '').replace(/\s+/g, ' ').trim();
   for (const number of doc.numbers().json() as Array<{ number?: { num?: number }; terms?: Array<{ tags?: string[] }> }>) {
     if (typeof number.number?.num !== 'number') continue;
     const ordinal = number.terms?.some((term) => term.tags?.includes('Ordinal')) ?? false;
@@ -100,13 +101,14 @@ export function parseFacts(text: string): Fact[] {
   }
   // What a number counts or measures: the noun right after it (adjectives allowed in between).
   for (const unit of doc.match('#Value+ #Adjective{0,2} [#Noun]', 0).out('array') as string[]) facts.push({ kind: 'unit', value: clean(unit) });
-  for (const term of doc.terms().json() as Array<{ terms: Array<{ normal: string; tags: string[] }> }>) {
+  for (const term of doc.terms().json() as Array<{ terms: Array<{ normal: string; tags: string[]; implicit?: string }> }>) {
     const word = term.terms[0];
     if (!word) continue;
     const normal = word.normal;
     if (normal in QUANTITY_NOUNS) facts.push({ kind: 'number', value: String(QUANTITY_NOUNS[normal]) });
     if (word.tags.includes('Month') || word.tags.includes('WeekDay')) facts.push({ kind: 'date', value: normal });
-    if (word.tags.includes('Negative')) facts.push({ kind: 'negation', value: normal === "n't" ? 'not' : normal });
+    // A contraction's negation has no text of its own: compromise gives "didn't" an empty term whose implicit word is "not".
+    if (word.tags.includes('Negative')) facts.push({ kind: 'negation', value: normal === "n't" || normal === '' ? (word.implicit ?? 'not') : normal });
     if (word.tags.includes('Comparative') || word.tags.includes('Superlative') || COMPARISON_WORDS.test(normal)) facts.push({ kind: 'comparison', value: normal });
   }
   for (const person of doc.people().out('array') as string[]) facts.push({ kind: 'person', value: clean(person) });

@@ -32,6 +32,10 @@ const SENTENCE_OPENERS = new Set([
 ]);
 
 const CLOSERS = `"'”’)]»`;
+/** A number, then a one- or two-letter unit and its period at the end of the text: "23.0 C.", "-13.2 C.", "300 ft.", "5°C.". */
+const UNIT_AFTER_NUMBER = /\p{N}(?:\s+°?|°)\p{L}{1,2}\.[^\p{L}\p{N}]*$/u;
+/** The unit symbols that rule reads ("c" after a number is Celsius, never circa); not "st" or "no", which a name or a number follows ("5 St. Mary's Road"). */
+const UNIT_SYMBOLS = new Set(['c', 'f', 'k', 'm', 'g', 'l', 'km', 'cm', 'mm', 'ft', 'in', 'mi', 'yd', 'lb', 'kg', 'oz', 'ha', 'ml', 'kn']);
 /** Far more than the longest abbreviation, initial or dotted acronym with its closing marks. */
 const WORD_BEFORE_PERIOD = 200;
 /** A terminator run, the closing marks after it, and the whitespace before the next sentence. */
@@ -66,6 +70,8 @@ function isBoundary(sentence: string, terminator: string, next: string, caseless
   // The word before the period is all that is read: matched at the end of the whole sentence, a paragraph with no boundary cost the square of its length.
   const before = /([\p{L}.]+)\.[^\p{L}]*$/u.exec(sentence.slice(-WORD_BEFORE_PERIOD))?.[1] ?? '';
   const token = before.toLowerCase();
+  // A unit symbol right after a number ("23.0 C.", "300 ft.", "5°C.") is no initial nor abbreviation of what follows: a boundary before a capital.
+  if (UNIT_SYMBOLS.has(token) && UNIT_AFTER_NUMBER.test(sentence.slice(-WORD_BEFORE_PERIOD)) && /\p{Lu}/u.test(first)) return true;
   if (PREFIX_ABBREVIATIONS.has(token)) return false;
   const ambiguous =
     SUFFIX_ABBREVIATIONS.has(token) ||

@@ -32,7 +32,8 @@ function tokenise(text: string): Token[] {
   const words = text.normalize('NFKC').match(/[\p{L}\p{N}][\p{L}\p{N}.,'’-]*/gu) ?? [];
   const tokens: Token[] = [];
   words.forEach((word, position) => {
-    const norm = normaliseSentence(word.replace(/[.,'’-]+$/, ''));
+    // A possessive is its name ("Kant's project" / "the project of Kant"), not a word "kant s".
+    const norm = normaliseSentence(word.replace(/[.,'’-]+$/, '').replace(/['’]s$/iu, ''));
     if (norm === '' || (FUNCTION_WORDS.has(norm) && !NEGATIONS.has(norm))) return;
     const kind: TokenKind = /\p{N}/u.test(norm) ? 'number' : position > 0 && /^\p{Lu}/u.test(word) ? 'name' : 'word';
     tokens.push({ norm, kind });

@@ -53,4 +53,17 @@ describe('articleSentences on templates nested too deep', () => {
   it('names the depth in an InputError instead of handing wtf thousands of levels', () => {
     expect(() => articleSentences('Text ' + '{{a|'.repeat(3000) + '}}'.repeat(3000))).toThrow(withCode('E_WIKITEXT_TOO_DEEP'));
   });
+  it('drops inline file links (flag icons, ribbons) from list items instead of keeping their file names', () => {
+    const wikitext = `Intro text here.
+
+== Honours ==
+* [[File:Flag of Saudi Arabia.svg|23x15px|border|link=|alt=]]&nbsp;[[Saudi Arabia]]: Grand Officer of the [[Order of Abdulaziz al Saud]]
+**[[Image:SA Order of King Abdulaziz 3kl rib.png|70px]] Grand Officer of the [[Order of Abdulaziz al Saud]]
+`;
+    expect(articleSentences(wikitext).map((s) => s.text)).toEqual([
+      'Intro text here.',
+      'Saudi Arabia: Grand Officer of the Order of Abdulaziz al Saud',
+      'Grand Officer of the Order of Abdulaziz al Saud',
+    ]);
+  });
 });

@@ -26,6 +26,14 @@ const SAME: Array<[string, string]> = [
   // A number in digits and in words is one fact, not a digit token on top of the number.
   ['The line has three stations.', 'The line has 3 stations.'],
   ['The club has 12 members.', 'The club has twelve members.'],
+  // A contraction is the same negation as its spelt-out form (Wikipedia's copy-edits expand them).
+  ["He moved to Weimar but didn't live with his mother.", 'He moved to Weimar but did not live with his mother.'],
+  ["They wouldn't get along very well.", 'They would not get along very well.'],
+  // A possessive names the same person as the plain name ("Kant's project" / "the project of Kant").
+  ['It was up to those loyal to the project of Kant to prove this.', "It was up to those loyal to Kant's project to prove this."],
+  ["He found the lectures of Fichte tedious.", "He found Fichte’s lectures tedious."],
+  ['The idea he borrowed was that of Kant.', "The idea he borrowed was Kant's."],
+  ['Berlin is one of the 16 constituent states of Germany.', "Berlin is one of Germany's 16 constituent states."],
 ];
 
 describe('facts of a sentence', () => {
@@ -42,6 +50,7 @@ describe('facts of a sentence', () => {
     expect(factsOf('Its chief executive is Dana Holt.')).toContainEqual({ kind: 'person', value: 'dana holt' });
     expect(factsOf('The museum moved to Leeds.')).toContainEqual({ kind: 'place', value: 'leeds' });
     expect(factsOf('The club did not reach the final.')).toContainEqual({ kind: 'negation', value: 'not' });
+    expect(factsOf("The club didn't reach the final.")).toContainEqual({ kind: 'negation', value: 'not' });
     expect(factsOf('It is the longest tunnel.')).toContainEqual({ kind: 'comparison', value: 'longest' });
   });
 

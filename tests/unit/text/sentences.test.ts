@@ -19,6 +19,10 @@ describe('splitSentences', () => {
     ['lowercased text', 'israel has a diversified economy. its gdp in 1997 reached $98 billion. dr. cohen agreed.', ['israel has a diversified economy.', 'its gdp in 1997 reached $98 billion.', 'dr. cohen agreed.']],
     ['whitespace and no final period', '  One  sentence\nspread out. Another without end ', ['One sentence spread out.', 'Another without end']],
     ['months', 'It opened on 3 Jan. 2020 in the port. It closed in Dec. The end came.', ['It opened on 3 Jan. 2020 in the port.', 'It closed in Dec.', 'The end came.']],
+    // A unit after a number ("23.0 C", rendered from {{convert}}) is not circa, an initial or "feet of" a name: it ends the sentence.
+    ['a unit letter after a number', 'The hottest month had a mean of 23.0 C. The wettest month was July. It rose to 30 C. Maximum temperatures occur later.', ['The hottest month had a mean of 23.0 C.', 'The wettest month was July.', 'It rose to 30 C.', 'Maximum temperatures occur later.']],
+    ['a saint after a house number', 'He lived at 5 St. Mary Road for years. It burned.', ['He lived at 5 St. Mary Road for years.', 'It burned.']],
+    ['feet after a number', 'The tower is 300 ft. The spire adds more. It was built c. Spring 1890, by Ft. Worth men.', ['The tower is 300 ft.', 'The spire adds more.', 'It was built c. Spring 1890, by Ft. Worth men.']],
   ])('%s', (_name, text, expected) => {
     expect(splitSentences(text)).toEqual(expected);
   });
