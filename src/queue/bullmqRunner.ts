@@ -46,6 +46,14 @@ export const BATCH_RETRIES = { attempts: 3, backoff: { type: 'exponential', dela
 /** How often the owner looks whether its jobs are still in Redis, and how long it waits for an answer. */
 const LOST_JOBS_CHECK = { everyMs: 3000, answerWithinMs: 30_000 };
 
+/**
+ * How many times a batch job is started before the owner looks whether a worker can read it. Its
+ * retries and the stalls of killed workers (worker.ts: maxStalledCount 2) start it at most 3 × 3 = 9
+ * times; a job whose data in Redis is not JSON is started again every lock period for ever, the
+ * owner waiting in silence, as BullMQ fails to read it before the worker's code sees it.
+ */
+export const STARTS_BEFORE_STUCK = 10;
+
 export class BullmqRunner implements BatchRunner {
   private readonly address: QueueAddress;
   private readonly connection: ConnectionOptions;
@@ -135,8 +143,10 @@ export class BullmqRunner implements BatchRunner {
     const lost = new Promise<never>((_resolve, reject) => {
       const look = async (): Promise<void> => {
         const gone = await withinTime(missingJobs(queue, stageJob), LOST_JOBS_CHECK.answerWithinMs);
+        // A batch no worker can read is made one the workers fail for good (and the stage with it) at its next take.
+        const mended = gone === 'no answer' || gone > 0 ? 0 : await withinTime(mendUnreadableJobs(queue, stageJob), LOST_JOBS_CHECK.answerWithinMs);
         if (stopped) return;
-        if (gone === 'no answer') {
+        if (gone === 'no answer' || mended === 'no answer') {
           reject(new RemoteError('E_QUEUE_UNREACHABLE', `the queue at ${this.address.url} has not answered for ${LOST_JOBS_CHECK.answerWithinMs / 1000} s while the ${kind} jobs were under way; run the command again once it answers`));
         } else if (gone > 0) {
           reject(
@@ -178,6 +188,43 @@ return missing`;
 const COUNT_MISSING_JOBS_COMMAND = 'wikideltaCountMissingJobs';
 /** The clients the script is defined on (ioredis sends it by hash after the first call). */
 const clientsWithCount = new WeakSet<object>();
+
+/**
+ * KEYS: the set of the stage's unfinished batches; ARGV: the starts after which a batch is looked at.
+ * A batch started that often whose data is not JSON has it replaced by an object no job kind reads.
+ */
+const MEND_UNREADABLE_JOBS = `
+local mended = 0
+for _, child in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local started = tonumber(redis.call('HGET', child, 'ats') or '0') or 0
+  if started >= tonumber(ARGV[1]) then
+    local data = redis.call('HGET', child, 'data')
+    if data and not pcall(cjson.decode, data) then
+      redis.call('HSET', child, 'data', ARGV[2])
+      mended = mended + 1
+    end
+  end
+end
+return mended`;
+const MEND_UNREADABLE_JOBS_COMMAND = 'wikideltaMendUnreadableJobs';
+const clientsWithMend = new WeakSet<object>();
+
+/** What an unreadable batch's data becomes: JSON that fails every job kind's check, so the batch fails for good naming it. */
+export const UNREADABLE_JOB_DATA = JSON.stringify({ unreadable: "the job's data in Redis was not JSON" });
+
+/**
+ * Of the stage's unfinished batches started STARTS_BEFORE_STUCK times or more, those whose data is
+ * not JSON get data a worker reads and refuses: BullMQ fails to read such a job before the
+ * worker's code sees it and gives it back after each lock, for ever. How many, in one round trip.
+ */
+export async function mendUnreadableJobs(queue: Queue, stageJob: Job, startsBeforeStuck = STARTS_BEFORE_STUCK): Promise<number> {
+  const client = await queue.client;
+  if (!clientsWithMend.has(client)) {
+    client.defineCommand(MEND_UNREADABLE_JOBS_COMMAND, { numberOfKeys: 1, lua: MEND_UNREADABLE_JOBS });
+    clientsWithMend.add(client);
+  }
+  return Number(await client.runCommand(MEND_UNREADABLE_JOBS_COMMAND, [`${queue.toKey(stageJob.id ?? '')}:dependencies`, String(startsBeforeStuck), UNREADABLE_JOB_DATA]));
+}
 
 /** How many of the stage's unfinished batch jobs Redis no longer holds, in one round trip: Infinity when the stage's job itself is gone. */
 export async function missingJobs(queue: Queue, stageJob: Job): Promise<number> {

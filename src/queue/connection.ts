@@ -13,6 +13,11 @@ export interface QueueAddress {
   url: string;
   host: string;
   port: number;
+  /** The database the path names (`/2`), when it names one. */
+  db?: number;
+  /** Of `redis://[USER]:PASSWORD@HOST`: what the server is asked to AUTH with. */
+  username?: string;
+  password?: string;
 }
 
 export function parseQueueUrl(raw: string): QueueAddress {
@@ -24,10 +29,29 @@ export function parseQueueUrl(raw: string): QueueAddress {
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UserError('E_FLAG_INVALID', `--queue ${raw}: expected a redis:// or rediss:// URL`);
   const port = url.port === '' ? 6379 : Number(url.port);
-  return { url: raw, host: url.hostname, port };
+  // The path names a database by number or nothing: anything else would reach Redis as SELECT NaN.
+  const path = /^\/?(\d*)$/.exec(url.pathname);
+  if (!path || url.search !== '' || url.hash !== '') throw new UserError('E_FLAG_INVALID', `--queue ${raw}: expected redis://HOST:PORT or redis://HOST:PORT/DB with DB a number`);
+  const address: QueueAddress = { url: raw, host: url.hostname, port };
+  if (path[1]) address.db = Number(path[1]);
+  if (url.password !== '') address.password = decodeURIComponent(url.password);
+  if (url.username !== '') address.username = decodeURIComponent(url.username);
+  return address;
 }
 
-/** Resolves once the queue server accepts a connection; a UserError naming it when it does not within the time. */
+/** A command as Redis reads it (RESP): an array of bulk strings. */
+function command(...words: string[]): string {
+  return `*${words.length}\r\n${words.map((word) => `$${Buffer.byteLength(word)}\r\n${word}\r\n`).join('')}`;
+}
+
+/**
+ * Resolves once the queue server answers as Redis does: it accepts a connection and, on redis://,
+ * answers PING (after AUTH and SELECT when the URL asks for them). A UserError naming it otherwise:
+ * refused, no answer within the time, an error of its own (a password it wants, a database it does
+ * not have), or not Redis at all. A server that accepts the connection and then says nothing Redis
+ * understands would otherwise leave the command and the workers waiting for ever in silence, and a
+ * database that cannot be selected would have BullMQ use database 0 unasked.
+ */
 export function requireReachable(address: QueueAddress, timeoutMs = 5000): Promise<void> {
   return new Promise((resolveReachable, reject) => {
     const socket = connect({ host: address.host, port: address.port });
@@ -37,9 +61,37 @@ export function requireReachable(address: QueueAddress, timeoutMs = 5000): Promi
     };
     socket.setTimeout(timeoutMs, () => fail(`no answer within ${timeoutMs / 1000} s`));
     socket.once('error', (error) => fail(error.message));
+    // rediss:// speaks TLS: reaching the port is what is checked there.
+    const tls = address.url.startsWith('rediss:');
+    const commands: string[] = [];
+    if (address.password !== undefined) commands.push(address.username !== undefined ? command('AUTH', address.username, address.password) : command('AUTH', address.password));
+    if (address.db !== undefined) commands.push(command('SELECT', String(address.db)));
+    commands.push(command('PING'));
+    let replies = '';
     socket.once('connect', () => {
-      socket.end();
-      resolveReachable();
+      if (tls) {
+        socket.end();
+        resolveReachable();
+        return;
+      }
+      socket.write(commands.join(''));
+    });
+    socket.once('end', () => fail('the server closed the connection without answering'));
+    socket.on('data', (chunk: Buffer) => {
+      replies += chunk.toString('latin1');
+      const lines = replies.split('\r\n');
+      const complete = lines.slice(0, -1);
+      for (const line of complete) {
+        if (line.startsWith('-')) return fail(`the server answers ${JSON.stringify(line.slice(1).slice(0, 200))}`);
+        if (!line.startsWith('+')) return fail(`not a Redis server (it answers ${JSON.stringify(line.slice(0, 80))})`);
+      }
+      if (complete.length === 0 && replies.length > 0 && !/^[+-]/.test(replies)) return fail(`not a Redis server (it answers ${JSON.stringify(replies.slice(0, 80))})`);
+      if (complete.length >= commands.length) {
+        socket.setTimeout(0);
+        socket.removeAllListeners('end');
+        socket.end();
+        resolveReachable();
+      }
     });
   });
 }

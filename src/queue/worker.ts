@@ -9,7 +9,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
-import { carried, codeOf, parseCarried, type ErrorCode } from '../errors.js';
+import { carried, codeOf, oneLine, parseCarried, type ErrorCode } from '../errors.js';
 import { factsOf } from '../text/facts.js';
 import type { Models } from '../models/modelSet.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
@@ -89,7 +89,8 @@ export interface WorkerOptions {
 }
 
 export interface WorkerEvent {
-  kind: 'active' | 'completed' | 'failed';
+  /** `error`: the worker's own trouble outside any job's code (a job it cannot read), `detail` its line. */
+  kind: 'active' | 'completed' | 'failed' | 'error';
   job: string;
   /** Of a failure: its line. */
   detail?: string;
@@ -173,6 +174,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   let completed = 0;
   // The codes only: a worker runs for months, and its summary counts them.
   const failedCodes: ErrorCode[] = [];
+  // Without a listener BullMQ prints the error's stack over several lines, in the middle of a
+  // worker's one-line (or JSON) log, every time it tries again.
+  worker.on('error', (error) => options.onEvent?.({ kind: 'error', job: '', detail: oneLine(error) }));
   worker.on('active', (job) => options.onEvent?.({ kind: 'active', job: `${job.name} ${job.id ?? ''}` }));
   worker.on('completed', (job) => {
     if (job.name !== STAGE_JOB) completed += 1;

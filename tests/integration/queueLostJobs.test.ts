@@ -66,6 +66,48 @@ describe('jobs lost by the queue', () => {
   }, 120_000);
 });
 
+describe('a job no worker can read', () => {
+  it("fails for good once it was started over and over, the stage with it in one line, and the worker's log stays one JSON object per line", async () => {
+    const db = join(tempDir(), 'damaged.sqlite');
+    const port = new URL(redis.url).port;
+    const week = ['weekly', '--start', '2021-01-04', '--dump', join(sharedData, 'enwiki-history-sample.xml'), '--llm', 'offline', '--stages', 'collect,parse', '--queue', redis.url];
+    // No worker yet: the parse jobs wait in Redis, and one has its data damaged there (not JSON).
+    const owner = startCli(['--db', db, '--json', ...week]);
+    const ended = collect(owner);
+    let batch: string | undefined;
+    for (let waited = 0; batch === undefined; waited += 100) {
+      expect(waited, 'the parse jobs never reached Redis').toBeLessThan(20_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      batch = queueKeys().find((key) => /-batch-\d+$/.test(key));
+    }
+    spawnSync('redis-cli', ['-p', port, 'HSET', batch, 'data', '{"index":0,"batch":{"revis'], { encoding: 'utf8' });
+    // BullMQ fails to read it before the worker's code sees it, and gives it back after each lock:
+    // the owner used to wait for ever, and the worker printed a stack trace each time.
+    const worker = startCli(['--json', 'worker', '--queue', redis.url, '--lock-ms', '300']);
+    const workerEnded = collect(worker);
+    try {
+      const failed = await ended;
+      expect(failed.code, failed.stderr).toBe(1);
+      expect(errorOf(failed.stderr)).toEqual({
+        code: 'E_QUEUE_JOBS_FAILED',
+        // BullMQ's own stalled-job limit, or the worker's check of the job's data, whichever reads it first.
+        message: expect.stringMatching(/^1 parse-revisions job failed \(E_INTERNAL 1\) for good; the first: (E_INTERNAL: job \S+-batch-\d+ of kind parse-revisions holds malformed data|job stalled more than allowable limit)$/),
+      });
+      // The damaged job failed for good with its stage: no worker takes it again.
+      const port = new URL(redis.url).port;
+      const state = spawnSync('redis-cli', ['-p', port, 'ZSCORE', 'bull:wikidelta:failed', batch.replace('bull:wikidelta:', '')], { encoding: 'utf8' });
+      expect(state.stdout.trim()).not.toBe('');
+    } finally {
+      worker.kill('SIGTERM');
+      const { stderr } = await workerEnded;
+      // The worker's log stays one JSON object per line.
+      const lines = stderr.split('\n').filter((line) => line !== '' && !line.startsWith('wikidelta worker:'));
+      expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);
+      expect(lines.some((line) => line.includes('"event":"worker error"'))).toBe(true);
+    }
+  }, 120_000);
+});
+
 describe('the check for lost jobs', () => {
   /** A stage of `count` batches on a queue of its own, its batches removed once complete as the runner's are. */
   async function stage(queueName: string, count: number): Promise<{ queue: Queue; job: Job; close(): Promise<void> }> {

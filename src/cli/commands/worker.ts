@@ -43,7 +43,11 @@ export function registerWorker(program: Command): void {
       concurrency: concurrency.data,
       lockMs: lockMs.data,
       onEvent: (event) => {
-        if (json) {
+        if (event.kind === 'error') {
+          process.stderr.write(
+            json ? `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', event: 'worker error', detail: event.detail })}\n` : `wikidelta worker: ${event.detail ?? ''}\n`,
+          );
+        } else if (json) {
           const { kind, job, detail, code, final } = event;
           process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: kind === 'failed' ? 'warn' : 'info', event: `job ${kind}`, job, detail, code, final })}\n`);
         } else if (event.kind === 'failed') {
