@@ -116,7 +116,7 @@ describe("a dump's <siteinfo> names the wiki of its run", () => {
 });
 
 describe('a store made before dumps were named by their <siteinfo>', () => {
-  it('opens, answers, exports and runs its weeks again under "dump"; a new run of the dump is its own wiki', async () => {
+  it('opens, answers, exports and runs its weeks again under "dump"; the same week under the name the dump now gives is refused', async () => {
     const db = join(dir, 'old.sqlite');
     const dump = join(dir, 'old-towns.xml');
     writeFileSync(dump, frenchTownDump());
@@ -145,13 +145,15 @@ describe('a store made before dumps were named by their <siteinfo>', () => {
     expect(rerun.stdout).toMatch(/run 1 \(done\)/);
     expect(queries(join(dir, 'old-rerun'))).toEqual(before);
 
-    // The dump given again is now read as frwiki: a run of its own, beside the old one.
-    const renamed = await runCliOk(['--db', db, 'weekly', ...week, '--dump', dump, '--out', join(dir, 'old-frwiki')]);
-    expect(renamed.stdout).toMatch(/run 2 \(done\)/);
-    expect(queries(join(dir, 'old-frwiki')).every((query) => query.wiki === 'frwiki')).toBe(true);
-    // Now two wikis ran the week: a run given no source asks which.
-    const ambiguous = await runCli(['--db', db, 'weekly', ...week, '--stages', 'export']);
-    expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr.trim()).toBe('wikidelta: E_WIKI_AMBIGUOUS: the weekly pipeline ran on several wikis in this window (dump, frwiki): give its source (--dump or --api) or set wiki');
+    // The dump given again is now read as frwiki, a wiki of its own: the same pages' week would take
+    // over the old run's query ids (the first day and the page id), so it is refused, naming that run.
+    const renamed = await runCli(['--db', db, 'weekly', ...week, '--dump', dump, '--out', join(dir, 'old-frwiki')]);
+    expect(renamed.code).toBe(1);
+    expect(renamed.errorCode).toBe('E_WINDOW_CONFLICT');
+    expect(renamed.stderr).toMatch(/the store holds the window \S+ \.\. \S+ of dump, whose query ids/);
+    // Under "dump", as the README says, the dump goes on with its old runs.
+    const asBefore = await runCliOk(['--db', db, 'weekly', ...week, '--dump', dump, '--out', join(dir, 'old-again')], { env: { WIKIDELTA_WIKI: 'dump' } });
+    expect(asBefore.stdout).toMatch(/run 1 \(done\)/);
+    expect(queries(join(dir, 'old-again'))).toEqual(before);
   }, 900_000);
 });
