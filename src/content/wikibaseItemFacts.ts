@@ -140,8 +140,8 @@ function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statemen
 
 /**
  * A simplified value as text: an entity (`isEntity`, from the snak's datavalue type) as its
- * reference, a quantity as its number and unit, a time at its precision (`2011`, `2011-05`,
- * `2011-05-03`), a monolingual text as its text, a coordinate as `latitude, longitude`, strings
+ * reference, a quantity as its number and unit, a time at its precision (`2011-05-03`, `2011-05`,
+ * `2011`, `1990s`, `20th century`: `timeAtPrecision`), a monolingual text as its text, a coordinate as `latitude, longitude`, strings
  * (identifiers, URLs, file names) as they are, even one shaped like an id (`M25`, `Q2112` as an
  * external id).
  */
@@ -154,10 +154,39 @@ function valueText(value: unknown, isEntity: boolean): string | null {
     const unit = typeof rich['unit'] === 'string' && isEntityId(rich['unit']) ? ` ${entityRef(rich['unit'])}` : '';
     return `${rich['amount']}${unit}`;
   }
-  if (typeof rich['time'] === 'string') return rich['time'];
+  if (typeof rich['time'] === 'string') return timeAtPrecision(rich['time'], rich['precision']);
   if (typeof rich['text'] === 'string') return rich['text'];
   if (typeof rich['latitude'] === 'number' && typeof rich['longitude'] === 'number') return `${rich['latitude']}, ${rich['longitude']}`;
   return null;
+}
+
+/** Wikidata's time precisions coarser than a day that are written otherwise than as their year: millennium, century, decade, year. */
+const [MILLENNIUM, CENTURY, DECADE, YEAR] = [6, 7, 8, 9];
+
+/**
+ * A time as text at its precision: the SDK's simple-day form (`2011-05-03`, `2011-05`, `2011`) for a
+ * day, a month or a year, but a decade, a century or a millennium as such (`1990s`, `20th century`,
+ * `2nd millennium`): the SDK gives them as one year, an answer more precise than the statement.
+ * A year before the common era is written with BCE.
+ *
+ * @example timeAtPrecision('1901', 7) // '20th century'
+ */
+export function timeAtPrecision(time: string, precision: unknown): string {
+  const match = /^(-?)(\d+)$/.exec(time);
+  if (!match || typeof precision !== 'number' || precision > YEAR) return time;
+  const year = Number(match[2]);
+  const era = match[1] === '-' ? ' BCE' : '';
+  if (precision === YEAR) return `${year}${era}`;
+  if (precision === DECADE) return `${Math.floor(year / 10) * 10}s${era}`;
+  if (precision === CENTURY) return `${ordinal(Math.ceil(year / 100))} century${era}`;
+  if (precision === MILLENNIUM) return `${ordinal(Math.ceil(year / 1000))} millennium${era}`;
+  return `${year}${era}`;
+}
+
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
 
 function timedFact(key: string, claim: RichClaim): TimedFact | null {

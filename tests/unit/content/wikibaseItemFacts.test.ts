@@ -47,6 +47,36 @@ describe('Wikidata statement values', () => {
   });
 });
 
+describe('Wikidata time values at their precision', () => {
+  it('writes a day, a month and a year as the SDK does, a decade, a century and a millennium as such, and years before the common era with BCE', () => {
+    expect(
+      fields({
+        P569: [statement(time('P569', '+2011-05-03T00:00:00Z', 11))],
+        P580: [statement(time('P580', '+2011-05-00T00:00:00Z', 10))],
+        P571: [statement(time('P571', '+2011-00-00T00:00:00Z', 9))],
+        P2031: [statement(time('P2031', '+1990-00-00T00:00:00Z', 8))],
+        P2032: [statement(time('P2032', '+1901-00-00T00:00:00Z', 7))],
+        P1191: [statement(time('P1191', '+2000-00-00T00:00:00Z', 7))],
+        P1249: [statement(time('P1249', '+1001-00-00T00:00:00Z', 6))],
+        P575: [statement(time('P575', '-0500-00-00T00:00:00Z', 7))],
+        P585: [statement(time('P585', '-0044-00-00T00:00:00Z', 9))],
+        P1317: [statement(time('P1317', '+1211-00-00T00:00:00Z', 7))],
+      }),
+    ).toEqual({
+      P569: '2011-05-03',
+      P580: '2011-05',
+      P571: '2011',
+      P2031: '1990s',
+      P2032: '20th century',
+      P1191: '20th century',
+      P1249: '2nd millennium',
+      P575: '5th century BCE',
+      P585: '44 BCE',
+      P1317: '13th century',
+    });
+  });
+});
+
 describe('Wikidata time qualifiers', () => {
   const timedOf = (...qualifiers: Snak[]) => factsOf({ P39: [statement(item('P39', 'Q11696'), qualifiers)] }).entity?.timed ?? [];
 
