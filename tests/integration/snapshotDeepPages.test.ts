@@ -14,21 +14,26 @@ function page(id: number, title: string, text: string): string {
   return `<page><title>${title}</title><ns>0</ns><id>${id}</id><revision><id>${id * 10}</id><timestamp>2021-01-01T00:00:00Z</timestamp><contributor><username>A</username><id>1</id></contributor><model>wikitext</model><format>text/x-wiki</format><text xml:space="preserve">${text}</text></revision></page>`;
 }
 
+/** A dump of two plain towns (pages 1 and 3) around page 2, `title` with `text`: its path in a new folder, with the store's beside it. */
+function dumpAround(title: string, text: string): { db: string; dump: string } {
+  const dir = tempDir();
+  const dump = join(dir, 'pages.xml');
+  writeFileSync(
+    dump,
+    `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/">${[
+      page(1, 'Plain Town', 'Plain Town is a town in Examplia. It has a river.'),
+      page(2, title, text),
+      page(3, 'Other Town', 'Other Town is a town too. It has a bridge.'),
+    ].join('')}</mediawiki>\n`,
+  );
+  return { db: join(dir, 'w.sqlite'), dump };
+}
+
 describe('a snapshot with a deeply nested page', () => {
   it('skips the page with its title and reason in the counts and stores the others', async () => {
-    const dir = tempDir();
-    const db = join(dir, 'w.sqlite');
-    const dump = join(dir, 'deep.xml');
     const deep = `${'{{a|'.repeat(2000)}x${'}}'.repeat(2000)} The deep page ends here.`;
     expect(deep.length).toBeGreaterThan(10_000);
-    writeFileSync(
-      dump,
-      `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/">${[
-        page(1, 'Plain Town', 'Plain Town is a town in Examplia. It has a river.'),
-        page(2, 'Deep Page', deep),
-        page(3, 'Other Town', 'Other Town is a town too. It has a bridge.'),
-      ].join('')}</mediawiki>\n`,
-    );
+    const { db, dump } = dumpAround('Deep Page', deep);
     const run = await runCliOk(['--db', db, 'snapshot', '--name', 'jan', '--dump', dump]);
     expect(run.stdout).toBe(
       'snapshot jan: 2 articles (2 stored now, 4 sentences; 1 skipped, the parser cannot read them)\n' +
@@ -45,17 +50,7 @@ describe('a snapshot with a deeply nested page', () => {
   });
 
   it("skips a page whose parse outgrows a batch thread's heap (a megabyte of abbreviations), naming the setting, and stores the others", async () => {
-    const dir = tempDir();
-    const db = join(dir, 'w.sqlite');
-    const dump = join(dir, 'abbreviations.xml');
-    writeFileSync(
-      dump,
-      `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/">${[
-        page(1, 'Plain Town', 'Plain Town is a town in Examplia. It has a river.'),
-        page(2, 'Initials', 'A b. '.repeat(200_000)),
-        page(3, 'Other Town', 'Other Town is a town too. It has a bridge.'),
-      ].join('')}</mediawiki>\n`,
-    );
+    const { db, dump } = dumpAround('Initials', 'A b. '.repeat(200_000));
     const run = await runCliOk(['--db', db, 'snapshot', '--name', 'jan', '--dump', dump]);
     expect(run.stdout).toBe(
       'snapshot jan: 2 articles (2 stored now, 4 sentences; 1 skipped, the parser cannot read them)\n' +
