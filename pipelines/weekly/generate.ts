@@ -13,7 +13,8 @@ import { questionProblem } from './questionRules.js';
 /**
  * Refuses a window whose query ids another window of the store holds: one of another length starting
  * on the same day, or the same week of another wiki. Its questions would take over that window's ids,
- * and its day files would list that window's queries (they are the window's first day's).
+ * and its day files would list that window's queries (they are the window's first day's). `runWeekly`
+ * asks before any stage runs, the one way to the generate stage.
  *
  * @throws UserError (`E_WINDOW_CONFLICT`) naming the window that holds the ids
  */
@@ -39,7 +40,6 @@ export const generateStage: Stage<WeeklyInput> = {
   name: 'generate',
   after: ['select'],
   async run(input, context) {
-    refuseWindowSharingIds(context.store, input.wiki, input.window);
     const tasks = tasksFor(input);
     const store = context.store.questions(input.wiki);
     const units = context.store.changes(input.wiki)
