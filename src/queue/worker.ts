@@ -107,8 +107,13 @@ export interface WorkerSummary {
 }
 
 export interface RunningWorker {
-  /** Stops taking jobs, waits for the running ones to finish, and says what the worker did. */
-  close(): Promise<WorkerSummary>;
+  /**
+   * Stops taking jobs and says what the worker did. It waits for the running jobs to finish, unless
+   * `now` or the queue server cannot be reached: then a running job's result could not be handed
+   * back anyway (BullMQ would wait for the server for ever), and its lock runs out so that another
+   * worker takes it.
+   */
+  close(options?: { now?: boolean }): Promise<WorkerSummary>;
 }
 
 /**
@@ -196,10 +201,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     options.onEvent?.({ kind: 'failed', job: `${name} ${job?.id ?? ''}`, detail: message, code, final });
   });
   await worker.waitUntilReady();
+  const summary = (): WorkerSummary => ({ completed, failed: tallyCodes(failedCodes) });
+  let closing: Promise<void> | undefined;
   return {
-    close: async () => {
-      await worker.close();
-      return { completed, failed: tallyCodes(failedCodes) };
+    close: async ({ now = false } = {}) => {
+      // BullMQ answers a second close with the first one's promise: stopping now must not wait for it.
+      if (closing !== undefined && now) return summary();
+      closing ??= (now ? Promise.resolve(false) : requireReachable(address, 2000).then(() => true, () => false)).then((reachable) => worker.close(!reachable));
+      await closing;
+      return summary();
     },
   };
 }

@@ -58,9 +58,14 @@ export function registerWorker(program: Command): void {
     });
     process.stderr.write(`wikidelta worker: taking jobs from ${flags.queue}\n`);
     const summary = await new Promise<WorkerSummary>((resolveStopped) => {
-      const stop = () => void worker.close().then(resolveStopped);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      let stopping = false;
+      // A second signal stops without waiting for the running jobs, with the summary still said.
+      const stop = () => {
+        void worker.close({ now: stopping }).then(resolveStopped);
+        stopping = true;
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
     });
     const failed = summary.failed.length === 0 ? 'none failed' : failedJobsLine(summary.failed);
     process.stderr.write(
