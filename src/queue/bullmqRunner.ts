@@ -32,6 +32,8 @@ export const STAGE_JOB = 'stage';
  */
 export interface BatchEnvelope {
   index: number;
+  /** The flow's id: its owner keeps `ownerKey(owner)` alive in Redis while it waits. */
+  owner: string;
   batch: unknown;
   models: ModelChoiceInput;
   judge: QueueJudge;
@@ -42,6 +44,18 @@ export interface BatchEnvelope {
 export type QueueJudge = 'none' | 'llm';
 
 export const BATCH_RETRIES = { attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
+
+/**
+ * How long the key that says a flow's owner is alive lasts unrenewed: the owner renews it six
+ * times as often, and a worker skips the batches of an owner killed (or stopped) longer ago.
+ * Generous, since the owner's loop may be busy writing a large result for a few seconds.
+ */
+export const OWNER_ALIVE_MS = 60_000;
+
+/** The key, under the queue's prefix, that lives while the owner of the flow `flowId` waits for it. */
+export function ownerKey(flowId: string): string {
+  return `owner:${flowId}`;
+}
 
 /** How often the owner looks whether its jobs are still in Redis, and how long it waits for an answer. */
 const LOST_JOBS_CHECK = { everyMs: 3000, answerWithinMs: 30_000 };
@@ -82,7 +96,13 @@ export class BullmqRunner implements BatchRunner {
       handed.add(index);
       onResult(kind.output.parse(typeof raw === 'string' ? JSON.parse(raw) : raw), index);
     };
+    let heartbeat: NodeJS.Timeout | undefined;
+    const client = await queue.client;
+    const owner = queue.toKey(ownerKey(flowId));
+    const keepAlive = () => client.set(owner, String(process.pid), { PX: OWNER_ALIVE_MS });
     try {
+      await keepAlive();
+      heartbeat = setInterval(() => void keepAlive().catch(() => {}), OWNER_ALIVE_MS / 6);
       await events.waitUntilReady();
       const childPrefix = `${flowId}-batch-`;
       events.on('completed', ({ jobId, returnvalue }) => {
@@ -104,7 +124,7 @@ export class BullmqRunner implements BatchRunner {
         children: batches.map((batch, index) => ({
           name: kind.name,
           queueName: QUEUE_NAME,
-          data: { index, batch, models: this.models, judge: this.judge, llm: this.llm } satisfies BatchEnvelope,
+          data: { index, owner: flowId, batch, models: this.models, judge: this.judge, llm: this.llm } satisfies BatchEnvelope,
           // A failed batch fails the stage, so the owner stops instead of waiting for ever.
           opts: { jobId: `${childPrefix}${index}`, ...BATCH_RETRIES, failParentOnFailure: true, removeOnComplete: true },
         })),
@@ -132,6 +152,8 @@ export class BullmqRunner implements BatchRunner {
       if (missing > 0) throw new Error(`queue flow ${flowId}: ${missing} of ${batches.length} batch results never arrived`);
       await finished?.remove();
     } finally {
+      clearInterval(heartbeat);
+      await client.del(owner).catch(() => {});
       await Promise.allSettled([events.close(), flows.close(), queue.close()]);
     }
   }

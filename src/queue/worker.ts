@@ -9,11 +9,11 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
-import { carried, codeOf, oneLine, parseCarried, type ErrorCode } from '../errors.js';
+import { carried, codeOf, oneLine, parseCarried, RemoteError, type ErrorCode } from '../errors.js';
 import { factsOf } from '../text/facts.js';
 import type { Models } from '../models/modelSet.js';
 import type { ComputeEnv, JobKind } from './batchRunner.js';
-import { STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
+import { ownerKey, STAGE_JOB, type QueueJudge } from './bullmqRunner.js';
 import { parseQueueUrl, QUEUE_NAME, requireReachable } from './connection.js';
 import { diffPagesJob } from './diffJob.js';
 import { tallyCodes, type CodeCount } from './failedJobs.js';
@@ -32,6 +32,8 @@ const jobKinds: ReadonlyMap<string, JobKind<unknown, unknown>> = new Map(
 
 const Envelope = z.object({
   index: z.number().int().nonnegative(),
+  // Absent from the jobs of an older wikidelta's owner: those are computed as before.
+  owner: z.string().optional(),
   batch: z.unknown(),
   models: ModelChoiceSchema,
   judge: z.enum(['none', 'llm']),
@@ -126,7 +128,7 @@ const INPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_DUMP_EMPTY', 
 
 /** The error a job fails with: its reason `CODE: line`; BullMQ's no-retry class for broken input, and the stack BullMQ keeps, the error's own. */
 function jobFailure(error: unknown): Error {
-  const final = error instanceof UnrecoverableError || INPUT_CODES.has(codeOf(error));
+  const final = error instanceof UnrecoverableError || INPUT_CODES.has(codeOf(error)) || codeOf(error) === 'E_QUEUE_OWNER_GONE';
   const failure = final ? new UnrecoverableError(carried(error)) : new Error(carried(error), { cause: error });
   if (error instanceof Error && error.stack !== undefined) failure.stack = error.stack;
   return failure;
@@ -163,6 +165,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         const envelope = Envelope.safeParse(job.data);
         const batch = envelope.success ? kind.data.safeParse(envelope.data.batch) : undefined;
         if (!envelope.success || !batch?.success) throw new UnrecoverableError(`job ${job.id ?? ''} of kind ${job.name} holds malformed data`);
+        const { owner } = envelope.data;
+        if (owner !== undefined && (await (await worker.client).get(worker.toKey(ownerKey(owner)))) === null) {
+          throw new RemoteError('E_QUEUE_OWNER_GONE', `job ${job.id ?? ''}: the command that queued it is gone (killed or stopped), so its batch is not computed`);
+        }
         return await kind.compute(batch.data, envFor(envelope.data.models, envelope.data.judge, envelope.data.llm));
       } catch (error) {
         throw jobFailure(error);
