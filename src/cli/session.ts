@@ -7,6 +7,7 @@ import { createReporter, type Reporter } from '../runs/progress.js';
 import { loadSettings, type Settings } from '../settings.js';
 import { UserError } from '../errors.js';
 import { existsSync } from 'node:fs';
+import { hidingPasswords } from '../queue/connection.js';
 
 /** The program's own options (src/cli/program.ts), which every command reads through `optsWithGlobals`. */
 export interface GlobalFlags {
@@ -56,7 +57,7 @@ export function openSession(command: Command, options: SessionOptions): Session 
   const dbPath = resolve(options.dbPath ?? settings.db);
   const reporter = createReporter(process.stderr, { json });
   if (!options.write && !existsSync(dbPath)) throw new UserError('E_STORE_MISSING', `no database at ${dbPath}: run a pipeline first or pass --db`);
-  const lock: HeldLock | null = (options.lock ?? options.write) ? acquireLock(dbPath, process.argv.slice(2).join(' '), { readOnly: !options.write }) : null;
+  const lock: HeldLock | null = (options.lock ?? options.write) ? acquireLock(dbPath, hidingPasswords(process.argv.slice(2).join(' ')), { readOnly: !options.write }) : null;
   let store: Store;
   try {
     store = options.write ? Store.open(dbPath) : Store.openForReading(dbPath);

@@ -169,12 +169,12 @@ export class BullmqRunner implements BatchRunner {
         const mended = gone === 'no answer' || gone > 0 ? 0 : await withinTime(mendUnreadableJobs(queue, stageJob), LOST_JOBS_CHECK.answerWithinMs);
         if (stopped) return;
         if (gone === 'no answer' || mended === 'no answer') {
-          reject(new RemoteError('E_QUEUE_UNREACHABLE', `the queue at ${this.address.url} has not answered for ${LOST_JOBS_CHECK.answerWithinMs / 1000} s while the ${kind} jobs were under way; run the command again once it answers`));
+          reject(new RemoteError('E_QUEUE_UNREACHABLE', `the queue at ${this.address.shown} has not answered for ${LOST_JOBS_CHECK.answerWithinMs / 1000} s while the ${kind} jobs were under way; run the command again once it answers`));
         } else if (gone > 0) {
           reject(
             new RemoteError(
               'E_QUEUE_JOBS_LOST',
-              `the queue at ${this.address.url} lost ${gone === Infinity ? 'the' : `${gone} of the`} ${kind} jobs of this stage (Redis restarted without its data, or was emptied): run the command again to queue the work left`,
+              `the queue at ${this.address.shown} lost ${gone === Infinity ? 'the' : `${gone} of the`} ${kind} jobs of this stage (Redis restarted without its data, or was emptied): run the command again to queue the work left`,
             ),
           );
         } else {

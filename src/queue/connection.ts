@@ -11,6 +11,8 @@ export const QUEUE_NAME = 'wikidelta';
 
 export interface QueueAddress {
   url: string;
+  /** The URL as lines name it: its password, if any, as `***`. */
+  shown: string;
   host: string;
   port: number;
   /** The database the path names (`/2`), when it names one. */
@@ -20,19 +22,28 @@ export interface QueueAddress {
   password?: string;
 }
 
+/**
+ * `text` with the password of every redis:// URL in it as `***`: lines, logs and the lock's
+ * command line are read by others than the one who typed the URL.
+ */
+export function hidingPasswords(text: string): string {
+  return text.replace(/(rediss?:\/\/[^\s:@/]*:)[^\s@]*@/g, '$1***@');
+}
+
 export function parseQueueUrl(raw: string): QueueAddress {
+  const shown = hidingPasswords(raw);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UserError('E_FLAG_INVALID', `--queue ${raw}: not a URL (expected redis://HOST:PORT)`);
+    throw new UserError('E_FLAG_INVALID', `--queue ${shown}: not a URL (expected redis://HOST:PORT)`);
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UserError('E_FLAG_INVALID', `--queue ${raw}: expected a redis:// or rediss:// URL`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UserError('E_FLAG_INVALID', `--queue ${shown}: expected a redis:// or rediss:// URL`);
   const port = url.port === '' ? 6379 : Number(url.port);
   // The path names a database by number or nothing: anything else would reach Redis as SELECT NaN.
   const path = /^\/?(\d*)$/.exec(url.pathname);
-  if (!path || url.search !== '' || url.hash !== '') throw new UserError('E_FLAG_INVALID', `--queue ${raw}: expected redis://HOST:PORT or redis://HOST:PORT/DB with DB a number`);
-  const address: QueueAddress = { url: raw, host: url.hostname, port };
+  if (!path || url.search !== '' || url.hash !== '') throw new UserError('E_FLAG_INVALID', `--queue ${shown}: expected redis://HOST:PORT or redis://HOST:PORT/DB with DB a number`);
+  const address: QueueAddress = { url: raw, shown, host: url.hostname, port };
   if (path[1]) address.db = Number(path[1]);
   if (url.password !== '') address.password = decodeURIComponent(url.password);
   if (url.username !== '') address.username = decodeURIComponent(url.username);
@@ -57,7 +68,7 @@ export function requireReachable(address: QueueAddress, timeoutMs = 5000): Promi
     const socket = connect({ host: address.host, port: address.port });
     const fail = (reason: string) => {
       socket.destroy();
-      reject(new UserError('E_QUEUE_UNREACHABLE', `cannot reach the queue at ${address.url}: ${reason}`));
+      reject(new UserError('E_QUEUE_UNREACHABLE', `cannot reach the queue at ${address.shown}: ${reason}`));
     };
     socket.setTimeout(timeoutMs, () => fail(`no answer within ${timeoutMs / 1000} s`));
     socket.once('error', (error) => fail(error.message));

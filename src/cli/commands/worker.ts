@@ -11,6 +11,7 @@ import { addOptions } from '../options.js';
 import type { GlobalFlags } from '../session.js';
 import { failedJobsLine } from '../../queue/failedJobs.js';
 import type { WorkerSummary } from '../../queue/worker.js';
+import { hidingPasswords } from '../../queue/connection.js';
 
 interface WorkerFlags {
   queue: string;
@@ -56,7 +57,7 @@ export function registerWorker(program: Command): void {
         }
       },
     });
-    process.stderr.write(`wikidelta worker: taking jobs from ${flags.queue}\n`);
+    process.stderr.write(`wikidelta worker: taking jobs from ${hidingPasswords(flags.queue)}\n`);
     const summary = await new Promise<WorkerSummary>((resolveStopped) => {
       let stopping = false;
       // A second signal stops without waiting for the running jobs, with the summary still said.

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseQueueUrl, requireReachable } from '../../../src/queue/connection.js';
+import { hidingPasswords, parseQueueUrl, requireReachable } from '../../../src/queue/connection.js';
 import { withCode } from '../../support/errorCodes.js';
 
 const servers: Server[] = [];
@@ -48,6 +48,21 @@ describe('queue address as Redis', () => {
     expect(() => parseQueueUrl('redis://127.0.0.1:6379/x')).toThrow(withCode('E_FLAG_INVALID'));
     expect(parseQueueUrl('redis://127.0.0.1:6379/2')).toMatchObject({ db: 2 });
     expect(parseQueueUrl('redis://127.0.0.1:6379/')).toMatchObject({ port: 6379 });
+  });
+
+  it('never names a password in a line, while the address keeps it for the connection', async () => {
+    expect(hidingPasswords('--db s.sqlite weekly --queue redis://jobs:s3cr%40t@10.0.0.5:6380/2 --start 2025-01-06')).toBe(
+      '--db s.sqlite weekly --queue redis://jobs:***@10.0.0.5:6380/2 --start 2025-01-06',
+    );
+    expect(hidingPasswords('rediss://:pw@host')).toBe('rediss://:***@host');
+    expect(hidingPasswords('redis://host:6379')).toBe('redis://host:6379');
+    expect(() => parseQueueUrl('redis://:pw@host:6379/x')).toThrow(/--queue redis:\/\/:\*\*\*@host:6379\/x: expected/);
+    const refused = await fakeServer(() => '-WRONGPASS invalid username-password pair\r\n');
+    const address = parseQueueUrl(`redis://admin:hunter2@${refused.url.slice('redis://'.length)}`);
+    expect(address.password).toBe('hunter2');
+    const failure = await requireReachable(address, 2000).catch((error: unknown) => String(error));
+    expect(failure).toMatch(/cannot reach the queue at redis:\/\/admin:\*\*\*@/);
+    expect(failure).not.toContain('hunter2');
   });
 
   it('accepts a server that answers PING, in the database the URL names', async () => {
