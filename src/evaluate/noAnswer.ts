@@ -35,5 +35,6 @@ const NORMALISED = new Set(NO_ANSWER_PHRASES.map(squadNormalise));
  * @example saysNoAnswer("I don't know.") === true
  */
 export function saysNoAnswer(prediction: string): boolean {
-  return NORMALISED.has(squadNormalise(prediction));
+  // A typographic apostrophe ("don’t", as models write it) is not ASCII punctuation to SQuAD: read it as "'".
+  return NORMALISED.has(squadNormalise(prediction.replace(/[\u2018\u2019]/g, "'")));
 }

@@ -98,6 +98,7 @@ describe('subset match (the check stage rule)', () => {
     for (const gold of ['-', '?', '–']) {
       expect([squadScores(gold, gold).em, subsetMatch(gold, gold)]).toEqual([1, 1]);
       expect([squadScores('Paris', gold).em, subsetMatch('Paris', gold)]).toEqual([0, 0]);
+      expect(subsetMatch('', gold)).toBe(squadScores('', gold).em);
     }
   });
 });
@@ -232,6 +233,11 @@ describe('weekly report', () => {
     expect(saysNoAnswer('N/A')).toBe(true);
     expect(saysNoAnswer('')).toBe(true);
     expect(saysNoAnswer('The answer is unknown to me')).toBe(false);
+  });
+
+  it("takes a typographic apostrophe (U+2019, as models write it) for the ASCII one in the phrases", () => {
+    expect(saysNoAnswer('I don\u2019t know.')).toBe(true);
+    expect(saysNoAnswer('Can\u2019t answer.')).toBe(true);
   });
 });
 

@@ -154,6 +154,14 @@ describe('the verdict of a prediction', () => {
     expect(verdictOn(numbers, '2025-01-18', '26')).toMatchObject({ verdict: 'outdated', changesAgo: 2 });
   });
 
+  it('never takes an empty reply for an earlier en dash, which SQuAD keeps but the subset match folds away', () => {
+    // 25011618-2159-1 in the published release: "–" until 2025-01-17, then "2025–".
+    const career = valueTimeline(generated([['–', '2025-01-04T00:00:00Z', '2025-01-17T00:00:00Z'], ['2025–', '2025-01-17T00:00:00Z', null]]));
+    expect(verdictOn(career, '2025-02-01', '').verdict).toBe('wrong');
+    expect(verdictOn(career, '2025-01-10', '').verdict).toBe('wrong');
+    expect(verdictOn(career, '2025-02-01', '–')).toMatchObject({ verdict: 'outdated', changesAgo: 1 });
+  });
+
   it('lets an exact match beat a contained one, and the current value win a tie', () => {
     const names = valueTimeline(generated([['John Smith', '2025-01-10T11:20:00Z', '2025-02-01T00:00:00Z'], ['Smith', '2025-02-01T00:00:00Z', null]]));
     // "John Smith" contains the current "Smith" but is the old value word for word: outdated.
