@@ -396,6 +396,19 @@ describe('audit pages in chromium', () => {
     expect(audits.judgments(seeded.audit.id).filter((row) => row.annotatorId === dana.id).map((row) => row.seconds)).toEqual([86_400]);
     expect(incidents).toEqual([]);
   }, 60_000);
+  it("shows the whole old article again when Esc empties its search box (the browser's clearing sends no input event)", async () => {
+    const page = await openPage('search');
+    await page.goto(`${server.url}/a/${seeded.tokens.dana}?item=${seeded.items[6]!.id}`);
+    await page.keyboard.press('/');
+    await page.keyboard.type('1968');
+    expect(await page.locator('#old-sentences li:visible').count()).toBe(2);
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#old-search').inputValue()).toBe('');
+    expect(await page.locator('#old-sentences li:visible').count()).toBe(6);
+    expect(await page.locator('#old-sentences mark').count()).toBe(0);
+    expect(await page.locator('#old-search-count').textContent()).toBe('');
+    expect(incidents).toEqual([]);
+  }, 60_000);
   // Last: it renews the maintainer's link, which the tests above use.
   it("stops refreshing a maintainer's page whose link was renewed, and says so, instead of failing every 3 s", async () => {
     const admin = await openPage('stale admin');

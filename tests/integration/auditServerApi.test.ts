@@ -4,6 +4,7 @@
  * (per address and per token prefix, never against a valid token), withdrawals and skips, blindness
  * between annotators, and that concurrent posts and a restart lose no judgment.
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAuditServer, type AuditServer } from '../../src/serve/server.js';
 import { Store } from '../../src/store/store.js';
 import { correctionOf, seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
-import { tempDir } from '../../testkit/cli.js';
+import { repoRoot, tempDir } from '../../testkit/cli.js';
 
 interface Running {
   store: Store;
@@ -369,6 +370,25 @@ describe('audit server API', () => {
     expect(prefix.status).toBe(429);
     expect(((await prefix.json()) as { error: string }).error).toMatch(/^too many failed token attempts with this link;/);
     expect((await from('198.51.100.99', 'BBBBBBBB-other')).status).toBe(401);
+  });
+
+  it('takes verdicts through nginx set up as the README says, on a port other than 443', async () => {
+    // The README's nginx line names the variable nginx puts in X-Forwarded-Host: $host is the name
+    // alone, $http_host the Host the browser sent, port included (nginx's documented values).
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const variable = /likewise -Host (\$\w+)/.exec(readme)?.[1];
+    const publicHost = 'audit.example.org:8443';
+    const forwardedHost = { $host: 'audit.example.org', $http_host: publicHost }[variable ?? ''];
+    expect(forwardedHost).toBeDefined();
+    const run = await start(['alice'], { trustProxy: '127.0.0.1' });
+    const item = run.seeded.items[1]!.id;
+    const posted = await judge(run, run.seeded.tokens.alice!, { item, verdict: 'correct' }, {
+      origin: `https://${publicHost}`,
+      'x-forwarded-for': '203.0.113.7',
+      'x-forwarded-host': forwardedHost!,
+      'x-forwarded-proto': 'https',
+    });
+    expect(posted.status).toBe(201);
   });
 
   it('believes no X-Forwarded-For without a trusted proxy', async () => {

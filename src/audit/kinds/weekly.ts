@@ -132,7 +132,7 @@ function weeklyView(item: WeeklyContent): Html {
   </dl>
   <div class="timeline"><span class="caption">Timeline of the answer</span>
   <table><thead><tr><th>from</th><th>value</th></tr></thead>
-  <tbody>${item.timeline.map((step) => html`<tr><td>${step.from}</td><td>${step.value}</td></tr>`)}</tbody></table></div>
+  <tbody>${item.timeline.map((step) => html`<tr><td>${step.from}</td><td>${infoboxValue(step.value)}</td></tr>`)}</tbody></table></div>
   <details class="infobox" id="infobox"><summary>The whole infobox, before and after the week: ${keys.length} keys${others.length === 0 ? '' : html`; ${others.length} other${others.length === 1 ? ' differs' : 's differ'}: ${others.map((key) => labelledKey(key, item.keyLabels)).join(', ')}`}</summary>
   <table>
     <thead><tr><th>key</th><th>before</th><th>after</th></tr></thead>

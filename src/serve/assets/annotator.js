@@ -167,7 +167,7 @@
   // The old article of a `new` label item: the sentences holding every word typed, the words marked.
   const sentences = search ? [...document.querySelectorAll('#old-sentences li')].map((li) => ({ li, text: li.textContent })) : [];
   const searchCount = document.getElementById('old-search-count');
-  search?.addEventListener('input', () => {
+  const filterOld = () => {
     const words = search.value.toLowerCase().split(/\s+/).filter((word) => word.length > 0);
     let shown = 0;
     for (const { li, text } of sentences) {
@@ -178,7 +178,10 @@
       li.replaceChildren(...marked(text, lower, match ? words : []));
     }
     searchCount.textContent = words.length === 0 ? '' : `${shown} of ${sentences.length} sentences hold ${words.map((word) => `"${word}"`).join(' and ')}`;
-  });
+  };
+  search?.addEventListener('input', filterOld);
+  // Esc in a search box empties it without an input event (the browser's own clearing): the list follows the box.
+  search?.addEventListener('search', filterOld);
 
   /** The text as nodes, each occurrence of a word inside a <mark>. */
   function marked(text, lower, words) {

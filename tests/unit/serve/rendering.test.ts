@@ -92,6 +92,9 @@ describe('item views', () => {
     expect(weekly).toContain('<th class="key">ground_<wbr>coordinates_<wbr>and_<wbr>capacity_<wbr>note</th>');
     expect(weekly).toContain('<tr class=""><th class="key">dissolved</th><td><span class="na blank">(blank)</span></td><td><span class="na blank">(blank)</span></td></tr>');
     expect(weekly).toContain('a template it does not render as text');
+    // A blank value in the answer's timeline is said as in the change, not an empty cell.
+    const blankBefore = itemView({ ...(contentOf('sports') as WeeklyContent), timeline: [{ from: '2024-03-01T00:00:00Z', value: '' }, { from: '2024-03-06T09:12:00Z', value: 'Kenji Ito' }] }).value;
+    expect(blankBefore).toContain('<tr><td>2024-03-01T00:00:00Z</td><td><span class="na blank">(blank)</span></td></tr>');
     const absent = itemView({ ...(contentOf('sports') as WeeklyContent), infoboxAfter: { manager: 'Kenji Ito' } }).value;
     expect(absent).toContain('<tr class="differs"><th class="key">clubname</th><td>Riverton Rovers</td><td><span class="na">(absent)</span></td></tr>');
   });
