@@ -33,7 +33,7 @@ export const errorCodes = {
   E_PAGE_NOT_FOUND: 'no page of that title in the store',
   E_QUERY_NOT_FOUND: 'no query of that id in the store (one the checks dropped is still answered, for a look at why)',
   E_WINDOW_CONFLICT: "the store holds a week of another length or another wiki that starts on the same day, whose query ids (DailyQA's: the first day and the page id) this one's would take over: use another store",
-  E_WIKI_AMBIGUOUS: 'the store holds several wikis for that range: name one with `--wiki`',
+  E_WIKI_AMBIGUOUS: 'the store holds several wikis for that range, or pages of several wikis with that title: name one with `--wiki`',
   E_DUMP_EMPTY: 'the dump holds nothing',
   E_DUMP_TRUNCATED: 'the dump ends before its XML does (inside a page, or without the closing `</mediawiki>`)',
   E_DUMP_NOT_MEDIAWIKI: 'the input is not a MediaWiki XML export (HTML, binary data, another XML document)',

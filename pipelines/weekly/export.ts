@@ -32,6 +32,6 @@ export async function writeWeeklyRelease(
   options: { wiki: string; window: Window; axis: TimeAxis; dir: string; previous: PreviousRelease },
 ): Promise<{ written: WrittenRelease; counts: ReleaseCounts }> {
   const { draft, counts } = await renderWeeklyRelease(store, options.wiki, options.window, options.axis);
-  const files = await withFigures(draft.files, weeklyFigures(store, options.window.start.slice(0, 10), options.axis));
+  const files = await withFigures(draft.files, weeklyFigures(store, options.window.start.slice(0, 10), options.axis, options.wiki));
   return { written: await writeRelease(store, options.dir, { ...draft, files }, options.previous), counts };
 }

@@ -21,15 +21,17 @@ export interface Figure {
 }
 
 /**
- * The weekly dataset's figures, of every week or of the weeks up to `lastWeek` (YYYY-MM-DD); none
- * without kept queries. The answer changes are on the time axis of the release they go with.
+ * The weekly dataset's figures, of every week or of the weeks up to `lastWeek` (YYYY-MM-DD), of every
+ * wiki or of `wiki`'s weeks only (a release's: another wiki's weeks in the store are no part of its
+ * series); none without kept queries. The answer changes are on the time axis of the release they go with.
  */
-export function weeklyFigures(store: Store, lastWeek?: string, axis: TimeAxis = 'edit'): Figure[] {
-  const weeks = answerChangeStats(store, axis, lastWeek);
+export function weeklyFigures(store: Store, lastWeek?: string, axis: TimeAxis = 'edit', wiki?: string): Figure[] {
+  const weeks = answerChangeStats(store, axis, lastWeek, wiki);
   if (weeks.length === 0) return [];
+  const shown = new Set(weeks.map((week) => week.week));
   const counts = new Map<string, DomainCount>();
   for (const facts of store.queries.scoringFacts()) {
-    if (facts.week === null || (lastWeek !== undefined && facts.week > lastWeek)) continue;
+    if (facts.week === null || !shown.has(facts.week)) continue;
     const domain = facts.domain ?? 'unclassified';
     const key = `${facts.week}\u0000${domain}`;
     const count = counts.get(key) ?? { week: facts.week, domain, queries: 0 };

@@ -359,12 +359,12 @@ export class QueryStore {
     );
   }
 
-  /** The window starts of the weeks with kept queries, in order. */
-  keptWeeks(): string[] {
+  /** The window starts of the weeks with kept queries (of one wiki, or all), in order. */
+  keptWeeks(wiki?: string): string[] {
     return Texts.parse(
-      this.statements.get('SELECT DISTINCT window_start FROM queries WHERE kept = 1 AND window_start IS NOT NULL ORDER BY window_start')
+      this.statements.get('SELECT DISTINCT window_start FROM queries WHERE kept = 1 AND window_start IS NOT NULL AND (@wiki IS NULL OR wiki = @wiki) ORDER BY window_start')
         .pluck()
-        .all(),
+        .all({ wiki: wiki ?? null }),
     );
   }
 

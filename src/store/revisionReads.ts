@@ -30,7 +30,7 @@ export class RevisionReads {
        UNION ALL
        SELECT wiki, page_id AS pageId, 1 AS former FROM page_moves WHERE from_title = @title AND (@wiki IS NULL OR wiki = @wiki)
        UNION ALL
-       SELECT wiki, page_id AS pageId, 2 AS former FROM entity_pages WHERE label = @title AND (@wiki IS NULL OR wiki = @wiki)
+       SELECT wiki, page_id AS pageId, 2 AS former FROM entity_pages WHERE label IN (@label, @title) AND (@wiki IS NULL OR wiki = @wiki)
        ORDER BY former`,
     );
     this.selectLatestRevisions = db.prepare(
@@ -60,9 +60,12 @@ export class RevisionReads {
     return this.selectTitles.all(wiki).map((row) => PageTitleRow.parse(row));
   }
 
-  /** Pages a title names now, then those it named before a move, then entities it is the English label of; of one wiki or all. */
-  pagesTitled(title: string, wiki?: string): Array<{ wiki: string; pageId: number }> {
-    return this.selectByTitle.all({ title, wiki: wiki ?? null }).map((row) => PageMatchRow.parse(row));
+  /**
+   * Pages a title names now, then those it named before a move, then entities whose English label is
+   * `label` as written (a label is not a title: `iPhone` is not `IPhone`) or `title`; of one wiki or all.
+   */
+  pagesTitled(title: string, wiki?: string, label: string = title): Array<{ wiki: string; pageId: number }> {
+    return this.selectByTitle.all({ title, label, wiki: wiki ?? null }).map((row) => PageMatchRow.parse(row));
   }
 
   /**

@@ -24,10 +24,11 @@ export interface WeekStats {
  * Per week of kept queries: daily answer changes over 29 days around the week, and a histogram of
  * how often each query's answer changed in the three weeks around its creation. A week's 29 days
  * are one pass over the intervals (answersOverDays): each interval read, and its aliases parsed,
- * once, not once a day. On world time (`axis`), the changes of what held in the world.
+ * once, not once a day. On world time (`axis`), the changes of what held in the world. With `wiki`,
+ * the weeks of that wiki's queries only (a week's window start belongs to one wiki: E_WINDOW_CONFLICT).
  */
-export function answerChangeStats(store: Store, axis: TimeAxis = 'edit', lastWeek?: string): WeekStats[] {
-  const weeks = store.queries.keptWeeks().filter((windowStart) => lastWeek === undefined || windowStart.slice(0, 10) <= lastWeek);
+export function answerChangeStats(store: Store, axis: TimeAxis = 'edit', lastWeek?: string, wiki?: string): WeekStats[] {
+  const weeks = store.queries.keptWeeks(wiki).filter((windowStart) => lastWeek === undefined || windowStart.slice(0, 10) <= lastWeek);
   return weeks.map((windowStart) => {
     const start = parseDate(windowStart.slice(0, 10));
     const dates = Array.from({ length: DAYS_BEFORE + DAYS_AFTER + 1 }, (_, i) => formatDate(addDays(start, i - DAYS_BEFORE)));

@@ -74,8 +74,11 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     const date = flags.date;
     await withSession(command, { write: false, lock: true }, (session) => {
       const { lines: content, unknown } = dailyQaDay(session.store, date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
-      if (unknown > 0 && content === '') throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${unknown} kept queries on ${date}: their histories end before it (run sync --until ${date})`);
-      if (unknown > 0) process.stderr.write(`left out ${unknown} kept queries whose answer the store does not know on ${date} (run sync --until ${date})\n`);
+      // On world time a query is unknown because its fact has no time-qualified statement (a wikitext
+      // infobox, a fact without dates): no sync makes it known, edit time answers it.
+      const why = flags.time === 'world' ? 'their facts have no start, end or point-in-time qualifier (P580, P582, P585) to answer from on world time (--time edit reads what the page said)' : `their histories end before it (run sync --until ${date})`;
+      if (unknown > 0 && content === '') throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${unknown} kept queries on ${date}: ${why}`);
+      if (unknown > 0) process.stderr.write(`left out ${unknown} kept queries whose answer the store does not know on ${date}: ${why}\n`);
       if (!flags.out) {
         process.stdout.write(content);
         return;

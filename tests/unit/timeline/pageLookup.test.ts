@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { UserError } from '../../../src/errors.js';
+import { findPageByTitle } from '../../../src/timeline/pageLookup.js';
+import { Store } from '../../../src/store/store.js';
+
+/**
+ * `answer --title T`: the page a title names, by its title or, for a Wikidata entity, its English label.
+ * A label is not a title (MediaWiki's first-letter rule does not apply to it: `iPhone`), and a store
+ * that holds an English Wikipedia week beside Wikidata weeks may hold a page titled like an entity's
+ * label: the title names two pages, and the answer must not come from one of them silently.
+ */
+let store: Store;
+
+beforeAll(() => {
+  store = Store.open(':memory:');
+  const page = store.db.prepare('INSERT INTO pages (wiki, page_id, title) VALUES (?, ?, ?)');
+  const entity = store.db.prepare('INSERT INTO entity_pages (wiki, page_id, entity_id, label, as_of, rev_id) VALUES (?, ?, ?, ?, ?, ?)');
+  page.run('wikidatawiki', 2112, 'Q2112');
+  entity.run('wikidatawiki', 2112, 'Q2112', 'Bielefeld', '2023-01-17T10:00:00Z', 21120005);
+  page.run('wikidatawiki', 2766, 'Q2766');
+  entity.run('wikidatawiki', 2766, 'Q2766', 'iPhone', '2023-01-17T10:00:00Z', 27660001);
+  page.run('enwiki', 2112, 'Bielefeld');
+  page.run('enwiki', 3354, 'Berlin');
+});
+
+function refusal(run: () => unknown): UserError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof UserError) return error;
+    throw error;
+  }
+  throw new Error('not refused');
+}
+
+describe('the page a title names', () => {
+  it('finds an entity by its English label as written, a lowercase first letter included', () => {
+    expect(findPageByTitle(store, 'iPhone')).toEqual({ wiki: 'wikidatawiki', pageId: 2766 });
+    expect(findPageByTitle(store, ' iPhone ')).toEqual({ wiki: 'wikidatawiki', pageId: 2766 });
+    expect(findPageByTitle(store, 'Q2766')).toEqual({ wiki: 'wikidatawiki', pageId: 2766 });
+    expect(findPageByTitle(store, 'bielefeld', 'wikidatawiki')).toEqual({ wiki: 'wikidatawiki', pageId: 2112 });
+  });
+
+  it('refuses a title that names pages of several wikis, in one line naming them, and answers within the wiki named', () => {
+    const error = refusal(() => findPageByTitle(store, 'Bielefeld'));
+    expect(error.code).toBe('E_WIKI_AMBIGUOUS');
+    expect(error.message).toContain('enwiki, wikidatawiki');
+    expect(error.message).not.toContain('\n');
+    expect(findPageByTitle(store, 'Bielefeld', 'wikidatawiki')).toEqual({ wiki: 'wikidatawiki', pageId: 2112 });
+    expect(findPageByTitle(store, 'Bielefeld', 'enwiki')).toEqual({ wiki: 'enwiki', pageId: 2112 });
+    expect(findPageByTitle(store, 'berlin')).toEqual({ wiki: 'enwiki', pageId: 3354 });
+  });
+});
