@@ -108,6 +108,8 @@ export interface KeptQuery {
   domain: string | null;
   updateFrequency: string;
   changedAt: string | null;
+  /** The infobox template of the change it was made from (`wikibase-item` for a Wikidata entity); null when imported. */
+  template: string | null;
 }
 
 export interface QuerySummary {

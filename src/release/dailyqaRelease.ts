@@ -9,7 +9,7 @@ import { addDays, formatDate, parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import { answersOverDays } from '../timeline/answers.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
-import { cardFrontMatter, loadingSection } from './datasetCard.js';
+import { cardFrontMatter, factSource, licenceSection, loadingSection, type FactSource } from './datasetCard.js';
 import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
@@ -91,16 +91,17 @@ export async function renderDailyQaRelease(store: Store, from: string, to: strin
   const counts = { queries: queries.length, days: dates.length, answers: answers.length, unknown };
   const tables = { answers: { spec: ANSWERS_TABLE, records: answers }, queries: { spec: QUERIES_TABLE, records: queryRows } };
   const files = await tableFiles([tables.answers, tables.queries]);
-  files.set('README.md', datasetCard(from, to, counts, queries.filter((query) => query.origin === 'imported').length, tables));
+  files.set('README.md', datasetCard(from, to, counts, queries.filter((query) => query.origin === 'imported').length, factSource(queries.map((query) => query.template)), tables));
   return {
     draft: { kind: 'dailyqa', series: 'dailyqa', date: to, command: `wikidelta export dailyqa --from ${from} --to ${to}`, parameters: { from, to }, files },
     counts,
   };
 }
 
-function datasetCard(from: string, to: string, counts: DailyQaCounts, imported: number, tables: Record<'answers' | 'queries', ReleaseTable>): string {
+function datasetCard(from: string, to: string, counts: DailyQaCounts, imported: number, source: FactSource, tables: Record<'answers' | 'queries', ReleaseTable>): string {
   const frontMatter = cardFrontMatter({
     prettyName: `wikidelta DailyQA release ${from} .. ${to}`,
+    license: source,
     language: ['en'],
     taskCategories: ['question-answering'],
     taskIds: ['open-domain-qa'],
@@ -124,10 +125,5 @@ in row groups of at most 65,536 rows; the card's \`dataset_info\` declares the s
 DailyQA file is \`SELECT id, query, answer FROM answers JOIN queries USING (id) WHERE date = DAY\`.
 
 ${loadingSection('answers', 'answers')}
-## Licence
-
-The text of this release is derived from Wikipedia (infobox values, titles) and is available under
-the Creative Commons Attribution-ShareAlike licence (CC BY-SA 4.0); the authors are the
-contributors named in each page's history.
-`;
+${licenceSection(source)}`;
 }

@@ -20,6 +20,8 @@ export interface CardConfig {
 
 export interface CardMetadata {
   prettyName: string;
+  /** Of the facts' source (`factSource`): Wikipedia's text is CC BY-SA, Wikidata's statements CC0. */
+  license?: FactSource;
   language: string[];
   taskCategories: string[];
   taskIds: string[];
@@ -30,7 +32,7 @@ export interface CardMetadata {
 export function cardFrontMatter(card: CardMetadata): string {
   const metadata = {
     pretty_name: card.prettyName,
-    license: 'cc-by-sa-4.0',
+    license: card.license === 'wikidata' ? 'cc0-1.0' : 'cc-by-sa-4.0',
     language: card.language,
     task_categories: card.taskCategories,
     task_ids: card.taskIds,
@@ -50,6 +52,42 @@ export function cardFrontMatter(card: CardMetadata): string {
       : {}),
   };
   return `---\n${stringify(metadata)}---\n\n`;
+}
+
+/** Where a release's facts were read: Wikipedia's wikitext, Wikidata's statements, or some of each. */
+export type FactSource = 'wikipedia' | 'wikidata' | 'both';
+
+/** The template of a Wikidata entity's facts (src/content/wikibaseItemFacts.ts). */
+const ENTITY_TEMPLATE = 'wikibase-item';
+
+/** The source of facts read with these templates (imported queries, null, are DailyQA's, from Wikipedia). */
+export function factSource(templates: Iterable<string | null>): FactSource {
+  let wikidata = false;
+  let wikipedia = false;
+  for (const template of templates) {
+    if (template === ENTITY_TEMPLATE) wikidata = true;
+    else wikipedia = true;
+  }
+  return wikidata && wikipedia ? 'both' : wikidata ? 'wikidata' : 'wikipedia';
+}
+
+/** What the facts are, in the card's first sentence: "made from …". */
+export function factsMadeFrom(source: FactSource): string {
+  return source === 'wikidata' ? 'the Wikidata statements' : source === 'both' ? 'the Wikipedia infobox values and Wikidata statements' : 'the Wikipedia infobox values';
+}
+
+/**
+ * The card's licence section. Wikipedia's text (values, titles, first paragraphs) is CC BY-SA 4.0,
+ * which a release holding any of it keeps; Wikidata's structured data is CC0, and so is a release
+ * made from it alone.
+ */
+export function licenceSection(source: FactSource): string {
+  const wikipedia = `The text of this release derived from Wikipedia (infobox values, titles, first paragraphs) is
+available under the Creative Commons Attribution-ShareAlike licence (CC BY-SA 4.0); its authors
+are the contributors named in each page's history, linked from the URLs in the files.`;
+  const wikidata = `The facts of this release${source === 'both' ? ' read from Wikidata' : ''} come from Wikidata, whose structured data is available under
+the Creative Commons CC0 1.0 public domain dedication${source === 'both' ? '; the release as a whole is CC BY-SA 4.0' : ', as is this release'}.`;
+  return `## Licence\n\n${source === 'wikidata' ? wikidata : source === 'both' ? `${wikipedia}\n${wikidata}` : wikipedia}\n`;
 }
 
 /** The card's section on loading the release: Hugging Face datasets, DuckDB and pandas, one line each. */

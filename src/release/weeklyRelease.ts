@@ -15,7 +15,7 @@ import { answerSubject, answersOverDays, type Answer } from '../timeline/answers
 import { dailyQaFileName } from '../timeline/dailyqaExport.js';
 import { updateFrequencyDates, updateFrequencyOf } from '../timeline/updateFrequency.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
-import { cardFrontMatter, loadingSection, wikiLanguage } from './datasetCard.js';
+import { cardFrontMatter, factsMadeFrom, factSource, licenceSection, loadingSection, wikiLanguage } from './datasetCard.js';
 import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
 import { releaseHeldIn, type ReleaseDraft } from './writeRelease.js';
@@ -208,8 +208,10 @@ function datasetCard(window: Window, wiki: string, dates: string[], counts: Rele
   const byDomain = new Map<string, number>();
   for (const item of items) if (item.kept && item.domain) byDomain.set(item.domain, (byDomain.get(item.domain) ?? 0) + 1);
   const offline = makers.some((m) => m.startsWith('offline:'));
+  const source = factSource(items.map((item) => item.template));
   const frontMatter = cardFrontMatter({
     prettyName: `wikidelta weekly release ${first}`,
+    license: source,
     language: [wikiLanguage(wiki)],
     taskCategories: ['question-answering'],
     taskIds: ['open-domain-qa'],
@@ -217,7 +219,7 @@ function datasetCard(window: Window, wiki: string, dates: string[], counts: Rele
   });
   return `${frontMatter}# wikidelta weekly release ${first}
 
-Time-sensitive questions made from the Wikipedia infobox values that changed in the week
+Time-sensitive questions made from ${factsMadeFrom(source)} that changed in the week
 ${window.start} .. ${window.end} (UTC, end excluded), in DailyQA's format, with the answer on every
 day of the week and on the day after it, ${first} .. ${last} (DailyQA's evaluation date: the
 revisions up to and including ${window.end} are collected, so that day is answered).
@@ -264,12 +266,7 @@ ${[...byDomain].sort(([a], [b]) => a.localeCompare(b)).map(([d, n]) => `| ${d} |
 - questions: ${makers.join(', ') || 'none'} (prompts: ${prompts.join(', ') || 'none'})
 - domains: ${domainMakers.join(', ') || 'none'}
 ${offline ? '- provider `offline` means the deterministic template rules of wikidelta, not a language model.\n' : ''}
-## Licence
-
-The text of this release is derived from Wikipedia (infobox values, titles, first paragraphs) and is
-available under the Creative Commons Attribution-ShareAlike licence (CC BY-SA 4.0); the authors
-are the contributors named in each page's history, linked from the URLs in the files.
-`;
+${licenceSection(source)}`;
 }
 
 function checksByQuery(rows: StoredCheck[]): Map<string, StoredCheck[]> {

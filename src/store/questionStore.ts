@@ -91,6 +91,7 @@ const KeptQueryRow = z.object({
   domain: z.string().nullable(),
   updateFrequency: z.string(),
   changedAt: z.string().nullable(),
+  template: z.string().nullable(),
 });
 const ImportedIntervalRow = z.object({ validFrom: z.string(), validTo: z.string(), answer: z.string().nullable() });
 
@@ -382,7 +383,7 @@ export class QueryStore {
   keptQueries(): KeptQuery[] {
     return this.statements.get(
         `SELECT q.id, q.text AS query, q.origin, substr(q.window_start, 1, 10) AS week, q.wiki, q.page_id AS pageId, u.title, u.url, q.key,
-                d.domain, q.update_frequency AS updateFrequency, u.timestamp AS changedAt
+                d.domain, q.update_frequency AS updateFrequency, u.timestamp AS changedAt, u.template
          FROM queries q
          LEFT JOIN question_generations g ON g.query_id = q.id
          LEFT JOIN data_units u ON u.wiki = g.wiki AND u.window_start = g.window_start AND u.window_end = g.window_end AND u.page_id = g.page_id

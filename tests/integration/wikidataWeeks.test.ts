@@ -112,6 +112,14 @@ describe('Wikidata entity revisions through the weekly pipeline', () => {
     }
   }, 120_000);
 
+  it("says in its card that its facts are Wikidata's statements, under Wikidata's CC0, not Wikipedia's CC BY-SA", () => {
+    const card = readFileSync(join(dir, 'alone', '2023-01-09', 'README.md'), 'utf8');
+    expect(card).toMatch(/^---\n[\s\S]*^license: cc0-1\.0$/m);
+    expect(card).toContain('Time-sensitive questions made from the Wikidata statements that changed in the week');
+    expect(card).toMatch(/come from Wikidata, whose structured data is available under\nthe Creative Commons CC0 1\.0 public domain dedication, as is this release/);
+    expect(card).not.toMatch(/Wikipedia|CC BY-SA/);
+  });
+
   it('never shows the vandalised value reverted within the hour, on any day', () => {
     const week = alone.get('2023-01-09');
     const days = Object.entries(week?.release ?? {}).filter(([name]) => name.startsWith('qa_'));

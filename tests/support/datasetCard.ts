@@ -14,7 +14,7 @@ import { verifyRelease } from '../../src/release/verifyRelease.js';
 
 const Feature = z.union([z.object({ name: z.string(), dtype: z.string() }).strict(), z.object({ name: z.string(), sequence: z.string() }).strict()]);
 const Card = z.object({
-  license: z.literal('cc-by-sa-4.0'),
+  license: z.enum(['cc-by-sa-4.0', 'cc0-1.0']),
   language: z.array(z.string().min(2)).min(1),
   task_categories: z.array(z.string()).min(1),
   configs: z.array(z.object({ config_name: z.string(), default: z.boolean().optional(), data_files: z.array(z.object({ split: z.string().regex(/^\w+$/), path: z.string() })).min(1) })).min(1),
