@@ -19,6 +19,13 @@ const LETTER = /\p{L}/u;
  */
 const INLINE_FILE = /\[\[\s*(?:file|image)\s*:[^[\]]*\]\]/giu;
 
+/**
+ * Inline markup whose text is prose: wtf_wikipedia drops `<code>` with its text ("the extension
+ * <code>.qsd</code>" read "the extension."), and keeps `<tt>` and an `<abbr>` with attributes as
+ * raw tags. The tags go; their text stays.
+ */
+const INLINE_TEXT_TAGS = /<\/?(?:code|tt|abbr)\b[^<>]*>/giu;
+
 export function isRedirectText(wikitext: string): boolean {
   return REDIRECT.test(wikitext);
 }
@@ -26,7 +33,7 @@ export function isRedirectText(wikitext: string): boolean {
 /** The article's sentences; an InputError naming why for wikitext the parser cannot read (templates nested too deep). */
 export function articleSentences(wikitext: string): ArticleSentence[] {
   const paragraphs: string[][] = [];
-  for (const section of parseWithWtf(wikitext.replace(INLINE_FILE, '')).sections()) {
+  for (const section of parseWithWtf(wikitext.replace(INLINE_FILE, '').replace(INLINE_TEXT_TAGS, '')).sections()) {
     if (BACK_MATTER.test(section.title().trim())) continue;
     for (const paragraph of section.paragraphs()) {
       // wtf's own sentences only delimit the prose (lists excluded); the cut is ours.

@@ -66,4 +66,10 @@ describe('articleSentences on templates nested too deep', () => {
       'Grand Officer of the Order of Abdulaziz al Saud',
     ]);
   });
+  it('keeps the text of inline code, teletype and abbreviation markup, which wtf_wikipedia drops or leaves as tags', () => {
+    expect(articleSentences('It is one file with the extension <code>.qsd</code>. Type <tt>make</tt> to build the <abbr title="North Atlantic Treaty Organization">NATO</abbr> map.').map((s) => s.text)).toEqual([
+      'It is one file with the extension .qsd.',
+      'Type make to build the NATO map.',
+    ]);
+  });
 });
