@@ -31,6 +31,7 @@ export const errorCodes = {
   E_SNAPSHOT_EXISTS: 'a snapshot of that name exists already: choose another `--name`',
   E_SNAPSHOT_NOT_FOUND: 'no snapshot of that name in the store',
   E_PAGE_NOT_FOUND: 'no page of that title in the store',
+  E_TITLE_AMBIGUOUS: 'a former title, or an English label, that several pages of the wiki have had: the line names them; give one by its title (an entity by its id)',
   E_QUERY_NOT_FOUND: 'no query of that id in the store (one the checks dropped is still answered, for a look at why)',
   E_WINDOW_CONFLICT: "the store holds a week of another length or another wiki that starts on the same day, whose query ids (DailyQA's: the first day and the page id) this one's would take over: use another store",
   E_WIKI_AMBIGUOUS: 'the store holds several wikis for that range, or pages of several wikis with that title: name one with `--wiki`',

@@ -10,7 +10,7 @@ import type { Infobox, Window } from '../model.js';
 import { FieldsColumn } from './rows.js';
 
 const PageTitleRow = z.object({ pageId: z.number().int(), title: z.string() });
-const PageMatchRow = z.object({ wiki: z.string(), pageId: z.number().int() });
+const PageMatchRow = z.object({ wiki: z.string(), pageId: z.number().int(), title: z.string().nullable(), former: z.number().int() });
 const LatestRevisionRow = z.object({ pageId: z.number().int(), title: z.string(), revId: z.number().int(), lead: z.string() });
 const InfoboxRow = z.object({ template: z.string(), fields: FieldsColumn });
 const ArticleAtRow = z.object({ title: z.string(), revId: z.number().int(), lead: z.string().nullable() });
@@ -26,12 +26,14 @@ export class RevisionReads {
   constructor(db: Database) {
     this.selectTitles = db.prepare('SELECT page_id AS pageId, title FROM pages WHERE wiki = ?');
     this.selectByTitle = db.prepare(
-      `SELECT wiki, page_id AS pageId, 0 AS former FROM pages WHERE title = @title AND (@wiki IS NULL OR wiki = @wiki)
+      `SELECT wiki, page_id AS pageId, title, 0 AS former FROM pages WHERE title = @title AND (@wiki IS NULL OR wiki = @wiki)
        UNION ALL
-       SELECT wiki, page_id AS pageId, 1 AS former FROM page_moves WHERE from_title = @title AND (@wiki IS NULL OR wiki = @wiki)
+       SELECT m.wiki, m.page_id AS pageId, p.title, 1 AS former FROM page_moves m LEFT JOIN pages p ON p.wiki = m.wiki AND p.page_id = m.page_id
+       WHERE m.from_title = @title AND (@wiki IS NULL OR m.wiki = @wiki)
        UNION ALL
-       SELECT wiki, page_id AS pageId, 2 AS former FROM entity_pages WHERE label IN (@label, @title) AND (@wiki IS NULL OR wiki = @wiki)
-       ORDER BY former`,
+       SELECT e.wiki, e.page_id AS pageId, p.title, 2 AS former FROM entity_pages e LEFT JOIN pages p ON p.wiki = e.wiki AND p.page_id = e.page_id
+       WHERE e.label IN (@label, @title) AND (@wiki IS NULL OR e.wiki = @wiki)
+       ORDER BY former, pageId`,
     );
     this.selectLatestRevisions = db.prepare(
       `SELECT p.page_id AS pageId, COALESCE(e.label, p.title) AS title,
@@ -61,10 +63,11 @@ export class RevisionReads {
   }
 
   /**
-   * Pages a title names now, then those it named before a move, then entities whose English label is
-   * `label` as written (a label is not a title: `iPhone` is not `IPhone`) or `title`; of one wiki or all.
+   * Pages a title names now (`former` 0), then those it named before a move (1), then entities whose
+   * English label is `label` as written (a label is not a title: `iPhone` is not `IPhone`) or `title`
+   * (2), each with its title now; of one wiki or all.
    */
-  pagesTitled(title: string, wiki?: string, label: string = title): Array<{ wiki: string; pageId: number }> {
+  pagesTitled(title: string, wiki?: string, label: string = title): Array<{ wiki: string; pageId: number; title: string | null; former: number }> {
     return this.selectByTitle.all({ title, label, wiki: wiki ?? null }).map((row) => PageMatchRow.parse(row));
   }
 

@@ -21,6 +21,19 @@ beforeAll(() => {
   entity.run('wikidatawiki', 2766, 'Q2766', 'iPhone', '2023-01-17T10:00:00Z', 27660001);
   page.run('enwiki', 2112, 'Bielefeld');
   page.run('enwiki', 3354, 'Berlin');
+  // Two entities called Springfield; a page moved away from "Old Town" and one that took the title since.
+  page.run('wikidatawiki', 28515, 'Q28515');
+  entity.run('wikidatawiki', 28515, 'Q28515', 'Springfield', '2023-01-17T10:00:00Z', 285150001);
+  page.run('wikidatawiki', 151213, 'Q151213');
+  entity.run('wikidatawiki', 151213, 'Q151213', 'Springfield', '2023-01-17T10:00:00Z', 1512130001);
+  const move = store.db.prepare('INSERT INTO page_moves (wiki, page_id, timestamp, from_title, to_title) VALUES (?, ?, ?, ?, ?)');
+  page.run('enwiki', 500, 'Old Town (Lübeck)');
+  move.run('enwiki', 500, '2024-02-01T00:00:00Z', 'Old Town', 'Old Town (Lübeck)');
+  page.run('enwiki', 600, 'Old Town (Prague)');
+  move.run('enwiki', 600, '2024-03-01T00:00:00Z', 'Old Town', 'Old Town (Prague)');
+  page.run('enwiki', 700, 'Kestrel Vale');
+  move.run('enwiki', 700, '2024-03-01T00:00:00Z', 'Kestrel', 'Kestrel Vale');
+  page.run('enwiki', 800, 'Kestrel');
 });
 
 function refusal(run: () => unknown): UserError {
@@ -49,5 +62,14 @@ describe('the page a title names', () => {
     expect(findPageByTitle(store, 'Bielefeld', 'wikidatawiki')).toEqual({ wiki: 'wikidatawiki', pageId: 2112 });
     expect(findPageByTitle(store, 'Bielefeld', 'enwiki')).toEqual({ wiki: 'enwiki', pageId: 2112 });
     expect(findPageByTitle(store, 'berlin')).toEqual({ wiki: 'enwiki', pageId: 3354 });
+  });
+
+  it('refuses a label or a former title that several pages of the wiki have had, naming them, and takes a title now before a former one', () => {
+    const label = refusal(() => findPageByTitle(store, 'Springfield'));
+    expect([label.code, label.message]).toEqual(['E_TITLE_AMBIGUOUS', '"Springfield" is the English label of 2 pages (Q28515, Q151213): name one by its title']);
+    const former = refusal(() => findPageByTitle(store, 'Old Town'));
+    expect([former.code, former.message]).toEqual(['E_TITLE_AMBIGUOUS', '"Old Town" is a former title of 2 pages (Old Town (Lübeck), Old Town (Prague)): name one by its title']);
+    expect(findPageByTitle(store, 'Q151213')).toEqual({ wiki: 'wikidatawiki', pageId: 151213 });
+    expect(findPageByTitle(store, 'Kestrel')).toEqual({ wiki: 'enwiki', pageId: 800 });
   });
 });
