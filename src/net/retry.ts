@@ -12,6 +12,8 @@ const RETRYABLE_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
 /** A Retry-After longer than this is a service telling us to go away, not to wait: a refusal. */
 export const MAX_RETRY_AFTER_MS = 300_000;
 const MAX_BACKOFF_MS = 60_000;
+/** How long a service that failed a request past its retries is taken for down. */
+const DOWN_FOR_MS = 60_000;
 
 /** One failed attempt, as its client reads it. */
 export interface Failure {
@@ -41,7 +43,12 @@ export interface RequestQueueOptions {
   maxRetries: number;
   /** First backoff delay in ms, doubled per retry. */
   retryBaseMs: number;
+  /** How long the other requests fail at once after one failed past its retries (60 s by default). */
+  downForMs?: number;
 }
+
+/** What a queued request gets instead of its attempt while the service is taken for down. */
+const DOWN = Symbol('service down');
 
 /**
  * One remote service's requests: at most `maxInFlight` at once (and `perMinute`), each attempt retried
@@ -56,6 +63,13 @@ export class RequestQueue {
   private readonly queue: PQueue;
   /** Set by a Retry-After: no request of this queue starts before then. */
   private pausedUntil = 0;
+  /**
+   * Set by a request that failed past its retries (or was refused by a Retry-After): until then, the
+   * next attempt of any request fails at once with that error, instead of its own retries. A stage hands the service its whole
+   * batch at once; with the server down or hung, each of 64 items would otherwise spend its own
+   * retries and timeouts before the stage could say so.
+   */
+  private down: { until: number; error: RemoteError } | undefined;
 
   constructor(private readonly options: RequestQueueOptions) {
     this.queue =
@@ -70,10 +84,12 @@ export class RequestQueue {
    */
   async run<T>(attempt: () => Promise<T>, read: FailureReader, request?: string): Promise<T> {
     for (let retry = 0; ; retry++) {
+      let reply: T | typeof DOWN;
       try {
-        return await this.queue.add(async () => {
+        reply = await this.queue.add(async () => {
           const wait = this.pausedUntil - Date.now();
           if (wait > 0) await sleep(wait);
+          if (this.down !== undefined && Date.now() < this.down.until) return DOWN;
           return attempt();
         });
       } catch (error) {
@@ -85,8 +101,10 @@ export class RequestQueue {
           const why = refusal
             ? ` (asked to wait ${Math.round((failure.retryAfterMs as number) / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a client waits)`
             : '';
-          const what = request === undefined ? '' : ` for ${request}`;
-          throw new RemoteError(this.options.failureCode, `${this.options.service} failed${tries}: ${failure.status}${why}${what}`, { cause: error });
+          const failed = new RemoteError(this.options.failureCode, `${this.options.service} failed${tries}: ${failure.status}${why}${what(request)}`, { cause: error });
+          // A request the service refused as such (400, 404) says nothing of the others.
+          if (retryable(failure) || refusal) this.down = { until: Date.now() + this.downForMs, error: failed };
+          throw failed;
         }
         if (failure.retryAfterMs !== undefined) {
           this.pausedUntil = Math.max(this.pausedUntil, Date.now() + failure.retryAfterMs);
@@ -94,9 +112,26 @@ export class RequestQueue {
         } else {
           await sleep(backoff(this.options.retryBaseMs, retry));
         }
+        continue;
       }
+      if (reply !== DOWN) return reply;
+      const down = this.down as { error: RemoteError };
+      throw new RemoteError(
+        this.options.failureCode,
+        `${down.error.message} (${request ?? 'this request'} not tried: the service failed so less than ${Math.ceil(this.downForMs / 1000)} s ago)`,
+        { cause: down.error },
+      );
     }
   }
+
+  private get downForMs(): number {
+    return this.options.downForMs ?? DOWN_FOR_MS;
+  }
+}
+
+/** The request a line names, when it names one. */
+function what(request: string | undefined): string {
+  return request === undefined ? '' : ` for ${request}`;
 }
 
 function retryable(failure: Failure): boolean {

@@ -36,7 +36,7 @@ async function setUp(serverOptions: OpenAiServerOptions = {}, clientOptions: Par
   const server = await startOpenAiServer(serverOptions);
   servers.push(server);
   const db = openDatabase(':memory:');
-  const client = new OpenAiClient({
+  const clientOn = (): OpenAiClient => new OpenAiClient({
     baseURL: server.baseURL,
     apiKey: 'test-key',
     model: 'test-model',
@@ -52,7 +52,9 @@ async function setUp(serverOptions: OpenAiServerOptions = {}, clientOptions: Par
     retryBaseMs: 20,
     ...clientOptions,
   });
-  return { server, db, client, assistant: new OpenAiWeeklyTasks(client) };
+  const client = clientOn();
+  // `rerun`: the tasks of the next run, on the same store (its reply cache): a new client, as a new process has.
+  return { server, db, client, assistant: new OpenAiWeeklyTasks(client), rerun: () => new OpenAiWeeklyTasks(clientOn()) };
 }
 
 const question = 'What is the total population of Port Aldwin?';
@@ -171,8 +173,11 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(withCode('E_LLM_UNREACHABLE', /^LLM server http:\/\/127\.0\.0\.1:\d+\/v1 failed after 2 retries: HTTP 500/));
     expect(failing.server.requests).toHaveLength(3);
     expect(failing.assistant.takeUsage()).toMatchObject({ requests: 3, failures: 1 });
-    // Nothing of the outage was kept: the next call asks the server again.
-    await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(withCode('E_LLM_UNREACHABLE'));
+    // The service is down: the process's next call is not sent for a while (a batch's other items fail at once)…
+    await expect(failing.assistant.answerQuestion(article, question)).rejects.toThrow(withCode('E_LLM_UNREACHABLE', /HTTP 500: .*\(this request not tried: the service failed so less than 60 s ago\)$/));
+    expect(failing.server.requests).toHaveLength(3);
+    // …and nothing of the outage was kept: the next run asks the server again.
+    await expect(failing.rerun().answerQuestion(article, question)).rejects.toThrow(withCode('E_LLM_UNREACHABLE'));
     expect(failing.server.requests).toHaveLength(6);
   });
 
@@ -224,8 +229,8 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     const unit = { key: 'population_total', value: '418,950' };
     await expect(broken.assistant.generateQuestion(article, unit)).rejects.toThrow(withCode('E_LLM_UNREACHABLE', line));
     expect(broken.server.requests).toHaveLength(2);
-    // Nothing was kept as the item's verdict: the next call asks again.
-    await expect(broken.assistant.generateQuestion(article, unit)).rejects.toThrow(withCode('E_LLM_UNREACHABLE'));
+    // Nothing was kept as the item's verdict: the next run asks again.
+    await expect(broken.rerun().generateQuestion(article, unit)).rejects.toThrow(withCode('E_LLM_UNREACHABLE'));
     expect(broken.server.requests).toHaveLength(4);
   });
 

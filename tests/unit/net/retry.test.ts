@@ -75,6 +75,37 @@ describe('the retry policy every client shares', () => {
     expect(service.attempts()).toBe(1);
   });
 
+  it('fails the other requests at their next attempt once one failed past its retries, and tries again after a while', async () => {
+    const requests = new RequestQueue({ service: 'test service', failureCode: 'E_LLM_UNREACHABLE', maxInFlight: 1, maxRetries: 2, retryBaseMs: 1, downForMs: 300 });
+    let attempts = 0;
+    const down = async (): Promise<string> => {
+      attempts++;
+      throw { status: 'HTTP 503', httpStatus: 503 } satisfies Failure;
+    };
+    const first = await requests.run(down, readFailure, 'item 0').catch((error: unknown) => error as RemoteError);
+    expect([first.code, first.message, attempts]).toEqual(['E_LLM_UNREACHABLE', 'test service failed after 2 retries: HTTP 503 for item 0', 3]);
+    const later = await requests.run(down, readFailure, 'item 1').catch((error: unknown) => error as RemoteError);
+    expect([later.code, later.message, attempts]).toEqual([
+      'E_LLM_UNREACHABLE',
+      'test service failed after 2 retries: HTTP 503 for item 0 (item 1 not tried: the service failed so less than 1 s ago)',
+      3,
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    // Five at once: once the first has spent its retries, the others stop at their next attempt (15 attempts without it).
+    attempts = 0;
+    const outcomes = await Promise.all(Array.from({ length: 5 }, (_, item) => requests.run(down, readFailure, `item ${item}`).catch((error: unknown) => error as RemoteError)));
+    expect(outcomes.map((error) => error.code)).toEqual(Array(5).fill('E_LLM_UNREACHABLE'));
+    expect(attempts).toBeLessThan(15);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await expect(requests.run(async () => 'back', readFailure)).resolves.toBe('back');
+  });
+
+  it('lets the other requests go on after one the service refused as such (a 400 is that request\'s verdict)', async () => {
+    const requests = queue(3);
+    await expect(requests.run(failingThen([{ status: 'HTTP 400', httpStatus: 400 }]).attempt, readFailure)).rejects.toThrow('test service failed: HTTP 400');
+    await expect(requests.run(async () => 'next', readFailure)).resolves.toBe('next');
+  });
+
   it('rethrows as it is an error its client does not read as the service failing', async () => {
     const signal = new Error('a signal for the caller');
     const failure = await queue(3)
