@@ -132,7 +132,8 @@ export function loadSettings(options: {
   }
   for (const [name, variable] of Object.entries(ENVIRONMENT)) {
     const value = env[variable];
-    if (value !== undefined && value !== '') {
+    // A blank variable is unset, as an empty one is (a number read from "  " would be 0).
+    if (value !== undefined && value.trim() !== '') {
       merged[name] = value;
       origin.set(name, `environment ${variable}`);
     }
@@ -163,7 +164,8 @@ function readConfigFile(path: string): Record<string, unknown> {
     throw new UserError('E_FILE_UNREADABLE', `cannot read config file ${path}`);
   }
   try {
-    const value: unknown = JSON.parse(text);
+    // A byte order mark (Windows editors write one) is no part of the JSON.
+    const value: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
     return z.record(z.string(), z.unknown()).parse(value);
   } catch {
     throw new UserError('E_CONFIG_INVALID', `config file ${path} is not a JSON object`);

@@ -94,6 +94,7 @@ export function timeAxisOption(): OptionFor<TimeAxis> {
 export function integerOption(flags: string, description: string, { min }: { min?: number } = {}): OptionFor<number> {
   return new Option(flags, description).argParser((value: string) => {
     if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
+    if (!Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`expected a whole number of at most ${Number.MAX_SAFE_INTEGER} in size, got ${value}`);
     if (min !== undefined && Number(value) < min) throw new InvalidArgumentError(`expected a whole number of at least ${min}, got ${value}`);
     return Number(value);
   });

@@ -24,6 +24,7 @@ export function configureTransformers(location: ModelLocation): string {
   // A directory is loaded as localModelPath/<id>: its parent is the root and its name the id.
   const parts = location.model.replace(/\/+$/, '').split('/');
   const id = parts.pop() as string;
-  env.localModelPath = `${parts.join('/') || '.'}/`;
+  // A directory right under the root ("/model") has the root as its parent, not the working directory.
+  env.localModelPath = parts.length === 0 ? './' : `${parts.join('/')}/`;
   return id;
 }

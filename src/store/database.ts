@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 import { z } from 'zod';
 import { migrations, type Migration } from './migrations.js';
-import { Numbers } from './rows.js';
+import { Numbers, Texts } from './rows.js';
 
 export type { Database };
 
@@ -58,8 +58,10 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     }
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    if (!options.readonly) applyMigrations(db, migrations);
-    else assertCurrentSchema(db, path);
+    if (!options.readonly) {
+      assertNotForeign(db, path);
+      applyMigrations(db, migrations);
+    } else assertCurrentSchema(db, path);
   } catch (error) {
     db.close();
     if (error instanceof UserError) throw error;
@@ -175,6 +177,17 @@ export function applyMigrations(db: Database, list: readonly Migration[]): numbe
 /** The store's schema version: the newest migration applied, 0 for a store without any. */
 export function schemaVersion(db: Database): number {
   return z.number().int().nullable().parse(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()) ?? 0;
+}
+
+/**
+ * Refuses a database another program made (tables, but no wikidelta migrations), so that opening
+ * it never writes wikidelta's schema into it.
+ */
+function assertNotForeign(db: Database, path: string): void {
+  const tables = Texts.parse(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all());
+  if (tables.length > 0 && !tables.includes('schema_migrations')) {
+    throw new UserError('E_STORE_INVALID', `database ${path} is not a wikidelta store: it holds another program's tables (${tables.slice(0, 3).join(', ')}${tables.length > 3 ? ', …' : ''}); give another --db`);
+  }
 }
 
 function assertCurrentSchema(db: Database, path: string): void {

@@ -42,7 +42,8 @@ export async function readDailyQaFile(path: string): Promise<DailyQaDay> {
       if (line.trim() === '') continue;
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        // A byte order mark (an editor's) starts the first line without being part of it.
+        value = JSON.parse(number === 1 ? line.replace(/^\uFEFF/, '') : line);
       } catch {
         throw new InputError('E_DAILYQA_FILE_INVALID', `${path} line ${number}: not JSON`);
       }

@@ -232,6 +232,10 @@ describe('audit on the demo store', () => {
     await failsInOneLine(['audit', 'create', '--name', 'qa', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b,c'], 'E_AUDIT_EXISTS');
     await failsInOneLine(['audit', 'add', '--name', 'qa', '--annotators', 'alice'], 'E_ANNOTATOR_DUPLICATE');
     await failsInOneLine(['audit', 'demo'], 'E_STORE_MISSING', { store: join(dir, 'missing.sqlite') });
+    for (const name of ['', ' ', 'qa\n']) {
+      const blank = await runCli(['--db', db, 'audit', 'create', '--name', name, '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b,c']);
+      expect([blank.code, blank.errorCode, blank.stderr.trim().split('\n').length], JSON.stringify(name)).toEqual([2, 'E_USAGE', 1]);
+    }
     expect(existsSync(join(dir, 'missing.sqlite'))).toBe(false);
   });
 

@@ -69,6 +69,10 @@ describe('wikidelta serve', () => {
     expect(missing.errorCode).toBe('E_STORE_MISSING');
     const badPort = await runCli(['--db', path, 'serve', '--port', '70000']);
     expect([badPort.code, badPort.errorCode]).toEqual([1, 'E_FLAG_INVALID']);
+    for (const proxies of ['garbage', '127.0.0.1,', '10.0.0.0/33', '::1/129']) {
+      const badProxy = await runCli(['--db', path, 'serve', '--port', '0', '--trust-proxy', proxies]);
+      expect([badProxy.code, badProxy.errorCode], proxies).toEqual([1, 'E_FLAG_INVALID']);
+    }
   });
 
   it('knows which hosts are loopback, the others being warned about', () => {

@@ -205,6 +205,8 @@ describe('stats --plot', () => {
     const refused = await runCli(['--db', db, 'stats', '--plot', mine]);
     expect(refused.code).toBe(1);
     expect(refused.errorCode).toBe('E_OUTPUT_DIR_FOREIGN');
+    // A command that fails prints no result: the statistics go out only with their figures written.
+    expect(refused.stdout).toBe('');
     expect(readFileSync(join(mine, 'notes.txt'), 'utf8')).toBe('keep');
   });
 });

@@ -50,6 +50,10 @@ describe('DailyQA import and export round trip on the published release', () => 
     const unknown = await runCli(['--db', db, 'export', 'dailyqa', '--date', '2026-01-01', '--out', join(dir, 'qa_260101.jsonl')]);
     expect([unknown.code, unknown.errorCode]).toEqual([1, 'E_ANSWERS_UNKNOWN']);
     expect(existsSync(join(dir, 'qa_260101.jsonl'))).toBe(false);
+    // A week the store holds no query of (a mistyped first day) is refused, not written as an empty file.
+    const noWeek = await runCli(['--db', db, 'export', 'dailyqa', '--date', '2025-01-20', '--week', '2020-06-01', '--out', join(dir, 'week.jsonl')]);
+    expect([noWeek.code, noWeek.errorCode]).toEqual([1, 'E_PREREQUISITE_MISSING']);
+    expect(existsSync(join(dir, 'week.jsonl'))).toBe(false);
   });
 
   it('answers an imported query on a date, and says unknown outside the imported days', () => {
@@ -86,6 +90,20 @@ describe('DailyQA import and export round trip on the published release', () => 
     const misnamed = join(dir, 'answers.jsonl');
     writeFileSync(misnamed, '');
     expect((await runCli(['--db', db, 'import', 'dailyqa', misnamed])).errorCode).toBe('E_DAILYQA_FILE_INVALID');
+  });
+});
+
+describe('readDailyQaFile', () => {
+  it('reads a file saved with a byte order mark and CRLF line ends', async () => {
+    const path = join(tempDir(), 'qa_250301.jsonl');
+    writeFileSync(path, '\uFEFF{"id": "x-1", "query": "q?", "answer": "a"}\r\n{"id": "x-2", "query": "r?", "answer": null}\r\n');
+    expect(await readDailyQaFile(path)).toEqual({
+      date: '2025-03-01',
+      rows: [
+        { id: 'x-1', query: 'q?', answer: 'a' },
+        { id: 'x-2', query: 'r?', answer: null },
+      ],
+    });
   });
 });
 

@@ -21,6 +21,10 @@ describe('snapshot, label and export labels commands', () => {
     expect(noSource.errorCode).toBe('E_FLAGS_CONFLICT');
     const noDate = await runCli(['--db', db, 'snapshot', '--name', 'x', '--api', 'http://127.0.0.1:9/api.php', '--titles', SAMPLE]);
     expect(noDate.errorCode).toBe('E_FLAG_MISSING');
+    for (const api of ['notaurl', 'ftp://127.0.0.1:9/api.php']) {
+      const badApi = await runCli(['--db', db, 'snapshot', '--name', 'x', '--api', api, '--as-of', '2025-03-01', '--titles', SAMPLE]);
+      expect([badApi.code, badApi.errorCode]).toEqual([1, 'E_FLAG_INVALID']);
+    }
     const badDate = await runCli(['--db', db, 'snapshot', '--name', 'x', '--dump', SAMPLE, '--as-of', '2025-02-30']);
     expect(badDate.code).toBe(2);
     const unknown = await runCli(['--db', db, 'label', '--old', 'nope', '--new', 'nada']);

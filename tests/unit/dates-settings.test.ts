@@ -36,4 +36,13 @@ describe('settings', () => {
     writeFileSync(join(dir, 'broken.json'), '{');
     expect(() => loadSettings({ configPath: join(dir, 'broken.json'), env: {}, cwd: dir })).toThrow(withCode('E_CONFIG_INVALID'));
   });
+
+  it('reads a config file with a byte order mark and CRLF line ends', () => {
+    writeFileSync(join(dir, 'bom.json'), '\uFEFF{"seed": 3}\r\n');
+    expect(loadSettings({ configPath: join(dir, 'bom.json'), env: {}, cwd: dir }).seed).toBe(3);
+  });
+
+  it('takes a blank environment variable as unset, as an empty one', () => {
+    expect(loadSettings({ configPath: config, env: { WIKIDELTA_SEED: '  ', WIKIDELTA_REVERT_HOURS: ' ' }, cwd: dir })).toMatchObject({ seed: 5, revertHours: 12 });
+  });
 });

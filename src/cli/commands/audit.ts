@@ -24,7 +24,14 @@ const DEMO_PER_STRATUM = 5;
 /** How many items a new or grown audit samples, and where its links point. */
 /** `--name`, which every audit command but the demo takes. */
 function auditNameOption(): Option {
-  return new Option('--name <name>', 'the audit name').makeOptionMandatory();
+  return new Option('--name <name>', 'the audit name')
+    .makeOptionMandatory()
+    .argParser((value: string) => {
+      if (value.trim() === '' || value !== value.trim() || /\p{Cc}/u.test(value)) {
+        throw new InvalidArgumentError(`invalid audit name ${JSON.stringify(value)}: expected a visible name without line breaks or surrounding spaces, e.g. growover-04`);
+      }
+      return value;
+    });
 }
 
 interface SampleFlags {

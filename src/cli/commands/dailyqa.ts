@@ -73,6 +73,9 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     if (flags.previous !== undefined) refuseUsage(command, '--previous is for a range release (--from and --to)');
     const date = flags.date;
     await withSession(command, { write: false, lock: true }, (session) => {
+      if (flags.week !== undefined && !session.store.queries.keptWeeks().some((start) => start.startsWith(flags.week as string))) {
+        throw new UserError('E_PREREQUISITE_MISSING', `the store holds no kept query of a week starting ${flags.week}: give the first day of a week it ran or imported`);
+      }
       const { lines: content, unknown } = dailyQaDay(session.store, date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
       // On world time a query is unknown because its fact has no time-qualified statement (a wikitext
       // infobox, a fact without dates): no sync makes it known, edit time answers it.

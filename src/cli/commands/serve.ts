@@ -4,6 +4,7 @@
  * not with every command's start-up.
  */
 import { Option, type Command } from 'commander';
+import { isIP } from 'node:net';
 import { UserError } from '../../errors.js';
 import { addOptions, integerOption } from '../options.js';
 import { withSession } from '../session.js';
@@ -26,6 +27,7 @@ export function registerServe(program: Command): void {
     },
   ).action(async (flags: ServeFlags, command: Command) => {
     if (flags.port < 0 || flags.port > 65_535) throw new UserError('E_FLAG_INVALID', `invalid --port ${flags.port}: from 0 to 65535`);
+    if (flags.trustProxy !== undefined) checkTrustedProxies(flags.trustProxy);
     // No run lock: judgments are single-row transactions, so `audit` commands may add items or annotators meanwhile.
     await withSession(command, { write: false }, async (session) => {
       const { startAuditServer } = await import('../../serve/server.js');
@@ -50,4 +52,20 @@ export function registerServe(program: Command): void {
       });
     });
   });
+}
+
+/** The names the proxy check (Fastify's trustProxy) knows besides addresses and ranges. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Refuses a --trust-proxy item that is no address, CIDR range or known name, before the server starts. */
+function checkTrustedProxies(list: string): void {
+  for (const item of list.split(',').map((part) => part.trim())) {
+    const [address = '', prefix, ...rest] = item.split('/');
+    const version = isIP(address);
+    const bits = version === 6 ? 128 : 32;
+    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits) || (version === 4 && isIP(prefix) === 4);
+    if (!PROXY_NAMES.has(item) && (version === 0 || !validPrefix || rest.length > 0)) {
+      throw new UserError('E_FLAG_INVALID', `invalid --trust-proxy "${item}": expected IP addresses or CIDR ranges, comma-separated, e.g. 127.0.0.1,10.0.0.0/8`);
+    }
+  }
 }

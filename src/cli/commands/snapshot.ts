@@ -6,7 +6,7 @@ import { runSnapshot } from '../../../pipelines/monthly/snapshot.js';
 import { isoSeconds, lastCompleteMonth, monthEnd, parseDate } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import { ApiSnapshotSource, dumpSnapshotArticles } from '../../sources/snapshotSources.js';
-import { wikiName, type SourceFlags } from '../../sources/openSource.js';
+import { apiUrl, wikiName, type SourceFlags } from '../../sources/openSource.js';
 import { wikiClientOptions } from '../../sources/wikiClient.js';
 import { addOptions, dateOption, refuseUsage, snapshotNameOption } from '../options.js';
 import { withSession, type GlobalFlags } from '../session.js';
@@ -37,6 +37,7 @@ export function registerSnapshot(program: Command): void {
     const outcome = await withSession(command, { write: true, flags: { userAgent: flags.userAgent } }, async (session) => {
       const asOf = flags.asOf === undefined ? null : isoSeconds(parseDate(flags.asOf, '--as-of date'));
       if (Boolean(flags.dump) === Boolean(flags.api)) throw new UserError('E_FLAGS_CONFLICT', 'give either --dump PATH or --api URL (exactly one)');
+      if (flags.api) apiUrl(flags.api, '--api');
       const wiki = wikiName({ api: flags.api, dump: flags.dump }, session.settings);
       if (flags.dump) {
         const path = flags.dump;

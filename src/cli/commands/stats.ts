@@ -28,8 +28,12 @@ export function registerStats(program: Command): void {
   ).action(async (flags: StatsFlags, command: Command) => {
     if (flags.plot === undefined && (flags.predictions !== undefined || flags.date !== undefined)) refuseUsage(command, '--predictions and --date draw a figure: give them with --plot DIR');
     await withSession(command, { write: false }, async (session) => {
-      process.stdout.write(`${JSON.stringify({ weeks: answerChangeStats(session.store) }, null, session.json ? undefined : 2)}\n`);
-      if (flags.plot === undefined) return;
+      // Printed once the figures asked for are written: a command that fails prints no result.
+      const stats = `${JSON.stringify({ weeks: answerChangeStats(session.store) }, null, session.json ? undefined : 2)}\n`;
+      if (flags.plot === undefined) {
+        process.stdout.write(stats);
+        return;
+      }
       const figures = [...weeklyFigures(session.store), ...growoverFigures(session.store)];
       if (flags.predictions !== undefined) {
         const file = flags.predictions;
@@ -41,6 +45,7 @@ export function registerStats(program: Command): void {
       }
       writeFilesAtomically(flags.plot, await renderFigures(figures), FIGURE_FILE);
       session.reporter.event(`${figures.length} figures written to ${flags.plot}`, { figures: figures.map((figure) => `${figure.name}.svg`) });
+      process.stdout.write(stats);
     });
   });
 }

@@ -38,6 +38,14 @@ describe('addOptions', () => {
     expect(command.opts()).toEqual({ count: 5, previous: false });
   });
 
+  it('refuses a whole number too large to hold exactly when the line is read', () => {
+    const command = addOptions<{ count: number }>(new Command('example').exitOverride().configureOutput({ outputError: () => {} }), { count: integerOption('--count <n>', 'how many') });
+    expect(() => command.parse(['--count', '99999999999999999999'], { from: 'user' })).toThrow(/argument '99999999999999999999' is invalid/);
+    expect(() => command.parse(['--count', '-99999999999999999999'], { from: 'user' })).toThrow(/is invalid/);
+    command.parse(['--count', String(Number.MAX_SAFE_INTEGER)], { from: 'user' });
+    expect(command.opts()).toEqual({ count: Number.MAX_SAFE_INTEGER });
+  });
+
   it('refuses, as a bug, an option that sets another flag than the one it is declared as', () => {
     expect(() => addOptions<ExampleFlags>(new Command('example'), { dryRun: new Option('--dryrun'), count: integerOption('--count <n>', 'how many'), previous: new Option('--previous <dir>') })).toThrow(
       'example: option --dryrun sets "dryrun", but is declared as the flag "dryRun"',

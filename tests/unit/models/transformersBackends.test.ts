@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
+import { env } from '@huggingface/transformers';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,9 @@ import { TransformersEmbedder } from '../../../src/models/transformersEmbedder.j
 import { TransformersNli } from '../../../src/models/transformersNli.js';
 import { labelArticle } from '../../../src/labels/labeler.js';
 import { writeTinyModel } from '../../support/tinyModel.js';
+import { withCode } from '../../support/errorCodes.js';
+import { chooseModels } from '../../../src/models/choose.js';
+import { configureTransformers } from '../../../src/models/transformersEnv.js';
 
 let root: string;
 beforeAll(() => {
@@ -47,5 +51,26 @@ describe('@huggingface/transformers backends on a tiny local ONNX model (random 
     expect(labels.sentences).toHaveLength(3);
     expect(labels.sentences[0]).toMatchObject({ label: 'unchanged', backend: 'hash' });
     expect(labels.sentences.slice(1).every((label) => label.backend.includes('transformers:tiny'))).toBe(true);
+  });
+});
+
+describe('local model directories given on the command line', () => {
+  it('are refused before any model loads when missing, not a directory, or without the model files', async () => {
+    const empty = join(root, 'empty');
+    mkdirSync(empty);
+    const file = join(root, 'file.txt');
+    writeFileSync(file, 'not a model');
+    for (const dir of [join(root, 'missing'), file, empty]) {
+      await expect(chooseModels({ nliModel: dir })).rejects.toThrow(withCode('E_FILE_UNREADABLE', dir));
+      await expect(chooseModels({ embeddingModel: dir, sameThreshold: 0.9 })).rejects.toThrow(withCode('E_FILE_UNREADABLE', dir));
+    }
+    expect((await chooseModels({ nliModel: join(root, 'tiny-nli') })).nli).toBeInstanceOf(TransformersNli);
+  });
+
+  it('load a directory right under the root from the root, not from the working directory', () => {
+    expect(configureTransformers({ model: '/model' })).toBe('model');
+    expect(env.localModelPath).toBe('/');
+    expect(configureTransformers({ model: 'models/tiny' })).toBe('tiny');
+    expect(env.localModelPath).toBe('models/');
   });
 });

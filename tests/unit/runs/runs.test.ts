@@ -33,6 +33,17 @@ describe('database', () => {
     writeFileSync(path, 'hello, this is text and not SQLite at all'.repeat(100));
     expect(() => openDatabase(path)).toThrow(withCode('E_STORE_INVALID'));
   });
+
+  it("refuses another program's SQLite database and leaves it as it was", () => {
+    const path = join(tempDir(), 'other.sqlite');
+    const other = new Sqlite(path);
+    other.exec('CREATE TABLE foo (x); INSERT INTO foo VALUES (1)');
+    other.close();
+    expect(() => openDatabase(path)).toThrow(withCode('E_STORE_INVALID', /another program's tables \(foo\)/));
+    const after = new Sqlite(path, { readonly: true });
+    expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(['foo']);
+    after.close();
+  });
 });
 
 describe('lock', () => {
