@@ -17,6 +17,16 @@ function failingThen(failures: Failure[]): { attempt: () => Promise<string>; att
 
 const readFailure = (error: unknown): Failure => error as Failure;
 
+/** The error a request failed with. */
+function failureOf(run: Promise<string>): Promise<RemoteError> {
+  return run.then(
+    (reply) => {
+      throw new Error(`answered ${reply}`);
+    },
+    (error: unknown) => error as RemoteError,
+  );
+}
+
 function queue(maxRetries: number): RequestQueue {
   return new RequestQueue({ service: 'test service', failureCode: 'E_WIKI_UNREACHABLE', maxInFlight: 2, maxRetries, retryBaseMs: 1 });
 }
@@ -82,9 +92,9 @@ describe('the retry policy every client shares', () => {
       attempts++;
       throw { status: 'HTTP 503', httpStatus: 503 } satisfies Failure;
     };
-    const first = await requests.run(down, readFailure, 'item 0').catch((error: unknown) => error as RemoteError);
+    const first = await failureOf(requests.run(down, readFailure, 'item 0'));
     expect([first.code, first.message, attempts]).toEqual(['E_LLM_UNREACHABLE', 'test service failed after 2 retries: HTTP 503 for item 0', 3]);
-    const later = await requests.run(down, readFailure, 'item 1').catch((error: unknown) => error as RemoteError);
+    const later = await failureOf(requests.run(down, readFailure, 'item 1'));
     expect([later.code, later.message, attempts]).toEqual([
       'E_LLM_UNREACHABLE',
       'test service failed after 2 retries: HTTP 503 for item 0 (item 1 not tried: the service failed so less than 1 s ago)',
@@ -93,7 +103,7 @@ describe('the retry policy every client shares', () => {
     await new Promise((resolve) => setTimeout(resolve, 350));
     // Five at once: once the first has spent its retries, the others stop at their next attempt (15 attempts without it).
     attempts = 0;
-    const outcomes = await Promise.all(Array.from({ length: 5 }, (_, item) => requests.run(down, readFailure, `item ${item}`).catch((error: unknown) => error as RemoteError)));
+    const outcomes = await Promise.all(Array.from({ length: 5 }, (_, item) => failureOf(requests.run(down, readFailure, `item ${item}`))));
     expect(outcomes.map((error) => error.code)).toEqual(Array(5).fill('E_LLM_UNREACHABLE'));
     expect(attempts).toBeLessThan(15);
     await new Promise((resolve) => setTimeout(resolve, 350));
