@@ -6,7 +6,7 @@ import { acquireLock, type HeldLock } from '../runs/lock.js';
 import { createReporter, type Reporter } from '../runs/progress.js';
 import { loadSettings, type Settings } from '../settings.js';
 import { UserError } from '../errors.js';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { hidingPasswords } from '../queue/connection.js';
 
 /** The program's own options (src/cli/program.ts), which every command reads through `optsWithGlobals`. */
@@ -20,6 +20,8 @@ export interface GlobalFlags {
 export interface Session {
   settings: Settings;
   dbPath: string;
+  /** Whether this session made the store (no file was there). */
+  created: boolean;
   /** The session's one Store: every repository, each statement prepared once. */
   store: Store;
   json: boolean;
@@ -57,6 +59,7 @@ export function openSession(command: Command, options: SessionOptions): Session 
   const dbPath = resolve(options.dbPath ?? settings.db);
   const reporter = createReporter(process.stderr, { json });
   if (!options.write && !existsSync(dbPath)) throw new UserError('E_STORE_MISSING', `no database at ${dbPath}: run a pipeline first or pass --db`);
+  const created = options.write && !existsSync(dbPath);
   const lock: HeldLock | null = (options.lock ?? options.write) ? acquireLock(dbPath, hidingPasswords(process.argv.slice(2).join(' ')), { readOnly: !options.write }) : null;
   let store: Store;
   try {
@@ -95,6 +98,7 @@ export function openSession(command: Command, options: SessionOptions): Session 
   return {
     settings,
     dbPath,
+    created,
     store,
     json,
     reporter,
@@ -113,11 +117,16 @@ export function openSession(command: Command, options: SessionOptions): Session 
  */
 export async function withSession<T>(command: Command, options: SessionOptions, body: (session: Session) => Promise<T> | T): Promise<T> {
   const session = openSession(command, options);
+  let failed = false;
   try {
     return await body(session);
   } catch (error) {
+    failed = true;
     throw storeProblem(error, session.dbPath) ?? error;
   } finally {
+    // A command refused before it wrote anything (a flag, a missing file) leaves no store it made behind.
+    const leftEmpty = failed && session.created && session.store.isEmpty();
     session.close();
+    if (leftEmpty) for (const suffix of ['', '-wal', '-shm']) rmSync(`${session.dbPath}${suffix}`, { force: true });
   }
 }

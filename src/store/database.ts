@@ -179,6 +179,12 @@ export function schemaVersion(db: Database): number {
   return z.number().int().nullable().parse(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()) ?? 0;
 }
 
+/** Whether no table holds a row but the schema's own record: a store just created, with nothing written yet. */
+export function holdsNothing(db: Database): boolean {
+  const tables = Texts.parse(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'").pluck().all());
+  return tables.every((table) => db.prepare(`SELECT 1 FROM "${table.replace(/"/g, '""')}" LIMIT 1`).get() === undefined);
+}
+
 /**
  * Refuses a database another program made (tables, but no wikidelta migrations), so that opening
  * it never writes wikidelta's schema into it.

@@ -7,7 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { AuditStore } from './auditStore.js';
 import { ChangeReads, ChangeStore } from './changeStore.js';
-import { closeStore, openDatabase, openStoreForReading, schemaVersion } from './database.js';
+import { closeStore, holdsNothing, openDatabase, openStoreForReading, schemaVersion } from './database.js';
 import { EmbeddingCache } from './embeddingCache.js';
 import { EntityStore } from './entityStore.js';
 import { GrowoverStore } from './growoverStore.js';
@@ -232,6 +232,11 @@ export class Store {
    * Closes the connection, leaving a store no one else has open in rollback-journal mode
    * (`closeStore`). The Store is unusable afterwards.
    */
+  /** Whether nothing was ever written to the store (only its schema). */
+  isEmpty(): boolean {
+    return holdsNothing(this.db);
+  }
+
   close(): void {
     closeStore(this.db);
   }

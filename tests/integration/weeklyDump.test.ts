@@ -1,7 +1,7 @@
 import Sqlite from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createReadStream, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WEEKLY_STAGES, weeklyStages } from '../../pipelines/weekly.js';
 import { windowFrom } from '../../src/dates.js';
@@ -147,6 +147,17 @@ describe('bad input', () => {
     expect(result.errorCode).toBe(code);
     expect(lines.at(-1)).toMatch(message);
     expect(lines.filter((line) => line.startsWith('wikidelta:'))).toHaveLength(1);
+    // Refused before anything was written: no store of its own making left behind.
+    expect(readdirSync(dirname(db))).toEqual([]);
+  });
+
+  it('keeps a store it refused to write to when that store was there before', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    await runCliOk(['--db', db, 'weekly', '--start', '2021-01-04', '--dump', sampleXml, '--stages', 'collect']);
+    const refused = await runCli(['--db', db, 'weekly', '--start', '2021-01-11']);
+    expect(refused.errorCode).toBe('E_FLAG_MISSING');
+    expect(readdirSync(dirname(db))).toContain('w.sqlite');
+    expect((await runCliOk(['--db', db, 'status'])).stdout).toMatch(/run 1 /);
   });
 });
 
