@@ -136,6 +136,8 @@ describe('bad input', () => {
     [['weekly', '--start', '2021-01-01', '--dump', sampleXml, '--frobnicate'], 'E_USAGE', /unknown option '--frobnicate'/],
     [['weekly', '--start', '2021-13-01', '--dump', sampleXml], 'E_USAGE', /invalid --start date|2021-13-01/],
     [['weekly', '--start', '2021-01-01'], 'E_FLAG_MISSING', /a source is needed/],
+    [['weekly', '--start', '9999-12-27', '--dump', sampleXml], 'E_DATE_RANGE_INVALID', /invalid --start 9999-12-27: the week has not begun \(today is \d{4}-\d\d-\d\d, UTC\)/],
+    [['weekly', '--start', '1999-01-04', '--dump', sampleXml], 'E_DATE_RANGE_INVALID', /before 2001-01-15, when Wikipedia began/],
     [['weekly', '--start', '2021-01-01', '--dump', '/nonexistent/dump.xml'], 'E_FILE_UNREADABLE', /\/nonexistent\/dump\.xml/],
     [['changes', '--start', '2021-01-01', '--end', 'yesterday'], 'E_USAGE', /invalid .*"yesterday"/],
     [['weekly', '--start', '2021-01-01', '--dump', sampleXml, '--stages', 'collect,frob'], 'E_FLAG_INVALID', /unknown stage "frob"/],

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
-import { lastCompleteWeekStart, windowFrom } from '../../dates.js';
+import { formatDate, lastCompleteWeekStart, windowFrom } from '../../dates.js';
 import { UserError } from '../../errors.js';
 import type { PipelineOutcome } from '../../runs/stageRunner.js';
 import { DumpFilesSource } from '../../sources/dumpFiles.js';
@@ -70,10 +70,23 @@ export function registerWeekly(program: Command): void {
 
 /** The window's first day: --start, or with --last-week the Monday of the last complete week before now. */
 function windowStart(flags: WeeklyFlags, command: Command): string {
-  if (!flags.lastWeek) return flags.start ?? refuseUsage(command, "required option '--start <date>' not specified (or give --last-week)");
+  if (!flags.lastWeek) return requirePast(flags.start ?? refuseUsage(command, "required option '--start <date>' not specified (or give --last-week)"), new Date());
   if (flags.start !== undefined || command.getOptionValueSource('days') !== 'default') refuseUsage(command, '--last-week is a whole week: give it without --start or --days');
   return lastCompleteWeekStart(new Date());
 }
+
+/**
+ * A week that has begun, on a wiki that existed: a window after today or before Wikipedia (15
+ * January 2001) holds no revision, and would run to an empty release marked done.
+ */
+function requirePast(start: string, now: Date): string {
+  const today = formatDate(now);
+  if (start > today) throw new UserError('E_DATE_RANGE_INVALID', `invalid --start ${start}: the week has not begun (today is ${today}, UTC)`);
+  if (start < FIRST_WIKI_DAY) throw new UserError('E_DATE_RANGE_INVALID', `invalid --start ${start}: before ${FIRST_WIKI_DAY}, when Wikipedia began, no wiki has revisions`);
+  return start;
+}
+
+const FIRST_WIKI_DAY = '2001-01-15';
 
 interface WeeklyOutcome extends PipelineOutcome {
   /** The week's run was done before this invocation: what it asked for was done already. */
