@@ -12,10 +12,14 @@ import type { Store } from '../src/store/store.js';
 import { modelRunParams } from '../src/models/modelSet.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome } from '../src/runs/stageRunner.js';
+import type { RunRecord } from '../src/store/runStore.js';
+import type { GrowoverStage } from '../src/model/growover.js';
 import { generateStage } from './monthly/generate.js';
 import { runLabel } from './monthly/label.js';
 import type { MonthlyInput, MonthlyStage } from './monthly/input.js';
 import { maintainStage } from './monthly/maintain.js';
+import { requireWholeSnapshot } from './monthly/snapshot.js';
+import { laterRunOnSameTarget } from './monthly/otherRuns.js';
 
 export type { MonthlyInput } from './monthly/input.js';
 
@@ -36,7 +40,7 @@ export async function runMonthly(options: {
 }): Promise<PipelineOutcome & { labeling: PipelineOutcome | null }> {
   const { store, reporter, input } = options;
   const snapshots = store.snapshots;
-  snapshots.requireSnapshot(input.newName);
+  requireWholeSnapshot(store, input.newName);
   let labeling: PipelineOutcome | null = null;
   if (input.oldName !== undefined) {
     snapshots.requireSnapshot(input.oldName);
@@ -47,17 +51,37 @@ export async function runMonthly(options: {
   // A stage recorded done whose results the store no longer holds whole (cleared when an earlier
   // month was made again) runs again, as if redone.
   const recorded = store.runs.findRun('monthly', params)?.stages ?? [];
-  const cleared = stages.filter((stage) => recorded.find((record) => record.stage === stage.name)?.status === 'done' && stage.unfinished(input, store));
-  for (const stage of cleared) reporter.event('running again: its results were cleared since it ran, an earlier snapshot made again', { stage: stage.name });
+  const relabeled = labeling?.executed.includes('label') === true;
+  const cleared = stages.filter((stage) => recorded.find((record) => record.stage === stage.name)?.status === 'done' && (relabeled || stage.unfinished(input, store)));
+  for (const stage of cleared) {
+    const why = relabeled ? 'the labels it reads were made again' : 'its results were cleared since it ran, an earlier snapshot made again';
+    reporter.event(`running again: ${why}`, { stage: stage.name });
+  }
+  // The snapshot holds one set of items: those of the monthly run that last worked on them. Made by
+  // another run (another --old, seed or model), they are made again for this one's parameters.
+  const replaced = stages.filter((stage) => !cleared.includes(stage)).flatMap((stage) => {
+    const other = madeByAnotherRun(store, params, stage);
+    return other === undefined ? [] : [{ stage, other }];
+  });
+  for (const { stage, other } of replaced) {
+    reporter.warn(`items of ${input.newName} made by another monthly run replaced: run ${other.id} (old=${String(other.params.old ?? '-')}) made them, this run makes them again`, { stage: stage.name, run: other.id });
+  }
   const outcome = await runPipeline({
     store,
     pipeline: 'monthly',
     params,
     stages,
     selected: stages.map((stage) => stage.name),
-    redo: [...new Set([...(options.redo ?? []), ...cleared.map((stage) => stage.name)])],
+    redo: [...new Set([...(options.redo ?? []), ...[...cleared, ...replaced.map(({ stage }) => stage)].map((stage) => stage.name)])],
     input,
     reporter,
   });
   return { ...outcome, labeling };
+}
+
+/** The other monthly run of the same new snapshot that made the stage's results the store holds, if any. */
+function madeByAnotherRun(store: Store, params: Record<string, unknown>, stage: MonthlyStage): RunRecord | undefined {
+  const newName = params.new as string;
+  const holdsSome = store.snapshots.articles(newName).some((article) => store.growover.isDone(newName, article.pageId, stage.name as GrowoverStage));
+  return holdsSome ? laterRunOnSameTarget(store, 'monthly', params, stage.name, (other) => other.new === newName) : undefined;
 }

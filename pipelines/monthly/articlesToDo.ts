@@ -14,7 +14,8 @@ import type { StageContext } from '../../src/runs/stageRunner.js';
  */
 export function articlesToDo<Article extends { pageId: number }>(context: StageContext, stage: GrowoverStage, snapshot: string, articles: readonly Article[]): Article[] {
   const items = context.store.growover;
-  const ranBefore = context.store.runs.getRun(context.runId)?.stages.find((record) => record.stage === stage)?.doneOrder != null;
+  // Redone (--redo, or the snapshot's results made by another run): all of its work again, whatever is stored.
+  const ranBefore = context.redone || context.store.runs.getRun(context.runId)?.stages.find((record) => record.stage === stage)?.doneOrder != null;
   if (ranBefore) items.clearStage(snapshot, stage);
   const todo = articles.filter((article) => !items.isDone(snapshot, article.pageId, stage));
   if (ranBefore || todo.length > 0) {

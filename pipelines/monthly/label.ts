@@ -12,6 +12,8 @@ import { labelArticlesJob, labelBatches } from '../../src/queue/labelJob.js';
 import { StageUsage, withUsage, type Prices } from '../../src/llm/usage.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
+import { requireWholeSnapshot } from './snapshot.js';
+import { laterRunOnSameTarget } from './otherRuns.js';
 
 export interface LabelInput extends Models {
   oldName: string;
@@ -39,6 +41,8 @@ const labelStage: Stage<LabelInput> = {
     const usage = input.judge ? new StageUsage(input.judge) : null;
     const labelAll = async () => {
       const runner = input.batchRunner ?? new InProcessRunner({ models: async () => ({ embedder, nli: input.nli, ...(input.judge ? { judge: input.judge } : {}), ...(input.factReader ? { factReader: input.factReader } : {}) }) }, LABEL_CONCURRENCY);
+      // Redone (the pair's labels made by a run with other models): every article again.
+      if (context.redone) store.clearLabels(input.oldName, input.newName);
       const todo = pairs.filter((pair) => !store.isLabeled(input.oldName, input.newName, pair.newArticle.pageId));
       done = pairs.length - todo.length;
       // Texts are read a slice at a time, so a month of Wikipedia's articles is never in memory at once.
@@ -70,16 +74,24 @@ const labelStage: Stage<LabelInput> = {
   },
 };
 
-/** Labels the pair; refused, before anything is written, when the old snapshot is not taken before the new one. */
+/** Labels the pair; refused, before anything is written, when the old snapshot is not taken before the new one or either is not taken whole. */
 export async function runLabel(options: { store: Store; reporter: Reporter; input: LabelInput }): Promise<PipelineOutcome> {
   const { input } = options;
   options.store.snapshots.requireEarlier(input.oldName, input.newName);
+  requireWholeSnapshot(options.store, input.oldName);
+  requireWholeSnapshot(options.store, input.newName);
+  const params = { old: input.oldName, new: input.newName, ...modelRunParams(input), thresholds: input.thresholds ?? {} };
+  // The pair holds one set of labels: made since by a run with other models, they are made again with this run's.
+  const labeled = options.store.snapshots.labeledPairs(input.oldName, input.newName).length > 0;
+  const other = labeled ? laterRunOnSameTarget(options.store, 'monthly-label', params, 'label', (run) => run.old === input.oldName && run.new === input.newName) : undefined;
+  if (other) options.reporter.warn(`labels of ${input.oldName} → ${input.newName} made by another label run replaced: run ${other.id} (other models) made them, this run labels again`, { run: other.id });
   return runPipeline({
     store: options.store,
     pipeline: 'monthly-label',
-    params: { old: input.oldName, new: input.newName, ...modelRunParams(input), thresholds: input.thresholds ?? {} },
+    params,
     stages: [labelStage],
     selected: ['label'],
+    ...(other ? { redo: ['label'] } : {}),
     input,
     reporter: options.reporter,
   });

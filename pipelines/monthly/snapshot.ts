@@ -9,7 +9,7 @@
  * run. One whose cut takes longer than the deadline is skipped the same way, its thread stopped.
  */
 import type { Store } from '../../src/store/store.js';
-import { oneLine } from '../../src/errors.js';
+import { oneLine, UserError } from '../../src/errors.js';
 import { articleSentencesJob } from '../../src/queue/sentenceJob.js';
 import { sharedThreadRunner, type ThreadRunner } from '../../src/queue/threadRunner.js';
 import type { SnapshotArticle } from '../../src/sources/snapshotSources.js';
@@ -80,12 +80,32 @@ const snapshotStage: Stage<SnapshotInput> = {
   },
 };
 
+/** The parameters of the snapshot run that makes this snapshot: the run `runSnapshot` opens. */
+function snapshotRunParams(snapshot: SnapshotRecord): Record<string, unknown> {
+  return { name: snapshot.name, wiki: snapshot.wiki, source: snapshot.source, asOf: snapshot.asOf };
+}
+
+/**
+ * The snapshot, refused unless its snapshot run ran to its end: one stopped part way holds only some
+ * of its articles, and labels or items made from it would treat the others as deleted.
+ *
+ * @throws UserError E_SNAPSHOT_NOT_FOUND for no such snapshot, E_PREREQUISITE_MISSING for one not taken whole yet
+ */
+export function requireWholeSnapshot(store: Store, name: string): SnapshotRecord {
+  const snapshot = store.snapshots.requireSnapshot(name);
+  const run = store.runs.findRun('monthly-snapshot', snapshotRunParams(snapshot));
+  if (run !== undefined && run.status !== 'done') {
+    throw new UserError('E_PREREQUISITE_MISSING', `snapshot "${name}" is incomplete: its snapshot run ${run.id} did not finish; run wikidelta snapshot --name ${name} again (same source and --as-of) first`);
+  }
+  return snapshot;
+}
+
 export function runSnapshot(options: { store: Store; reporter: Reporter; input: SnapshotInput }): Promise<PipelineOutcome> {
   const { snapshot } = options.input;
   return runPipeline({
     store: options.store,
     pipeline: 'monthly-snapshot',
-    params: { name: snapshot.name, wiki: snapshot.wiki, source: snapshot.source, asOf: snapshot.asOf },
+    params: snapshotRunParams(snapshot),
     stages: [snapshotStage],
     selected: ['snapshot'],
     input: options.input,

@@ -78,7 +78,7 @@ const PUBLISHED_TURN_TYPE: Record<TurnType, 'SAME' | 'NEW' | 'CONTRADICT'> = { i
 /**
  * The GrowOVER release of a snapshot: its QA items and dialogues with evidence, maintained over the months before it, and the card.
  *
- * @throws UserError for a snapshot the store does not hold
+ * @throws UserError for a snapshot the store does not hold, E_PREREQUISITE_MISSING for one whose items are not all made yet
  */
 export async function renderGrowoverRelease(store: Store, snapshot: string): Promise<{ draft: ReleaseDraft; months: MonthCounts[] }> {
   const snapshots = store.snapshots;
@@ -97,6 +97,15 @@ export async function renderGrowoverRelease(store: Store, snapshot: string): Pro
   const qa = items.qaAt(snapshot);
   const dialogues = new Map(items.dialogues().map((d) => [d.id, d]));
   const turns = items.turnsAt(snapshot);
+  // A month whose monthly run stopped part way holds only some of its items: never released as if whole.
+  const articles = snapshots.articles(snapshot);
+  const undone = articles.filter((article) => !items.isDone(snapshot, article.pageId, 'generate')).length;
+  if (undone > 0 && (qa.length > 0 || turns.length > 0)) {
+    throw new UserError(
+      'E_PREREQUISITE_MISSING',
+      `the GrowOVER items of snapshot "${snapshot}" are incomplete (${undone} of ${articles.length} articles not generated yet, its monthly run did not finish): run its wikidelta monthly --new ${snapshot} again first`,
+    );
+  }
   const active = <T extends { now: ItemState | null }>(rows: T[]) => rows.flatMap((row) => (row.now === null ? [] : [{ ...row, now: row.now }]));
 
   const qaByArticle = new Map<number, unknown[]>();

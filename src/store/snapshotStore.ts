@@ -226,6 +226,14 @@ export class SnapshotStore {
     return this.selectLabeled.get(oldName, newName, newPageId) !== undefined;
   }
 
+  /** Removes every label of the pair, in one transaction: a relabeling with other models starts from none. */
+  clearLabels(oldName: string, newName: string): void {
+    this.db.transaction(() => {
+      this.statements.get('DELETE FROM sentence_labels WHERE old_snapshot = ? AND new_snapshot = ?').run(oldName, newName);
+      this.statements.get('DELETE FROM label_articles WHERE old_snapshot = ? AND new_snapshot = ?').run(oldName, newName);
+    })();
+  }
+
   /** Stores an article's labels in one transaction, so a resumed run finds each article whole or absent. */
   storeLabels(oldName: string, newName: string, pair: ArticlePair, labels: ArticleLabels): void {
     const pageId = pair.newArticle.pageId;
