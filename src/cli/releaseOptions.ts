@@ -12,11 +12,11 @@ export interface PreviousFlags {
   previous?: string | boolean;
 }
 
-/** `--previous DIR` and `--no-previous`, last in a release command's options. */
-export function previousOptions(): OptionsOf<PreviousFlags> {
+/** `--previous DIR` and `--no-previous`, last in a release command's options; `dirFlag` is the flag naming where the release goes. */
+export function previousOptions(dirFlag = '--out'): OptionsOf<PreviousFlags> {
   return {
     previous: [
-      new Option('--previous <dir>', 'the release this one follows, for its CHANGES.md (default: the release --out held, else the newest earlier one of the same series beside it)'),
+      new Option('--previous <dir>', `the release this one follows, for its CHANGES.md (default: the release ${dirFlag} held, else the newest earlier one of the same series beside it)`),
       new Option('--no-previous', 'write the release as the first of its series'),
     ],
   };

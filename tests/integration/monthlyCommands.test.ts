@@ -25,6 +25,8 @@ describe('snapshot, label and export labels commands', () => {
       const badApi = await runCli(['--db', db, 'snapshot', '--name', 'x', '--api', api, '--as-of', '2025-03-01', '--titles', SAMPLE]);
       expect([badApi.code, badApi.errorCode]).toEqual([1, 'E_FLAG_INVALID']);
     }
+    const titlesOfDump = await runCli(['--db', db, 'snapshot', '--name', 'x', '--dump', SAMPLE, '--as-of', '2025-03-01', '--titles', SAMPLE]);
+    expect([titlesOfDump.code, titlesOfDump.errorCode]).toEqual([1, 'E_FLAGS_CONFLICT']);
     const badDate = await runCli(['--db', db, 'snapshot', '--name', 'x', '--dump', SAMPLE, '--as-of', '2025-02-30']);
     expect(badDate.code).toBe(2);
     const unknown = await runCli(['--db', db, 'label', '--old', 'nope', '--new', 'nada']);

@@ -27,7 +27,7 @@ export function registerExportLabels(exportGroup: Command): void {
     new: new Option('--new <name>', 'the later snapshot').makeOptionMandatory(),
     out: new Option('--out <file>', 'write to this file (default: standard output)'),
     release: new Option('--release <dir>', 'write a release directory: labels.jsonl, labels.parquet, README.md, MANIFEST.json, CHANGES.md'),
-    ...previousOptions(),
+    ...previousOptions('--release'),
   }).action(async (flags: ExportLabelsFlags, command: Command) => {
     if (flags.out !== undefined && flags.release !== undefined) refuseUsage(command, '--out writes one file, --release a release directory: give one of them');
     if (flags.previous !== undefined && flags.release === undefined) refuseUsage(command, '--previous is for a release (--release DIR)');

@@ -26,7 +26,7 @@ export function registerSnapshot(program: Command): void {
   addOptions<SnapshotFlags>(program.command('snapshot').description('materialise a named snapshot: each article as of a date, as paragraphs and sentences'), {
     name: snapshotNameOption('--name <name>', 'name of the snapshot, e.g. 2025-03 (no slashes or line breaks); or --last-month'),
     lastMonth: new Option('--last-month', 'for cron: the last complete month before now, named YYYY-MM and taken as of its end (the first day of the next month, 00:00 UTC); same as --name YYYY-MM --as-of THAT-DAY'),
-    dump: new Option('--dump <path>', 'MediaWiki XML dump (.xml, .gz, .bz2, or - for standard input): each page\'s latest revision at or before --as-of'),
+    dump: new Option('--dump <path>', 'MediaWiki XML dump (.xml, .gz, .bz2, .xz, .lzma or .7z, recognised by their bytes, or - for standard input): each page\'s latest revision at or before --as-of'),
     api: new Option('--api <url>', 'MediaWiki Action API endpoint: the revision in effect at --as-of for each title'),
     asOf: dateOption('--as-of <date>', 'the snapshot instant, DATE 00:00 UTC (with --dump: default the latest revision)'),
     titles: new Option('--titles <file>', 'with --api: a file of article titles, one per line'),
@@ -38,6 +38,7 @@ export function registerSnapshot(program: Command): void {
       const asOf = flags.asOf === undefined ? null : isoSeconds(parseDate(flags.asOf, '--as-of date'));
       if (Boolean(flags.dump) === Boolean(flags.api)) throw new UserError('E_FLAGS_CONFLICT', 'give either --dump PATH or --api URL (exactly one)');
       if (flags.api) apiUrl(flags.api, '--api');
+      if (flags.dump && (flags.titles || flags.titlesFromLinks)) throw new UserError('E_FLAGS_CONFLICT', '--titles and --titles-from-links choose articles with --api: a snapshot from --dump takes every article of the dump');
       const wiki = wikiName({ api: flags.api, dump: flags.dump }, session.settings);
       if (flags.dump) {
         const path = flags.dump;

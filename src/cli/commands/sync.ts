@@ -17,7 +17,7 @@ export function registerSync(program: Command): void {
     {
       until: dateOption('--until <date>', 'the date to sync up to (YYYY-MM-DD)').makeOptionMandatory(),
       api: new Option('--api <url>', 'MediaWiki Action API endpoint'),
-      dump: new Option('--dump <path>', 'a newer MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input)'),
+      dump: new Option('--dump <path>', 'a newer MediaWiki XML history dump (.xml, .gz, .bz2, .xz, .lzma or .7z, recognised by their bytes, or - for standard input)'),
       userAgent: new Option('--user-agent <text>', 'User-Agent for the API (tool, version, contact)'),
       ...entityNameOptions(),
     },

@@ -39,7 +39,7 @@ export function registerWeekly(program: Command): void {
       lastWeek: new Option('--last-week', 'the last complete Monday-to-Sunday week (UTC) before now, for cron: same as --start MONDAY --days 7'),
       days: integerOption('--days <n>', 'window length in days').default(7),
       api: new Option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php'),
-      dump: new Option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, or - for standard input); repeat it for a history split into several files').argParser(
+      dump: new Option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, .xz, .lzma or .7z, recognised by their bytes, or - for standard input); repeat it for a history split into several files').argParser(
         (path: string, earlier: string[] = []) => [...earlier, path],
       ),
       stages: listOption('--stages <list>', `comma-separated stages to run (default: all of ${WEEKLY_STAGES.join(',')}); a stage whose inputs are not done is refused`),
