@@ -7,7 +7,7 @@
  */
 import Sqlite from 'better-sqlite3';
 import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answersOnDate } from '../../src/timeline/answers.js';
 import { readDailyQaFile, type DailyQaDay } from '../../src/timeline/dailyqaImport.js';
@@ -201,6 +201,15 @@ describe('a DailyQA release of the 29 published days', () => {
     const diffed = await runCliOk(['--json', 'release', 'diff', before, late]);
     expect(diffed.stdout).toBe(readFileSync(join(late, 'changes.jsonl'), 'utf8'));
     expect((await runCliOk(['release', 'diff', before, late])).stdout).toBe(markdown);
+    const reversed = await runCli(['release', 'diff', late, early]);
+    expect([reversed.code, reversed.stderr]).toEqual([2, `wikidelta: E_USAGE: ${late} (${TO}) is later than ${early} (2025-01-25): give the earlier release first\n`]);
+    // A file that is not the one its manifest lists is no ground for what changed.
+    const edited = join(dirname(late), 'edited');
+    cpSync(late, edited, { recursive: true });
+    appendFileSync(join(edited, 'queries.jsonl'), '{"id":"made-up","query":"?"}\n');
+    const refused = await runCli(['release', 'diff', before, edited]);
+    expect([refused.code, refused.errorCode]).toEqual([1, 'E_RELEASE_INVALID']);
+    expect(refused.stderr).toMatch(/edited: queries\.jsonl has \d+ bytes where the manifest says \d+\n$/);
 
     // Nothing changed since: written again as it was, the same version, predecessor and changes.
     const kept = releaseBytes(late);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
 import type { GlobalFlags } from '../session.js';
+import { refuseUsage } from '../options.js';
+import type { Manifest } from '../../release/manifest.js';
 
 /**
  * `release verify DIR` and `release diff OLD NEW`: a release checked against its manifest, and
@@ -30,11 +32,18 @@ export function registerRelease(program: Command): void {
     .argument('<old>', 'the earlier release directory')
     .argument('<new>', 'the later release directory')
     .action(async (oldDir: string, newDir: string, _flags: unknown, command: Command) => {
-      const [{ readManifest }, { changesJsonLines, changesMarkdown, diffReleases, directorySource }] = await Promise.all([
-        import('../../release/manifest.js'),
+      const [{ verifyRelease }, { changesJsonLines, changesMarkdown, diffReleases, directorySource }] = await Promise.all([
+        import('../../release/verifyRelease.js'),
         import('../../release/releaseDiff.js'),
       ]);
-      const changes = diffReleases(directorySource(oldDir, readManifest(oldDir)), directorySource(newDir, readManifest(newDir)));
+      // What changed is read from the files: a file that is not the one its manifest lists would make it up.
+      const [older, newer] = await Promise.all([oldDir, newDir].map(async (dir) => {
+        const result = await verifyRelease(dir);
+        if (!result.ok) throw new UserError('E_RELEASE_INVALID', `${dir}: ${result.file} ${result.problem}`);
+        return result.manifest;
+      })) as [Manifest, Manifest];
+      if (older.date > newer.date) refuseUsage(command, `${oldDir} (${older.date}) is later than ${newDir} (${newer.date}): give the earlier release first`);
+      const changes = diffReleases(directorySource(oldDir, older), directorySource(newDir, newer));
       process.stdout.write(command.optsWithGlobals<GlobalFlags>().json ? changesJsonLines(changes) : changesMarkdown(changes));
     });
 }
