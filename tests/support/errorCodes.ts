@@ -3,7 +3,7 @@
  * a reworded line breaks no test; a test keeps a message assertion only where the wording is the point.
  */
 import { expect } from 'vitest';
-import type { ErrorCode } from '../../src/errors.js';
+import { UserError, type ErrorCode } from '../../src/errors.js';
 
 /**
  * Matches an error by its code, thrown or rejected; `message` too (a part of it, or a pattern) where
@@ -15,4 +15,15 @@ import type { ErrorCode } from '../../src/errors.js';
 export function withCode(code: ErrorCode, message?: string | RegExp): unknown {
   if (message === undefined) return expect.objectContaining({ code });
   return expect.objectContaining({ code, message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message) });
+}
+
+/** The UserError `run` throws, for a test that reads its code and line; fails the test when it throws none. */
+export function refusal(run: () => unknown): UserError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof UserError) return error;
+    throw error;
+  }
+  throw new Error('not refused');
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/errors.js';
 import { answerAskedSubject, answerInstant, answerSubject, type Answer } from '../../../src/timeline/answers.js';
 import { Store } from '../../../src/store/store.js';
+import { refusal } from '../../support/errorCodes.js';
 
 /**
  * `answer --title T --key K [--template X]` as users write the key and the template: read as the
@@ -36,15 +36,6 @@ beforeAll(() => {
 const ask = (page: typeof QUILLSTONE, key: string, template?: string, date = '2025-03-01'): Answer =>
   answerAskedSubject(store, { ...page, key, template }, answerInstant(date));
 
-function refusal(run: () => unknown): UserError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UserError) return error;
-    throw error;
-  }
-  throw new Error('not refused');
-}
 
 describe('answers for a key and template as a user writes them', () => {
   it('reads --template as the parser reads template names, and answers from that infobox', () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/errors.js';
 import { findPageByTitle } from '../../../src/timeline/pageLookup.js';
 import { Store } from '../../../src/store/store.js';
+import { refusal } from '../../support/errorCodes.js';
 
 /**
  * `answer --title T`: the page a title names, by its title or, for a Wikidata entity, its English label.
@@ -36,15 +36,6 @@ beforeAll(() => {
   page.run('enwiki', 800, 'Kestrel');
 });
 
-function refusal(run: () => unknown): UserError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UserError) return error;
-    throw error;
-  }
-  throw new Error('not refused');
-}
 
 describe('the page a title names', () => {
   it('finds an entity by its English label as written, a lowercase first letter included', () => {

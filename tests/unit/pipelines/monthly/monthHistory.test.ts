@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { runMonthly } from '../../../../pipelines/monthly.js';
 import { runLabel } from '../../../../pipelines/monthly/label.js';
 import { runSnapshot } from '../../../../pipelines/monthly/snapshot.js';
-import type { Embedder } from '../../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../../src/models/heuristicNli.js';
 import type { GrowoverTasks } from '../../../../src/llm/growoverTasks.js';
 import { OfflineGrowoverTasks } from '../../../../src/llm/offlineGrowoverTasks.js';
@@ -19,17 +18,11 @@ import { dumpSnapshotArticles } from '../../../../src/sources/snapshotSources.js
 import type { SnapshotArticle } from '../../../../src/sources/snapshotSources.js';
 import { Store } from '../../../../src/store/store.js';
 import { repoRoot } from '../../../../testkit/cli.js';
+import { letters } from '../../../support/letterEmbedder.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const [FEB, MAR, APR] = ['2025-02', '2025-03', '2025-04'];
 
-/** Letter counts: a deterministic, instant stand-in for a sentence embedder. */
-const letters: Embedder = {
-  id: 'letters',
-  sameThreshold: 0.999,
-  embed: (texts) =>
-    Promise.resolve(texts.map((text) => Float32Array.from({ length: 26 }, (_, k) => text.toLowerCase().split(String.fromCharCode(97 + k)).length - 1))),
-};
 
 function snapshot(store: Store, name: string, articles: () => AsyncIterable<SnapshotArticle> = () => dumpSnapshotArticles(SAMPLE, `${name}-01T00:00:00Z`)) {
   const asOf = `${name}-01T00:00:00Z`;

@@ -12,23 +12,16 @@ import { runSnapshot } from '../../../../pipelines/monthly/snapshot.js';
 import type { GrowoverTasks } from '../../../../src/llm/growoverTasks.js';
 import { OfflineGrowoverTasks } from '../../../../src/llm/offlineGrowoverTasks.js';
 import { FailingTasks } from '../../../support/failingGrowoverTasks.js';
-import type { Embedder } from '../../../../src/models/embedder.js';
 import { HeuristicNli } from '../../../../src/models/heuristicNli.js';
 import { RecordingReporter } from '../../../../src/runs/progress.js';
 import { dumpSnapshotArticles } from '../../../../src/sources/snapshotSources.js';
 import { Store } from '../../../../src/store/store.js';
 import { repoRoot } from '../../../../testkit/cli.js';
+import { letters } from '../../../support/letterEmbedder.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const [FEB, MAR, APR] = ['2025-02', '2025-03', '2025-04'];
 
-/** Letter counts: a deterministic, instant stand-in for a sentence embedder. */
-const letters: Embedder = {
-  id: 'letters',
-  sameThreshold: 0.999,
-  embed: (texts) =>
-    Promise.resolve(texts.map((text) => Float32Array.from({ length: 26 }, (_, k) => text.toLowerCase().split(String.fromCharCode(97 + k)).length - 1))),
-};
 
 async function storeWithMonths(): Promise<Store> {
   const store = Store.open(':memory:');

@@ -15,17 +15,11 @@ import { RecordingReporter } from '../../../../src/runs/progress.js';
 import { dumpSnapshotArticles } from '../../../../src/sources/snapshotSources.js';
 import { Store } from '../../../../src/store/store.js';
 import { repoRoot } from '../../../../testkit/cli.js';
+import { letters } from '../../../support/letterEmbedder.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const [FEB, MAR] = ['2025-02', '2025-03'];
 
-/** Letter counts: a deterministic, instant stand-in for a sentence embedder. */
-const letters: Embedder = {
-  id: 'letters',
-  sameThreshold: 0.999,
-  embed: (texts) =>
-    Promise.resolve(texts.map((text) => Float32Array.from({ length: 26 }, (_, k) => text.toLowerCase().split(String.fromCharCode(97 + k)).length - 1))),
-};
 /** Sentence length alone: another model, which matches other sentences. */
 const lengths: Embedder = { id: 'lengths', sameThreshold: 0.5, embed: (texts) => Promise.resolve(texts.map((text) => Float32Array.from([1, text.length / 100]))) };
 
