@@ -273,8 +273,15 @@ describe('data never dropped silently, titles as MediaWiki reads them', () => {
       code: 'E_DAILYQA_CONFLICT',
       message: 'query 21010400-a has two answers for 2021-01-04: "Ada" (qa_210104.jsonl) and "Grace" (qa_210104.jsonl); keep one and import again',
     });
+    // Nothing imported: not even the store the command would have made.
+    expect(existsSync(db)).toBe(false);
+    const other = join(dir, 'qa_210105.jsonl');
+    writeFileSync(other, '{"id":"21010500-b","query":"Who?","answer":"Ada"}\n');
+    await runCliOk(['--db', db, 'import', 'dailyqa', other]);
+    const again = await runCli(['--db', db, 'import', 'dailyqa', plain]);
+    expect(again.errorCode).toBe('E_DAILYQA_CONFLICT');
     const store = new Sqlite(db, { readonly: true });
-    expect(store.prepare('SELECT COUNT(*) FROM queries').pluck().get()).toBe(0);
+    expect(store.prepare('SELECT id FROM queries').pluck().all()).toEqual(['21010500-b']);
     store.close();
   });
 
