@@ -69,7 +69,10 @@ module.exports = {
       comment: 'the shipped code opens SQLite and writes SQL only in src/store; elsewhere it holds the session\'s Store, never a better-sqlite3 Database, not even as a type',
       severity: 'error',
       from: { path: '^(src|pipelines)/', pathNot: '^src/store/' },
-      to: { path: '^node_modules/(@types/)?better-sqlite3/' },
+      // Not anchored: with node_modules a symbolic link (a second checkout sharing one install), the
+      // package resolves to a path outside the project (../main/node_modules/…), which an anchored
+      // pattern never matched, so the rule passed anything.
+      to: { path: '(^|/)node_modules/(@types/)?better-sqlite3/' },
     },
     {
       name: 'no-circular',

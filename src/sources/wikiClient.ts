@@ -31,7 +31,7 @@ export interface WikiClientOptions {
   maxInFlight?: number;
   /** Requests started per rolling minute; unlimited by default. */
   perMinute?: number;
-  /** Retries of one request after 429, maxlag, 5xx or network failures before giving up; default 5. */
+  /** Retries of one request after 429, maxlag, 5xx or network failures before giving up; default 6 (`WIKI_DEFAULTS`). */
   maxRetries?: number;
   /** First backoff delay for 5xx and network failures, doubled per retry; default 1000 ms. */
   retryBaseMs?: number;

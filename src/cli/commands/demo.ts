@@ -21,7 +21,7 @@ const WEEKS = 13;
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('runs the weekly pipeline over every week of the embedded sample, offline, and prints what it found')
+    .description('runs the weekly pipeline over every week of the embedded sample, then sync and the monthly pipeline over its snapshots, offline, and prints what they found')
     .action(async (_flags: unknown, command: Command) => {
       const explicitDb = command.optsWithGlobals<GlobalFlags>().db;
       const dbPath = explicitDb ?? process.env.WIKIDELTA_DB ?? DEMO_DB;

@@ -13,7 +13,7 @@ interface SyncFlags extends SourceFlags, EntityNameFlags {
 
 export function registerSync(program: Command): void {
   addOptions<SyncFlags>(
-    program.command('sync').description('extend the timelines of every tracked page (each page behind a kept query) up to DATE 00:00 UTC'),
+    program.command('sync').description('extend the timelines of every tracked page (each page behind a kept query, or a data unit whose question is not made yet) up to DATE 00:00 UTC'),
     {
       until: dateOption('--until <date>', 'the date to sync up to (YYYY-MM-DD)').makeOptionMandatory(),
       api: new Option('--api <url>', 'MediaWiki Action API endpoint'),
