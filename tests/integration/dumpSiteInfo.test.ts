@@ -26,6 +26,37 @@ function frenchTownDump(): string {
 
 const queries = (release: string) => jsonLines(readFileSync(join(release, 'queries.jsonl'), 'utf8'));
 
+describe("a dump's <siteinfo> names the wiki of a snapshot", () => {
+  it("keeps a French snapshot's month apart from the English ones of the same store: making it clears no English item", async () => {
+    const db = join(dir, 'snapshots.sqlite');
+    const english = join(sharedData, 'enwiki-history-sample.xml');
+    for (const date of ['2020-01-01', '2021-01-01']) await runCliOk(['--db', db, 'snapshot', '--name', `en-${date}`, '--dump', english, '--as-of', date]);
+    await runCliOk(['--db', db, 'monthly', '--new', 'en-2020-01-01', '--llm', 'offline']);
+    await runCliOk(['--db', db, 'monthly', '--old', 'en-2020-01-01', '--new', 'en-2021-01-01', '--llm', 'offline']);
+    const englishItems = () => {
+      const store = new Sqlite(db, { readonly: true });
+      try {
+        return store.prepare("SELECT COUNT(*) FROM growover_done WHERE snapshot = 'en-2021-01-01'").pluck().get();
+      } finally {
+        store.close();
+      }
+    };
+    const before = englishItems();
+    expect(before).toBeGreaterThan(0);
+    await runCliOk(['--db', db, 'snapshot', '--name', 'fr-2020-06-01', '--dump', join(sharedData, 'frwiki-history-sample.xml'), '--as-of', '2020-06-01']);
+    const made = await runCliOk(['--db', db, 'monthly', '--new', 'fr-2020-06-01', '--llm', 'offline']);
+    expect(made.stderr).not.toMatch(/clear/i);
+    expect(englishItems()).toBe(before);
+    const store = new Sqlite(db, { readonly: true });
+    expect(store.prepare('SELECT name, wiki FROM snapshots ORDER BY name').all()).toEqual([
+      { name: 'en-2020-01-01', wiki: 'dump' },
+      { name: 'en-2021-01-01', wiki: 'dump' },
+      { name: 'fr-2020-06-01', wiki: 'frwiki' },
+    ]);
+    store.close();
+  }, 180_000);
+});
+
 describe("a dump's <siteinfo> names the wiki of its run", () => {
   const dump = join(dir, 'frwiki-towns.xml');
   writeFileSync(dump, frenchTownDump());

@@ -7,6 +7,8 @@ import { isoSeconds, lastCompleteMonth, monthEnd, parseDate } from '../../dates.
 import { UserError } from '../../errors.js';
 import { ApiSnapshotSource, dumpSnapshotArticles } from '../../sources/snapshotSources.js';
 import { apiUrl, wikiName, type SourceFlags } from '../../sources/openSource.js';
+import { DumpRevisionSource } from '../../sources/dumpSource.js';
+import type { WikiSite } from '../../sources/RevisionSource.js';
 import { wikiClientOptions } from '../../sources/wikiClient.js';
 import { addOptions, dateOption, refuseUsage, snapshotNameOption } from '../options.js';
 import { withSession, type GlobalFlags } from '../session.js';
@@ -39,7 +41,7 @@ export function registerSnapshot(program: Command): void {
       if (Boolean(flags.dump) === Boolean(flags.api)) throw new UserError('E_FLAGS_CONFLICT', 'give either --dump PATH or --api URL (exactly one)');
       if (flags.api) apiUrl(flags.api, '--api');
       if (flags.dump && (flags.titles || flags.titlesFromLinks)) throw new UserError('E_FLAGS_CONFLICT', '--titles and --titles-from-links choose articles with --api: a snapshot from --dump takes every article of the dump');
-      const wiki = wikiName({ api: flags.api, dump: flags.dump }, session.settings);
+      const wiki = wikiName({ api: flags.api, dump: flags.dump }, session.settings, await dumpSite(flags.dump));
       if (flags.dump) {
         const path = flags.dump;
         return runSnapshot({
@@ -95,4 +97,13 @@ function readTitles(path: string): string[] {
   const parsed = TitleList.safeParse(titles);
   if (!parsed.success) throw new UserError('E_TITLE_LIST_INVALID', `title list ${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data;
+}
+
+/**
+ * The wiki a dump file's `<siteinfo>` names, so that snapshots of two wikis in one store are two
+ * wikis' months (a month made again clears the later months of its own wiki only). None for standard
+ * input, whose head cannot be read twice.
+ */
+async function dumpSite(dump: string | undefined): Promise<WikiSite | undefined> {
+  return dump === undefined || dump === '-' ? undefined : new DumpRevisionSource(dump).site();
 }
