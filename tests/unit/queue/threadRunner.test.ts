@@ -46,8 +46,9 @@ describe('ThreadRunner', () => {
     const batches = await sampleBatches();
     const bad = { revisions: [{ pageId: 'one', revId: 1, text: 'x', firstParagraph: false }] } as unknown as ParseBatch;
     const handed: number[] = [];
-    await expect(runner.run(parseRevisionsJob, [bad, ...batches.slice(0, 4)], (_output, index) => handed.push(index))).rejects.toThrow(/expected number/);
-    expect(handed.length).toBeLessThan(4);
+    // Every batch behind the refused one: on a loaded machine the other thread may finish a few before the refusal is read, never all.
+    await expect(runner.run(parseRevisionsJob, [bad, ...batches], (_output, index) => handed.push(index))).rejects.toThrow(/expected number/);
+    expect(handed.length).toBeLessThan(batches.length);
     const again: number[] = [];
     await runner.run(parseRevisionsJob, batches.slice(0, 2), (_output, index) => again.push(index));
     expect(again.sort()).toEqual([0, 1]);
