@@ -28,6 +28,8 @@ export const collectStage: Stage<WeeklyInput> = {
     // Where the wiki's articles are, for the stages a later run gives no source (docs/ARCHITECTURE.md §3).
     context.store.wikis.recordArticleBase(input.wiki, input.articleBaseUrl);
     const store = context.store.revisions(input.wiki);
+    // --redo collect reads every page again, not only those a stopped collect left (docs/ARCHITECTURE.md §9).
+    if (context.redone) store.reopenWindow(input.window);
     const counts = { pages: 0, revisions: 0, skipped_pages: 0, invalid_utf8_pages: 0 };
     const isDone = (pageId: number) => {
       if (input.onlyPages && !input.onlyPages.has(pageId)) return true;

@@ -42,6 +42,7 @@ export const generateStage: Stage<WeeklyInput> = {
   async run(input, context) {
     const tasks = tasksFor(input);
     const store = context.store.questions(input.wiki);
+    store.dropWithoutDataUnit(input.window);
     const units = context.store.changes(input.wiki)
       .dataUnitsIn(input.window)
       .filter((unit) => unit.windowStart === input.window.start && unit.windowEnd === input.window.end);

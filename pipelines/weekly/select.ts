@@ -28,7 +28,11 @@ export const selectStage: Stage<WeeklyInput> = {
   async run(input, context) {
     const store = context.store.changes(input.wiki);
     const entities = context.store.entities;
-    const changes = store.changesIn(input.window, { onlyCandidates: true }).filter((change) => change.revertedBy === null);
+    // The window's pages only: a page collected for another window, or before a collect redone since, is not this week's.
+    const windowPages = new Set(store.windowPageIds(input.window));
+    const changes = store
+      .changesIn(input.window, { onlyCandidates: true })
+      .filter((change) => change.revertedBy === null && windowPages.has(change.pageId));
     const idsOf = (change: StoredChange) => [...idsOfFact(change.key, change.new), ...idsOfFact(change.key, change.old)];
     const names = namesOf(entities, changes.flatMap(idsOf));
     // Each page's entity read once, for its changes and its unit.

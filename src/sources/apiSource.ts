@@ -305,7 +305,7 @@ export class ApiRevisionSource implements RevisionSource {
    */
   private async revisionsBeforeHorizon(group: MetadataHistory[]): Promise<Map<number, Revision>> {
     const ids = group.flatMap((history) => {
-      const parentId = history.predecessors[0]?.parentId ?? null;
+      const parentId = beforeHorizonIdOf(history);
       const known = parentId === null || parentId === history.baselineRevId || history.predecessors.some((revision) => revision.revId === parentId);
       return known ? [] : [parentId];
     });
@@ -388,6 +388,11 @@ interface MetadataHistory {
   baselineRevId: number | null;
   /** Before the baseline within the revert horizon (and, from a history walk, the one before those), oldest first. */
   predecessors: Revision[];
+  /**
+   * The parent of the oldest revision recent changes listed in the horizon before the window (the
+   * baseline when it is the only one): the latest one before the horizon, named by id only.
+   */
+  beforeHorizonId?: number | null;
   inWindow: Revision[];
   followers: Revision[];
 }
@@ -456,7 +461,8 @@ function historyFromChanges(page: PageRef, changes: ListedPage): MetadataHistory
   const baselineRevId = changes.inWindow[0]?.parentId ?? null;
   // The baseline comes with its text; the other predecessors stay metadata.
   const predecessors = changes.predecessors.filter((revision) => revision.revId !== baselineRevId);
-  return { page, baselineRevId, predecessors, inWindow: changes.inWindow, followers: changes.followers };
+  const beforeHorizonId = changes.predecessors[0]?.parentId ?? null;
+  return { page, baselineRevId, predecessors, beforeHorizonId, inWindow: changes.inWindow, followers: changes.followers };
 }
 
 /** The revisions `ids` names (the baseline and in-window revisions of one page), with their fetched texts. */
@@ -475,8 +481,13 @@ function revisionsPart(history: MetadataHistory, ids: number[], fetched: Map<num
 function endPart(history: MetadataHistory, movesByPage: Map<number, PageMove[]>, withHorizon: boolean, beforeHorizon: Map<number, Revision>): PageHistoryPart {
   const moves = movesByPage.get(history.page.pageId) ?? [];
   if (!withHorizon) return { kind: 'end', page: history.page, moves };
-  const before = beforeHorizon.get(history.predecessors[0]?.parentId ?? -1);
+  const before = beforeHorizon.get(beforeHorizonIdOf(history) ?? -1);
   return { kind: 'end', page: history.page, moves, predecessors: [...(before ? [before] : []), ...history.predecessors], followers: history.followers };
+}
+
+/** The revision before the listed horizon (a history walk lists it among the predecessors itself). */
+function beforeHorizonIdOf(history: MetadataHistory): number | null {
+  return history.beforeHorizonId !== undefined ? history.beforeHorizonId : (history.predecessors[0]?.parentId ?? null);
 }
 
 function revisionFrom(entry: RevisionEntry, text: string | null): Revision {

@@ -131,6 +131,24 @@ export class QuestionStore {
     return row === undefined ? undefined : z.object({ wiki: z.string(), start: z.string(), end: z.string() }).parse(row);
   }
 
+  /**
+   * Forgets the window's questions whose page has no data unit any more (a collect redone since
+   * found their change reverted, or the page gone): their generation, query, checks and domain, so
+   * the week holds the questions a run of it alone makes. Returns how many were dropped.
+   */
+  dropWithoutDataUnit(window: Window): number {
+    const unitless = `SELECT g.query_id FROM question_generations g
+       WHERE g.wiki = @wiki AND g.window_start = @start AND g.window_end = @end AND NOT EXISTS (
+         SELECT 1 FROM data_units u WHERE u.wiki = g.wiki AND u.window_start = g.window_start AND u.window_end = g.window_end AND u.page_id = g.page_id)`;
+    const params = { wiki: this.wiki, start: window.start, end: window.end };
+    return this.db.transaction(() => {
+      this.statements.get(`DELETE FROM question_checks WHERE query_id IN (${unitless})`).run(params);
+      this.statements.get(`DELETE FROM question_domains WHERE query_id IN (${unitless})`).run(params);
+      this.statements.get(`DELETE FROM queries WHERE origin = 'generated' AND id IN (${unitless})`).run(params);
+      return this.statements.get(`DELETE FROM question_generations WHERE query_id IN (${unitless})`).run(params).changes;
+    })();
+  }
+
   /** Stores a batch of generations in one transaction; a successful one also becomes a query, kept once checked, its earlier checks dropped. */
   saveGenerations(generations: Generation[]): void {
     const now = new Date().toISOString();

@@ -57,6 +57,7 @@ export class RevisionStore {
   private readonly insertMove;
   private readonly insertWindowPage;
   private readonly selectWindowPage;
+  private readonly deleteWindowPages;
   private readonly selectUnparsed;
   private readonly insertInfobox;
   private readonly markParsed;
@@ -92,6 +93,7 @@ export class RevisionStore {
     this.selectWindowPage = db.prepare(
       'SELECT 1 FROM window_pages WHERE wiki = ? AND window_start = ? AND window_end = ? AND page_id = ?',
     );
+    this.deleteWindowPages = db.prepare('DELETE FROM window_pages WHERE wiki = ? AND window_start = ? AND window_end = ?');
     // Key order walks the partial index of unparsed rows (migration 21): no sort, and no walk over the parsed ones.
     this.selectUnparsed = db.prepare(
       `SELECT rev_id AS revId, page_id AS pageId, timestamp, text, content_model AS model FROM revisions
@@ -182,6 +184,15 @@ export class RevisionStore {
    */
   wikidataDrivenTemplates(window: Window): Array<{ template: string; pages: number }> {
     return this.selectWikidataDriven.all({ wiki: this.wiki, start: window.start, end: window.end }).map((row) => WikidataDrivenRow.parse(row));
+  }
+
+  /**
+   * Forgets which pages the window's collection finished, so that a collect redone on purpose reads
+   * every page again (and no longer holds a page the source no longer lists, e.g. deleted since);
+   * the revisions stay, as every other window's.
+   */
+  reopenWindow(window: Window): void {
+    this.deleteWindowPages.run(this.wiki, window.start, window.end);
   }
 
   /** Whether the page's collection for the window is finished (its end recorded). */

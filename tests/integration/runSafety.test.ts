@@ -6,6 +6,7 @@
  */
 import Sqlite from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
@@ -64,6 +65,47 @@ describe('stage order', () => {
     }
     expect(dataUnits(after.stdout)).toBe(1);
     expect((await runCli(['weekly', '--help'])).stdout).toMatch(/--redo <list> +stages to run again although done/);
+  });
+});
+
+describe('a collect redone on purpose', () => {
+  /** A dump's <sha1>: the text's SHA-1 in base 36, 31 digits. */
+  const sha1Base36 = (text: string) => BigInt(`0x${createHash('sha1').update(text).digest('hex')}`).toString(36).padStart(31, '0');
+  /** A town whose infobox says `population`, as one revision of a history dump. */
+  const town = (title: string, population: number) =>
+    `{{Infobox settlement\n| name = ${title}\n| population_total = ${population}\n}}\n'''${title}''' is a town with ${population} people.`;
+  const dump = (pages: Array<[number, string, Array<[string, number]>]>) => {
+    let revId = 0;
+    const xml = pages.map(([pageId, title, revisions]) => {
+      const entries = revisions.map(
+        ([timestamp, population]) =>
+          `<revision><id>${++revId}</id><timestamp>${timestamp}</timestamp><contributor><username>A</username><id>1</id></contributor><model>wikitext</model><format>text/x-wiki</format><text xml:space="preserve">${town(title, population)}</text><sha1>${sha1Base36(town(title, population))}</sha1></revision>`,
+      );
+      return `<page><title>${title}</title><ns>0</ns><id>${pageId}</id>${entries.join('')}</page>`;
+    });
+    return `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10">${xml.join('')}</mediawiki>\n`;
+  };
+
+  it('reads every page again: a revert that came after the week and a page deleted since leave no question, as in a fresh run', async () => {
+    const dir = tempDir();
+    const before = join(dir, 'before.xml');
+    const after = join(dir, 'after.xml');
+    const gamma: [number, string, Array<[string, number]>] = [3, 'Gamma', [['2020-12-01T00:00:00Z', 7], ['2021-01-07T00:00:00Z', 8]]];
+    // Alpha's change on Friday is undone on Monday after the week, within 48 hours; Beta is deleted after the week ran.
+    writeFileSync(before, dump([[1, 'Alpha', [['2020-12-01T00:00:00Z', 100], ['2021-01-09T12:00:00Z', 999]]], [2, 'Beta', [['2020-12-01T00:00:00Z', 5], ['2021-01-05T00:00:00Z', 6]]], gamma]));
+    writeFileSync(after, dump([[1, 'Alpha', [['2020-12-01T00:00:00Z', 100], ['2021-01-09T12:00:00Z', 999], ['2021-01-11T09:00:00Z', 100]]], gamma]));
+    const week = (db: string, file: string, out: string, extra: string[] = []) =>
+      runCliOk(['--db', db, 'weekly', '--start', '2021-01-04', '--dump', file, '--llm', 'offline', '--out', join(dir, out), ...extra]);
+    const queries = (out: string) => jsonLines(readFileSync(join(dir, out, 'queries.jsonl'), 'utf8')).map((query) => `${query.title}: ${query.answer}`);
+
+    const db = join(dir, 'cron.sqlite');
+    expect(dataUnits((await week(db, before, 'first')).stdout)).toBe(3);
+    const redone = await week(db, after, 'redone', ['--redo', 'collect']);
+    expect(redone.stdout).toMatch(/collect +done +pages=2 .*skipped_pages=0/);
+    await week(join(dir, 'fresh.sqlite'), after, 'fresh');
+    expect(queries('fresh')).toEqual(['Gamma: 8']);
+    expect(queries('redone')).toEqual(queries('fresh'));
+    expect(readFileSync(join(dir, 'redone', 'qa_210111.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'fresh', 'qa_210111.jsonl'), 'utf8'));
   });
 });
 

@@ -134,6 +134,20 @@ describe('sync against a real MediaWiki that received more edits', () => {
     await wiki?.stop();
   });
 
+  it('sees a revert early in the week undo an edit made just before it, as the dump does', async () => {
+    // Port Aldwin: vandalism on 2025-02-09 22:51, reverted on 2025-02-10 01:14, the only edit of the
+    // 48 hours before the week: its revert is known only from the revision before the vandalism.
+    const selected = async (source: string[]) => {
+      const store = join(dir, `revert-${source[0]}.sqlite`);
+      await runCliOk(['--db', store, 'weekly', '--start', '2025-02-10', ...source, '--stages', 'collect,parse,diff,select'], { env });
+      const listed = await runCliOk(['--db', store, 'changes', '--start', '2025-02-10', '--end', '2025-02-16', '--selected'], { env });
+      return jsonLines(listed.stdout).map((change) => `${change.title} | ${change.key} | ${change.new}`).sort();
+    };
+    const fromApi = await selected(['--api', wiki.apiUrl]);
+    expect(fromApi.some((unit) => unit.startsWith('Port Aldwin |'))).toBe(false);
+    expect(fromApi).toEqual(await selected(['--dump', first]));
+  });
+
   it('fetches only the tracked pages that changed, and extends their answers', async () => {
     const api = `${proxy.baseUrl}/api.php`;
     await runCliOk(['--db', db, 'weekly', '--start', '2025-01-27', '--api', api], { env });
