@@ -71,9 +71,12 @@ export function hoursBetween(a: string, b: string): number {
 
 /**
  * The Monday (YYYY-MM-DD) that starts the last complete Monday-to-Sunday week before `now`, UTC:
- * on a Monday, the week that ended at midnight. `now` is passed in so cron dates are testable.
+ * on a Monday, the week that ended at midnight; with `settleHours`, the last one that ended at least
+ * that long before `now` (a week's changes reverted within the revert horizon after it are known only
+ * once the horizon has passed). `now` is passed in so cron dates are testable.
  */
-export function lastCompleteWeekStart(now: Date): string {
+export function lastCompleteWeekStart(now: Date, settleHours = 0): string {
+  now = new Date(now.getTime() - settleHours * 3_600_000);
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const daysSinceMonday = (now.getUTCDay() + 6) % 7;
   return formatDate(new Date(today - (daysSinceMonday + 7) * DAY_MS));

@@ -13,10 +13,11 @@ import { lastCompleteMonth, lastCompleteWeekStart, monthEnd } from '../../src/da
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 
 describe('cron forms', () => {
-  it('weekly --last-week runs the last complete Monday-to-Sunday week and refuses --start or --days beside it', async () => {
+  it('weekly --last-week runs the last complete Monday-to-Sunday week past its revert horizon and refuses --start or --days beside it', async () => {
     const db = join(tempDir(), 'w.sqlite');
     await runCliOk(['--db', db, '--json', 'weekly', '--last-week', '--dump', SAMPLE, '--stages', 'collect']);
-    const start = lastCompleteWeekStart(new Date());
+    // The week whose 48 hours of revert horizon have passed.
+    const start = lastCompleteWeekStart(new Date(), 48);
     const runs = jsonLines((await runCli(['--db', db, '--json', 'status'])).stdout)[0]?.runs as Array<{ params: { window: { start: string; end: string } } }>;
     expect(runs[0]?.params.window.start).toBe(`${start}T00:00:00Z`);
     expect(Date.parse(runs[0]?.params.window.end ?? '') - Date.parse(`${start}T00:00:00Z`)).toBe(7 * 86_400_000);

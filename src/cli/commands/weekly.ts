@@ -9,7 +9,7 @@ import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import type { Settings } from '../../settings.js';
 import { addOptions, dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
 import { queueOptions, requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor, type QueueFlags } from '../queueOption.js';
-import { withSession, type GlobalFlags, type Session } from '../session.js';
+import { settingsFor, withSession, type GlobalFlags, type Session } from '../session.js';
 import { collectingRunWiki, entityNameOptions, runWiki, weeklyRunInput, weeklyRunParams, type EntityNameFlags } from '../weeklyRunInput.js';
 
 interface WeeklyFlags extends Omit<SourceFlags, 'dump'>, EntityNameFlags, QueueFlags {
@@ -36,7 +36,7 @@ export function registerWeekly(program: Command): void {
       .description('the weekly (DailyQA) pipeline over [start, start + days): collect, parse, labels, diff, select, timeline, generate, check, classify, export, finalize'),
     {
       start: dateOption('--start <date>', 'first day of the window (YYYY-MM-DD, UTC); or --last-week'),
-      lastWeek: new Option('--last-week', 'the last complete Monday-to-Sunday week (UTC) before now, for cron: same as --start MONDAY --days 7'),
+      lastWeek: new Option('--last-week', 'the last complete Monday-to-Sunday week (UTC) that ended a revert horizon (--revert-hours, 48) before now, for cron: same as --start MONDAY --days 7'),
       days: integerOption('--days <n>', 'window length in days').default(7),
       api: new Option('--api <url>', 'MediaWiki Action API endpoint, e.g. https://en.wikipedia.org/w/api.php'),
       dump: new Option('--dump <path>', 'MediaWiki XML history dump (.xml, .gz, .bz2, .xz, .lzma or .7z, recognised by their bytes, or - for standard input); repeat it for a history split into several files').argParser(
@@ -68,11 +68,12 @@ export function registerWeekly(program: Command): void {
   });
 }
 
-/** The window's first day: --start, or with --last-week the Monday of the last complete week before now. */
+/** The window's first day: --start, or with --last-week the Monday of the last complete week that ended a revert horizon (48 h) before now. */
 function windowStart(flags: WeeklyFlags, command: Command): string {
   if (!flags.lastWeek) return requirePast(flags.start ?? refuseUsage(command, "required option '--start <date>' not specified (or give --last-week)"), new Date());
   if (flags.start !== undefined || command.getOptionValueSource('days') !== 'default') refuseUsage(command, '--last-week is a whole week: give it without --start or --days');
-  return lastCompleteWeekStart(new Date());
+  // The week whose revert horizon has passed: run before it, a change reverted on the Monday or Tuesday after would be kept.
+  return lastCompleteWeekStart(new Date(), settingsFor(command, { revertHours: flags.revertHours }).settings.revertHours);
 }
 
 /**

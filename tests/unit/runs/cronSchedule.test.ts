@@ -16,6 +16,15 @@ describe('the last complete week', () => {
     expect(lastCompleteWeekStart(new Date('2025-01-01T12:00:00Z'))).toBe('2024-12-23');
     expect(lastCompleteWeekStart(new Date('2024-03-04T05:00:00Z'))).toBe('2024-02-26');
   });
+
+  it('waits for the revert horizon after the week before taking it', () => {
+    // The week of 6 to 12 January ended on Monday 13th at 00:00; its 48 hours run to Wednesday 15th 00:00.
+    expect(lastCompleteWeekStart(new Date('2025-01-13T03:00:00Z'), 48)).toBe('2024-12-30');
+    expect(lastCompleteWeekStart(new Date('2025-01-14T23:59:59Z'), 48)).toBe('2024-12-30');
+    expect(lastCompleteWeekStart(new Date('2025-01-15T00:00:00Z'), 48)).toBe('2025-01-06');
+    expect(lastCompleteWeekStart(new Date('2025-01-15T03:00:00Z'), 48)).toBe('2025-01-06');
+    expect(lastCompleteWeekStart(new Date('2025-01-19T23:59:59Z'), 48)).toBe('2025-01-06');
+  });
 });
 
 describe('the last complete month', () => {
