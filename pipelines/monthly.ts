@@ -19,7 +19,7 @@ import { runLabel } from './monthly/label.js';
 import type { MonthlyInput, MonthlyStage } from './monthly/input.js';
 import { maintainStage } from './monthly/maintain.js';
 import { requireWholeSnapshot } from './monthly/snapshot.js';
-import { laterRunOnSameTarget } from './monthly/otherRuns.js';
+import { laterRunOnSameTarget } from './otherRuns.js';
 
 export type { MonthlyInput } from './monthly/input.js';
 

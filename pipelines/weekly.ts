@@ -1,5 +1,6 @@
 import type { Store } from '../src/store/store.js';
 import { UserError } from '../src/errors.js';
+import { laterRunOnSameTarget } from './otherRuns.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
 import { collectStage } from './weekly/collect.js';
@@ -24,6 +25,9 @@ export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [
 
 export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stage.name);
 
+/** The stages whose results a run's settings decide (what reading the source gives does not depend on them). */
+const SETTLED_STAGES: readonly string[] = WEEKLY_STAGES.filter((stage) => !['collect', 'parse', 'labels'].includes(stage));
+
 /** Runs the weekly pipeline's chosen stages under one resumable run record. */
 export function runWeekly(options: {
   store: Store;
@@ -39,13 +43,22 @@ export function runWeekly(options: {
     throw new UserError('E_FLAG_INVALID', `unknown stage "${unknown.join('", "')}": the weekly stages are ${weeklyStages.map((s) => s.name).join(', ')}`);
   }
   refuseWindowSharingIds(options.store, options.input.wiki, options.input.window);
+  // The week holds one set of changes and questions: those of the run that made them last. Made since
+  // by a run of the week with other settings (seed, revert horizon, LLM), they are made again for this one's.
+  const { window, wiki } = options.params;
+  const sameWeek = (other: Record<string, unknown>) => JSON.stringify(other.window) === JSON.stringify(window) && other.wiki === wiki;
+  const other = laterRunOnSameTarget(options.store, 'weekly', options.params, 'diff', sameWeek);
+  const remade = other === undefined ? [] : SETTLED_STAGES.filter((stage) => options.stages.includes(stage));
+  if (other !== undefined && remade.length > 0) {
+    options.reporter.warn(`the week's questions were made by run ${other.id} with other settings (seed, revert horizon or LLM): this run makes them again with its own`, { run: other.id, stages: remade });
+  }
   return runPipeline({
     store: options.store,
     pipeline: 'weekly',
     params: options.params,
     stages: weeklyStages,
     selected: options.stages,
-    redo: options.redo ?? [],
+    redo: [...new Set([...(options.redo ?? []), ...remade])],
     input: options.input,
     reporter: options.reporter,
   });

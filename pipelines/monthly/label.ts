@@ -13,7 +13,7 @@ import { StageUsage, withUsage, type Prices } from '../../src/llm/usage.js';
 import type { Reporter } from '../../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../../src/runs/stageRunner.js';
 import { requireWholeSnapshot } from './snapshot.js';
-import { laterRunOnSameTarget } from './otherRuns.js';
+import { laterRunOnSameTarget } from '../otherRuns.js';
 
 export interface LabelInput extends Models {
   oldName: string;

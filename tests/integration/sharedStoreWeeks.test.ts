@@ -155,6 +155,23 @@ describe('one store, week after week', () => {
     expect(classified).toBeGreaterThan(0);
   }, 600_000);
 
+  it("gives a week run again with its first seed the first run's release, after a run with another seed remade the week's questions", async () => {
+    // 2025-01-20: a revision that changed several keys, so the seed picks which one is asked about.
+    const week = WEEKS[2] as string;
+    const db = join(dir, 'seeds.sqlite');
+    await weekly(db, week, join(dir, 'seeds', 'first'));
+    await weekly(db, week, join(dir, 'seeds', 'two'), ['--seed', '2']);
+    expect(releaseOf(join(dir, 'seeds', 'two'))['queries.jsonl']).not.toBe(alone.get(week)?.release['queries.jsonl']);
+    // Run 1 again: it was done, but run 2 has made the week's questions since; they are made again.
+    const again = await weekly(db, week, join(dir, 'seeds', 'again'));
+    expectSameRelease(releaseOf(join(dir, 'seeds', 'again')), alone.get(week)?.release, week);
+    expect(again.stderr).toMatch(/the week's questions were made by run 2 with other settings/);
+    // Once more: done, and nothing replaced it since.
+    const idle = await weekly(db, week, join(dir, 'seeds', 'idle'));
+    expect(idle.stdout).toMatch(/was done already/);
+    expectSameRelease(releaseOf(join(dir, 'seeds', 'idle')), alone.get(week)?.release, week);
+  });
+
   it('answers the third week of a shared store as cron left it (the reproduction of the empty releases)', async () => {
     const db = join(dir, 'cron.sqlite');
     for (const week of WEEKS.slice(0, 3)) await weekly(db, week, join(dir, 'cron', week));

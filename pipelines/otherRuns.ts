@@ -1,10 +1,11 @@
 /**
- * Which run's results the store holds. A snapshot pair holds one set of labels and a snapshot one set
- * of items, whatever parameters (another --old, seed or model) made them: the run that worked on a
- * stage last. A run whose results were replaced since makes them again (docs/ARCHITECTURE.md §7.4).
+ * Which run's results the store holds. A week holds one set of data units and questions, a snapshot
+ * pair one set of labels and a snapshot one set of items, whatever parameters (another seed, revert
+ * horizon, --old or model) made them: the run that worked on a stage last. A run whose results were
+ * replaced since makes them again (docs/ARCHITECTURE.md §7.4, §9).
  */
-import type { Store } from '../../src/store/store.js';
-import type { RunRecord } from '../../src/store/runStore.js';
+import type { Store } from '../src/store/store.js';
+import type { RunRecord } from '../src/store/runStore.js';
 
 /**
  * The newest other run of the pipeline on the same target (`sameTarget` of its parameters) that worked
