@@ -65,9 +65,9 @@ export class RequestQueue {
   private pausedUntil = 0;
   /**
    * Set by a request that failed past its retries (or was refused by a Retry-After): until then, the
-   * next attempt of any request fails at once with that error, instead of its own retries. A stage hands the service its whole
-   * batch at once; with the server down or hung, each of 64 items would otherwise spend its own
-   * retries and timeouts before the stage could say so.
+   * next attempt of any request fails at once with that error, instead of its own retries. A stage
+   * hands the service its whole batch at once; with the server down or hung, each of 64 items would
+   * otherwise spend its own retries and timeouts before the stage could say so.
    */
   private down: { until: number; error: RemoteError } | undefined;
 
