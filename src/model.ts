@@ -43,6 +43,15 @@ export interface Revision {
 export const DEFAULT_CONTENT_MODEL = 'wikitext';
 
 /**
+ * The version of how a revision's text is read into facts (src/parse, src/content): stored with each
+ * parsed revision (`revisions.parse_version`, migration 25), so that a revision read by an older
+ * wikidelta is read again when a collection brings its text, and a week never diffs a revision read
+ * one way against its parent read another (docs/ARCHITECTURE.md §5). Raise it with any change that
+ * reads a text differently.
+ */
+export const PARSE_VERSION = 1;
+
+/**
  * What a revision source yields per page for a window: every revision inside the window and the
  * last revision before it (the baseline the first change is measured against), oldest first.
  */

@@ -21,9 +21,11 @@ import { questionProblem } from './questionRules.js';
 export function refuseWindowSharingIds(store: Store, wiki: string, window: Window): void {
   const other = store.questions(wiki).windowSharingIds(window);
   if (other === undefined) return;
+  // A store made before dumps were named by their <siteinfo> holds its dump weeks under "dump" (docs/ARCHITECTURE.md §3).
+  const remedy = other.wiki === 'dump' ? 'set the wiki setting to dump (WIKIDELTA_WIKI=dump) to go on with the weeks an older wikidelta stored under that name, or run it in another store' : 'run it in another store';
   throw new UserError(
     'E_WINDOW_CONFLICT',
-    `the store holds the window ${other.start} .. ${other.end} of ${other.wiki}, whose query ids (${queryIdFor(window, 0).replace(/-0-0$/, '')}-PAGE-0) the window ${window.start} .. ${window.end}${wiki === '' ? '' : ` of ${wiki}`} would take over: run it in another store`,
+    `the store holds the window ${other.start} .. ${other.end} of ${other.wiki}, whose query ids (${queryIdFor(window, 0).replace(/-0-0$/, '')}-PAGE-0) the window ${window.start} .. ${window.end}${wiki === '' ? '' : ` of ${wiki}`} would take over: ${remedy}`,
   );
 }
 

@@ -16,9 +16,10 @@ import { unparsedAndEntityLabels } from './schema/021-unparsed-and-entity-labels
 import { datedEntityLabels } from './schema/022-dated-entity-labels.js';
 import { wikiArticleBases } from './schema/023-wiki-article-bases.js';
 import { failureCodes } from './schema/024-failure-codes.js';
+import { parseVersion } from './schema/025-parse-version.js';
 
 import type { Migration } from './schema/migration.js';
 
 export type { Migration } from './schema/migration.js';
 
-export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache, audits, pageCoverage, auditWithdrawalsAndSkips, entityFacts, unparsedAndEntityLabels, datedEntityLabels, wikiArticleBases, failureCodes].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [weeklyCollection, timelinesAndQueries, llmQuestions, snapshotsAndLabels, growoverItems, stageOrderAndFailures, revisionsByPage, labelEvidence, recentChangesListing, embeddingCache, audits, pageCoverage, auditWithdrawalsAndSkips, entityFacts, unparsedAndEntityLabels, datedEntityLabels, wikiArticleBases, failureCodes, parseVersion].sort((a, b) => a.version - b.version);

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { inWindow } from '../dates.js';
-import type { EntityFacts, Infobox, PageMove, PageRef, Revision, Window } from '../model.js';
+import { PARSE_VERSION, type EntityFacts, type Infobox, type PageMove, type PageRef, type Revision, type Window } from '../model.js';
 
 export interface UnparsedRevision {
   revId: number;
@@ -39,7 +39,8 @@ export interface ParseCursor {
 
 /** Whether a stored revision is parsed again from the text a new collection brings (SQL, in the upsert). */
 const REPARSE = `(revisions.metadata_only = 1 AND excluded.metadata_only = 0)
-  OR (@wantsLead = 1 AND revisions.parsed = 1 AND revisions.first_paragraph IS NULL AND excluded.text IS NOT NULL)`;
+  OR (@wantsLead = 1 AND revisions.parsed = 1 AND revisions.first_paragraph IS NULL AND excluded.text IS NOT NULL)
+  OR (revisions.parsed = 1 AND revisions.parse_version IS NOT ${PARSE_VERSION} AND excluded.text IS NOT NULL)`;
 
 const WikidataDrivenRow = z.object({ template: z.string(), pages: z.number().int() });
 const ParsedRow = z.object({ revId: z.number(), timestamp: z.string(), hasLead: z.number().transform((flag) => flag === 1) });
@@ -59,6 +60,7 @@ export class RevisionStore {
   private readonly selectWindowPage;
   private readonly deleteWindowPages;
   private readonly selectUnparsed;
+  private readonly deleteInfoboxes;
   private readonly insertInfobox;
   private readonly markParsed;
   private readonly markContentUnknown;
@@ -99,6 +101,7 @@ export class RevisionStore {
       `SELECT rev_id AS revId, page_id AS pageId, timestamp, text, content_model AS model FROM revisions
        WHERE wiki = ? AND (page_id, rev_id) > (?, ?) AND parsed = 0 AND metadata_only = 0 ORDER BY page_id, rev_id`,
     );
+    this.deleteInfoboxes = db.prepare('DELETE FROM infoboxes WHERE wiki = ? AND page_id = ? AND rev_id = ?');
     this.insertInfobox = db.prepare(
       'INSERT OR REPLACE INTO infoboxes (wiki, page_id, rev_id, position, template, fields, aliases, from_wikidata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -122,17 +125,20 @@ export class RevisionStore {
        WHERE w.wiki = @wiki AND w.window_start = @start AND w.window_end = @end
        GROUP BY i.template ORDER BY pages DESC, i.template`,
     );
-    // What collect need not parse again (the other side of REPARSE and markParsed): parsed, not
-    // metadata-only, and inside a window only with its first paragraph read.
+    // What collect need not parse again (the other side of REPARSE and markParsed): parsed by this
+    // version's reading, not metadata-only, and inside a window only with its first paragraph read.
     this.selectParsed = db.prepare(
       `SELECT rev_id AS revId, timestamp, first_paragraph IS NOT NULL AS hasLead FROM revisions
-       WHERE wiki = ? AND page_id = ? AND parsed = 1 AND metadata_only = 0 AND rev_id IN (SELECT value FROM json_each(?))`,
+       WHERE wiki = ? AND page_id = ? AND parsed = 1 AND parse_version = ${PARSE_VERSION} AND metadata_only = 0 AND rev_id IN (SELECT value FROM json_each(?))`,
     );
     this.markContentUnknown = db.prepare('UPDATE revisions SET metadata_only = 1, first_paragraph = NULL WHERE wiki = ? AND page_id = ? AND rev_id = ?');
+    // A revision an older reading parsed (another parse_version) takes this reading's facts; a first
+    // paragraph it had keeps, when this parse (outside a window) reads none.
     this.markParsed = db.prepare(
-      `UPDATE revisions SET parsed = 1, first_paragraph = @firstParagraph, text = CASE WHEN @keep THEN text ELSE NULL END
+      `UPDATE revisions SET parsed = 1, parse_version = ${PARSE_VERSION}, first_paragraph = COALESCE(@firstParagraph, first_paragraph),
+         text = CASE WHEN @keep THEN text ELSE NULL END
        WHERE wiki = @wiki AND page_id = @pageId AND rev_id = @revId
-         AND (parsed = 0 OR (first_paragraph IS NULL AND @firstParagraph IS NOT NULL))`,
+         AND (parsed = 0 OR parse_version IS NOT ${PARSE_VERSION} OR (first_paragraph IS NULL AND @firstParagraph IS NOT NULL))`,
     );
   }
 
@@ -280,6 +286,7 @@ export class RevisionStore {
         this.markContentUnknown.run(this.wiki, result.pageId, result.revId);
         continue;
       }
+      this.deleteInfoboxes.run(this.wiki, result.pageId, result.revId);
       result.infoboxes.forEach((infobox, position) => {
         const aliases = infobox.aliases && Object.keys(infobox.aliases).length > 0 ? JSON.stringify(infobox.aliases) : null;
         this.insertInfobox.run(this.wiki, result.pageId, result.revId, position, infobox.template, JSON.stringify(infobox.fields), aliases, infobox.fromWikidata ? 1 : 0);

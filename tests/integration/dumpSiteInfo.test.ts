@@ -182,6 +182,8 @@ describe('a store made before dumps were named by their <siteinfo>', () => {
     expect(renamed.code).toBe(1);
     expect(renamed.errorCode).toBe('E_WINDOW_CONFLICT');
     expect(renamed.stderr).toMatch(/the store holds the window \S+ \.\. \S+ of dump, whose query ids/);
+    // The line names the way on that the README gives, not only another store.
+    expect(renamed.stderr).toMatch(/set the wiki setting to dump \(WIKIDELTA_WIKI=dump\)/);
     // Under "dump", as the README says, the dump goes on with its old runs.
     const asBefore = await runCliOk(['--db', db, 'weekly', ...week, '--dump', dump, '--out', join(dir, 'old-again')], { env: { WIKIDELTA_WIKI: 'dump' } });
     expect(asBefore.stdout).toMatch(/run 1 \(done\)/);
