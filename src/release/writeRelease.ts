@@ -67,7 +67,7 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
   if (held !== undefined && held.series !== draft.series) {
     throw new UserError('E_OUTPUT_DIR_FOREIGN', `${dir} holds a release of another series (${held.series}, ${held.date}), which this one (${draft.series}) would replace: give another directory`);
   }
-  const before = previousRelease(dir, draft, previous);
+  const before = previousRelease(dir, held, draft, previous);
 
   let changes: WrittenRelease['changes'];
   let follows: Manifest['previous'];
@@ -113,10 +113,10 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
   return { manifest, changes };
 }
 
-function previousRelease(dir: string, draft: ReleaseDraft, choice: PreviousRelease): { dir: string; manifest: Manifest } | undefined {
+/** The release this one follows: the one `dir` holds (`held`) when of its series, else the newest earlier one beside it, or the one chosen. */
+function previousRelease(dir: string, held: Manifest | undefined, draft: ReleaseDraft, choice: PreviousRelease): { dir: string; manifest: Manifest } | undefined {
   if (choice === 'none') return undefined;
   if (choice !== 'auto') return { dir: choice.dir, manifest: readManifest(choice.dir) };
-  const held = releaseHeldIn(dir);
   if (held && held.series === draft.series) return { dir, manifest: held };
   const parent = dirname(resolve(dir));
   // No directory to look in (none yet, or a file where it should be): the writer says what is wrong with --out.
@@ -155,7 +155,6 @@ function releaseFile(dir: string, name: string, manifest: Manifest): Uint8Array 
   return content;
 }
 
-/** The manifest of a directory that holds a release; undefined for anything else (a directory of other files, a broken manifest). */
 /** The manifest of the release `dir` holds; undefined when it holds none (no directory, no manifest, a broken one). */
 export function releaseHeldIn(dir: string): Manifest | undefined {
   if (!existsSync(join(dir, MANIFEST_FILE))) return undefined;
