@@ -9,7 +9,7 @@ import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import type { Settings } from '../../settings.js';
 import { addOptions, dateOption, integerOption, listOption, llmOption, refuseUsage } from '../options.js';
 import { queueOptions, requireQueue, WEEKLY_QUEUE_OPTION_HELP, weeklyQueueRunnerFor, type QueueFlags } from '../queueOption.js';
-import { settingsFor, withSession, type GlobalFlags, type Session } from '../session.js';
+import { withSession, type GlobalFlags, type Session } from '../session.js';
 import { collectingRunWiki, entityNameOptions, runWiki, weeklyRunInput, weeklyRunParams, type EntityNameFlags } from '../weeklyRunInput.js';
 
 interface WeeklyFlags extends Omit<SourceFlags, 'dump'>, EntityNameFlags, QueueFlags {
@@ -55,25 +55,29 @@ export function registerWeekly(program: Command): void {
       threads: integerOption('--threads <n>', 'without --queue: threads that parse (while collecting) and diff, besides the one that reads and writes (default: one per core)'),
     },
   ).action(async (flags: WeeklyFlags, command: Command) => {
-    const start = windowStart(flags, command);
+    const start = givenStart(flags, command);
     await requireQueue(flags.queue);
     if (flags.threads !== undefined && flags.queue !== undefined) refuseUsage(command, '--threads is for runs without --queue: the queue\'s workers parse and diff');
     if (flags.threads !== undefined && flags.threads < 1) refuseUsage(command, '--threads must be at least 1');
     const outcome = await withSession(
       command,
       { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
-      (session) => weekly(session, { ...flags, start }),
+      // The revert horizon that --last-week waits out is a setting: read with the session's.
+      (session) => weekly(session, { ...flags, start: start ?? lastCompleteWeekStart(new Date(), session.settings.revertHours) }),
     );
     printOutcome(outcome, command.optsWithGlobals<GlobalFlags>().json ?? false, outcome.doneBefore ? doneWeekNote(outcome, flags) : null);
   });
 }
 
-/** The window's first day: --start, or with --last-week the Monday of the last complete week that ended a revert horizon (48 h) before now. */
-function windowStart(flags: WeeklyFlags, command: Command): string {
+/**
+ * The window's first day given by --start, checked; undefined with --last-week, which is the Monday of
+ * the last complete week that ended a revert horizon (48 h) before now: run before that, a change
+ * reverted on the Monday or Tuesday after would be kept.
+ */
+function givenStart(flags: WeeklyFlags, command: Command): string | undefined {
   if (!flags.lastWeek) return requirePast(flags.start ?? refuseUsage(command, "required option '--start <date>' not specified (or give --last-week)"), new Date());
   if (flags.start !== undefined || command.getOptionValueSource('days') !== 'default') refuseUsage(command, '--last-week is a whole week: give it without --start or --days');
-  // The week whose revert horizon has passed: run before it, a change reverted on the Monday or Tuesday after would be kept.
-  return lastCompleteWeekStart(new Date(), settingsFor(command, { revertHours: flags.revertHours }).settings.revertHours);
+  return undefined;
 }
 
 /**
