@@ -1,5 +1,7 @@
 import type { Store } from '../src/store/store.js';
 import { UserError } from '../src/errors.js';
+import type { Window } from '../src/model.js';
+import { queryIdFor } from '../src/store/questionStore.js';
 import { laterRunOnSameTarget } from './otherRuns.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
@@ -10,7 +12,7 @@ import { labelsStage } from './weekly/labels.js';
 import { parseStage } from './weekly/parse.js';
 import { selectStage } from './weekly/select.js';
 import { timelineStage } from './weekly/timeline.js';
-import { generateStage, refuseWindowSharingIds } from './weekly/generate.js';
+import { generateStage } from './weekly/generate.js';
 import { checkStage } from './weekly/check.js';
 import { classifyStage } from './weekly/classify.js';
 import { exportStage } from './weekly/export.js';
@@ -27,6 +29,25 @@ export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stag
 
 /** The stages whose results a run's settings decide (what reading the source gives does not depend on them). */
 const SETTLED_STAGES: readonly string[] = WEEKLY_STAGES.filter((stage) => !['collect', 'parse', 'labels'].includes(stage));
+
+/**
+ * Refuses a window whose query ids another window of the store holds: one of another length starting
+ * on the same day, or the same week of another wiki. Its questions would take over that window's ids,
+ * and its day files would list that window's queries (they are the window's first day's). Asked before
+ * any stage runs.
+ *
+ * @throws UserError (`E_WINDOW_CONFLICT`) naming the window that holds the ids
+ */
+function refuseWindowSharingIds(store: Store, wiki: string, window: Window): void {
+  const other = store.questions(wiki).windowSharingIds(window);
+  if (other === undefined) return;
+  // A store made before dumps were named by their <siteinfo> holds its dump weeks under "dump" (docs/ARCHITECTURE.md §3).
+  const remedy = other.wiki === 'dump' ? 'set the wiki setting to dump (WIKIDELTA_WIKI=dump) to go on with the weeks an older wikidelta stored under that name, or run it in another store' : 'run it in another store';
+  throw new UserError(
+    'E_WINDOW_CONFLICT',
+    `the store holds the window ${other.start} .. ${other.end} of ${other.wiki}, whose query ids (${queryIdFor(window, 0).replace(/-0-0$/, '')}-PAGE-0) the window ${window.start} .. ${window.end}${wiki === '' ? '' : ` of ${wiki}`} would take over: ${remedy}`,
+  );
+}
 
 /** Runs the weekly pipeline's chosen stages under one resumable run record. */
 export function runWeekly(options: {

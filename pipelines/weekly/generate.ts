@@ -1,7 +1,4 @@
-import { UserError } from '../../src/errors.js';
-import type { Window } from '../../src/model.js';
 import type { Stage } from '../../src/runs/stageRunner.js';
-import type { Store } from '../../src/store/store.js';
 import { withUsage } from '../../src/llm/usage.js';
 import type { Generation } from '../../src/model/questions.js';
 import { failed, ok } from '../../src/result.js';
@@ -9,25 +6,6 @@ import { queryIdFor } from '../../src/store/questionStore.js';
 import type { WeeklyInput } from './input.js';
 import { articleOf, batches, failedForTheService, LLM_BATCH, settled, tasksFor } from './llmWork.js';
 import { questionProblem } from './questionRules.js';
-
-/**
- * Refuses a window whose query ids another window of the store holds: one of another length starting
- * on the same day, or the same week of another wiki. Its questions would take over that window's ids,
- * and its day files would list that window's queries (they are the window's first day's). `runWeekly`
- * asks before any stage runs, the one way to the generate stage.
- *
- * @throws UserError (`E_WINDOW_CONFLICT`) naming the window that holds the ids
- */
-export function refuseWindowSharingIds(store: Store, wiki: string, window: Window): void {
-  const other = store.questions(wiki).windowSharingIds(window);
-  if (other === undefined) return;
-  // A store made before dumps were named by their <siteinfo> holds its dump weeks under "dump" (docs/ARCHITECTURE.md §3).
-  const remedy = other.wiki === 'dump' ? 'set the wiki setting to dump (WIKIDELTA_WIKI=dump) to go on with the weeks an older wikidelta stored under that name, or run it in another store' : 'run it in another store';
-  throw new UserError(
-    'E_WINDOW_CONFLICT',
-    `the store holds the window ${other.start} .. ${other.end} of ${other.wiki}, whose query ids (${queryIdFor(window, 0).replace(/-0-0$/, '')}-PAGE-0) the window ${window.start} .. ${window.end}${wiki === '' ? '' : ` of ${wiki}`} would take over: ${remedy}`,
-  );
-}
 
 /**
  * generate: one question per data unit of the window, whose answer is the unit's new value. A unit
