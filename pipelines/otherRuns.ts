@@ -18,16 +18,11 @@ export function laterRunOnSameTarget(
   stage: string,
   sameTarget: (other: Record<string, unknown>) => boolean,
 ): RunRecord | undefined {
-  const mine = store.runs.findRun(pipeline, params);
-  const touched = (run: RunRecord | undefined) => {
-    const record = run?.stages.find((s) => s.stage === stage);
-    return [record?.startedAt ?? '', record?.finishedAt ?? ''].sort().at(-1) as string;
-  };
-  const since = touched(mine);
-  return store.runs
-    .runsOf([pipeline])
-    .filter((run) => run.id !== mine?.id && run.params !== null && typeof run.params === 'object' && sameTarget(run.params as Record<string, unknown>))
-    .map((run) => store.runs.getRun(run.id))
-    .filter((run): run is RunRecord => run !== undefined && touched(run) > since)
-    .sort((a, b) => touched(b).localeCompare(touched(a)))[0];
+  const mine = store.runs.findRun(pipeline, params)?.id;
+  const runs = store.runs.stageTouches(pipeline, stage);
+  const since = runs.find((run) => run.id === mine)?.touchedAt ?? '';
+  const later = runs
+    .filter((run) => run.id !== mine && run.touchedAt > since && run.params !== null && typeof run.params === 'object' && sameTarget(run.params as Record<string, unknown>))
+    .sort((a, b) => b.touchedAt.localeCompare(a.touchedAt))[0];
+  return later === undefined ? undefined : store.runs.getRun(later.id);
 }

@@ -88,6 +88,7 @@ const StageRow = z.object({
 const FailureRow = z.object({ stage: z.string().nullable(), error: z.string(), errorCode: z.string().nullable(), failedAt: z.string() });
 const RunId = z.object({ id: z.number().int() });
 const RunParamsRow = z.object({ id: z.number().int(), pipeline: z.string(), params: z.string().transform((text): unknown => JSON.parse(text)) });
+const StageTouchRow = RunParamsRow.extend({ touchedAt: z.string() });
 
 /** Run and stage records: what ran, with which parameters, how far each stage got, and why it failed. */
 export class RunStore {
@@ -107,6 +108,7 @@ export class RunStore {
   private readonly selectNewest;
   private readonly selectNewestOf;
   private readonly selectStages;
+  private readonly selectStageTouches;
   private readonly selectWindowWikis;
   private readonly selectFailures;
 
@@ -141,6 +143,11 @@ export class RunStore {
     this.selectNewest = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT 1');
     this.selectNewestOf = db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1');
     this.selectStages = db.prepare('SELECT * FROM run_stages WHERE run_id = ? ORDER BY position');
+    this.selectStageTouches = db.prepare(
+      `SELECT runs.id, runs.pipeline, runs.params, MAX(COALESCE(run_stages.started_at, ''), COALESCE(run_stages.finished_at, '')) AS touchedAt
+       FROM runs LEFT JOIN run_stages ON run_stages.run_id = runs.id AND run_stages.stage = @stage
+       WHERE runs.pipeline = @pipeline ORDER BY runs.id`,
+    );
     this.selectWindowWikis = db
       .prepare(
         `SELECT DISTINCT json_extract(params, '$.wiki') FROM runs
@@ -269,6 +276,11 @@ export class RunStore {
       .prepare(`SELECT id, pipeline, params FROM runs WHERE pipeline IN (${pipelines.map(() => '?').join(', ')}) ORDER BY id`)
       .all(...pipelines);
     return rows.map((row) => RunParamsRow.parse(row));
+  }
+
+  /** Every run of a pipeline with when it last worked on the stage (`''` when it never did), in id order. */
+  stageTouches(pipeline: string, stage: string): Array<{ id: number; params: unknown; touchedAt: string }> {
+    return this.selectStageTouches.all({ pipeline, stage }).map((row) => StageTouchRow.parse(row));
   }
 
   /** The wikis a pipeline ran on for exactly this window, in name order (a run stopped before its source named its wiki has none). */
