@@ -169,7 +169,7 @@ describe('answers on world time', () => {
     expect(JSON.parse((await ok(['--db', db, '--json', 'answer', '--title', 'Henning Christophersen', '--key', 'P106', '--date', '2023-01-05'])).stdout)).toMatchObject({ status: 'ok', answer: 'politician' });
   }, 120_000);
 
-  it('exports a week and scores predictions on either axis: the P585 series against what the page said', async () => {
+  it('exports a week, predicts and scores on either axis: the P585 series against what the page said', async () => {
     const db = join(dir, 'world-export.sqlite');
     await weekly(db, '2023-01-09', join(dir, 'world-export', 'edit'));
     const out = join(dir, 'world-export', 'world');
@@ -192,6 +192,16 @@ describe('answers on world time', () => {
       JSON.parse((await ok(['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--date', '2023-01-09', '--time', axis])).stdout) as { em: number; n: number };
     expect(await score('world')).toMatchObject({ em: 100, n: 1 });
     expect(await score('edit')).toMatchObject({ em: 0, n: 1 });
+    // The golden document on either axis: the page as it stood, or the count that held in the world.
+    const golden = async (axis: string, date = '2023-01-09') => {
+      const file = join(dir, `golden-${axis}-${date}.jsonl`);
+      await ok(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', date, '--time', axis, '--llm', 'offline', '--out', file]);
+      return jsonLines(readFileSync(file, 'utf8'));
+    };
+    expect(await golden('edit')).toEqual([{ id, prediction: '333509' }]);
+    expect(await golden('world')).toEqual([{ id, prediction: '334002' }]);
+    // Years before the page was known: on world time the count of mid-2021, not the latest revision's.
+    expect(await golden('world', '2021-06-01')).toEqual([{ id, prediction: '339842' }]);
   }, 120_000);
 });
 

@@ -6,7 +6,8 @@ import { GROWOVER_SYSTEMS, predictGrowover, type GrowoverSystem } from '../../ev
 import { predictWeekly, WEEKLY_SYSTEMS, type WeeklySystem } from '../../evaluate/predictWeekly.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { weekEvaluationDate } from '../../dates.js';
-import { addOptions, dateOption, llmOption, refuseUsage, snapshotNameOption, type OptionsOf } from '../options.js';
+import { addOptions, dateOption, llmOption, refuseUsage, snapshotNameOption, timeAxisOption, type OptionsOf } from '../options.js';
+import type { TimeAxis } from '../../model/timelines.js';
 import { withSession, type Session } from '../session.js';
 import { UserError } from '../../errors.js';
 
@@ -29,6 +30,7 @@ interface PredictWeeklyFlags extends PredictFlags {
   system: WeeklySystem;
   date?: string;
   week?: string;
+  time: TimeAxis;
 }
 
 interface PredictGrowoverFlags extends PredictFlags {
@@ -46,18 +48,19 @@ export function registerPredict(program: Command): void {
   addOptions<PredictWeeklyFlags>(
     predict
       .command('weekly')
-      .description('answer every kept query whose answer on DATE is known (or the queries of one --week) as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE)'),
+      .description('answer every kept query whose answer on DATE is known (or the queries of one --week) as of DATE: closed-book ("Today is DATE." and the question) or golden-doc (the article\'s infobox and first paragraph as of DATE; on world time, its latest known revision showing what held on DATE)'),
     {
       system: new Option('--system <name>', 'the baseline').choices([...WEEKLY_SYSTEMS]).makeOptionMandatory(),
       date: dateOption('--date <date>', 'the date the answers are for (YYYY-MM-DD, 00:00 UTC); default with --week: the day after the week'),
       week: dateOption('--week <start>', "only the queries of the week starting that day (YYYY-MM-DD), as evaluate --week scores them"),
+      time: timeAxisOption(),
       ...predictOutputOptions(),
     },
   ).action(async (flags: PredictWeeklyFlags, command: Command) => {
     // DailyQA answers a week's queries on the day after the week.
     const date = flags.date ?? (flags.week !== undefined ? weekEvaluationDate(flags.week) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
     const expected = `${flags.week === undefined ? 'no kept query' : `no query of the week of ${flags.week}`} has a known answer on ${date}`;
-    await predictInto(command, flags, expected, (session, tasks) => predictWeekly(session.store, tasks, flags.system, date, flags.week));
+    await predictInto(command, flags, expected, (session, tasks) => predictWeekly(session.store, tasks, flags.system, date, { ...(flags.week === undefined ? {} : { week: flags.week }), axis: flags.time }));
   });
   addOptions<PredictGrowoverFlags>(
     predict
