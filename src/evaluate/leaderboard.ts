@@ -25,6 +25,7 @@ import type { GroupScores, MetricValues, WeeklyReport } from './weeklyScores.js'
 import { WEEKLY_METRICS } from './metrics/index.js';
 import type { VerdictRate } from './verdicts.js';
 import type { Store } from '../store/store.js';
+import type { TimeAxis } from '../model/timelines.js';
 
 /** Which dataset a file predicts for: weekly (of one week, or null: dates from the lines), or a GrowOVER snapshot. */
 export type SubmissionKind = { weekly: string | null } | { growover: string };
@@ -88,6 +89,8 @@ export interface Leaderboard {
   dates: string[];
   /** Only the answers that changed on or after this date are scored (`--after`). */
   after: string | null;
+  /** The time axis of the weekly gold (`--time`). */
+  time: TimeAxis;
   weekly: WeeklyEntry[];
   /** One ranking per snapshot: the same item in two months is two items, never pooled. */
   growover: Array<{ snapshot: string; entries: GrowoverEntry[] }>;
@@ -129,12 +132,16 @@ export function submissionOf(path: string): { system: string; kind: SubmissionKi
  * @param store - the store whose gold the systems are scored on
  * @param files - the submission files read (`submissionOf` tells each file's system and kind)
  * @param options - `seed` for the bootstrap, `date` an answer date scored even if no system names it,
- *   `after` to score only the items whose answer changed on or after it
+ *   `after` to score only the items whose answer changed on or after it, `axis` the weekly gold's time axis (edit time when absent)
  * @returns the ranked weekly and GrowOVER entries, and the dates and snapshots scored
  * @throws UserError for no files, an id a system predicts in two files, or a prediction file refused
  * @example leaderboardMarkdown(buildLeaderboard(store, files, { seed: 1, date: null }), [])
  */
-export function buildLeaderboard(store: Store, files: readonly SubmissionFile[], options: { seed: number; date: string | null; after?: string | null }): Leaderboard {
+export function buildLeaderboard(
+  store: Store,
+  files: readonly SubmissionFile[],
+  options: { seed: number; date: string | null; after?: string | null; axis?: TimeAxis },
+): Leaderboard {
   if (files.length === 0) throw new UserError('E_PREDICTIONS_INVALID', 'no submission files: expected SYSTEM.jsonl, SYSTEM/YYYY-MM-DD.jsonl or SYSTEM/growover-SNAPSHOT.jsonl');
   const weekly = new Map<string, WeeklySystem>();
   const growover = new Map<string, Map<string, { files: string[]; predictions: Map<string, string> }>>();
@@ -160,7 +167,8 @@ export function buildLeaderboard(store: Store, files: readonly SubmissionFile[],
   const gold = new StoreGold(store);
   const dates = [...new Set([...(options.date === null ? [] : [options.date]), ...[...weekly.values()].flatMap((entry) => [...entry.dates])])].sort();
   const after = options.after ?? null;
-  const scope: EvaluationScope = { dates, week: null, ...(after === null ? {} : { after }) };
+  const time = options.axis ?? 'edit';
+  const scope: EvaluationScope = { dates, week: null, axis: time, ...(after === null ? {} : { after }) };
   const weeklyEntries = [...weekly].map(([system, entry]) => weeklyEntry(gold, system, entry, scope, options));
   const snapshots = [...new Set([...growover.values()].flatMap((entry) => [...entry.keys()]))].sort();
   return {
@@ -168,6 +176,7 @@ export function buildLeaderboard(store: Store, files: readonly SubmissionFile[],
     resamples: RESAMPLES,
     dates: weekly.size > 0 ? dates : [],
     after,
+    time,
     weekly: rankEntries(weeklyEntries, (e) => [e.f1, e.em]),
     growover: snapshots.map((snapshot) => ({
       snapshot,

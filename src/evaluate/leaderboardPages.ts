@@ -38,10 +38,11 @@ function tables(board: Leaderboard): Table[] {
   const result: Table[] = [];
   if (board.weekly.length > 0) {
     const after = board.after === null ? '' : ` Only answers that changed on or after ${board.after} are scored (--after).`;
+    const world = board.time === 'world' ? ' The gold is on world time: what held in the world on the date, by the time-qualified statements of the entity\'s latest known revision (--time world).' : '';
     result.push({
       title: 'DailyQA (weekly)',
       note:
-        `Every system is scored on the same items: on each of ${board.dates.join(', ')}, every kept query whose answer that day is known (a value or a known absence), whichever week wrote it.${after} ` +
+        `Every system is scored on the same items: on each of ${board.dates.join(', ')}, every kept query whose answer that day is known (a value or a known absence), whichever week wrote it.${after}${world} ` +
         `Ranked by F1 (SQuAD's token F1); EM, F1 and SM in percent with 95% bootstrap intervals by query (${board.resamples} resamples, seed ${board.seed}), each the best over the answer and its aliases. ` +
         'Each answer with a value is current (it gives the value in effect on the date), outdated (a value that held before), future (one that held only later; the rest to 100) or wrong. ' +
         'Missing predictions count as wrong; "no answer" is the share of queries without a value on the date that the system said it could not answer, with their number in brackets; "n" counts the answers with a value, "missing" the items of both kinds that the system did not predict; "unknown" answers are not scored; "outside" counts predictions for ids or dates the board does not score.',

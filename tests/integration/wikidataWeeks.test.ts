@@ -5,7 +5,7 @@
  * The weeks alone, one after another into one store and out of order give the same day files, queries
  * and answers; answers and releases on world time; evaluate on either axis.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDate, parseDate } from '../../src/dates.js';
@@ -202,6 +202,17 @@ describe('answers on world time', () => {
     expect(await golden('world')).toEqual([{ id, prediction: '334002' }]);
     // Years before the page was known: on world time the count of mid-2021, not the latest revision's.
     expect(await golden('world', '2021-06-01')).toEqual([{ id, prediction: '339842' }]);
+    // The leaderboard on either axis: the world-time baseline leads on world time, the page's on edit time.
+    const submissions = join(dir, 'submissions');
+    mkdirSync(submissions);
+    copyFileSync(join(dir, 'golden-edit-2023-01-09.jsonl'), join(submissions, 'page.jsonl'));
+    copyFileSync(join(dir, 'golden-world-2023-01-09.jsonl'), join(submissions, 'world.jsonl'));
+    const board = async (axis: string) => {
+      const run = await ok(['--db', db, '--json', 'leaderboard', '--submissions', submissions, '--date', '2023-01-09', '--time', axis]);
+      return (JSON.parse(run.stdout) as { time: string; weekly: Array<{ system: string; em: number }> });
+    };
+    expect(await board('world')).toMatchObject({ time: 'world', weekly: [{ system: 'world', em: 100 }, { system: 'page', em: 0 }] });
+    expect(await board('edit')).toMatchObject({ time: 'edit', weekly: [{ system: 'page', em: 100 }, { system: 'world', em: 0 }] });
   }, 120_000);
 });
 

@@ -7,7 +7,8 @@ import { cutoffIn } from '../../evaluate/systemMeta.js';
 import { leaderboardFiles, leaderboardMarkdown } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, weeklyFigures } from '../../plots/datasetFigures.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
-import { addOptions, dateOption, integerOption } from '../options.js';
+import { addOptions, dateOption, integerOption, timeAxisOption } from '../options.js';
+import type { TimeAxis } from '../../model/timelines.js';
 import { withSession } from '../session.js';
 
 interface LeaderboardFlags {
@@ -15,6 +16,7 @@ interface LeaderboardFlags {
   out?: string;
   date?: string;
   after?: string;
+  time: TimeAxis;
   seed?: number;
 }
 
@@ -35,12 +37,13 @@ export function registerLeaderboard(program: Command): void {
       out: new Option('--out <dir>', 'write the leaderboard pages, JSON and figures (SVG) into this directory'),
       date: dateOption('--date <date>', 'a date every weekly system is scored on, and the date of SYSTEM.jsonl lines that name none (YYYY-MM-DD)'),
       after: dateOption('--after <date>', 'score only the answers that changed on or after DATE (a change the store saw)'),
+      time: timeAxisOption(),
       seed: integerOption('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
     },
   ).action(async (flags: LeaderboardFlags, command: Command) => {
     const files = readSubmissions(flags.submissions);
     await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, async (session) => {
-      const board = buildLeaderboard(session.store, files, { seed: session.settings.seed, date: flags.date ?? null, after: flags.after ?? null });
+      const board = buildLeaderboard(session.store, files, { seed: session.settings.seed, date: flags.date ?? null, after: flags.after ?? null, axis: flags.time });
       if (flags.out === undefined) {
         process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
         return;

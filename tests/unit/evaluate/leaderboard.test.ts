@@ -44,6 +44,7 @@ describe('leaderboard', () => {
         resamples: 1000,
         dates: ['2025-01-27'],
         after: null,
+        time: 'edit',
         weekly: [
           {
             rank: 1, system: 'a|b', files: ['a|b.jsonl'], ...scores, scored: 2, missing: 0, unknown: 1,
