@@ -1,9 +1,9 @@
 /**
  * Checks a release directory against its MANIFEST.json (docs/ARCHITECTURE.md §8): every listed file
- * present with its size, SHA-256 and rows, no file the manifest does not list, and the version's hash
- * matching the listed data files. Files without rows are hashed as streams; a table's file is read
- * whole to count its rows as its format does, as the export held it whole to write it. The first
- * difference found is the answer.
+ * present with its size, SHA-256 and rows, no file the manifest does not list, and the version
+ * naming the release's date and the hash of the listed data files. Files without rows are hashed as
+ * streams; a table's file is read whole to count its rows as its format does, as the export held
+ * it whole to write it. The first difference found is the answer.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -39,9 +39,12 @@ export async function verifyRelease(dir: string): Promise<Verification> {
   const extra = (await readdir(dir)).sort().find((name) => !listed.has(name));
   if (extra !== undefined) return { ok: false, file: extra, problem: 'is not in the manifest' };
   const content = contentHash(manifest.files);
-  if (content !== manifest.content_sha256 || releaseVersion(manifest.date, content) !== manifest.version) {
+  // The hash and the date checked apart, so that a problem names the field that differs.
+  const versionDate = manifest.version.split('+')[0] as string;
+  if (content !== manifest.content_sha256 || releaseVersion(versionDate, content) !== manifest.version) {
     return { ok: false, file: MANIFEST_FILE, problem: `names version ${manifest.version}, which does not match the hash of the files it lists (${content})` };
   }
+  if (versionDate !== manifest.date) return { ok: false, file: MANIFEST_FILE, problem: `says the data is of ${manifest.date}, where its version ${manifest.version} says ${versionDate}` };
   return { ok: true, manifest };
 }
 

@@ -14,6 +14,7 @@ import { writeFilesAtomically } from './atomicFiles.js';
 import { releaseRuns } from './releaseRuns.js';
 import { codeVersion } from './codeVersion.js';
 import { releaseEntry, rowsOf } from './formats/index.js';
+import { verifyRelease } from './verifyRelease.js';
 import {
   CHANGES_FILE,
   CHANGES_JSONL_FILE,
@@ -83,6 +84,7 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
     madeBy = { wikidelta: before.manifest.wikidelta, store: before.manifest.store };
     changeFiles = [CHANGES_FILE, CHANGES_JSONL_FILE].map((name) => [name, releaseFile(dir, name, before.manifest)]);
   } else {
+    if (before) await refuseAltered(before.dir);
     changes = before ? diffReleases(directorySource(before.dir, before.manifest), filesSource(draft.files, identity)) : firstRelease(filesSource(draft.files, identity));
     follows = before ? { version: before.manifest.version, directory: basename(resolve(before.dir)) } : null;
     changeFiles = [
@@ -130,6 +132,14 @@ function previousRelease(dir: string, held: Manifest | undefined, draft: Release
     if (!newest || manifest.date > newest.manifest.date) newest = { dir: sibling, manifest };
   }
   return newest;
+}
+
+/** What changed is read from the previous release's files: one that is not the release its manifest names would make the changes up (as `release diff` refuses it). */
+async function refuseAltered(dir: string): Promise<void> {
+  const result = await verifyRelease(dir);
+  if (!result.ok) {
+    throw new UserError('E_RELEASE_INVALID', `${dir} (the release this one follows): ${result.file} ${result.problem}: export it again, or write this one with --previous DIR or --no-previous`);
+  }
 }
 
 function isDirectory(path: string): boolean {

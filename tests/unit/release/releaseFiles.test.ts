@@ -134,6 +134,9 @@ describe('a release and the release it follows', () => {
     expect(() => diffReleases(directorySource(join(parent, 'x'), labels), directorySource(join(parent, 'x'), manifest))).toThrow(withCode('E_RELEASE_MISMATCH'));
     writeFileSync(join(parent, 'x', 'MANIFEST.json'), JSON.stringify({ ...manifest, version: '2025-01-02+000000000000' }));
     expect(await verifyRelease(join(parent, 'x'))).toEqual({ ok: false, file: 'MANIFEST.json', problem: expect.stringMatching(/^names version 2025-01-02\+000000000000, which does not match the hash of the files it lists/) });
+    // The date orders the series: one edited is named as such, not as a hash that differs.
+    writeFileSync(join(parent, 'x', 'MANIFEST.json'), JSON.stringify({ ...manifest, date: '2025-01-09' }));
+    expect(await verifyRelease(join(parent, 'x'))).toEqual({ ok: false, file: 'MANIFEST.json', problem: `says the data is of 2025-01-09, where its version ${manifest.version} says 2025-01-02` });
   });
 
   it("verify counts each table's rows as its format does: a manifest misstating them is refused, naming the file", async () => {
@@ -189,6 +192,19 @@ describe('a release and the release it follows', () => {
     await expect(writeRelease(store, dir, await draft('2025-01-02', 'new'))).rejects.toThrow(withCode('E_RELEASE_INVALID'));
     // Nothing blessed the edit: the release still fails its check, naming the changelog.
     expect(await verifyRelease(dir)).toMatchObject({ ok: false, file: 'CHANGES.md' });
+  });
+
+  it('compares a new release only with a previous release that passes verify, as release diff does', async () => {
+    const parent = tempDir();
+    await writeRelease(store, join(parent, 'a'), await draft('2025-01-02', 'same'));
+    const answers = join(parent, 'a', 'answers.jsonl');
+    writeFileSync(answers, readFileSync(answers, 'utf8').replace('"same"', '"edit"'));
+    const refused = withCode('E_RELEASE_INVALID', /a \(the release this one follows\): answers\.jsonl has SHA-256 .*--previous DIR or --no-previous/);
+    // Given, found beside it, or held by the directory: a changelog against altered files would report changes no release had.
+    await expect(writeRelease(store, join(parent, 'b'), await draft('2025-01-03', 'same'), { dir: join(parent, 'a') })).rejects.toThrow(refused);
+    await expect(writeRelease(store, join(parent, 'b'), await draft('2025-01-03', 'same'))).rejects.toThrow(refused);
+    await expect(writeRelease(store, join(parent, 'a'), await draft('2025-01-02', 'other'))).rejects.toThrow(refused);
+    expect(await writeRelease(store, join(parent, 'b'), await draft('2025-01-03', 'same'), 'none')).toMatchObject({ manifest: { previous: null } });
   });
 
   it('counts an answer whose aliases changed as a changed answer', async () => {
