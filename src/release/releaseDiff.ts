@@ -1,8 +1,8 @@
 /**
  * What changed between two releases of a series (docs/ARCHITECTURE.md §8), read from their JSON
- * lines: queries added and retired and the answers that changed on which days (weekly, DailyQA
- * ranges), GrowOVER items kept, new and retired with their reason, sentence labels that changed.
- * The same comparison makes every release's CHANGES.md and changes.jsonl and `release diff`.
+ * lines: queries added, retired and replaced (an id asking another question) and the answers that
+ * changed on which days (weekly, DailyQA ranges), GrowOVER items kept, new and retired with their
+ * reason, sentence labels that changed. The same comparison makes every release's CHANGES.md and changes.jsonl and `release diff`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -131,10 +131,12 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
   const otherWeek = after.manifest.kind === 'weekly' && before.manifest.parameters['start'] !== after.manifest.parameters['start'] ? String(before.manifest.parameters['start']) : null;
   const retired = otherWeek === null ? gone : [];
   const elsewhere = otherWeek === null ? [] : gone;
+  // An id asking another question (the week made again with another seed or model) is a new query under an old id: its answers are not the world's changes.
+  const replaced = replacedQueries(before, after);
   const changed: Array<{ id: string; days: Array<{ date: string; before: DayAnswer; after: DayAnswer }> }> = [];
   for (const [id, days] of [...now].sort(([a], [b]) => byPath(a, b))) {
     const earlier = old.get(id);
-    if (!earlier) continue;
+    if (!earlier || replaced.has(id)) continue;
     const differing = [...days]
       .flatMap(([date, answer]) => {
         const was = earlier.get(date);
@@ -145,7 +147,7 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
   }
   const changedDays = changed.reduce((sum, query) => sum + query.days.length, 0);
   const counts = {
-    queries: { before: old.size, after: now.size, added: added.length, retired: retired.length, ...(otherWeek === null ? {} : { in_their_week: elsewhere.length }) },
+    queries: { before: old.size, after: now.size, added: added.length, retired: retired.length, replaced: replaced.size, ...(otherWeek === null ? {} : { in_their_week: elsewhere.length }) },
     days: { before: daySpan(old), after: daySpan(now) },
     answers_changed: { queries: changed.length, days: changedDays },
   };
@@ -153,11 +155,13 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
     ...added.map((id) => ({ change: 'query_added', id })),
     ...retired.map((id) => ({ change: 'query_retired', id })),
     ...elsewhere.map((id) => ({ change: 'query_of_another_week', id, week: otherWeek })),
+    ...[...replaced].map(([id, query]) => ({ change: 'query_replaced', id, ...query })),
     ...changed.map((query) => ({ change: 'answer_changed', ...query })),
   ];
   const span = (days: ReturnType<typeof daySpan>) => (days.count === 0 ? 'none' : `${days.first} .. ${days.last} (${days.count})`);
   const show = (answer: DayAnswer) =>
     `${answer.answer === null ? `(${answer.status})` : `${cell(answer.answer)}${answer.status === 'ok' ? '' : ` (${answer.status})`}`}${answer.aliases === undefined ? '' : ` aliases: ${answer.aliases.length === 0 ? 'none' : answer.aliases.map(cell).join(', ')}`}`;
+  const replacedRows = [...replaced].map(([id, query]) => `| \`${id}\` | ${cell(query.before)} | ${cell(query.after)} |`);
   const changedRows = changed.flatMap((query) => query.days.map((day) => `| \`${query.id}\` | ${day.date} | ${show(day.before)} | ${show(day.after)} |`));
   const body = `| | before | after |
 |---|---|---|
@@ -166,10 +170,23 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
 
 - queries added: ${added.length}
 - queries retired: ${retired.length}${otherWeek === null ? '' : `\n- queries of the week of ${otherWeek}, kept in that week's release: ${elsewhere.length}`}
+- queries replaced (the same id asking another question): ${replaced.size}
 - answers changed: ${changed.length} queries, on ${changedDays} query-days
 
-${idList('Queries added', added)}${idList('Queries retired', retired)}${table('Answers changed', '| id | date | before | after |\n|---|---|---|---|', changedRows)}`;
+${idList('Queries added', added)}${idList('Queries retired', retired)}${table('Queries replaced', '| id | before | after |\n|---|---|---|', replacedRows)}${table('Answers changed', '| id | date | before | after |\n|---|---|---|---|', changedRows)}`;
   return { counts, records, body };
+}
+
+/** The ids both releases hold whose question differs, in id order, with the question before and after. */
+function replacedQueries(before: ReleaseSource, after: ReleaseSource): Map<string, { before: string; after: string }> {
+  const questions = (release: ReleaseSource) => new Map(release.records('queries.jsonl').map((record) => [String(record.id), String(record.query)]));
+  const [was, is] = [questions(before), questions(after)];
+  const replaced = new Map<string, { before: string; after: string }>();
+  for (const [id, question] of [...is].sort(([a], [b]) => byPath(a, b))) {
+    const earlier = was.get(id);
+    if (earlier !== undefined && earlier !== question) replaced.set(id, { before: earlier, after: question });
+  }
+  return replaced;
 }
 
 function answersByQuery(records: Array<Record<string, unknown>>): Map<string, Map<string, DayAnswer>> {

@@ -161,7 +161,7 @@ describe('a DailyQA release of the 29 published days', () => {
     const first = JSON.parse((await runCliOk(['--db', db, '--json', 'export', 'dailyqa', '--from', FROM, '--to', TO, '--out', late])).stdout);
     expect(first.previous).toBe(JSON.parse(readFileSync(join(early, 'MANIFEST.json'), 'utf8')).version);
     expect(first.changes).toEqual({
-      queries: { before: 8360, after: 8360, added: 0, retired: 0 },
+      queries: { before: 8360, after: 8360, added: 0, retired: 0, replaced: 0 },
       days: { before: { first: FROM, last: '2025-01-25', count: 22 }, after: { first: FROM, last: TO, count: 29 } },
       answers_changed: { queries: 0, days: 0 },
     });

@@ -85,10 +85,18 @@ describe('a release table', () => {
   });
 });
 
-/** A small answers release of one query; `answer` sets its one answer. */
-async function draft(date: string, answer: string, aliases: string[] = []): Promise<ReleaseDraft> {
+/** A small answers release of one query; `answer` sets its one answer, `question` what it asks. */
+async function draft(date: string, answer: string, aliases: string[] = [], question = 'What is q1?'): Promise<ReleaseDraft> {
   const rows = [{ id: 'q1', date, answer, status: 'ok', valid_from: `${date}T00:00:00Z`, valid_to: null, aliases }];
-  return { kind: 'dailyqa', series: 'dailyqa', date, command: `wikidelta export dailyqa --from ${date} --to ${date}`, parameters: { from: date, to: date }, files: new Map([...(await tableFiles([{ spec: ANSWERS_TABLE, records: rows }])), ['README.md', '# card\n']]) };
+  const queries = `${JSON.stringify({ id: 'q1', query: question })}\n`;
+  return {
+    kind: 'dailyqa',
+    series: 'dailyqa',
+    date,
+    command: `wikidelta export dailyqa --from ${date} --to ${date}`,
+    parameters: { from: date, to: date },
+    files: new Map([...(await tableFiles([{ spec: ANSWERS_TABLE, records: rows }])), ['queries.jsonl', queries], ['README.md', '# card\n']]),
+  };
 }
 
 describe('a release and the release it follows', () => {
@@ -205,6 +213,17 @@ describe('a release and the release it follows', () => {
     await expect(writeRelease(store, join(parent, 'b'), await draft('2025-01-03', 'same'))).rejects.toThrow(refused);
     await expect(writeRelease(store, join(parent, 'a'), await draft('2025-01-02', 'other'))).rejects.toThrow(refused);
     expect(await writeRelease(store, join(parent, 'b'), await draft('2025-01-03', 'same'), 'none')).toMatchObject({ manifest: { previous: null } });
+  });
+
+  it('says an id that asks another question is replaced, and does not count its answers as changed', async () => {
+    const dir = join(tempDir(), 'release');
+    await writeRelease(store, dir, await draft('2025-01-02', 'Civic Harbour', [], "What is the leader's party of Port Aldwin?"));
+    const written = await writeRelease(store, dir, await draft('2025-01-02', 'Edda Marrow', [], 'Who is the leader of Port Aldwin?'));
+    expect(written.changes !== 'unchanged' && written.changes.counts).toMatchObject({ queries: { replaced: 1 }, answers_changed: { queries: 0, days: 0 } });
+    expect(written.changes !== 'unchanged' && written.changes.records).toEqual([
+      { change: 'query_replaced', id: 'q1', before: "What is the leader's party of Port Aldwin?", after: 'Who is the leader of Port Aldwin?' },
+    ]);
+    expect(readFileSync(join(dir, 'CHANGES.md'), 'utf8')).toContain("| `q1` | What is the leader's party of Port Aldwin? | Who is the leader of Port Aldwin? |");
   });
 
   it('counts an answer whose aliases changed as a changed answer', async () => {
