@@ -58,11 +58,20 @@ export function inWindow(timestamp: string, window: Window): boolean {
   return timestamp >= window.start && timestamp < window.end;
 }
 
-/** Normalises any timestamp a source gives (with or without milliseconds) to isoSeconds form. */
+/** MediaWiki's timestamp form: ISO 8601 in UTC, to the second, with or without a fraction. */
+const TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.\d+)?Z$/;
+
+/**
+ * Normalises a timestamp a source gives (with or without milliseconds) to isoSeconds form. Only
+ * MediaWiki's form is taken: `Date.parse` would roll 30 February over into March and read a time
+ * without a zone in the machine's zone, so the same dump would give another store on another machine.
+ */
 export function normaliseTimestamp(text: string): string {
-  const time = Date.parse(text);
-  if (Number.isNaN(time)) throw new UserError('E_DATE_INVALID', `invalid timestamp "${text}"`);
-  return isoSeconds(new Date(time));
+  const match = TIMESTAMP_RE.exec(text);
+  const day = match ? calendarDate(match[1]!) : undefined;
+  if (!match || !day) throw new UserError('E_DATE_INVALID', `invalid timestamp "${text}": expected a real UTC instant as YYYY-MM-DDTHH:MM:SSZ`);
+  const [, , hours, minutes, seconds] = match;
+  return isoSeconds(new Date(day.getTime() + ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000));
 }
 
 export function hoursBetween(a: string, b: string): number {

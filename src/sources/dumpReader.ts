@@ -839,7 +839,10 @@ function describePage(page: PageState): string {
 function parseWholeNumber(text: string | undefined, what: string): number {
   if (text === undefined) throw new InputError('E_DUMP_MALFORMED', `dump lacks the ${what}`);
   if (!/^\s*\d+\s*$/.test(text)) throw new InputError('E_DUMP_MALFORMED', `dump has a ${what} that is not a whole number: "${text}"`);
-  return Number(text);
+  const value = Number(text);
+  // Past 2^53 two ids would be one number (MediaWiki's ids are 32-bit).
+  if (!Number.isSafeInteger(value)) throw new InputError('E_DUMP_MALFORMED', `dump has a ${what} too large to be an id: "${text.trim().slice(0, 40)}"`);
+  return value;
 }
 
 function parseInteger(text: string, what: string): number {

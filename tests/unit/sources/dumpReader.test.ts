@@ -58,3 +58,26 @@ describe('readDump errors', () => {
     expect(() => revisions(events)[0]!.readText?.()).toThrow(new InputError('E_DUMP_MALFORMED', `dump is malformed XML (${positionOf(xml, '&nbsp;')}: undefined entity, inside page "P1" (page id 1))`));
   });
 });
+
+describe('readDump on revision fields MediaWiki never writes', () => {
+  const dump = (revId: string, timestamp: string) =>
+    `<mediawiki><page><title>T</title><ns>0</ns><id>1</id><revision><id>${revId}</id><timestamp>${timestamp}</timestamp><text>a</text></revision></page></mediawiki>`;
+
+  it('refuses an id past 2^53, where two ids would be one number, as a malformed dump', async () => {
+    const { error } = await collectUntilError(cutAt(Buffer.from(dump('99999999999999999999', '2025-01-14T10:00:00Z')), 10));
+    expect(error).toEqual(new InputError('E_DUMP_MALFORMED', 'dump has a revision <id> in page "T" (page id 1) too large to be an id: "99999999999999999999"'));
+  });
+
+  it.each(['2025-02-30T10:00:00Z', '2025-01-19 22:00:00', '2025-01-19T22:00:00', '2025-01-19T24:00:00Z', 'Sun Jan 19 2025', '2025'])(
+    'refuses the timestamp %j, which Date.parse would roll over or read in the machine time zone',
+    async (timestamp) => {
+      const { error } = await collectUntilError(cutAt(Buffer.from(dump('10', timestamp)), 10));
+      expect(error).toEqual(new InputError('E_DUMP_MALFORMED', `dump has revision 10 with invalid timestamp "${timestamp}" in page "T" (page id 1)`));
+    },
+  );
+
+  it('reads a timestamp with a fraction of a second to the second', async () => {
+    const events = await collect(cutAt(Buffer.from(dump('10', '2025-01-19T22:00:05.250Z')), 10));
+    expect(revisions(events).map((event) => event.revision.timestamp)).toEqual(['2025-01-19T22:00:05Z']);
+  });
+});
