@@ -1,8 +1,8 @@
 /**
  * Several dump files read as one source, one file after the other: a wiki's history comes split
  * into files by page id ranges (English Wikipedia's pages-meta-history1.xml-p1p812.bz2, …), so
- * every page is in one file. A page that did turn up twice is taken from the first file holding it:
- * once collected it is done, and the collect stage skips done pages. With `--queue` each file is
+ * every page is in one file. A page that did turn up twice is taken from the first file holding it
+ * (DumpRevisionSource.pagesOfPass). With `--queue` each file is
  * read on a worker instead, by its path (src/queue/dumpJob.ts).
  */
 import { resolve } from 'node:path';
@@ -48,6 +48,7 @@ export class DumpFilesSource implements RevisionSource {
 
   /** Each file's pages in turn, as `RevisionSource.pagesChangedIn` describes. */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
-    for (const file of this.files) yield* file.pagesChangedIn(window, options);
+    const given = new Set<number>();
+    for (const file of this.files) yield* file.pagesOfPass(window, options, given);
   }
 }

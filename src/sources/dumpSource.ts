@@ -140,6 +140,15 @@ export class DumpRevisionSource implements RevisionSource {
    *   truncated, or a decompressor that is not installed (the message names its package)
    */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
+    yield* this.pagesOfPass(window, options, new Set());
+  }
+
+  /**
+   * `pagesChangedIn`, with the pages a pass over several files (DumpFilesSource) has already given:
+   * a page id seen again is skipped, so that the first file holding it gives it whole (the store
+   * learns a page is done only once its parts are written, later than the reading goes on).
+   */
+  async *pagesOfPass(window: Window, options: CollectOptions, given: Set<number>): AsyncGenerator<PageHistoryPart> {
     if (this.streamed) {
       // A stream cannot be rewound: a second pass would silently see an empty dump.
       if (this.readOnce) throw new UserError('E_DUMP_STDIN_UNUSABLE', `${this.origin} can be read only once`);
@@ -161,7 +170,7 @@ export class DumpRevisionSource implements RevisionSource {
     const collectorFor = (page: DumpPageHeader): PageCollector | null => {
       if (current?.page === page) return current;
       if (skippedPageId === page.pageId) return null;
-      if (page.namespace !== 0 || page.redirect || isDone(page.pageId)) {
+      if (page.namespace !== 0 || page.redirect || given.has(page.pageId) || isDone(page.pageId)) {
         skippedPageId = page.pageId;
         current = null;
         return null;
@@ -191,6 +200,7 @@ export class DumpRevisionSource implements RevisionSource {
       current = null;
       skippedPageId = null;
       if (!collector?.changed) continue;
+      given.add(event.page.pageId);
       found++;
       options.onPagesFound?.(found);
       yield* collector.finish(event.invalidUtf8);
@@ -216,6 +226,8 @@ class PageCollector {
   private readonly predecessors: Revision[] = [];
   private beforeHorizon: Revision | null = null;
   private readonly followers: Revision[] = [];
+  /** The page's revision ids so far: one read twice would replace the other in the store. */
+  private readonly revIds = new Set<number>();
 
   constructor(
     readonly page: DumpPageHeader,
@@ -237,6 +249,10 @@ class PageCollector {
   }
 
   add(revision: Revision, readText?: () => string | null): void {
+    if (this.revIds.has(revision.revId)) {
+      throw new InputError('E_DUMP_MALFORMED', `dump has revision ${revision.revId} twice in page "${this.page.title}" (page id ${this.page.pageId})`);
+    }
+    this.revIds.add(revision.revId);
     if (revision.timestamp > this.window.end) {
       if (this.horizon !== null && revision.timestamp <= this.horizon.until) this.followers.push({ ...revision, text: null });
       return;

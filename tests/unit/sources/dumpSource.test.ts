@@ -1,12 +1,16 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { windowFrom } from '../../../src/dates.js';
 import type { PageHistory, Window } from '../../../src/model.js';
 import type { CollectOptions } from '../../../src/sources/RevisionSource.js';
+import { DumpFilesSource } from '../../../src/sources/dumpFiles.js';
 import { DumpRevisionSource, parseMoveComment } from '../../../src/sources/dumpSource.js';
 import { gatherHistories } from '../../support/pageHistories.js';
 import { repoRoot } from '../../../testkit/cli.js';
+import { withCode } from '../../support/errorCodes.js';
 
 function collect(source: DumpRevisionSource, window: Window, options?: CollectOptions): Promise<PageHistory[]> {
   return gatherHistories(source, window, options);
@@ -162,5 +166,39 @@ describe('names of the entity pages a week passes over', () => {
     const others: unknown[] = [];
     await collect(DumpRevisionSource.fromStream(Readable.from([broken])), windowFrom('2023-01-02', 7), { onEntityName: (name) => others.push(name), namesOf: (pageId) => pageId !== 5 });
     expect(others).toEqual(told.slice(1));
+  });
+});
+
+describe('a dump that repeats what MediaWiki never repeats', () => {
+  const revision = (id: number, timestamp: string) =>
+    `<revision><id>${id}</id><timestamp>${timestamp}</timestamp><text xml:space="preserve">text ${id}</text></revision>`;
+  const page = (title: string, id: number, ...revisions: string[]) => `<page><title>${title}</title><ns>0</ns><id>${id}</id>${revisions.join('')}</page>`;
+  const dump = (...pages: string[]) => `<mediawiki version="0.11">${pages.join('\n')}</mediawiki>`;
+  const week = windowFrom('2025-01-13', 7);
+
+  it('takes a page id given twice from its first page, not the two articles merged into one', async () => {
+    const foo = page('Foo', 1, revision(10, '2025-01-06T10:00:00Z'), revision(11, '2025-01-14T10:00:00Z'));
+    const bar = page('Bar', 1, revision(20, '2025-01-06T11:00:00Z'), revision(21, '2025-01-15T10:00:00Z'));
+    const histories = await collect(DumpRevisionSource.fromStream(Readable.from([dump(foo, bar)])), week);
+    expect(histories.map((history) => [history.page.title, history.revisions.map((r) => r.revId)])).toEqual([['Foo', [10, 11]]]);
+  });
+
+  it('takes a page id given again by a later file of the history from the first file holding it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wikidelta-dump-files-'));
+    try {
+      writeFileSync(join(dir, 'p1.xml'), dump(page('Foo', 1, revision(10, '2025-01-06T10:00:00Z'), revision(11, '2025-01-14T10:00:00Z'))));
+      writeFileSync(join(dir, 'p2.xml'), dump(page('Bar', 1, revision(20, '2025-01-06T11:00:00Z'), revision(21, '2025-01-15T10:00:00Z'))));
+      const histories = await gatherHistories(new DumpFilesSource([join(dir, 'p1.xml'), join(dir, 'p2.xml')]), week);
+      expect(histories.map((history) => [history.page.title, history.revisions.map((r) => r.revId)])).toEqual([['Foo', [10, 11]]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a revision id given twice in a page, which would replace the other in the store', async () => {
+    const twice = page('Foo', 1, revision(10, '2025-01-06T10:00:00Z'), revision(10, '2025-01-14T10:00:00Z'));
+    await expect(collect(DumpRevisionSource.fromStream(Readable.from([dump(twice)])), week)).rejects.toThrow(
+      withCode('E_DUMP_MALFORMED', 'dump has revision 10 twice in page "Foo" (page id 1)'),
+    );
   });
 });
