@@ -3,10 +3,11 @@
  * new one, never a part or a mix. A release is written into a new directory beside the old and
  * swapped in by renames; a single file goes through a temporary name created exclusively (O_EXCL,
  * random, so a symlink planted in the directory is never followed) and a rename; a device or FIFO
- * is written into, never replaced. docs/ARCHITECTURE.md §8
+ * is written into, never replaced. An output path that is a symlink is written where it points: the
+ * user's link stays, and the output lands where the link says. docs/ARCHITECTURE.md §8
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
 
@@ -31,10 +32,11 @@ export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, str
       );
     }
   }
-  const parent = dirname(dir);
-  makeDirectory(parent, dir);
-  removeLeftovers(parent, basename(dir));
-  const staging = join(parent, `.${basename(dir)}.new-${randomSuffix()}`);
+  const target = existing ? realpathSync(dir) : dir;
+  const parent = dirname(target);
+  makeDirectory(parent, target);
+  removeLeftovers(parent, basename(target));
+  const staging = join(parent, `.${basename(target)}.new-${randomSuffix()}`);
   try {
     mkdirSync(staging);
     for (const [name, content] of files) {
@@ -44,15 +46,15 @@ export function writeFilesAtomically(dir: string, files: ReadonlyMap<string, str
     }
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    throw outputProblem(error, dir);
+    throw outputProblem(error, target);
   }
   if (!existing) {
-    renameSync(staging, dir);
+    renameSync(staging, target);
     return;
   }
-  const old = join(parent, `.${basename(dir)}.old-${randomSuffix()}`);
-  renameSync(dir, old);
-  renameSync(staging, dir);
+  const old = join(parent, `.${basename(target)}.old-${randomSuffix()}`);
+  renameSync(target, old);
+  renameSync(staging, target);
   rmSync(old, { recursive: true, force: true });
 }
 
@@ -68,14 +70,15 @@ export function writeFileAtomically(path: string, content: FileContent, options:
     writeInto(path, content, 'w');
     return;
   }
-  makeDirectory(dirname(path), path);
-  const temporary = join(dirname(path), `.${basename(path)}.${randomSuffix()}.tmp`);
+  const target = existing ? realpathSync(path) : path;
+  makeDirectory(dirname(target), target);
+  const temporary = join(dirname(target), `.${basename(target)}.${randomSuffix()}.tmp`);
   try {
     writeNewFile(temporary, content, options.mode);
-    renameSync(temporary, path);
+    renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw outputProblem(error, path);
+    throw outputProblem(error, target);
   }
 }
 

@@ -43,6 +43,18 @@ describe('a release written as a whole', () => {
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
   });
 
+  it('writes a release where an --out that is a symlink points, leaving the link a link', () => {
+    const parent = tempDir();
+    const target = join(parent, 'big-disk', 'weekly-2021-01-04');
+    mkdirSync(target, { recursive: true });
+    const link = join(parent, 'latest');
+    symlinkSync(target, link);
+    for (const content of ['first\n', 'second\n']) writeFilesAtomically(link, release({ 'queries.jsonl': content }), releaseEntry());
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(target, 'queries.jsonl'), 'utf8')).toBe('second\n');
+    expect(readdirSync(join(parent, 'big-disk'))).toEqual(['weekly-2021-01-04']);
+  });
+
   it('refuses a directory that holds other files, and a path that is a file or under one, with one line', () => {
     const parent = tempDir();
     const other = join(parent, 'mine');
@@ -96,6 +108,18 @@ describe('one output file', () => {
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
     expect(readdirSync(dir).filter((name) => !name.includes('.tmp-') && !name.endsWith('.partial')).sort()).toEqual(['qa_210104.jsonl', 'victim.txt']);
     expect(existsSync(join(dir, 'qa_210104.jsonl'))).toBe(true);
+  });
+
+  it('replaces the file a symlink points to, leaving the link a link', () => {
+    const parent = tempDir();
+    const target = join(parent, 'predictions-v2.jsonl');
+    writeFileSync(target, 'old\n');
+    const link = join(parent, 'predictions.jsonl');
+    symlinkSync(target, link);
+    writeFileAtomically(link, 'new\n');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('new\n');
+    expect(readdirSync(parent).sort()).toEqual(['predictions-v2.jsonl', 'predictions.jsonl']);
   });
 
   it('refuses a directory, and a path under a file, with one line', () => {
