@@ -202,6 +202,7 @@ function readOpenPredictionFile(fd: number, path: string, sink: PredictionSink):
     const read = readSync(fd, buffer, filled, buffer.length - filled, null);
     filled += read;
     if (first) {
+      refuseNonText(buffer.subarray(0, filled), path);
       const head = buffer.toString('utf8', 0, filled);
       if (head.trimStart() !== '') {
         first = false;
@@ -228,6 +229,27 @@ function readOpenPredictionFile(fd: number, path: string, sink: PredictionSink):
 }
 
 const NEWLINE = 0x0a;
+
+/** The first bytes of the compressed files a system's predictions come as, and what opens each. */
+const COMPRESSED: ReadonlyArray<{ magic: readonly number[]; what: string }> = [
+  { magic: [0x1f, 0x8b], what: 'gzip-compressed: decompress it first (gunzip)' },
+  { magic: [0x42, 0x5a, 0x68], what: 'bzip2-compressed: decompress it first (bunzip2)' },
+  { magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], what: 'xz-compressed: decompress it first (unxz)' },
+  { magic: [0x28, 0xb5, 0x2f, 0xfd], what: 'zstd-compressed: decompress it first (unzstd)' },
+  { magic: [0x50, 0x4b, 0x03, 0x04], what: 'a zip archive: extract the prediction file from it' },
+];
+
+/**
+ * Refuses a file that is no UTF-8 text by what it is, not as line 1 not being JSON: a compressed
+ * file, or UTF-16 (what Windows tools save as "Unicode"), with or without its byte order mark.
+ */
+function refuseNonText(head: Buffer, path: string): void {
+  const compressed = COMPRESSED.find(({ magic }) => magic.every((byte, i) => head[i] === byte));
+  // Text that is UTF-16 has a NUL beside nearly every ASCII character: `{` is 7b 00 or 00 7b.
+  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff) || (head.length >= 2 && (head[0] === 0) !== (head[1] === 0));
+  const what = compressed?.what ?? (utf16 ? 'UTF-16 text: save it as UTF-8' : null);
+  if (what) throw new UserError('E_PREDICTIONS_INVALID', `${path}: is ${what}; expected ${FORMATS} in UTF-8`);
+}
 
 /** A results JSON object starts with `{` and, unlike a JSONL line, does not end on its first line. */
 function startsLikeResultsJson(head: string): boolean {

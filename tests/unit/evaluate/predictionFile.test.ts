@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { datedSink, parsePredictions, readPredictionFile, type Prediction } from '../../../src/evaluate/index.js';
 import { withCode } from '../../support/errorCodes.js';
@@ -57,6 +58,20 @@ describe('reading a JSONL prediction file', () => {
 describe('prediction files a researcher gets wrong', () => {
   it('refuses a file that holds no prediction: empty, blank lines, or an empty SQuAD object', () => {
     for (const content of ['', '\n\n  \n', '{}\n', '{\n}\n']) expect(() => read(content)).toThrow(withCode('E_PREDICTIONS_INVALID', /p\.jsonl: holds no predictions; expected JSONL/));
+  });
+
+  it('refuses a compressed or UTF-16 file by what it is, not as line 1 not being JSON', () => {
+    const path = join(dir, 'encoded.jsonl');
+    const text = '{"id":"q1","prediction":"Paris"}\n';
+    const cases: Array<[Buffer, RegExp]> = [
+      [gzipSync(text), /encoded\.jsonl: is gzip-compressed: decompress it first \(gunzip\)/],
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), /encoded\.jsonl: is UTF-16 text: save it as UTF-8/],
+      [Buffer.from(text, 'utf16le'), /encoded\.jsonl: is UTF-16 text: save it as UTF-8/],
+    ];
+    for (const [bytes, message] of cases) {
+      writeFileSync(path, bytes);
+      expect(() => readPredictionFile(path, () => {})).toThrow(withCode('E_PREDICTIONS_INVALID', message));
+    }
   });
 
   it('refuses a directory as a file, naming it', () => {
