@@ -120,12 +120,20 @@ export function loadSettings(options: {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const origin = new Map<string, string>();
-  const merged: Record<string, unknown> = {};
+  // No prototype: a config file's "__proto__" is then a key like any other, refused as unknown, not an object's prototype.
+  const merged: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
 
   const explicitPath = options.configPath ?? env.WIKIDELTA_CONFIG;
   const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, DEFAULT_CONFIG_FILE);
   if (explicitPath || existsSync(path)) {
-    for (const [name, value] of Object.entries(readConfigFile(path))) {
+    const file = readConfigFile(path);
+    const unknown = Object.keys(file).filter((name) => !Object.hasOwn(ENVIRONMENT, name));
+    if (unknown.length > 0) throw new UserError('E_CONFIG_UNKNOWN_SETTING', `unknown setting "${unknown.join('", "')}" in config file ${path}`);
+    for (const [name, value] of Object.entries(file)) {
+      // Coerced, null, [7] and {} would be settings 0, 7 and NaN: a setting is a text, a number or a boolean.
+      if (value === null || typeof value === 'object') {
+        throw new UserError('E_SETTING_INVALID', `invalid setting ${name}=${JSON.stringify(value).slice(0, 100)} (from config file ${path}): expected a text, a number or a boolean; leave a setting out for its default`);
+      }
       merged[name] = value;
       origin.set(name, `config file ${path}`);
     }
@@ -148,9 +156,6 @@ export function loadSettings(options: {
   if (!parsed.success) {
     const issue = parsed.error.issues[0] as z.core.$ZodIssue;
     const name = String(issue.path[0] ?? '');
-    if (issue.code === 'unrecognized_keys') {
-      throw new UserError('E_CONFIG_UNKNOWN_SETTING', `unknown setting "${issue.keys.join('", "')}" in config file ${path}`);
-    }
     throw new UserError('E_SETTING_INVALID', `invalid setting ${name}=${JSON.stringify(merged[name])} (from ${origin.get(name) ?? 'default'}): ${issue.message}`);
   }
   return parsed.data;
@@ -163,13 +168,16 @@ function readConfigFile(path: string): Record<string, unknown> {
   } catch {
     throw new UserError('E_FILE_UNREADABLE', `cannot read config file ${path}`);
   }
+  let value: unknown;
   try {
     // A byte order mark (Windows editors write one) is no part of the JSON.
-    const value: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
-    return z.record(z.string(), z.unknown()).parse(value);
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
-    throw new UserError('E_CONFIG_INVALID', `config file ${path} is not a JSON object`);
+    value = undefined;
   }
+  // Not z.record: it drops a "__proto__" key, which would then be neither used nor refused.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UserError('E_CONFIG_INVALID', `config file ${path} is not a JSON object`);
+  return value as Record<string, unknown>;
 }
 
 export const wikideltaVersion = VERSION;

@@ -37,6 +37,15 @@ describe('settings', () => {
     expect(() => loadSettings({ configPath: join(dir, 'broken.json'), env: {}, cwd: dir })).toThrow(withCode('E_CONFIG_INVALID'));
   });
 
+  it('refuses "__proto__" in a config file as an unknown setting, and a null, list or object as a value', () => {
+    writeFileSync(join(dir, 'proto.json'), '{"__proto__": {"seed": 5}}');
+    expect(() => loadSettings({ configPath: join(dir, 'proto.json'), env: {}, cwd: dir })).toThrow(withCode('E_CONFIG_UNKNOWN_SETTING', /unknown setting "__proto__"/));
+    for (const value of ['null', '[7]', '{"n": 7}']) {
+      writeFileSync(join(dir, 'typed.json'), `{"seed": ${value}}`);
+      expect(() => loadSettings({ configPath: join(dir, 'typed.json'), env: {}, cwd: dir })).toThrow(withCode('E_SETTING_INVALID', /invalid setting seed=.* expected a text, a number or a boolean/));
+    }
+  });
+
   it('reads a config file with a byte order mark and CRLF line ends', () => {
     writeFileSync(join(dir, 'bom.json'), '\uFEFF{"seed": 3}\r\n');
     expect(loadSettings({ configPath: join(dir, 'bom.json'), env: {}, cwd: dir }).seed).toBe(3);
