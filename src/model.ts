@@ -47,9 +47,9 @@ export const DEFAULT_CONTENT_MODEL = 'wikitext';
  * parsed revision (`revisions.parse_version`, migration 25), so that a revision read by an older
  * wikidelta is read again when a collection brings its text, and a week never diffs a revision read
  * one way against its parent read another (docs/ARCHITECTURE.md §5). Raise it with any change that
- * reads a text differently.
+ * reads a text differently. 2: a link target is an alias only of a value that is that one link.
  */
-export const PARSE_VERSION = 1;
+export const PARSE_VERSION = 2;
 
 /**
  * What a revision source yields per page for a window: every revision inside the window and the

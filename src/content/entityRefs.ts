@@ -54,7 +54,11 @@ export function pageName(entity: { label: string | null } | undefined, title: st
 
 interface RenderedValue {
   text: string;
-  /** The aliases of the entities the value names (a value naming one entity: that entity's aliases). */
+  /**
+   * Other names of the whole value: the entity's aliases when the value is one entity. A value that
+   * names several, or one beside other text (a quantity's unit), has none: scoring takes the best over
+   * a value and its aliases, and "FRG" is not the answer "Germany; France", nor "km2" "258.82 km2".
+   */
   aliases: string[];
   /** Ids whose label is unknown: they stay as ids in the text. */
   unresolved: string[];
@@ -64,7 +68,7 @@ interface RenderedValue {
  * A stored value with its references replaced by labels, and what it could not resolve.
  *
  * @param names - the names known, e.g. from `namesOf`
- * @returns the text people read, the aliases of the entities it names, and the ids left as ids
+ * @returns the text people read, its aliases (the entity's, for a value that is one entity), and the ids left as ids
  * @example renderValue('{{Q64}}', namesOf(entities, ['Q64'])) // { text: 'Berlin', aliases: ['Berlin, Germany'], unresolved: [] }
  */
 export function renderValue(value: string, names: NameLookup): RenderedValue {
@@ -72,13 +76,14 @@ export function renderValue(value: string, names: NameLookup): RenderedValue {
   if (ids.length === 0) return { text: value, aliases: [], unresolved: [] };
   const aliases: string[] = [];
   const unresolved: string[] = [];
+  const oneEntity = value.trim() === `{{${ids[0] as string}}}`;
   const text = value.replace(REFERENCE, (_whole, id: string) => {
     const name = names(id);
     if (!name?.label) {
       if (!unresolved.includes(id)) unresolved.push(id);
       return id;
     }
-    for (const alias of name.aliases) if (alias !== name.label && !aliases.includes(alias)) aliases.push(alias);
+    if (oneEntity) for (const alias of name.aliases) if (alias !== name.label && !aliases.includes(alias)) aliases.push(alias);
     return name.label;
   });
   return { text, aliases, unresolved };

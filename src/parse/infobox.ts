@@ -637,8 +637,8 @@ function parseInfobox(name: string, inner: string, leftOut: string[]): Infobox |
   if (rawValues.get('subbox')?.trim().toLowerCase() === 'yes') return null;
   const keys = [...rawValues.keys()];
   const rendered = renderValues([...rawValues.values()].map(prepareValue));
-  const aliases = Object.fromEntries([...rawValues].flatMap(([key, raw]) => {
-    const targets = linkAliases(raw);
+  const aliases = Object.fromEntries([...rawValues].flatMap(([key, raw], i) => {
+    const targets = linkAliases(raw, rendered[i] ?? '');
     return targets.length > 0 ? [[key, targets]] : [];
   }));
   return {

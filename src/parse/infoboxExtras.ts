@@ -1,6 +1,6 @@
 /**
- * What an infobox says besides its values' text (docs/ARCHITECTURE.md §16): the link targets a
- * value was written with, kept as the value's aliases (`[[United States|USA]]` reads `USA`, alias
+ * What an infobox says besides its values' text (docs/ARCHITECTURE.md §16): the target of the link
+ * a value is written as, kept as the value's alias (`[[United States|USA]]` reads `USA`, alias
  * `United States`), and whether the infobox draws its values from Wikidata, so that a wiki whose
  * infoboxes are filled there is reported as such rather than as a wiki where nothing changes.
  */
@@ -10,17 +10,25 @@ const LINK = /\[\[([^[\]|]+)(?:\|([^[\]]*))?\]\]/g;
 /** Targets that are not articles: files, categories, interwiki and other namespaces' prefixes. */
 const NOT_AN_ARTICLE = /^:?(?:file|image|media|category|fichier|catégorie|datei|kategorie|archivo|categoría|[a-z]{2,3}(?:-[a-z]+)?):/i;
 
-/** The targets of a raw value's piped links whose shown text differs from the target, in order. */
-export function linkAliases(raw: string): string[] {
+/**
+ * The target of the piped link a value is made of, whose shown text differs from it: the value's alias
+ * (`[[United States|USA]]` reads `USA`, alias `United States`). Scoring takes the best over a value and
+ * its aliases, so an alias must be the whole answer: a link inside a longer value names a part of it
+ * (`Solberg ([[Chairperson|Chair]])`: "Chairperson" is not who the key people are), and gives none.
+ *
+ * @param raw - the value as written
+ * @param rendered - the value as read (its text once markup, references and templates are gone)
+ * @example linkAliases('[[United States|USA]]<ref>x</ref>', 'USA') // ['United States']
+ */
+export function linkAliases(raw: string, rendered: string): string[] {
   if (!raw.includes('[[')) return [];
-  const aliases: string[] = [];
-  for (const match of raw.matchAll(LINK)) {
-    const target = articleTitle(match[1] as string);
-    const shown = match[2]?.trim();
-    if (target === '' || NOT_AN_ARTICLE.test(match[1] as string) || shown === undefined || shown === '' || sameText(shown, target)) continue;
-    if (!aliases.includes(target)) aliases.push(target);
-  }
-  return aliases;
+  const links = [...raw.matchAll(LINK)].filter((match) => !NOT_AN_ARTICLE.test(match[1] as string));
+  const [link] = links;
+  if (link === undefined || links.length > 1) return [];
+  const target = articleTitle(link[1] as string);
+  const shown = link[2]?.trim();
+  if (target === '' || shown === undefined || shown === '' || sameText(shown, target) || !sameText(shown, rendered.trim())) return [];
+  return [target];
 }
 
 /** A link target as the title MediaWiki reads: no fragment, underscores as spaces, first letter upper case. */

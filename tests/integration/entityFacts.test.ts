@@ -100,10 +100,10 @@ describe('entity references and their labels', () => {
   ]);
   const lookup = (id: string) => names.get(id);
 
-  it('puts labels where ids stand, keeps an unknown id and marks it unresolved, gathers the named entities aliases', () => {
+  it('puts labels where ids stand, keeps an unknown id and marks it unresolved, keeps the aliases of a value that is one entity', () => {
     expect(referencedIds('{{Q183}}; {{Q7}}; {{Q183}}')).toEqual(['Q183', 'Q7']);
     expect(renderValue('{{Q183}}', lookup)).toEqual({ text: 'Germany', aliases: ['Federal Republic of Germany', 'FRG'], unresolved: [] });
-    expect(renderValue('{{Q183}}; {{Q7}}; {{Q1}}', lookup)).toEqual({ text: 'Germany; Q7; Q1', aliases: ['Federal Republic of Germany', 'FRG'], unresolved: ['Q7', 'Q1'] });
+    expect(renderValue('{{Q183}}; {{Q7}}; {{Q1}}', lookup)).toEqual({ text: 'Germany; Q7; Q1', aliases: [], unresolved: ['Q7', 'Q1'] });
     expect(renderValue('258.82 km', lookup)).toEqual({ text: '258.82 km', aliases: [], unresolved: [] });
     expect(namedFields([['P17', '{{Q183}}'], ['population_total', '5']], lookup)).toEqual({
       values: { P17: 'Germany', population_total: '5' },

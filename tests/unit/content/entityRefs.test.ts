@@ -33,6 +33,22 @@ describe('namedInfobox: a stored fact set as people read it', () => {
   });
 });
 
+describe('renderValue: the aliases of a value are other names of the whole value', () => {
+  const names = new Map<string, EntityName>([
+    ['Q183', { label: 'Germany', aliases: ['FRG'] }],
+    ['Q142', { label: 'France', aliases: ['French Republic'] }],
+    ['Q712226', { label: 'square kilometre', aliases: ['km2'] }],
+  ]);
+  const lookup = (id: string) => names.get(id);
+
+  it("are the entity's aliases when the value is that one entity, and none when it names several or one beside other text", () => {
+    // Scoring takes the best over a value and its aliases: "FRG" must not answer "Germany; France", nor "km2" an area.
+    expect(renderValue(' {{Q183}} ', lookup).aliases).toEqual(['FRG']);
+    expect(renderValue('{{Q183}}; {{Q142}}', lookup)).toEqual({ text: 'Germany; France', aliases: [], unresolved: [] });
+    expect(renderValue('258.82 {{Q712226}}', lookup)).toEqual({ text: '258.82 square kilometre', aliases: [], unresolved: [] });
+  });
+});
+
 describe("pageName: the one rule of a data unit's title and a golden document's", () => {
   it("is the entity's English label, else the page's title (an article, or an entity without a label)", () => {
     expect(pageName({ label: 'Bielefeld' }, 'Q2112')).toBe('Bielefeld');

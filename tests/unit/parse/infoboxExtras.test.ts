@@ -4,11 +4,21 @@ import { drawsFromWikidata, linkAliases } from '../../../src/parse/infoboxExtras
 
 describe('infobox link targets as aliases', () => {
   it('keeps the target of a piped link whose text differs, not files, categories or plain links', () => {
-    expect(linkAliases('[[United States|USA]]')).toEqual(['United States']);
-    expect(linkAliases('[[united_States#History|US]] and [[Canada]], [[File:Flag.svg|20px]] [[Category:X|y]] [[Berlin|berlin]]')).toEqual(['United States']);
+    expect(linkAliases('[[United States|USA]]', 'USA')).toEqual(['United States']);
+    expect(linkAliases('[[File:Flag.svg|20px]] [[united_States#History|US]]<ref>x</ref>', 'US')).toEqual(['United States']);
+    expect(linkAliases('[[Canada]]', 'Canada')).toEqual([]);
+    expect(linkAliases('[[Category:X|y]]', '')).toEqual([]);
+    expect(linkAliases('[[Berlin|berlin]]', 'berlin')).toEqual([]);
     const [infobox] = extractInfoboxes('{{Infobox country\n| name = Land\n| leader = [[Olaf Scholz|Scholz]]\n| capital = [[Berlin]]\n}}');
     expect(infobox?.fields).toEqual([['name', 'Land'], ['leader', 'Scholz'], ['capital', 'Berlin']]);
     expect(infobox?.aliases).toEqual({ leader: ['Olaf Scholz'] });
+  });
+
+  it('keeps none for a link inside a longer value: scored as the answer, the target of a part would be taken for the whole', () => {
+    expect(linkAliases('[[united_States#History|US]] and [[Canada]]', 'US and Canada')).toEqual([]);
+    expect(linkAliases('[[Kestrel Vale F.C.|Kestrel Vale]] (loan)', 'Kestrel Vale (loan)')).toEqual([]);
+    const [infobox] = extractInfoboxes('{{Infobox company\n| name = B\n| key_people = {{plainlist|\n* Ingrid Solberg ([[Chairperson|Chair]])\n* Marcus Penhallow ([[Chief executive officer|CEO]])\n}}\n| type = [[Public company|Public]]\n}}');
+    expect(infobox?.aliases).toEqual({ type: ['Public company'] });
   });
 });
 
