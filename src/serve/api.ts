@@ -3,7 +3,10 @@
  * route needs `Authorization: Bearer TOKEN`; an annotator sees only their own items and their own
  * verdicts (the audit stays blind), the admin routes need an admin token. A verdict is given
  * (POST /judgments), taken back (DELETE /judgments/ITEM: an appended withdrawal) or put off
- * (POST /skips).
+ * (POST /skips). Each item's verdict has a version (AuditStore.judgmentVersion); a write that names
+ * the version it was shown is refused with 409 and the current verdict when another tab or session
+ * of the annotator has changed it since, so a stale page replaces nothing unawares. A write without
+ * a version replaces whatever stands, as scripts written before versions expect.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -43,11 +46,14 @@ export const JudgmentBody = z.strictObject({
     .min(0)
     .transform((seconds) => Math.min(seconds, MAX_SECONDS))
     .nullish(),
+  version: z.number().int().min(0).nullish(),
 });
 
 const SkipBody = z.strictObject({ item: z.number().int().positive() });
 
 const ItemParams = z.object({ id: z.string().regex(/^\d{1,12}$/, 'item id must be a whole number').transform(Number) });
+
+const WithdrawQuery = z.object({ version: z.string().regex(/^\d{1,12}$/, 'version must be a whole number').transform(Number).optional() });
 
 /** zod's issues as one line: `field: problem; field: problem`. */
 export function issuesLine(error: z.ZodError): string {
@@ -60,6 +66,40 @@ function ownJudgment(judgment: Judgment | null) {
 
 function ownWithdrawal(withdrawal: JudgmentRecord | Judgment | null) {
   return withdrawal && { verdict: withdrawal.verdict, created_at: withdrawal.createdAt };
+}
+
+/** The annotator's verdict on the item as it stands, with its version: what a refused write shows, to write over knowingly. */
+function standingVerdict(context: ServeContext, itemId: number, annotatorId: number) {
+  const entry = context.assigned(annotatorId).find((candidate) => candidate.itemId === itemId);
+  return { version: context.audits.judgmentVersion(itemId, annotatorId), judgment: ownJudgment(entry?.latest ?? null), withdrawn: ownWithdrawal(entry?.withdrawn ?? null) };
+}
+
+/** A write refused because the verdict changed since the version it names (409), with the verdict standing. */
+interface StaleVerdict {
+  status: 409;
+  message: string;
+  standing: ReturnType<typeof standingVerdict>;
+}
+
+function sendStale(reply: FastifyReply, itemId: number, stale: StaleVerdict): FastifyReply {
+  return reply.code(409).send({ error: stale.message, item: itemId, ...stale.standing });
+}
+
+/**
+ * The refusal of a write naming a version (`shown`) that the annotator's verdict on the item has
+ * moved on from, or null when it names none or the current one. Run inside the write's transaction,
+ * so nothing can come between the check and the row.
+ */
+function staleVerdict(context: ServeContext, itemId: number, annotatorId: number, shown: number | null | undefined): StaleVerdict | null {
+  if (shown === null || shown === undefined) return null;
+  const standing = standingVerdict(context, itemId, annotatorId);
+  if (standing.version === shown) return null;
+  const now = standing.judgment ? standing.judgment.verdict : standing.withdrawn ? 'withdrawn' : 'unjudged';
+  return {
+    status: 409,
+    message: `your verdict on item ${itemId} changed since version ${shown} (in another tab or session): it is now ${now}, version ${standing.version}; send version ${standing.version} to replace it`,
+    standing,
+  };
 }
 
 export async function apiRoutes(app: FastifyInstance, context: ServeContext): Promise<void> {
@@ -79,7 +119,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
   app.get('/next', async (request) => {
     const here = context.locate(annotatorOf(request).id, null);
     const current = here?.current ?? null;
-    return { total: here?.total ?? 0, judged: here?.judged ?? 0, position: current?.position ?? null, item: current && current.item };
+    return { total: here?.total ?? 0, judged: here?.judged ?? 0, position: current?.position ?? null, item: current && current.item, version: current?.version ?? null };
   });
 
   /** The annotator's history: every assigned item in queue position with its state (judged, skipped, to do). */
@@ -99,6 +139,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
           verdict: entry.latest?.verdict ?? null,
           judged_at: entry.latest?.createdAt ?? null,
           withdrawn: ownWithdrawal(entry.withdrawn),
+          version: entry.version,
         })),
     };
   });
@@ -109,19 +150,21 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     const here = context.locate(annotatorOf(request).id, params.data.id);
     if (!here?.current) return sendError(reply, 403, `item ${params.data.id} is not assigned to you`);
     const { current } = here;
-    return { total: here.total, position: current.position, item: current.item, judgment: ownJudgment(current.latest), withdrawn: ownWithdrawal(current.withdrawn), skipped: current.skipped };
+    return { total: here.total, position: current.position, item: current.item, judgment: ownJudgment(current.latest), withdrawn: ownWithdrawal(current.withdrawn), skipped: current.skipped, version: current.version };
   });
 
   app.post('/judgments', async (request, reply) => {
     const body = JudgmentBody.safeParse(request.body);
     if (!body.success) return sendError(reply, 400, issuesLine(body.error));
     const annotator = annotatorOf(request);
-    const { item: itemId, verdict, label, answer, note, seconds } = body.data;
+    const { item: itemId, verdict, label, answer, note, seconds, version } = body.data;
     if ((label || answer) && verdict !== 'wrong') return sendError(reply, 400, 'label and answer correct a wrong item: give them only with verdict "wrong"');
     // The check and the row in one transaction: what was assigned when checked is what is judged.
-    const outcome = context.audits.atomically((): { judgment: Judgment } | { status: 400 | 403; message: string } => {
+    const outcome = context.audits.atomically((): { judgment: Judgment; version: number } | { status: 400 | 403; message: string } | StaleVerdict => {
       const item = context.audits.isAssigned(itemId, annotator.id) ? context.audits.item(itemId) : undefined;
       if (!item) return { status: 403, message: `item ${itemId} is not assigned to you` };
+      const stale = staleVerdict(context, itemId, annotator.id, version);
+      if (stale) return stale;
       const shown = readContent(item.content);
       const choices = shown.kind.choices?.(shown.content) ?? null;
       if (label && !choices) return { status: 400, message: 'label applies to items with a proposed label (sentence labels, verdicts on predictions); give answer instead' };
@@ -130,43 +173,58 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
       // Nothing is chosen for the annotator: a wrong label needs the right one, and it is another label.
       if (choices && verdict === 'wrong' && !label) return { status: 400, message: `a wrong label needs the right one: give label (one of ${choices.labels.filter((other) => other !== choices.proposed).join(', ')})` };
       if (choices && label === choices.proposed) return { status: 400, message: `label ${label} is the proposed one: a wrong label's right label is another` };
-      return {
-        judgment: context.addJudgment({
-          itemId,
-          annotatorId: annotator.id,
-          verdict,
-          label: label ?? null,
-          answer: answer ?? null,
-          note: note ? note : null,
-          seconds: seconds ?? null,
-          createdAt: new Date().toISOString(),
-        }),
-      };
+      const judgment = context.addJudgment({
+        itemId,
+        annotatorId: annotator.id,
+        verdict,
+        label: label ?? null,
+        answer: answer ?? null,
+        note: note ? note : null,
+        seconds: seconds ?? null,
+        createdAt: new Date().toISOString(),
+      });
+      return { judgment, version: context.audits.judgmentVersion(itemId, annotator.id) };
     });
+    if ('standing' in outcome) return sendStale(reply, itemId, outcome);
     if ('status' in outcome) return sendError(reply, outcome.status, outcome.message);
-    return reply.code(201).send({ item: itemId, verdict, judgment: ownJudgment(outcome.judgment) });
+    return reply.code(201).send({ item: itemId, verdict, judgment: ownJudgment(outcome.judgment), version: outcome.version });
   });
 
-  /** Takes the annotator's verdict on the item back: a withdrawal row is appended and the item is unjudged again. */
+  /**
+   * Takes the annotator's verdict on the item back: a withdrawal row is appended and the item is
+   * unjudged again. `?version=N` withdraws only the verdict of that version (409 otherwise).
+   */
   app.delete('/judgments/:id', async (request, reply) => {
     const params = ItemParams.safeParse(request.params);
     if (!params.success) return sendError(reply, 400, issuesLine(params.error));
+    const query = WithdrawQuery.safeParse(request.query);
+    if (!query.success) return sendError(reply, 400, issuesLine(query.error));
     const annotator = annotatorOf(request);
     const itemId = params.data.id;
-    if (!context.audits.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
-    const withdrawal = context.withdrawJudgment(itemId, annotator.id);
-    if (!withdrawal) return sendError(reply, 404, `item ${itemId} has no verdict of yours to withdraw`);
-    return { item: itemId, judged: false, withdrawn: ownWithdrawal(withdrawal) };
+    const outcome = context.audits.atomically((): { withdrawal: JudgmentRecord; version: number } | { status: 403 | 404; message: string } | StaleVerdict => {
+      if (!context.audits.isAssigned(itemId, annotator.id)) return { status: 403, message: `item ${itemId} is not assigned to you` };
+      const stale = staleVerdict(context, itemId, annotator.id, query.data.version);
+      if (stale) return stale;
+      const withdrawal = context.withdrawJudgment(itemId, annotator.id);
+      if (!withdrawal) return { status: 404, message: `item ${itemId} has no verdict of yours to withdraw` };
+      return { withdrawal, version: context.audits.judgmentVersion(itemId, annotator.id) };
+    });
+    if ('standing' in outcome) return sendStale(reply, itemId, outcome);
+    if ('status' in outcome) return sendError(reply, outcome.status, outcome.message);
+    return { item: itemId, judged: false, withdrawn: ownWithdrawal(outcome.withdrawal), version: outcome.version };
   });
 
-  /** Puts an unjudged item off: it comes back after every item still to do. */
+  /** Puts an unjudged item off: it comes back after every item still to do. A judged one is refused (409) with its verdict. */
   app.post('/skips', async (request, reply) => {
     const body = SkipBody.safeParse(request.body);
     if (!body.success) return sendError(reply, 400, issuesLine(body.error));
     const annotator = annotatorOf(request);
     const itemId = body.data.item;
     if (!context.audits.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
-    if (!context.skip(itemId, annotator.id)) return sendError(reply, 409, `item ${itemId} is judged: withdraw the verdict (DELETE /api/judgments/${itemId}) before skipping it`);
+    if (!context.skip(itemId, annotator.id)) {
+      const standing = standingVerdict(context, itemId, annotator.id);
+      return sendStale(reply, itemId, { status: 409, message: `item ${itemId} is judged: withdraw the verdict (DELETE /api/judgments/${itemId}) before skipping it`, standing });
+    }
     return reply.code(201).send({ item: itemId, skipped: true });
   });
 

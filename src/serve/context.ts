@@ -95,26 +95,26 @@ export class ServeContext {
   /** Appends a judgment (the latest counts), which becomes its item's verdict in the annotator's assignment as read. */
   addJudgment(judgment: Omit<Judgment, 'id'>): Judgment {
     const added = this.audits.addJudgment(judgment);
-    this.patch(added.annotatorId, added.itemId, { latest: added, withdrawn: null, skipped: null });
+    this.patch(added.annotatorId, added.itemId, (entry) => ({ latest: added, withdrawn: null, skipped: null, version: entry.version + 1 }));
     return added;
   }
 
   /** Withdraws the annotator's standing verdict on the item (see AuditStore.withdrawJudgment); undefined when none stands. */
   withdrawJudgment(itemId: number, annotatorId: number): JudgmentRecord | undefined {
     const withdrawal = this.audits.withdrawJudgment(itemId, annotatorId, new Date().toISOString());
-    if (withdrawal) this.patch(annotatorId, itemId, { latest: null, withdrawn: withdrawal, skipped: null });
+    if (withdrawal) this.patch(annotatorId, itemId, (entry) => ({ latest: null, withdrawn: withdrawal, skipped: null, version: entry.version + 1 }));
     return withdrawal;
   }
 
   /** Sends an unjudged item to the end of the annotator's queue; false when its verdict stands. */
   skip(itemId: number, annotatorId: number): boolean {
     const skip = this.audits.addSkip(itemId, annotatorId, new Date().toISOString());
-    if (skip !== undefined) this.patch(annotatorId, itemId, { skipped: skip });
+    if (skip !== undefined) this.patch(annotatorId, itemId, () => ({ skipped: skip }));
     return skip !== undefined;
   }
 
-  private patch(annotatorId: number, itemId: number, change: Partial<Assigned>): void {
+  private patch(annotatorId: number, itemId: number, change: (entry: Assigned) => Partial<Assigned>): void {
     const assigned = this.assignments.get(annotatorId);
-    if (assigned) this.assignments.set(annotatorId, assigned.map((entry) => (entry.itemId === itemId ? { ...entry, ...change } : entry)));
+    if (assigned) this.assignments.set(annotatorId, assigned.map((entry) => (entry.itemId === itemId ? { ...entry, ...change(entry) } : entry)));
   }
 }

@@ -22,11 +22,13 @@ export interface Whereabouts {
   judged: number;
   skipped: number;
   /** The item shown with its place (1-based) in the assignment, or null when all are judged. */
-  current: { itemId: number; position: number; latest: Judgment | null; withdrawn: Judgment | null; skipped: boolean } | null;
+  current: { itemId: number; position: number; latest: Judgment | null; withdrawn: Judgment | null; skipped: boolean; version: number } | null;
   previous: number | null;
   next: number | null;
   /** The item whose verdict `u` withdraws: the one shown if judged, else the one judged last. */
   undo: number | null;
+  /** The version of that verdict, sent with the withdrawal so that a stale page withdraws nothing it did not show. */
+  undoVersion: number | null;
 }
 
 /** The items in queue order: first those still to do by position, then the skipped ones as skipped. */
@@ -43,13 +45,15 @@ export function whereabouts(assigned: readonly Assigned[], requested: number | n
   if (requested !== null && entry === undefined) return null;
   const index = entry === undefined ? -1 : ordered.indexOf(entry);
   const lastJudged = ordered.filter((candidate) => candidate.latest !== null).sort((a, b) => (b.latest as Judgment).id - (a.latest as Judgment).id)[0];
+  const undo = entry?.latest ? entry : lastJudged;
   return {
     total: ordered.length,
     judged: ordered.filter((candidate) => candidate.latest !== null).length,
     skipped: ordered.filter((candidate) => stateOf(candidate) === 'skipped').length,
-    current: entry ? { itemId: entry.itemId, position: index + 1, latest: entry.latest, withdrawn: entry.withdrawn, skipped: entry.skipped !== null } : null,
+    current: entry ? { itemId: entry.itemId, position: index + 1, latest: entry.latest, withdrawn: entry.withdrawn, skipped: entry.skipped !== null, version: entry.version } : null,
     previous: (entry ? ordered[index - 1] : ordered.at(-1))?.itemId ?? null,
     next: entry ? (ordered[index + 1]?.itemId ?? null) : null,
-    undo: entry?.latest ? entry.itemId : (lastJudged?.itemId ?? null),
+    undo: undo?.itemId ?? null,
+    undoVersion: undo?.version ?? null,
   };
 }

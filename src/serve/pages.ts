@@ -19,11 +19,13 @@ export interface AnnotatorView {
   judged: number;
   skipped: number;
   /** The item shown, or null when every item is judged and none was asked for. */
-  current: { item: AuditItem; position: number; latest: Judgment | null; withdrawn: Judgment | null; skipped: boolean } | null;
+  current: { item: AuditItem; position: number; latest: Judgment | null; withdrawn: Judgment | null; skipped: boolean; version: number } | null;
   previous: number | null;
   next: number | null;
   /** The item whose verdict `u` withdraws: the one shown if judged, else the one judged last. */
   undo: number | null;
+  /** That verdict's version (AuditStore.judgmentVersion), sent back with the withdrawal: a stale page withdraws nothing it did not show. */
+  undoVersion: number | null;
 }
 
 function layout(title: string, script: string | null, body: Html): Html {
@@ -56,7 +58,7 @@ export function annotatorPage(view: AnnotatorView): string {
   const current = view.current;
   // With every item judged no item is shown; the guidelines and keys are then the sentence labels'.
   const kind = kindNamed(current?.item.content.kind ?? 'label');
-  const body = html`<body class="annotator" data-item="${current?.item.id ?? ''}" data-prev="${view.previous ?? ''}" data-next="${view.next ?? ''}" data-undo="${view.undo ?? ''}" data-kind="${current?.item.content.kind ?? ''}" data-judged="${current?.latest ? '1' : ''}">
+  const body = html`<body class="annotator" data-item="${current?.item.id ?? ''}" data-prev="${view.previous ?? ''}" data-next="${view.next ?? ''}" data-undo="${view.undo ?? ''}" data-undo-version="${view.undoVersion ?? ''}" data-version="${current?.version ?? ''}" data-kind="${current?.item.content.kind ?? ''}" data-judged="${current?.latest ? '1' : ''}">
 <header>
   <h1>Audit <span class="audit-name">${view.audit}</span></h1>
   <span class="who">judging as <strong>${view.annotator}</strong></span>
@@ -92,7 +94,7 @@ ${itemView(content)}
     <button type="button" data-verdict="correct" class="correct"><kbd>1</kbd> correct</button>
     <button type="button" data-verdict="debatable" class="debatable"><kbd>2</kbd> debatable</button>
     <button type="button" data-verdict="wrong" class="wrong"><kbd>3</kbd> wrong…</button>
-    <span class="secondary">${latest ? html`<button type="button" id="withdraw" class="link"><kbd>u</kbd> withdraw my verdict</button>` : html`<button type="button" id="skip" class="link"><kbd>s</kbd> skip for now</button>`}</span>
+    <span class="secondary"><button type="button" id="withdraw" class="link"${latest ? '' : html` hidden`}><kbd>u</kbd> withdraw my verdict</button><button type="button" id="skip" class="link"${latest ? html` hidden` : ''}><kbd>s</kbd> skip for now</button></span>
   </div>
   <div id="correction" hidden>
     ${choices

@@ -82,6 +82,8 @@ export interface AssignedItem {
   withdrawn: JudgmentRecord | null;
   /** The standing skip's row id (skipped items come back in this order), or null. */
   skipped: number | null;
+  /** The annotator's verdict's version on the item (see judgmentVersion). */
+  version: number;
 }
 
 /** Audits: their items (content frozen when drawn), annotators and tokens, and the judgments (appended, withdrawals included). */
@@ -252,9 +254,11 @@ export class AuditStore {
       .all(annotatorId)
       .map((raw) => AssignedRow.parse(raw));
     const newest = new Map<number, JudgmentRecord>();
+    const versions = new Map<number, number>();
     for (const raw of this.statement(`SELECT ${JUDGMENT_COLUMNS} FROM audit_judgments j WHERE j.annotator_id = ? ORDER BY j.id`).all(annotatorId)) {
       const record = recordOf(JudgmentRow.parse(raw));
       newest.set(record.itemId, record);
+      versions.set(record.itemId, (versions.get(record.itemId) ?? 0) + 1);
     }
     const skips = new Map<number, z.infer<typeof SkipRow>>();
     for (const raw of this.statement('SELECT id, item_id, after_judgment FROM audit_skips WHERE annotator_id = ? ORDER BY id').all(annotatorId)) {
@@ -272,6 +276,7 @@ export class AuditStore {
         latest: standing ? verdictOf(record) : null,
         withdrawn: record?.withdrawn ? record : null,
         skipped: !standing && skip !== undefined && skip.after_judgment === (record?.id ?? null) ? skip.id : null,
+        version: versions.get(row.item_id) ?? 0,
       };
     });
   }
@@ -287,6 +292,16 @@ export class AuditStore {
   /** Whether the item is assigned to the annotator. */
   isAssigned(itemId: number, annotatorId: number): boolean {
     return this.statement('SELECT 1 FROM audit_assignments WHERE item_id = ? AND annotator_id = ?').get(itemId, annotatorId) !== undefined;
+  }
+
+  /**
+   * The version of the annotator's verdict on the item: how many verdicts and withdrawals they have
+   * given on it, 0 before the first. Each one appended changes it, so a page that sends back the
+   * version it showed is told when another tab or session has judged the item since (`409`).
+   * Counted per (item, annotator), never a row id, which would tell how much others judged meanwhile.
+   */
+  judgmentVersion(itemId: number, annotatorId: number): number {
+    return z.number().int().parse(this.statement('SELECT COUNT(*) FROM audit_judgments WHERE item_id = ? AND annotator_id = ?').pluck().get(itemId, annotatorId));
   }
 
   /** Always appends a row: a changed verdict is a new judgment, and the latest counts. */

@@ -5,8 +5,9 @@
  * half-way and goes on where she was), a third posts through the API, hostile wiki text stays
  * inert (no dialog, no request leaves for another address), and the report equals the one worked
  * out by hand below. The weekly item shows its change above the verdict bar at 1280x900 and on a
- * 390 px screen; errors are seen; a page left open for days sends a day; the dark scheme follows
- * the system's. Screenshots go to $AUDIT_SHOTS (default tests/.artifacts/audit-pages).
+ * 390 px screen (the right answer's box too); errors are seen; a page left open for days sends a
+ * day; the dark scheme follows the system's; a stale second tab on one item replaces, withdraws or
+ * skips nothing unawares. Screenshots go to $AUDIT_SHOTS (default tests/.artifacts/audit-pages).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -363,6 +364,10 @@ describe('audit pages in chromium', () => {
     expect(await wordsUnbroken(phone, '#history-table :is(th, td):is(:first-child, :last-child)')).toBe(true);
     await phone.screenshot({ path: join(SHOTS, 'history-390.png') });
     await phone.keyboard.press('Escape');
+    // The right answer's box fits the phone too: it was 24rem wide and the page scrolled sideways.
+    await phone.keyboard.press('3');
+    expect(await phone.locator('#right').isVisible()).toBe(true);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     const dark = await openPage('dark', { colorScheme: 'dark' });
     await dark.goto(`${server.url}/a/${seeded.tokens.dana}?item=${weekly}`);
@@ -390,7 +395,7 @@ describe('audit pages in chromium', () => {
 
     await page.clock.fastForward(60 * 3600 * 1000);
     const [posted] = await Promise.all([page.waitForRequest('**/api/judgments'), page.waitForEvent('load'), page.keyboard.press('1')]);
-    expect(posted.postDataJSON()).toEqual({ item: seeded.items[1]!.id, verdict: 'correct', seconds: 86_400 });
+    expect(posted.postDataJSON()).toEqual({ item: seeded.items[1]!.id, verdict: 'correct', seconds: 86_400, version: 0 });
     const audits = store.audits;
     const dana = audits.annotators(seeded.audit.id).find((annotator) => annotator.name === 'dana')!;
     expect(audits.judgments(seeded.audit.id).filter((row) => row.annotatorId === dana.id).map((row) => row.seconds)).toEqual([86_400]);
@@ -407,6 +412,84 @@ describe('audit pages in chromium', () => {
     expect(await page.locator('#old-sentences li:visible').count()).toBe(6);
     expect(await page.locator('#old-sentences mark').count()).toBe(0);
     expect(await page.locator('#old-search-count').textContent()).toBe('');
+    expect(incidents).toEqual([]);
+  }, 60_000);
+  it("never lets a stale tab replace or withdraw a verdict given in another unawares: it shows the verdict standing, a second press replaces it", async () => {
+    const item = seeded.items[5]!.id;
+    const link = `${server.url}/a/${seeded.tokens.dana}?item=${item}`;
+    const audits = store.audits;
+    const dana = audits.annotators(seeded.audit.id).find((annotator) => annotator.name === 'dana')!;
+    const rows = () => audits.judgments(seeded.audit.id).filter((row) => row.itemId === item && row.annotatorId === dana.id).map((row) => [row.verdict, row.withdrawn]);
+    const first = await openPage('first tab');
+    const second = await first.context().newPage();
+    await first.goto(link);
+    await second.goto(link);
+
+    await pressAndLoad(first, '1');
+    await second.keyboard.press('2');
+    await second.locator('#status.error').waitFor();
+    expect(await second.locator('#status').textContent()).toBe('Not saved: since this page was loaded you judged this item correct in another tab or on another device (shown above). Give your verdict again to replace it.');
+    expect(await second.locator('.previous-verdict').textContent()).toBe('Your verdict so far: correct');
+    expect([await second.locator('#withdraw').isVisible(), await second.locator('#skip').isVisible()]).toEqual([true, false]);
+    expect(rows()).toEqual([['correct', false]]);
+    await second.screenshot({ path: join(SHOTS, 'stale-tab.png') });
+    await pressAndLoad(second, '2');
+    expect(rows()).toEqual([['correct', false], ['debatable', false]]);
+
+    // Both tabs show debatable; the second replaces it with correct, then the first presses u.
+    await first.goto(link);
+    await second.goto(link);
+    await pressAndLoad(second, '1');
+    await first.keyboard.press('u');
+    await first.locator('#status.error').waitFor();
+    expect(await first.locator('#status').textContent()).toBe('Not withdrawn: since this page was loaded that verdict was replaced by correct in another tab or on another device. Press u again to withdraw it.');
+    expect(await first.locator('.previous-verdict').textContent()).toBe('Your verdict so far: correct');
+    expect(rows()).toEqual([['correct', false], ['debatable', false], ['correct', false]]);
+    await pressAndLoad(first, 'u');
+    expect(await first.locator('.notice.withdrawn').textContent()).toBe('You withdrew your verdict correct on this item: it is unjudged again.');
+    expect(rows().at(-1)).toEqual(['correct', true]);
+
+    // Unjudged in both tabs, judged in the first: s in the second skips nothing and says why.
+    await second.goto(link);
+    await pressAndLoad(first, '2');
+    await second.keyboard.press('s');
+    await second.locator('#status.error').waitFor();
+    expect(await second.locator('#status').textContent()).toBe('Not saved: since this page was loaded you judged this item debatable in another tab or on another device (shown above). Give your verdict again to replace it.');
+    expect(audits.assignedItems(dana.id).find((entry) => entry.itemId === item)).toMatchObject({ latest: { verdict: 'debatable' }, skipped: null });
+    expect(incidents).toEqual([]);
+  }, 60_000);
+  it('takes the letter keys with Caps Lock on', async () => {
+    const page = await openPage('caps lock');
+    await page.goto(`${server.url}/a/${seeded.tokens.dana}?item=${seeded.items[6]!.id}`);
+    await page.keyboard.press('G');
+    expect(await page.locator('details#guidelines').evaluate((details) => (details as unknown as { open: boolean }).open)).toBe(true);
+    await page.keyboard.press('H');
+    await page.locator('#history-table tbody tr').first().waitFor();
+    expect(await page.locator('#history').evaluate((dialog) => (dialog as unknown as { open: boolean }).open)).toBe(true);
+    await page.keyboard.press('H');
+    expect(await page.locator('#history').evaluate((dialog) => (dialog as unknown as { open: boolean }).open)).toBe(false);
+    expect(incidents).toEqual([]);
+  }, 60_000);
+  it("tells an annotator whose link was renewed to ask for the new one, and sends nothing more, instead of 'try again in 59 s'", async () => {
+    const page = await openPage('renewed carol');
+    await page.goto(`${server.url}/a/${seeded.tokens.carol}?item=${seeded.items[0]!.id}`);
+    const sent: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/api/')) sent.push(response.status());
+    });
+    renewLinks(store, seeded.audit.name, ['carol']);
+    const deadLink = 'this link no longer opens the audit (renewed?): ask the maintainer for your new link';
+    // Pressed again and again, as a verdict that does not save is: past ten failed tokens a machine's were answered 429.
+    for (let press = 0; press < 12; press++) {
+      await page.keyboard.press('1');
+      await page.waitForTimeout(50);
+    }
+    await page.locator('#status.error').waitFor();
+    expect(await page.locator('#status').textContent()).toBe(`Not saved: ${deadLink}`);
+    await page.keyboard.press('h');
+    await page.locator('#history-status.error').waitFor();
+    expect(await page.locator('#history-status').textContent()).toBe(`Your items could not be loaded: ${deadLink}.`);
+    expect(sent).toEqual([401]);
     expect(incidents).toEqual([]);
   }, 60_000);
   // Last: it renews the maintainer's link, which the tests above use.

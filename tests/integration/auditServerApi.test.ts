@@ -1,7 +1,8 @@
 /**
  * The audit server's JSON API over real HTTP on loopback, on a real SQLite store: who may do what
  * (401, 403, 400 with a message), the cross-site, Host and size guards, the limits on failed tokens
- * (per address and per token prefix, never against a valid token), withdrawals and skips, blindness
+ * (per address and per token prefix, never against a valid token), withdrawals and skips, writes
+ * from a stale version refused (409) while writes without one still go through, blindness
  * between annotators, and that concurrent posts and a restart lose no judgment.
  */
 import { readFileSync } from 'node:fs';
@@ -195,6 +196,53 @@ describe('audit server API', () => {
     expect((await report()).n_judgments).toBe(2);
   });
 
+  it('refuses a verdict or withdrawal sent from a stale version with 409 and the verdict as it stands; without a version the latest wins', async () => {
+    const run = await start();
+    const alice = run.seeded.tokens.alice!;
+    const [item, other] = run.seeded.items.map((entry) => entry.id) as [number, number];
+    const shown = async (id: number) => ((await (await api(run, `/api/items/${id}`, { token: alice })).json()) as { version: number }).version;
+    // Two tabs load the item while it is unjudged: both were shown version 0.
+    expect(await shown(item)).toBe(0);
+    const first = await judge(run, alice, { item, verdict: 'correct', version: 0 });
+    expect(first.status).toBe(201);
+    expect(await first.json()).toMatchObject({ verdict: 'correct', version: 1 });
+
+    // The second tab's verdict would replace the first unawares: refused, with the first to show.
+    const stale = await judge(run, alice, { item, verdict: 'wrong', label: 'new', note: 'from the old tab', version: 0 });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toEqual({
+      error: `your verdict on item ${item} changed since version 0 (in another tab or session): it is now correct, version 1; send version 1 to replace it`,
+      item,
+      version: 1,
+      judgment: expect.objectContaining({ verdict: 'correct', label: null, note: null }),
+      withdrawn: null,
+    });
+    const verdicts = () => run.store.audits.judgments(run.seeded.audit.id).map((row) => [row.itemId, row.verdict, row.withdrawn]);
+    expect(verdicts()).toEqual([[item, 'correct', false]]);
+    // Confirmed with the version it was told: replaced on purpose.
+    expect(await (await judge(run, alice, { item, verdict: 'wrong', label: 'new', version: 1 })).json()).toMatchObject({ verdict: 'wrong', version: 2 });
+
+    // A withdrawal names the version too: a stale tab takes back nothing it did not show.
+    const staleWithdrawal = await api(run, `/api/judgments/${item}?version=1`, { token: alice, method: 'DELETE' });
+    expect(staleWithdrawal.status).toBe(409);
+    expect(await staleWithdrawal.json()).toMatchObject({ item, version: 2, judgment: { verdict: 'wrong', label: 'new' }, withdrawn: null });
+    expect(await (await api(run, `/api/judgments/${item}?version=2`, { token: alice, method: 'DELETE' })).json()).toMatchObject({ judged: false, version: 3 });
+    // Withdrawn meanwhile: a verdict from version 2 is told so, and the lists show the version.
+    expect(await (await judge(run, alice, { item, verdict: 'debatable', version: 2 })).json()).toMatchObject({ version: 3, judgment: null, withdrawn: { verdict: 'wrong' } });
+    expect(await shown(item)).toBe(3);
+    const listed = (await (await api(run, '/api/items', { token: alice })).json()) as { items: Array<{ id: number; version: number }> };
+    expect(listed.items.slice(0, 2)).toEqual([expect.objectContaining({ id: item, version: 3 }), expect.objectContaining({ id: other, version: 0 })]);
+    expect(await (await api(run, '/api/next', { token: alice })).json()).toMatchObject({ item: { id: item }, version: 3 });
+    expect((await api(run, `/api/judgments/${item}?version=x`, { token: alice, method: 'DELETE' })).status).toBe(400);
+    expect((await judge(run, alice, { item, verdict: 'correct', version: -1 })).status).toBe(400);
+
+    // Scripts that send no version keep working: the latest verdict wins, as before.
+    expect((await judge(run, alice, { item: other, verdict: 'correct' })).status).toBe(201);
+    expect(await (await judge(run, alice, { item: other, verdict: 'debatable' })).json()).toMatchObject({ verdict: 'debatable', version: 2 });
+    expect((await api(run, `/api/judgments/${other}`, { token: alice, method: 'DELETE' })).status).toBe(200);
+    expect(verdicts().slice(-3)).toEqual([[other, 'correct', false], [other, 'debatable', false], [other, 'debatable', true]]);
+  });
+
   it('skips an item to the end of the queue, lists it as skipped, and refuses to skip a judged one', async () => {
     const run = await start(['alice']);
     const alice = run.seeded.tokens.alice!;
@@ -212,7 +260,10 @@ describe('audit server API', () => {
     expect(await next()).toBe(ids[0]);
     const refused = await skip(ids[2]!);
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { error: string }).error).toMatch(/is judged: withdraw the verdict/);
+    // With the verdict standing, as a refused verdict has it: a page that showed the item unjudged shows it.
+    const standing = (await refused.json()) as { error: string };
+    expect(standing.error).toMatch(/is judged: withdraw the verdict/);
+    expect(standing).toMatchObject({ item: ids[2], version: 1, judgment: { verdict: 'correct' }, withdrawn: null });
     expect((await skip(999_999)).status).toBe(403);
     expect((await api(run, '/api/skips', { token: alice, body: { item: ids[0], extra: 1 } })).status).toBe(400);
     expect((await judge(run, alice, { item: ids[0], verdict: 'debatable' })).status).toBe(201);

@@ -1,13 +1,20 @@
 // The annotator's page: verdicts by button or key (1/2/3), u to withdraw a verdict, s to skip,
 // arrows to move, h for one's items, ? for the keys, seconds spent per item (while the page is
-// visible, at most a day). Served as a file because the page's policy forbids inline script; every
-// text it shows is set through textContent.
+// visible, at most a day). Each verdict and withdrawal names the version of the verdict the page
+// showed: when another tab or session has changed it since, the server saves nothing and answers 409
+// with the verdict as it stands, which the page shows, so that only a second press replaces it.
+// Served as a file because the page's policy forbids inline script; every text it shows is set
+// through textContent.
 'use strict';
 
 (() => {
   const token = decodeURIComponent(location.pathname.split('/')[2] ?? '');
   const data = document.body.dataset;
   const itemId = Number(data.item) || null;
+  const versionOf = (text) => (text === undefined || text === '' ? null : Number(text));
+  /** The version of the verdict shown on this item, and of the one `u` withdraws (see GET /api/items/ITEM). */
+  let version = versionOf(data.version);
+  let undoVersion = versionOf(data.undoVersion);
   const form = document.getElementById('verdict');
   const status = document.getElementById('status');
   const correction = document.getElementById('correction');
@@ -20,6 +27,12 @@
   /** The server stores at most a day per item; a page left open longer is sent as a day. */
   const MAX_SECONDS = 86400;
   let sending = false;
+  // A link renewed by `audit links` opens nothing any more (a 429 too answers only such a token: a
+  // valid one is never refused). Once seen, nothing more is sent: each request would count as a
+  // failed token of this machine, and "try again in 59 s" would not help anyway.
+  const DEAD_LINK = 'this link no longer opens the audit (renewed?): ask the maintainer for your new link';
+  const linkDead = (response) => response.status === 401 || response.status === 429;
+  let deadLink = false;
 
   // Time counts while the page is visible: a tab left in the background is not time spent judging.
   let visibleMs = 0;
@@ -47,17 +60,27 @@
   };
   const authorized = (init = {}) => ({ ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
 
-  /** Sends a request that changes something; on success goes to `then`, else says why, loudly. */
-  async function send(path, init, then) {
+  /**
+   * Sends a request that changes something; on success goes to `then`, on a verdict changed since
+   * the version sent to `stale` with the verdict as it stands, else says why, loudly.
+   */
+  async function send(path, init, then, stale) {
     if (sending) return;
+    if (deadLink) {
+      say(`Not saved: ${DEAD_LINK}`, true);
+      return;
+    }
     sending = true;
     say('saving…');
     try {
       const response = await fetch(path, authorized(init));
       if (!response.ok) {
         const reply = await response.json().catch(() => ({}));
-        say(`Not saved: ${reply.error ?? `the server answered ${response.status}`}`, true);
         sending = false;
+        deadLink = linkDead(response);
+        if (deadLink) say(`Not saved: ${DEAD_LINK}`, true);
+        else if (response.status === 409 && typeof reply.version === 'number') stale(reply);
+        else say(`Not saved: ${reply.error ?? `the server answered ${response.status}`}`, true);
         return;
       }
       then();
@@ -67,9 +90,44 @@
     }
   }
 
+  /** The "your verdict so far" line, as the server renders it, for the verdict now standing (none: no line). */
+  function showVerdict(judgment) {
+    document.querySelector('.previous-verdict')?.remove();
+    if (!judgment) return;
+    const line = document.createElement('p');
+    line.className = 'previous-verdict';
+    const strong = document.createElement('strong');
+    strong.className = `verdict-${judgment.verdict}`;
+    strong.textContent = judgment.verdict;
+    const extra = judgment.label ? ` (label ${judgment.label})` : judgment.answer ? ` (answer ${judgment.answer})` : '';
+    line.append('Your verdict so far: ', strong, extra);
+    form.prepend(line);
+  }
+
+  /** This item's verdict as another tab or session left it: shown, and the next verdict replaces it knowingly. */
+  function changedElsewhere(reply) {
+    version = reply.version;
+    data.judged = reply.judgment ? '1' : '';
+    if (reply.judgment) {
+      data.undo = String(itemId);
+      undoVersion = reply.version;
+    }
+    showVerdict(reply.judgment);
+    // A judged item is withdrawn, not skipped: the button offered follows the verdict now standing.
+    document.getElementById('withdraw').hidden = !reply.judgment;
+    document.getElementById('skip').hidden = Boolean(reply.judgment);
+    say(
+      reply.judgment
+        ? `Not saved: since this page was loaded you judged this item ${reply.judgment.verdict} in another tab or on another device (shown above). Give your verdict again to replace it.`
+        : 'Not saved: since this page was loaded you withdrew your verdict on this item in another tab or on another device. Give your verdict again to save it.',
+      true,
+    );
+  }
+
   function judge(verdict) {
     if (!itemId) return;
     const body = { item: itemId, verdict, seconds: secondsSpent() };
+    if (version !== null) body.version = version;
     const noteText = note.value.trim();
     if (noteText) body.note = noteText;
     if (verdict === 'wrong') {
@@ -87,7 +145,7 @@
       if (value) body[right.name] = value;
     }
     // On to the first item still to do (after a withdrawal, that is where the annotator left off).
-    void send('/api/judgments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, () => location.assign(location.pathname));
+    void send('/api/judgments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, () => location.assign(location.pathname), changedElsewhere);
   }
 
   function withdraw() {
@@ -96,7 +154,14 @@
       say('No verdict of yours to withdraw yet.');
       return;
     }
-    void send(`/api/judgments/${id}`, { method: 'DELETE' }, () => go(id));
+    const query = undoVersion === null ? '' : `?version=${undoVersion}`;
+    void send(`/api/judgments/${id}${query}`, { method: 'DELETE' }, () => go(id), (reply) => {
+      // Withdrawn in another tab already: the item is where the withdrawal would have left it.
+      if (!reply.judgment) return go(id);
+      if (id === itemId) changedElsewhere(reply);
+      undoVersion = reply.version;
+      say(`Not withdrawn: since this page was loaded that verdict was replaced by ${reply.judgment.verdict} in another tab or on another device. Press u again to withdraw it.`, true);
+    });
   }
 
   function skip() {
@@ -105,7 +170,7 @@
       location.assign(location.pathname);
       return;
     }
-    void send('/api/skips', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ item: itemId }) }, () => location.assign(location.pathname));
+    void send('/api/skips', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ item: itemId }) }, () => location.assign(location.pathname), changedElsewhere);
   }
 
   function askForCorrection() {
@@ -122,9 +187,17 @@
     if (!history.open) history.showModal();
     const table = document.getElementById('history-table');
     const summary = document.getElementById('history-status');
+    const failed = (why) => {
+      summary.textContent = `Your items could not be loaded: ${why}.`;
+      summary.classList.add('error');
+    };
+    if (deadLink) return failed(DEAD_LINK);
     try {
       const response = await fetch('/api/items', authorized());
-      if (!response.ok) throw new Error(String(response.status));
+      if (!response.ok) {
+        deadLink = linkDead(response);
+        return failed(deadLink ? DEAD_LINK : `the server answered ${response.status}`);
+      }
       const { items } = await response.json();
       const body = table.querySelector('tbody');
       body.replaceChildren(
@@ -153,8 +226,7 @@
       table.hidden = false;
       (table.querySelector('tr.current a') ?? table.querySelector('a'))?.focus();
     } catch {
-      summary.textContent = 'Your items could not be loaded: the server cannot be reached.';
-      summary.classList.add('error');
+      failed('the server cannot be reached');
     }
   }
 
@@ -247,7 +319,8 @@
           n: () => note?.focus(),
           g: () => guidelines && (guidelines.open = !guidelines.open),
         };
-    const action = actions[event.key];
+    // Caps Lock on turns u into U: the letter keys work either way.
+    const action = actions[event.key] ?? actions[event.key.toLowerCase()];
     if (!action) return;
     event.preventDefault();
     action();

@@ -6,7 +6,7 @@ import { queueOrder, stateOf, whereabouts, type Assigned } from '../../../src/se
 const judged = (judgmentId: number, itemId: number): Judgment => ({
   id: judgmentId, itemId, annotatorId: 1, verdict: 'correct', label: null, answer: null, note: null, seconds: 1, createdAt: '2024-01-01T00:00:00Z',
 });
-const entry = (itemId: number, position: number, change: Partial<Assigned> = {}): Assigned => ({ itemId, key: `k${itemId}`, position, latest: null, withdrawn: null, skipped: null, ...change });
+const entry = (itemId: number, position: number, change: Partial<Assigned> = {}): Assigned => ({ itemId, key: `k${itemId}`, position, latest: null, withdrawn: null, skipped: null, version: 0, ...change });
 /** Items 10, 20, 30, 40 in positions 0..3; 10 judged first (row 1), then 30 (row 5). */
 const assigned: Assigned[] = [entry(30, 2, { latest: judged(5, 30) }), entry(10, 0, { latest: judged(1, 10) }), entry(20, 1), entry(40, 3)];
 
@@ -23,6 +23,10 @@ describe('whereabouts', () => {
     expect(whereabouts(assigned, 30)!.undo).toBe(30);
     expect(whereabouts(assigned, 40)!.undo).toBe(30);
     expect(whereabouts([entry(1, 0), entry(2, 1)], null)!.undo).toBeNull();
+    // With the version of that verdict, and the shown item's own, for the page to send back.
+    const versioned = assigned.map((candidate) => ({ ...candidate, version: candidate.itemId / 10 }));
+    expect(whereabouts(versioned, 40)).toMatchObject({ undo: 30, undoVersion: 3, current: { itemId: 40, version: 4 } });
+    expect(whereabouts([entry(1, 0)], null)!.undoVersion).toBeNull();
   });
 
   it('shows a withdrawn item as unjudged, with the verdict taken back', () => {

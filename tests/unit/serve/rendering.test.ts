@@ -19,10 +19,11 @@ const view: AnnotatorView = {
   total: 3,
   judged: 1,
   skipped: 0,
-  current: { item: { id: 7, auditId: 1, key: 'k', stratum: 'changed', content: AUDIT_CONTENTS[0]!.content } satisfies AuditItem, position: 2, latest: null, withdrawn: null, skipped: false },
+  current: { item: { id: 7, auditId: 1, key: 'k', stratum: 'changed', content: AUDIT_CONTENTS[0]!.content } satisfies AuditItem, position: 2, latest: null, withdrawn: null, skipped: false, version: 0 },
   previous: 5,
   next: 9,
   undo: 5,
+  undoVersion: 1,
 };
 
 /** Every tag the markup opens, by name: wiki text must never add one. */
@@ -162,7 +163,7 @@ describe('item views', () => {
     const page = annotatorPage({ ...view, audit: HOSTILE.script, annotator: HOSTILE.image });
     expect(page.match(/<script\b[^>]*>/g)).toEqual(['<script src="/assets/annotator.js" defer>']);
     expect(page).not.toMatch(/<[a-z][^>]*\son\w+=/i);
-    expect(page).toContain('data-item="7" data-prev="5" data-next="9" data-undo="5" data-kind="label" data-judged=""');
+    expect(page).toContain('data-item="7" data-prev="5" data-next="9" data-undo="5" data-undo-version="1" data-version="0" data-kind="label" data-judged=""');
   });
 
   it("shows a judged prediction with the answer's dated values and the verdict proposed, never the judge's reason", () => {
@@ -190,7 +191,9 @@ describe('item views', () => {
     expect(again).toContain('<option value="" disabled>choose…</option>');
     expect(again).toContain('<option value="new" selected>new</option>');
     expect(again).toContain('data-judged="1"');
-    expect(again).toContain('<kbd>u</kbd> withdraw my verdict');
+    // Both buttons are there for the script to swap when another tab judged the item: the one that applies shown.
+    expect(again).toContain('<button type="button" id="withdraw" class="link"><kbd>u</kbd> withdraw my verdict</button><button type="button" id="skip" class="link" hidden>');
+    expect(page).toContain('<button type="button" id="withdraw" class="link" hidden><kbd>u</kbd> withdraw my verdict</button><button type="button" id="skip" class="link">');
   });
 
   it('says when the verdict shown was withdrawn or the item skipped, and lists every key in the help overlay', () => {

@@ -124,8 +124,11 @@ describe('AuditStore', () => {
       { annotator: 'alice', assigned: 2, judged: 1 },
       { annotator: 'bob', assigned: 0, judged: 0 },
     ]);
-    const [first] = store.assignedItems(alice.id);
+    const [first, second] = store.assignedItems(alice.id);
     expect(first).toMatchObject({ latest: null, withdrawn: { verdict: 'wrong', withdrawn: true }, skipped: null });
+    // Each verdict and withdrawal is a new version of the annotator's verdict on the item; bob's count apart.
+    expect([first?.version, second?.version]).toEqual([2, 1]);
+    expect([store.judgmentVersion(q1!.id, alice.id), store.judgmentVersion(q2!.id, alice.id), store.judgmentVersion(q1!.id, bob.id)]).toEqual([2, 1, 0]);
     expect(store.assignments(audit.id).map((row) => row.judged)).toEqual([false, true]);
     // Unjudged again, the item may move to another annotator; a standing verdict never does.
     expect(store.moveAssignment(q2!.id, alice.id, bob.id)).toBe(false);
