@@ -526,7 +526,10 @@ class ExportReader {
   }
 
   private pageHeader(page: PageState, offset: number): DumpPageHeader {
-    if (page.title === null) throw new InputError('E_DUMP_MALFORMED', `dump has a page without <title>${this.where(offset)}`);
+    // MediaWiki never writes a blank title: such a page would become a question about nothing.
+    if (page.title === null || page.title.trim() === '') {
+      throw new InputError('E_DUMP_MALFORMED', `dump has a page ${page.title === null ? 'without <title>' : 'with a blank <title>'}${this.where(offset)}`);
+    }
     const pageId = parseWholeNumber(page.id ?? undefined, `<id> of page "${page.title}"`);
     const namespace = page.ns === null ? this.namespaceOfTitle(page.title) : parseInteger(page.ns, `<ns> of page "${page.title}"`);
     return { pageId, title: page.title, namespace, redirect: page.redirect };

@@ -76,6 +76,12 @@ describe('readDump on revision fields MediaWiki never writes', () => {
     },
   );
 
+  it('refuses a page whose title is blank: it would become a question about nothing', async () => {
+    const blank = dump('10', '2025-01-14T10:00:00Z').replace('<title>T</title>', '<title>  </title>');
+    const { error } = await collectUntilError(cutAt(Buffer.from(blank), 10));
+    expect(error).toMatchObject({ code: 'E_DUMP_MALFORMED', message: expect.stringMatching(/^dump has a page with a blank <title>/) });
+  });
+
   it('reads a timestamp with a fraction of a second to the second', async () => {
     const events = await collect(cutAt(Buffer.from(dump('10', '2025-01-19T22:00:05.250Z')), 10));
     expect(revisions(events).map((event) => event.revision.timestamp)).toEqual(['2025-01-19T22:00:05Z']);
