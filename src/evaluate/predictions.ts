@@ -37,6 +37,11 @@ export const MAX_PREDICTION_CHARS = 100_000;
  * characters for 1) and the line's other fields; a longer line is refused before it is parsed.
  */
 const MAX_LINE_CHARS = 6 * MAX_PREDICTION_CHARS + 10_000;
+/**
+ * The largest results JSON read: one object, parsed whole at about four times its size in memory
+ * (a million SQuAD answers are some 60 MB). Lines are read one by one, so JSONL has no such cap.
+ */
+const MAX_RESULTS_JSON_BYTES = 256 * 1024 * 1024;
 
 /** What a file may hold, named in every error about its shape. */
 const FORMATS = "JSONL {id, prediction[, date]}, RealTimeQA's {question_id, prediction} lines, SQuAD's {id: answer} JSON or GrowOVER's results JSON {id: {prediction: {text}}}";
@@ -207,6 +212,13 @@ function readOpenPredictionFile(fd: number, path: string, sink: PredictionSink):
       if (head.trimStart() !== '') {
         first = false;
         if (startsLikeResultsJson(head)) {
+          const size = fstatSync(fd).size;
+          if (size > MAX_RESULTS_JSON_BYTES) {
+            throw new UserError(
+              'E_PREDICTIONS_INVALID',
+              `${path}: a results JSON of ${Math.round(size / 2 ** 20)} MiB, read whole, is over the ${MAX_RESULTS_JSON_BYTES / 2 ** 20} MiB it may hold: write it as JSONL {id, prediction} lines, read one at a time`,
+            );
+          }
           const content = Buffer.concat([buffer.subarray(0, filled), readFileSync(fd)]).toString('utf8');
           if (looksLikeResultsJson(content)) return parseResultsJson(content, path, sink);
           // Read whole already: its lines from the text.

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -72,6 +72,15 @@ describe('prediction files a researcher gets wrong', () => {
       writeFileSync(path, bytes);
       expect(() => readPredictionFile(path, () => {})).toThrow(withCode('E_PREDICTIONS_INVALID', message));
     }
+  });
+
+  it('refuses a results JSON too large to be read whole, naming JSONL, which is read line by line', () => {
+    const path = join(dir, 'huge.json');
+    writeFileSync(path, '{\n  "q1": "Paris",\n');
+    // Sparse: the size is what is checked, before anything past the first chunk is read.
+    truncateSync(path, 300 * 2 ** 20);
+    expect(() => readPredictionFile(path, () => {})).toThrow(withCode('E_PREDICTIONS_INVALID', /huge\.json: a results JSON of 300 MiB, read whole, is over the 256 MiB it may hold: write it as JSONL/));
+    rmSync(path);
   });
 
   it('refuses a directory as a file, naming it', () => {
