@@ -4,12 +4,34 @@ import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stage
 import { finalizeUpdateFrequency } from '../src/timeline/updateFrequency.js';
 import type { WeeklyInput } from './weekly.js';
 import { collectStage } from './weekly/collect.js';
+import { heldWindow } from './weekly/input.js';
 import { labelsStage } from './weekly/labels.js';
 import { parseStage } from './weekly/parse.js';
 import { timelineStage } from './weekly/timeline.js';
 
 /** Sync works on the weekly records: its window runs from the oldest tracked page's sync mark to the date. */
 export type SyncInput = WeeklyInput & { onlyPages: ReadonlySet<number> };
+
+/**
+ * collect, then how far the source reached: a dump holds the history up to its newest revision only,
+ * so a sync through one made before the date holds the pages up to there (`sourceEnd`), says so, and
+ * records it with the run, which a later command, not knowing it before it reads the dump again,
+ * then does not continue (docs/ARCHITECTURE.md §5).
+ */
+const collectThroughSourceStage: Stage<SyncInput> = {
+  name: collectStage.name,
+  async run(input, context) {
+    const counts = await collectStage.run(input, context);
+    if (!input.source?.historyEnd) return counts;
+    const newest = input.source.historyEnd();
+    if (newest !== null && newest >= input.window.end) return counts;
+    const sourceEnd = newest === null || newest < input.window.start ? input.window.start : newest;
+    context.reporter.warn(`the dump holds no revision after ${sourceEnd}: synced up to there, not up to ${input.window.end}`, { until: sourceEnd });
+    context.store.runs.addParams(context.runId, { sourceEnd });
+    input.sourceEnd = sourceEnd;
+    return counts;
+  },
+};
 
 /** deletions: tracked pages the source saw deleted in the window (the API's deletion log). */
 const deletionsStage: Stage<SyncInput> = {
@@ -30,13 +52,14 @@ const deletionsStage: Stage<SyncInput> = {
 };
 
 /**
- * advance: every tracked page's history is now held up to the sync date: the changed ones were
- * collected (the timeline stage recorded them), the others held still since their latest instant held.
+ * advance: every tracked page's history is now held up to the sync date, or where its source ends
+ * before it: the changed ones were collected (the timeline stage recorded them), the others held
+ * still since their latest instant held.
  */
 const advanceStage: Stage<SyncInput> = {
   name: 'advance',
   async run(input, context) {
-    context.store.timelines(input.wiki).markUnchanged([...input.onlyPages], input.window);
+    context.store.timelines(input.wiki).markUnchanged([...input.onlyPages], heldWindow(input));
     return { pages: input.onlyPages.size };
   },
 };
@@ -49,12 +72,13 @@ const finalizeStage: Stage<SyncInput> = {
   },
 };
 
-const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectStage, parseStage, labelsStage, timelineStage, deletionsStage, advanceStage, finalizeStage];
+const syncStages: ReadonlyArray<Stage<SyncInput>> = [collectThroughSourceStage, parseStage, labelsStage, timelineStage, deletionsStage, advanceStage, finalizeStage];
 
 /**
- * Extends the timelines of every tracked page up to `until`: only pages changed since their sync
- * mark are fetched (the source skips the others before asking for any revision), their new
- * revisions parsed, and their timelines rebuilt.
+ * Extends the timelines of every tracked page up to `until`, or where the source ends before it
+ * (the run's `sourceEnd` parameter): only pages changed since their sync mark are fetched (the
+ * source skips the others before asking for any revision), their new revisions parsed, and their
+ * timelines rebuilt.
  */
 export async function runSync(options: {
   store: Store;

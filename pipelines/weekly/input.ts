@@ -25,6 +25,11 @@ export interface WeeklyInput {
   nameWiki?: () => Promise<{ wiki: string; articleBaseUrl: string }>;
   /** Collect only these pages (sync: the tracked ones); every changed page when absent. */
   onlyPages?: ReadonlySet<number>;
+  /**
+   * sync: where its source's history ends, when before the window's end (a dump made earlier,
+   * `RevisionSource.historyEnd`): the pages are held whole up to there only, not to the window's end.
+   */
+  sourceEnd?: string;
   /** generate, check, classify: the LLM tasks; the offline rules when absent. */
   tasks?: WeeklyTasks;
   /** Prices per 1,000 tokens, for the cost recorded with the run's LLM usage. */
@@ -46,4 +51,9 @@ export interface WeeklyInput {
   threads?: number;
   /** Each batch thread's heap in MB (the `threadHeapMb` setting; default src/queue/threadRunner.ts's). */
   threadHeapMb?: number;
+}
+
+/** The part of the window the run's source vouches for: all of it, unless the source ends before its end (`sourceEnd`). */
+export function heldWindow(input: Pick<WeeklyInput, 'window' | 'sourceEnd'>): Window {
+  return input.sourceEnd === undefined ? input.window : { start: input.window.start, end: input.sourceEnd };
 }

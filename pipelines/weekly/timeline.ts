@@ -3,7 +3,7 @@ import { referencedIds } from '../../src/content/entityRefs.js';
 import { buildTimeline } from '../../src/timeline/buildTimeline.js';
 import { namedIntervals } from '../../src/timeline/namedTimeline.js';
 import { buildWorldTimeline } from '../../src/timeline/worldTimeline.js';
-import type { WeeklyInput } from './input.js';
+import { heldWindow, type WeeklyInput } from './input.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 
 const TIMELINE_BATCH_PAGES = 200;
@@ -36,7 +36,7 @@ export const timelineStage: Stage<WeeklyInput> = {
         const latest = entities.latestTimedFacts(input.wiki, pageId);
         return latest ? named(buildWorldTimeline(latest.facts, latest.revId)) : [];
       });
-      timelines.markCollected(batch, input.window);
+      timelines.markCollected(batch, heldWindow(input));
       counts.pages += batch.length;
       context.saveProgress({ counts });
       context.reporter.progress(counts.pages, pageIds.length);

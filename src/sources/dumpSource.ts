@@ -84,6 +84,8 @@ export class DumpRevisionSource implements RevisionSource {
   private siteRead: Promise<WikiSite> | null = null;
   /** Standard input's head, read for its site, and the rest of it: the pass reads on from there. */
   private stdinHead: { read: Buffer[]; rest: AsyncGenerator<Buffer> } | null = null;
+  /** The newest revision the last whole pass read, of any page: see `historyEnd`. */
+  private newestRevision: string | null = null;
 
   /**
    * Opens nothing yet: the file is opened by `pagesChangedIn`.
@@ -118,6 +120,15 @@ export class DumpRevisionSource implements RevisionSource {
     if (this.streamed) this.stdinHead = { read, rest: input };
     else await input.return(undefined);
     return wikiSiteOf(site, `dump ${this.streamed ? 'on standard input' : this.source}`);
+  }
+
+  /**
+   * The newest revision of the dump, of any page (every namespace, redirects too), as the last whole
+   * `pagesChangedIn` pass read it: the dump holds every revision up to there and vouches for no later
+   * instant (`RevisionSource.historyEnd`). Null before a whole pass, and for a dump of no revision.
+   */
+  historyEnd(): string | null {
+    return this.newestRevision;
   }
 
   /** The dump's bytes: standard input read on after its head when its site was read, else opened now. */
@@ -166,6 +177,7 @@ export class DumpRevisionSource implements RevisionSource {
     let current: PageCollector | null = null;
     let skippedPageId: number | null = null;
     let found = 0;
+    let newest: string | null = null;
 
     const collectorFor = (page: DumpPageHeader): PageCollector | null => {
       if (current?.page === page) return current;
@@ -190,6 +202,7 @@ export class DumpRevisionSource implements RevisionSource {
     for await (const event of readDump(this.input(), { wantText })) {
       const collector = collectorFor(event.page);
       if (event.kind === 'revision') {
+        if (newest === null || event.revision.timestamp > newest) newest = event.revision.timestamp;
         names?.add(event.page, event.revision, event.readText);
         if (!collector) continue;
         collector.add(event.revision, event.readText);
@@ -205,6 +218,7 @@ export class DumpRevisionSource implements RevisionSource {
       options.onPagesFound?.(found);
       yield* collector.finish(event.invalidUtf8);
     }
+    this.newestRevision = newest;
   }
 }
 

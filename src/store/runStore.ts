@@ -197,9 +197,18 @@ export class RunStore {
    * continued (docs/ARCHITECTURE.md §3).
    */
   nameWiki(runId: number, wiki: string): void {
+    this.addParams(runId, { wiki });
+  }
+
+  /**
+   * Adds to a run's parameters what it learned as it ran (a sync's source that ends before its date:
+   * `sourceEnd`, docs/ARCHITECTURE.md §5). The run is found by them from then on, so a command that
+   * does not know them yet begins a run of its own rather than continue this one without them.
+   */
+  addParams(runId: number, added: Record<string, unknown>): void {
     const run = this.getRun(runId);
     if (run === undefined) throw new Error(`run ${runId} is not in the store`);
-    const params = { ...run.params, wiki };
+    const params = { ...run.params, ...added };
     this.updateParams.run(canonicalJson(params), JSON.stringify(params), runId);
   }
 

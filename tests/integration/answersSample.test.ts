@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/store.js';
 import { embeddedSampleAnswerCases } from '../support/answerCases.js';
+import { sampleMadeOn } from '../support/laterSample.js';
+import { writeDumpPart } from '../support/splitDump.js';
 import { repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 
 const sample = join(repoRoot, 'data/sample/sample-history.xml');
@@ -43,9 +45,10 @@ describe('answers for any date on the embedded sample', () => {
 
 describe('update frequency on the embedded sample', () => {
   it("does not count the week's own change on its last day: 25031700-108-0 stays 1st from day 8 on", async () => {
-    const db = join(tempDir(), 'week.sqlite');
+    const dir = tempDir();
+    const db = join(dir, 'week.sqlite');
     await runCliOk(['--db', db, 'weekly', '--start', '2025-03-17', '--dump', sample, '--llm', 'offline']);
-    await runCliOk(['--db', db, 'sync', '--until', '2025-04-30', '--dump', sample]);
+    await runCliOk(['--db', db, 'sync', '--until', '2025-04-30', '--dump', sampleMadeOn(dir, '2025-04-30')]);
     for (const date of ['2025-03-24', '2025-03-31', '2025-04-06', '2025-04-07']) {
       expect((await runCliOk(['--db', db, 'answer', '--query', '25031700-108-0', '--date', date])).stdout.split('\n')[0]).toBe('1st');
     }
@@ -56,5 +59,36 @@ describe('update frequency on the embedded sample', () => {
     } finally {
       store.close();
     }
+  });
+
+  it('keeps a query pending through a sync from a dump that ends before the days it needs, and says where the dump ends', async () => {
+    // 25011300-106-0 (the film's gross, set on 2025-01-13) changes again on 2025-01-27, day 15: frequent.
+    const dir = tempDir();
+    const cut = join(dir, 'sample-to-2025-01-24.xml');
+    writeDumpPart(sample, cut, { before: '2025-01-25' });
+    const db = join(dir, 'cut.sqlite');
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-01-13', '--dump', cut, '--llm', 'offline']);
+    const sync = await runCliOk(['--db', db, 'sync', '--until', '2025-02-10', '--dump', cut]);
+    expect(sync.stdout).toMatch(/^run \d+ sync up to 2025-01-24T09:00:00Z \(where the dump ends; not 2025-02-10\): /);
+    const warnings = sync.stderr.split('\n').filter((line) => line.includes('"level":"warn"'));
+    expect(warnings).toEqual([expect.stringContaining('the dump holds no revision after 2025-01-24T09:00:00Z: synced up to there, not up to 2025-02-10T00:00:00Z')]);
+    const answer = async (date: string) => JSON.parse((await runCliOk(['--db', db, '--json', 'answer', '--query', '25011300-106-0', '--date', date])).stdout) as { answer: string | null; status: string };
+    expect(await answer('2025-01-24')).toMatchObject({ status: 'ok', answer: 'CRN 2.1 million' });
+    expect(await answer('2025-01-25')).toMatchObject({ status: 'unknown', answer: null });
+    const frequency = () => {
+      const store = Store.open(db, { readonly: true });
+      try {
+        return store.db.prepare("SELECT update_frequency FROM queries WHERE id = '25011300-106-0'").pluck().get();
+      } finally {
+        store.close();
+      }
+    };
+    expect(frequency()).toBe('pending');
+    const status = await runCliOk(['--db', db, 'status', '--limit', '1']);
+    expect(status.stdout).toContain('sourceEnd=2025-01-24T09:00:00Z');
+    expect(status.stdout).toMatch(/finalize +done .* pending=1 frequent_update=0 infrequent_update=0/);
+    // A dump made later holds the days after: the change of day 15 makes the query frequent.
+    await runCliOk(['--db', db, 'sync', '--until', '2025-02-10', '--dump', sample]);
+    expect(frequency()).toBe('frequent_update');
   });
 });

@@ -323,8 +323,11 @@ describe('sync and Wikidata-driven infoboxes', () => {
     await weekly(db, '2023-01-09', join(dir, 'sync'));
     const population = async (date: string) => JSON.parse((await ok(['--db', db, '--json', 'answer', '--title', 'Bielefeld', '--key', 'P1082', '--date', date])).stdout) as Record<string, unknown>;
     expect(await population('2023-01-20')).toMatchObject({ status: 'unknown' });
-    await ok(['--db', db, 'sync', '--until', '2023-01-23', '--dump', history, '--labels', labels]);
-    expect(await population('2023-01-20')).toMatchObject({ status: 'ok', answer: '334009', rev_id: 21120005 });
+    const sync = await ok(['--db', db, 'sync', '--until', '2023-01-23', '--dump', history, '--labels', labels]);
+    expect(await population('2023-01-18')).toMatchObject({ status: 'ok', answer: '334009', rev_id: 21120005 });
+    // The dump's newest revision is of 2023-01-18 10:00: it vouches for no later day.
+    expect(sync.stdout).toMatch(/sync up to 2023-01-18T10:00:00Z \(where the dump ends; not 2023-01-23\)/);
+    expect(await population('2023-01-20')).toMatchObject({ status: 'unknown' });
   }, 120_000);
 
   it("reports the French sample's Wikidata-driven infobox in the week's summary and in status", async () => {

@@ -66,7 +66,10 @@ export function registerDemo(program: Command): void {
           out(`  ${unit.timestamp.slice(0, 10)}  ${unit.title} [${unit.template}] ${unit.key}: ${clip(unit.old) || '∅'} → ${clip(unit.new)}`);
         }
         out();
-        out(`synced every tracked page to ${end.end.slice(0, 10)}; update frequency: ${frequency.frequent_update ?? 0} frequent, ${frequency.infrequent_update ?? 0} infrequent, ${frequency.pending ?? 0} pending (fewer than 21 days observed)`);
+        // The sample ends before the last week's end plus a day: sync holds the pages up to its newest revision (pipelines/sync.ts).
+        const sourceEnd = 'upToDate' in synced ? undefined : synced.run.params.sourceEnd;
+        const reached = typeof sourceEnd === 'string' ? `${sourceEnd.slice(0, 16).replace('T', ' ')} UTC, where the sample ends` : end.end.slice(0, 10);
+        out(`synced every tracked page to ${reached}; update frequency: ${frequency.frequent_update ?? 0} frequent, ${frequency.infrequent_update ?? 0} infrequent, ${frequency.pending ?? 0} pending (fewer than 21 days observed)`);
         out();
         printQuestionsAndAnswers(session.store, wiki, out);
         out();

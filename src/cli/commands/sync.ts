@@ -44,11 +44,14 @@ export function registerSync(program: Command): void {
         return;
       }
       const counts = Object.fromEntries(outcome.run.stages.map((stage) => [stage.stage, stage.counts]));
-      if (session.json) process.stdout.write(`${JSON.stringify({ run: outcome.run.id, status: outcome.run.status, stages: counts })}\n`);
+      // A dump made before the date holds the pages up to its newest revision only (pipelines/sync.ts).
+      const sourceEnd = outcome.run.params.sourceEnd;
+      if (session.json) process.stdout.write(`${JSON.stringify({ run: outcome.run.id, status: outcome.run.status, ...(sourceEnd !== undefined ? { sourceEnd } : {}), stages: counts })}\n`);
       else {
         const collect = counts.collect ?? {};
+        const reached = typeof sourceEnd === 'string' ? `${sourceEnd} (where the dump ends; not ${shown})` : shown;
         process.stdout.write(
-          `run ${outcome.run.id} sync up to ${shown}: ${collect.pages ?? 0} changed tracked pages fetched (${collect.revisions ?? 0} revisions), ` +
+          `run ${outcome.run.id} sync up to ${reached}: ${collect.pages ?? 0} changed tracked pages fetched (${collect.revisions ?? 0} revisions), ` +
             `${counts.timeline?.intervals ?? 0} intervals rebuilt, ${counts.deletions?.deleted ?? 0} deletions, ${counts.advance?.pages ?? 0} pages synced\n`,
         );
       }

@@ -113,6 +113,23 @@ describe('DumpRevisionSource revert horizon', () => {
   });
 });
 
+describe('where a dump ends', () => {
+  it('vouches for no instant after its newest revision of any page, talk pages and pages the pass skips included, once a pass has read it whole', async () => {
+    const revision = (id: number, timestamp: string) =>
+      `<revision><id>${id}</id><timestamp>${timestamp}</timestamp><contributor><username>Ed</username></contributor><text xml:space="preserve">text ${id}</text></revision>`;
+    const dump = `<mediawiki version="0.11"><siteinfo><namespaces><namespace key="0"/><namespace key="1">Talk</namespace></namespaces></siteinfo>
+      <page><title>Berlin</title><ns>0</ns><id>1</id>${revision(12, '2023-01-05T00:00:00Z')}${revision(11, '2023-01-01T00:00:00Z')}</page>
+      <page><title>Talk:Berlin</title><ns>1</ns><id>2</id>${revision(21, '2023-01-20T08:00:00Z')}</page>
+      <page><title>Bonn</title><ns>0</ns><id>3</id>${revision(31, '2023-01-10T00:00:00Z')}</page>
+    </mediawiki>`;
+    const source = DumpRevisionSource.fromStream(Readable.from([dump]));
+    expect(source.historyEnd()).toBeNull();
+    const histories = await collect(source, windowFrom('2023-01-02', 7), { isDone: (pageId) => pageId === 3 });
+    expect(histories.map((history) => history.page.title)).toEqual(['Berlin']);
+    expect(source.historyEnd()).toBe('2023-01-20T08:00:00Z');
+  });
+});
+
 describe('names of the entity pages a week passes over', () => {
   const revision = (id: number, timestamp: string, text: string, model = 'wikibase-item') =>
     `<revision><id>${id}</id><timestamp>${timestamp}</timestamp><contributor><username>Ed</username></contributor><model>${model}</model><text xml:space="preserve">${text}</text></revision>`;
