@@ -9,6 +9,7 @@
  * month's stage recorded done whose results were cleared runs again (./monthly/articlesToDo.ts).
  */
 import type { Store } from '../src/store/store.js';
+import { isMonthName, latestMonthBefore } from '../src/dates.js';
 import { modelRunParams } from '../src/models/modelSet.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome } from '../src/runs/stageRunner.js';
@@ -16,7 +17,7 @@ import type { RunRecord } from '../src/store/runStore.js';
 import type { GrowoverStage } from '../src/model/growover.js';
 import { generateStage } from './monthly/generate.js';
 import { runLabel } from './monthly/label.js';
-import type { MonthlyInput, MonthlyStage } from './monthly/input.js';
+import type { MonthlyInput, MonthlyPair, MonthlyStage } from './monthly/input.js';
 import { maintainStage } from './monthly/maintain.js';
 import { requireWholeSnapshot } from './monthly/snapshot.js';
 import { laterRunOnSameTarget } from './otherRuns.js';
@@ -84,4 +85,40 @@ function madeByAnotherRun(store: Store, params: Record<string, unknown>, stage: 
   const newName = params.new as string;
   const holdsSome = store.snapshots.articles(newName).some((article) => store.growover.isDone(newName, article.pageId, stage.name as GrowoverStage));
   return holdsSome ? laterRunOnSameTarget(store, 'monthly', params, stage.name, (other) => other.new === newName) : undefined;
+}
+
+/**
+ * The done stages of a monthly run whose results the store no longer holds whole: cleared since the
+ * run made them, when an earlier month of its wiki was made again (./monthly/articlesToDo.ts). The
+ * run is to run again (its `monthly`, given again, does); `status` shows it so.
+ */
+export function clearedStages(store: Store, run: RunRecord): string[] {
+  const { old, new: newName } = run.params;
+  if (run.pipeline !== 'monthly' || typeof newName !== 'string') return [];
+  const pair: MonthlyPair = { newName, ...(typeof old === 'string' ? { oldName: old } : {}) };
+  return run.stages
+    .filter((record) => record.status === 'done' && monthlyStages.find((stage) => stage.name === record.stage)?.unfinished(pair, store) === true)
+    .map((record) => record.stage);
+}
+
+/**
+ * The months `monthly --last-month` runs, oldest first, each with the month snapshot before it as
+ * the old one: the month snapshots (YYYY-MM) after the latest one whose items the store holds from a
+ * done run, then `lastMonth`. A month snapshotted whose run never ran (or whose items were cleared) is
+ * run from the snapshot it has, so the months after it are not made from a month without items,
+ * which would start them over; a month never snapshotted is bridged. With none due, `lastMonth` alone
+ * (its done run is continued: nothing to do).
+ */
+export function monthsDue(store: Store, lastMonth: string): Array<{ oldName: string | undefined; newName: string }> {
+  const names = store.snapshots.snapshotNames();
+  const held = new Set(
+    store.runs
+      .runsOf(['monthly'])
+      .map((row) => store.runs.getRun(row.id))
+      .filter((run): run is RunRecord => run?.status === 'done' && clearedStages(store, run).length === 0)
+      .map((run) => run.params.new),
+  );
+  const latestHeld = names.filter((name) => isMonthName(name) && name <= lastMonth && held.has(name)).sort().at(-1) ?? '';
+  const due = names.filter((name) => isMonthName(name) && name > latestHeld && name < lastMonth).sort();
+  return [...due, lastMonth].map((newName) => ({ oldName: latestMonthBefore(names, newName), newName }));
 }

@@ -17,6 +17,9 @@ export interface MonthlyInput extends Models {
   batchRunner?: BatchRunner;
 }
 
+/** The snapshots a monthly run works on: what tells which results the store holds for it. */
+export type MonthlyPair = Pick<MonthlyInput, 'oldName' | 'newName'>;
+
 /**
  * A stage of the monthly pipeline. Its results live in the store per article, and can be cleared
  * after the stage is recorded done (an earlier month made again clears the months after it), so the
@@ -24,5 +27,5 @@ export interface MonthlyInput extends Models {
  */
 export interface MonthlyStage extends Stage<MonthlyInput> {
   /** Whether some article of the new snapshot lacks this stage's results in the store. */
-  unfinished(input: MonthlyInput, store: Store): boolean;
+  unfinished(input: MonthlyPair, store: Store): boolean;
 }

@@ -2,7 +2,7 @@ import { fateOf, unchangedContinuations } from '../../src/growover/maintenance.j
 import type { ArticleRef, EvidenceState, ItemKind } from '../../src/model/growover.js';
 import type { Store } from '../../src/store/store.js';
 import { articlesToDo } from './articlesToDo.js';
-import type { MonthlyInput, MonthlyStage } from './input.js';
+import type { MonthlyPair, MonthlyStage } from './input.js';
 
 /**
  * maintain (docs/ARCHITECTURE.md §7.4): carries the items whose evidence is unchanged into the new
@@ -42,7 +42,7 @@ export const maintainStage: MonthlyStage = {
 };
 
 /** The articles maintain works on: each labeled pair, and each article of the old snapshot gone from the new one. */
-function maintainWork(input: MonthlyInput, store: Store): Array<{ pageId: number; oldPageId: number | null; title: string; gone: boolean }> {
+function maintainWork(input: MonthlyPair, store: Store): Array<{ pageId: number; oldPageId: number | null; title: string; gone: boolean }> {
   const oldName = input.oldName as string;
   const pairs = store.growover.labeledPairs(oldName, input.newName);
   const continued = new Set(pairs.map((pair) => pair.oldPageId));

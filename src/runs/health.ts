@@ -13,9 +13,9 @@ export interface RunHealth {
 }
 
 /**
- * A run is unhealthy when it failed or was interrupted, or when its last sign of life (its end, or
- * its start while it runs) is older than `maxAgeHours`. No run at all is unhealthy too: a monitor
- * pointed at an empty store is watching nothing.
+ * A run is unhealthy when it failed or was interrupted, when its results were cleared since it ran,
+ * or when its last sign of life (its end, or its start while it runs) is older than `maxAgeHours`.
+ * No run at all is unhealthy too: a monitor pointed at an empty store is watching nothing.
  */
 export function runHealth(run: RunRecord | undefined, status: ShownRunStatus | undefined, now: Date, maxAgeHours?: number): RunHealth {
   if (!run || !status) return { healthy: false, line: 'no runs in this store yet' };
@@ -23,6 +23,7 @@ export function runHealth(run: RunRecord | undefined, status: ShownRunStatus | u
   const ageHours = (now.getTime() - Date.parse(lastSeen)) / 3_600_000;
   const described = `run ${run.id} ${run.pipeline} ${status}, ${run.finishedAt ? 'finished' : 'started'} ${lastSeen} (${ageHours.toFixed(1)} h ago)`;
   if (status === 'failed' || status === 'interrupted') return { healthy: false, line: `${described}${failureReason(run) ?? ''}` };
+  if (status === 'cleared') return { healthy: false, line: `${described}: its results were cleared since (an earlier one made again): run it again` };
   if (maxAgeHours !== undefined && ageHours > maxAgeHours) return { healthy: false, line: `${described}: older than --max-age ${maxAgeHours} h` };
   return { healthy: true, line: `ok: ${described}` };
 }

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { sharedData } from '../../testkit/sharedData.js';
 import { lastCompleteMonth, lastCompleteWeekStart, monthEnd } from '../../src/dates.js';
 
@@ -52,4 +52,42 @@ describe('cron forms', () => {
     const check = await runCliOk(['--db', db, 'status', '--check', '--max-age', '1']);
     expect(check.stdout).toMatch(/^ok: run 2 monthly done, finished /);
   }, 120_000);
+
+  it('monthly --last-month runs a month snapshotted but never run before the last month, from its own snapshot; status shows months an earlier month made again cleared as to run again', async () => {
+    const db = join(tempDir(), 'months.sqlite');
+    const sample = join(repoRoot, 'data/sample/sample-history.xml');
+    const monthBefore = (month: string) => lastCompleteMonth(new Date(`${month}-15T00:00:00Z`));
+    const last = lastCompleteMonth(new Date());
+    const [missed, first] = [monthBefore(last), monthBefore(monthBefore(last))];
+    // Three months of the sample named as the three months before now; the middle one's monthly never ran.
+    for (const [name, asOf] of [[first, '2025-01-15'], [missed, '2025-02-15'], [last, '2025-03-15']] as const) {
+      await runCliOk(['--db', db, 'snapshot', '--name', name, '--as-of', asOf, '--dump', sample]);
+      if (name === first) await runCliOk(['--db', db, 'monthly', '--new', first, '--llm', 'offline']);
+    }
+    const lastRun = (stdout: string) => {
+      const block = stdout.slice(stdout.indexOf(`monthly ${missed} → ${last}`));
+      return { kept: Number(/kept_qa=(\d+)/.exec(block)?.[1]), initial: Number(/initial_articles=(\d+)/.exec(block)?.[1]), articles: Number(/generate +done .*?articles=(\d+)/.exec(block)?.[1]) };
+    };
+    const due = await runCliOk(['--db', db, 'monthly', '--last-month', '--llm', 'offline']);
+    expect(due.stdout).toMatch(new RegExp(`^run \\d+ \\(done\\) monthly ${first} → ${missed}\\n[\\s\\S]*^run \\d+ \\(done\\) monthly ${missed} → ${last}\\n`, 'm'));
+    // The last month carries items over from the missed one, rather than starting over from a month without items.
+    const made = lastRun(due.stdout);
+    expect(made.kept).toBeGreaterThan(0);
+    expect(made.initial).toBeLessThan(made.articles);
+    await runCliOk(['--db', db, 'status', '--check', '--pipeline', 'monthly']);
+
+    // The first month made again clears the items of the two after it: status says they are to run again.
+    await runCliOk(['--db', db, 'monthly', '--new', first, '--llm', 'offline', '--redo', 'generate']);
+    const status = await runCliOk(['--db', db, 'status']);
+    for (const month of [missed, last]) expect(status.stdout).toMatch(new RegExp(`^run \\d+ monthly cleared .*\\n .*new=${month} .*\\n  note: the results of maintain, generate were cleared since`, 'm'));
+    const runs = jsonLines((await runCliOk(['--db', db, '--json', 'status'])).stdout)[0]?.runs as Array<{ pipeline: string; status: string; params: Record<string, unknown> }>;
+    expect(runs.filter((run) => run.pipeline === 'monthly').map((run) => [run.params.new, run.status])).toEqual([[last, 'cleared'], [missed, 'cleared'], [first, 'done']]);
+    const check = await runCli(['--db', db, 'status', '--check', '--pipeline', 'monthly']);
+    expect([check.code, check.errorCode]).toEqual([1, 'E_STATUS_UNHEALTHY']);
+    expect(check.stderr).toMatch(/monthly cleared, finished .*: its results were cleared since/);
+    // The cron form makes them again, in order, as the months made one after the other.
+    const again = await runCliOk(['--db', db, 'monthly', '--last-month', '--llm', 'offline']);
+    expect(lastRun(again.stdout)).toEqual(made);
+    await runCliOk(['--db', db, 'status', '--check', '--pipeline', 'monthly']);
+  }, 300_000);
 });

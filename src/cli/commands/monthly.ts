@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { runMonthly } from '../../../pipelines/monthly.js';
-import { lastCompleteMonth, latestMonthBefore } from '../../dates.js';
+import { monthsDue, runMonthly } from '../../../pipelines/monthly.js';
+import { lastCompleteMonth } from '../../dates.js';
 import { llmRunParam, pricesOf, SessionTasks } from '../../llm/openTasks.js';
 import { modelOptions, modelsFrom, withLabelLlm, type ModelFlags } from '../modelOptions.js';
 import { addOptions, integerOption, listOption, refuseUsage } from '../options.js';
@@ -24,7 +24,7 @@ export function registerMonthly(program: Command): void {
     {
       old: new Option('--old <name>', 'the previous snapshot (omit for the first one)'),
       new: new Option('--new <name>', 'the new snapshot; or --last-month'),
-      lastMonth: new Option('--last-month', 'for cron: the new snapshot is the last complete month\'s (YYYY-MM, made by snapshot --last-month), the old one the latest earlier YYYY-MM snapshot in the store (none: initial generation)'),
+      lastMonth: new Option('--last-month', 'for cron: the new snapshot is the last complete month\'s (YYYY-MM, made by snapshot --last-month), the old one the latest earlier YYYY-MM snapshot in the store (none: initial generation); month snapshots after the latest month whose items the store holds are run first, in order'),
       redo: listOption('--redo <list>', 'stages to run again although done (maintain, generate); a done stage whose inputs were made again since runs again by itself'),
       seed: integerOption('--seed <n>', 'seed for paragraph clustering and choices (default: setting seed, 1)'),
       ...queueOptions(QUEUE_OPTION_HELP),
@@ -36,47 +36,44 @@ export function registerMonthly(program: Command): void {
     if (flags.new !== undefined && flags.old === flags.new) refuseUsage(command, `--old and --new name the same snapshot "${flags.new}": give the previous snapshot as --old`);
     await requireQueue(flags.queue);
     const models = await modelsFrom(flags);
-    const { outcome, old, newName } = await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
-      const pair = flags.lastMonth ? cronMonth(session.store.snapshots.snapshotNames()) : { old: flags.old, newName: flags.new as string };
+    await withSession(command, { write: true, flags: { seed: flags.seed, llm: flags.llm } }, async (session) => {
+      const months = flags.lastMonth ? monthsDue(session.store, lastCompleteMonth(new Date())) : [{ oldName: flags.old, newName: flags.new as string }];
       const tasks = new SessionTasks(session.store, session.settings);
-      const monthly = await runMonthly({
-        store: session.store,
-        reporter: session.reporter,
-        llm: llmRunParam(session.settings),
-        redo: flags.redo ?? [],
-        input: {
-          ...(pair.old !== undefined ? { oldName: pair.old } : {}),
-          newName: pair.newName,
-          tasks: tasks.growover(),
-          prices: pricesOf(session.settings),
-          ...withLabelLlm(models, tasks),
-          ...(await queueRunnerFor(flags.queue, flags, session.settings)),
-          seed: session.settings.seed,
-        },
-      });
-      return { outcome: monthly, ...pair };
+      const queue = await queueRunnerFor(flags.queue, flags, session.settings);
+      for (const { oldName, newName } of months) {
+        const outcome = await runMonthly({
+          store: session.store,
+          reporter: session.reporter,
+          llm: llmRunParam(session.settings),
+          redo: flags.redo ?? [],
+          input: {
+            ...(oldName !== undefined ? { oldName } : {}),
+            newName,
+            tasks: tasks.growover(),
+            prices: pricesOf(session.settings),
+            ...withLabelLlm(models, tasks),
+            ...queue,
+            seed: session.settings.seed,
+          },
+        });
+        printMonth(outcome, oldName, newName, command.optsWithGlobals<GlobalFlags>().json === true);
+      }
     });
-    const { run, labeling } = outcome;
-    if (command.optsWithGlobals<GlobalFlags>().json) {
-      process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, labeling: labeling && { run: labeling.run.id, stages: labeling.run.stages }, stages: run.stages })}\n`);
-      return;
-    }
-    process.stdout.write(`run ${run.id} (${run.status}) monthly ${old ? `${old} → ` : ''}${newName}${outcome.resumed ? ', continued' : ''}\n`);
-    // The labeling first (its own run, as `label` makes it), then the monthly stages, each with its time.
-    const stages = [...(labeling?.run.stages ?? []).map((stage) => ({ stage, skipped: labeling?.skipped ?? [] })), ...run.stages.map((stage) => ({ stage, skipped: outcome.skipped }))];
-    for (const { stage, skipped } of stages) {
-      const counts = Object.entries(stage.counts).map(([key, value]) => `${key}=${value}`).join(' ');
-      const time = skipped.includes(stage.stage) ? '(already done, skipped)' : `${stage.seconds.toFixed(1)} s`;
-      process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${time.padStart(9)}  ${counts}\n`);
-    }
   });
 }
 
-/**
- * The snapshots of a cron month: the last complete month's own, and the latest earlier month
- * snapshot as the old one, so a month whose run was missed is bridged rather than restarted.
- */
-function cronMonth(snapshotNames: string[]): { old: string | undefined; newName: string } {
-  const month = lastCompleteMonth(new Date());
-  return { old: latestMonthBefore(snapshotNames, month), newName: month };
+/** One month's run as the command prints it: its labeling first (its own run, as `label` makes it), then the monthly stages, each with its time. */
+function printMonth(outcome: Awaited<ReturnType<typeof runMonthly>>, old: string | undefined, newName: string, json: boolean): void {
+  const { run, labeling } = outcome;
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ run: run.id, status: run.status, resumed: outcome.resumed, labeling: labeling && { run: labeling.run.id, stages: labeling.run.stages }, stages: run.stages })}\n`);
+    return;
+  }
+  process.stdout.write(`run ${run.id} (${run.status}) monthly ${old ? `${old} → ` : ''}${newName}${outcome.resumed ? ', continued' : ''}\n`);
+  const stages = [...(labeling?.run.stages ?? []).map((stage) => ({ stage, skipped: labeling?.skipped ?? [] })), ...run.stages.map((stage) => ({ stage, skipped: outcome.skipped }))];
+  for (const { stage, skipped } of stages) {
+    const counts = Object.entries(stage.counts).map(([key, value]) => `${key}=${value}`).join(' ');
+    const time = skipped.includes(stage.stage) ? '(already done, skipped)' : `${stage.seconds.toFixed(1)} s`;
+    process.stdout.write(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${time.padStart(9)}  ${counts}\n`);
+  }
 }

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { clearedStages } from '../../../pipelines/monthly.js';
 import { formatRunUsage, runUsage } from '../../llm/usage.js';
 import { errorLine, runHealth } from '../../runs/health.js';
 import { shownRun, shownStatus } from '../../runs/liveness.js';
@@ -22,12 +23,12 @@ export function registerStatus(program: Command): void {
       if (flags.maxAge !== undefined || flags.pipeline !== undefined) throw new UserError('E_FLAGS_CONFLICT', '--max-age and --pipeline go with --check');
       const runs = session.store.runs.listRuns(flags.limit);
       if (session.json) {
-        const shown = runs.map((run) => ({ ...shownRun(run), llm_usage: runUsage(session.store, run.id) }));
+        const shown = runs.map((run) => ({ ...shownRun(run, clearedStages(session.store, run)), llm_usage: runUsage(session.store, run.id) }));
         process.stdout.write(`${JSON.stringify({ database: session.dbPath, runs: shown })}\n`);
         return;
       }
       process.stdout.write(`database ${session.dbPath}: ${runs.length === 0 ? 'no runs yet' : `${runs.length} most recent runs`}\n`);
-      for (const run of runs) process.stdout.write(formatRun(run) + formatRunUsage(runUsage(session.store, run.id)));
+      for (const run of runs) process.stdout.write(formatRun(run, clearedStages(session.store, run)) + formatRunUsage(runUsage(session.store, run.id)));
     });
   });
 }
@@ -42,13 +43,14 @@ interface StatusFlags {
 function checkNewestRun(session: Session, flags: StatusFlags): void {
   if (flags.maxAge !== undefined && flags.maxAge < 1) throw new UserError('E_FLAG_INVALID', `invalid --max-age ${flags.maxAge}: expected a whole number of hours ≥ 1`);
   const run = session.store.runs.newestRun(flags.pipeline);
-  const health = runHealth(run, run && shownStatus(run), new Date(), flags.maxAge);
+  const health = runHealth(run, run && shownStatus(run, clearedStages(session.store, run)), new Date(), flags.maxAge);
   if (!health.healthy) throw new UserError('E_STATUS_UNHEALTHY', flags.pipeline && !run ? `no ${flags.pipeline} runs in this store yet` : health.line);
   process.stdout.write(session.json ? `${JSON.stringify({ ok: true, run: run?.id, line: health.line })}\n` : `${health.line}\n`);
 }
 
-export function formatRun(record: RunRecord): string {
-  const run = shownRun(record);
+/** A run as `status` prints it; `cleared`: its done stages whose results the store no longer holds (`clearedStages`). */
+export function formatRun(record: RunRecord, cleared: readonly string[] = []): string {
+  const run = shownRun(record, cleared);
   const params = Object.entries(run.params)
     .map(([key, value]) => `${key}=${formatParam(value)}`)
     .join(' ');
@@ -58,6 +60,7 @@ export function formatRun(record: RunRecord): string {
   const lines = [`run ${run.id} ${run.pipeline} ${status}${gone}  started ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}`];
   lines.push(`  ${params}`);
   if (run.error) lines.push(`  error: ${errorLine(run.error, run.errorCode)}`);
+  if (run.status === 'cleared') lines.push(`  note: the results of ${cleared.join(', ')} were cleared since, an earlier snapshot's made again: run it again`);
   for (const stage of run.stages) {
     const counts = Object.entries(stage.counts).map(([k, v]) => `${k}=${v}`).join(' ');
     lines.push(`  ${stage.stage.padEnd(8)} ${stage.status.padEnd(8)} ${stage.seconds.toFixed(2).padStart(7)} s  ${counts}${stage.error ? `  error: ${errorLine(stage.error, stage.errorCode)}` : ''}`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lastCompleteMonth, lastCompleteWeekStart, latestMonthBefore, monthEnd } from '../../../src/dates.js';
 import { runHealth } from '../../../src/runs/health.js';
+import { shownStatus } from '../../../src/runs/liveness.js';
 import type { RunRecord } from '../../../src/store/runStore.js';
 import { withCode } from '../../support/errorCodes.js';
 
@@ -68,6 +69,16 @@ describe('run health for monitoring', () => {
     expect(interrupted.healthy).toBe(false);
     expect(interrupted.line).toMatch(/^run 3 weekly interrupted, started 2025-01-13T03:00:00.000Z \(26\.0 h ago\): E_RUN_INTERRUPTED: process 4242 is gone; /);
     expect(interrupted.line).not.toContain('E_WIKI_UNREACHABLE');
+  });
+
+  it('is unhealthy for a done run whose results were cleared since, whatever its age', () => {
+    const done = run({ pipeline: 'monthly' });
+    expect(shownStatus(done, ['maintain', 'generate'])).toBe('cleared');
+    expect(shownStatus(done)).toBe('done');
+    expect(runHealth(done, shownStatus(done, ['generate']), now, 48)).toEqual({
+      healthy: false,
+      line: 'run 3 monthly cleared, finished 2025-01-13T05:00:00.000Z (24.0 h ago): its results were cleared since (an earlier one made again): run it again',
+    });
   });
 
   it('is unhealthy when the newest run is older than the maximum age, or when there is none', () => {
