@@ -6,8 +6,8 @@
  * module's `writeExtractionGolden` from the code before the extraction was made faster
  * (docs/SCALE.md), so that a faster extraction is held to the very same infoboxes, keys, values,
  * values left out and first paragraphs. It is written again only when the results change on purpose
- * (`npx tsx tests/support/sharedExtraction.ts`; last for `{{film date}}`, read as dates since), the
- * change shown in the commit.
+ * (`npx tsx tests/support/sharedExtraction.ts`; last for aliases, a link's target kept only for a
+ * value that is that one link: 1,344 partial aliases gone, nothing else), the change shown in the commit.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
