@@ -9,10 +9,11 @@ import { questionProblem } from './questionRules.js';
 
 /**
  * generate: one question per data unit of the window, whose answer is the unit's new value. A unit
- * whose question is already stored for the same revision and key is skipped, so a resumed run goes
- * on where it stopped; `--redo generate` asks again for every unit (the LLM layer's cache answers
- * an unchanged prompt without a request). Every provider's question must pass the question rules; a generation the
- * model failed or a question that breaks them is stored with its reason and makes no query. A
+ * whose question is already stored for the same revision and key, by the run's provider, model and
+ * seed, is skipped, so a resumed run goes on where it stopped; `--redo generate` asks again for every
+ * unit (the LLM layer's cache answers an unchanged prompt without a request). Every provider's
+ * question must pass the question rules; a generation the model failed or a question that breaks
+ * them is stored with its reason and makes no query. A
  * failure of the LLM service stores nothing for its unit and fails the stage once the batch's other
  * units are stored, so the next run asks for exactly the units it left.
  */
@@ -26,13 +27,17 @@ export const generateStage: Stage<WeeklyInput> = {
     const units = context.store.changes(input.wiki)
       .dataUnitsIn(input.window)
       .filter((unit) => unit.windowStart === input.window.start && unit.windowEnd === input.window.end);
+    // Made by another provider, model or seed, a question is another run's (one of the week with other
+    // settings, whose redo of this stage was cut short): this run's are made again, never mixed with it.
+    const made = (from: { revId: number; key: string; provider: string; model: string; seed: string }) => JSON.stringify([from.revId, from.key, from.provider, from.model, from.seed]);
     const done = new Map(
       store
         .generatedFrom(input.window)
         .filter((generation) => !failedForTheService(generation.reason))
-        .map((generation) => [generation.id, `${generation.revId}|${generation.key}`]),
+        .map((generation) => [generation.id, made(generation)]),
     );
-    const todo = context.redone ? units : units.filter((unit) => done.get(queryIdFor(input.window, unit.pageId)) !== `${unit.revId}|${unit.key}`);
+    const mine = (unit: { revId: number; key: string }) => made({ ...unit, provider: tasks.provider, model: tasks.model, seed: String(input.seed) });
+    const todo = context.redone ? units : units.filter((unit) => done.get(queryIdFor(input.window, unit.pageId)) !== mine(unit));
     const counts = { data_units: units.length, already_done: units.length - todo.length, generated: 0, failed: 0 };
     await withUsage(context, tasks, input.prices ?? {}, async () => {
       for (const batch of batches(todo, LLM_BATCH)) {

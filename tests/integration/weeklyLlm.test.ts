@@ -228,6 +228,21 @@ describe('an LLM outage during the weekly pipeline', () => {
     ]);
   });
 
+  it("makes again, resumed after an outage, the questions the week's run with other settings left: no mix of models", async () => {
+    const db = join(tempDir(), 'models.sqlite');
+    await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'offline']);
+    // Another model's run of the week makes every question again, and the outage cuts it short.
+    const flaky = await server({ alwaysFault: 'server-error', alwaysFaultWhen: 'Target field: gross' });
+    expect((await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: envFor(flaky) })).code).toBe(1);
+    expect(rows(db, "SELECT provider FROM question_generations WHERE query_id = '25020300-106-0'")).toEqual([{ provider: 'offline' }]);
+
+    const up = await server({});
+    const resumed = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: envFor(up) });
+    expect(resumed.stdout).toMatch(/^run 2 \(done\) .*, continued/);
+    expect(rows(db, 'SELECT DISTINCT provider, model FROM question_generations')).toEqual([{ provider: 'openai', model: 'local-test' }]);
+    expect(rows(db, "SELECT DISTINCT backend FROM question_checks WHERE check_name = 'correctness'")).toEqual([{ backend: 'openai:local-test' }]);
+  });
+
   it('asks again for the items a store written before the fix holds as failed by the service', async () => {
     const db = join(dir, 'resumed.sqlite');
     const up = await server({});
