@@ -82,11 +82,14 @@ function textLabel(field: string): string {
   return field.toUpperCase();
 }
 
-/** `FIELD: value` lines into an object; unknown lines are ignored, a field given twice keeps its first value. */
+/**
+ * `FIELD: value` lines into an object; unknown lines are ignored, a field given twice keeps its first
+ * value. A label in Markdown emphasis counts, the colon inside it or not (`**ANSWER**:`, `**ANSWER:**`).
+ */
 function parseLines(content: string, fields: string[]): Record<string, string> {
   const values: Record<string, string> = {};
   for (const line of content.split('\n')) {
-    const match = /^\s*\**([A-Za-z_]+)\**\s*:\s*(.*?)\s*$/.exec(line);
+    const match = /^\s*\**([A-Za-z_]+)\**\s*:(?:\*+(?=\s))?\s*(.*?)\s*$/.exec(line);
     if (!match) continue;
     const field = fields.find((name) => textLabel(name) === (match[1] as string).toUpperCase());
     if (field !== undefined && !(field in values)) values[field] = match[2] as string;
@@ -94,9 +97,9 @@ function parseLines(content: string, fields: string[]): Record<string, string> {
   return values;
 }
 
-/** Some servers wrap JSON in a Markdown code fence even in JSON mode. */
+/** Some servers wrap JSON in a Markdown code fence even in JSON mode (its language `json` or `JSON`). */
 function stripCodeFence(content: string): string {
-  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/.exec(content);
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/i.exec(content);
   return fenced ? (fenced[1] as string) : content;
 }
 
