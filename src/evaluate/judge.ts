@@ -171,9 +171,12 @@ function usageOf(tasks: JudgeTasks): { requests: number; cache_hits: number } {
   return { requests: usage.requests, cache_hits: usage.cacheHits };
 }
 
-/** One prompt per query, stretch in effect and reply: the dates on which the same value held ask the same thing. */
+/**
+ * What the judge is asked, which alone makes its prompt: the dates on which the same value held ask
+ * the same thing, and so do two queries of one question (the same key of a page asked in two weeks).
+ */
 function promptKey(item: Pending): string {
-  return `${item.id}\u0000${item.state}\u0000${item.value ?? ''}\u0000${item.prediction ?? ''}`;
+  return JSON.stringify(judgeRequest(item));
 }
 
 /** The values up to the one in effect (the last), as the judge reads them. */

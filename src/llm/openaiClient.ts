@@ -17,7 +17,8 @@
  * again, instead of marking every item of an outage as failed for good. A server that refuses a
  * reply format (a 400 about it) is asked in the next one, and one that refuses `max_tokens` for
  * `max_completion_tokens` gets that; both choices are remembered for the server and model for the
- * rest of the process.
+ * rest of the process. Identical calls made while one is being asked (the same question of two queries
+ * in one batch) wait for its outcome instead of asking again: the cache answers only once it is written.
  */
 import { createRequire } from 'node:module';
 import type OpenAI from 'openai';
@@ -28,7 +29,7 @@ import { boundedFetch, ReplyTooLarge, RequestTimedOut } from '../net/boundedFetc
 import { parseRetryAfter, RequestQueue, type Failure } from '../net/retry.js';
 import { formatInstructions, jsonSchemaOf, OUTPUT_MODES, parseReply, responseFormat, type OutputMode, type ReplySchema } from './outputModes.js';
 import { renderPrompt, type PromptTemplate } from './prompts.js';
-import { cacheKey, type ResponseCache } from '../store/llmCache.js';
+import { cacheKey, type CacheKeyParts, type ResponseCache } from '../store/llmCache.js';
 import type { Result } from '../result.js';
 import { UsageMeter } from './usage.js';
 
@@ -105,6 +106,8 @@ export class OpenAiClient {
   private readonly sdk: OpenAI;
   private readonly requests: RequestQueue;
   private readonly serverKey: string;
+  /** The outcome of each call being asked, by cache key, for an identical call made meanwhile. */
+  private readonly asking = new Map<string, Promise<Result<unknown>>>();
 
   constructor(private readonly options: OpenAiClientOptions) {
     this.model = options.model;
@@ -154,26 +157,40 @@ export class OpenAiClient {
       this.usage.add({ cacheHits: 1 });
       return this.fromCache(hit, request.schema);
     }
+    const asked = this.asking.get(key);
+    if (asked) {
+      // Answered as the cache would answer it once the identical call being asked has written it.
+      const outcome = await asked;
+      this.usage.add({ cacheHits: 1 });
+      return this.fromCache(outcome, request.schema);
+    }
+    const asking = this.ask(request, input, parts, key);
+    this.asking.set(key, asking);
+    try {
+      return await asking;
+    } finally {
+      this.asking.delete(key);
+    }
+  }
+
+  /** Asks the server for a call the cache does not hold, repairing invalid replies; see `call`. */
+  private async ask<S extends ReplySchema>(request: StructuredCall<S>, input: string, parts: CacheKeyParts, key: string): Promise<CallOutcome<z.infer<S>>> {
     const tokens = { prompt: 0, completion: 0 };
     const fields = Object.keys(request.schema.shape);
     let repair: ChatCompletionMessageParam[] = [];
     let lastReason = '';
     for (let attempt = 0; attempt <= this.options.invalidRetries; ) {
-      const mode = this.mode;
-      const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: input + formatInstructions(mode, request.schema) }, ...repair];
+      const messagesIn = (mode: OutputMode): ChatCompletionMessageParam[] => [{ role: 'user', content: input + formatInstructions(mode, request.schema) }, ...repair];
       let completion: ChatCompletion;
+      let mode: OutputMode;
       try {
-        completion = await this.send(this.body(mode, messages, request.prompt, request.schema));
+        ({ completion, mode } = await this.send((sent) => this.body(sent, messagesIn(sent), request.prompt, request.schema)));
       } catch (error) {
         if (error instanceof FormatRefused) {
-          this.fallBackFrom(mode);
           repair = [];
           continue;
         }
-        if (error instanceof TokenParameterRefused) {
-          completionTokenServers.add(this.serverKey);
-          continue;
-        }
+        if (error instanceof TokenParameterRefused) continue;
         this.usage.add({ failures: 1 });
         if (refusesItem(error)) return { ok: false, reason: oneLine(error), cached: false };
         throw error;
@@ -233,20 +250,31 @@ export class OpenAiClient {
 
   /**
    * One request, retried under the policy above; a refused reply format or token parameter is
-   * reported as FormatRefused or TokenParameterRefused, for the caller to ask otherwise.
+   * remembered and reported as FormatRefused or TokenParameterRefused, for the caller to ask again.
+   * The request is made as the client asks when it leaves the queue, not when it joined: the
+   * requests of a batch waiting behind one that found a format refused are asked in the next.
    */
-  private async send(body: ChatCompletionCreateParamsNonStreaming): Promise<ChatCompletion> {
+  private async send(bodyIn: (mode: OutputMode) => ChatCompletionCreateParamsNonStreaming): Promise<{ completion: ChatCompletion; mode: OutputMode }> {
     return this.requests.run(async () => {
+      const mode = this.mode;
+      const body = bodyIn(mode);
       this.usage.add({ requests: 1 });
       try {
         const completion: unknown = await this.sdk.chat.completions.create(body, { maxRetries: 0, timeout: this.options.timeoutMs });
         const problem = completionProblem(completion);
         if (problem !== null) throw new NotACompletion(problem);
-        return completion as ChatCompletion;
+        return { completion: completion as ChatCompletion, mode };
       } catch (error) {
         if (error instanceof NotACompletion) throw error;
-        if (body.max_tokens !== undefined && refusedFor(error, TOKEN_PARAMETER_COMPLAINT)) throw new TokenParameterRefused(oneLine(error));
-        if (body.response_format !== undefined && refusedFor(error, FORMAT_COMPLAINT)) throw new FormatRefused(oneLine(error));
+        // Remembered before the queue hands this request's place to the next one.
+        if (body.max_tokens !== undefined && refusedFor(error, TOKEN_PARAMETER_COMPLAINT)) {
+          completionTokenServers.add(this.serverKey);
+          throw new TokenParameterRefused(oneLine(error));
+        }
+        if (body.response_format !== undefined && refusedFor(error, FORMAT_COMPLAINT)) {
+          this.fallBackFrom(mode);
+          throw new FormatRefused(oneLine(error));
+        }
         throw error;
       }
     }, (error) => (error instanceof FormatRefused || error instanceof TokenParameterRefused ? undefined : readFailure(error, this.options.timeoutMs)));

@@ -12,6 +12,10 @@ import Sqlite from 'better-sqlite3';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PredictionJudge } from '../../src/evaluate/judge.js';
+import type { WeeklyGold } from '../../src/evaluate/weeklyScores.js';
+import { OpenAiJudgeTasks } from '../../src/llm/judgeTasks.js';
+import { OpenAiClient } from '../../src/llm/openaiClient.js';
 import { openDatabase } from '../../src/store/database.js';
 import { startAuditServer } from '../../src/serve/server.js';
 import { Store } from '../../src/store/store.js';
@@ -294,5 +298,35 @@ describe('the LLM judge through the real openai client, and an audit of its verd
     const text = (await runCliOk(['--db', db, 'audit', 'report', '--name', 'judge'])).stdout;
     const agreed = Object.entries(report.judge.confusion as Record<string, Record<string, number>>).map(([verdict, row]) => `${verdict} ${row[verdict] ?? 0}/${Object.values(row).reduce((sum, n) => sum + n, 0)}`);
     expect(text).toContain(`the majority agrees with its verdict: ${agreed.join(', ')}\n`);
+  });
+});
+
+describe('the LLM judge on queries that ask the same thing', () => {
+  it("asks the prompt of two queries of one question (a page's key asked in two weeks) once", async () => {
+    const server = await startOpenAiServer({ latencyMs: 20 });
+    try {
+      const client = new OpenAiClient({
+        baseURL: server.baseURL, apiKey: 'k', model: 'judge-model', concurrency: 4, perMinute: 1000, maxRetries: 0,
+        invalidRetries: 0, timeoutMs: 5000, maxReplyBytes: 1 << 20, temperature: 0, seed: 1, cache: null,
+      });
+      const judge = new PredictionJudge(new OpenAiJudgeTasks(client));
+      const timeline = [
+        { value: '4th', aliases: [], from: '2025-01-26T22:10:00Z', to: '2025-02-05T10:00:00Z', seen: true },
+        { value: '3rd', aliases: [], from: '2025-02-05T10:00:00Z', to: null, seen: true },
+      ];
+      const gold = (id: string): WeeklyGold => ({
+        id, date: '2025-02-10', status: 'ok', answer: '3rd', changedAt: '2025-02-05T10:00:00Z', domain: null, frequency: null, week: null,
+        timeline, state: 1, query: 'What is the league position of Port Aldwin Rovers?',
+      });
+      judge.add({ gold: gold('25012000-108-0'), prediction: '3rd' });
+      judge.add({ gold: gold('25020300-108-0'), prediction: '3rd' });
+      judge.add({ gold: gold('25020300-108-0'), prediction: '4th' });
+      const { report, judgments } = await judge.run(1);
+      expect(judgments.map((judgment) => judgment.failed ?? judgment.relaxed)).toEqual(['correct', 'correct', 'outdated']);
+      expect(server.requests).toHaveLength(2);
+      expect(report).toMatchObject({ prompts: 2, requests: 2, cache_hits: 0 });
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -91,6 +91,26 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     expect(server.requests[2]?.body.messages[0]?.content).toMatch(/DOMAIN: <one of: Science and Technology \|/);
   });
 
+  it('asks the requests of a batch waiting in the queue in the format found to work, not in the one refused meanwhile', async () => {
+    const { server, assistant } = await setUp({ jsonSchema: false, jsonObject: false, maxTokens: false, latencyMs: 20 }, { concurrency: 2 });
+    const keys = ['population total', 'leader name', 'area', 'elevation', 'founded', 'mayor', 'timezone', 'postal code'];
+    const results = await Promise.all(keys.map((key) => assistant.answerQuestion(article, `What is the ${key} of Port Aldwin?`)));
+    expect(results.every((result) => result.ok)).toBe(true);
+    // Each of the three refusals (structured output, JSON mode, max_tokens) is met by the two requests
+    // in flight at most, not by the eight of the batch; then each question is asked once.
+    const refused = server.requests.filter((request) => request.mode !== 'text' || request.body.max_tokens !== undefined);
+    expect(refused.length).toBeLessThanOrEqual(6);
+    expect(server.requests).toHaveLength(refused.length + keys.length);
+  });
+
+  it('reads the Markdown models write around a reply: a JSON fence in capitals, a label in bold with its colon inside', async () => {
+    const fenced = await setUp({ script: () => '```JSON\n{"answer": "418,950"}\n```' });
+    expect(await fenced.assistant.answerQuestion(article, question)).toMatchObject({ ok: true, value: { answer: '418,950' } });
+    expect(fenced.server.requests).toHaveLength(1);
+    const bold = await setUp({ jsonSchema: false, jsonObject: false, script: () => 'Here you go:\n**ANSWER:** 418,950' });
+    expect(await bold.assistant.answerQuestion(article, question)).toMatchObject({ ok: true, value: { answer: '418,950' } });
+  });
+
   it('retries a reply that is not JSON, telling the model what was wrong', async () => {
     const { server, assistant } = await setUp({ faults: ['invalid-json'] });
     const result = await assistant.answerQuestion(article, question);
@@ -278,6 +298,16 @@ describe('LLM layer against a local OpenAI-compatible server', () => {
     });
     expect(server.requests).toHaveLength(2);
     db.close();
+  });
+
+  it('asks identical calls made at once a single time, with or without the store cache (the same question of two queries in one batch)', async () => {
+    for (const cache of ['store', 'none'] as const) {
+      const { server, assistant } = await setUp({ latencyMs: 50 }, cache === 'none' ? { cache: null } : {});
+      const results = await Promise.all([assistant.answerQuestion(article, question), assistant.answerQuestion(article, question), assistant.answerQuestion(article, 'What is the leader name of Port Aldwin?')]);
+      expect(results.map((result) => result.ok && result.value.answer)).toEqual(['418,950', '418,950', 'Edda Marrow']);
+      expect(server.requests).toHaveLength(2);
+      expect(assistant.takeUsage()).toMatchObject({ requests: 2, cacheHits: 1, failures: 0 });
+    }
   });
 
   it('holds one concurrency limit for the server across the task sets of a session (monthly labels and generates)', async () => {
