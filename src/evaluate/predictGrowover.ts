@@ -22,12 +22,13 @@ export type GrowoverSystem = (typeof GROWOVER_SYSTEMS)[number];
  * @param system - `closed-book` or `evidence`
  * @param snapshot - the snapshot's name
  * @returns the predictions (an item whose call failed has an empty one), and how many failed or were not asked
- * @throws UserError for a snapshot the store does not hold
+ * @throws UserError for a snapshot the store does not hold, or whose monthly run stopped part way
  * @example predictionLines((await predictGrowover(store, new OfflineBaselineTasks(), 'evidence', '2025-04-01')).predictions)
  */
 export async function predictGrowover(store: Store, tasks: BaselineTasks, system: GrowoverSystem, snapshot: string): Promise<BaselinePredictions> {
   const { snapshots, growover } = store;
   const record = snapshots.requireSnapshot(snapshot);
+  growover.requireWholeItems(snapshot);
   // A snapshot of latest revisions has no date of its own: the month of its newest revision stands for it.
   const date = record.asOf?.slice(0, 10) ?? `${growover.month(snapshot)}-01`;
   const items = growover.qaAt(snapshot).filter((item) => item.now !== null);

@@ -192,16 +192,22 @@ export class StoreGold {
     return [...this.weeklyGold(scope)].filter((item) => item.status !== 'unknown');
   }
 
-  /** Every QA item active in the snapshot. */
+  /**
+   * Every QA item active in the snapshot.
+   *
+   * @throws UserError for a snapshot the store does not hold, whose monthly run stopped part way (E_PREREQUISITE_MISSING), or without a QA item (E_NOTHING_TO_SCORE)
+   */
   growoverGold(snapshot: string): GrowoverGold[] {
     let gold = this.snapshotGold.get(snapshot);
     if (!gold) {
       if (!this.store.snapshots.snapshot(snapshot)) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
+      this.store.growover.requireWholeItems(snapshot);
       gold = this.store.growover.qaAt(snapshot).flatMap((row) => {
         if (row.now === null) return [];
         const type = PUBLISHED_TYPE[row.now.type];
         return [{ id: row.id, type, answer: row.answer, oldAnswer: type === 'CHANGED' ? row.oldAnswer : null }];
       });
+      if (gold.length === 0) throw new UserError('E_NOTHING_TO_SCORE', `nothing to score: no QA item is active in snapshot "${snapshot}" (run wikidelta monthly first)`);
       this.snapshotGold.set(snapshot, gold);
     }
     return gold;

@@ -94,18 +94,11 @@ export async function renderGrowoverRelease(store: Store, snapshot: string): Pro
     return sentences[index] ?? '';
   };
   const title = (page: number) => titles.get(page) ?? '';
+  // A month whose monthly run stopped part way holds only some of its items: never released as if whole.
+  items.requireWholeItems(snapshot);
   const qa = items.qaAt(snapshot);
   const dialogues = new Map(items.dialogues().map((d) => [d.id, d]));
   const turns = items.turnsAt(snapshot);
-  // A month whose monthly run stopped part way holds only some of its items: never released as if whole.
-  const articles = snapshots.articles(snapshot);
-  const undone = articles.filter((article) => !items.isDone(snapshot, article.pageId, 'generate')).length;
-  if (undone > 0 && (qa.length > 0 || turns.length > 0)) {
-    throw new UserError(
-      'E_PREREQUISITE_MISSING',
-      `the GrowOVER items of snapshot "${snapshot}" are incomplete (${undone} of ${articles.length} articles not generated yet, its monthly run did not finish): run its wikidelta monthly --new ${snapshot} again first`,
-    );
-  }
   const active = <T extends { now: ItemState | null }>(rows: T[]) => rows.flatMap((row) => (row.now === null ? [] : [{ ...row, now: row.now }]));
 
   const qaByArticle = new Map<number, unknown[]>();

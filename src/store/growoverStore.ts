@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
+import { UserError } from '../errors.js';
 import type {
   ActiveItem,
   ArticleQaAt,
@@ -269,6 +270,31 @@ export class GrowoverStore {
   /** Whether the stage's work on the page is recorded done for the snapshot (a killed run resumes after it). */
   isDone(snapshot: string, pageId: number, stage: GrowoverStage): boolean {
     return this.selectDone.get(snapshot, pageId, stage) !== undefined;
+  }
+
+  /**
+   * Refuses (E_PREREQUISITE_MISSING) the items of a snapshot whose monthly run stopped part way: it holds
+   * items (those kept from the month before, or some articles' new ones) while some of its articles are
+   * not generated yet, so they are only part of the month's. Whatever reads a month's items (its release,
+   * scores, baselines, audits) takes them whole or not at all; a snapshot without any item is its
+   * caller's to name (a month not run yet, or cleared).
+   */
+  requireWholeItems(snapshot: string): void {
+    const articles = this.snapshots.articles(snapshot);
+    const undone = articles.filter((article) => !this.isDone(snapshot, article.pageId, 'generate')).length;
+    if (undone === 0 || !this.holdsItems(snapshot)) return;
+    throw new UserError(
+      'E_PREREQUISITE_MISSING',
+      `the GrowOVER items of snapshot "${snapshot}" are incomplete (${undone} of ${articles.length} articles not generated yet, its monthly run did not finish): run its wikidelta monthly --new ${snapshot} again first`,
+    );
+  }
+
+  /** Whether any item is active in the snapshot or retired there. */
+  private holdsItems(snapshot: string): boolean {
+    const sql = `SELECT EXISTS (SELECT 1 FROM growover_evidence WHERE snapshot = @snapshot)
+      OR EXISTS (SELECT 1 FROM growover_qa WHERE retired_snapshot = @snapshot)
+      OR EXISTS (SELECT 1 FROM growover_turns WHERE retired_snapshot = @snapshot)`;
+    return this.statements.get(sql).pluck().get({ snapshot }) === 1;
   }
 
   /** Items active in the snapshot for the article, with their evidence there. */

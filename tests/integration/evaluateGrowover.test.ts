@@ -6,11 +6,12 @@
  * release card's files all exist and parse.
  */
 import Sqlite from 'better-sqlite3';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { QaLine } from '../../src/release/growoverFormats.js';
-import { jsonLines, repoRoot, runCliOk, tempDir } from '../../testkit/cli.js';
+import { Store } from '../../src/store/store.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { checkCard, growoverTwins, parquetRows } from '../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
@@ -145,5 +146,38 @@ describe('evaluate growover', () => {
     expect(report.ALL).toMatchObject({ n: items.length, em: 100 / items.length, f1: 100 / items.length });
     expect(report.missing).toBe(items.length - 1);
     expect(report.outside).toEqual({ n: 1, sample: ['no-such-item'] });
+  });
+
+  it('scores, answers, ranks and audits no month whose monthly run stopped part way, and ranks no month without items', async () => {
+    // The second month's run stopped in generate: its items kept from the first month are there, its new
+    // and CHANGED ones are not. The release refuses it; so must every consumer of its items.
+    const stopped = join(dir, 'stopped.sqlite');
+    copyFileSync(db, stopped);
+    const store = Store.open(stopped);
+    store.growover.clearStage(SECOND, 'generate');
+    store.close();
+    const subs = join(dir, 'subs-stopped');
+    mkdirSync(join(subs, 'oracle'), { recursive: true });
+    writeFileSync(join(subs, 'oracle', `growover-${SECOND}.jsonl`), `${items.map((item) => JSON.stringify({ id: item.id, prediction: item.answer })).join('\n')}\n`);
+    const refusals = [
+      ['export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'stopped-release')],
+      ['evaluate', 'growover', '--snapshot', SECOND, '--predictions', join(subs, 'oracle', `growover-${SECOND}.jsonl`)],
+      ['predict', 'growover', '--system', 'evidence', '--snapshot', SECOND, '--llm', 'offline', '--out', join(dir, 'stopped.jsonl')],
+      ['leaderboard', '--submissions', subs],
+      ['audit', 'create', '--name', 'stopped', '--of', 'growover', '--snapshot', SECOND, '--annotators', 'alice', '--raters', '1'],
+    ];
+    for (const args of refusals) {
+      const result = await runCli(['--db', stopped, ...args]);
+      expect([args[0], result.code, result.errorCode], result.stderr).toEqual([args[0], 1, 'E_PREREQUISITE_MISSING']);
+      expect(result.stderr).toContain(`monthly --new ${SECOND} again`);
+    }
+    // Made again from the first month, the second holds no item at all until its run is done again:
+    // nothing to rank, as evaluate says, rather than every system at 0.0 over 0 items.
+    const cleared = Store.open(stopped);
+    cleared.growover.clearAfter(FIRST);
+    cleared.close();
+    const board = await runCli(['--db', stopped, 'leaderboard', '--submissions', subs]);
+    expect([board.code, board.errorCode], board.stderr).toEqual([1, 'E_NOTHING_TO_SCORE']);
+    expect(board.stderr).toContain(`snapshot "${SECOND}"`);
   });
 });

@@ -65,6 +65,7 @@ function growoverCandidates(store: Store, snapshot: string): Array<KindCandidate
   const snapshots = store.snapshots;
   snapshots.requireSnapshot(snapshot);
   const growover = store.growover;
+  growover.requireWholeItems(snapshot);
   const sentencesOf = (pageId: number) => growover.sentences(snapshot, pageId);
   const textOf = (pageId: number, indices: readonly number[]) => {
     const sentences = sentencesOf(pageId);
