@@ -149,7 +149,11 @@ export class QuestionStore {
     })();
   }
 
-  /** Stores a batch of generations in one transaction; a successful one also becomes a query, kept once checked, its earlier checks dropped. */
+  /**
+   * Stores a batch of generations in one transaction; a successful one also becomes a query, kept once
+   * checked, its earlier checks dropped, and its update frequency pending again when it asks about
+   * another value than the question it replaces (a week made again with another seed picks another key).
+   */
   saveGenerations(generations: Generation[]): void {
     const now = new Date().toISOString();
     const provenance = this.statements.get(
@@ -163,7 +167,10 @@ export class QuestionStore {
        VALUES (@id, @text, 'generated', @wiki, @pageId, @template, @template, @key, @windowStart, @windowEnd, @createdAt, 0)
        ON CONFLICT (id) DO UPDATE SET text = excluded.text, wiki = excluded.wiki, page_id = excluded.page_id, slot = excluded.slot,
          template = excluded.template, key = excluded.key, window_start = excluded.window_start, window_end = excluded.window_end,
-         created_at = excluded.created_at, kept = 0`,
+         created_at = excluded.created_at, kept = 0,
+         update_frequency = CASE WHEN queries.wiki IS excluded.wiki AND queries.page_id IS excluded.page_id AND queries.slot IS excluded.slot
+           AND queries.key IS excluded.key AND queries.window_start IS excluded.window_start AND queries.window_end IS excluded.window_end
+           THEN queries.update_frequency ELSE 'pending' END`,
     );
     const dropQuery = this.statements.get("DELETE FROM queries WHERE id = ? AND origin = 'generated'");
     // The checks of an earlier question of the same id judged its text, not this one's: checked again.

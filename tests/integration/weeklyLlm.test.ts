@@ -30,6 +30,17 @@ function releaseFiles(dir: string): Record<string, string> {
 describe('weekly pipeline with the offline provider', () => {
   const dir = tempDir();
 
+  it('classifies the update frequency of a question made again about another key by that key, not the one it replaced', async () => {
+    const db = join(tempDir(), 'frequency.sqlite');
+    await runCliOk(['--db', db, 'weekly', ...week]);
+    await runCliOk(['--db', db, 'sync', '--until', '2025-02-24', '--dump', sample]);
+    const election = "SELECT key, update_frequency FROM queries WHERE id = '25020300-111-0'";
+    // The recount of 2025-02-11 changes the second candidate's votes only.
+    expect(rows(db, election)).toEqual([{ key: 'popular_vote2', update_frequency: 'frequent_update' }]);
+    await runCliOk(['--db', db, 'weekly', ...week, '--seed', '7']);
+    expect(rows(db, election)).toEqual([{ key: 'popular_vote3', update_frequency: 'infrequent_update' }]);
+  });
+
   it('makes questions with check results and domains, and the release with a file per day', async () => {
     const db = join(dir, 'a.sqlite');
     const run = await runCliOk(['--db', db, 'weekly', ...week]);
