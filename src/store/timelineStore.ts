@@ -5,7 +5,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Infobox, Window } from '../model.js';
+import { PARSE_VERSION, type Infobox, type Window } from '../model.js';
 import { NO_ALIASES, type PageLifetime, type PageTimeline, type QueryAtInstant, type QueryOverSpan, type TimeAxis, type TimelineRevision, type WorldInterval } from '../model/timelines.js';
 import { FieldsColumn, flag, jsonColumn } from './rows.js';
 import { Statements } from './statements.js';
@@ -17,6 +17,7 @@ const RevisionRow = z.object({
   sha1: z.string().nullable(),
   metadataOnly: flag,
   parsed: flag,
+  parseVersion: z.number().int().nullable(),
 });
 const AliasesColumn = jsonColumn(z.array(z.string()));
 const InfoboxRow = z.object({
@@ -49,7 +50,7 @@ export class TimelineStore {
 
   constructor(private readonly db: Database, readonly wiki: string) {
     this.selectRevisions = db.prepare(
-      `SELECT rev_id AS revId, parent_id AS parentId, timestamp, sha1, metadata_only AS metadataOnly, parsed
+      `SELECT rev_id AS revId, parent_id AS parentId, timestamp, sha1, metadata_only AS metadataOnly, parsed, parse_version AS parseVersion
        FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
     );
     this.selectInfoboxes = db.prepare(
@@ -194,12 +195,14 @@ export class TimelineStore {
     }
     return this.selectRevisions.all(this.wiki, pageId).map((raw) => {
       const row = RevisionRow.parse(raw);
+      const read = !row.metadataOnly && row.parsed;
       return {
         revId: row.revId,
         parentId: row.parentId,
         timestamp: row.timestamp,
         sha1: row.sha1,
-        infoboxes: row.metadataOnly || !row.parsed ? null : (infoboxes.get(row.revId) ?? []),
+        infoboxes: read ? (infoboxes.get(row.revId) ?? []) : null,
+        ...(read && row.parseVersion !== PARSE_VERSION ? { olderReading: true } : {}),
       };
     });
   }

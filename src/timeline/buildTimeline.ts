@@ -8,12 +8,17 @@ import type { PageTimeline, TimelineRevision, ValueInterval } from '../model/tim
  * undone by an identity revert within `revertHours` never enter the timeline (the vandal value never
  * appears); the revert itself restores the earlier values, which then continue unbroken. Infoboxes
  * are followed across revisions by the same pairing as the diff stage, so a replaced template keeps
- * its slot and a key that survives the replacement keeps its history.
+ * its slot and a key that survives the replacement keeps its history. A value keeps the aliases of
+ * the revision that set it, unless an older reading gave them (`olderReading`) and a later revision
+ * read this version's way holds the same value: a store an older wikidelta filled has the texts of its
+ * revisions no more, and its reading named links inside a longer value as the value's aliases.
  */
 export function buildTimeline(revisions: readonly TimelineRevision[], revertHours: number): PageTimeline {
   const revertedBy = findReverts(revisions, revertHours);
   const effective = withContentByHash(revisions).filter((r) => r.infoboxes !== null && (revertedBy.get(r.revId) ?? r.revId) === r.revId);
   const open = new Map<string, ValueInterval>();
+  // The open intervals whose aliases an older reading gave.
+  const readOlder = new Set<string>();
   const closed: ValueInterval[] = [];
   let previous: { infoboxes: Infobox[]; slots: string[] } | null = null;
 
@@ -29,16 +34,25 @@ export function buildTimeline(revisions: readonly TimelineRevision[], revertHour
         const id = `${slot}\u0000${key}`;
         present.add(id);
         const current = open.get(id);
-        if (current && current.value === value && current.template === template) continue;
-        if (current) closed.push({ ...current, validTo: revision.timestamp });
         const aliases = box.aliases?.[key];
-        open.set(id, { slot, key, template, value, validFrom: revision.timestamp, validTo: null, revId: revision.revId, ...(aliases ? { aliases } : {}) });
+        if (current && current.value === value && current.template === template) {
+          if (readOlder.has(id) && !revision.olderReading) {
+            open.set(id, withAliases(current, aliases));
+            readOlder.delete(id);
+          }
+          continue;
+        }
+        if (current) closed.push({ ...current, validTo: revision.timestamp });
+        open.set(id, withAliases({ slot, key, template, value, validFrom: revision.timestamp, validTo: null, revId: revision.revId }, aliases));
+        if (revision.olderReading) readOlder.add(id);
+        else readOlder.delete(id);
       }
     });
     for (const [id, interval] of open) {
       if (present.has(id)) continue;
       closed.push({ ...interval, validTo: revision.timestamp });
       open.delete(id);
+      readOlder.delete(id);
     }
     previous = { infoboxes, slots };
   }
@@ -50,6 +64,11 @@ export function buildTimeline(revisions: readonly TimelineRevision[], revertHour
   return { intervals, createdAt: revisions.find((r) => r.parentId === null || r.parentId === 0)?.timestamp ?? null };
 }
 
+function withAliases(interval: ValueInterval, aliases: string[] | undefined): ValueInterval {
+  const { aliases: _replaced, ...rest } = interval;
+  return aliases ? { ...rest, aliases } : rest;
+}
+
 /**
  * A revision known by its metadata alone (the revert horizon around a window) whose content hash is
  * that of a revision with content has that content: the same text parses to the same infoboxes. So
@@ -57,11 +76,12 @@ export function buildTimeline(revisions: readonly TimelineRevision[], revertHour
  * was never fetched, and a week's values do not depend on whether an earlier week stored it.
  */
 function withContentByHash(revisions: readonly TimelineRevision[]): TimelineRevision[] {
-  const byHash = new Map<string, Infobox[]>();
-  for (const revision of revisions) if (revision.infoboxes !== null && revision.sha1 !== null) byHash.set(revision.sha1, revision.infoboxes);
-  return revisions.map((revision) =>
-    revision.infoboxes === null && revision.sha1 !== null && byHash.has(revision.sha1) ? { ...revision, infoboxes: byHash.get(revision.sha1) ?? null } : revision,
-  );
+  const byHash = new Map<string, TimelineRevision>();
+  for (const revision of revisions) if (revision.infoboxes !== null && revision.sha1 !== null) byHash.set(revision.sha1, revision);
+  return revisions.map((revision) => {
+    const same = revision.infoboxes === null && revision.sha1 !== null ? byHash.get(revision.sha1) : undefined;
+    return same ? { ...revision, infoboxes: same.infoboxes, ...(same.olderReading ? { olderReading: true } : {}) } : revision;
+  });
 }
 
 /** Slots of a revision's infoboxes: inherited from the paired infobox of the previous revision, else new. */

@@ -84,4 +84,21 @@ describe('buildTimeline', () => {
     const timeline = buildTimeline(revisions, 48);
     expect(timeline.intervals.map((i) => i.value)).toEqual(['$1']);
   });
+
+  it("gives a value an older reading set the aliases this version's reading gives it later, and keeps its own otherwise", () => {
+    const people = 'Ingrid Solberg (Chair), Marcus Penhallow (CEO)';
+    const withAliases = (fields: Record<string, string>, aliases: Record<string, string[]>): Infobox => ({ ...box('company', fields), aliases });
+    const older = rev('2025-01-07T08:25:00Z', [withAliases({ key_people: people, type: 'Public' }, { key_people: ['Chairperson', 'Chief executive officer'], type: ['Public company'] })], 'a', null);
+    const revisions = [
+      { ...older, olderReading: true },
+      rev('2025-02-06T08:05:00Z', [withAliases({ key_people: people, type: 'Public' }, { type: ['Public company'] })], 'b'),
+      { ...rev('2025-02-08T08:05:00Z', [withAliases({ key_people: people, type: 'Public' }, { key_people: ['Chairperson'] })], 'c'), olderReading: true },
+    ];
+    const timeline = buildTimeline(revisions, 48);
+    expect(timeline.intervals.map((i) => [i.key, i.revId, i.validFrom, i.aliases])).toEqual([
+      ['key_people', older.revId, '2025-01-07T08:25:00Z', undefined],
+      ['type', older.revId, '2025-01-07T08:25:00Z', ['Public company']],
+    ]);
+    expect(buildTimeline([{ ...older, olderReading: true }], 48).intervals.map((i) => i.aliases)).toEqual([['Chairperson', 'Chief executive officer'], ['Public company']]);
+  });
 });
