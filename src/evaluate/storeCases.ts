@@ -14,6 +14,7 @@ import { stateAt, type ValueTimeline } from '../timeline/valueTimeline.js';
 import type { GrowoverGold } from './growoverScores.js';
 import type { ScoredText } from './metrics/index.js';
 import type { WeeklyGold } from './weeklyScores.js';
+import { monthlyCommandFor } from '../runs/monthlyCommand.js';
 
 /**
  * What an evaluation expects (docs/ARCHITECTURE.md §15): on each of its dates, every kept query with
@@ -201,13 +202,13 @@ export class StoreGold {
     let gold = this.snapshotGold.get(snapshot);
     if (!gold) {
       if (!this.store.snapshots.snapshot(snapshot)) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
-      this.store.growover.requireWholeItems(snapshot);
+      this.store.growover.requireWholeItems(snapshot, monthlyCommandFor(this.store, snapshot));
       gold = this.store.growover.qaAt(snapshot).flatMap((row) => {
         if (row.now === null) return [];
         const type = PUBLISHED_TYPE[row.now.type];
         return [{ id: row.id, type, answer: row.answer, oldAnswer: type === 'CHANGED' ? row.oldAnswer : null }];
       });
-      if (gold.length === 0) throw new UserError('E_NOTHING_TO_SCORE', `nothing to score: no QA item is active in snapshot "${snapshot}" (run wikidelta monthly first)`);
+      if (gold.length === 0) throw new UserError('E_NOTHING_TO_SCORE', `nothing to score: no QA item is active in snapshot "${snapshot}" (run ${monthlyCommandFor(this.store, snapshot)} first)`);
       this.snapshotGold.set(snapshot, gold);
     }
     return gold;

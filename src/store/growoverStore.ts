@@ -278,14 +278,16 @@ export class GrowoverStore {
    * not generated yet, so they are only part of the month's. Whatever reads a month's items (its release,
    * scores, baselines, audits) takes them whole or not at all; a snapshot without any item is its
    * caller's to name (a month not run yet, or cleared).
+   *
+   * @param rerun - the command that finishes the month (`monthlyCommandFor`), for the refusal's line
    */
-  requireWholeItems(snapshot: string): void {
+  requireWholeItems(snapshot: string, rerun: string): void {
     const articles = this.snapshots.articles(snapshot);
     const undone = articles.filter((article) => !this.isDone(snapshot, article.pageId, 'generate')).length;
     if (undone === 0 || !this.holdsItems(snapshot)) return;
     throw new UserError(
       'E_PREREQUISITE_MISSING',
-      `the GrowOVER items of snapshot "${snapshot}" are incomplete (${undone} of ${articles.length} articles not generated yet, its monthly run did not finish): run its wikidelta monthly --new ${snapshot} again first`,
+      `the GrowOVER items of snapshot "${snapshot}" are incomplete (${undone} of ${articles.length} articles not generated yet, its monthly run did not finish): run ${rerun} again first`,
     );
   }
 

@@ -169,7 +169,8 @@ describe('evaluate growover', () => {
     for (const args of refusals) {
       const result = await runCli(['--db', stopped, ...args]);
       expect([args[0], result.code, result.errorCode], result.stderr).toEqual([args[0], 1, 'E_PREREQUISITE_MISSING']);
-      expect(result.stderr).toContain(`monthly --new ${SECOND} again`);
+      // The month is made from the month before: the command names it, or it would start over from nothing.
+      expect(result.stderr).toContain(`run wikidelta monthly --old ${FIRST} --new ${SECOND} again`);
     }
     // Made again from the first month, the second holds no item at all until its run is done again:
     // nothing to rank, as evaluate says, rather than every system at 0.0 over 0 items.
@@ -179,5 +180,8 @@ describe('evaluate growover', () => {
     const board = await runCli(['--db', stopped, 'leaderboard', '--submissions', subs]);
     expect([board.code, board.errorCode], board.stderr).toEqual([1, 'E_NOTHING_TO_SCORE']);
     expect(board.stderr).toContain(`snapshot "${SECOND}"`);
+    const release = await runCli(['--db', stopped, 'export', 'growover', '--snapshot', SECOND, '--out', join(dir, 'cleared-release')]);
+    expect([release.code, release.errorCode], release.stderr).toEqual([1, 'E_PREREQUISITE_MISSING']);
+    expect(release.stderr).toContain(`run wikidelta monthly --old ${FIRST} --new ${SECOND} first`);
   });
 });

@@ -12,6 +12,7 @@ import { paragraphsHolding } from '../freeze.js';
 import { highlight, wordDiff } from '../highlight.js';
 import { html, type Html } from '../html.js';
 import type { AuditItemKind, KindCandidate } from './kind.js';
+import { monthlyCommandFor } from '../../runs/monthlyCommand.js';
 
 export const QaContentSchema = z.object({
   kind: z.literal('qa'),
@@ -65,7 +66,7 @@ function growoverCandidates(store: Store, snapshot: string): Array<KindCandidate
   const snapshots = store.snapshots;
   snapshots.requireSnapshot(snapshot);
   const growover = store.growover;
-  growover.requireWholeItems(snapshot);
+  growover.requireWholeItems(snapshot, monthlyCommandFor(store, snapshot));
   const sentencesOf = (pageId: number) => growover.sentences(snapshot, pageId);
   const textOf = (pageId: number, indices: readonly number[]) => {
     const sentences = sentencesOf(pageId);
@@ -125,7 +126,7 @@ function growoverCandidates(store: Store, snapshot: string): Array<KindCandidate
       },
     });
   }
-  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no GrowOVER items in snapshot ${snapshot}: run wikidelta monthly --new ${snapshot} first`);
+  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no GrowOVER items in snapshot ${snapshot}: run ${monthlyCommandFor(store, snapshot)} first`);
   return candidates;
 }
 

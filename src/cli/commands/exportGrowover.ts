@@ -6,6 +6,7 @@ import { growoverFigures, withFigures } from '../../plots/datasetFigures.js';
 import { addOptions } from '../options.js';
 import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
 import { withSession, type GlobalFlags } from '../session.js';
+import { monthlyCommandFor } from '../../runs/monthlyCommand.js';
 
 interface ExportGrowoverFlags extends PreviousFlags {
   snapshot: string;
@@ -28,7 +29,7 @@ export function registerExportGrowover(exportGroup: Command): void {
       const snapshot = session.store.snapshots.requireSnapshot(flags.snapshot);
       const { draft, months } = await renderGrowoverRelease(session.store, flags.snapshot);
       if (!months.some((month) => month.snapshot === flags.snapshot)) {
-        throw new UserError('E_PREREQUISITE_MISSING', `no GrowOVER items in snapshot "${flags.snapshot}": run wikidelta monthly --new ${flags.snapshot} first`);
+        throw new UserError('E_PREREQUISITE_MISSING', `no GrowOVER items in snapshot "${flags.snapshot}": run ${monthlyCommandFor(session.store, flags.snapshot)} first`);
       }
       // The figures of the snapshots up to this one, as the card's month table counts them.
       const files = await withFigures(draft.files, growoverFigures(session.store, snapshot.asOf ?? snapshot.name));
