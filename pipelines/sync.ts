@@ -25,8 +25,10 @@ const collectThroughSourceStage: Stage<SyncInput> = {
     if (!input.source?.historyEnd) return counts;
     const newest = input.source.historyEnd();
     if (newest !== null && newest >= input.window.end) return counts;
+    // A dump older than the pages' sync marks moves them nowhere: they stay where they were held.
     const sourceEnd = newest === null || newest < input.window.start ? input.window.start : newest;
-    context.reporter.warn(`the dump holds no revision after ${sourceEnd}: synced up to there, not up to ${input.window.end}`, { until: sourceEnd });
+    const held = sourceEnd === newest ? 'synced up to there' : `the pages stay synced up to ${sourceEnd}`;
+    context.reporter.warn(`the dump holds no revision after ${newest ?? 'any time (it holds none)'}: ${held}, not up to ${input.window.end}`, { until: sourceEnd });
     context.store.runs.addParams(context.runId, { sourceEnd });
     input.sourceEnd = sourceEnd;
     return counts;

@@ -61,7 +61,7 @@ describe('update frequency on the embedded sample', () => {
     }
   });
 
-  it('keeps a query pending through a sync from a dump that ends before the days it needs, and says where the dump ends', async () => {
+  it('keeps a query pending through a sync from a dump that ends before the days it needs, and says where the dump stops', async () => {
     // 25011300-106-0 (the film's gross, set on 2025-01-13) changes again on 2025-01-27, day 15: frequent.
     const dir = tempDir();
     const cut = join(dir, 'sample-to-2025-01-24.xml');
@@ -69,7 +69,7 @@ describe('update frequency on the embedded sample', () => {
     const db = join(dir, 'cut.sqlite');
     await runCliOk(['--db', db, 'weekly', '--start', '2025-01-13', '--dump', cut, '--llm', 'offline']);
     const sync = await runCliOk(['--db', db, 'sync', '--until', '2025-02-10', '--dump', cut]);
-    expect(sync.stdout).toMatch(/^run \d+ sync up to 2025-01-24T09:00:00Z \(where the dump ends; not 2025-02-10\): /);
+    expect(sync.stdout).toMatch(/^run \d+ sync up to 2025-01-24T09:00:00Z \(the dump holds nothing later; not 2025-02-10\): /);
     const warnings = sync.stderr.split('\n').filter((line) => line.includes('"level":"warn"'));
     expect(warnings).toEqual([expect.stringContaining('the dump holds no revision after 2025-01-24T09:00:00Z: synced up to there, not up to 2025-02-10T00:00:00Z')]);
     const answer = async (date: string) => JSON.parse((await runCliOk(['--db', db, '--json', 'answer', '--query', '25011300-106-0', '--date', date])).stdout) as { answer: string | null; status: string };
@@ -90,5 +90,10 @@ describe('update frequency on the embedded sample', () => {
     // A dump made later holds the days after: the change of day 15 makes the query frequent.
     await runCliOk(['--db', db, 'sync', '--until', '2025-02-10', '--dump', sample]);
     expect(frequency()).toBe('frequent_update');
+    // The cut dump again, for later days: older than the pages' marks, it moves them nowhere, and says so without calling their mark its end.
+    const stale = await runCliOk(['--db', db, 'sync', '--until', '2025-02-20', '--dump', cut]);
+    expect(stale.stdout).toMatch(/^run \d+ sync up to 2025-02-10T00:00:00Z \(the dump holds nothing later; not 2025-02-20\): /);
+    expect(stale.stderr).toContain('the dump holds no revision after 2025-01-24T09:00:00Z: the pages stay synced up to 2025-02-10T00:00:00Z, not up to 2025-02-20T00:00:00Z');
+    expect(await answer('2025-02-12')).toMatchObject({ status: 'unknown', answer: null });
   });
 });

@@ -326,7 +326,7 @@ describe('sync and Wikidata-driven infoboxes', () => {
     const sync = await ok(['--db', db, 'sync', '--until', '2023-01-23', '--dump', history, '--labels', labels]);
     expect(await population('2023-01-18')).toMatchObject({ status: 'ok', answer: '334009', rev_id: 21120005 });
     // The dump's newest revision is of 2023-01-18 10:00: it vouches for no later day.
-    expect(sync.stdout).toMatch(/sync up to 2023-01-18T10:00:00Z \(where the dump ends; not 2023-01-23\)/);
+    expect(sync.stdout).toMatch(/sync up to 2023-01-18T10:00:00Z \(the dump holds nothing later; not 2023-01-23\)/);
     expect(await population('2023-01-20')).toMatchObject({ status: 'unknown' });
   }, 120_000);
 

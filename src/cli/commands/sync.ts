@@ -49,7 +49,7 @@ export function registerSync(program: Command): void {
       if (session.json) process.stdout.write(`${JSON.stringify({ run: outcome.run.id, status: outcome.run.status, ...(sourceEnd !== undefined ? { sourceEnd } : {}), stages: counts })}\n`);
       else {
         const collect = counts.collect ?? {};
-        const reached = typeof sourceEnd === 'string' ? `${sourceEnd} (where the dump ends; not ${shown})` : shown;
+        const reached = typeof sourceEnd === 'string' ? `${sourceEnd} (the dump holds nothing later; not ${shown})` : shown;
         process.stdout.write(
           `run ${outcome.run.id} sync up to ${reached}: ${collect.pages ?? 0} changed tracked pages fetched (${collect.revisions ?? 0} revisions), ` +
             `${counts.timeline?.intervals ?? 0} intervals rebuilt, ${counts.deletions?.deleted ?? 0} deletions, ${counts.advance?.pages ?? 0} pages synced\n`,
