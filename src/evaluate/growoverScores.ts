@@ -6,7 +6,8 @@
  * bootstrap interval over the snapshot's items, which are independent (one snapshot holds an item
  * once; snapshots are reported apart, never pooled). Beside them, each item's verdict as the weekly
  * data has it (docs/ARCHITECTURE.md §15): `current` when the reply matches the answer, `outdated` when
- * a CHANGED item's reply matches its old answer instead (CHANGED_DEL, generalised), `wrong` otherwise;
+ * it matches the item's old answer instead (CHANGED_DEL, generalised: also on an item made CHANGED in an
+ * earlier month and kept since), `wrong` otherwise;
  * matched on the first line of the reply, the part GrowOVER's scorer reads. Pure: the shell pairs the
  * predictions with the stored items.
  */
@@ -21,7 +22,10 @@ export interface GrowoverGold {
   id: string;
   type: 'SAME' | 'NEW' | 'CHANGED';
   answer: string;
-  /** The answer before the change, on CHANGED items. */
+  /**
+   * The answer before the change: on CHANGED items, and on items made CHANGED in an earlier month and
+   * kept since (SAME now), whose old answer is still one that held before.
+   */
   oldAnswer: string | null;
 }
 
@@ -103,7 +107,7 @@ export function scoreGrowover(cases: readonly GrowoverCase[], options: { seed: n
 
 /**
  * An item's verdict: the reply's first line matched (as the weekly verdicts match, EM then SM) with the
- * answer, and for a CHANGED item with the old answer too, the old one being one change ago.
+ * answer, and for an item with an old answer (CHANGED now or in an earlier month) with that too, one change ago.
  *
  * @example growoverVerdict({ id: 'c', type: 'CHANGED', answer: '12', oldAnswer: '11' }, '11').verdict === 'outdated'
  */
@@ -112,7 +116,7 @@ export function growoverVerdict(gold: GrowoverGold, prediction: string | null): 
   const reply = new ScoredText(growoverReply(prediction));
   const answer = new ScoredText(gold.answer);
   const current = { value: gold.answer, aliases: [], from: '', to: null, seen: true };
-  const timeline = gold.type === 'CHANGED' && gold.oldAnswer !== null ? [{ value: gold.oldAnswer, aliases: [], from: '', to: null, seen: false }, current] : [current];
+  const timeline = gold.oldAnswer !== null ? [{ value: gold.oldAnswer, aliases: [], from: '', to: null, seen: false }, current] : [current];
   return verdictOf({
     prediction: reply,
     currentLevel: matchLevel(reply, [answer]),

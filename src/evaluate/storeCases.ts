@@ -206,7 +206,7 @@ export class StoreGold {
       gold = this.store.growover.qaAt(snapshot).flatMap((row) => {
         if (row.now === null) return [];
         const type = PUBLISHED_TYPE[row.now.type];
-        return [{ id: row.id, type, answer: row.answer, oldAnswer: type === 'CHANGED' ? row.oldAnswer : null }];
+        return [{ id: row.id, type, answer: row.answer, oldAnswer: row.oldAnswer }];
       });
       if (gold.length === 0) throw new UserError('E_NOTHING_TO_SCORE', `nothing to score: no QA item is active in snapshot "${snapshot}" (run ${monthlyCommandFor(this.store, snapshot)} first)`);
       this.snapshotGold.set(snapshot, gold);

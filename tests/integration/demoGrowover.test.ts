@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliOk, tempDir } from '../../testkit/cli.js';
@@ -16,5 +17,11 @@ describe('demo: the GrowOVER half on the embedded sample', () => {
     // A retired item and the CHANGED item that replaces it, with the old and the new answer.
     expect(story).toMatch(/^ {4}retired {3}.+\(evidence sentence \d+ changed\)$/m);
     expect(story).toMatch(/^ {4}changed {3}.+ answer: .+ → .+ evidence: sentence \d+$/m);
+    // Kept into April as SAME, March's CHANGED item still knows its old answer: a system giving it is outdated, not wrong.
+    const predictions = join(dir, 'stale.jsonl');
+    writeFileSync(predictions, `${JSON.stringify({ id: '2025-03-01/101/qa/changed/s8', prediction: '3.5' })}\n`);
+    await runCliOk(['--db', join(dir, 'demo.sqlite'), 'evaluate', 'growover', '--snapshot', '2025-04-01', '--predictions', predictions, '--out', join(dir, 'scores')]);
+    const items = readFileSync(join(dir, 'scores', 'items.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(items.find((item) => item.id === '2025-03-01/101/qa/changed/s8')).toMatchObject({ type: 'SAME', answer: '3.7', old_answer: '3.5', verdict: 'outdated' });
   }, 300_000);
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cutoffSide,
   growoverVerdict,
+  scoreGrowover,
   matchLevel,
   PredictionJudge,
   ruleVerdicts,
@@ -324,5 +325,14 @@ describe('GrowOVER verdicts', () => {
     expect(growoverVerdict(changed, 'About 3.7 million tonnes').verdict).toBe('current');
     expect(growoverVerdict(changed, 'nothing\n3.7 million tonnes').verdict).toBe('wrong');
     expect(growoverVerdict({ ...changed, type: 'SAME', oldAnswer: null }, '3.5 million tonnes').verdict).toBe('wrong');
+  });
+
+  it('keeps the old answer outdated on an item made CHANGED a month before and kept since as SAME, outside CHANGED_DEL', () => {
+    const kept = { id: 'k', type: 'SAME' as const, answer: '3.7 million tonnes', oldAnswer: '3.5 million tonnes' };
+    expect(growoverVerdict(kept, '3.5 million tonnes').verdict).toBe('outdated');
+    const report = scoreGrowover([{ gold: kept, prediction: '3.5 million tonnes' }], { seed: 1 });
+    expect(report.SAME).toMatchObject({ n: 1, outdated: 100, em: 0 });
+    // CHANGED_DEL stays GrowOVER's: the CHANGED items of the month alone.
+    expect(report.CHANGED_DEL.n).toBe(0);
   });
 });
