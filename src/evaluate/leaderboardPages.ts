@@ -27,7 +27,7 @@ function withInterval(value: number, [low, high]: [number, number]): string {
 }
 
 /** A GrowOVER group's rate with its interval; '–' for a group without items (a snapshot with no CHANGED item), which has no rate. */
-function groupCell(scores: GrowoverGroupScores, measure: 'em' | 'f1' | 'outdated'): string {
+function groupCell(scores: GrowoverGroupScores, measure: 'em' | 'f1' | 'current' | 'outdated' | 'wrong'): string {
   return scores.n === 0 ? '–' : withInterval(scores[measure], scores.ci[measure]);
 }
 
@@ -94,8 +94,8 @@ function tables(board: Leaderboard): Table[] {
   for (const { snapshot, entries } of board.growover) {
     result.push({
       title: `GrowOVER, snapshot ${snapshot}`,
-      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals over the snapshot's items. CHANGED_DEL scores CHANGED items against their old answer: lower is better. CHANGED outdated: the CHANGED items answered with their old answer rather than the new one (matched as the weekly verdicts are).",
-      header: ['rank', 'system', 'ALL F1', 'ALL EM', 'SAME F1', 'NEW F1', 'CHANGED F1', 'CHANGED_DEL EM', 'CHANGED outdated', 'items', 'missing', 'outside'],
+      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals over the snapshot's items. CHANGED_DEL scores CHANGED items against their old answer: lower is better. Each item is current (the reply gives its answer), outdated (its old answer: a CHANGED item's, or one made CHANGED in an earlier month and kept since) or wrong, matched as the weekly verdicts are; CHANGED outdated: the CHANGED items answered with their old answer rather than the new one.",
+      header: ['rank', 'system', 'ALL F1', 'ALL EM', 'SAME F1', 'NEW F1', 'CHANGED F1', 'CHANGED_DEL EM', 'current', 'outdated', 'wrong', 'CHANGED outdated', 'items', 'missing', 'outside'],
       rows: entries.map((entry) => [
         String(entry.rank),
         entry.system,
@@ -105,6 +105,9 @@ function tables(board: Leaderboard): Table[] {
         groupCell(entry.NEW, 'f1'),
         groupCell(entry.CHANGED, 'f1'),
         groupCell(entry.CHANGED_DEL, 'em'),
+        groupCell(entry.ALL, 'current'),
+        groupCell(entry.ALL, 'outdated'),
+        groupCell(entry.ALL, 'wrong'),
         groupCell(entry.CHANGED, 'outdated'),
         String(entry.ALL.n),
         String(entry.missing),

@@ -133,9 +133,9 @@ describe('evaluate growover', () => {
     }
     const board = (await runCliOk(['--db', db, 'leaderboard', '--submissions', subs])).stdout;
     const row = board.split('\n').find((l) => l.startsWith('| 1 | oracle |')) ?? '';
-    // rank, system, ALL F1, ALL EM, SAME F1, NEW F1, CHANGED F1, CHANGED_DEL EM, CHANGED outdated, items, missing, outside
+    // rank, system, ALL F1, ALL EM, SAME F1, NEW F1, CHANGED F1, CHANGED_DEL EM, current, outdated, wrong, CHANGED outdated, items, missing, outside
     const cells = row.split('|').slice(1, -1).map((cell) => cell.trim());
-    expect(cells.slice(2, 9)).toEqual(['100.0 [100.0, 100.0]', '100.0 [100.0, 100.0]', '–', '100.0 [100.0, 100.0]', '–', '–', '–']);
+    expect(cells.slice(2, 12)).toEqual(['100.0 [100.0, 100.0]', '100.0 [100.0, 100.0]', '–', '100.0 [100.0, 100.0]', '–', '–', '100.0 [100.0, 100.0]', '0.0 [0.0, 0.0]', '0.0 [0.0, 0.0]', '–']);
   });
 
   it('counts a missing prediction as an empty reply and reports ids the snapshot does not hold', async () => {
