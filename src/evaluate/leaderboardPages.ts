@@ -94,7 +94,8 @@ function tables(board: Leaderboard): Table[] {
   for (const { snapshot, entries } of board.growover) {
     result.push({
       title: `GrowOVER, snapshot ${snapshot}`,
-      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals over the snapshot's items. CHANGED_DEL scores CHANGED items against their old answer: lower is better. Each item is current (the reply gives its answer), outdated (its old answer: a CHANGED item's, or one made CHANGED in an earlier month and kept since) or wrong, matched as the weekly verdicts are; CHANGED outdated: the CHANGED items answered with their old answer rather than the new one.",
+      note: "Ranked by F1 over ALL items (GrowOVER's scorer: first line, 50 tokens), in percent with 95% bootstrap intervals over the snapshot's items. CHANGED_DEL scores CHANGED items against their old answer: lower is better. Each item is current (the reply gives its answer), outdated (its old answer: a CHANGED item's, or one made CHANGED in an earlier month and kept since) or wrong, matched as the weekly verdicts are; CHANGED outdated: the CHANGED items answered with their old answer rather than the new one. " +
+        "Training cutoffs (SYSTEM.meta.json) and --after split and filter the weekly tables only: a snapshot's items are scored whole.",
       header: ['rank', 'system', 'ALL F1', 'ALL EM', 'SAME F1', 'NEW F1', 'CHANGED F1', 'CHANGED_DEL EM', 'current', 'outdated', 'wrong', 'CHANGED outdated', 'items', 'missing', 'outside'],
       rows: entries.map((entry) => [
         String(entry.rank),
