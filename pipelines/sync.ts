@@ -3,7 +3,7 @@ import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
 import { finalizeUpdateFrequency } from '../src/timeline/updateFrequency.js';
 import type { WeeklyInput } from './weekly.js';
-import { collectStage } from './weekly/collect.js';
+import { collectStage, historyEndInWindow } from './weekly/collect.js';
 import { heldWindow } from './weekly/input.js';
 import { labelsStage } from './weekly/labels.js';
 import { parseStage } from './weekly/parse.js';
@@ -22,9 +22,9 @@ const collectThroughSourceStage: Stage<SyncInput> = {
   name: collectStage.name,
   async run(input, context) {
     const counts = await collectStage.run(input, context);
-    if (!input.source?.historyEnd) return counts;
-    const newest = input.source.historyEnd();
-    if (newest !== null && newest >= input.window.end) return counts;
+    const ended = historyEndInWindow(input);
+    if (ended === undefined) return counts;
+    const { newest } = ended;
     // A dump older than the pages' sync marks moves them nowhere: they stay where they were held.
     const sourceEnd = newest === null || newest < input.window.start ? input.window.start : newest;
     const held = sourceEnd === newest ? 'synced up to there' : `the pages stay synced up to ${sourceEnd}`;

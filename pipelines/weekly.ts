@@ -5,7 +5,7 @@ import { queryIdFor } from '../src/store/questionStore.js';
 import { laterRunOnSameTarget } from './otherRuns.js';
 import type { Reporter } from '../src/runs/progress.js';
 import { runPipeline, type PipelineOutcome, type Stage } from '../src/runs/stageRunner.js';
-import { collectStage } from './weekly/collect.js';
+import { collectStage, historyEndInWindow } from './weekly/collect.js';
 import { diffStage } from './weekly/diff.js';
 import { finalizeStage } from './weekly/finalize.js';
 import { labelsStage } from './weekly/labels.js';
@@ -20,9 +20,28 @@ import type { WeeklyInput } from './weekly/input.js';
 
 export type { WeeklyInput } from './weekly/input.js';
 
+/**
+ * collect, then a word when the dump ends inside the week: the pages are held to the week's end, so
+ * its days after the dump's newest revision are answered as the pages stood then.
+ */
+const collectWeekStage: Stage<WeeklyInput> = {
+  ...collectStage,
+  async run(input, context) {
+    const counts = await collectStage.run(input, context);
+    const ended = historyEndInWindow(input);
+    if (ended !== undefined) {
+      context.reporter.warn(
+        `the dump holds no revision after ${ended.newest ?? 'any time (it holds none)'}, before the week's end (${input.window.end}): the days after it are answered as the pages stood then`,
+        { until: ended.newest },
+      );
+    }
+    return counts;
+  },
+};
+
 /** The weekly pipeline's stages, in the order they run. */
 export const weeklyStages: ReadonlyArray<Stage<WeeklyInput>> = [
-  collectStage, parseStage, labelsStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage, exportStage, finalizeStage,
+  collectWeekStage, parseStage, labelsStage, diffStage, selectStage, timelineStage, generateStage, checkStage, classifyStage, exportStage, finalizeStage,
 ];
 
 export const WEEKLY_STAGES: readonly string[] = weeklyStages.map((stage) => stage.name);

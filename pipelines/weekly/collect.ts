@@ -144,3 +144,14 @@ function dumpFilesForWorkers(input: WeeklyInput, source: RevisionSource): { file
   if (!input.batchRunner || !(source instanceof DumpFilesSource) || input.keepContent) return null;
   return { files: source.paths, runner: input.batchRunner };
 }
+
+/**
+ * Where the source's history ends when that is before the window's end: a dump made earlier holds no
+ * revision after its newest (`RevisionSource.historyEnd`; null: it holds none), and vouches for no
+ * later instant. Undefined when the source covers the window (the API holds every revision up to now).
+ */
+export function historyEndInWindow(input: Pick<WeeklyInput, 'source' | 'window'>): { newest: string | null } | undefined {
+  const newest = input.source?.historyEnd?.();
+  if (newest === undefined || (newest !== null && newest >= input.window.end)) return undefined;
+  return { newest };
+}

@@ -114,10 +114,10 @@ export interface RevisionSource {
    * Where the source's history ends, for a source that ends before now: a dump holds the revisions
    * made up to the moment it was made, which its `<siteinfo>` does not give, so its newest revision
    * is the latest instant it vouches for. Known once a `pagesChangedIn` pass has read the whole
-   * source: null before that, and for a source that holds no revision. A source without it (the API)
-   * holds every revision up to now.
+   * source (null: it holds no revision); undefined before that, as unknown. A source without it (the
+   * API) holds every revision up to now.
    */
-  historyEnd?(): string | null;
+  historyEnd?(): string | null | undefined;
 }
 
 /** A wiki as its source names it: the name its pages are stored under (`frwiki`) and where its articles are (`https://fr.wikipedia.org/wiki/`); null when unsaid. */

@@ -85,7 +85,7 @@ export class DumpRevisionSource implements RevisionSource {
   /** Standard input's head, read for its site, and the rest of it: the pass reads on from there. */
   private stdinHead: { read: Buffer[]; rest: AsyncGenerator<Buffer> } | null = null;
   /** The newest revision the last whole pass read, of any page: see `historyEnd`. */
-  private newestRevision: string | null = null;
+  private newestRevision: string | null | undefined;
 
   /**
    * Opens nothing yet: the file is opened by `pagesChangedIn`.
@@ -125,9 +125,9 @@ export class DumpRevisionSource implements RevisionSource {
   /**
    * The newest revision of the dump, of any page (every namespace, redirects too), as the last whole
    * `pagesChangedIn` pass read it: the dump holds every revision up to there and vouches for no later
-   * instant (`RevisionSource.historyEnd`). Null before a whole pass, and for a dump of no revision.
+   * instant (`RevisionSource.historyEnd`). Undefined before a whole pass; null for a dump of no revision.
    */
-  historyEnd(): string | null {
+  historyEnd(): string | null | undefined {
     return this.newestRevision;
   }
 

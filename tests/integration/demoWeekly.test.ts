@@ -13,6 +13,12 @@ describe('demo: the weekly half on the embedded sample', () => {
     expect(run.stdout).toMatch(/35 questions generated \(provider: offline\), 35 kept after the checks and the domain cap\./);
     // The sample ends on 27 March: sync holds the pages up to there, not to the last week's end, and the weeks not yet seen for 21 days stay pending.
     expect(run.stdout).toMatch(/synced every tracked page to 2025-03-27 17:40 UTC, where the sample ends; update frequency: 7 frequent, 23 infrequent, 5 pending/);
+    // The weeks the sample ends in say so, and the sync after them; the weeks before it say nothing.
+    const ends = run.stderr.split('\n').filter((line) => line.includes('the dump holds no revision after'));
+    expect(ends.map((line) => (JSON.parse(line) as { message: string }).message)).toEqual([
+      ...['2025-03-31', '2025-04-07'].map((end) => `the dump holds no revision after 2025-03-27T17:40:00Z, before the week's end (${end}T00:00:00Z): the days after it are answered as the pages stood then`),
+      'the dump holds no revision after 2025-03-27T17:40:00Z: synced up to there, not up to 2025-04-07T00:00:00Z',
+    ]);
     expect(run.stdout).toMatch(/ {2}\d{8}-\d+-0 {2}\[(Science and Technology|Culture and Arts|Geography and Environment|Politics and Law|Business and Economics|Sports and Entertainment|Others)\] What is the /);
     expect(run.stdout).toMatch(/\d{4}-\d{2}-\d{2}: ("[^"]*"|\((ok|no_key|no_page|deleted|unknown)\)) {3}\d{4}-\d{2}-\d{2}: /);
     const releases = readdirSync(join(dir, 'releases')).sort();

@@ -123,7 +123,8 @@ describe('where a dump ends', () => {
       <page><title>Bonn</title><ns>0</ns><id>3</id>${revision(31, '2023-01-10T00:00:00Z')}</page>
     </mediawiki>`;
     const source = DumpRevisionSource.fromStream(Readable.from([dump]));
-    expect(source.historyEnd()).toBeNull();
+    // Unknown until a whole pass has read it (a collect skipped as done, or read on workers, says nothing).
+    expect(source.historyEnd()).toBeUndefined();
     const histories = await collect(source, windowFrom('2023-01-02', 7), { isDone: (pageId) => pageId === 3 });
     expect(histories.map((history) => history.page.title)).toEqual(['Berlin']);
     expect(source.historyEnd()).toBe('2023-01-20T08:00:00Z');
