@@ -22,6 +22,17 @@ export const WIKI_DEFAULTS = { maxInFlight: 3, maxRetries: 6, retryBaseMs: 1000,
 /** Queries kept per domain in a week (DailyQA's cap); the classify stage's default when given none. */
 export const DEFAULT_DOMAIN_CAP = 750;
 
+/** A number as written in decimal, in a config file's number or an environment variable's text. */
+const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/**
+ * A numeric setting: a number, or a text that writes one in decimal. Not `z.coerce`, which reads `true`
+ * as 1 and "0x10" as 16: a setting written so is a mistake, refused with its name.
+ */
+function settingNumber<Schema extends z.ZodNumber>(schema: Schema) {
+  return z.preprocess((value) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value), schema);
+}
+
 /** Every setting, its type, bounds and default. Flags override the environment, which overrides the file. */
 const SettingsSchema = z
   .object({
@@ -30,42 +41,42 @@ const SettingsSchema = z
       .string()
       .min(10, 'a descriptive User-Agent (tool, version, contact) is required by Wikimedia')
       .default(`wikidelta/${VERSION} (Wikipedia change datasets; set WIKIDELTA_USER_AGENT to add your contact)`),
-    maxInFlight: z.coerce.number().int().min(1).max(3, 'Wikimedia asks for at most 3 requests in flight').default(WIKI_DEFAULTS.maxInFlight),
-    perMinute: z.coerce.number().int().min(1).max(6000).default(200),
-    maxRetries: z.coerce.number().int().min(0).max(20).default(WIKI_DEFAULTS.maxRetries),
-    retryBaseMs: z.coerce.number().int().min(1).max(600_000).default(WIKI_DEFAULTS.retryBaseMs),
+    maxInFlight: settingNumber(z.number().int().min(1).max(3, 'Wikimedia asks for at most 3 requests in flight')).default(WIKI_DEFAULTS.maxInFlight),
+    perMinute: settingNumber(z.number().int().min(1).max(6000)).default(200),
+    maxRetries: settingNumber(z.number().int().min(0).max(20)).default(WIKI_DEFAULTS.maxRetries),
+    retryBaseMs: settingNumber(z.number().int().min(1).max(600_000)).default(WIKI_DEFAULTS.retryBaseMs),
     /** One wiki request, from sending it to the last byte of its reply. */
-    requestTimeoutSeconds: z.coerce.number().min(1).max(3600).default(WIKI_DEFAULTS.requestTimeoutSeconds),
+    requestTimeoutSeconds: settingNumber(z.number().min(1).max(3600)).default(WIKI_DEFAULTS.requestTimeoutSeconds),
     /** A wiki reply larger than this is refused (MediaWiki caps its own replies at 8 MB by default). */
-    maxReplyMb: z.coerce.number().min(1).max(4096).default(WIKI_DEFAULTS.maxReplyMb),
-    revertHours: z.coerce.number().min(0).max(24 * 60).default(48),
+    maxReplyMb: settingNumber(z.number().min(1).max(4096)).default(WIKI_DEFAULTS.maxReplyMb),
+    revertHours: settingNumber(z.number().min(0).max(24 * 60)).default(48),
     /** The old-generation heap of each batch thread of a weekly run without the queue (src/queue/threadRunner.ts). */
-    threadHeapMb: z.coerce.number().int().min(128).max(65_536).default(DEFAULT_THREAD_HEAP_MB),
+    threadHeapMb: settingNumber(z.number().int().min(128).max(65_536)).default(DEFAULT_THREAD_HEAP_MB),
     /** The longest a snapshot's article may take to cut into sentences on its thread before it is skipped (real articles take under a second). */
-    parseDeadlineSeconds: z.coerce.number().min(1).max(86_400).default(120),
-    seed: z.coerce.number().int().default(1),
+    parseDeadlineSeconds: settingNumber(z.number().min(1).max(86_400)).default(120),
+    seed: settingNumber(z.number().int()).default(1),
     wiki: z.string().min(1).optional(),
     articleBaseUrl: z.string().url().optional(),
     keepContent: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
     /** Unset: openai when OPENAI_API_KEY is set, else offline (decided where the LLM is opened). */
     llm: z.enum(['offline', 'openai']).optional(),
     llmModel: z.string().min(1).default('gpt-4o-mini'),
-    llmConcurrency: z.coerce.number().int().min(1).max(64).default(4),
-    llmPerMinute: z.coerce.number().int().min(1).max(100_000).default(500),
+    llmConcurrency: settingNumber(z.number().int().min(1).max(64)).default(4),
+    llmPerMinute: settingNumber(z.number().int().min(1).max(100_000)).default(500),
     /** Retries of one request after 429, 5xx, timeouts and network errors. */
-    llmMaxRetries: z.coerce.number().int().min(0).max(20).default(5),
+    llmMaxRetries: settingNumber(z.number().int().min(0).max(20)).default(5),
     /** Further attempts when a reply fails validation, before the item is marked with the reason. */
-    llmInvalidRetries: z.coerce.number().int().min(0).max(10).default(2),
+    llmInvalidRetries: settingNumber(z.number().int().min(0).max(10)).default(2),
     /** One LLM request, from sending it to the last byte of its reply. */
-    llmTimeoutSeconds: z.coerce.number().min(1).max(3600).default(60),
+    llmTimeoutSeconds: settingNumber(z.number().min(1).max(3600)).default(60),
     /** An LLM reply larger than this is refused as a failure of the server (replies are bounded by each prompt's max_tokens). */
-    llmMaxReplyKb: z.coerce.number().int().min(16).max(1 << 20).default(1024),
-    llmTemperature: z.coerce.number().min(0).max(2).default(0),
+    llmMaxReplyKb: settingNumber(z.number().int().min(16).max(1 << 20)).default(1024),
+    llmTemperature: settingNumber(z.number().min(0).max(2)).default(0),
     /** Price per 1,000 tokens, for the cost `status` shows; no cost is reported without them. */
-    llmPricePer1kInput: z.coerce.number().min(0).optional(),
-    llmPricePer1kOutput: z.coerce.number().min(0).optional(),
+    llmPricePer1kInput: settingNumber(z.number().min(0)).optional(),
+    llmPricePer1kOutput: settingNumber(z.number().min(0)).optional(),
     /** Queries kept per domain and week, drawn by seeded sampling without replacement. */
-    domainCap: z.coerce.number().int().min(1).default(DEFAULT_DOMAIN_CAP),
+    domainCap: settingNumber(z.number().int().min(1)).default(DEFAULT_DOMAIN_CAP),
     /** Descriptiveness search: auto (the wiki's search when --api is given, else the local index), wiki, local. */
     search: z.enum(['auto', 'wiki', 'local']).default('auto'),
   })

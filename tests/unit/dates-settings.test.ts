@@ -46,6 +46,14 @@ describe('settings', () => {
     }
   });
 
+  it('refuses a number setting written as a boolean or not in decimal, which coercion would read as 1 or 16', () => {
+    for (const value of ['true', '"0x10"', '"7 apples"', '""']) {
+      writeFileSync(join(dir, 'number.json'), `{"seed": ${value}}`);
+      expect(() => loadSettings({ configPath: join(dir, 'number.json'), env: {}, cwd: dir }), value).toThrow(withCode('E_SETTING_INVALID', /invalid setting seed=.*expected number/));
+    }
+    expect(loadSettings({ env: { WIKIDELTA_SEED: ' 12 ', WIKIDELTA_LLM_TEMPERATURE: '0.5', WIKIDELTA_REVERT_HOURS: '1e1' }, cwd: dir })).toMatchObject({ seed: 12, llmTemperature: 0.5, revertHours: 10 });
+  });
+
   it('reads a config file with a byte order mark and CRLF line ends', () => {
     writeFileSync(join(dir, 'bom.json'), '\uFEFF{"seed": 3}\r\n');
     expect(loadSettings({ configPath: join(dir, 'bom.json'), env: {}, cwd: dir }).seed).toBe(3);
