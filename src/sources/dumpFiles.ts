@@ -46,6 +46,16 @@ export class DumpFilesSource implements RevisionSource {
     return first;
   }
 
+  /**
+   * The newest revision of all the files (`RevisionSource.historyEnd`): unknown until a pass has read
+   * each of them here (with `--queue` the workers read them), null when none holds a revision.
+   */
+  historyEnd(): string | null | undefined {
+    const ends = this.files.map((file) => file.historyEnd());
+    if (ends.includes(undefined)) return undefined;
+    return (ends.filter((end): end is string => end !== null && end !== undefined).sort().at(-1)) ?? null;
+  }
+
   /** Each file's pages in turn, as `RevisionSource.pagesChangedIn` describes. */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
     const given = new Set<number>();

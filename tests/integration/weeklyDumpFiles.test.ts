@@ -24,11 +24,15 @@ describe('weekly with several dump files', () => {
     const [first, second] = splitSample(dir);
     const whole = join(dir, 'whole.sqlite');
     const split = join(dir, 'split.sqlite');
-    await runCliOk(['--db', whole, ...weekly, '--dump', sample]);
-    await runCliOk(['--db', split, ...weekly, '--dump', first, '--dump', second]);
+    const ends = (stderr: string) => stderr.split('\n').filter((line) => line.includes('the dump holds no revision after'));
+    const one = await runCliOk(['--db', whole, ...weekly, '--dump', sample]);
+    const two = await runCliOk(['--db', split, ...weekly, '--dump', first, '--dump', second]);
     const fromWhole = snapshotStore(whole);
     expect(fromWhole.pages?.length).toBeGreaterThan(20);
     expect(snapshotStore(split)).toEqual(fromWhole);
+    // The window runs past the history's end: the files, as the one, say where it ends (their newest revision).
+    expect(ends(one.stderr)).toHaveLength(1);
+    expect(ends(two.stderr).map((line) => (JSON.parse(line) as { message: string }).message)).toEqual(ends(one.stderr).map((line) => (JSON.parse(line) as { message: string }).message));
   }, 120_000);
 
   it('refuses standard input among several files, and --api with them, with one line', async () => {
