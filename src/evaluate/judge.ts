@@ -8,6 +8,7 @@
  * by query, as every weekly figure.
  */
 import type { JudgeTasks } from '../llm/judgeTasks.js';
+import { costOf, type Prices } from '../llm/usage.js';
 import type { PromptRef } from '../llm/tasks.js';
 import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode, type JudgeRequest, type JudgeVerdict, type JudgeVerdicts } from '../model/judge.js';
 import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
@@ -48,6 +49,10 @@ export interface JudgeReport {
   prompts?: number;
   requests?: number;
   cache_hits?: number;
+  /** What the requests spent: an evaluation is no run, so nothing else records it. Cost null without prices. */
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  cost?: number | null;
 }
 
 /** What judging one item needs, kept from its scoring. */
@@ -76,9 +81,13 @@ const BATCH = 512;
 export class PredictionJudge {
   private readonly items: Pending[] = [];
   /** With a model: the prompt it answered through, and what asking cost. */
-  private asked: { prompt: PromptRef; prompts: number; requests: number; cache_hits: number } | undefined;
+  private asked: { prompt: PromptRef; counts: { prompts: number } & ReturnType<typeof usageOf> } | undefined;
 
-  constructor(private readonly tasks: JudgeTasks | null) {}
+  /** @param prices - what the model's tokens cost (the `llmPricePer1k*` settings), for the report's cost */
+  constructor(
+    private readonly tasks: JudgeTasks | null,
+    private readonly prices: Prices = {},
+  ) {}
 
   /** Keeps what judging the item needs; items whose answer is unknown are not judged. */
   add({ gold, prediction }: WeeklyCase): void {
@@ -115,7 +124,7 @@ export class PredictionJudge {
         answers.set(key, outcome?.ok ? outcome.value : { failed: outcome?.reason ?? 'no reply' });
       });
     }
-    this.asked = { prompt, prompts: distinct.length, ...usageOf(tasks) };
+    this.asked = { prompt, counts: { prompts: distinct.length, ...usageOf(tasks, this.prices) } };
     return keys.map((key) => (key === null || key === undefined ? NO_PREDICTION : (answers.get(key) as ItemJudgment)));
   }
 
@@ -161,14 +170,14 @@ export class PredictionJudge {
       relaxed: rates(0),
       strict: rates(1),
       ...(byModel ? { agreement_with_rules: { relaxed: judged === 0 ? 0 : (100 * agreed.relaxed) / judged, strict: judged === 0 ? 0 : (100 * agreed.strict) / judged } } : {}),
-      ...(this.asked ? { prompts: this.asked.prompts, requests: this.asked.requests, cache_hits: this.asked.cache_hits } : {}),
+      ...(this.asked?.counts ?? {}),
     };
   }
 }
 
-function usageOf(tasks: JudgeTasks): { requests: number; cache_hits: number } {
+function usageOf(tasks: JudgeTasks, prices: Prices) {
   const usage = tasks.takeUsage();
-  return { requests: usage.requests, cache_hits: usage.cacheHits };
+  return { requests: usage.requests, cache_hits: usage.cacheHits, prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, cost: costOf(usage, prices) };
 }
 
 /**

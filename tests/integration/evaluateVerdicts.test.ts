@@ -232,8 +232,11 @@ describe('the LLM judge through the real openai client, and an audit of its verd
     writeFileSync(predictions, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     const out = join(dir, 'judged');
     const args = ['--db', db, '--json', 'evaluate', 'weekly', '--predictions', predictions, '--from', '2025-01-28', '--to', '2025-02-03', '--judge', 'openai', '--out', out];
-    const first = JSON.parse((await runCliOk(args, { env })).stdout);
+    const first = JSON.parse((await runCliOk(args, { env: { ...env, WIKIDELTA_LLM_PRICE_PER_1K_INPUT: '0.5', WIKIDELTA_LLM_PRICE_PER_1K_OUTPUT: '2' } })).stdout);
     expect(server.requests).toHaveLength(4);
+    // An evaluation is no run: its report says what the judge spent.
+    expect(first.judge.prompt_tokens).toBeGreaterThan(0);
+    expect(first.judge.cost).toBeCloseTo((first.judge.prompt_tokens / 1000) * 0.5 + (first.judge.completion_tokens / 1000) * 2, 10);
     expect(server.requests.some((request) => request.body.messages[0]?.content.includes('- from 2025-01-26 (in effect when asked): 4th'))).toBe(true);
     expect(first.judge).toMatchObject({ judge: 'openai', prompt: { name: 'prediction-judge', version: '1' }, n: 21, failed: 0, prompts: 4, requests: 4, cache_hits: 0 });
     // 4th ×5 and 2024's "2023" outdated aside: relaxed correct 5, outdated 2 (5th, 2023), wrong 14 (9th and the 13 missing).
@@ -246,7 +249,7 @@ describe('the LLM judge through the real openai client, and an audit of its verd
     // Run again: every verdict from the store's cache, none asked.
     const again = JSON.parse((await runCliOk(args, { env })).stdout);
     expect(server.requests).toHaveLength(4);
-    expect(again.judge).toMatchObject({ requests: 0, cache_hits: 4, relaxed: first.judge.relaxed });
+    expect(again.judge).toMatchObject({ requests: 0, cache_hits: 4, prompt_tokens: 0, completion_tokens: 0, cost: null, relaxed: first.judge.relaxed });
   });
 
   it('counts a judge that keeps answering junk as verdicts missing, and scores the rest as before', async () => {

@@ -36,7 +36,7 @@ import {
   type WeeklyItemScore,
   type WeeklyReport,
 } from '../../evaluate/index.js';
-import { SessionTasks } from '../../llm/openTasks.js';
+import { pricesOf, SessionTasks } from '../../llm/openTasks.js';
 import { JUDGE_VERDICTS } from '../../model/judge.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { addOptions, dateOption, integerOption, refuseUsage, timeAxisOption } from '../options.js';
@@ -104,7 +104,7 @@ export function registerEvaluate(program: Command): void {
     const write = flags.judge === 'openai';
     try {
       await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
-        const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.store, session.settings).judge() : null);
+        const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.store, session.settings).judge() : null, pricesOf(session.settings));
         const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
         const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.store), feed, scope, {
           seed: session.settings.seed,
@@ -244,7 +244,11 @@ function aliasLine(r: WeeklyReport): string {
 function judgeLines(judge: JudgeReport): string[] {
   const mode = (name: 'relaxed' | 'strict') => `  ${name.padEnd(8)} ${JUDGE_VERDICTS.map((v) => `${v} ${percent(judge[name][v])} ${interval(judge[name].ci[v])}`).join('  ')}\n`;
   const agreement = judge.agreement_with_rules ? `  the same verdict as the rules: relaxed ${percent(judge.agreement_with_rules.relaxed)}, strict ${percent(judge.agreement_with_rules.strict)}\n` : '';
-  const asked = judge.prompts === undefined ? '' : `; ${judge.prompts} distinct prompts, ${judge.requests ?? 0} requests, ${judge.cache_hits ?? 0} from the store's cache`;
+  const spent = judge.cost === undefined || judge.cost === null ? '' : `, cost ${judge.cost.toFixed(4)}`;
+  const asked =
+    judge.prompts === undefined
+      ? ''
+      : `; ${judge.prompts} distinct prompts, ${judge.requests ?? 0} requests, ${judge.cache_hits ?? 0} from the store's cache, ${judge.prompt_tokens ?? 0} prompt and ${judge.completion_tokens ?? 0} completion tokens${spent}`;
   return [
     `judge ${judge.judge}: ${judge.description} (prompt ${judge.prompt.name} v${judge.prompt.version}); ${judge.n} answers judged, ${judge.failed} without a verdict${asked}\n`,
     mode('relaxed'),
