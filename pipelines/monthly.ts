@@ -111,14 +111,19 @@ export function clearedStages(store: Store, run: RunRecord): string[] {
  */
 export function monthsDue(store: Store, lastMonth: string): Array<{ oldName: string | undefined; newName: string }> {
   const names = store.snapshots.snapshotNames();
-  const held = new Set(
-    store.runs
-      .runsOf(['monthly'])
-      .map((row) => store.runs.getRun(row.id))
-      .filter((run): run is RunRecord => run?.status === 'done' && clearedStages(store, run).length === 0)
-      .map((run) => run.params.new),
-  );
-  const latestHeld = names.filter((name) => isMonthName(name) && name <= lastMonth && held.has(name)).sort().at(-1) ?? '';
-  const due = names.filter((name) => isMonthName(name) && name > latestHeld && name < lastMonth).sort();
+  const months = names.filter((name) => isMonthName(name) && name <= lastMonth).sort();
+  const runsOf = new Map<string, number[]>();
+  for (const row of store.runs.runsOf(['monthly'])) {
+    const month = (row.params as { new?: unknown } | null)?.new;
+    if (typeof month === 'string') runsOf.set(month, [...(runsOf.get(month) ?? []), row.id]);
+  }
+  const held = (month: string) =>
+    (runsOf.get(month) ?? []).some((id) => {
+      const run = store.runs.getRun(id);
+      return run?.status === 'done' && clearedStages(store, run).length === 0;
+    });
+  // From the newest back: a cron month finds the month before it held at the first or second look.
+  const latestHeld = [...months].reverse().find(held) ?? '';
+  const due = months.filter((name) => name > latestHeld && name < lastMonth);
   return [...due, lastMonth].map((newName) => ({ oldName: latestMonthBefore(names, newName), newName }));
 }
