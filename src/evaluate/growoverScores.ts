@@ -29,6 +29,16 @@ export interface GrowoverGold {
   oldAnswer: string | null;
 }
 
+/** A stored GrowOVER item's gold with what a judge reads besides: its question, and when its answer is dated. */
+export interface DatedGrowoverGold extends GrowoverGold {
+  question: string;
+  /**
+   * The day (YYYY-MM-DD) of the snapshot whose generation made the item: its answer held then, and
+   * an item with an old answer held that one until then. Empty when the store cannot date it.
+   */
+  madeOn: string;
+}
+
 /** One GrowOVER item paired with the system's reply to it. */
 export interface GrowoverCase {
   gold: GrowoverGold;

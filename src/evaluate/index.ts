@@ -15,7 +15,8 @@
  * - per item: the metric registry `WEEKLY_METRICS` (`em`, `f1`, `sm`; `scoreBest` over an answer and
  *   its aliases), `squadScores`, `subsetMatch`, `growoverScores`, `saysNoAnswer`; the verdicts
  *   (`verdictOf`, `growoverVerdict`); `clusteredIntervals` / `bootstrapIntervals` for any scores.
- * - `PredictionJudge`: an LLM's or the rule-based verdicts, relaxed and strict (FreshEval).
+ * - `PredictionJudge`: an LLM's or the rule-based verdicts, relaxed and strict (FreshEval), of weekly
+ *   (`weeklyJudgeItem`) and GrowOVER (`growoverJudgeItem`) items.
  */
 export { bootstrapIntervals, clusteredIntervals, ClusteredSums, type BootstrapOptions, type Interval } from './bootstrap.js';
 export { growoverNormalise, growoverScores, squadScores, subsetMatch, type AnswerScores } from './metrics.js';
@@ -43,7 +44,7 @@ export {
 } from './weeklyScores.js';
 export { datedSink, evaluateWeekly, type DatedPrediction, type DatedSink, type PredictionFeed, type WeeklyEvaluation, type WeeklyEvaluationOptions } from './weeklyEvaluation.js';
 export { isValue, matchLevel, verdictOf, VERDICT_RATES, VERDICTS, type VerdictName, type VerdictOutcome, type VerdictRate } from './verdicts.js';
-export { PredictionJudge, ruleVerdicts, type ItemJudgment, type JudgeReport } from './judge.js';
+export { growoverJudgeItem, judgeRequest, PredictionJudge, ruleVerdicts, weeklyJudgeItem, type ItemJudgment, type JudgeItem, type JudgeReport } from './judge.js';
 export { cutoffIn, metaPathOf, parseSystemMeta, type SystemMeta } from './systemMeta.js';
 export { StoreGold, type EvaluationScope } from './storeCases.js';
-export { growoverVerdict, scoreGrowover, GROWOVER_VERDICTS, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverGroupScores, type GrowoverReport } from './growoverScores.js';
+export { growoverVerdict, scoreGrowover, GROWOVER_VERDICTS, type DatedGrowoverGold, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverGroupScores, type GrowoverReport } from './growoverScores.js';

@@ -5,7 +5,8 @@
  * prompt holds the values up to the one in effect and not the date, so the dates on which one value
  * held share a call. Without one, the rule-based verdict of `./verdicts.ts` judges, and says so:
  * relaxed by a contained match (SM), strict by an exact one (EM). Rates in percent with 95% intervals
- * by query, as every weekly figure.
+ * by query, as every weekly figure. Weekly and GrowOVER items come in through one neutral shape
+ * (`JudgeItem`): `weeklyJudgeItem` and `growoverJudgeItem` make it.
  */
 import type { JudgeTasks } from '../llm/judgeTasks.js';
 import { costOf, type Prices } from '../llm/usage.js';
@@ -13,6 +14,8 @@ import type { PromptRef } from '../llm/tasks.js';
 import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode, type JudgeRequest, type JudgeVerdict, type JudgeVerdicts } from '../model/judge.js';
 import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
 import { clusteredIntervals, ClusteredSums, type Interval } from './bootstrap.js';
+import type { DatedGrowoverGold } from './growoverScores.js';
+import { growoverReply } from './metrics.js';
 import { ScoredText } from './metrics/scoredText.js';
 import { saysNoAnswer } from './noAnswer.js';
 import { isValue, matchLevel, verdictOf, type VerdictName } from './verdicts.js';
@@ -55,15 +58,19 @@ export interface JudgeReport {
   cost?: number | null;
 }
 
-/** What judging one item needs, kept from its scoring. */
-interface Pending {
+/** What judging one item needs, whichever evaluation it comes from. */
+export interface JudgeItem {
+  /** The unit the intervals resample: a weekly query (its dates stand or fall together), a GrowOVER item. */
   id: string;
   question: string;
+  /** The answer's values with their dates, oldest first. */
   timeline: ValueTimeline;
+  /** The index in `timeline` of the stretch in effect when asked, -1 for none. */
   state: number;
-  /** The value in effect on the date, null when there is none. */
+  /** The value in effect when asked, null when there is none. */
   value: string | null;
   prediction: string | null;
+  /** The rule-based verdicts: the offline judge's, and what a model's are compared with. */
   rules: JudgeVerdicts;
 }
 
@@ -75,11 +82,11 @@ const BATCH = 512;
  *
  * @example
  * const judge = new PredictionJudge(null); // offline: the rule-based verdict
- * evaluateWeekly(gold, index, scope, { seed, onItem: (_, scored) => judge.add(scored) });
+ * evaluateWeekly(gold, index, scope, { seed, onItem: (_, scored) => judge.add(weeklyJudgeItem(scored)) });
  * const { report, judgments } = await judge.run(1);
  */
 export class PredictionJudge {
-  private readonly items: Pending[] = [];
+  private readonly items: JudgeItem[] = [];
   /** With a model: the prompt it answered through, and what asking cost. */
   private asked: { prompt: PromptRef; counts: { prompts: number } & ReturnType<typeof usageOf> } | undefined;
 
@@ -89,13 +96,9 @@ export class PredictionJudge {
     private readonly prices: Prices = {},
   ) {}
 
-  /** Keeps what judging the item needs; items whose answer is unknown are not judged. */
-  add({ gold, prediction }: WeeklyCase): void {
-    if (gold.status === 'unknown') return;
-    const value = gold.status === 'ok' && isValue(gold.answer) ? gold.answer : null;
-    const timeline = gold.timeline ?? [];
-    const state = gold.state ?? -1;
-    this.items.push({ id: gold.id, question: gold.query ?? '', timeline, state, value, prediction, rules: ruleVerdicts(timeline, state, value, prediction) });
+  /** Keeps an item to judge; null (an item whose answer is unknown) is not judged. */
+  add(item: JudgeItem | null): void {
+    if (item !== null) this.items.push(item);
   }
 
   /** The verdict of every item added, in the order added, and the report. */
@@ -110,14 +113,14 @@ export class PredictionJudge {
     const distinct = [...new Set(keys.filter((key): key is string => key !== null))];
     const answers = new Map<string, ItemJudgment>();
     let prompt: PromptRef = { name: 'prediction-judge', version: '?' };
-    const firstOf = new Map<string, Pending>();
+    const firstOf = new Map<string, JudgeItem>();
     this.items.forEach((item, i) => {
       const key = keys[i];
       if (key !== null && key !== undefined && !firstOf.has(key)) firstOf.set(key, item);
     });
     for (let start = 0; start < distinct.length; start += BATCH) {
       const batch = distinct.slice(start, start + BATCH);
-      const outcomes = await Promise.all(batch.map((key) => tasks.judgePrediction(judgeRequest(firstOf.get(key) as Pending))));
+      const outcomes = await Promise.all(batch.map((key) => tasks.judgePrediction(judgeRequest(firstOf.get(key) as JudgeItem))));
       batch.forEach((key, i) => {
         const outcome = outcomes[i];
         if (outcome) prompt = outcome.prompt;
@@ -139,7 +142,7 @@ export class PredictionJudge {
         failed++;
         return;
       }
-      const item = this.items[i] as Pending;
+      const item = this.items[i] as JudgeItem;
       row.fill(0);
       JUDGE_MODES.forEach((mode, m) => {
         row[m * JUDGE_VERDICTS.length + JUDGE_VERDICTS.indexOf(judgment[mode])] = 1;
@@ -184,12 +187,12 @@ function usageOf(tasks: JudgeTasks, prices: Prices) {
  * What the judge is asked, which alone makes its prompt: the dates on which the same value held ask
  * the same thing, and so do two queries of one question (the same key of a page asked in two weeks).
  */
-function promptKey(item: Pending): string {
+function promptKey(item: JudgeItem): string {
   return JSON.stringify(judgeRequest(item));
 }
 
 /** The values up to the one in effect (the last), as the judge reads them. */
-export function judgeRequest(item: Pick<Pending, 'question' | 'timeline' | 'state' | 'value' | 'prediction'>): JudgeRequest {
+export function judgeRequest(item: Pick<JudgeItem, 'question' | 'timeline' | 'state' | 'value' | 'prediction'>): JudgeRequest {
   const past = item.state < 0 ? [] : item.timeline.slice(0, item.state + 1);
   const here = past.at(-1);
   const timeline = past.map((state) => ({ value: state.value, from: state.from, to: state.to, seen: state.seen }));
@@ -197,6 +200,33 @@ export function judgeRequest(item: Pick<Pending, 'question' | 'timeline' | 'stat
   if (here === undefined) timeline.push({ value: item.value, from: '', to: null, seen: false });
   else timeline[timeline.length - 1] = { value: item.value, from: here.from, to: here.to, seen: here.seen };
   return { question: item.question, timeline, prediction: item.prediction ?? '' };
+}
+
+/** A weekly item to judge: the query's timeline and the value on the date; null when the answer that day is unknown. */
+export function weeklyJudgeItem({ gold, prediction }: WeeklyCase): JudgeItem | null {
+  if (gold.status === 'unknown') return null;
+  const value = gold.status === 'ok' && isValue(gold.answer) ? gold.answer : null;
+  const timeline = gold.timeline ?? [];
+  const state = gold.state ?? -1;
+  return { id: gold.id, question: gold.query ?? '', timeline, state, value, prediction, rules: ruleVerdicts(timeline, state, value, prediction) };
+}
+
+/**
+ * A GrowOVER item to judge. Its timeline is what the store knows of it by snapshot: an item with an
+ * old answer (CHANGED, now or in an earlier month) held that answer until the snapshot that made it,
+ * whose date starts the answer; any other item's answer held at least since that snapshot. Its rules
+ * are `growoverVerdict`'s: the reply's first line, the part GrowOVER's scorer reads; the model reads
+ * the whole reply.
+ *
+ * @example growoverJudgeItem({ id: 'c', type: 'CHANGED', answer: '12', oldAnswer: '11', question: 'How many?', madeOn: '2025-03-01' }, '11').rules.relaxed === 'outdated'
+ */
+export function growoverJudgeItem(gold: DatedGrowoverGold, prediction: string | null): JudgeItem {
+  const changed = gold.oldAnswer !== null;
+  const answer: AnswerState = { value: gold.answer, aliases: [], from: gold.madeOn, to: null, seen: changed };
+  const timeline: ValueTimeline = changed ? [{ value: gold.oldAnswer, aliases: [], from: '', to: gold.madeOn, seen: false }, answer] : [answer];
+  const state = timeline.length - 1;
+  const rules = ruleVerdicts(timeline, state, gold.answer, prediction === null ? null : growoverReply(prediction));
+  return { id: gold.id, question: gold.question, timeline, state, value: gold.answer, prediction, rules };
 }
 
 /**

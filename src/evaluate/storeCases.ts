@@ -11,7 +11,7 @@ import type { ScoringFacts } from '../store/questionStore.js';
 import type { Store } from '../store/store.js';
 import { answerInstant, answersOverDays, type Answer } from '../timeline/answers.js';
 import { stateAt, type ValueTimeline } from '../timeline/valueTimeline.js';
-import type { GrowoverGold } from './growoverScores.js';
+import type { DatedGrowoverGold } from './growoverScores.js';
 import type { ScoredText } from './metrics/index.js';
 import type { WeeklyGold } from './weeklyScores.js';
 import { monthlyCommandFor } from '../runs/monthlyCommand.js';
@@ -146,7 +146,7 @@ export function emptyGold(): WeeklyGold {
  */
 export class StoreGold {
   private facts: Map<string, ScoringFacts> | undefined;
-  private readonly snapshotGold = new Map<string, GrowoverGold[]>();
+  private readonly snapshotGold = new Map<string, DatedGrowoverGold[]>();
   private readonly scopeGold = new Map<string, GoldQuery[]>();
 
   constructor(private readonly store: Store) {}
@@ -194,19 +194,26 @@ export class StoreGold {
   }
 
   /**
-   * Every QA item active in the snapshot.
+   * Every QA item active in the snapshot, with its question and the day of the snapshot that made it.
    *
    * @throws UserError for a snapshot the store does not hold, whose monthly run stopped part way (E_PREREQUISITE_MISSING), or without a QA item (E_NOTHING_TO_SCORE)
    */
-  growoverGold(snapshot: string): GrowoverGold[] {
+  growoverGold(snapshot: string): DatedGrowoverGold[] {
     let gold = this.snapshotGold.get(snapshot);
     if (!gold) {
       if (!this.store.snapshots.snapshot(snapshot)) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
       this.store.growover.requireWholeItems(snapshot, monthlyCommandFor(this.store, snapshot));
+      // Items are made by a few snapshots: each one's day read once.
+      const days = new Map<string, string>();
+      const dayOf = (made: string) => {
+        let day = days.get(made);
+        if (day === undefined) days.set(made, (day = this.store.growover.date(made)));
+        return day;
+      };
       gold = this.store.growover.qaAt(snapshot).flatMap((row) => {
         if (row.now === null) return [];
         const type = PUBLISHED_TYPE[row.now.type];
-        return [{ id: row.id, type, answer: row.answer, oldAnswer: row.oldAnswer }];
+        return [{ id: row.id, type, answer: row.answer, oldAnswer: row.oldAnswer, question: row.question, madeOn: dayOf(row.snapshot) }];
       });
       if (gold.length === 0) throw new UserError('E_NOTHING_TO_SCORE', `nothing to score: no QA item is active in snapshot "${snapshot}" (run ${monthlyCommandFor(this.store, snapshot)} first)`);
       this.snapshotGold.set(snapshot, gold);

@@ -56,9 +56,10 @@ export function judgeVariables(request: JudgeRequest): Record<string, string> {
   const valueText = (value: string | null) => (value === null || value === '' ? '(no value: the source gives none)' : value);
   const last = request.timeline.length - 1;
   const lines = request.timeline.map((state, index) => {
-    const start = state.seen ? `from ${day(state.from)}` : `from ${day(state.from)} or earlier`;
-    const end = index === last ? ' (in effect when asked)' : state.to === null ? '' : ` until ${day(state.to)}`;
-    return `- ${start}${end}: ${valueText(state.value)}`;
+    // A start the source does not date (a GrowOVER old answer, a value with no stretch) is left unsaid.
+    const start = state.from === '' ? '' : state.seen ? `from ${day(state.from)}` : `from ${day(state.from)} or earlier`;
+    const end = index === last ? '(in effect when asked)' : state.to === null || state.to === '' ? '' : `until ${day(state.to)}`;
+    return `- ${[start, end].filter((part) => part !== '').join(' ') || 'earlier'}: ${valueText(state.value)}`;
   });
   const current = request.timeline.at(-1);
   return {

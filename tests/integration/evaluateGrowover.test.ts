@@ -3,15 +3,19 @@
  * qa.jsonl names every item by a stable id and gives CHANGED items their old answer; `evaluate
  * growover` reads GrowOVER's results JSON and JSONL alike and scores ALL, SAME, NEW, CHANGED and
  * CHANGED_DEL, and each item's verdict (a CHANGED item answered with its old answer is outdated); the
- * release card's files all exist and parse.
+ * release card's files all exist and parse. `--judge` judges every item offline and through the real
+ * `openai` client against the local server, and an audit of the judge's verdicts is made from its
+ * evaluation directory and reported.
  */
 import Sqlite from 'better-sqlite3';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { QaLine } from '../../src/release/growoverFormats.js';
+import { startAuditServer } from '../../src/serve/server.js';
 import { Store } from '../../src/store/store.js';
 import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
+import { startOpenAiServer } from '../../testkit/openaiServer.js';
 import { checkCard, growoverTwins, parquetRows } from '../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
@@ -136,6 +140,84 @@ describe('evaluate growover', () => {
     // rank, system, ALL F1, ALL EM, SAME F1, NEW F1, CHANGED F1, CHANGED_DEL EM, current, outdated, wrong, CHANGED outdated, items, missing, outside
     const cells = row.split('|').slice(1, -1).map((cell) => cell.trim());
     expect(cells.slice(2, 12)).toEqual(['100.0 [100.0, 100.0]', '100.0 [100.0, 100.0]', '–', '100.0 [100.0, 100.0]', '–', '–', '100.0 [100.0, 100.0]', '0.0 [0.0, 0.0]', '0.0 [0.0, 0.0]', '–']);
+  });
+
+  it("judges every item against its dated values, offline by the rules and through an LLM, and audits the LLM judge's verdicts", async () => {
+    // SAME items answered right (a second line GrowOVER's scorer does not read), NEW items left empty, CHANGED items answered with the old answer.
+    const reply = (item: (typeof items)[number]) => (item.type === 'SAME' ? `${item.answer}\nextra line` : item.type === 'NEW' ? '' : (item.old_answer ?? ''));
+    const predictions = join(dir, 'judged.jsonl');
+    writeFileSync(predictions, `${items.map((item) => JSON.stringify({ id: item.id, prediction: reply(item) })).join('\n')}\n`);
+    const count = (type: string) => items.filter((item) => item.type === type).length;
+    const rates = { correct: (100 * count('SAME')) / items.length, outdated: (100 * count('CHANGED')) / items.length, wrong: (100 * count('NEW')) / items.length };
+    const evaluate = ['--db', db, 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', predictions];
+
+    const offline = join(dir, 'judged-offline');
+    await runCliOk([...evaluate, '--judge', 'offline', '--out', offline]);
+    const offlineReport = JSON.parse(readFileSync(join(offline, 'report.json'), 'utf8'));
+    expect(offlineReport.evaluation).toEqual({ snapshot: SECOND, date: SECOND });
+    expect(offlineReport.judge).toMatchObject({ judge: 'rules', prompt: { name: 'rule-based-verdict' }, n: items.length, failed: 0, relaxed: rates, strict: rates });
+    const lines = jsonLines(readFileSync(join(offline, 'items.jsonl'), 'utf8'));
+    expect(lines.map((line) => [line.type, (line.judge as { relaxed: string }).relaxed])).toEqual(lines.map((line) => [line.type, line.type === 'SAME' ? 'correct' : line.type === 'NEW' ? 'wrong' : 'outdated']));
+    // Each line carries what an audit shows: the question and the dated values; a CHANGED item's old answer held until the snapshot that made it.
+    const changed = lines.find((line) => line.type === 'CHANGED');
+    expect(changed?.question).toEqual(expect.any(String));
+    expect(changed?.timeline).toEqual([
+      { value: changed?.old_answer, from: '', to: SECOND, seen: false },
+      { value: changed?.answer, from: SECOND, to: null, seen: true },
+    ]);
+    // The text report has the judge's section, as evaluate weekly's.
+    const text = (await runCliOk([...evaluate, '--judge', 'offline'])).stdout;
+    expect(text).toMatch(/^judge rules: the rule-based verdict .* 0 without a verdict\n {2}relaxed {2}correct /m);
+
+    const server = await startOpenAiServer();
+    try {
+      const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+      const out = join(dir, 'judged-openai');
+      const first = JSON.parse((await runCliOk(['--json', ...evaluate, '--judge', 'openai', '--out', out], { env })).stdout);
+      // Every item is its own question: one prompt each, none failed, and the model reads the dates.
+      expect(first.judge).toMatchObject({ judge: 'openai', prompt: { name: 'prediction-judge', version: '1' }, n: items.length, failed: 0, prompts: items.length, requests: items.length, cache_hits: 0 });
+      expect(first.judge.relaxed).toMatchObject(rates);
+      expect(first.judge.agreement_with_rules).toEqual({ relaxed: 100, strict: 100 });
+      const prompt = server.requests.map((request) => request.body.messages[0]?.content ?? '').find((content) => content.includes(`System's reply: ${changed?.old_answer}\n`)) ?? '';
+      expect(prompt).toContain(`- until ${SECOND}: ${changed?.old_answer}\n- from ${SECOND} (in effect when asked): ${changed?.answer}\n`);
+      expect(prompt).not.toMatch(/from +or earlier/);
+      const judged = jsonLines(readFileSync(join(out, 'items.jsonl'), 'utf8'));
+      expect(judged.every((line) => typeof (line.judge as { relaxed?: string }).relaxed === 'string')).toBe(true);
+      // Run again: every verdict from the store's cache.
+      const again = JSON.parse((await runCliOk(['--json', ...evaluate, '--judge', 'openai'], { env })).stdout);
+      expect(server.requests).toHaveLength(items.length);
+      expect(again.judge).toMatchObject({ requests: 0, cache_hits: items.length, relaxed: first.judge.relaxed });
+
+      const created = JSON.parse((await runCliOk(['--db', db, '--json', 'audit', 'create', '--name', 'growover-judge', '--of', 'predictions', '--evaluation', out, '--annotators', 'alice,bob', '--raters', '2', '--size', String(items.length)])).stdout);
+      expect(created.items).toHaveLength(items.length);
+      expect(new Set(created.items.map((item: { stratum: string }) => item.stratum))).toEqual(new Set(['correct', 'outdated', 'wrong']));
+      const tokens = Object.fromEntries(created.annotators.map((a: { name: string; token: string }) => [a.name, a.token]));
+      const store = Store.open(db);
+      const audit = await startAuditServer({ store, host: '127.0.0.1', port: 0 });
+      try {
+        // Both accept every verdict.
+        for (const name of ['alice', 'bob']) {
+          for (const item of created.items as Array<{ id: number }>) {
+            const response = await fetch(`${audit.url}/api/judgments`, { method: 'POST', headers: { authorization: `Bearer ${tokens[name]}`, 'content-type': 'application/json' }, body: JSON.stringify({ item: item.id, verdict: 'correct' }) });
+            expect(response.status, await response.clone().text()).toBe(201);
+          }
+        }
+        // A CHANGED item's page: the old answer's start not known, held until the snapshot, then the answer in effect.
+        const outdated = (created.items as Array<{ id: number; stratum: string }>).find((item) => item.stratum === 'outdated');
+        const page = await (await fetch(`${audit.url}/a/${tokens.alice}?item=${outdated?.id}`)).text();
+        expect(page).toContain(`<td><span class="na">(not known)</span></td><td>${SECOND}</td>`);
+        expect(page).toContain(`<td>${SECOND}</td><td><strong>in effect when asked</strong></td>`);
+        expect(page).toContain(`asked on ${SECOND}`);
+      } finally {
+        await audit.close();
+        store.close();
+      }
+      const report = JSON.parse((await runCliOk(['--db', db, '--json', 'audit', 'report', '--name', 'growover-judge'])).stdout);
+      expect(report.judge).toMatchObject({ judge: 'openai/gpt-4o-mini', mode: 'relaxed', n: items.length, kappa: 1, left_out: { no_majority: 0, unjudged: 0 } });
+      expect(report.precision.by_stratum.outdated).toMatchObject({ value: 1, n: count('CHANGED') });
+    } finally {
+      await server.stop();
+    }
   });
 
   it('counts a missing prediction as an empty reply and reports ids the snapshot does not hold', async () => {

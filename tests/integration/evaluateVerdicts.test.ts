@@ -12,7 +12,7 @@ import Sqlite from 'better-sqlite3';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PredictionJudge } from '../../src/evaluate/judge.js';
+import { PredictionJudge, weeklyJudgeItem } from '../../src/evaluate/judge.js';
 import type { WeeklyGold } from '../../src/evaluate/weeklyScores.js';
 import { OpenAiJudgeTasks } from '../../src/llm/judgeTasks.js';
 import { OpenAiClient } from '../../src/llm/openaiClient.js';
@@ -321,9 +321,9 @@ describe('the LLM judge on queries that ask the same thing', () => {
         id, date: '2025-02-10', status: 'ok', answer: '3rd', changedAt: '2025-02-05T10:00:00Z', domain: null, frequency: null, week: null,
         timeline, state: 1, query: 'What is the league position of Port Aldwin Rovers?',
       });
-      judge.add({ gold: gold('25012000-108-0'), prediction: '3rd' });
-      judge.add({ gold: gold('25020300-108-0'), prediction: '3rd' });
-      judge.add({ gold: gold('25020300-108-0'), prediction: '4th' });
+      judge.add(weeklyJudgeItem({ gold: gold('25012000-108-0'), prediction: '3rd' }));
+      judge.add(weeklyJudgeItem({ gold: gold('25020300-108-0'), prediction: '3rd' }));
+      judge.add(weeklyJudgeItem({ gold: gold('25020300-108-0'), prediction: '4th' }));
       const { report, judgments } = await judge.run(1);
       expect(judgments.map((judgment) => judgment.failed ?? judgment.relaxed)).toEqual(['correct', 'correct', 'outdated']);
       expect(server.requests).toHaveLength(2);

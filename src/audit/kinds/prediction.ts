@@ -1,15 +1,17 @@
 /**
  * A judge's verdicts on predictions (`audit create --of predictions`): the judged replies of an
- * evaluation directory, stratum the judge's verdict, each shown with the answer's dated values up
- * to the one in effect and the verdict proposed: what the judge read, and nothing it did not (its
- * reason would lead the annotator). A wrong verdict takes the right one of the judge's verdicts.
+ * evaluation directory (weekly or GrowOVER), stratum the judge's verdict, each shown with the
+ * answer's dated values up to the one in effect and the verdict proposed: what the judge read, and
+ * nothing it did not (its reason would lead the annotator). A wrong verdict takes the right one of
+ * the judge's verdicts.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../../errors.js';
 import { judgeRequest } from '../../evaluate/judge.js';
-import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode } from '../../model/judge.js';
+import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode, type JudgeVerdicts } from '../../model/judge.js';
+import type { TimeAxis } from '../../model/timelines.js';
 import type { Store } from '../../store/store.js';
 import { answerInstant, answersOverDays } from '../../timeline/answers.js';
 import { stateAt, type ValueTimeline } from '../../timeline/valueTimeline.js';
@@ -40,7 +42,7 @@ export const predictionKind: AuditItemKind<PredictionContent, PredictionParams> 
   content: PredictionContentSchema,
   params: PredictionParams,
   flags: {
-    evaluation: { flags: '--evaluation <dir>', description: '--of predictions: the directory of evaluate weekly --judge … --out DIR' },
+    evaluation: { flags: '--evaluation <dir>', description: '--of predictions: the directory of evaluate weekly|growover --judge … --out DIR' },
     mode: { flags: '--mode <mode>', description: "--of predictions: which of the judge's verdicts to check (FreshEval's modes)", choices: JUDGE_MODES, default: 'relaxed' },
   },
   paramsFromFlags: (flags, need) => ({ evaluation: resolve(need(flags.evaluation, '--evaluation')), mode: z.enum(JUDGE_MODES).parse(flags.mode) }),
@@ -76,7 +78,7 @@ function predictionView(item: PredictionContent): Html {
   </dl>
   <div class="timeline"><span class="caption">The answer's values, oldest first</span>
   <table><thead><tr><th>from</th><th>until</th><th>value</th></tr></thead>
-  <tbody>${item.timeline.map((step, index) => html`<tr${index === last ? html` class="changed"` : ''}><td>${step.from.slice(0, 10)}${step.seen ? '' : ' or earlier'}</td><td>${index === last ? html`<strong>in effect when asked</strong>` : (step.to ?? '').slice(0, 10)}</td><td>${value(step.value)}</td></tr>`)}</tbody></table></div>
+  <tbody>${item.timeline.map((step, index) => html`<tr${index === last ? html` class="changed"` : ''}><td>${step.from === '' ? html`<span class="na">(not known)</span>` : `${step.from.slice(0, 10)}${step.seen ? '' : ' or earlier'}`}</td><td>${index === last ? html`<strong>in effect when asked</strong>` : (step.to ?? '').slice(0, 10)}</td><td>${value(step.value)}</td></tr>`)}</tbody></table></div>
   <p class="proposed">Verdict of the judge (${item.judge.mode}): <strong class="label label-${item.judge.verdict}">${item.judge.verdict}</strong></p>
 </section>`;
 }
@@ -84,9 +86,11 @@ function predictionView(item: PredictionContent): Html {
 const EvaluationReport = z
   .object({
     judge: z.object({ judge: z.string(), model: z.string() }).passthrough().optional(),
-    evaluation: z.object({ axis: z.enum(['edit', 'world']).optional() }).passthrough().optional(),
+    // A weekly evaluation names its dates and time axis, a GrowOVER one its snapshot and the snapshot's day.
+    evaluation: z.object({ axis: z.enum(['edit', 'world']).optional(), snapshot: z.string().optional(), date: z.string().optional() }).passthrough().optional(),
   })
   .passthrough();
+const Judgment = z.union([z.object({ relaxed: z.enum(JUDGE_VERDICTS), strict: z.enum(JUDGE_VERDICTS), reason: z.string() }), z.object({ failed: z.string() })]);
 const JudgedItem = z
   .object({
     id: z.string(),
@@ -94,52 +98,101 @@ const JudgedItem = z
     status: z.string(),
     gold: z.string().nullable(),
     prediction: z.string().nullable(),
-    judge: z.union([z.object({ relaxed: z.enum(JUDGE_VERDICTS), strict: z.enum(JUDGE_VERDICTS), reason: z.string() }), z.object({ failed: z.string() })]).optional(),
+    judge: Judgment.optional(),
+  })
+  .passthrough();
+/** A line of `evaluate growover --out`: it carries the question and the dated values the judge read. */
+const JudgedGrowoverItem = z
+  .object({
+    id: z.string(),
+    question: z.string(),
+    timeline: PredictionContentSchema.shape.timeline,
+    prediction: z.string().nullable(),
+    judge: Judgment.optional(),
   })
   .passthrough();
 
+/** A judged reply of an evaluation directory, and what the annotator is shown of it besides the reply. */
+interface JudgedLine {
+  key: string;
+  prediction: string;
+  verdicts: JudgeVerdicts;
+  shown: () => Pick<PredictionContent, 'question' | 'date' | 'timeline'>;
+}
+
+/** Reads one line of `items.jsonl` (`where`: its file and line); null for an item without a reply or a verdict. */
+type LineReader = (raw: unknown, where: string) => JudgedLine | null;
+
 /**
- * The judged predictions of an evaluation directory (`evaluate weekly --judge … --out DIR`) that have
- * a reply; stratum: the judge's verdict in `mode`. Each is frozen with what the judge read: the
- * question and the answer's values up to the one in effect, from this store.
+ * The judged predictions of an evaluation directory (`evaluate weekly|growover --judge … --out DIR`)
+ * that have a reply; stratum: the judge's verdict in `mode`.
  */
 function predictionCandidates(store: Store, dir: string, mode: JudgeMode): Array<KindCandidate<PredictionContent>> {
   const report = EvaluationReport.safeParse(readJson(join(dir, 'report.json')));
   if (!report.success) throw new UserError('E_EVALUATION_INVALID', `${join(dir, 'report.json')}: not an evaluation report`);
   const judge = report.data.judge;
-  if (judge === undefined) throw new UserError('E_EVALUATION_INVALID', `${dir}: the evaluation has no judge: run wikidelta evaluate weekly --judge openai --out ${dir}`);
+  if (judge === undefined) throw new UserError('E_EVALUATION_INVALID', `${dir}: the evaluation has no judge: run wikidelta evaluate weekly|growover --judge openai --out ${dir}`);
   const name = judge.judge === 'rules' ? 'rules' : `${judge.judge}/${judge.model}`;
+  const evaluation = report.data.evaluation;
+  const readLine = evaluation?.snapshot === undefined ? weeklyLines(store, dir, evaluation?.axis ?? 'edit') : growoverLines(evaluation.date ?? '');
   const path = join(dir, 'items.jsonl');
-  const axis = report.data.evaluation?.axis ?? 'edit';
+  const candidates: Array<KindCandidate<PredictionContent>> = [];
+  readLines(path).forEach((line, index) => {
+    if (line.trim() === '') return;
+    const where = `${path} line ${index + 1}`;
+    const judged = readLine(parseJsonLine(line, where), where);
+    if (judged === null) return;
+    const verdict = judged.verdicts[mode];
+    candidates.push({
+      key: judged.key,
+      stratum: verdict,
+      freeze: () => ({ kind: 'prediction', ...judged.shown(), prediction: judged.prediction, judge: { name, mode, verdict, reason: judged.verdicts.reason } }),
+    });
+  });
+  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `${path}: no judged prediction to audit (every item lacks a reply or a verdict)`);
+  return candidates;
+}
+
+/** A weekly evaluation's lines, each frozen with what the judge read: the question and the answer's values up to the one in effect, from this store. */
+function weeklyLines(store: Store, dir: string, axis: TimeAxis): LineReader {
   // Whole timelines do not depend on the date read with them: one read serves every frozen item.
   let timelines: Map<string, { query: string; timeline: ValueTimeline }> | undefined;
   const timelineOf = (id: string, date: string) => {
     timelines ??= new Map([...answersOverDays(store, [date], { timelines: true, axis })].map((query) => [query.id, { query: query.query, timeline: query.timeline }]));
     return timelines.get(id);
   };
-  const candidates: Array<KindCandidate<PredictionContent>> = [];
-  readLines(path).forEach((line, index) => {
-    if (line.trim() === '') return;
-    const parsed = JudgedItem.safeParse(parseJsonLine(line, `${path} line ${index + 1}`));
-    if (!parsed.success) throw new UserError('E_EVALUATION_INVALID', `${path} line ${index + 1}: not an evaluated item: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
-    const item = parsed.data;
-    if (item.prediction === null || item.judge === undefined || 'failed' in item.judge) return;
-    const verdicts = item.judge;
+  return (raw, where) => {
+    const item = evaluatedItem(JudgedItem, raw, where);
+    if (item.prediction === null || item.judge === undefined || 'failed' in item.judge) return null;
     const prediction = item.prediction;
-    candidates.push({
+    return {
       key: `${item.id} ${item.date}`,
-      stratum: verdicts[mode],
-      freeze: () => {
+      prediction,
+      verdicts: item.judge,
+      shown: () => {
         const held = timelineOf(item.id, item.date);
         if (held === undefined) throw new UserError('E_QUERY_NOT_FOUND', `query ${item.id} is not among this store's kept queries: create the audit on the store the evaluation ${dir} was made with`);
         const value = item.status === 'ok' && item.gold !== null && item.gold !== '' ? item.gold : null;
         const request = judgeRequest({ question: held.query, timeline: held.timeline, state: stateAt(held.timeline, answerInstant(item.date)), value, prediction });
-        return { kind: 'prediction', question: request.question, date: item.date, prediction, timeline: [...request.timeline], judge: { name, mode, verdict: verdicts[mode], reason: verdicts.reason } };
+        return { question: request.question, date: item.date, timeline: [...request.timeline] };
       },
-    });
-  });
-  if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `${path}: no judged prediction to audit (every item lacks a reply or a verdict)`);
-  return candidates;
+    };
+  };
+}
+
+/** A GrowOVER evaluation's lines, asked on the snapshot's day (`date`): each carries the question and the dated values the judge read. */
+function growoverLines(date: string): LineReader {
+  return (raw, where) => {
+    const item = evaluatedItem(JudgedGrowoverItem, raw, where);
+    if (item.prediction === null || item.judge === undefined || 'failed' in item.judge) return null;
+    return { key: item.id, prediction: item.prediction, verdicts: item.judge, shown: () => ({ question: item.question, date, timeline: item.timeline }) };
+  };
+}
+
+function evaluatedItem<T>(schema: z.ZodType<T>, raw: unknown, where: string): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new UserError('E_EVALUATION_INVALID', `${where}: not an evaluated item: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
+  return parsed.data;
 }
 
 function readJson(path: string): unknown {
@@ -147,7 +200,7 @@ function readJson(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: give the directory an evaluation wrote (evaluate weekly|growover --judge … --out DIR)`);
   }
   return parseJsonLine(text, path);
 }
@@ -156,7 +209,7 @@ function readLines(path: string): string[] {
   try {
     return readFileSync(path, 'utf8').split('\n');
   } catch {
-    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: give the directory an evaluation wrote (evaluate weekly --judge … --out DIR)`);
+    throw new UserError('E_FILE_UNREADABLE', `cannot read ${path}: give the directory an evaluation wrote (evaluate weekly|growover --judge … --out DIR)`);
   }
 }
 

@@ -13,6 +13,8 @@ import {
   growoverScores,
   growoverVerdict,
   GROWOVER_VERDICTS,
+  growoverJudgeItem,
+  judgeRequest,
   cutoffIn,
   metaPathOf,
   placeOf,
@@ -25,10 +27,12 @@ import {
   StoreGold,
   VERDICT_RATES,
   WEEKLY_METRICS,
+  weeklyJudgeItem,
   type EvaluationScope,
   type GroupScores,
   type GrowoverReport,
   type ItemJudgment,
+  type JudgeItem,
   type JudgeReport,
   type Outside,
   type Prediction,
@@ -41,7 +45,7 @@ import { JUDGE_VERDICTS } from '../../model/judge.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { addOptions, dateOption, integerOption, refuseUsage, timeAxisOption } from '../options.js';
 import type { TimeAxis } from '../../model/timelines.js';
-import { withSession } from '../session.js';
+import { withSession, type Session } from '../session.js';
 
 interface WeeklyFlags {
   predictions: string;
@@ -52,7 +56,7 @@ interface WeeklyFlags {
   week?: string;
   after?: string;
   cutoff?: string;
-  judge?: 'openai' | 'offline';
+  judge?: JudgeChoice;
   out?: string;
   seed?: number;
 }
@@ -60,8 +64,16 @@ interface WeeklyFlags {
 interface GrowoverFlags {
   predictions: string;
   snapshot: string;
+  judge?: JudgeChoice;
   out?: string;
   seed?: number;
+}
+
+type JudgeChoice = 'openai' | 'offline';
+
+/** What a GrowOVER evaluation reports besides the scores: the snapshot scored and its day, the day its questions are asked. */
+interface GrowoverEvaluation {
+  evaluation: { snapshot: string; date: string };
 }
 
 /** What an evaluation directory holds, so that `--out` can be run again into its own directory. */
@@ -87,7 +99,7 @@ export function registerEvaluate(program: Command): void {
       week: dateOption('--week <date>', "only the queries of the week starting that day (YYYY-MM-DD)"),
       after: dateOption('--after <date>', 'score only the items whose answer changed on or after DATE (a change the store saw)'),
       cutoff: dateOption('--cutoff <date>', "the system's training cutoff: scores split before and after it (default: \"cutoff\" of PREDICTIONS.meta.json beside the file)"),
-      judge: new Option('--judge <judge>', "also judge every prediction correct, outdated or wrong, relaxed and strict as FreshEval: openai (an LLM through OPENAI_BASE_URL, cached in the store) or offline (the rule-based verdict)").choices(['openai', 'offline']),
+      judge: judgeOption(),
       time: timeAxisOption(),
       seed: integerOption('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
       out: new Option('--out <dir>', 'also write report.json and items.jsonl (per-item scores, verdicts and judgments) into this directory'),
@@ -100,11 +112,9 @@ export function registerEvaluate(program: Command): void {
     // then paired with the gold held as it is handed over.
     const file = new ThreadedPredictionFile(flags.predictions);
     const feed: PredictionFeed = (sink) => file.read(datedSink(defaultDate, sink, 'with --from and --to each line names its date'));
-    // The LLM judge writes its replies into the store's cache, so it takes the lock like every LLM stage.
-    const write = flags.judge === 'openai';
     try {
-      await withSession(command, { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } }, async (session) => {
-        const judge = flags.judge === undefined ? null : new PredictionJudge(flags.judge === 'openai' ? new SessionTasks(session.store, session.settings).judge() : null, pricesOf(session.settings));
+      await withSession(command, judgedSession(flags), async (session) => {
+        const judge = judgeOf(flags.judge, session);
         const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
         const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.store), feed, scope, {
           seed: session.settings.seed,
@@ -113,7 +123,7 @@ export function registerEvaluate(program: Command): void {
             ? {
                 onItem: (item, scored) => {
                   if (flags.out) items.push({ item, status: scored.gold.status, gold: scored.gold.answer, prediction: scored.prediction });
-                  judge?.add(scored);
+                  judge?.add(weeklyJudgeItem(scored));
                 },
               }
             : {}),
@@ -137,33 +147,52 @@ export function registerEvaluate(program: Command): void {
   addOptions<GrowoverFlags>(
     group
       .command('growover')
-      .description("EM and F1 for ALL, SAME, NEW, CHANGED and CHANGED_DEL (the old answer of CHANGED items), exactly as GrowOVER's scorer, in percent with 95% bootstrap intervals"),
+      .description(
+        "EM and F1 for ALL, SAME, NEW, CHANGED and CHANGED_DEL (the old answer of CHANGED items), exactly as GrowOVER's scorer, in percent with 95% bootstrap intervals, and a verdict per prediction (current, outdated: the old answer, wrong)",
+      ),
     {
       snapshot: new Option('--snapshot <name>', 'the snapshot whose active QA items are the gold').makeOptionMandatory(),
       predictions: new Option('--predictions <file>', "GrowOVER's results JSON {id: {prediction: {text}}}, or JSONL {id, prediction}").makeOptionMandatory(),
+      judge: judgeOption(),
       seed: integerOption('--seed <n>', 'the bootstrap seed (default: the seed setting)'),
-      out: new Option('--out <dir>', 'also write report.json and items.jsonl (per-item scores) into this directory'),
+      out: new Option('--out <dir>', 'also write report.json and items.jsonl (per-item scores, verdicts, the dated values and judgments) into this directory'),
     },
   ).action(async (flags: GrowoverFlags, command: Command) => {
     const predictions = readAll(flags.predictions);
-    await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, (session) => {
+    await withSession(command, judgedSession(flags), async (session) => {
       const predicted = new Map(predictions.map((p) => [p.id, p.prediction]));
       const cases = new StoreGold(session.store).growoverGold(flags.snapshot).map((gold) => {
         const prediction = predicted.get(gold.id) ?? null;
         predicted.delete(gold.id);
         return { gold, prediction };
       });
-      const report = scoreGrowover(cases, { seed: session.settings.seed, outside: [...predicted.keys()] });
+      const report: GrowoverReport & GrowoverEvaluation & { judge?: JudgeReport } = {
+        ...scoreGrowover(cases, { seed: session.settings.seed, outside: [...predicted.keys()] }),
+        evaluation: { snapshot: flags.snapshot, date: session.store.growover.date(flags.snapshot) },
+      };
+      const judged = cases.map(({ gold, prediction }) => growoverJudgeItem(gold, prediction));
+      const judge = judgeOf(flags.judge, session);
+      let judgments: ItemJudgment[] = [];
+      if (judge) {
+        for (const item of judged) judge.add(item);
+        const outcome = await judge.run(session.settings.seed);
+        report.judge = outcome.report;
+        judgments = outcome.judgments;
+      }
       if (flags.out) {
-        const items = cases.map(({ gold, prediction }) => ({
+        // Each item carries what an audit of the judge shows (audit create --of predictions): the question and the dated values the judge read.
+        const items = cases.map(({ gold, prediction }, i) => ({
           id: gold.id,
           type: gold.type,
+          question: gold.question,
           answer: gold.answer,
           old_answer: gold.oldAnswer,
+          timeline: judgeRequest(judged[i] as JudgeItem).timeline,
           prediction,
           ...growoverScores(prediction ?? '', gold.answer),
           verdict: growoverVerdict(gold, prediction).verdict,
           ...(gold.type === 'CHANGED' ? { old_answer_scores: growoverScores(prediction ?? '', gold.oldAnswer ?? '') } : {}),
+          ...(judgments[i] ? { judge: judgments[i] } : {}),
         }));
         writeFilesAtomically(
           flags.out,
@@ -177,6 +206,25 @@ export function registerEvaluate(program: Command): void {
       process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : growoverSummary(report));
     });
   });
+}
+
+function judgeOption(): Option {
+  return new Option(
+    '--judge <judge>',
+    'also judge every prediction correct, outdated or wrong, relaxed and strict as FreshEval: openai (an LLM through OPENAI_BASE_URL, cached in the store) or offline (the rule-based verdict)',
+  ).choices(['openai', 'offline']);
+}
+
+/** The session of an evaluation: the LLM judge writes its replies into the store's cache, so it takes the lock like every LLM stage. */
+function judgedSession(flags: { judge?: JudgeChoice; seed?: number }) {
+  const write = flags.judge === 'openai';
+  return { write, flags: { ...(flags.seed === undefined ? {} : { seed: flags.seed }), ...(write ? { llm: 'openai' } : {}) } };
+}
+
+/** The judge chosen, or null without --judge. */
+function judgeOf(choice: JudgeChoice | undefined, session: Session): PredictionJudge | null {
+  if (choice === undefined) return null;
+  return new PredictionJudge(choice === 'openai' ? new SessionTasks(session.store, session.settings).judge() : null, pricesOf(session.settings));
 }
 
 /** What the evaluation expects, from the flags: one date, a range, or a week's queries on a date. */
@@ -288,7 +336,7 @@ function weeklySummary(r: WeeklyReport & WeeklyEvaluation & { judge?: JudgeRepor
   return lines.join('');
 }
 
-function growoverSummary(r: GrowoverReport): string {
+function growoverSummary(r: GrowoverReport & { judge?: JudgeReport }): string {
   const groups = ['ALL', 'SAME', 'NEW', 'CHANGED', 'CHANGED_DEL'] as const;
   // A group without items (no CHANGED item in a first snapshot) has no rate: a 0.0 would read as a score.
   const lines = groups.map((g) => {
@@ -301,6 +349,7 @@ function growoverSummary(r: GrowoverReport): string {
     );
   });
   lines.push('  (percent, 95% bootstrap over the items; CHANGED_DEL: CHANGED items scored against their old answer, lower is better; outdated: a CHANGED item answered with its old answer)\n');
+  if (r.judge) lines.push(...judgeLines(r.judge));
   lines.push(listed('missing (scored as empty)', r.missing, r.missing_sample));
   lines.push(listed('ids not active in the snapshot, not scored', r.outside.n, r.outside.sample));
   return lines.join('');

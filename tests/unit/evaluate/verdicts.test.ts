@@ -2,12 +2,15 @@
  * Verdicts worked out by hand: a query's value timeline from its stored intervals (gaps, a replaced
  * template, what the store saw change), each prediction current, outdated (days since the value last
  * held, changes ago), future or wrong, the aliases of a value in every metric and every verdict, a
- * system's cutoff, the rule-based judge's two modes, and the prompt an LLM judge reads.
+ * system's cutoff, the rule-based judge's two modes, and the prompt an LLM judge reads, of weekly and
+ * GrowOVER items.
  */
 import { describe, expect, it } from 'vitest';
 import {
   cutoffSide,
+  growoverJudgeItem,
   growoverVerdict,
+  judgeRequest,
   scoreGrowover,
   matchLevel,
   PredictionJudge,
@@ -18,6 +21,7 @@ import {
   verdictOf,
   WEEKLY_METRICS,
   weeklyItemScore,
+  weeklyJudgeItem,
   WeeklyScorer,
   type WeeklyGold,
 } from '../../../src/evaluate/index.js';
@@ -291,10 +295,10 @@ describe('the judge', () => {
     for (const date of ['2025-02-10', '2025-02-11', '2025-02-12']) {
       const instant = `${date}T00:00:00Z`;
       const state = stateAt(SEASON, instant);
-      judge.add({ gold: { id: 'q', date, status: 'ok', answer: '2nd', changedAt: null, domain: null, frequency: null, week: null, timeline: SEASON, state, query: 'Q?' }, prediction: '2nd' });
+      judge.add(weeklyJudgeItem({ gold: { id: 'q', date, status: 'ok', answer: '2nd', changedAt: null, domain: null, frequency: null, week: null, timeline: SEASON, state, query: 'Q?' }, prediction: '2nd' }));
     }
-    judge.add({ gold: { id: 'r', date: '2025-02-10', status: 'ok', answer: '2nd', changedAt: null, domain: null, frequency: null, week: null, timeline: SEASON, state: 3, query: 'Q?' }, prediction: '3rd' });
-    judge.add({ gold: { id: 's', date: '2025-02-10', status: 'ok', answer: '2nd', changedAt: null, domain: null, frequency: null, week: null, timeline: SEASON, state: 3, query: 'Q?' }, prediction: null });
+    judge.add(weeklyJudgeItem({ gold: { id: 'r', date: '2025-02-10', status: 'ok', answer: '2nd', changedAt: null, domain: null, frequency: null, week: null, timeline: SEASON, state: 3, query: 'Q?' }, prediction: '3rd' }));
+    judge.add(weeklyJudgeItem({ gold: { id: 's', date: '2025-02-10', status: 'ok', answer: '2nd', changedAt: null, domain: null, frequency: null, week: null, timeline: SEASON, state: 3, query: 'Q?' }, prediction: null }));
     const { report, judgments } = await judge.run(1);
     // Three dates of one value and reply are one prompt; a missing reply is wrong without asking.
     expect(asked).toEqual(['2nd', '3rd']);
@@ -316,9 +320,68 @@ describe('the judge', () => {
     expect(variables.timeline).toBe('- from 2025-01-10 or earlier until 2025-01-26: 5th\n- from 2025-01-26 (in effect when asked): 4th');
     expect(variables).toMatchObject({ current: '4th', prediction: '5th' });
   });
+
+  it('leaves a start it cannot date unsaid rather than printing an empty date', () => {
+    const timeline = (from: string, to: string | null) => [
+      { value: 'A', from, to, seen: false },
+      { value: 'B', from, to: null, seen: false },
+    ];
+    const lines = (from: string, to: string | null) => judgeVariables({ question: 'Q?', timeline: timeline(from, to), prediction: 'A' }).timeline;
+    expect(lines('', '2025-03-01')).toBe('- until 2025-03-01: A\n- (in effect when asked): B');
+    expect(lines('', null)).toBe('- earlier: A\n- (in effect when asked): B');
+    // A weekly item whose date has no stretch of the timeline: the value the gold gives, undated.
+    const request = judgeRequest({ question: 'Q?', timeline: SEASON, state: -1, value: null, prediction: 'none' });
+    expect(judgeVariables(request).timeline).toBe('- (in effect when asked): (no value: the source gives none)');
+  });
 });
 
 describe('GrowOVER verdicts', () => {
+  const changedGold = { id: 'c', type: 'CHANGED' as const, answer: '3.7 million tonnes', oldAnswer: '3.5 million tonnes', question: 'How much steel did the plant make?', madeOn: '2025-03-01' };
+
+  it("shows the judge a CHANGED item's old answer until the snapshot that made it, then its answer; any other item's answer since then", () => {
+    const changed = judgeRequest(growoverJudgeItem(changedGold, 'About 3.5 million tonnes'));
+    expect(changed).toEqual({
+      question: 'How much steel did the plant make?',
+      timeline: [
+        { value: '3.5 million tonnes', from: '', to: '2025-03-01', seen: false },
+        { value: '3.7 million tonnes', from: '2025-03-01', to: null, seen: true },
+      ],
+      prediction: 'About 3.5 million tonnes',
+    });
+    expect(judgeVariables(changed)).toMatchObject({
+      timeline: '- until 2025-03-01: 3.5 million tonnes\n- from 2025-03-01 (in effect when asked): 3.7 million tonnes',
+      current: '3.7 million tonnes',
+    });
+    const same = judgeVariables(judgeRequest(growoverJudgeItem({ ...changedGold, type: 'SAME', oldAnswer: null, madeOn: '2025-02-01' }, '3.7 million tonnes')));
+    expect(same.timeline).toBe('- from 2025-02-01 or earlier (in effect when asked): 3.7 million tonnes');
+  });
+
+  it("judges offline as growoverVerdict does (the reply's first line), relaxed by a contained match and strict by an exact one", () => {
+    const rules = (prediction: string | null) => growoverJudgeItem(changedGold, prediction).rules;
+    expect(rules('3.5 million tonnes\nas of 2023')).toMatchObject({ relaxed: 'outdated', strict: 'outdated' });
+    expect(rules('About 3.5 million tonnes')).toMatchObject({ relaxed: 'outdated', strict: 'wrong' });
+    expect(rules('About 3.7 million tonnes')).toMatchObject({ relaxed: 'correct', strict: 'wrong' });
+    expect(rules('nothing\n3.7 million tonnes')).toMatchObject({ relaxed: 'wrong', strict: 'wrong' });
+    expect(rules(null)).toMatchObject({ relaxed: 'wrong', strict: 'wrong', reason: 'no prediction' });
+    // An item without an old answer has nothing to be outdated against.
+    expect(growoverJudgeItem({ ...changedGold, type: 'NEW', oldAnswer: null }, '3.5 million tonnes').rules).toMatchObject({ relaxed: 'wrong', strict: 'wrong' });
+    // The relaxed rule is the item's verdict, named as FreshEval names it.
+    for (const reply of ['3.5 million tonnes', 'About 3.7 million tonnes', 'no idea', null]) {
+      const verdict = growoverVerdict(changedGold, reply).verdict;
+      expect(rules(reply).relaxed).toBe(verdict === 'current' ? 'correct' : verdict);
+    }
+  });
+
+  it('judges GrowOVER items through the same judge, each item its own unit', async () => {
+    const judge = new PredictionJudge(null);
+    for (const reply of ['3.5 million tonnes', '3.7 million tonnes', 'About 3.7 million tonnes', null]) judge.add(growoverJudgeItem({ ...changedGold, id: `c-${String(reply)}` }, reply));
+    const { report, judgments } = await judge.run(1);
+    expect(judgments.map((j) => ('relaxed' in j ? j.relaxed : j.failed))).toEqual(['outdated', 'correct', 'correct', 'wrong']);
+    expect(report).toMatchObject({ judge: 'rules', n: 4, failed: 0, relaxed: { correct: 50, outdated: 25, wrong: 25 }, strict: { correct: 25, outdated: 25, wrong: 50 } });
+    // Four items, four clusters: the interval is not a point.
+    expect(report.relaxed.ci.correct[0]).toBeLessThan(50);
+  });
+
   it("makes a CHANGED item's old answer outdated, on the reply's first line", () => {
     const changed = { id: 'c', type: 'CHANGED' as const, answer: '3.7 million tonnes', oldAnswer: '3.5 million tonnes' };
     expect(growoverVerdict(changed, '3.5 million tonnes\nas of 2023').verdict).toBe('outdated');
