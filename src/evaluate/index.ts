@@ -17,6 +17,7 @@
  *   (`verdictOf`, `growoverVerdict`); `clusteredIntervals` / `bootstrapIntervals` for any scores.
  * - `PredictionJudge`: an LLM's or the rule-based verdicts, relaxed and strict (FreshEval), of weekly
  *   (`weeklyJudgeItem`) and GrowOVER (`growoverJudgeItem`) items.
+ * - `reportJson(report)`: a report or leaderboard as JSON, a group without items with null rates.
  */
 export { bootstrapIntervals, clusteredIntervals, ClusteredSums, type BootstrapOptions, type Interval } from './bootstrap.js';
 export { growoverNormalise, growoverScores, squadScores, subsetMatch, type AnswerScores } from './metrics.js';
@@ -48,3 +49,4 @@ export { growoverJudgeItem, judgeRequest, PredictionJudge, ruleVerdicts, weeklyJ
 export { cutoffIn, metaPathOf, parseSystemMeta, type SystemMeta } from './systemMeta.js';
 export { StoreGold, type EvaluationScope } from './storeCases.js';
 export { growoverVerdict, scoreGrowover, GROWOVER_VERDICTS, type DatedGrowoverGold, type GrowoverCase, type GrowoverGold, type GrowoverGroup, type GrowoverGroupScores, type GrowoverReport } from './growoverScores.js';
+export { reportJson } from './reportJson.js';

@@ -9,6 +9,7 @@ import { WEEKLY_METRICS } from './metrics/index.js';
 import { figuresMarkdown, renderFigures, type Figure } from '../plots/datasetFigures.js';
 import type { Leaderboard } from './leaderboard.js';
 import type { GrowoverGroupScores } from './growoverScores.js';
+import { reportJson } from './reportJson.js';
 
 interface Table {
   title: string;
@@ -188,7 +189,7 @@ export async function leaderboardFiles(board: Leaderboard, datasetFigures: reado
   return new Map([
     ['README.md', leaderboardMarkdown(board, figures)],
     ['index.html', leaderboardHtml(board, figures, svgs)],
-    ['leaderboard.json', `${JSON.stringify(board, null, 2)}\n`],
+    ['leaderboard.json', `${reportJson(board, 2)}\n`],
     ...svgs,
   ]);
 }

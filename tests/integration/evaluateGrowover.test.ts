@@ -135,6 +135,12 @@ describe('evaluate growover', () => {
       expect(line, group).toMatch(/n=\s+0\s+EM\s+—\s+F1\s+—/);
       expect(line, group).not.toContain('0.0');
     }
+    const json = JSON.parse((await runCliOk(['--db', db, '--json', 'evaluate', 'growover', '--snapshot', FIRST, '--predictions', join(system, `growover-${FIRST}.jsonl`)])).stdout);
+    const boardJson = JSON.parse((await runCliOk(['--db', db, '--json', 'leaderboard', '--submissions', subs])).stdout);
+    for (const group of ['SAME', 'CHANGED', 'CHANGED_DEL']) {
+      for (const scores of [json[group], boardJson.growover[0].entries[0][group]]) expect(scores, group).toEqual({ n: 0, em: null, f1: null, current: null, outdated: null, wrong: null, ci: null });
+    }
+    expect(json.NEW).toMatchObject({ em: 100, ci: { em: [100, 100] } });
     const board = (await runCliOk(['--db', db, 'leaderboard', '--submissions', subs])).stdout;
     const row = board.split('\n').find((l) => l.startsWith('| 1 | oracle |')) ?? '';
     // rank, system, ALL F1, ALL EM, SAME F1, NEW F1, CHANGED F1, CHANGED_DEL EM, current, outdated, wrong, CHANGED outdated, items, missing, outside

@@ -144,6 +144,9 @@ describe('the day after a week', () => {
     expect(report.f1).toBeCloseTo((100 * (1 + 1 / 3)) / 3, 10);
     expect(report.sm).toBeCloseTo(200 / 3, 10);
     expect(Object.keys(report.by_frequency)).toEqual(expect.arrayContaining(['frequent_update', 'infrequent_update']));
+    // No query has its update frequency yet: those classes, and the no-answer gold, have no rate (null, as the text's "—"), not 0.
+    expect(report.by_frequency.frequent_update).toMatchObject({ n: 0, queries: 0, em: null, f1: null, sm: null, current: null, wrong: null, ci: null });
+    expect(report.no_answer).toEqual({ n: 0, correct: 0, accuracy: null, ci: null });
     expect(Object.values(report.by_domain as Record<string, { n: number }>).reduce((sum, d) => sum + d.n, 0)).toBe(3);
     expect(report.by_week).toEqual({ '2025-01-20': expect.objectContaining({ n: 3, queries: 3 }) });
     for (const metric of ['em', 'f1', 'sm']) expect(report.ci[metric]).toHaveLength(2);

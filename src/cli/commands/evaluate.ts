@@ -22,6 +22,7 @@ import {
   type PredictionFeed,
   PredictionJudge,
   readPredictionFile,
+  reportJson,
   ThreadedPredictionFile,
   scoreGrowover,
   StoreGold,
@@ -136,9 +137,9 @@ export function registerEvaluate(program: Command): void {
         }
         if (flags.out) {
           const lines = items.map(({ item, status, gold, prediction }, i) => `${JSON.stringify({ ...item, status, gold, prediction, ...(judgments[i] ? { judge: judgments[i] } : {}) })}\n`);
-          writeFilesAtomically(flags.out, new Map([['report.json', `${JSON.stringify(report, null, 2)}\n`], ['items.jsonl', lines.join('')]]), EVALUATION_ENTRY);
+          writeFilesAtomically(flags.out, new Map([['report.json', `${reportJson(report, 2)}\n`], ['items.jsonl', lines.join('')]]), EVALUATION_ENTRY);
         }
-        process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : weeklySummary(report));
+        process.stdout.write(session.json ? `${reportJson(report)}\n` : weeklySummary(report));
       });
     } finally {
       void file.close();
@@ -197,13 +198,13 @@ export function registerEvaluate(program: Command): void {
         writeFilesAtomically(
           flags.out,
           new Map([
-            ['report.json', `${JSON.stringify(report, null, 2)}\n`],
+            ['report.json', `${reportJson(report, 2)}\n`],
             ['items.jsonl', items.map((item) => `${JSON.stringify(item)}\n`).join('')],
           ]),
           EVALUATION_ENTRY,
         );
       }
-      process.stdout.write(session.json ? `${JSON.stringify(report)}\n` : growoverSummary(report));
+      process.stdout.write(session.json ? `${reportJson(report)}\n` : growoverSummary(report));
     });
   });
 }

@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { buildLeaderboard, submissionOf, type SubmissionFile } from '../../evaluate/leaderboard.js';
+import { reportJson } from '../../evaluate/reportJson.js';
 import { cutoffIn } from '../../evaluate/systemMeta.js';
 import { leaderboardFiles, leaderboardMarkdown } from '../../evaluate/leaderboardPages.js';
 import { growoverFigures, weeklyFigures } from '../../plots/datasetFigures.js';
@@ -45,7 +46,7 @@ export function registerLeaderboard(program: Command): void {
     await withSession(command, { write: false, flags: flags.seed === undefined ? {} : { seed: flags.seed } }, async (session) => {
       const board = buildLeaderboard(session.store, files, { seed: session.settings.seed, date: flags.date ?? null, after: flags.after ?? null, axis: flags.time });
       if (flags.out === undefined) {
-        process.stdout.write(session.json ? `${JSON.stringify(board)}\n` : leaderboardMarkdown(board, []));
+        process.stdout.write(session.json ? `${reportJson(board)}\n` : leaderboardMarkdown(board, []));
         return;
       }
       const figures = [...(board.weekly.length > 0 ? weeklyFigures(session.store) : []), ...(board.growover.length > 0 ? growoverFigures(session.store) : [])];

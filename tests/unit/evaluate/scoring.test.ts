@@ -11,6 +11,7 @@ import {
   metaPathOf,
   parsePredictions,
   parseSystemMeta,
+  reportJson,
   saysNoAnswer,
   scoreGrowover,
   scoreWeekly,
@@ -179,6 +180,17 @@ describe('weekly report', () => {
     // Days from the value's start to 2025-01-27 00:00: 0 (01-26 22:10), 6 (01-20 05:00), 17 (01-10), binned.
     expect(Object.keys(report.by_days_since_change)).toEqual(['0', '4-7', '15-30']);
     expect(report.by_week).toMatchObject({ '2025-01-20': { n: 3, em: expect.closeTo(100 / 3, 10), sm: expect.closeTo(200 / 3, 10) } });
+  });
+
+  it('writes a group without items with null rates and interval in JSON, never 0, keeping its counts', () => {
+    const onlyInfrequent = cases.filter((item) => item.gold.frequency !== 'frequent_update' && item.gold.status === 'ok');
+    const weekly = JSON.parse(reportJson(scoreWeekly(onlyInfrequent, { seed: 1 })));
+    expect(weekly.by_frequency.frequent_update).toEqual({ n: 0, queries: 0, em: null, f1: null, sm: null, current: null, outdated: null, future: null, wrong: null, ci: null });
+    expect(weekly.by_frequency.infrequent_update).toMatchObject({ n: 2, em: 0, ci: { em: [0, 0] } });
+    expect(weekly.no_answer).toEqual({ n: 0, correct: 0, accuracy: null, ci: null });
+    const growover = JSON.parse(reportJson(scoreGrowover([{ gold: { id: 'n', type: 'NEW', answer: '42', oldAnswer: null }, prediction: 'x' }], { seed: 1 })));
+    expect(growover.CHANGED).toEqual({ n: 0, em: null, f1: null, current: null, outdated: null, wrong: null, ci: null });
+    expect(growover.NEW).toMatchObject({ n: 1, em: 0, f1: 0, wrong: 100, ci: { em: [0, 0] } });
   });
 
   it('gives seeded bootstrap intervals around the mean', () => {
