@@ -75,8 +75,11 @@ export function firstRelease(after: ReleaseSource): ReleaseChanges {
   };
 }
 
-/** The changes from `before` to `after`, two releases of the same kind. */
-export function diffReleases(before: ReleaseSource, after: ReleaseSource): ReleaseChanges {
+/**
+ * The changes from `before` to `after`, two releases of the same kind; `between`: GrowOVER releases
+ * of the months between them, which say why the items retired in those months retired.
+ */
+export function diffReleases(before: ReleaseSource, after: ReleaseSource, between: readonly ReleaseSource[] = []): ReleaseChanges {
   if (before.manifest.kind !== after.manifest.kind) {
     throw new UserError('E_RELEASE_MISMATCH', `cannot compare a ${before.manifest.kind} release (${before.manifest.version}) with a ${after.manifest.kind} release (${after.manifest.version})`);
   }
@@ -86,7 +89,7 @@ export function diffReleases(before: ReleaseSource, after: ReleaseSource): Relea
     case 'dailyqa':
       return { ...compared, ...answerChanges(before, after) };
     case 'growover':
-      return { ...compared, ...growoverChanges(before, after) };
+      return { ...compared, ...growoverChanges(before, after, between) };
     case 'labels':
       return { ...compared, ...labelChanges(before, after) };
   }
@@ -212,10 +215,17 @@ interface GrowoverItems {
   turns: Set<string>;
 }
 
-function growoverChanges(before: ReleaseSource, after: ReleaseSource): Pick<ReleaseChanges, 'counts' | 'records' | 'body'> {
+function growoverChanges(before: ReleaseSource, after: ReleaseSource, between: readonly ReleaseSource[]): Pick<ReleaseChanges, 'counts' | 'records' | 'body'> {
   const old = growoverItems(before);
   const now = growoverItems(after);
+  // A release holds the reasons of its own month's retirements: those of an item retired in a month
+  // between two releases that are not consecutive are in that month's release, when it is at hand.
   const reasons = retirementReasons(after);
+  const earlier = new Map(between.flatMap((release) => [...retirementReasons(release)].map(([id, reason]) => [id, { reason, retired_in: release.manifest.version }] as const)));
+  const retirementOf = (id: string): { reason: string | null; retired_in?: string } => {
+    const reason = reasons.get(id);
+    return reason !== undefined ? { reason } : (earlier.get(id) ?? { reason: null });
+  };
   const records: ChangeRecord[] = [];
   const counts: Record<string, { before: number; after: number; kept: number; new: number; retired: number }> = {};
   const sections: string[] = [];
@@ -230,10 +240,13 @@ function growoverChanges(before: ReleaseSource, after: ReleaseSource): Pick<Rele
     counts[item] = { before: old[item].size, after: now[item].size, kept: kept.length, new: made.length, retired: retired.length };
     records.push(
       ...made.map((id) => ({ change: 'item_new', item: kind, id })),
-      ...retired.map((id) => ({ change: 'item_retired', item: kind, id, reason: reasons.get(id) ?? null })),
+      ...retired.map((id) => ({ change: 'item_retired', item: kind, id, ...retirementOf(id) })),
       ...kept.map((id) => ({ change: 'item_kept', item: kind, id })),
     );
-    const retiredRows = retired.map((id) => `| \`${id}\` | ${cell(reasons.get(id) ?? 'not in this release')} |`);
+    const retiredRows = retired.map((id) => {
+      const { reason, retired_in } = retirementOf(id);
+      return `| \`${id}\` | ${cell(reason === null ? RETIRED_BETWEEN : retired_in ? `${reason} (retired in release ${retired_in})` : reason)} |`;
+    });
     sections.push(idList(`New ${label}`, made), table(`Retired ${label}`, '| id | reason |\n|---|---|', retiredRows));
   }
   const row = (label: string, c: (typeof counts)[string] | undefined) => `| ${label} | ${c?.before} | ${c?.after} | ${c?.kept} | ${c?.new} | ${c?.retired} |`;
@@ -245,6 +258,9 @@ ${row('dialogue turns', counts.turns)}
 ${sections.join('')}`;
   return { counts, records, body };
 }
+
+/** What CHANGES.md says of an item retired in a month between the two releases when no release of that month was found beside the newer one. */
+const RETIRED_BETWEEN = 'retired in a month between the two releases; no release of that month beside this one says why';
 
 /** The ids of a GrowOVER release's QA items (qa.jsonl: article → items) and turns (turn.jsonl: turn id → turn). */
 function growoverItems(release: ReleaseSource): GrowoverItems {

@@ -31,7 +31,7 @@ import {
   type FileEntry,
   type ReleaseKind,
 } from './manifest.js';
-import { changesJsonLines, changesMarkdown, diffReleases, directorySource, filesSource, firstRelease, type ReleaseChanges } from './releaseDiff.js';
+import { changesJsonLines, changesMarkdown, diffReleases, directorySource, filesSource, firstRelease, type ReleaseChanges, type ReleaseSource } from './releaseDiff.js';
 
 /** What a release kind renders: its files and what its manifest says of them. */
 export interface ReleaseDraft {
@@ -85,7 +85,9 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
     changeFiles = [CHANGES_FILE, CHANGES_JSONL_FILE].map((name) => [name, releaseFile(dir, name, before.manifest)]);
   } else {
     if (before) await refuseAltered(before.dir);
-    changes = before ? diffReleases(directorySource(before.dir, before.manifest), filesSource(draft.files, identity)) : firstRelease(filesSource(draft.files, identity));
+    changes = before
+      ? diffReleases(directorySource(before.dir, before.manifest), filesSource(draft.files, identity), await growoverReleasesBetween(dir, before.manifest, draft))
+      : firstRelease(filesSource(draft.files, identity));
     follows = before ? { version: before.manifest.version, directory: basename(resolve(before.dir)) } : null;
     changeFiles = [
       [CHANGES_FILE, changesMarkdown(changes)],
@@ -120,18 +122,39 @@ function previousRelease(dir: string, held: Manifest | undefined, draft: Release
   if (choice === 'none') return undefined;
   if (choice !== 'auto') return { dir: choice.dir, manifest: readManifest(choice.dir) };
   if (held && held.series === draft.series) return { dir, manifest: held };
-  const parent = dirname(resolve(dir));
-  // No directory to look in (none yet, or a file where it should be): the writer says what is wrong with --out.
-  if (!isDirectory(parent)) return undefined;
   let newest: { dir: string; manifest: Manifest } | undefined;
-  for (const entry of readdirSync(parent, { withFileTypes: true }).sort((a, b) => byPath(a.name, b.name))) {
-    const sibling = join(parent, entry.name);
-    if (!entry.isDirectory() || sibling === resolve(dir)) continue;
-    const manifest = releaseHeldIn(sibling);
-    if (!manifest || manifest.series !== draft.series || manifest.date >= draft.date) continue;
-    if (!newest || manifest.date > newest.manifest.date) newest = { dir: sibling, manifest };
+  for (const release of releasesBeside(dir, draft.series)) {
+    if (release.manifest.date < draft.date && (!newest || release.manifest.date > newest.manifest.date)) newest = release;
   }
   return newest;
+}
+
+/** The releases of a series beside `dir` (in the directory that holds it), by name; none when there is no such directory. */
+function releasesBeside(dir: string, series: string): Array<{ dir: string; manifest: Manifest }> {
+  const parent = dirname(resolve(dir));
+  // No directory to look in (none yet, or a file where it should be): the writer says what is wrong with --out.
+  if (!isDirectory(parent)) return [];
+  return readdirSync(parent, { withFileTypes: true })
+    .sort((a, b) => byPath(a.name, b.name))
+    .flatMap((entry) => {
+      const sibling = join(parent, entry.name);
+      if (!entry.isDirectory() || sibling === resolve(dir)) return [];
+      const manifest = releaseHeldIn(sibling);
+      return manifest && manifest.series === series ? [{ dir: sibling, manifest }] : [];
+    });
+}
+
+/**
+ * The GrowOVER releases of the series beside `dir` whose month falls strictly between two compared
+ * releases: each holds the reasons of its own month's retirements, which neither compared release
+ * holds. One its manifest does not vouch for is left out (it would make reasons up): its items' reasons
+ * are then said to be unknown, not refused.
+ */
+export async function growoverReleasesBetween(dir: string, before: Pick<Manifest, 'kind' | 'series' | 'date'>, after: Pick<Manifest, 'date'>): Promise<ReleaseSource[]> {
+  if (before.kind !== 'growover') return [];
+  const between = releasesBeside(dir, before.series).filter(({ manifest }) => manifest.date > before.date && manifest.date < after.date);
+  const verified = await Promise.all(between.map(async (release) => ((await verifyRelease(release.dir)).ok ? [directorySource(release.dir, release.manifest)] : [])));
+  return verified.flat();
 }
 
 /** What changed is read from the previous release's files: one that is not the release its manifest names would make the changes up (as `release diff` refuses it). */

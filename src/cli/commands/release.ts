@@ -32,9 +32,10 @@ export function registerRelease(program: Command): void {
     .argument('<old>', 'the earlier release directory')
     .argument('<new>', 'the later release directory')
     .action(async (oldDir: string, newDir: string, _flags: unknown, command: Command) => {
-      const [{ verifyRelease }, { changesJsonLines, changesMarkdown, diffReleases, directorySource }] = await Promise.all([
+      const [{ verifyRelease }, { changesJsonLines, changesMarkdown, diffReleases, directorySource }, { growoverReleasesBetween }] = await Promise.all([
         import('../../release/verifyRelease.js'),
         import('../../release/releaseDiff.js'),
+        import('../../release/writeRelease.js'),
       ]);
       // What changed is read from the files: a file that is not the one its manifest lists would make it up.
       const [older, newer] = await Promise.all([oldDir, newDir].map(async (dir) => {
@@ -43,7 +44,7 @@ export function registerRelease(program: Command): void {
         return result.manifest;
       })) as [Manifest, Manifest];
       if (older.date > newer.date) refuseUsage(command, `${oldDir} (${older.date}) is later than ${newDir} (${newer.date}): give the earlier release first`);
-      const changes = diffReleases(directorySource(oldDir, older), directorySource(newDir, newer));
+      const changes = diffReleases(directorySource(oldDir, older), directorySource(newDir, newer), await growoverReleasesBetween(newDir, older, newer));
       process.stdout.write(command.optsWithGlobals<GlobalFlags>().json ? changesJsonLines(changes) : changesMarkdown(changes));
     });
 }
