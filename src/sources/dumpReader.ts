@@ -500,7 +500,7 @@ class ExportReader {
   private revisionMeta(page: DumpPageHeader, state: RevisionState): RevisionMeta {
     const { fields } = state;
     const context = `in page "${page.title}" (page id ${page.pageId})`;
-    const revId = parseWholeNumber(fields.get('id'), `revision <id> ${context}`);
+    const revId = parseId(fields.get('id'), `revision <id> ${context}`);
     const timestampText = fields.get('timestamp');
     if (timestampText === undefined) throw new InputError('E_DUMP_MALFORMED', `dump has revision ${revId} without <timestamp> ${context}`);
     let timestamp: string;
@@ -509,14 +509,13 @@ class ExportReader {
     } catch {
       throw new InputError('E_DUMP_MALFORMED', `dump has revision ${revId} with invalid timestamp "${timestampText}" ${context}`);
     }
-    const parentText = fields.get('parentid');
     const sha1 = fields.get('sha1')?.trim();
     // The content model chooses the fact extractor; wikitext, the default, is left unsaid.
     const model = fields.get('model')?.trim();
     return {
       ...(model && model !== DEFAULT_CONTENT_MODEL ? { model } : {}),
       revId,
-      parentId: parentText === undefined ? null : parseWholeNumber(parentText, `<parentid> of revision ${revId} ${context}`),
+      parentId: parseParentId(fields.get('parentid'), `<parentid> of revision ${revId} ${context}`),
       timestamp,
       sha1: sha1 ? sha1 : null,
       comment: fields.get('comment') ?? '',
@@ -530,7 +529,7 @@ class ExportReader {
     if (page.title === null || page.title.trim() === '') {
       throw new InputError('E_DUMP_MALFORMED', `dump has a page ${page.title === null ? 'without <title>' : 'with a blank <title>'}${this.where(offset)}`);
     }
-    const pageId = parseWholeNumber(page.id ?? undefined, `<id> of page "${page.title}"`);
+    const pageId = parseId(page.id ?? undefined, `<id> of page "${page.title}"`);
     const namespace = page.ns === null ? this.namespaceOfTitle(page.title) : parseInteger(page.ns, `<ns> of page "${page.title}"`);
     return { pageId, title: page.title, namespace, redirect: page.redirect };
   }
@@ -846,6 +845,19 @@ function parseWholeNumber(text: string | undefined, what: string): number {
   // Past 2^53 two ids would be one number (MediaWiki's ids are 32-bit).
   if (!Number.isSafeInteger(value)) throw new InputError('E_DUMP_MALFORMED', `dump has a ${what} too large to be an id: "${text.trim().slice(0, 40)}"`);
   return value;
+}
+
+/** A page's or a revision's id: MediaWiki's start at 1, so 0 is a malformed dump, not an id. */
+function parseId(text: string | undefined, what: string): number {
+  const value = parseWholeNumber(text, what);
+  if (value === 0) throw new InputError('E_DUMP_MALFORMED', `dump has a ${what} of 0: MediaWiki's ids start at 1`);
+  return value;
+}
+
+/** A revision's parent: 0 is none, as the API says it (MediaWiki's own dumps then leave <parentid> out). */
+function parseParentId(text: string | undefined, what: string): number | null {
+  const value = text === undefined ? 0 : parseWholeNumber(text, what);
+  return value === 0 ? null : value;
 }
 
 function parseInteger(text: string, what: string): number {

@@ -8,9 +8,14 @@
  */
 import { z } from 'zod';
 
+/** A page's or a revision's id: MediaWiki's start at 1, and zod's int() stops at 2^53, past which two ids would be one number. */
+const Id = z.number().int().positive();
+/** The id of a revision before, 0 when there is none (a first revision's parent, a new page's old revision). */
+const IdOrNone = z.number().int().nonnegative();
+
 /** What recent-changes rows and revision entries both say of a revision. */
 const revisionMetadataFields = {
-  revid: z.number().int(),
+  revid: Id,
   timestamp: z.string(),
   sha1: z.string().optional(),
   sha1hidden: z.boolean().optional(),
@@ -21,8 +26,8 @@ const revisionMetadataFields = {
 
 const RecentChangeSchema = z.object({
   ...revisionMetadataFields,
-  pageid: z.number().int(),
-  old_revid: z.number().int(),
+  pageid: Id,
+  old_revid: IdOrNone,
 });
 export type RecentChange = z.infer<typeof RecentChangeSchema>;
 
@@ -40,7 +45,7 @@ export const InfoReply = z.object({
     .object({
       pages: z.array(
         z.object({
-          pageid: z.number().int().optional(),
+          pageid: Id.optional(),
           ns: z.number().int().optional(),
           title: z.string(),
           missing: z.boolean().optional(),
@@ -54,12 +59,12 @@ export const InfoReply = z.object({
 export type InfoReply = z.infer<typeof InfoReply>;
 
 export const AllPagesReply = z.object({
-  query: z.object({ allpages: z.array(z.object({ pageid: z.number().int(), ns: z.number().int(), title: z.string() })) }),
+  query: z.object({ allpages: z.array(z.object({ pageid: Id, ns: z.number().int(), title: z.string() })) }),
 });
 
 const RevisionEntrySchema = z.object({
   ...revisionMetadataFields,
-  parentid: z.number().int().optional(),
+  parentid: IdOrNone.optional(),
   slots: z
     .object({
       main: z.object({ content: z.string().optional(), contentmodel: z.string().optional(), texthidden: z.boolean().optional() }).optional(),
@@ -72,7 +77,7 @@ export type RevisionEntry = z.infer<typeof RevisionEntrySchema>;
 export const RevisionsReply = z.object({
   query: z
     .object({
-      pages: z.array(z.object({ pageid: z.number().int().optional(), revisions: z.array(RevisionEntrySchema).optional() })),
+      pages: z.array(z.object({ pageid: Id.optional(), revisions: z.array(RevisionEntrySchema).optional() })),
     })
     .optional(),
 });

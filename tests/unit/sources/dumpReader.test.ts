@@ -68,6 +68,15 @@ describe('readDump on revision fields MediaWiki never writes', () => {
     expect(error).toEqual(new InputError('E_DUMP_MALFORMED', 'dump has a revision <id> in page "T" (page id 1) too large to be an id: "99999999999999999999"'));
   });
 
+  it('refuses a revision or page id of 0, which MediaWiki never gives, as a malformed dump; reads a <parentid> of 0 as no parent', async () => {
+    const revision = await collectUntilError(cutAt(Buffer.from(dump('0', '2025-01-14T10:00:00Z')), 10));
+    expect(revision.error).toEqual(new InputError('E_DUMP_MALFORMED', 'dump has a revision <id> in page "T" (page id 1) of 0: MediaWiki\'s ids start at 1'));
+    const page = await collectUntilError(cutAt(Buffer.from(dump('10', '2025-01-14T10:00:00Z').replace('<id>1</id>', '<id> 0 </id>')), 10));
+    expect(page.error).toEqual(new InputError('E_DUMP_MALFORMED', 'dump has a <id> of page "T" of 0: MediaWiki\'s ids start at 1'));
+    const first = dump('10', '2025-01-14T10:00:00Z').replace('<timestamp>', '<parentid>0</parentid><timestamp>');
+    expect(revisions(await collect(cutAt(Buffer.from(first), 10))).map((event) => event.revision.parentId)).toEqual([null]);
+  });
+
   it.each(['2025-02-30T10:00:00Z', '2025-01-19 22:00:00', '2025-01-19T22:00:00', '2025-01-19T24:00:00Z', 'Sun Jan 19 2025', '2025'])(
     'refuses the timestamp %j, which Date.parse would roll over or read in the machine time zone',
     async (timestamp) => {
