@@ -12,10 +12,10 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { QaLine } from '../../src/release/growoverFormats.js';
-import { startAuditServer } from '../../src/serve/server.js';
 import { Store } from '../../src/store/store.js';
 import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer } from '../../testkit/openaiServer.js';
+import { servePredictionAudit } from '../../testkit/predictionAudit.js';
 import { checkCard, growoverTwins, parquetRows } from '../support/datasetCard.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
@@ -194,29 +194,25 @@ describe('evaluate growover', () => {
       expect(server.requests).toHaveLength(items.length);
       expect(again.judge).toMatchObject({ requests: 0, cache_hits: items.length, relaxed: first.judge.relaxed });
 
-      const created = JSON.parse((await runCliOk(['--db', db, '--json', 'audit', 'create', '--name', 'growover-judge', '--of', 'predictions', '--evaluation', out, '--annotators', 'alice,bob', '--raters', '2', '--size', String(items.length)])).stdout);
-      expect(created.items).toHaveLength(items.length);
-      expect(new Set(created.items.map((item: { stratum: string }) => item.stratum))).toEqual(new Set(['correct', 'outdated', 'wrong']));
-      const tokens = Object.fromEntries(created.annotators.map((a: { name: string; token: string }) => [a.name, a.token]));
-      const store = Store.open(db);
-      const audit = await startAuditServer({ store, host: '127.0.0.1', port: 0 });
+      const audit = await servePredictionAudit(db, out, 'growover-judge', items.length);
       try {
+        expect(audit.items).toHaveLength(items.length);
+        expect(new Set(audit.items.map((item) => item.stratum))).toEqual(new Set(['correct', 'outdated', 'wrong']));
         // Both accept every verdict.
-        for (const name of ['alice', 'bob']) {
-          for (const item of created.items as Array<{ id: number }>) {
-            const response = await fetch(`${audit.url}/api/judgments`, { method: 'POST', headers: { authorization: `Bearer ${tokens[name]}`, 'content-type': 'application/json' }, body: JSON.stringify({ item: item.id, verdict: 'correct' }) });
+        for (const name of ['alice', 'bob'] as const) {
+          for (const item of audit.items) {
+            const response = await audit.judge(name, { item: item.id, verdict: 'correct' });
             expect(response.status, await response.clone().text()).toBe(201);
           }
         }
         // A CHANGED item's page: the old answer's start not known, held until the snapshot, then the answer in effect.
-        const outdated = (created.items as Array<{ id: number; stratum: string }>).find((item) => item.stratum === 'outdated');
-        const page = await (await fetch(`${audit.url}/a/${tokens.alice}?item=${outdated?.id}`)).text();
+        const outdated = audit.items.find((item) => item.stratum === 'outdated');
+        const page = await (await fetch(`${audit.url}/a/${audit.tokens.alice}?item=${outdated?.id}`)).text();
         expect(page).toContain(`<td><span class="na">(not known)</span></td><td>${SECOND}</td>`);
         expect(page).toContain(`<td>${SECOND}</td><td><strong>in effect when asked</strong></td>`);
         expect(page).toContain(`asked on ${SECOND}`);
       } finally {
         await audit.close();
-        store.close();
       }
       const report = JSON.parse((await runCliOk(['--db', db, '--json', 'audit', 'report', '--name', 'growover-judge'])).stdout);
       expect(report.judge).toMatchObject({ judge: 'openai/gpt-4o-mini', mode: 'relaxed', n: items.length, kappa: 1, left_out: { no_majority: 0, unjudged: 0 } });

@@ -17,10 +17,9 @@ import type { WeeklyGold } from '../../src/evaluate/weeklyScores.js';
 import { OpenAiJudgeTasks } from '../../src/llm/judgeTasks.js';
 import { OpenAiClient } from '../../src/llm/openaiClient.js';
 import { openDatabase } from '../../src/store/database.js';
-import { startAuditServer } from '../../src/serve/server.js';
-import { Store } from '../../src/store/store.js';
 import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 import { startOpenAiServer, type OpenAiServer } from '../../testkit/openaiServer.js';
+import { servePredictionAudit } from '../../testkit/predictionAudit.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const SEASON = '25012000-108-0';
@@ -266,33 +265,29 @@ describe('the LLM judge through the real openai client, and an audit of its verd
   });
 
   it("samples judged predictions into an audit, and reports the judge's precision and kappa against the annotators", async () => {
-    const created = JSON.parse((await runCliOk(['--db', db, '--json', 'audit', 'create', '--name', 'judge', '--of', 'predictions', '--evaluation', join(dir, 'judged'), '--annotators', 'alice,bob', '--raters', '2', '--size', '8'])).stdout);
-    expect(created.items).toHaveLength(8);
-    expect(new Set(created.items.map((item: { stratum: string }) => item.stratum))).toEqual(new Set(['correct', 'outdated', 'wrong']));
-    const tokens = Object.fromEntries(created.annotators.map((a: { name: string; token: string }) => [a.name, a.token]));
-    const store = Store.open(db);
-    const audit = await startAuditServer({ store, host: '127.0.0.1', port: 0 });
+    const audit = await servePredictionAudit(db, join(dir, 'judged'), 'judge', 8);
     try {
+      expect(audit.items).toHaveLength(8);
+      expect(new Set(audit.items.map((item) => item.stratum))).toEqual(new Set(['correct', 'outdated', 'wrong']));
       // Alice accepts every verdict; Bob calls the outdated ones wrong and says they are correct.
-      for (const name of ['alice', 'bob']) {
-        for (const item of created.items as Array<{ id: number; stratum: string }>) {
+      for (const name of ['alice', 'bob'] as const) {
+        for (const item of audit.items) {
           const body = name === 'bob' && item.stratum === 'outdated' ? { item: item.id, verdict: 'wrong', label: 'correct' } : { item: item.id, verdict: 'correct' };
-          const response = await fetch(`${audit.url}/api/judgments`, { method: 'POST', headers: { authorization: `Bearer ${tokens[name]}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const response = await audit.judge(name, body);
           expect(response.status, await response.clone().text()).toBe(201);
         }
       }
-      const page = await fetch(`${audit.url}/a/${tokens.alice}?item=${created.items[0].id}`);
+      const page = await fetch(`${audit.url}/a/${audit.tokens.alice}?item=${audit.items[0]?.id}`);
       expect(await page.text()).toMatch(/The answer&#39;s values, oldest first|The answer's values, oldest first/);
       // A wrong verdict's right label is one of the judge's verdicts, never the proposed one.
-      const outdated = (created.items as Array<{ id: number; stratum: string }>).find((item) => item.stratum === 'outdated');
-      const refused = await fetch(`${audit.url}/api/judgments`, { method: 'POST', headers: { authorization: `Bearer ${tokens.bob}`, 'content-type': 'application/json' }, body: JSON.stringify({ item: outdated?.id, verdict: 'wrong', label: 'outdated' }) });
+      const outdated = audit.items.find((item) => item.stratum === 'outdated');
+      const refused = await audit.judge('bob', { item: outdated?.id, verdict: 'wrong', label: 'outdated' });
       expect(refused.status).toBe(400);
     } finally {
       await audit.close();
-      store.close();
     }
     const report = JSON.parse((await runCliOk(['--db', db, '--json', 'audit', 'report', '--name', 'judge'])).stdout);
-    const count = (stratum: string) => created.items.filter((item: { stratum: string }) => item.stratum === stratum).length;
+    const count = (stratum: string) => audit.items.filter((item) => item.stratum === stratum).length;
     // Outdated items split (alice: outdated, bob: correct): no majority, left out. The others agree.
     expect(report.judge).toMatchObject({ judge: 'openai/gpt-4o-mini', mode: 'relaxed', n: 8 - count('outdated'), kappa: 1, left_out: { no_majority: count('outdated'), unjudged: 0 } });
     expect(report.precision.by_stratum.correct).toMatchObject({ value: 1, n: count('correct') });
