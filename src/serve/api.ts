@@ -4,8 +4,9 @@
  * verdicts (the audit stays blind), the admin routes need an admin token. A verdict is given
  * (POST /judgments), taken back (DELETE /judgments/ITEM: an appended withdrawal) or put off
  * (POST /skips). Each item's verdict has a version (AuditStore.judgmentVersion); a write that names
- * the version it was shown is refused with 409 and the current verdict when another tab or session
- * of the annotator has changed it since, so a stale page replaces nothing unawares. A write without
+ * the version it was shown is refused with 409 and the current verdict (with the annotator's
+ * progress, which the page's counter follows) when another tab or session of the annotator has
+ * changed it since, so a stale page replaces nothing unawares. A write without
  * a version replaces whatever stands, as scripts written before versions expect.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,7 +15,7 @@ import { VERDICTS, type Annotator, type AuditInfo, type Judgment, type JudgmentR
 import { readContent } from '../audit/kinds/index.js';
 import { auditReport, type AuditReport } from '../audit/report.js';
 import type { ServeContext } from './context.js';
-import { stateOf } from './navigation.js';
+import { progressOf, stateOf } from './navigation.js';
 import { adminPanel, type AdminView } from './pages.js';
 import { bearerToken, sendError } from './security.js';
 
@@ -53,7 +54,11 @@ const SkipBody = z.strictObject({ item: z.number().int().positive() });
 
 const ItemParams = z.object({ id: z.string().regex(/^\d{1,12}$/, 'item id must be a whole number').transform(Number) });
 
-const WithdrawQuery = z.object({ version: z.string().regex(/^\d{1,12}$/, 'version must be a whole number').transform(Number).optional() });
+const wholeNumber = (name: string) => z.string().regex(/^\d{1,12}$/, `${name} must be a whole number`).transform(Number);
+
+const WithdrawQuery = z
+  .object({ version: wholeNumber('version').optional(), shown: wholeNumber('shown').optional(), shown_version: wholeNumber('shown_version').optional() })
+  .refine((query) => (query.shown === undefined) === (query.shown_version === undefined), { message: 'shown and shown_version go together', path: ['shown_version'] });
 
 /** zod's issues as one line: `field: problem; field: problem`. */
 export function issuesLine(error: z.ZodError): string {
@@ -68,36 +73,54 @@ function ownWithdrawal(withdrawal: JudgmentRecord | Judgment | null) {
   return withdrawal && { verdict: withdrawal.verdict, created_at: withdrawal.createdAt };
 }
 
-/** The annotator's verdict on the item as it stands, with its version: what a refused write shows, to write over knowingly. */
+/**
+ * The annotator's verdict on the item as it stands, with its version: what a refused write shows, to
+ * write over knowingly; and their progress, which moved with it.
+ */
 function standingVerdict(context: ServeContext, itemId: number, annotatorId: number) {
-  const entry = context.assigned(annotatorId).find((candidate) => candidate.itemId === itemId);
-  return { version: context.audits.judgmentVersion(itemId, annotatorId), judgment: ownJudgment(entry?.latest ?? null), withdrawn: ownWithdrawal(entry?.withdrawn ?? null) };
+  const assigned = context.assigned(annotatorId);
+  const entry = assigned.find((candidate) => candidate.itemId === itemId);
+  return {
+    version: context.audits.judgmentVersion(itemId, annotatorId),
+    judgment: ownJudgment(entry?.latest ?? null),
+    withdrawn: ownWithdrawal(entry?.withdrawn ?? null),
+    progress: progressOf(assigned),
+  };
 }
 
 /** A write refused because the verdict changed since the version it names (409), with the verdict standing. */
 interface StaleVerdict {
   status: 409;
+  /** The item whose verdict moved on: the one written, or the one the page showed (DELETE's `shown`). */
+  item: number;
   message: string;
   standing: ReturnType<typeof standingVerdict>;
 }
 
-function sendStale(reply: FastifyReply, itemId: number, stale: StaleVerdict): FastifyReply {
-  return reply.code(409).send({ error: stale.message, item: itemId, ...stale.standing });
+function sendStale(reply: FastifyReply, stale: StaleVerdict): FastifyReply {
+  return reply.code(409).send({ error: stale.message, item: stale.item, ...stale.standing });
 }
 
 /**
  * The refusal of a write naming a version (`shown`) that the annotator's verdict on the item has
- * moved on from, or null when it names none or the current one. Run inside the write's transaction,
- * so nothing can come between the check and the row.
+ * moved on from, or null when it names none or the current one; `remedy` says what to send instead.
+ * Run inside the write's transaction, so nothing can come between the check and the row.
  */
-function staleVerdict(context: ServeContext, itemId: number, annotatorId: number, shown: number | null | undefined): StaleVerdict | null {
+function staleVerdict(
+  context: ServeContext,
+  itemId: number,
+  annotatorId: number,
+  shown: number | null | undefined,
+  remedy = (version: number) => `send version ${version} to replace it`,
+): StaleVerdict | null {
   if (shown === null || shown === undefined) return null;
   const standing = standingVerdict(context, itemId, annotatorId);
   if (standing.version === shown) return null;
   const now = standing.judgment ? standing.judgment.verdict : standing.withdrawn ? 'withdrawn' : 'unjudged';
   return {
     status: 409,
-    message: `your verdict on item ${itemId} changed since version ${shown} (in another tab or session): it is now ${now}, version ${standing.version}; send version ${standing.version} to replace it`,
+    item: itemId,
+    message: `your verdict on item ${itemId} changed since version ${shown} (in another tab or session): it is now ${now}, version ${standing.version}; ${remedy(standing.version)}`,
     standing,
   };
 }
@@ -185,7 +208,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
       });
       return { judgment, version: context.audits.judgmentVersion(itemId, annotator.id) };
     });
-    if ('standing' in outcome) return sendStale(reply, itemId, outcome);
+    if ('standing' in outcome) return sendStale(reply, outcome);
     if ('status' in outcome) return sendError(reply, outcome.status, outcome.message);
     return reply.code(201).send({ item: itemId, verdict, judgment: ownJudgment(outcome.judgment), version: outcome.version });
   });
@@ -193,6 +216,9 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
   /**
    * Takes the annotator's verdict on the item back: a withdrawal row is appended and the item is
    * unjudged again. `?version=N` withdraws only the verdict of that version (409 otherwise).
+   * `?shown=ITEM&shown_version=N` names the item the page showed unjudged while withdrawing another
+   * (its last verdict): judged or withdrawn since, that item's verdict is what the page would have
+   * withdrawn, so nothing is and the 409 names that item with its verdict standing.
    */
   app.delete('/judgments/:id', async (request, reply) => {
     const params = ItemParams.safeParse(request.params);
@@ -203,13 +229,17 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     const itemId = params.data.id;
     const outcome = context.audits.atomically((): { withdrawal: JudgmentRecord; version: number } | { status: 403 | 404; message: string } | StaleVerdict => {
       if (!context.audits.isAssigned(itemId, annotator.id)) return { status: 403, message: `item ${itemId} is not assigned to you` };
-      const stale = staleVerdict(context, itemId, annotator.id, query.data.version);
+      const { version, shown, shown_version: shownVersion } = query.data;
+      if (shown !== undefined && !context.audits.isAssigned(shown, annotator.id)) return { status: 403, message: `item ${shown} is not assigned to you` };
+      const stale =
+        (shown === undefined ? null : staleVerdict(context, shown, annotator.id, shownVersion, (now) => `send shown_version ${now} to withdraw your verdict on item ${itemId} all the same`)) ??
+        staleVerdict(context, itemId, annotator.id, version);
       if (stale) return stale;
       const withdrawal = context.withdrawJudgment(itemId, annotator.id);
       if (!withdrawal) return { status: 404, message: `item ${itemId} has no verdict of yours to withdraw` };
       return { withdrawal, version: context.audits.judgmentVersion(itemId, annotator.id) };
     });
-    if ('standing' in outcome) return sendStale(reply, itemId, outcome);
+    if ('standing' in outcome) return sendStale(reply, outcome);
     if ('status' in outcome) return sendError(reply, outcome.status, outcome.message);
     return { item: itemId, judged: false, withdrawn: ownWithdrawal(outcome.withdrawal), version: outcome.version };
   });
@@ -223,7 +253,7 @@ export async function apiRoutes(app: FastifyInstance, context: ServeContext): Pr
     if (!context.audits.isAssigned(itemId, annotator.id)) return sendError(reply, 403, `item ${itemId} is not assigned to you`);
     if (!context.skip(itemId, annotator.id)) {
       const standing = standingVerdict(context, itemId, annotator.id);
-      return sendStale(reply, itemId, { status: 409, message: `item ${itemId} is judged: withdraw the verdict (DELETE /api/judgments/${itemId}) before skipping it`, standing });
+      return sendStale(reply, { status: 409, item: itemId, message: `item ${itemId} is judged: withdraw the verdict (DELETE /api/judgments/${itemId}) before skipping it`, standing });
     }
     return reply.code(201).send({ item: itemId, skipped: true });
   });

@@ -86,7 +86,7 @@ export async function buildAuditApp(options: AuditAppOptions): Promise<FastifyIn
     const here = context.locate(check.annotator.id, query.data.item ?? null);
     if (!here) return sendPage(reply, 403, messagePage('Not yours', `Item ${query.data.item} is not assigned to you.`));
     const audit = context.audits.auditById(check.annotator.auditId);
-    return sendPage(reply, 200, annotatorPage({ audit: audit?.name ?? '', annotator: check.annotator.name, ...here }));
+    return sendPage(reply, 200, annotatorPage({ audit: audit?.name ?? '', source: audit?.source ?? '', annotator: check.annotator.name, ...here }));
   });
 
   app.get('/admin/:token', async (request, reply) => {

@@ -33,7 +33,7 @@ const KEYS_AFTER_KIND: KeyHelp[] = [
   { keys: ['n'], does: 'write a note' },
   { keys: ['g'], does: 'open or close the guidelines' },
   { keys: ['?'], does: 'this list of keys' },
-  { keys: ['Esc'], does: 'leave a text field; close this list or your items' },
+  { keys: ['Esc'], does: 'leave a text field; close the box of 3 (nothing saved), this list or your items' },
 ];
 
 /** Every key that works on an item of this kind, the kind's own among them. */

@@ -31,6 +31,15 @@ export interface Whereabouts {
   undoVersion: number | null;
 }
 
+/** How far the annotator is: the page's counter of items judged and skipped out of all assigned. */
+export function progressOf(assigned: readonly Assigned[]): Pick<Whereabouts, 'total' | 'judged' | 'skipped'> {
+  return {
+    total: assigned.length,
+    judged: assigned.filter((entry) => entry.latest !== null).length,
+    skipped: assigned.filter((entry) => stateOf(entry) === 'skipped').length,
+  };
+}
+
 /** The items in queue order: first those still to do by position, then the skipped ones as skipped. */
 export function queueOrder(assigned: readonly Assigned[]): Assigned[] {
   const ordered = [...assigned].sort((a, b) => a.position - b.position);
@@ -47,9 +56,7 @@ export function whereabouts(assigned: readonly Assigned[], requested: number | n
   const lastJudged = ordered.filter((candidate) => candidate.latest !== null).sort((a, b) => (b.latest as Judgment).id - (a.latest as Judgment).id)[0];
   const undo = entry?.latest ? entry : lastJudged;
   return {
-    total: ordered.length,
-    judged: ordered.filter((candidate) => candidate.latest !== null).length,
-    skipped: ordered.filter((candidate) => stateOf(candidate) === 'skipped').length,
+    ...progressOf(ordered),
     current: entry ? { itemId: entry.itemId, position: index + 1, latest: entry.latest, withdrawn: entry.withdrawn, skipped: entry.skipped !== null, version: entry.version } : null,
     previous: (entry ? ordered[index - 1] : ordered.at(-1))?.itemId ?? null,
     next: entry ? (ordered[index + 1]?.itemId ?? null) : null,

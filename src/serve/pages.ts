@@ -6,7 +6,7 @@
  */
 import type { AuditItem, Judgment } from '../model/audit.js';
 import { html, type Html } from '../audit/html.js';
-import { kindNamed } from '../audit/kinds/index.js';
+import { kindNamed, kindOfSource } from '../audit/kinds/index.js';
 import type { AuditItemKind } from '../audit/kinds/kind.js';
 import { describeLeftOut, type AuditReport, type Interval, type LeftOut } from '../audit/report.js';
 import { guidelines, keysFor } from './guidelines.js';
@@ -14,6 +14,8 @@ import { claimOf, itemView } from './itemView.js';
 
 export interface AnnotatorView {
   audit: string;
+  /** The audit's source (`audit create --of`): its kind's guidelines and keys are those of a page showing no item. */
+  source: string;
   annotator: string;
   total: number;
   judged: number;
@@ -47,7 +49,7 @@ ${body}
 
 function progressBar(judged: number, total: number, skipped: number): Html {
   const percent = total === 0 ? 0 : Math.round((judged / total) * 100);
-  return html`<div class="progress" title="${judged} of ${total} judged"><progress id="progress" max="${total}" value="${judged}">${percent}%</progress><span id="progress-text">${judged} / ${total} judged</span>${skipped > 0 ? html`<span class="skipped-count">· ${skipped} skipped</span>` : ''}</div>`;
+  return html`<div class="progress" title="${judged} of ${total} judged"><progress id="progress" max="${total}" value="${judged}">${percent}%</progress><span id="progress-text">${judged} / ${total} judged</span><span id="skipped-count" class="skipped-count"${skipped > 0 ? '' : html` hidden`}>· ${skipped} skipped</span></div>`;
 }
 
 function navLink(rel: 'prev' | 'next', item: number | null, text: string): Html {
@@ -56,8 +58,9 @@ function navLink(rel: 'prev' | 'next', item: number | null, text: string): Html 
 
 export function annotatorPage(view: AnnotatorView): string {
   const current = view.current;
-  // With every item judged no item is shown; the guidelines and keys are then the sentence labels'.
-  const kind = kindNamed(current?.item.content.kind ?? 'label');
+  // With every item judged no item is shown; the guidelines and keys are then those of the audit's kind
+  // (the sentence labels' for a source this version does not know).
+  const kind = current ? kindNamed(current.item.content.kind) : (kindOfSource(view.source) ?? kindNamed('label'));
   const body = html`<body class="annotator" data-item="${current?.item.id ?? ''}" data-prev="${view.previous ?? ''}" data-next="${view.next ?? ''}" data-undo="${view.undo ?? ''}" data-undo-version="${view.undoVersion ?? ''}" data-version="${current?.version ?? ''}" data-kind="${current?.item.content.kind ?? ''}" data-judged="${current?.latest ? '1' : ''}">
 <header>
   <h1>Audit <span class="audit-name">${view.audit}</span></h1>

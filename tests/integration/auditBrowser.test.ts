@@ -458,6 +458,91 @@ describe('audit pages in chromium', () => {
     expect(audits.assignedItems(dana.id).find((entry) => entry.itemId === item)).toMatchObject({ latest: { verdict: 'debatable' }, skipped: null });
     expect(incidents).toEqual([]);
   }, 60_000);
+  it('opens the guidelines with g where they are seen, below a long item too', async () => {
+    const page = await openPage('guidelines');
+    await page.goto(`${server.url}/a/${seeded.tokens.dana}?item=${seeded.items[4]!.id}`);
+    const verdicts = page.locator('#guidelines h3').first();
+    await page.keyboard.press('g');
+    const box = await verdicts.boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+    // Seen, not under the sticky verdict bar.
+    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.textContent, { x: box!.x + 5, y: box!.y + box!.height / 2 })).toBe('Verdicts');
+    await page.screenshot({ path: join(SHOTS, 'guidelines-g.png') });
+    await page.keyboard.press('g');
+    expect(await page.locator('details#guidelines').evaluate((details) => (details as unknown as { open: boolean }).open)).toBe(false);
+    expect(incidents).toEqual([]);
+  }, 60_000);
+  it("closes the right answer's box unsaved with Esc, the page's keys working again at once", async () => {
+    const page = await openPage('escape');
+    await page.goto(`${server.url}/a/${seeded.tokens.dana}?item=${seeded.items[2]!.id}`);
+    const saved = store.audits.judgments(seeded.audit.id).length;
+    const focused = () => page.evaluate(() => document.activeElement?.tagName);
+    await page.keyboard.press('3');
+    await page.keyboard.type('9,800');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#correction').isVisible()).toBe(false);
+    expect(await focused()).toBe('BODY');
+    expect(await page.locator('#status').textContent()).toBe('');
+    await page.keyboard.press('?');
+    expect(await page.locator('#help').isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    // From the box's button too; opened again, it holds what was typed.
+    await page.keyboard.press('3');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('BUTTON');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#correction').isVisible()).toBe(false);
+    await page.keyboard.press('3');
+    expect(await page.locator('#right').inputValue()).toBe('9,800');
+    expect(store.audits.judgments(seeded.audit.id)).toHaveLength(saved);
+    expect(incidents).toEqual([]);
+  }, 60_000);
+  it("brings a stale tab's counter up to the server's with a refused verdict, and withdraws no other verdict with u while its item, shown unjudged, was judged since", async () => {
+    const [skipped, judgedElsewhere] = [seeded.items[2]!.id, seeded.items[3]!.id];
+    const audits = store.audits;
+    const dana = audits.annotators(seeded.audit.id).find((annotator) => annotator.name === 'dana')!;
+    const rows = () => audits.judgments(seeded.audit.id).filter((row) => row.annotatorId === dana.id).map((row) => [row.itemId, row.verdict, row.withdrawn]);
+    const link = (item: number) => `${server.url}/a/${seeded.tokens.dana}?item=${item}`;
+    const counter = (page: Page) => page.locator('.progress').evaluate((bar: any) => `${bar.querySelector('progress').value} ${bar.innerText}`);
+    const first = await openPage('first tab of two');
+    const second = await first.context().newPage();
+    await second.goto(link(judgedElsewhere));
+    const loaded = await counter(second);
+
+    // The first tab skips one item and judges the one the second shows, which then presses 2.
+    await first.goto(link(skipped));
+    await pressAndLoad(first, 's');
+    await first.goto(link(judgedElsewhere));
+    await pressAndLoad(first, '1');
+    await second.keyboard.press('2');
+    await second.locator('#status.error').waitFor();
+    const fresh = await first.context().newPage();
+    await fresh.goto(link(judgedElsewhere));
+    expect(await counter(second)).toBe(await counter(fresh));
+    expect(await counter(second)).not.toBe(loaded);
+    expect(await second.locator('#skipped-count').isVisible()).toBe(true);
+
+    // Both show the skipped item unjudged, u meaning the verdict on judgedElsewhere; the first judges it: u in the second withdraws nothing.
+    await first.goto(link(skipped));
+    await second.goto(link(skipped));
+    expect(await second.locator('.notice.skipped').count()).toBe(1);
+    await pressAndLoad(first, '2');
+    const before = rows();
+    await second.keyboard.press('u');
+    await second.locator('#status.error').waitFor();
+    expect(await second.locator('#status').textContent()).toBe('Not withdrawn: since this page was loaded you judged this item debatable in another tab or on another device (shown above). Press u again to withdraw that verdict.');
+    expect(await second.locator('.previous-verdict').textContent()).toBe('Your verdict so far: debatable');
+    expect(await second.locator('.notice').count()).toBe(0);
+    expect(rows()).toEqual(before);
+    expect(await shownItem(second)).toBe(skipped);
+    await second.screenshot({ path: join(SHOTS, 'stale-withdrawal.png') });
+    // Now shown, that verdict is the one u takes back.
+    await pressAndLoad(second, 'u');
+    expect(await shownItem(second)).toBe(skipped);
+    expect(rows()).toEqual([...before, [skipped, 'debatable', true]]);
+    expect(incidents).toEqual([]);
+  }, 60_000);
   it('takes the letter keys with Caps Lock on', async () => {
     const page = await openPage('caps lock');
     await page.goto(`${server.url}/a/${seeded.tokens.dana}?item=${seeded.items[6]!.id}`);

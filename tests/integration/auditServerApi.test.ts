@@ -216,6 +216,8 @@ describe('audit server API', () => {
       version: 1,
       judgment: expect.objectContaining({ verdict: 'correct', label: null, note: null }),
       withdrawn: null,
+      // The counter a stale page shows moved too: it follows the server's.
+      progress: { total: 7, judged: 1, skipped: 0 },
     });
     const verdicts = () => run.store.audits.judgments(run.seeded.audit.id).map((row) => [row.itemId, row.verdict, row.withdrawn]);
     expect(verdicts()).toEqual([[item, 'correct', false]]);
@@ -241,6 +243,33 @@ describe('audit server API', () => {
     expect(await (await judge(run, alice, { item: other, verdict: 'debatable' })).json()).toMatchObject({ verdict: 'debatable', version: 2 });
     expect((await api(run, `/api/judgments/${other}`, { token: alice, method: 'DELETE' })).status).toBe(200);
     expect(verdicts().slice(-3)).toEqual([[other, 'correct', false], [other, 'debatable', false], [other, 'debatable', true]]);
+  });
+
+  it("refuses the withdrawal of the last verdict from a page whose item, shown unjudged, was judged since: that verdict is what u meant", async () => {
+    const run = await start(['alice']);
+    const alice = run.seeded.tokens.alice!;
+    const [last, shown, other] = run.seeded.items.map((entry) => entry.id) as [number, number, number];
+    const verdicts = () => run.store.audits.judgments(run.seeded.audit.id).map((row) => [row.itemId, row.verdict, row.withdrawn]);
+    expect((await judge(run, alice, { item: last, verdict: 'correct' })).status).toBe(201);
+    // A page shows `shown` unjudged (version 0), its u meaning the verdict on `last`; another tab judges `shown`.
+    expect((await judge(run, alice, { item: shown, verdict: 'debatable', version: 0 })).status).toBe(201);
+    const stale = await api(run, `/api/judgments/${last}?version=1&shown=${shown}&shown_version=0`, { token: alice, method: 'DELETE' });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toEqual({
+      error: `your verdict on item ${shown} changed since version 0 (in another tab or session): it is now debatable, version 1; send shown_version 1 to withdraw your verdict on item ${last} all the same`,
+      item: shown,
+      version: 1,
+      judgment: expect.objectContaining({ verdict: 'debatable' }),
+      withdrawn: null,
+      progress: { total: 7, judged: 2, skipped: 0 },
+    });
+    expect(verdicts()).toEqual([[last, 'correct', false], [shown, 'debatable', false]]);
+    // Told, the page may withdraw it all the same; an unchanged item shown lets the withdrawal through.
+    expect(await (await api(run, `/api/judgments/${last}?version=1&shown=${shown}&shown_version=1`, { token: alice, method: 'DELETE' })).json()).toMatchObject({ item: last, judged: false, version: 2 });
+    expect(verdicts().at(-1)).toEqual([last, 'correct', true]);
+    expect((await api(run, `/api/judgments/${shown}?version=1&shown=${other}`, { token: alice, method: 'DELETE' })).status).toBe(400);
+    expect((await api(run, `/api/judgments/${shown}?version=1&shown=999999&shown_version=0`, { token: alice, method: 'DELETE' })).status).toBe(403);
+    expect(verdicts()).toHaveLength(3);
   });
 
   it('skips an item to the end of the queue, lists it as skipped, and refuses to skip a judged one', async () => {

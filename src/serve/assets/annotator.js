@@ -104,8 +104,20 @@
     form.prepend(line);
   }
 
-  /** This item's verdict as another tab or session left it: shown, and the next verdict replaces it knowingly. */
-  function changedElsewhere(reply) {
+  /** The counter in the header, as the server counts now (a refused write brings it). */
+  function showProgress({ judged, total, skipped }) {
+    document.getElementById('progress').value = judged;
+    document.getElementById('progress-text').textContent = `${judged} / ${total} judged`;
+    const skippedCount = document.getElementById('skipped-count');
+    skippedCount.textContent = `· ${skipped} skipped`;
+    skippedCount.hidden = skipped === 0;
+  }
+
+  /**
+   * This item's verdict as another tab or session left it (a refused write's reply): shown with the
+   * progress it brings, and the next verdict or withdrawal acts on it knowingly.
+   */
+  function showStanding(reply) {
     version = reply.version;
     data.judged = reply.judgment ? '1' : '';
     if (reply.judgment) {
@@ -113,9 +125,16 @@
       undoVersion = reply.version;
     }
     showVerdict(reply.judgment);
+    showProgress(reply.progress);
+    // "You withdrew / skipped this item" told of the item as loaded: the status line says what it is now.
+    document.querySelectorAll('.notice').forEach((notice) => notice.remove());
     // A judged item is withdrawn, not skipped: the button offered follows the verdict now standing.
     document.getElementById('withdraw').hidden = !reply.judgment;
     document.getElementById('skip').hidden = Boolean(reply.judgment);
+  }
+
+  function changedElsewhere(reply) {
+    showStanding(reply);
     say(
       reply.judgment
         ? `Not saved: since this page was loaded you judged this item ${reply.judgment.verdict} in another tab or on another device (shown above). Give your verdict again to replace it.`
@@ -154,11 +173,28 @@
       say('No verdict of yours to withdraw yet.');
       return;
     }
-    const query = undoVersion === null ? '' : `?version=${undoVersion}`;
-    void send(`/api/judgments/${id}${query}`, { method: 'DELETE' }, () => go(id), (reply) => {
+    const query = new URLSearchParams();
+    if (undoVersion !== null) query.set('version', String(undoVersion));
+    // Withdrawing the last verdict from an item shown unjudged: refused if that item was judged meanwhile.
+    if (itemId && id !== itemId && version !== null) {
+      query.set('shown', String(itemId));
+      query.set('shown_version', String(version));
+    }
+    void send(`/api/judgments/${id}?${query}`, { method: 'DELETE' }, () => go(id), (reply) => {
+      if (reply.item !== id) {
+        showStanding(reply);
+        say(
+          reply.judgment
+            ? `Not withdrawn: since this page was loaded you judged this item ${reply.judgment.verdict} in another tab or on another device (shown above). Press u again to withdraw that verdict.`
+            : 'Not withdrawn: since this page was loaded you judged this item and withdrew that verdict in another tab or on another device. Press u again to withdraw your last verdict.',
+          true,
+        );
+        return;
+      }
       // Withdrawn in another tab already: the item is where the withdrawal would have left it.
       if (!reply.judgment) return go(id);
-      if (id === itemId) changedElsewhere(reply);
+      if (id === itemId) showStanding(reply);
+      else showProgress(reply.progress);
       undoVersion = reply.version;
       say(`Not withdrawn: since this page was loaded that verdict was replaced by ${reply.judgment.verdict} in another tab or on another device. Press u again to withdraw it.`, true);
     });
@@ -178,6 +214,13 @@
     correction.hidden = false;
     right.focus();
     say(right.tagName === 'SELECT' ? 'Choose the right label, then Enter.' : 'Type the right answer, then Enter.');
+  }
+
+  /** Closes the right answer's box without saving (what was typed stays for a second 3), the keys back on the page. */
+  function closeCorrection() {
+    correction.hidden = true;
+    document.activeElement?.blur();
+    say('');
   }
 
   const STATES = { judged: 'judged', skipped: 'skipped', todo: 'to do' };
@@ -228,6 +271,13 @@
     } catch {
       failed('the server cannot be reached');
     }
+  }
+
+  /** Opens the guidelines where they are seen: below a long item they opened out of sight, as if g did nothing. */
+  function toggleGuidelines() {
+    if (!guidelines) return;
+    guidelines.open = !guidelines.open;
+    if (guidelines.open) guidelines.scrollIntoView({ block: 'start' });
   }
 
   function toggle(dialog) {
@@ -296,6 +346,12 @@
 
   document.addEventListener('keydown', (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    // Escape in the right answer's box closes it unsaved, whichever of its fields has the focus.
+    if (event.key === 'Escape' && correction?.contains(event.target)) {
+      event.preventDefault();
+      closeCorrection();
+      return;
+    }
     const typing = event.target instanceof HTMLElement && event.target.closest('input, textarea, select');
     if (typing) {
       if (event.key === 'Escape') event.target.blur();
@@ -317,7 +373,7 @@
           '?': () => toggle(help),
           '/': () => search?.focus(),
           n: () => note?.focus(),
-          g: () => guidelines && (guidelines.open = !guidelines.open),
+          g: toggleGuidelines,
         };
     // Caps Lock on turns u into U: the letter keys work either way.
     const action = actions[event.key] ?? actions[event.key.toLowerCase()];

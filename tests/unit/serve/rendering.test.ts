@@ -15,6 +15,7 @@ const contentOf = (stratum: string): ShippedItemContent => AUDIT_CONTENTS.find((
 /** The annotator's page on the fixture's first item (a label changed → proposed "changed"). */
 const view: AnnotatorView = {
   audit: 'pages',
+  source: 'labels',
   annotator: 'alice',
   total: 3,
   judged: 1,
@@ -194,6 +195,15 @@ describe('item views', () => {
     // Both buttons are there for the script to swap when another tab judged the item: the one that applies shown.
     expect(again).toContain('<button type="button" id="withdraw" class="link"><kbd>u</kbd> withdraw my verdict</button><button type="button" id="skip" class="link" hidden>');
     expect(page).toContain('<button type="button" id="withdraw" class="link" hidden><kbd>u</kbd> withdraw my verdict</button><button type="button" id="skip" class="link">');
+  });
+
+  it("gives a page with every item judged the guidelines and keys of the audit's kind", () => {
+    const done = annotatorPage({ ...view, source: 'growover', current: null });
+    expect(done).toContain('All 3 items judged. Thank you.');
+    expect(done).toContain('wrong: type the right answer (or a note saying why there is none), then Enter');
+    expect(done).not.toContain('choose the right label');
+    expect(done).not.toContain('search the old article');
+    expect(annotatorPage({ ...view, current: null })).toContain('wrong: choose the right label, then Enter');
   });
 
   it('says when the verdict shown was withdrawn or the item skipped, and lists every key in the help overlay', () => {
