@@ -209,6 +209,22 @@ export const PREDICTION_CONTENT: PredictionContent = {
   judge: { name: 'openai/gpt-4o-mini', mode: 'relaxed', verdict: 'outdated', reason: 'the reply gives 4th, which held until 2025-02-05' },
 };
 
+/**
+ * A judge's verdict on a GrowOVER item as `evaluate growover --judge` writes it: a reply of two lines
+ * (GrowOVER's scorer reads the first), short values, an old answer whose start is not known.
+ */
+export const GROWOVER_PREDICTION_CONTENT: PredictionContent = {
+  kind: 'prediction',
+  question: 'In the article "Quillstone", what fills the blank: "The format is documented and versioned separately from the engine; version ___ of the format, adopted in February 2025, adds page checksums"?',
+  date: '2025-04-01',
+  prediction: '3\nIt may be 4 by now',
+  timeline: [
+    { from: '', to: '2025-03-01', value: '3', seen: false },
+    { from: '2025-03-01', to: null, value: '4', seen: true },
+  ],
+  judge: { name: 'openai/gpt-4o-mini', mode: 'relaxed', verdict: 'outdated', reason: 'the reply gives 3 first' },
+};
+
 export interface SeededAudit {
   audit: AuditInfo;
   items: AuditItem[];
@@ -218,16 +234,16 @@ export interface SeededAudit {
 }
 
 /**
- * Creates an audit holding `copies` rounds of AUDIT_CONTENTS (keys made unique per round), every
+ * Creates an audit holding `copies` rounds of `contents` (AUDIT_CONTENTS unless given; keys made unique per round), every
  * item assigned to every annotator in the same order, plus an admin.
  */
-export function seedAudit(store: Store, options: { name?: string; annotators: string[]; copies?: number }): SeededAudit {
+export function seedAudit(store: Store, options: { name?: string; annotators: string[]; copies?: number; contents?: typeof AUDIT_CONTENTS }): SeededAudit {
   const audits = store.audits;
   const audit = audits.createAudit({ name: options.name ?? 'pages', source: 'labels', params: {}, raters: options.annotators.length, seed: 1, createdAt: '2024-03-10T00:00:00.000Z' });
   const rounds = Array.from({ length: options.copies ?? 1 }, (_, round) => round);
   const items = audits.addItems(
     audit.id,
-    rounds.flatMap((round) => AUDIT_CONTENTS.map((entry, index) => ({ key: `item-${round}-${index}`, stratum: entry.stratum, content: entry.content }))),
+    rounds.flatMap((round) => (options.contents ?? AUDIT_CONTENTS).map((entry, index) => ({ key: `item-${round}-${index}`, stratum: entry.stratum, content: entry.content }))),
   );
   const tokens: Record<string, string> = {};
   for (const name of options.annotators) {

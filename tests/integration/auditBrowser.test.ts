@@ -7,7 +7,8 @@
  * out by hand below. The weekly item shows its change above the verdict bar at 1280x900 and on a
  * 390 px screen (the right answer's box too); errors are seen; a page left open for days sends a
  * day; the dark scheme follows the system's; a stale second tab on one item replaces, withdraws or
- * skips nothing unawares. Screenshots go to $AUDIT_SHOTS (default tests/.artifacts/audit-pages).
+ * skips nothing unawares. A GrowOVER prediction keeps its reply's lines and its column heads whole
+ * on a phone. Screenshots go to $AUDIT_SHOTS (default tests/.artifacts/audit-pages).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ import { auditReport } from '../../src/audit/report.js';
 import { renewLinks } from '../../pipelines/audit/build.js';
 import { startAuditServer, type AuditServer } from '../../src/serve/server.js';
 import { Store } from '../../src/store/store.js';
-import { seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
+import { GROWOVER_PREDICTION_CONTENT, seedAudit, type SeededAudit } from '../../testkit/auditFixture.js';
 import { launchChromium } from '../../testkit/browser.js';
 import { repoRoot, tempDir } from '../../testkit/cli.js';
 
@@ -377,6 +378,26 @@ describe('audit pages in chromium', () => {
     const light = await openPage('light', { colorScheme: 'light' });
     await light.goto(`${server.url}/a/${seeded.tokens.dana}?item=${weekly}`);
     expect(await light.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    expect(incidents).toEqual([]);
+  }, 60_000);
+
+  it("shows a GrowOVER reply's lines as given and the values' column heads whole on a 390 px screen", async () => {
+    const growover = seedAudit(store, { name: 'growover-judge', annotators: ['erin'], contents: [{ stratum: 'outdated', content: GROWOVER_PREDICTION_CONTENT }] });
+    const phone = await openPage('phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.goto(`${server.url}/a/${growover.tokens.erin}`);
+    // GrowOVER's scorer and the rule-based verdict read the first line: the annotator sees where it ends.
+    expect(await phone.locator('.item-prediction dd.answer').innerText()).toBe('3\nIt may be 4 by now');
+    // Short values let the value column shrink: its head broke into "valu" over "e".
+    const headLines = await phone.locator('.timeline thead th').evaluateAll((cells) =>
+      cells.map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((rect: { top: number }) => Math.round(rect.top))).size;
+      }),
+    );
+    expect(headLines).toEqual([1, 1, 1]);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.screenshot({ path: join(SHOTS, 'growover-prediction-390.png'), fullPage: true });
     expect(incidents).toEqual([]);
   }, 60_000);
 
