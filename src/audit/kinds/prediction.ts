@@ -131,9 +131,12 @@ function predictionCandidates(store: Store, dir: string, mode: JudgeMode): Array
   const report = EvaluationReport.safeParse(readJson(join(dir, 'report.json')));
   if (!report.success) throw new UserError('E_EVALUATION_INVALID', `${join(dir, 'report.json')}: not an evaluation report`);
   const judge = report.data.judge;
-  if (judge === undefined) throw new UserError('E_EVALUATION_INVALID', `${dir}: the evaluation has no judge: run wikidelta evaluate weekly|growover --judge openai --out ${dir}`);
-  const name = judge.judge === 'rules' ? 'rules' : `${judge.judge}/${judge.model}`;
   const evaluation = report.data.evaluation;
+  if (judge === undefined) {
+    const evaluate = evaluation?.snapshot === undefined ? 'evaluate weekly' : `evaluate growover --snapshot ${evaluation.snapshot}`;
+    throw new UserError('E_EVALUATION_INVALID', `${dir}: the evaluation has no judge: run wikidelta ${evaluate} --judge openai --out ${dir}`);
+  }
+  const name = judge.judge === 'rules' ? 'rules' : `${judge.judge}/${judge.model}`;
   const readLine = evaluation?.snapshot === undefined ? weeklyLines(store, dir, evaluation?.axis ?? 'edit') : growoverLines(evaluation.date ?? '');
   const path = join(dir, 'items.jsonl');
   const candidates: Array<KindCandidate<PredictionContent>> = [];
