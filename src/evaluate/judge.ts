@@ -46,8 +46,11 @@ export interface JudgeReport {
   failed: number;
   relaxed: ModeRates;
   strict: ModeRates;
-  /** With a model: how often its verdict is the rule-based one, per mode, in percent. */
-  agreement_with_rules?: Record<JudgeMode, number>;
+  /**
+   * With a model: how often its verdict is the rule-based one, per mode, in percent, over the replies it
+   * judged (a missing reply is wrong on both sides, unasked); null when it judged none.
+   */
+  agreement_with_rules?: Record<JudgeMode, number> | null;
   /** Distinct prompts asked, and of them answered from the store's cache. */
   prompts?: number;
   requests?: number;
@@ -136,6 +139,7 @@ export class PredictionJudge {
     const sums = new ClusteredSums(JUDGE_MODES.length * JUDGE_VERDICTS.length);
     const row = new Float64Array(JUDGE_MODES.length * JUDGE_VERDICTS.length);
     const agreed: Record<JudgeMode, number> = { relaxed: 0, strict: 0 };
+    let asked = 0;
     let failed = 0;
     judgments.forEach((judgment, i) => {
       if (judgment.failed !== undefined) {
@@ -144,9 +148,10 @@ export class PredictionJudge {
       }
       const item = this.items[i] as JudgeItem;
       row.fill(0);
+      if (item.prediction !== null) asked++;
       JUDGE_MODES.forEach((mode, m) => {
         row[m * JUDGE_VERDICTS.length + JUDGE_VERDICTS.indexOf(judgment[mode])] = 1;
-        if (judgment[mode] === item.rules[mode]) agreed[mode]++;
+        if (item.prediction !== null && judgment[mode] === item.rules[mode]) agreed[mode]++;
       });
       let cluster = clusters.get(item.id);
       if (cluster === undefined) clusters.set(item.id, (cluster = clusters.size));
@@ -160,7 +165,6 @@ export class PredictionJudge {
       const ci = Object.fromEntries(JUDGE_VERDICTS.map((verdict, v) => [verdict, (intervals[at(v)] ?? [0, 0]).map((x) => 100 * x) as Interval])) as Record<JudgeVerdict, Interval>;
       return { ...values, ci };
     };
-    const judged = sums.n;
     const byModel = this.tasks !== null;
     return {
       judge: byModel ? (this.tasks?.provider ?? 'openai') : 'rules',
@@ -172,7 +176,7 @@ export class PredictionJudge {
       failed,
       relaxed: rates(0),
       strict: rates(1),
-      ...(byModel ? { agreement_with_rules: { relaxed: judged === 0 ? 0 : (100 * agreed.relaxed) / judged, strict: judged === 0 ? 0 : (100 * agreed.strict) / judged } } : {}),
+      ...(byModel ? { agreement_with_rules: asked === 0 ? null : { relaxed: (100 * agreed.relaxed) / asked, strict: (100 * agreed.strict) / asked } } : {}),
       ...(this.asked?.counts ?? {}),
     };
   }

@@ -4,8 +4,9 @@
  * growover` reads GrowOVER's results JSON and JSONL alike and scores ALL, SAME, NEW, CHANGED and
  * CHANGED_DEL, and each item's verdict (a CHANGED item answered with its old answer is outdated); the
  * release card's files all exist and parse. `--judge` judges every item offline and through the real
- * `openai` client against the local server, and an audit of the judge's verdicts is made from its
- * evaluation directory and reported.
+ * `openai` client against the local server (a judge that gives no verdict shows no rate), and an
+ * audit of the judge's verdicts is made from its evaluation directory and reported (one without a
+ * judge is refused, naming the command that judges it).
  */
 import Sqlite from 'better-sqlite3';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -219,6 +220,34 @@ describe('evaluate growover', () => {
       expect(report.precision.by_stratum.outdated).toMatchObject({ value: 1, n: count('CHANGED') });
     } finally {
       await server.stop();
+    }
+  });
+
+  it('refuses to audit a GrowOVER evaluation made without a judge, naming the command that judges it', async () => {
+    const same = items.find((item) => item.type === 'SAME');
+    const predictions = join(dir, 'unjudged.jsonl');
+    writeFileSync(predictions, `${JSON.stringify({ id: same?.id, prediction: same?.answer })}\n`);
+    const out = join(dir, 'unjudged');
+    await runCliOk(['--db', db, 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', predictions, '--out', out]);
+    const refused = await runCli(['--db', db, 'audit', 'create', '--name', 'unjudged', '--of', 'predictions', '--evaluation', out, '--annotators', 'alice', '--raters', '1']);
+    expect(refused.code).toBe(1);
+    // It said "evaluate weekly|growover": no command to run.
+    expect(refused.stderr).toContain(`E_EVALUATION_INVALID: ${out}: the evaluation has no judge: run wikidelta evaluate growover --snapshot ${SECOND} --judge openai --out ${out}`);
+  });
+
+  it('shows a judge that gave no verdict at all as no rate, never as 0.0', async () => {
+    const predictions = join(dir, 'all-answered.jsonl');
+    writeFileSync(predictions, `${items.map((item) => JSON.stringify({ id: item.id, prediction: item.answer })).join('\n')}\n`);
+    const junk = await startOpenAiServer({ alwaysFault: 'schema-violation' });
+    try {
+      const env = { OPENAI_BASE_URL: junk.baseURL, OPENAI_API_KEY: 'k', WIKIDELTA_LLM_INVALID_RETRIES: '0' };
+      const text = (await runCliOk(['--db', db, 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', predictions, '--judge', 'openai'], { env })).stdout;
+      expect(text).toContain(`${items.length} answers judged, ${items.length} without a verdict`);
+      expect(text).toContain('  relaxed  correct —  outdated —  wrong —\n');
+      expect(text).toContain('  strict   correct —  outdated —  wrong —\n');
+      expect(text).toContain('  the same verdict as the rules, over the replies judged: —\n');
+    } finally {
+      await junk.stop();
     }
   });
 

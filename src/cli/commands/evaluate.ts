@@ -291,8 +291,12 @@ function aliasLine(r: WeeklyReport): string {
 }
 
 function judgeLines(judge: JudgeReport): string[] {
-  const mode = (name: 'relaxed' | 'strict') => `  ${name.padEnd(8)} ${JUDGE_VERDICTS.map((v) => `${v} ${percent(judge[name][v])} ${interval(judge[name].ci[v])}`).join('  ')}\n`;
-  const agreement = judge.agreement_with_rules ? `  the same verdict as the rules: relaxed ${percent(judge.agreement_with_rules.relaxed)}, strict ${percent(judge.agreement_with_rules.strict)}\n` : '';
+  // A judge that gave no verdict (every call failed) has no rate: a 0.0 would read as a score.
+  const none = judge.n - judge.failed === 0;
+  const mode = (name: 'relaxed' | 'strict') => `  ${name.padEnd(8)} ${JUDGE_VERDICTS.map((v) => `${v} ${none ? '—' : `${percent(judge[name][v])} ${interval(judge[name].ci[v])}`}`).join('  ')}\n`;
+  const agreed = judge.agreement_with_rules;
+  const agreement =
+    agreed === undefined ? '' : `  the same verdict as the rules, over the replies judged: ${agreed === null ? '—' : `relaxed ${percent(agreed.relaxed)}, strict ${percent(agreed.strict)}`}\n`;
   const spent = judge.cost === undefined || judge.cost === null ? '' : `, cost ${judge.cost.toFixed(4)}`;
   const asked =
     judge.prompts === undefined

@@ -304,8 +304,9 @@ describe('the judge', () => {
     expect(asked).toEqual(['2nd', '3rd']);
     expect(judgments.map((j) => ('relaxed' in j ? j.relaxed : j.failed))).toEqual(['correct', 'correct', 'correct', 'outdated', 'wrong']);
     expect(report).toMatchObject({ judge: 'openai', n: 5, failed: 0, prompts: 2, relaxed: { correct: 60, outdated: 20, wrong: 20 }, strict: { correct: 0, wrong: 100 } });
-    // The rules say strict correct (three exact 2nd) and outdated (an exact 3rd): only the missing reply agrees.
-    expect(report.agreement_with_rules).toEqual({ relaxed: 100, strict: 20 });
+    // Over the four replies judged (the missing one was not asked): the rules say strict correct (three
+    // exact 2nd) and outdated (an exact 3rd), the model wrong.
+    expect(report.agreement_with_rules).toEqual({ relaxed: 100, strict: 0 });
   });
 
   it('shows a model the values with their dates up to the one in effect, not the date asked', () => {
