@@ -13,8 +13,9 @@ import { candidatesOf, createAudit, describeSample, growAudit, kindOf, renewLink
 import { auditResults, judgmentRows } from '../../../pipelines/audit/results.js';
 import { addOptions, dateOption, integerOption, listOption, refuseUsage, type OptionFor, type OptionsOf } from '../options.js';
 import { withSession, type GlobalFlags, type Session } from '../session.js';
+import { DEFAULT_PORT } from './serve.js';
 
-const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 /** GrowOVER's human check took 30 items of each type. */
 const DEFAULT_PER_STRATUM = 30;
 const DEMO_AUDIT = 'demo';
@@ -164,7 +165,7 @@ export function registerAudit(program: Command): void {
   });
 
   addOptions<DemoFlags>(audit.command('demo').description("opens a demo audit of the demo store (made by npm start) for alice and bob, prints their links and serves the pages until Ctrl-C"), {
-    port: integerOption('--port <n>', 'port on 127.0.0.1 (0: any free port)').default(8787),
+    port: integerOption('--port <n>', 'port on 127.0.0.1 (0: any free port)').default(DEFAULT_PORT),
   }).action(async (flags: DemoFlags, command: Command) => {
     if (flags.port < 0 || flags.port > 65_535) throw new UserError('E_FLAG_INVALID', `invalid --port ${flags.port}: from 0 to 65535`);
     const globals = command.optsWithGlobals<GlobalFlags>();
@@ -276,7 +277,15 @@ function printChange(session: Session, change: AuditChange, baseUrl: string, hea
   out(heading);
   for (const row of session.store.audits.progress(change.audit.id)) out(`  ${row.annotator}: ${row.assigned} items assigned, ${row.judged} judged`);
   printLinks(out, change.links, baseUrl);
-  out(`serve the pages: wikidelta serve --db ${session.dbPath}`);
+  out(`serve the pages: ${serveCommand(session.dbPath, baseUrl)}`);
+}
+
+/** The `serve` that the links work with: a loopback address's port is where it must listen; any other address is a proxy's, in front of the default. */
+function serveCommand(dbPath: string, baseUrl: string): string {
+  const url = new URL(baseUrl);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const loopback = url.hostname === 'localhost' || url.hostname.startsWith('127.') || url.hostname === '[::1]';
+  return `wikidelta serve --db ${dbPath}${loopback && port !== DEFAULT_PORT ? ` --port ${port}` : ''}`;
 }
 
 /**

@@ -9,6 +9,9 @@ import { UserError } from '../../errors.js';
 import { addOptions, integerOption } from '../options.js';
 import { withSession } from '../session.js';
 
+/** Where the audit pages listen unless told otherwise, and where the links of `audit create` point. */
+export const DEFAULT_PORT = 8787;
+
 interface ServeFlags {
   host: string;
   port: number;
@@ -22,7 +25,7 @@ export function registerServe(program: Command): void {
       .description("serve the audits' annotator pages (/a/TOKEN), the maintainer's page (/admin/TOKEN) and their JSON API (/api, Authorization: Bearer TOKEN) until stopped"),
     {
       host: new Option('--host <host>', 'the address to listen on; anything but loopback is reachable from other machines over plain HTTP').default('127.0.0.1'),
-      port: integerOption('--port <n>', 'the port (0 picks a free one)').default(8787),
+      port: integerOption('--port <n>', 'the port (0 picks a free one)').default(DEFAULT_PORT),
       trustProxy: new Option('--trust-proxy <addresses>', "behind a reverse proxy: its addresses or CIDR ranges, comma-separated, whose X-Forwarded-For/-Host/-Proto are believed (so failed links count per client, not per proxy)"),
     },
   ).action(async (flags: ServeFlags, command: Command) => {
