@@ -104,7 +104,7 @@ export function pricesOf(settings: Pick<Settings, 'llmPricePer1kInput' | 'llmPri
 function openAiClient(store: Store, settings: LlmSettings, env: NodeJS.ProcessEnv): OpenAiClient {
   // OpenAI's own API without a key refuses every request: said now, not after the retries of a run.
   if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) {
-    throw new UserError('E_FLAG_MISSING', '--llm openai needs OPENAI_API_KEY for OpenAI\'s API, or OPENAI_BASE_URL for an OpenAI-compatible server');
+    throw new UserError('E_FLAG_MISSING', 'an OpenAI model (--llm openai or --judge openai) needs OPENAI_API_KEY for OpenAI\'s API, or OPENAI_BASE_URL for an OpenAI-compatible server');
   }
   return new OpenAiClient({
     model: settings.llmModel,
