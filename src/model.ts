@@ -48,8 +48,10 @@ export const DEFAULT_CONTENT_MODEL = 'wikitext';
  * wikidelta is read again when a collection brings its text, and a week never diffs a revision read
  * one way against its parent read another (docs/ARCHITECTURE.md §5). Raise it with any change that
  * reads a text differently. 2: a link target is an alias only of a value that is that one link.
+ * 3: Wikidata times at their precision whatever month and day they are written with, quantities as
+ * the decimal Wikidata wrote, a preferred "no value" outranking normal values.
  */
-export const PARSE_VERSION = 2;
+export const PARSE_VERSION = 3;
 
 /**
  * What a revision source yields per page for a window: every revision inside the window and the

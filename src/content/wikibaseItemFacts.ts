@@ -51,6 +51,7 @@ function loadedSdk(): Sdk {
 }
 
 interface RichClaim {
+  /** Null for a statement of "unknown value" or "no value": no fact, but its rank still counts. */
   value: unknown;
   /** The value names an entity: the SDK gives an item and a string (a road number `M25`) alike as bare strings. */
   isEntity: boolean;
@@ -91,6 +92,8 @@ function entityFacts(sdk: Sdk, entity: z.infer<typeof EntityJson>, withDescripti
       const claim = simplified(sdk, statement.data);
       return claim === null ? [] : [claim];
     });
+    // Ranked with the statements without a value, as Wikidata's truthy statements are: a preferred "no
+    // value" (a vacant office) leaves the normal values it outranks out, rather than making them the answer.
     const best = claims.some((claim) => claim.rank === 'preferred') ? claims.filter((claim) => claim.rank === 'preferred') : claims;
     const values = [...new Set(best.flatMap((claim) => valueText(claim.value, claim.isEntity) ?? []))];
     if (values.length > 0) fields.push([property, values.join('; ')]);
@@ -118,24 +121,42 @@ function entityFacts(sdk: Sdk, entity: z.infer<typeof EntityJson>, withDescripti
 
 /**
  * The statement simplified with its rank and its time qualifiers (the others are never read, and
- * simplifying them was half the cost); null for one without a value (somevalue, novalue) or that
- * the SDK cannot read.
+ * simplifying them was half the cost), its value null for one without a value (somevalue, novalue);
+ * null for one the SDK cannot read.
  */
 function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statement: z.infer<typeof Statement>): RichClaim | null {
   try {
     const isEntity = statement.mainsnak.datavalue?.type === 'wikibase-entityid';
     const qualifiers = statement.qualifiers as Record<string, PropertyQualifiers> | undefined;
     const claim = simplifyClaim(statement as unknown as Claim, OPTIONS) as unknown as { value?: unknown; rank: string };
-    if (claim.value === undefined || claim.value === null) return null;
+    // The SDK simplifies a somevalue or novalue snak to nothing (and throws on a snak it cannot read).
+    if (claim.value === undefined || claim.value === null) return { value: null, isEntity, rank: claim.rank, qualifiers: {} };
     const times: Record<string, unknown[]> = {};
     for (const property of [START, END, POINT]) {
       const snaks = qualifiers?.[property];
       if (snaks && snaks.length > 0) times[property] = simplifyPropertyQualifiers(snaks, OPTIONS);
     }
-    return { value: claim.value, isEntity, rank: claim.rank, qualifiers: times };
+    const value = statement.mainsnak.datavalue?.type === 'quantity' ? withExactAmount(claim.value, statement.mainsnak.datavalue) : claim.value;
+    return { value, isEntity, rank: claim.rank, qualifiers: times };
   } catch {
     return null;
   }
+}
+
+/** A quantity's amount as Wikidata writes it: a signed decimal (`+5972370000000000000000000`, `-12.50`). */
+const DECIMAL_AMOUNT = /^[+-]?\d+(?:\.\d+)?$/;
+
+/**
+ * A simplified quantity with its amount as the decimal Wikidata wrote, which the SDK parses to a double:
+ * `5972370000000000000000000` would be written `5.97237e+24`, `0.0000001` `1e-7`, and
+ * `12345678901234567` lose its last digit. Written without its plus sign and trailing zeros, as a
+ * double an amount it holds exactly (`258.82`, `-12.5`). Checked by hand rather than with zod: a
+ * population series is hundreds of quantities a revision.
+ */
+function withExactAmount(value: unknown, datavalue: Record<string, unknown>): unknown {
+  const amount = (datavalue['value'] as { amount?: unknown } | undefined)?.amount;
+  if (typeof amount !== 'string' || !DECIMAL_AMOUNT.test(amount) || typeof value !== 'object' || value === null) return value;
+  return { ...value, amount: amount.replace(/^\+/, '').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') };
 }
 
 /**
@@ -150,7 +171,7 @@ function valueText(value: unknown, isEntity: boolean): string | null {
   if (typeof value === 'number') return String(value);
   if (typeof value !== 'object' || value === null) return null;
   const rich = value as Record<string, unknown>;
-  if (typeof rich['amount'] === 'number') {
+  if (typeof rich['amount'] === 'string' || typeof rich['amount'] === 'number') {
     const unit = typeof rich['unit'] === 'string' && isEntityId(rich['unit']) ? ` ${entityRef(rich['unit'])}` : '';
     return `${rich['amount']}${unit}`;
   }
@@ -160,22 +181,27 @@ function valueText(value: unknown, isEntity: boolean): string | null {
   return null;
 }
 
-/** Wikidata's time precisions coarser than a day that are written otherwise than as their year: millennium, century, decade, year. */
-const [MILLENNIUM, CENTURY, DECADE, YEAR] = [6, 7, 8, 9];
+/** Wikidata's time precisions from the millennium to the day. */
+const [MILLENNIUM, CENTURY, DECADE, YEAR, MONTH, DAY] = [6, 7, 8, 9, 10, 11];
 
 /**
  * A time as text at its precision: the SDK's simple-day form (`2011-05-03`, `2011-05`, `2011`) for a
  * day, a month or a year, but a decade, a century or a millennium as such (`1990s`, `20th century`,
  * `2nd millennium`): the SDK gives them as one year, an answer more precise than the statement.
- * A year before the common era is written with BCE.
+ * The precision decides, not the digits: the SDK leaves the month and day of a year written
+ * `+1883-03-15` (Wikibase keeps what tools wrote), and they are dropped. A time before the common era
+ * is written with BCE (`44 BCE`, `44-03-15 BCE`).
  *
  * @example timeAtPrecision('1901', 7) // '20th century'
+ * @example timeAtPrecision('1990-01-01', 8) // '1990s'
  */
 export function timeAtPrecision(time: string, precision: unknown): string {
-  const match = /^(-?)(\d+)$/.exec(time);
-  if (!match || typeof precision !== 'number' || precision > YEAR) return time;
+  const match = /^(-?)(\d+)((?:-\d{2}){0,2})$/.exec(time);
+  if (!match || typeof precision !== 'number') return time;
   const year = Number(match[2]);
   const era = match[1] === '-' ? ' BCE' : '';
+  const monthDay = match[3] as string;
+  if (precision >= MONTH) return `${year}${precision === MONTH ? monthDay.slice(0, 3) : monthDay}${era}`;
   if (precision === YEAR) return `${year}${era}`;
   if (precision === DECADE) return `${Math.floor(year / 10) * 10}s${era}`;
   if (precision === CENTURY) return `${ordinal(Math.ceil(year / 100))} century${era}`;
@@ -204,14 +230,18 @@ function timedFact(key: string, claim: RichClaim): TimedFact | null {
 }
 
 /**
- * The first value of a time qualifier as an instant at its precision's start; null when absent or
- * outside years 1 to 9999. The SDK's simple-day times drop the year's leading zeros (`+0800-05-03`
- * is `800-05-03`, year 0 would be `-05-03`): the year is padded back to four digits.
+ * The first value of a time qualifier as an instant at its precision's start (a start in the year 2020,
+ * written `+2020-03-15` at year precision, is 2020-01-01); null when absent or outside years 1 to 9999.
+ * The SDK's simple-day times drop the year's leading zeros (`+0800-05-03` is `800-05-03`, year 0 would
+ * be `-05-03`): the year is padded back to four digits.
  */
 function qualifierInstant(values: unknown[] | undefined): string | null {
-  const time = values?.map((value) => (value as { time?: unknown } | null)?.time).find((t): t is string => typeof t === 'string');
-  if (time === undefined) return null;
-  const match = /^(\d{1,4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(time);
+  const qualifier = values?.map((value) => value as { time?: unknown; precision?: unknown } | null).find((value) => typeof value?.time === 'string');
+  if (!qualifier) return null;
+  const match = /^(\d{1,4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(qualifier.time as string);
   if (!match || Number(match[1]) === 0) return null;
-  return `${(match[1] as string).padStart(4, '0')}-${match[2] ?? '01'}-${match[3] ?? '01'}T00:00:00Z`;
+  const precision = typeof qualifier.precision === 'number' ? qualifier.precision : DAY;
+  const month = precision >= MONTH ? (match[2] ?? '01') : '01';
+  const day = precision >= DAY ? (match[3] ?? '01') : '01';
+  return `${(match[1] as string).padStart(4, '0')}-${month}-${day}T00:00:00Z`;
 }

@@ -77,9 +77,63 @@ describe('Wikidata time values at their precision', () => {
   });
 });
 
-describe('Wikidata time qualifiers', () => {
-  const timedOf = (...qualifiers: Snak[]) => factsOf({ P39: [statement(item('P39', 'Q11696'), qualifiers)] }).entity?.timed ?? [];
+describe('Wikidata time values written finer than their precision', () => {
+  it('reads a time at its precision whatever its month and day: tools write a year as +1883-01-01, and Wikibase keeps it so', () => {
+    expect(
+      fields({
+        P2031: [statement(time('P2031', '+1990-01-01T00:00:00Z', 8))],
+        P2032: [statement(time('P2032', '+1901-01-01T00:00:00Z', 7))],
+        P571: [statement(time('P571', '+2024-03-15T00:00:00Z', 9))],
+        P580: [statement(time('P580', '+2020-05-15T00:00:00Z', 10))],
+      }),
+    ).toEqual({ P2031: '1990s', P2032: '20th century', P571: '2024', P580: '2020-05' });
+  });
 
+  it('reads a start or an end qualifier at its precision too: a start in 2020 written +2020-03-15 at year precision is 2020-01-01', () => {
+    expect(timedOf(time('P580', '+2020-03-15T00:00:00Z', 9), time('P582', '+2021-07-14T00:00:00Z', 10))).toEqual([
+      { key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '2020-01-01T00:00:00Z', end: '2021-07-01T00:00:00Z', point: null },
+    ]);
+  });
+
+  it('writes a month or a day before the common era with BCE, as it writes a year', () => {
+    expect(fields({ P569: [statement(time('P569', '-0500-03-15T00:00:00Z', 11))], P570: [statement(time('P570', '-0044-03-00T00:00:00Z', 10))] })).toEqual({
+      P569: '500-03-15 BCE',
+      P570: '44-03 BCE',
+    });
+  });
+});
+
+describe('Wikidata quantities', () => {
+  const quantity = (property: string, amount: string, unit = '1'): Snak => ({ snaktype: 'value', property, datatype: 'quantity', datavalue: { type: 'quantity', value: { amount, unit } } });
+
+  it("writes an amount as Wikidata's decimal, never in exponent notation or rounded to a double", () => {
+    expect(
+      fields({
+        P2067: [statement(quantity('P2067', '+5972370000000000000000000', 'http://www.wikidata.org/entity/Q11570'))],
+        P2120: [statement(quantity('P2120', '+0.0000001'))],
+        P1082: [statement(quantity('P1082', '+12345678901234567'))],
+        P2044: [statement(quantity('P2044', '-12.50'))],
+        P2046: [statement(quantity('P2046', '+258.82'))],
+      }),
+    ).toEqual({ P2067: '5972370000000000000000000 {{Q11570}}', P2120: '0.0000001', P1082: '12345678901234567', P2044: '-12.5', P2046: '258.82' });
+  });
+});
+
+describe('Wikidata ranks', () => {
+  const none = (property: string): Snak => ({ snaktype: 'novalue', property, datatype: 'wikibase-item' });
+  const unknown = (property: string): Snak => ({ snaktype: 'somevalue', property, datatype: 'wikibase-item' });
+  const preferred = (mainsnak: Snak) => ({ ...statement(mainsnak), rank: 'preferred' });
+
+  it('weighs a preferred "no value" or "unknown value" against the others: the normal values it outranks are not the answer', () => {
+    expect(fields({ P6: [statement(item('P6', 'Q1001')), preferred(none('P6'))], P35: [statement(item('P35', 'Q1002')), preferred(unknown('P35'))] })).toEqual({});
+    // Beside a preferred value, a preferred unknown value takes nothing away.
+    expect(fields({ P138: [statement(item('P138', 'Q1001')), preferred(item('P138', 'Q1002')), preferred(unknown('P138'))] })).toEqual({ P138: '{{Q1002}}' });
+  });
+});
+
+const timedOf = (...qualifiers: Snak[]) => factsOf({ P39: [statement(item('P39', 'Q11696'), qualifiers)] }).entity?.timed ?? [];
+
+describe('Wikidata time qualifiers', () => {
   it('reads years 1 to 999 (written without leading zeros by the SDK) at their precision, padded to four digits', () => {
     expect(timedOf(time('P580', '+0800-12-25T00:00:00Z'), time('P582', '+0814-01-01T00:00:00Z', 9))).toEqual([
       { key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '0800-12-25T00:00:00Z', end: '0814-01-01T00:00:00Z', point: null },
