@@ -49,7 +49,8 @@ export const DEFAULT_CONTENT_MODEL = 'wikitext';
  * one way against its parent read another (docs/ARCHITECTURE.md §5). Raise it with any change that
  * reads a text differently. 2: a link target is an alias only of a value that is that one link.
  * 3: Wikidata times at their precision whatever month and day they are written with, quantities as
- * the decimal Wikidata wrote, a preferred "no value" outranking normal values.
+ * the decimal Wikidata wrote, a preferred "no value" outranking normal values, a term ending in the
+ * period it starts in holding through that period.
  */
 export const PARSE_VERSION = 3;
 

@@ -216,26 +216,36 @@ function ordinal(n: number): string {
 }
 
 function timedFact(key: string, claim: RichClaim): TimedFact | null {
-  const start = qualifierInstant(claim.qualifiers[START]);
-  const end = qualifierInstant(claim.qualifiers[END]);
+  const start = qualifierTime(claim.qualifiers[START])?.instant ?? null;
+  const ended = qualifierTime(claim.qualifiers[END]);
+  // An end read at its period's start is a handover (one term ends "2020", the next starts then), but
+  // one not after the start would leave a term of 2020 to 2020 holding on no day: it ends with its period.
+  const end = ended === null ? null : start !== null && ended.instant <= start ? periodAfter(ended) : ended.instant;
   // A start or an end that is there but gives no time ("unknown value" or "no value", which the SDK
   // simplifies to nothing; a year out of range) leaves the statement's extent unknown: read as open, a finished
   // term would hold to this day on world time, so the statement is no timed fact at all.
   if ((claim.qualifiers[START] !== undefined && start === null) || (claim.qualifiers[END] !== undefined && end === null)) return null;
-  const point = qualifierInstant(claim.qualifiers[POINT]);
+  const point = qualifierTime(claim.qualifiers[POINT])?.instant ?? null;
   if (start === null && end === null && point === null) return null;
   const value = valueText(claim.value, claim.isEntity);
   if (value === null) return null;
   return { key, value, rank: claim.rank === 'preferred' ? 'preferred' : 'normal', start, end, point };
 }
 
+/** A time qualifier read at its precision: the instant its period starts, and the period's length. */
+interface QualifierTime {
+  instant: string;
+  period: 'year' | 'month' | 'day';
+}
+
 /**
  * The first value of a time qualifier as an instant at its precision's start (a start in the year 2020,
- * written `+2020-03-15` at year precision, is 2020-01-01); null when absent or outside years 1 to 9999.
- * The SDK's simple-day times drop the year's leading zeros (`+0800-05-03` is `800-05-03`, year 0 would
- * be `-05-03`): the year is padded back to four digits.
+ * written `+2020-03-15` at year precision, is 2020-01-01; a precision coarser than the year is read as
+ * its year); null when absent or outside years 1 to 9999. The SDK's simple-day times drop the year's
+ * leading zeros (`+0800-05-03` is `800-05-03`, year 0 would be `-05-03`): the year is padded back to
+ * four digits.
  */
-function qualifierInstant(values: unknown[] | undefined): string | null {
+function qualifierTime(values: unknown[] | undefined): QualifierTime | null {
   const qualifier = values?.map((value) => value as { time?: unknown; precision?: unknown } | null).find((value) => typeof value?.time === 'string');
   if (!qualifier) return null;
   const match = /^(\d{1,4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(qualifier.time as string);
@@ -243,5 +253,15 @@ function qualifierInstant(values: unknown[] | undefined): string | null {
   const precision = typeof qualifier.precision === 'number' ? qualifier.precision : DAY;
   const month = precision >= MONTH ? (match[2] ?? '01') : '01';
   const day = precision >= DAY ? (match[3] ?? '01') : '01';
-  return `${(match[1] as string).padStart(4, '0')}-${month}-${day}T00:00:00Z`;
+  return { instant: `${(match[1] as string).padStart(4, '0')}-${month}-${day}T00:00:00Z`, period: precision >= DAY ? 'day' : precision === MONTH ? 'month' : 'year' };
+}
+
+/** The first instant after a qualifier's period (2020 at year precision: 2021-01-01); the year 9999 has none and ends where it starts. */
+function periodAfter({ instant, period }: QualifierTime): string {
+  const after = new Date(instant);
+  if (period === 'day') after.setUTCDate(after.getUTCDate() + 1);
+  else if (period === 'month') after.setUTCMonth(after.getUTCMonth() + 1);
+  else after.setUTCFullYear(after.getUTCFullYear() + 1);
+  const year = after.getUTCFullYear();
+  return Number.isNaN(year) || year > 9999 ? instant : `${String(year).padStart(4, '0')}${after.toISOString().slice(4, 10)}T00:00:00Z`;
 }

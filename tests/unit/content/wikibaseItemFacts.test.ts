@@ -95,6 +95,15 @@ describe('Wikidata time values written finer than their precision', () => {
     ]);
   });
 
+  it('ends a term whose end falls in the period it starts at the end of that period (2020 to 2020 held during 2020), a handover at its start', () => {
+    const term = (start: string, end: string, precision: number) => timedOf(time('P580', start, precision), time('P582', end, precision))[0];
+    expect(term('+2020-01-01T00:00:00Z', '+2020-01-01T00:00:00Z', 9)).toMatchObject({ start: '2020-01-01T00:00:00Z', end: '2021-01-01T00:00:00Z' });
+    expect(term('+2020-12-01T00:00:00Z', '+2020-12-00T00:00:00Z', 10)).toMatchObject({ start: '2020-12-01T00:00:00Z', end: '2021-01-01T00:00:00Z' });
+    expect(term('+0044-03-15T00:00:00Z', '+0044-03-15T00:00:00Z', 11)).toMatchObject({ start: '0044-03-15T00:00:00Z', end: '0044-03-16T00:00:00Z' });
+    // One term ending "2020" and the next starting then: the first ends as 2020 begins, as before.
+    expect(term('+2016-01-01T00:00:00Z', '+2020-01-01T00:00:00Z', 9)).toMatchObject({ start: '2016-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z' });
+  });
+
   it('writes a month or a day before the common era with BCE, as it writes a year', () => {
     expect(fields({ P569: [statement(time('P569', '-0500-03-15T00:00:00Z', 11))], P570: [statement(time('P570', '-0044-03-00T00:00:00Z', 10))] })).toEqual({
       P569: '500-03-15 BCE',
