@@ -75,7 +75,7 @@ export const errorCodes = {
   E_ANNOTATOR_NOT_FOUND: 'the audit has no annotator of that name',
   E_RATERS_EXCEED_ANNOTATORS: 'more raters per item than the audit has annotators',
   E_NOTHING_TO_AUDIT: 'the source of an audit holds no item to sample, or every one is in the audit already',
-  E_EVALUATION_INVALID: 'the directory given to an audit is not one that `evaluate weekly --judge … --out` wrote',
+  E_EVALUATION_INVALID: 'the directory given to an audit is not one that `evaluate weekly --judge … --out` or `evaluate growover --judge … --out` wrote',
   E_MODEL_INVALID: 'a model given does not fit what wikidelta needs of it (an NLI model without an entailment class)',
   E_RUNTIME_UNAVAILABLE: 'ONNX Runtime does not load on this machine: run with `--embedding-runtime wasm`',
   E_LISTEN_FAILED: 'the server cannot listen: the port is in use, or the host is no local address',
