@@ -3,7 +3,8 @@
  * a parent job for the stage with a child job per batch (retried with backoff), taken by `wikidelta
  * worker` processes. Results come back to this process, the store's owner, as children complete
  * (queue events) and once more from the parent when the flow is done, so none is lost to a missed
- * event; the owner hands each batch's result on once, and writes by natural keys besides. A batch
+ * event; the owner hands each batch's result on once, read with its kind's schema (one it cannot
+ * read, from a worker of another version, fails the stage), and writes by natural keys besides. A batch
  * failed past its retries fails the stage with one line that counts the failed batches' own error
  * codes (their failure reasons carry them, src/queue/worker.ts).
  *
@@ -18,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { RemoteError } from '../errors.js';
 import type { ModelChoiceInput } from '../models/choose.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
-import { parseQueueUrl, QUEUE_NAME, requireReachable, type QueueAddress } from './connection.js';
+import { parseQueueUrl, QUEUE_NAME, refusedByQueue, requireReachable, type QueueAddress } from './connection.js';
 import { jobsFailed } from './failedJobs.js';
 import type { LlmChoice } from './llmChoice.js';
 
@@ -57,8 +58,11 @@ export function ownerKey(flowId: string): string {
   return `owner:${flowId}`;
 }
 
-/** How often the owner looks whether its jobs are still in Redis, and how long it waits for an answer. */
-const LOST_JOBS_CHECK = { everyMs: 3000, answerWithinMs: 30_000 };
+/**
+ * How often the owner looks whether its jobs are still in Redis, how long it waits for an answer,
+ * and how long for its connections to close once the stage ends.
+ */
+const LOST_JOBS_CHECK = { everyMs: 3000, answerWithinMs: 30_000, closeWithinMs: 5000 };
 
 /**
  * How many times a batch job is started before the owner looks whether a worker can read it. Its
@@ -91,11 +95,17 @@ export class BullmqRunner implements BatchRunner {
     const queue = new Queue(QUEUE_NAME, { connection: this.connection });
     const flowId = randomUUID();
     const handed = new Set<number>();
+    // A batch counts as handed on only once its result was read and written: one that fails here
+    // fails the stage, instead of leaving the stage done without that batch's work.
     const hand = (raw: unknown, index: number) => {
       if (handed.has(index)) return;
+      onResult(readResult(kind, raw, `${flowId}-batch-${index}`), index);
       handed.add(index);
-      onResult(kind.output.parse(typeof raw === 'string' ? JSON.parse(raw) : raw), index);
     };
+    // A result handed on from a queue event: the event's emitter would swallow the error.
+    let resultFailed: (error: unknown) => void = () => {};
+    const unhandable = new Promise<never>((_resolve, reject) => (resultFailed = reject));
+    unhandable.catch(() => {});
     let heartbeat: NodeJS.Timeout | undefined;
     const client = await queue.client;
     const owner = queue.toKey(ownerKey(flowId));
@@ -107,7 +117,11 @@ export class BullmqRunner implements BatchRunner {
       const childPrefix = `${flowId}-batch-`;
       events.on('completed', ({ jobId, returnvalue }) => {
         if (!jobId.startsWith(childPrefix)) return;
-        hand(returnvalue, Number(jobId.slice(childPrefix.length)));
+        try {
+          hand(returnvalue, Number(jobId.slice(childPrefix.length)));
+        } catch (error) {
+          resultFailed(error);
+        }
       });
       // The stage fails naming only the child: the children's own reasons are what the owner's one
       // line says. A batch fails the stage's job only once it is failed for good, and the queue's
@@ -137,6 +151,7 @@ export class BullmqRunner implements BatchRunner {
             throw jobsFailed(kind.name, [...childFailures.values()], error);
           }),
           watch.lost,
+          unhandable,
         ]);
       } finally {
         watch.stop();
@@ -151,10 +166,15 @@ export class BullmqRunner implements BatchRunner {
       const missing = batches.length - handed.size;
       if (missing > 0) throw new Error(`queue flow ${flowId}: ${missing} of ${batches.length} batch results never arrived`);
       await finished?.remove();
+    } catch (error) {
+      throw refusedByQueue(error, this.address) ?? error;
     } finally {
       clearInterval(heartbeat);
-      await client.del(owner).catch(() => {});
-      await Promise.allSettled([events.close(), flows.close(), queue.close()]);
+      // A Redis gone for good would hold these for ever (its clients wait for it without end), and
+      // the stage's one line with them: past the time, the connections are dropped instead, not
+      // waited for (their promises wait on the closes that never end).
+      const closed = await withinTime(Promise.allSettled([client.del(owner), events.close(), flows.close(), queue.close()]), LOST_JOBS_CHECK.closeWithinMs);
+      if (closed === 'no answer') for (const part of [events, flows, queue]) void part.disconnect().catch(() => {});
     }
   }
 
@@ -193,6 +213,26 @@ export class BullmqRunner implements BatchRunner {
       },
     };
   }
+}
+
+/**
+ * A batch's result as the job kind reads it; one it cannot read (a worker of another wikidelta
+ * version, or none at all, answered the job) is one line naming the job.
+ */
+function readResult<Data, Output>(kind: JobKind<Data, Output>, raw: unknown, jobId: string): Output {
+  let value: unknown;
+  try {
+    value = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  } catch {
+    value = raw;
+  }
+  const read = kind.output.safeParse(value);
+  if (read.success) return read.data;
+  const issue = read.error.issues[0];
+  throw new RemoteError(
+    'E_QUEUE_RESULT_INVALID',
+    `job ${jobId}: a worker returned a ${kind.name} result this wikidelta cannot read (${issue?.path.join('.') || 'result'}: ${issue?.message ?? 'invalid'}); run workers of this version and run the command again`,
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
  * that retries forever in silence.
  */
 import { connect } from 'node:net';
-import { UserError } from '../errors.js';
+import { oneLine, RemoteError, UserError } from '../errors.js';
 
 /** The one BullMQ queue every job kind goes through; workers take every kind from it. */
 export const QUEUE_NAME = 'wikidelta';
@@ -105,4 +105,14 @@ export function requireReachable(address: QueueAddress, timeoutMs = 5000): Promi
       }
     });
   });
+}
+
+/**
+ * The one line of a command the queue server refused (Redis answered it with an error: full at its
+ * `maxmemory`, a read-only replica, a password changed since the start): the server's state, not a
+ * bug. Undefined for any other error.
+ */
+export function refusedByQueue(error: unknown, address: QueueAddress): RemoteError | undefined {
+  if (!(error instanceof Error) || error.name !== 'ReplyError') return undefined;
+  return new RemoteError('E_QUEUE_UNREACHABLE', `the queue at ${address.shown} refuses its commands: ${oneLine(error)}`);
 }
