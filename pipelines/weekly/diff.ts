@@ -1,4 +1,6 @@
 import type { Stage } from '../../src/runs/stageRunner.js';
+import { UserError } from '../../src/errors.js';
+import type { PageRevisionRow } from '../../src/model/weekly.js';
 import type { WeeklyInput } from './input.js';
 import { inBatches } from '../../src/queue/batchRunner.js';
 import { diffPagesJob, infoboxesNeeded, type DiffBatch } from '../../src/queue/diffJob.js';
@@ -28,6 +30,7 @@ export const diffStage: Stage<WeeklyInput> = {
       const pages = slice.value.map((pageId) => {
         const revisions = store.pageRevisions(pageId);
         const needed = infoboxesNeeded(revisions, input.window);
+        refuseMixedReadings(pageId, revisions.filter((revision) => needed.has(revision.revId)));
         // The stored rows of the last revision with text read: infoboxes equal to them are not decoded nor sent again.
         let before: string | null = null;
         return {
@@ -62,3 +65,21 @@ export const diffStage: Stage<WeeklyInput> = {
     return counts;
   },
 };
+
+/**
+ * A week never diffs a revision against its parent read another way (docs/ARCHITECTURE.md §5): once a
+ * later week has read again the revision its window opens on, the week before holds revisions of both
+ * readings, and diffing it again would ask about what only the reading changed. Their texts are gone
+ * (unless kept); collecting the week again reads them all this version's way.
+ *
+ * @throws UserError E_PREREQUISITE_MISSING when the revisions the page's diff reads were read both ways
+ */
+function refuseMixedReadings(pageId: number, read: readonly PageRevisionRow[]): void {
+  const older = read.find((revision) => revision.olderReading);
+  const current = read.find((revision) => !revision.olderReading);
+  if (older === undefined || current === undefined) return;
+  throw new UserError(
+    'E_PREREQUISITE_MISSING',
+    `page ${pageId}: revision ${older.revId} was read by an older wikidelta and revision ${current.revId} by this one, so diffing them would find changes no edit made: run the week with --redo collect, which reads its revisions again`,
+  );
+}

@@ -29,14 +29,17 @@ export const generateStage: Stage<WeeklyInput> = {
       .filter((unit) => unit.windowStart === input.window.start && unit.windowEnd === input.window.end);
     // Made by another provider, model or seed, a question is another run's (one of the week with other
     // settings, whose redo of this stage was cut short): this run's are made again, never mixed with it.
-    const made = (from: { revId: number; key: string; provider: string; model: string; seed: string }) => JSON.stringify([from.revId, from.key, from.provider, from.model, from.seed]);
+    // Made for another value of the same change, it answers what the change no longer reads as (a collect
+    // redone after an upgrade read the revision another way, docs/ARCHITECTURE.md §5): made again too.
+    const made = (from: { revId: number; key: string; gold: string; provider: string; model: string; seed: string }) =>
+      JSON.stringify([from.revId, from.key, from.gold, from.provider, from.model, from.seed]);
     const done = new Map(
       store
         .generatedFrom(input.window)
         .filter((generation) => !failedForTheService(generation.reason))
         .map((generation) => [generation.id, made(generation)]),
     );
-    const mine = (unit: { revId: number; key: string }) => made({ ...unit, provider: tasks.provider, model: tasks.model, seed: String(input.seed) });
+    const mine = (unit: { revId: number; key: string; new: string }) => made({ ...unit, gold: unit.new, provider: tasks.provider, model: tasks.model, seed: String(input.seed) });
     const todo = context.redone ? units : units.filter((unit) => done.get(queryIdFor(input.window, unit.pageId)) !== mine(unit));
     const counts = { data_units: units.length, already_done: units.length - todo.length, generated: 0, failed: 0 };
     await withUsage(context, tasks, input.prices ?? {}, async () => {

@@ -31,6 +31,8 @@ export interface PageRevisionRow {
   sha1: string | null;
   metadataOnly: boolean;
   firstParagraph: string | null;
+  /** Parsed by an older reading than this version's (`PARSE_VERSION`) and not read again since. */
+  olderReading: boolean;
 }
 
 export interface StoredChange extends InfoboxChange {

@@ -12,7 +12,7 @@ import type { AnswerInterval } from '../model/timelines.js';
 import { DataUnitRow } from './changeStore.js';
 import { Count, flag, InfoboxColumn, jsonColumn, Texts } from './rows.js';
 
-const GeneratedFromRow = z.object({ id: z.string(), revId: z.number().int(), key: z.string(), reason: z.string().nullable(), provider: z.string(), model: z.string(), seed: z.string() });
+const GeneratedFromRow = z.object({ id: z.string(), revId: z.number().int(), key: z.string(), gold: z.string(), reason: z.string().nullable(), provider: z.string(), model: z.string(), seed: z.string() });
 export type GeneratedFrom = z.infer<typeof GeneratedFromRow>;
 const QuestionRow = DataUnitRow.extend({ id: z.string(), text: z.string() });
 const GeneratedItemRow = z.object({
@@ -111,7 +111,7 @@ export class QuestionStore {
   /** What each query of the window was generated from and by whom, failed generations included with their reason. */
   generatedFrom(window: Window): GeneratedFrom[] {
     return this.statements.get(
-        `SELECT query_id AS id, rev_id AS revId, target_key AS key, reason, provider, model, seed FROM question_generations
+        `SELECT query_id AS id, rev_id AS revId, target_key AS key, gold, reason, provider, model, seed FROM question_generations
          WHERE wiki = ? AND window_start = ? AND window_end = ?`,
       )
       .all(this.wiki, window.start, window.end)

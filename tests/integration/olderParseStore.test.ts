@@ -11,7 +11,7 @@ import Sqlite from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, repoRoot, runCliOk, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 const dir = tempDir('wikidelta-older-parse-');
@@ -36,6 +36,26 @@ function asAnOlderWikideltaParsedIt(db: string): void {
   if (columns.includes('parse_version')) store.exec('ALTER TABLE revisions DROP COLUMN parse_version; DELETE FROM schema_migrations WHERE version >= 25');
   store.close();
 }
+
+/**
+ * Turns The Saltmarsh Lantern's revisions 1010 and 1017 (the week of 2025-01-27 and the one before
+ * it) into ones the code before migration 25 read: `released` empty, no parse version recorded.
+ */
+function asAnOlderWikideltaParsedTheWeek(db: string): void {
+  const store = new Sqlite(db);
+  for (const revId of [1010, 1017]) {
+    const row = store.prepare('SELECT rowid, fields FROM infoboxes WHERE page_id = 106 AND rev_id = ?').get(revId) as { rowid: number; fields: string };
+    const fields = (JSON.parse(row.fields) as Array<[string, string]>).map(([key, value]): [string, string] => [key, key === 'released' ? '' : value]);
+    store.prepare('UPDATE infoboxes SET fields = ?, aliases = NULL WHERE rowid = ?').run(JSON.stringify(fields), row.rowid);
+    store.prepare('UPDATE revisions SET parse_version = NULL WHERE page_id = 106 AND rev_id = ?').run(revId);
+  }
+  store.close();
+}
+
+const changesOfTheWeek = async (db: string) =>
+  jsonLines((await runCliOk(['--db', db, 'changes', '--start', '2025-01-27', '--end', '2025-02-02', '--all'])).stdout)
+    .filter((change) => change.page_id === 106)
+    .map(({ rev_id, key, old, new: value }) => ({ rev_id, key, old, new: value }));
 
 /**
  * Turns Brightwater Logistics' first revision, 1003, into one the code before PARSE_VERSION 2 read:
@@ -83,5 +103,48 @@ describe('a store whose revisions an older wikidelta parsed', () => {
     asTheFirstAliasReadingLeftIt(old);
     await weekly(old, '2025-02-17', join(dir, 'old-aliases-0217'));
     expect(dayAnswers(join(dir, 'old-aliases-0217'), '25021700-103-0')).toEqual(reference);
+  }, 300_000);
+
+  it('diffs an earlier week again only once its revisions are read again, not across the two readings', async () => {
+    const fresh = join(dir, 'fresh-redo.sqlite');
+    await weekly(fresh, '2025-01-27', join(dir, 'fresh-redo-0127'));
+    const reference = await changesOfTheWeek(fresh);
+    expect(reference.map((change) => change.key)).toEqual(['gross']);
+
+    const old = join(dir, 'old-redo.sqlite');
+    await weekly(old, '2025-01-27', join(dir, 'old-redo-0127'));
+    asAnOlderWikideltaParsedTheWeek(old);
+    // The next week reads 1017, its window's predecessor, again: the week before now holds both readings.
+    await weekly(old, '2025-02-03', join(dir, 'old-redo-0203'));
+    const redo = (stage: string) => runCli(['--db', old, 'weekly', '--start', '2025-01-27', '--dump', SAMPLE, '--llm', 'offline', '--threads', '1', '--redo', stage, '--out', join(dir, `old-redo-0127-${stage}`)]);
+    const refused = await redo('diff');
+    expect([refused.code, refused.errorCode], refused.stderr).toEqual([1, 'E_PREREQUISITE_MISSING']);
+    expect(refused.stderr).toContain('--redo collect');
+    expect(await changesOfTheWeek(old)).toEqual(reference);
+
+    const again = await redo('collect');
+    expect(again.code, again.stderr).toBe(0);
+    expect(await changesOfTheWeek(old)).toEqual(reference);
+  }, 300_000);
+
+  it("asks a week's question again when collecting the week again reads its answer another way", async () => {
+    const fresh = join(dir, 'fresh-answer.sqlite');
+    await weekly(fresh, '2025-01-27', join(dir, 'fresh-answer-0127'));
+    const reference = release(join(dir, 'fresh-answer-0127')).queries;
+    expect(reference.find((query) => query.id === '25012700-106-0')).toMatchObject({ answer: 'CRN 6.8 million' });
+
+    const old = join(dir, 'old-answer.sqlite');
+    await runCliOk(['--db', old, 'weekly', '--start', '2025-01-27', '--dump', SAMPLE, '--llm', 'offline', '--threads', '1', '--stages', 'collect,parse']);
+    const store = new Sqlite(old);
+    const row = store.prepare('SELECT rowid, fields FROM infoboxes WHERE page_id = 106 AND rev_id = 1017').get() as { rowid: number; fields: string };
+    const fields = (JSON.parse(row.fields) as Array<[string, string]>).map(([key, value]): [string, string] => [key, key === 'gross' ? 'CRN 6,800,000' : value]);
+    store.prepare('UPDATE infoboxes SET fields = ? WHERE rowid = ?').run(JSON.stringify(fields), row.rowid);
+    store.prepare('UPDATE revisions SET parse_version = NULL WHERE page_id = 106').run();
+    store.close();
+    await weekly(old, '2025-01-27', join(dir, 'old-answer-0127'));
+    expect(release(join(dir, 'old-answer-0127')).queries.find((query) => query.id === '25012700-106-0')).toMatchObject({ answer: 'CRN 6,800,000' });
+
+    await runCliOk(['--db', old, 'weekly', '--start', '2025-01-27', '--dump', SAMPLE, '--llm', 'offline', '--threads', '1', '--redo', 'collect', '--out', join(dir, 'old-answer-0127-again')]);
+    expect(release(join(dir, 'old-answer-0127-again')).queries).toEqual(reference);
   }, 300_000);
 });
