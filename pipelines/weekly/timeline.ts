@@ -3,6 +3,7 @@ import { referencedIds } from '../../src/content/entityRefs.js';
 import { buildTimeline } from '../../src/timeline/buildTimeline.js';
 import { namedIntervals } from '../../src/timeline/namedTimeline.js';
 import { buildWorldTimeline } from '../../src/timeline/worldTimeline.js';
+import type { Reporter } from '../../src/runs/progress.js';
 import { heldWindow, type WeeklyInput } from './input.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 
@@ -26,9 +27,13 @@ export const timelineStage: Stage<WeeklyInput> = {
       return namedIntervals(intervals, (id) => names.get(id));
     };
     const counts = { pages: 0, intervals: 0, world_intervals: 0 };
+    const older = { revisions: 0, pages: 0 };
     for (let offset = 0; offset < pageIds.length; offset += TIMELINE_BATCH_PAGES) {
       const batch = pageIds.slice(offset, offset + TIMELINE_BATCH_PAGES);
       counts.intervals += timelines.rebuild(batch, (revisions) => {
+        const olderReadings = revisions.filter((revision) => revision.olderReading).length;
+        older.revisions += olderReadings;
+        if (olderReadings > 0) older.pages++;
         const timeline = buildTimeline(revisions, input.revertHours);
         return { ...timeline, intervals: named(timeline.intervals) };
       });
@@ -42,6 +47,21 @@ export const timelineStage: Stage<WeeklyInput> = {
       context.reporter.progress(counts.pages, pageIds.length);
       await yieldToEventLoop();
     }
-    return counts;
+    return { ...counts, ...olderReadings(older, context.reporter) };
   },
 };
+
+/**
+ * Revisions of the week's pages that an older wikidelta read (an upgrade changed the reading,
+ * `PARSE_VERSION`) and no collection has read again: their values are that reading's, so an interval
+ * may start or end where only the reading changed (docs/ARCHITECTURE.md §5). Said once, with the way
+ * to read them again, and counted for `status`; nothing when there are none.
+ */
+function olderReadings(older: { revisions: number; pages: number }, reporter: Reporter): Record<string, number> {
+  if (older.revisions === 0) return {};
+  reporter.warn(`revisions read by an older wikidelta: their values keep its reading, and an answer may change where only the reading did; collecting the weeks that hold them again (weekly --start WEEK --redo collect) reads them this version's way`, {
+    revisions: older.revisions,
+    pages: older.pages,
+  });
+  return { older_readings: older.revisions, older_reading_pages: older.pages };
+}

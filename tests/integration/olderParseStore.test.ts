@@ -114,8 +114,13 @@ describe('a store whose revisions an older wikidelta parsed', () => {
     const old = join(dir, 'old-redo.sqlite');
     await weekly(old, '2025-01-27', join(dir, 'old-redo-0127'));
     asAnOlderWikideltaParsedTheWeek(old);
-    // The next week reads 1017, its window's predecessor, again: the week before now holds both readings.
+    // The next week reads 1017, its window's predecessor, again: the week before now holds both readings,
+    // and the next week's timeline 1010 as the older wikidelta read it: said, with the way out.
     await weekly(old, '2025-02-03', join(dir, 'old-redo-0203'));
+    const status = (await runCliOk(['--db', old, 'status', '--limit', '1'])).stdout;
+    expect(status).toContain('older_readings=1 older_reading_pages=1');
+    expect(status).toMatch(/note: 1 revision\(s\) of 1 page\(s\) were read by an older wikidelta: .* --redo collect/);
+    expect((await runCliOk(['--db', fresh, 'status', '--limit', '1'])).stdout).not.toContain('older_readings');
     const redo = (stage: string) => runCli(['--db', old, 'weekly', '--start', '2025-01-27', '--dump', SAMPLE, '--llm', 'offline', '--threads', '1', '--redo', stage, '--out', join(dir, `old-redo-0127-${stage}`)]);
     const refused = await redo('diff');
     expect([refused.code, refused.errorCode], refused.stderr).toEqual([1, 'E_PREREQUISITE_MISSING']);

@@ -70,6 +70,10 @@ export function formatRun(record: RunRecord, cleared: readonly string[] = []): s
     const templates = Object.keys(driven).filter((key) => key.startsWith('wikidata_driven:')).map((key) => `${key.slice('wikidata_driven:'.length)}: ${driven[key]}`);
     lines.push(`  note: infoboxes filled from Wikidata on ${driven['wikidata_driven_pages']} page(s) (${templates.join(', ')}): their facts change in the pages' Wikidata entities; collect those for their changes`);
   }
+  const older = run.stages.find((stage) => (stage.counts['older_readings'] ?? 0) > 0)?.counts;
+  if (older) {
+    lines.push(`  note: ${older['older_readings']} revision(s) of ${older['older_reading_pages']} page(s) were read by an older wikidelta: their values keep its reading; run the weeks holding them with --redo collect to read them again`);
+  }
   run.failures.forEach((failure, index) => lines.push(`  failure ${index + 1}: ${failure.stage ?? 'run'}: ${errorLine(failure.error, failure.errorCode)} (${failure.failedAt})`));
   return `${lines.join('\n')}\n`;
 }
