@@ -30,7 +30,8 @@ const RULE_DESCRIPTION = 'the rule-based verdict (offline, no LLM asked): relaxe
 /** A judge's outcome for one item: its verdicts, or why it has none (a call that kept failing). */
 export type ItemJudgment = (JudgeVerdicts & { failed?: undefined }) | { failed: string };
 
-export type ModeRates = Record<JudgeVerdict, number> & { ci: Record<JudgeVerdict, Interval> };
+/** A mode's rates over the `n` items given a verdict: none given, its JSON has no rate (`reportJson`). */
+export type ModeRates = { n: number } & Record<JudgeVerdict, number> & { ci: Record<JudgeVerdict, Interval> };
 
 /** The judge's rates, relaxed and strict, with who judged and how many items it could not. */
 export interface JudgeReport {
@@ -163,7 +164,7 @@ export class PredictionJudge {
       const at = (v: number) => m * JUDGE_VERDICTS.length + v;
       const values = Object.fromEntries(JUDGE_VERDICTS.map((verdict, v) => [verdict, 100 * (means[at(v)] ?? 0)])) as Record<JudgeVerdict, number>;
       const ci = Object.fromEntries(JUDGE_VERDICTS.map((verdict, v) => [verdict, (intervals[at(v)] ?? [0, 0]).map((x) => 100 * x) as Interval])) as Record<JudgeVerdict, Interval>;
-      return { ...values, ci };
+      return { n: sums.n, ...values, ci };
     };
     const byModel = this.tasks !== null;
     return {

@@ -4,7 +4,7 @@
  * growover` reads GrowOVER's results JSON and JSONL alike and scores ALL, SAME, NEW, CHANGED and
  * CHANGED_DEL, and each item's verdict (a CHANGED item answered with its old answer is outdated); the
  * release card's files all exist and parse. `--judge` judges every item offline and through the real
- * `openai` client against the local server (a judge that gives no verdict shows no rate), and an
+ * `openai` client against the local server (a judge that gives no verdict shows no rate, in text or JSON), and an
  * audit of the judge's verdicts is made from its evaluation directory and reported (one without a
  * judge is refused, naming the command that judges it).
  */
@@ -241,11 +241,15 @@ describe('evaluate growover', () => {
     const junk = await startOpenAiServer({ alwaysFault: 'schema-violation' });
     try {
       const env = { OPENAI_BASE_URL: junk.baseURL, OPENAI_API_KEY: 'k', WIKIDELTA_LLM_INVALID_RETRIES: '0' };
-      const text = (await runCliOk(['--db', db, 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', predictions, '--judge', 'openai'], { env })).stdout;
+      const out = join(dir, 'no-verdict');
+      const text = (await runCliOk(['--db', db, 'evaluate', 'growover', '--snapshot', SECOND, '--predictions', predictions, '--judge', 'openai', '--out', out], { env })).stdout;
       expect(text).toContain(`${items.length} answers judged, ${items.length} without a verdict`);
       expect(text).toContain('  relaxed  correct —  outdated —  wrong —\n');
       expect(text).toContain('  strict   correct —  outdated —  wrong —\n');
       expect(text).toContain('  the same verdict as the rules, over the replies judged: —\n');
+      // The JSON report likewise: null rates, not a 0 a script would read as a score.
+      const judge = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).judge;
+      for (const mode of ['relaxed', 'strict']) expect(judge[mode]).toEqual({ n: 0, correct: null, outdated: null, wrong: null, ci: null });
     } finally {
       await junk.stop();
     }

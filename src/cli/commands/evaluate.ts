@@ -292,8 +292,8 @@ function aliasLine(r: WeeklyReport): string {
 
 function judgeLines(judge: JudgeReport): string[] {
   // A judge that gave no verdict (every call failed) has no rate: a 0.0 would read as a score.
-  const none = judge.n - judge.failed === 0;
-  const mode = (name: 'relaxed' | 'strict') => `  ${name.padEnd(8)} ${JUDGE_VERDICTS.map((v) => `${v} ${none ? '—' : `${percent(judge[name][v])} ${interval(judge[name].ci[v])}`}`).join('  ')}\n`;
+  const mode = (name: 'relaxed' | 'strict') =>
+    `  ${name.padEnd(8)} ${JUDGE_VERDICTS.map((v) => `${v} ${judge[name].n === 0 ? '—' : `${percent(judge[name][v])} ${interval(judge[name].ci[v])}`}`).join('  ')}\n`;
   const agreed = judge.agreement_with_rules;
   const agreement =
     agreed === undefined ? '' : `  the same verdict as the rules, over the replies judged: ${agreed === null ? '—' : `relaxed ${percent(agreed.relaxed)}, strict ${percent(agreed.strict)}`}\n`;
