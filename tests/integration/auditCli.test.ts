@@ -84,12 +84,15 @@ describe('audit on the demo store', () => {
     expect(frozen.map(contentOf).every((content) => content.kind === 'qa' && content.question !== '' && content.evidence !== '')).toBe(true);
   });
 
-  it('names the serve command its links work with: the port of a loopback address, none behind a proxy', async () => {
+  it('names the serve command its links work with: the host and port of a loopback address, none behind a proxy', async () => {
     const serveLine = async (name: string, baseUrl: string[]) =>
       (await runCliOk(['--db', db, 'audit', 'create', '--name', name, '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'alice', '--raters', '1', '--size', '1', ...baseUrl])).stdout.split('\n').find((line) => line.startsWith('serve the pages:'));
     expect(await serveLine('serve-default', [])).toBe(`serve the pages: wikidelta serve --db ${db}`);
     expect(await serveLine('serve-port', ['--base-url', 'http://127.0.0.1:45020'])).toBe(`serve the pages: wikidelta serve --db ${db} --port 45020`);
     expect(await serveLine('serve-proxy', ['--base-url', 'https://audit.example.org/'])).toBe(`serve the pages: wikidelta serve --db ${db}`);
+    // serve's default host, 127.0.0.1, answers neither ::1 nor the rest of 127/8.
+    expect(await serveLine('serve-ipv6', ['--base-url', 'http://[::1]:45021'])).toBe(`serve the pages: wikidelta serve --db ${db} --host ::1 --port 45021`);
+    expect(await serveLine('serve-loopback', ['--base-url', 'http://127.0.0.2:8787'])).toBe(`serve the pages: wikidelta serve --db ${db} --host 127.0.0.2`);
   });
 
   it('audits sentence labels and weekly questions, frozen with what a judge needs', async () => {

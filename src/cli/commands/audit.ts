@@ -13,9 +13,9 @@ import { candidatesOf, createAudit, describeSample, growAudit, kindOf, renewLink
 import { auditResults, judgmentRows } from '../../../pipelines/audit/results.js';
 import { addOptions, dateOption, integerOption, listOption, refuseUsage, type OptionFor, type OptionsOf } from '../options.js';
 import { withSession, type GlobalFlags, type Session } from '../session.js';
-import { DEFAULT_PORT } from './serve.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from './serve.js';
 
-const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
+const DEFAULT_BASE_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 /** GrowOVER's human check took 30 items of each type. */
 const DEFAULT_PER_STRATUM = 30;
 const DEMO_AUDIT = 'demo';
@@ -280,12 +280,19 @@ function printChange(session: Session, change: AuditChange, baseUrl: string, hea
   out(`serve the pages: ${serveCommand(session.dbPath, baseUrl)}`);
 }
 
-/** The `serve` that the links work with: a loopback address's port is where it must listen; any other address is a proxy's, in front of the default. */
+/**
+ * The `serve` that the links work with: a loopback address is where it must listen (serve's default
+ * host, 127.0.0.1, answers neither ::1 nor the rest of 127/8), on the link's port; any other address
+ * is a proxy's, in front of the default.
+ */
 function serveCommand(dbPath: string, baseUrl: string): string {
   const url = new URL(baseUrl);
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  const loopback = url.hostname === 'localhost' || url.hostname.startsWith('127.') || url.hostname === '[::1]';
-  return `wikidelta serve --db ${dbPath}${loopback && port !== DEFAULT_PORT ? ` --port ${port}` : ''}`;
+  const host = url.hostname === '[::1]' ? '::1' : url.hostname;
+  const loopback = host === 'localhost' || host.startsWith('127.') || host === '::1';
+  if (!loopback) return `wikidelta serve --db ${dbPath}`;
+  const hostFlag = host === 'localhost' || host === DEFAULT_HOST ? '' : ` --host ${host}`;
+  return `wikidelta serve --db ${dbPath}${hostFlag}${port === DEFAULT_PORT ? '' : ` --port ${port}`}`;
 }
 
 /**

@@ -11,6 +11,8 @@ import { withSession } from '../session.js';
 
 /** Where the audit pages listen unless told otherwise, and where the links of `audit create` point. */
 export const DEFAULT_PORT = 8787;
+/** Where the audit pages listen unless told otherwise: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
 
 interface ServeFlags {
   host: string;
@@ -24,7 +26,7 @@ export function registerServe(program: Command): void {
       .command('serve')
       .description("serve the audits' annotator pages (/a/TOKEN), the maintainer's page (/admin/TOKEN) and their JSON API (/api, Authorization: Bearer TOKEN) until stopped"),
     {
-      host: new Option('--host <host>', 'the address to listen on; anything but loopback is reachable from other machines over plain HTTP').default('127.0.0.1'),
+      host: new Option('--host <host>', 'the address to listen on; anything but loopback is reachable from other machines over plain HTTP').default(DEFAULT_HOST),
       port: integerOption('--port <n>', 'the port (0 picks a free one)').default(DEFAULT_PORT),
       trustProxy: new Option('--trust-proxy <addresses>', "behind a reverse proxy: its addresses or CIDR ranges, comma-separated, whose X-Forwarded-For/-Host/-Proto are believed (so failed links count per client, not per proxy)"),
     },
