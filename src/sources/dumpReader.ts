@@ -850,7 +850,7 @@ function parseWholeNumber(text: string | undefined, what: string): number {
 /** A page's or a revision's id: MediaWiki's start at 1, so 0 is a malformed dump, not an id. */
 function parseId(text: string | undefined, what: string): number {
   const value = parseWholeNumber(text, what);
-  if (value === 0) throw new InputError('E_DUMP_MALFORMED', `dump has a ${what} of 0: MediaWiki's ids start at 1`);
+  if (value === 0) throw new InputError('E_DUMP_MALFORMED', `dump gives 0 as the ${what}: MediaWiki's ids start at 1`);
   return value;
 }
 

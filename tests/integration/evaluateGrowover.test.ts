@@ -232,7 +232,7 @@ describe('evaluate growover', () => {
     const refused = await runCli(['--db', db, 'audit', 'create', '--name', 'unjudged', '--of', 'predictions', '--evaluation', out, '--annotators', 'alice', '--raters', '1']);
     expect(refused.code).toBe(1);
     // It said "evaluate weekly|growover": no command to run.
-    expect(refused.stderr).toContain(`E_EVALUATION_INVALID: ${out}: the evaluation has no judge: run wikidelta evaluate growover --snapshot ${SECOND} --judge openai --out ${out}`);
+    expect(refused.stderr).toContain(`E_EVALUATION_INVALID: ${out}: the evaluation has no judge: run wikidelta evaluate growover --snapshot ${SECOND} --predictions FILE --judge openai --out ${out}`);
   });
 
   it('shows a judge that gave no verdict at all as no rate, never as 0.0', async () => {

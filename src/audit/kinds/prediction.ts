@@ -133,7 +133,8 @@ function predictionCandidates(store: Store, dir: string, mode: JudgeMode): Array
   const judge = report.data.judge;
   const evaluation = report.data.evaluation;
   if (judge === undefined) {
-    const evaluate = evaluation?.snapshot === undefined ? 'evaluate weekly' : `evaluate growover --snapshot ${evaluation.snapshot}`;
+    // The predictions file is not recorded, nor a weekly evaluation's scope flags: named as placeholders.
+    const evaluate = evaluation?.snapshot === undefined ? 'evaluate weekly --predictions FILE …' : `evaluate growover --snapshot ${evaluation.snapshot} --predictions FILE`;
     throw new UserError('E_EVALUATION_INVALID', `${dir}: the evaluation has no judge: run wikidelta ${evaluate} --judge openai --out ${dir}`);
   }
   const name = judge.judge === 'rules' ? 'rules' : `${judge.judge}/${judge.model}`;

@@ -353,7 +353,7 @@ function growoverSummary(r: GrowoverReport & { judge?: JudgeReport }): string {
       `${GROWOVER_VERDICTS.map((v) => `${v} ${rate(r[g][v])}`).join('  ')}\n`
     );
   });
-  lines.push('  (percent, 95% bootstrap over the items; CHANGED_DEL: CHANGED items scored against their old answer, lower is better; outdated: a CHANGED item answered with its old answer)\n');
+  lines.push('  (percent, 95% bootstrap over the items; CHANGED_DEL: CHANGED items scored against their old answer, lower is better; outdated: an item answered with its old answer, CHANGED this month or earlier)\n');
   if (r.judge) lines.push(...judgeLines(r.judge));
   lines.push(listed('missing (scored as empty)', r.missing, r.missing_sample));
   lines.push(listed('ids not active in the snapshot, not scored', r.outside.n, r.outside.sample));

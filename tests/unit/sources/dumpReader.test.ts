@@ -70,9 +70,9 @@ describe('readDump on revision fields MediaWiki never writes', () => {
 
   it('refuses a revision or page id of 0, which MediaWiki never gives, as a malformed dump; reads a <parentid> of 0 as no parent', async () => {
     const revision = await collectUntilError(cutAt(Buffer.from(dump('0', '2025-01-14T10:00:00Z')), 10));
-    expect(revision.error).toEqual(new InputError('E_DUMP_MALFORMED', 'dump has a revision <id> in page "T" (page id 1) of 0: MediaWiki\'s ids start at 1'));
+    expect(revision.error).toEqual(new InputError('E_DUMP_MALFORMED', 'dump gives 0 as the revision <id> in page "T" (page id 1): MediaWiki\'s ids start at 1'));
     const page = await collectUntilError(cutAt(Buffer.from(dump('10', '2025-01-14T10:00:00Z').replace('<id>1</id>', '<id> 0 </id>')), 10));
-    expect(page.error).toEqual(new InputError('E_DUMP_MALFORMED', 'dump has a <id> of page "T" of 0: MediaWiki\'s ids start at 1'));
+    expect(page.error).toEqual(new InputError('E_DUMP_MALFORMED', 'dump gives 0 as the <id> of page "T": MediaWiki\'s ids start at 1'));
     const first = dump('10', '2025-01-14T10:00:00Z').replace('<timestamp>', '<parentid>0</parentid><timestamp>');
     expect(revisions(await collect(cutAt(Buffer.from(first), 10))).map((event) => event.revision.parentId)).toEqual([null]);
   });
