@@ -3,7 +3,7 @@
  * in its own temporary directory, stopped with the test; it can be restarted empty, as a Redis
  * without persistence comes back after a crash.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,8 @@ import { join } from 'node:path';
 
 export interface RedisServer {
   url: string;
+  /** Runs a redis-cli command against this server, for a test to look into or tamper with the queue; its output, trimmed. */
+  cli(...args: string[]): string;
   /** Stops the server and starts it again on the same port without its data, as after a restart with no persistence. */
   restartEmpty(): Promise<void>;
   stop(): Promise<void>;
@@ -65,6 +67,7 @@ export async function startRedis(): Promise<RedisServer> {
   };
   return {
     url: `redis://127.0.0.1:${port}`,
+    cli: (...args) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim(),
     async restartEmpty() {
       await stop();
       current = await spawnRedis(port, dir);

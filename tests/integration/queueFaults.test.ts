@@ -9,7 +9,6 @@
  * owner decided its one line after 30 s, then waited for ever to close its connections.
  */
 import { Worker } from 'bullmq';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, errorOf, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
@@ -23,10 +22,6 @@ beforeAll(async () => {
   redis = await startRedis();
 });
 afterAll(async () => redis.stop());
-
-function redisCli(...args: string[]): string {
-  return spawnSync('redis-cli', ['-p', new URL(redis.url).port, ...args], { encoding: 'utf8' }).stdout.trim();
-}
 
 /** A week's collect and parse on the queue, into the store `db`. */
 function queuedWeek(db: string): string[] {
@@ -74,7 +69,7 @@ describe('a batch result the owner cannot read', () => {
 describe('a queue server full at its maxmemory', () => {
   it('fails the stage with one line naming the server, not as an internal error, and the command started again once it has room finishes the run', async () => {
     const db = join(tempDir(), 'full.sqlite');
-    redisCli('CONFIG', 'SET', 'maxmemory', '1');
+    redis.cli('CONFIG', 'SET', 'maxmemory', '1');
     try {
       const refused = await runCli(queuedWeek(db));
       expect(refused.code, refused.stderr).toBe(1);
@@ -83,7 +78,7 @@ describe('a queue server full at its maxmemory', () => {
         message: expect.stringMatching(/^the queue at redis:\/\/127\.0\.0\.1:\d+ refuses its commands: OOM command not allowed when used memory > 'maxmemory'\.$/),
       });
     } finally {
-      redisCli('CONFIG', 'SET', 'maxmemory', '0');
+      redis.cli('CONFIG', 'SET', 'maxmemory', '0');
     }
     await resumeWithWorker(db);
   }, 120_000);
@@ -98,8 +93,7 @@ describe('a queue server that stops for good while the owner waits', () => {
     const ended = collect(owner);
     try {
       await waitForOutput(owner, 'stderr', /"message":"stage started","stage":"parse"/);
-      const port = new URL(gone.url).port;
-      for (let waited = 0; spawnSync('redis-cli', ['-p', port, '--scan', '--pattern', 'bull:wikidelta:*-batch-*'], { encoding: 'utf8' }).stdout.trim() === ''; waited += 100) {
+      for (let waited = 0; gone.cli('--scan', '--pattern', 'bull:wikidelta:*-batch-*') === ''; waited += 100) {
         expect(waited, 'the parse jobs never reached Redis').toBeLessThan(20_000);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -6,7 +6,6 @@
  * completes (and is removed) while it looks.
  */
 import { FlowProducer, Queue, Worker, type Job } from 'bullmq';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, errorOf, runCli, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
@@ -22,9 +21,7 @@ afterAll(async () => redis.stop());
 
 /** The keys of the queue's jobs in Redis. */
 function queueKeys(): string[] {
-  const port = new URL(redis.url).port;
-  const listed = spawnSync('redis-cli', ['-p', port, '--scan', '--pattern', 'bull:wikidelta:*'], { encoding: 'utf8' });
-  return listed.stdout.split('\n').filter((key) => key !== '');
+  return redis.cli('--scan', '--pattern', 'bull:wikidelta:*').split('\n').filter((key) => key !== '');
 }
 
 describe('jobs lost by the queue', () => {
@@ -69,7 +66,6 @@ describe('jobs lost by the queue', () => {
 describe('a job no worker can read', () => {
   it("fails for good once it was started over and over, the stage with it in one line, and the worker's log stays one JSON object per line", async () => {
     const db = join(tempDir(), 'damaged.sqlite');
-    const port = new URL(redis.url).port;
     const week = ['weekly', '--start', '2021-01-04', '--dump', join(sharedData, 'enwiki-history-sample.xml'), '--llm', 'offline', '--stages', 'collect,parse', '--queue', redis.url];
     // No worker yet: the parse jobs wait in Redis, and one has its data damaged there (not JSON).
     const owner = startCli(['--db', db, '--json', ...week]);
@@ -80,7 +76,7 @@ describe('a job no worker can read', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       batch = queueKeys().find((key) => /-batch-\d+$/.test(key));
     }
-    spawnSync('redis-cli', ['-p', port, 'HSET', batch, 'data', '{"index":0,"batch":{"revis'], { encoding: 'utf8' });
+    redis.cli('HSET', batch, 'data', '{"index":0,"batch":{"revis');
     // BullMQ fails to read it before the worker's code sees it, and gives it back after each lock:
     // the owner used to wait for ever, and the worker printed a stack trace each time.
     const worker = startCli(['--json', 'worker', '--queue', redis.url, '--lock-ms', '300']);
@@ -94,9 +90,7 @@ describe('a job no worker can read', () => {
         message: expect.stringMatching(/^1 parse-revisions job failed \(E_INTERNAL 1\) for good; the first: (E_INTERNAL: job \S+-batch-\d+ of kind parse-revisions holds malformed data|job stalled more than allowable limit)$/),
       });
       // The damaged job failed for good with its stage: no worker takes it again.
-      const port = new URL(redis.url).port;
-      const state = spawnSync('redis-cli', ['-p', port, 'ZSCORE', 'bull:wikidelta:failed', batch.replace('bull:wikidelta:', '')], { encoding: 'utf8' });
-      expect(state.stdout.trim()).not.toBe('');
+      expect(redis.cli('ZSCORE', 'bull:wikidelta:failed', batch.replace('bull:wikidelta:', ''))).not.toBe('');
     } finally {
       worker.kill('SIGTERM');
       const { stderr } = await workerEnded;

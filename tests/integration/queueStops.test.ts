@@ -5,7 +5,6 @@
  * anyway. An owner killed while its jobs wait: the workers used to compute every one of them for
  * nobody; they fail them for good at once, and the command started again does the work.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, runCliOk, startCli, tempDir, waitForOutput } from '../../testkit/cli.js';
@@ -18,10 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => redis.stop());
 
-function redisCli(...args: string[]): string {
-  return spawnSync('redis-cli', ['-p', new URL(redis.url).port, ...args], { encoding: 'utf8' }).stdout.trim();
-}
-
 describe('an owner killed while its jobs wait in the queue', () => {
   it('leaves jobs that workers fail for good without computing them, and the command started again finishes the run', async () => {
     const db = join(tempDir(), 'w.sqlite');
@@ -31,25 +26,25 @@ describe('an owner killed while its jobs wait in the queue', () => {
     const ownerEnded = collect(owner);
     await waitForOutput(owner, 'stderr', /"message":"stage started","stage":"parse"/);
     let owners: string[] = [];
-    for (let waited = 0; owners.length === 0 || redisCli('--scan', '--pattern', 'bull:wikidelta:*-batch-*') === ''; waited += 100) {
+    for (let waited = 0; owners.length === 0 || redis.cli('--scan', '--pattern', 'bull:wikidelta:*-batch-*') === ''; waited += 100) {
       expect(waited, 'the parse jobs never reached Redis').toBeLessThan(20_000);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      owners = redisCli('--scan', '--pattern', 'bull:wikidelta:owner:*').split('\n').filter((key) => key !== '');
+      owners = redis.cli('--scan', '--pattern', 'bull:wikidelta:owner:*').split('\n').filter((key) => key !== '');
     }
     expect(owners).toHaveLength(1);
     const ownerKey = owners[0] ?? '';
-    expect(Number(redisCli('PTTL', ownerKey))).toBeGreaterThan(0);
+    expect(Number(redis.cli('PTTL', ownerKey))).toBeGreaterThan(0);
     owner.kill('SIGKILL');
     await ownerEnded;
     // What the key's expiry does a minute later.
-    redisCli('DEL', ownerKey);
+    redis.cli('DEL', ownerKey);
 
     const events: Array<{ event: string; job: string; code?: string; final?: boolean }> = [];
     const worker = startCli(['--json', 'worker', '--queue', redis.url]);
     const workerEnded = collect(worker);
     try {
       await waitForOutput(worker, 'stderr', /"event":"job failed".*"event":"job failed"/s);
-      for (let waited = 0; redisCli('LLEN', 'bull:wikidelta:wait') !== '0'; waited += 100) {
+      for (let waited = 0; redis.cli('LLEN', 'bull:wikidelta:wait') !== '0'; waited += 100) {
         expect(waited, 'the dead owner’s jobs are still waiting').toBeLessThan(30_000);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
