@@ -43,16 +43,18 @@ export interface Revision {
 export const DEFAULT_CONTENT_MODEL = 'wikitext';
 
 /**
- * The version of how a revision's text is read into facts (src/parse, src/content): stored with each
- * parsed revision (`revisions.parse_version`, migration 25), so that a revision read by an older
- * wikidelta is read again when a collection brings its text, and a week never diffs a revision read
- * one way against its parent read another (docs/ARCHITECTURE.md §5). Raise it with any change that
- * reads a text differently. 2: a link target is an alias only of a value that is that one link.
- * 3: Wikidata times at their precision whatever month and day they are written with, quantities as
- * the decimal Wikidata wrote, a preferred "no value" outranking normal values, a term ending in the
- * period it starts in holding through that period.
+ * The version of how a revision's text is read into facts, per content model (src/parse, src/content):
+ * stored with each parsed revision (`revisions.parse_version`, migration 25), so that a revision read
+ * by an older wikidelta is read again when a collection brings its text, and a week never diffs a
+ * revision read one way against its parent read another (docs/ARCHITECTURE.md §5). Raise a model's
+ * version with any change that reads its texts differently, and only that model's: an upgrade then
+ * reads again only what it reads differently. A model without an entry reads as wikitext's version.
+ * wikitext 2: a link target is an alias only of a value that is that one link. wikibase-item 3:
+ * Wikidata times at their precision whatever month and day they are written with, quantities as the
+ * decimal Wikidata wrote, a preferred "no value" outranking normal values, a term ending in the period
+ * it starts in holding through that period.
  */
-export const PARSE_VERSION = 3;
+export const READING_VERSIONS: Readonly<Record<string, number>> = { [DEFAULT_CONTENT_MODEL]: 2, 'wikibase-item': 3 };
 
 /**
  * What a revision source yields per page for a window: every revision inside the window and the

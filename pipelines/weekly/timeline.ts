@@ -53,7 +53,7 @@ export const timelineStage: Stage<WeeklyInput> = {
 
 /**
  * Revisions of the week's pages that an older wikidelta read (an upgrade changed the reading,
- * `PARSE_VERSION`) and no collection has read again: their values are that reading's, so an interval
+ * `READING_VERSIONS`) and no collection has read again: their values are that reading's, so an interval
  * may start or end where only the reading changed (docs/ARCHITECTURE.md §5). Said once, with the way
  * to read them again, and counted for `status`; nothing when there are none.
  */

@@ -16,7 +16,7 @@ export interface TimelineRevision {
   /** Null for metadata-only revisions (known to exist, content not fetched). */
   infoboxes: Infobox[] | null;
   /**
-   * Parsed by an older reading than this version's (`PARSE_VERSION`) and not read again, its text gone:
+   * Parsed by an older reading than this version's (`READING_VERSIONS`) and not read again, its text gone:
    * the aliases it gave a value yield to those this version's reading gives the same value in a later revision.
    */
   olderReading?: boolean;

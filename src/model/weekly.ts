@@ -31,7 +31,7 @@ export interface PageRevisionRow {
   sha1: string | null;
   metadataOnly: boolean;
   firstParagraph: string | null;
-  /** Parsed by an older reading than this version's (`PARSE_VERSION`) and not read again since. */
+  /** Parsed by an older reading than this version's (`READING_VERSIONS`) and not read again since. */
   olderReading: boolean;
 }
 

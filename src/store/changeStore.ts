@@ -5,10 +5,11 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import { PARSE_VERSION, type Infobox, type KeyChange, type Window } from '../model.js';
+import { type Infobox, type KeyChange, type Window } from '../model.js';
 import { MarkedKeyChangeSchema, type DataUnit, type FilterReason, type PageRevisionRow, type StoredChange } from '../model/weekly.js';
 import { Count, FieldsColumn, flag, InfoboxColumn, Numbers } from './rows.js';
 import { Statements } from './statements.js';
+import { currentReading } from './readingVersion.js';
 
 const PageRevisionColumns = z.object({
   revId: z.number().int(),
@@ -17,7 +18,7 @@ const PageRevisionColumns = z.object({
   metadataOnly: flag,
   firstParagraph: z.string().nullable(),
   parsed: flag,
-  parseVersion: z.number().int().nullable(),
+  currentReading: flag,
 });
 const InfoboxRow = z.object({ template: z.string(), fields: FieldsColumn });
 const RawInfoboxRow = z.object({ template: z.string(), fields: z.string() });
@@ -71,7 +72,7 @@ export class ChangeStore {
     this.reads = new ChangeReads(db);
     this.selectWindowPages = db.prepare('SELECT page_id FROM window_pages WHERE wiki = ? AND window_start = ? AND window_end = ? ORDER BY page_id').pluck();
     this.selectPageRevisions = db.prepare(
-      `SELECT rev_id AS revId, timestamp, sha1, metadata_only AS metadataOnly, first_paragraph AS firstParagraph, parsed, parse_version AS parseVersion
+      `SELECT rev_id AS revId, timestamp, sha1, metadata_only AS metadataOnly, first_paragraph AS firstParagraph, parsed, parse_version IS ${currentReading('content_model')} AS currentReading
        FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
     );
     this.selectInfoboxes = db.prepare('SELECT template, fields FROM infoboxes WHERE wiki = ? AND page_id = ? AND rev_id = ? ORDER BY position');
@@ -101,7 +102,7 @@ export class ChangeStore {
     return this.selectPageRevisions.all(this.wiki, pageId).map((raw) => {
       const row = PageRevisionColumns.parse(raw);
       if (!row.metadataOnly && !row.parsed) throw new UserError('E_PREREQUISITE_MISSING', `revision ${row.revId} is not parsed yet: run the parse stage first`);
-      const olderReading = !row.metadataOnly && row.parseVersion !== PARSE_VERSION;
+      const olderReading = !row.metadataOnly && !row.currentReading;
       return { revId: row.revId, timestamp: row.timestamp, sha1: row.sha1, metadataOnly: row.metadataOnly, firstParagraph: row.firstParagraph, olderReading };
     });
   }

@@ -6,7 +6,8 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { inWindow } from '../dates.js';
-import { PARSE_VERSION, type EntityFacts, type Infobox, type PageMove, type PageRef, type Revision, type Window } from '../model.js';
+import { type EntityFacts, type Infobox, type PageMove, type PageRef, type Revision, type Window } from '../model.js';
+import { currentReading } from './readingVersion.js';
 
 export interface UnparsedRevision {
   revId: number;
@@ -40,7 +41,7 @@ export interface ParseCursor {
 /** Whether a stored revision is parsed again from the text a new collection brings (SQL, in the upsert). */
 const REPARSE = `(revisions.metadata_only = 1 AND excluded.metadata_only = 0)
   OR (@wantsLead = 1 AND revisions.parsed = 1 AND revisions.first_paragraph IS NULL AND excluded.text IS NOT NULL)
-  OR (revisions.parsed = 1 AND revisions.parse_version IS NOT ${PARSE_VERSION} AND excluded.text IS NOT NULL)`;
+  OR (revisions.parsed = 1 AND revisions.parse_version IS NOT ${currentReading('COALESCE(excluded.content_model, revisions.content_model)')} AND excluded.text IS NOT NULL)`;
 
 const WikidataDrivenRow = z.object({ template: z.string(), pages: z.number().int() });
 const ParsedRow = z.object({ revId: z.number(), timestamp: z.string(), hasLead: z.number().transform((flag) => flag === 1) });
@@ -129,16 +130,16 @@ export class RevisionStore {
     // version's reading, not metadata-only, and inside a window only with its first paragraph read.
     this.selectParsed = db.prepare(
       `SELECT rev_id AS revId, timestamp, first_paragraph IS NOT NULL AS hasLead FROM revisions
-       WHERE wiki = ? AND page_id = ? AND parsed = 1 AND parse_version = ${PARSE_VERSION} AND metadata_only = 0 AND rev_id IN (SELECT value FROM json_each(?))`,
+       WHERE wiki = ? AND page_id = ? AND parsed = 1 AND parse_version = ${currentReading('content_model')} AND metadata_only = 0 AND rev_id IN (SELECT value FROM json_each(?))`,
     );
     this.markContentUnknown = db.prepare('UPDATE revisions SET metadata_only = 1, first_paragraph = NULL WHERE wiki = ? AND page_id = ? AND rev_id = ?');
     // A revision an older reading parsed (another parse_version) takes this reading's facts; a first
     // paragraph it had keeps, when this parse (outside a window) reads none.
     this.markParsed = db.prepare(
-      `UPDATE revisions SET parsed = 1, parse_version = ${PARSE_VERSION}, first_paragraph = COALESCE(@firstParagraph, first_paragraph),
+      `UPDATE revisions SET parsed = 1, parse_version = ${currentReading('content_model')}, first_paragraph = COALESCE(@firstParagraph, first_paragraph),
          text = CASE WHEN @keep THEN text ELSE NULL END
        WHERE wiki = @wiki AND page_id = @pageId AND rev_id = @revId
-         AND (parsed = 0 OR parse_version IS NOT ${PARSE_VERSION} OR (first_paragraph IS NULL AND @firstParagraph IS NOT NULL))`,
+         AND (parsed = 0 OR parse_version IS NOT ${currentReading('content_model')} OR (first_paragraph IS NULL AND @firstParagraph IS NOT NULL))`,
     );
   }
 

@@ -5,10 +5,11 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
-import { PARSE_VERSION, type Infobox, type Window } from '../model.js';
+import { type Infobox, type Window } from '../model.js';
 import { NO_ALIASES, type PageLifetime, type PageTimeline, type QueryAtInstant, type QueryOverSpan, type TimeAxis, type TimelineRevision, type WorldInterval } from '../model/timelines.js';
 import { FieldsColumn, flag, jsonColumn } from './rows.js';
 import { Statements } from './statements.js';
+import { currentReading } from './readingVersion.js';
 
 const RevisionRow = z.object({
   revId: z.number().int(),
@@ -17,7 +18,7 @@ const RevisionRow = z.object({
   sha1: z.string().nullable(),
   metadataOnly: flag,
   parsed: flag,
-  parseVersion: z.number().int().nullable(),
+  currentReading: flag,
 });
 const AliasesColumn = jsonColumn(z.array(z.string()));
 const InfoboxRow = z.object({
@@ -50,7 +51,7 @@ export class TimelineStore {
 
   constructor(private readonly db: Database, readonly wiki: string) {
     this.selectRevisions = db.prepare(
-      `SELECT rev_id AS revId, parent_id AS parentId, timestamp, sha1, metadata_only AS metadataOnly, parsed, parse_version AS parseVersion
+      `SELECT rev_id AS revId, parent_id AS parentId, timestamp, sha1, metadata_only AS metadataOnly, parsed, parse_version IS ${currentReading('content_model')} AS currentReading
        FROM revisions WHERE wiki = ? AND page_id = ? ORDER BY timestamp, rev_id`,
     );
     this.selectInfoboxes = db.prepare(
@@ -202,7 +203,7 @@ export class TimelineStore {
         timestamp: row.timestamp,
         sha1: row.sha1,
         infoboxes: read ? (infoboxes.get(row.revId) ?? []) : null,
-        ...(read && row.parseVersion !== PARSE_VERSION ? { olderReading: true } : {}),
+        ...(read && !row.currentReading ? { olderReading: true } : {}),
       };
     });
   }

@@ -58,7 +58,7 @@ const changesOfTheWeek = async (db: string) =>
     .map(({ rev_id, key, old, new: value }) => ({ rev_id, key, old, new: value }));
 
 /**
- * Turns Brightwater Logistics' first revision, 1003, into one the code before PARSE_VERSION 2 read:
+ * Turns Brightwater Logistics' first revision, 1003, into one the code before reading version 2 read:
  * every link target of a value kept as its alias, "Chairperson" for "Ingrid Solberg (Chair), …".
  */
 function asTheFirstAliasReadingLeftIt(db: string): void {

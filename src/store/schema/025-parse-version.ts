@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * The version of the reading each parsed revision's facts came from (`PARSE_VERSION`, src/model.ts).
+ * The version of the reading each parsed revision's facts came from (`READING_VERSIONS`, src/model.ts).
  * A revision parsed before it was recorded (NULL) is read again when a collection brings its text:
  * an older wikidelta read some templates differently (`{{film date}}` as an empty value, no link
  * aliases), and a week that diffed its revisions against such a parent asked of a change no edit made
