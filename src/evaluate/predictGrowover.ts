@@ -9,7 +9,7 @@
 import type { BaselineTasks } from '../llm/baselineTasks.js';
 import type { Store } from '../store/store.js';
 import { predictAll, type BaselinePredictions } from './predictBaseline.js';
-import { monthlyCommandFor } from '../runs/monthlyCommand.js';
+import { requireWholeMonth } from '../runs/monthlyCommand.js';
 
 /** The GrowOVER baselines `predict growover` runs: the question alone, or with the item's evidence. */
 export const GROWOVER_SYSTEMS = ['closed-book', 'evidence'] as const;
@@ -29,7 +29,7 @@ export type GrowoverSystem = (typeof GROWOVER_SYSTEMS)[number];
 export async function predictGrowover(store: Store, tasks: BaselineTasks, system: GrowoverSystem, snapshot: string): Promise<BaselinePredictions> {
   const { snapshots, growover } = store;
   const record = snapshots.requireSnapshot(snapshot);
-  growover.requireWholeItems(snapshot, monthlyCommandFor(store, snapshot));
+  requireWholeMonth(store, snapshot);
   // A snapshot of latest revisions has no date of its own: the month of its newest revision stands for it.
   const date = record.asOf?.slice(0, 10) ?? `${growover.month(snapshot)}-01`;
   const items = growover.qaAt(snapshot).filter((item) => item.now !== null);

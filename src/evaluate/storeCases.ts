@@ -14,7 +14,7 @@ import { stateAt, type ValueTimeline } from '../timeline/valueTimeline.js';
 import type { DatedGrowoverGold } from './growoverScores.js';
 import type { ScoredText } from './metrics/index.js';
 import type { WeeklyGold } from './weeklyScores.js';
-import { monthlyCommandFor } from '../runs/monthlyCommand.js';
+import { monthlyCommandFor, requireWholeMonth } from '../runs/monthlyCommand.js';
 
 /**
  * What an evaluation expects (docs/ARCHITECTURE.md §15): on each of its dates, every kept query with
@@ -202,7 +202,7 @@ export class StoreGold {
     let gold = this.snapshotGold.get(snapshot);
     if (!gold) {
       if (!this.store.snapshots.snapshot(snapshot)) throw new UserError('E_SNAPSHOT_NOT_FOUND', `no snapshot named "${snapshot}"`);
-      this.store.growover.requireWholeItems(snapshot, monthlyCommandFor(this.store, snapshot));
+      requireWholeMonth(this.store, snapshot);
       // Items are made by a few snapshots: each one's day read once.
       const days = new Map<string, string>();
       const dayOf = (made: string) => {

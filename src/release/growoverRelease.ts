@@ -16,7 +16,7 @@ import { cardConfigs, jsonLinesFormat, tableFileList, tableFiles, type ReleaseTa
 import { ArticleDialogueLine, DialogueLine, QaLine, TurnLine } from './growoverFormats.js';
 import type { TableRecord, TableSpec } from './parquetTable.js';
 import type { ReleaseDraft } from './writeRelease.js';
-import { monthlyCommandFor } from '../runs/monthlyCommand.js';
+import { requireWholeMonth } from '../runs/monthlyCommand.js';
 
 /** qa.parquet: one row per QA item of qa.jsonl, with the article it belongs to. */
 const QA_TABLE: TableSpec = {
@@ -96,7 +96,7 @@ export async function renderGrowoverRelease(store: Store, snapshot: string): Pro
   };
   const title = (page: number) => titles.get(page) ?? '';
   // A month whose monthly run stopped part way holds only some of its items: never released as if whole.
-  items.requireWholeItems(snapshot, monthlyCommandFor(store, snapshot));
+  requireWholeMonth(store, snapshot);
   const qa = items.qaAt(snapshot);
   const dialogues = new Map(items.dialogues().map((d) => [d.id, d]));
   const turns = items.turnsAt(snapshot);

@@ -21,3 +21,11 @@ export function monthlyCommandFor(store: Store, snapshot: string): string {
   const old = typeof ranFrom === 'string' ? ranFrom : isMonthName(snapshot) ? latestMonthBefore(store.snapshots.snapshotNames(), snapshot) : undefined;
   return `wikidelta monthly ${old === undefined ? '' : `--old ${old} `}--new ${snapshot}`;
 }
+
+/**
+ * Refuses the items of a snapshot whose monthly run stopped part way (`GrowoverStore.requireWholeItems`),
+ * naming the command that finishes the month; that command is looked up only for the refusal.
+ */
+export function requireWholeMonth(store: Store, snapshot: string): void {
+  store.growover.requireWholeItems(snapshot, () => monthlyCommandFor(store, snapshot));
+}

@@ -32,6 +32,8 @@ import { SnapshotStore } from './snapshotStore.js';
 import { Statements } from './statements.js';
 import { Count, IndicesColumn, jsonColumn, ProvenanceColumns, provenanceOf, Texts } from './rows.js';
 
+/** A snapshot's articles, and how many of them its item generation has not done. */
+const ArticleProgressRow = z.object({ articles: z.number().int(), undone: z.number().int() });
 const TurnTypeColumn = z.enum(['initial', 'unchanged', 'new', 'changed']);
 const StatusColumn = z.enum(['active', 'retired']);
 
@@ -279,15 +281,17 @@ export class GrowoverStore {
    * scores, baselines, audits) takes them whole or not at all; a snapshot without any item is its
    * caller's to name (a month not run yet, or cleared).
    *
-   * @param rerun - the command that finishes the month (`monthlyCommandFor`), for the refusal's line
+   * @param rerun - the command that finishes the month (`monthlyCommandFor`), asked for the refusal's line only
    */
-  requireWholeItems(snapshot: string, rerun: string): void {
-    const articles = this.snapshots.articles(snapshot);
-    const undone = articles.filter((article) => !this.isDone(snapshot, article.pageId, 'generate')).length;
+  requireWholeItems(snapshot: string, rerun: () => string): void {
+    const sql = `SELECT COUNT(*) AS articles,
+        COALESCE(SUM(NOT EXISTS (SELECT 1 FROM growover_done d WHERE d.snapshot = a.snapshot AND d.page_id = a.page_id AND d.stage = 'generate')), 0) AS undone
+      FROM snapshot_articles a WHERE a.snapshot = ?`;
+    const { articles, undone } = ArticleProgressRow.parse(this.statements.get(sql).get(snapshot));
     if (undone === 0 || !this.holdsItems(snapshot)) return;
     throw new UserError(
       'E_PREREQUISITE_MISSING',
-      `the GrowOVER items of snapshot "${snapshot}" are incomplete (${undone} of ${articles.length} articles not generated yet, its monthly run did not finish): run ${rerun} again first`,
+      `the GrowOVER items of snapshot "${snapshot}" are incomplete (${undone} of ${articles} articles not generated yet, its monthly run did not finish): run ${rerun()} again first`,
     );
   }
 

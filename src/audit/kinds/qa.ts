@@ -12,7 +12,7 @@ import { paragraphsHolding } from '../freeze.js';
 import { highlight, wordDiff } from '../highlight.js';
 import { html, type Html } from '../html.js';
 import type { AuditItemKind, KindCandidate } from './kind.js';
-import { monthlyCommandFor } from '../../runs/monthlyCommand.js';
+import { monthlyCommandFor, requireWholeMonth } from '../../runs/monthlyCommand.js';
 
 export const QaContentSchema = z.object({
   kind: z.literal('qa'),
@@ -66,7 +66,7 @@ function growoverCandidates(store: Store, snapshot: string): Array<KindCandidate
   const snapshots = store.snapshots;
   snapshots.requireSnapshot(snapshot);
   const growover = store.growover;
-  growover.requireWholeItems(snapshot, monthlyCommandFor(store, snapshot));
+  requireWholeMonth(store, snapshot);
   const sentencesOf = (pageId: number) => growover.sentences(snapshot, pageId);
   const textOf = (pageId: number, indices: readonly number[]) => {
     const sentences = sentencesOf(pageId);
