@@ -9,7 +9,7 @@
  * (`JudgeItem`): `weeklyJudgeItem` and `growoverJudgeItem` make it.
  */
 import type { JudgeTasks } from '../llm/judgeTasks.js';
-import { costOf, type Prices } from '../llm/usage.js';
+import { commandSpend, type CommandSpend, type Prices } from '../llm/usage.js';
 import type { PromptRef } from '../llm/tasks.js';
 import { JUDGE_MODES, JUDGE_VERDICTS, type JudgeMode, type JudgeRequest, type JudgeVerdict, type JudgeVerdicts } from '../model/judge.js';
 import type { AnswerState, ValueTimeline } from '../timeline/valueTimeline.js';
@@ -92,7 +92,7 @@ const BATCH = 512;
 export class PredictionJudge {
   private readonly items: JudgeItem[] = [];
   /** With a model: the prompt it answered through, and what asking cost. */
-  private asked: { prompt: PromptRef; counts: { prompts: number } & ReturnType<typeof usageOf> } | undefined;
+  private asked: { prompt: PromptRef; counts: { prompts: number } & CommandSpend } | undefined;
 
   /** @param prices - what the model's tokens cost (the `llmPricePer1k*` settings), for the report's cost */
   constructor(
@@ -131,7 +131,7 @@ export class PredictionJudge {
         answers.set(key, outcome?.ok ? outcome.value : { failed: outcome?.reason ?? 'no reply' });
       });
     }
-    this.asked = { prompt, counts: { prompts: distinct.length, ...usageOf(tasks, this.prices) } };
+    this.asked = { prompt, counts: { prompts: distinct.length, ...commandSpend(tasks.takeUsage(), this.prices) } };
     return keys.map((key) => (key === null || key === undefined ? NO_PREDICTION : (answers.get(key) as ItemJudgment)));
   }
 
@@ -181,11 +181,6 @@ export class PredictionJudge {
       ...(this.asked?.counts ?? {}),
     };
   }
-}
-
-function usageOf(tasks: JudgeTasks, prices: Prices) {
-  const usage = tasks.takeUsage();
-  return { requests: usage.requests, cache_hits: usage.cacheHits, prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, cost: costOf(usage, prices) };
 }
 
 /**

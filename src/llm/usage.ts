@@ -63,6 +63,30 @@ export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, 
   return (usage.promptTokens / 1000) * (prices.perThousandInput ?? 0) + (usage.completionTokens / 1000) * (prices.perThousandOutput ?? 0);
 }
 
+/** What a command that is no run spent (`predict`, `evaluate --judge`): nothing else records it, so its summary says it. */
+export interface CommandSpend {
+  requests: number;
+  cache_hits: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Null without prices. */
+  cost: number | null;
+}
+
+/** The usage a command took from its tasks, at the prices given, as its summary reports it. */
+export function commandSpend(usage: Usage, prices: Prices): CommandSpend {
+  return { requests: usage.requests, cache_hits: usage.cacheHits, prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, cost: costOf(usage, prices) };
+}
+
+/**
+ * The spend in words, for a command's last line.
+ *
+ * @example spendLine({ requests: 2, cache_hits: 5, prompt_tokens: 900, completion_tokens: 40, cost: null }) // '2 requests, 5 from the cache, 900 prompt and 40 completion tokens'
+ */
+export function spendLine(spend: CommandSpend): string {
+  return `${spend.requests} requests, ${spend.cache_hits} from the cache, ${spend.prompt_tokens} prompt and ${spend.completion_tokens} completion tokens${spend.cost === null ? '' : `, cost ${spend.cost.toFixed(4)}`}`;
+}
+
 /**
  * Runs a stage body and adds whatever the task provider spent to the run's usage, also when the
  * body fails: tokens paid for are counted whether or not the stage finished.

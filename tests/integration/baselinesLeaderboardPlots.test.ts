@@ -118,7 +118,7 @@ describe('predict through an OpenAI-compatible server', () => {
       const args = ['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--date', DATE, '--out', out, '--llm', 'openai'];
       const first = await runCliOk(args, { env });
       // No run records what predict spends: the command says it.
-      expect(first.stdout).toMatch(/; [1-9]\d* prompt and [1-9]\d* completion tokens\n$/);
+      expect(first.stdout).toMatch(/ from the cache, [1-9]\d* prompt and [1-9]\d* completion tokens\n$/);
       // One request per distinct prompt: queries of one question (a page's key asked in several weeks) share it.
       const asked = server.requests.length;
       const prompts = server.requests.map((request) => request.body.messages[0]?.content ?? '');

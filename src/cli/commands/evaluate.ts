@@ -42,6 +42,7 @@ import {
   type WeeklyReport,
 } from '../../evaluate/index.js';
 import { pricesOf, SessionTasks } from '../../llm/openTasks.js';
+import { spendLine } from '../../llm/usage.js';
 import { JUDGE_VERDICTS } from '../../model/judge.js';
 import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { addOptions, dateOption, integerOption, refuseUsage, timeAxisOption } from '../options.js';
@@ -297,11 +298,9 @@ function judgeLines(judge: JudgeReport): string[] {
   const agreed = judge.agreement_with_rules;
   const agreement =
     agreed === undefined ? '' : `  the same verdict as the rules, over the replies judged: ${agreed === null ? '—' : `relaxed ${percent(agreed.relaxed)}, strict ${percent(agreed.strict)}`}\n`;
-  const spent = judge.cost === undefined || judge.cost === null ? '' : `, cost ${judge.cost.toFixed(4)}`;
+  const { prompts, requests, cache_hits, prompt_tokens, completion_tokens, cost } = judge;
   const asked =
-    judge.prompts === undefined
-      ? ''
-      : `; ${judge.prompts} distinct prompts, ${judge.requests ?? 0} requests, ${judge.cache_hits ?? 0} from the store's cache, ${judge.prompt_tokens ?? 0} prompt and ${judge.completion_tokens ?? 0} completion tokens${spent}`;
+    prompts === undefined ? '' : `; ${prompts} distinct prompts, ${spendLine({ requests: requests ?? 0, cache_hits: cache_hits ?? 0, prompt_tokens: prompt_tokens ?? 0, completion_tokens: completion_tokens ?? 0, cost: cost ?? null })}`;
   return [
     `judge ${judge.judge}: ${judge.description} (prompt ${judge.prompt.name} v${judge.prompt.version}); ${judge.n} answers judged, ${judge.failed} without a verdict${asked}\n`,
     mode('relaxed'),

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { pricesOf, SessionTasks } from '../../llm/openTasks.js';
-import { costOf } from '../../llm/usage.js';
+import { commandSpend, spendLine } from '../../llm/usage.js';
 import type { BaselineTasks } from '../../llm/baselineTasks.js';
 import { predictionLines, type BaselinePredictions } from '../../evaluate/predictBaseline.js';
 import { GROWOVER_SYSTEMS, predictGrowover, type GrowoverSystem } from '../../evaluate/predictGrowover.js';
@@ -85,9 +85,8 @@ async function predictInto(command: Command, flags: PredictFlags, nothingExpecte
     // An empty file would be refused by evaluate and the leaderboard: say so now, with nothing written.
     if (outcome.predictions.length === 0) throw new UserError('E_NOTHING_TO_SCORE', `nothing to predict: ${nothingExpected}; ${flags.out} not written`);
     writeFileAtomically(flags.out, predictionLines(outcome.predictions));
-    const usage = tasks.takeUsage();
     // Not a run, so nothing records its usage: the command says what it spent.
-    const cost = costOf(usage, pricesOf(session.settings));
+    const spend = commandSpend(tasks.takeUsage(), pricesOf(session.settings));
     const summary = {
       out: flags.out,
       system: flags.system,
@@ -96,18 +95,13 @@ async function predictInto(command: Command, flags: PredictFlags, nothingExpecte
       predictions: outcome.predictions.length,
       failed: outcome.failed,
       without_reference: outcome.withoutReference,
-      requests: usage.requests,
-      cache_hits: usage.cacheHits,
-      prompt_tokens: usage.promptTokens,
-      completion_tokens: usage.completionTokens,
-      cost,
+      ...spend,
     };
     if (session.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
     else
       process.stdout.write(
         `${summary.predictions} predictions (${flags.system}, ${tasks.provider}/${tasks.model}) written to ${flags.out}: ` +
-          `${summary.failed} failed, ${summary.without_reference} without a reference; ${summary.requests} requests, ${summary.cache_hits} from the cache; ` +
-          `${summary.prompt_tokens} prompt and ${summary.completion_tokens} completion tokens${cost === null ? '' : `, cost ${cost.toFixed(4)}`}\n`,
+          `${summary.failed} failed, ${summary.without_reference} without a reference; ${spendLine(spend)}\n`,
       );
   });
 }
