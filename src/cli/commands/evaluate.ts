@@ -172,7 +172,8 @@ export function registerEvaluate(program: Command): void {
         ...scoreGrowover(cases, { seed: session.settings.seed, outside: [...predicted.keys()] }),
         evaluation: { snapshot: flags.snapshot, date: session.store.growover.date(flags.snapshot) },
       };
-      const judged = cases.map(({ gold, prediction }) => growoverJudgeItem(gold, prediction));
+      // What the judge reads and --out writes of each item: made only for them.
+      const judged = flags.judge || flags.out ? cases.map(({ gold, prediction }) => growoverJudgeItem(gold, prediction)) : [];
       const judge = judgeOf(flags.judge, session);
       let judgments: ItemJudgment[] = [];
       if (judge) {
