@@ -196,17 +196,23 @@ const [MILLENNIUM, CENTURY, DECADE, YEAR, MONTH, DAY] = [6, 7, 8, 9, 10, 11];
  * @example timeAtPrecision('1990-01-01', 8) // '1990s'
  */
 export function timeAtPrecision(time: string, precision: unknown): string {
-  const match = /^(-?)(\d+)((?:-\d{2}){0,2})$/.exec(time);
-  if (!match || typeof precision !== 'number') return time;
-  const year = Number(match[2]);
-  const era = match[1] === '-' ? ' BCE' : '';
-  const monthDay = match[3] as string;
-  if (precision >= MONTH) return `${year}${precision === MONTH ? monthDay.slice(0, 3) : monthDay}${era}`;
+  const day = simpleDay(time);
+  if (!day || typeof precision !== 'number') return time;
+  const { year } = day;
+  const era = day.beforeCommonEra ? ' BCE' : '';
+  if (precision >= MONTH) return `${year}${day.month === undefined ? '' : `-${day.month}`}${precision > MONTH && day.day !== undefined ? `-${day.day}` : ''}${era}`;
   if (precision === YEAR) return `${year}${era}`;
   if (precision === DECADE) return `${Math.floor(year / 10) * 10}s${era}`;
   if (precision === CENTURY) return `${ordinal(Math.ceil(year / 100))} century${era}`;
   if (precision === MILLENNIUM) return `${ordinal(Math.ceil(year / 1000))} millennium${era}`;
   return `${year}${era}`;
+}
+
+/** The SDK's simple-day time (`2011-05-03`, `2011-05`, `2011`, `-44-03-15`) in its parts; null for anything else. */
+function simpleDay(time: string): { beforeCommonEra: boolean; year: number; month: string | undefined; day: string | undefined } | null {
+  const match = /^(-?)(\d+)(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(time);
+  if (!match) return null;
+  return { beforeCommonEra: match[1] === '-', year: Number(match[2]), month: match[3], day: match[4] };
 }
 
 function ordinal(n: number): string {
@@ -248,12 +254,12 @@ interface QualifierTime {
 function qualifierTime(values: unknown[] | undefined): QualifierTime | null {
   const qualifier = values?.map((value) => value as { time?: unknown; precision?: unknown } | null).find((value) => typeof value?.time === 'string');
   if (!qualifier) return null;
-  const match = /^(\d{1,4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(qualifier.time as string);
-  if (!match || Number(match[1]) === 0) return null;
+  const time = simpleDay(qualifier.time as string);
+  if (!time || time.beforeCommonEra || time.year === 0 || time.year > 9999) return null;
   const precision = typeof qualifier.precision === 'number' ? qualifier.precision : DAY;
-  const month = precision >= MONTH ? (match[2] ?? '01') : '01';
-  const day = precision >= DAY ? (match[3] ?? '01') : '01';
-  return { instant: `${(match[1] as string).padStart(4, '0')}-${month}-${day}T00:00:00Z`, period: precision >= DAY ? 'day' : precision === MONTH ? 'month' : 'year' };
+  const month = precision >= MONTH ? (time.month ?? '01') : '01';
+  const day = precision >= DAY ? (time.day ?? '01') : '01';
+  return { instant: `${String(time.year).padStart(4, '0')}-${month}-${day}T00:00:00Z`, period: precision >= DAY ? 'day' : precision === MONTH ? 'month' : 'year' };
 }
 
 /** The first instant after a qualifier's period (2020 at year precision: 2021-01-01); the year 9999 has none and ends where it starts. */
