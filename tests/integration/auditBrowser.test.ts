@@ -26,7 +26,7 @@ import { repoRoot, tempDir } from '../../testkit/cli.js';
 // so the page's globals they use are declared here, loosely.
 declare const document: any;
 declare const NodeFilter: { SHOW_TEXT: number };
-declare function getComputedStyle(element: unknown): { backgroundColor: string };
+declare function getComputedStyle(element: unknown): { backgroundColor: string; color: string };
 
 const SHOTS = process.env.AUDIT_SHOTS ?? join(repoRoot, 'tests/.artifacts/audit-pages');
 const Z = 1.959964;
@@ -206,6 +206,10 @@ async function alice(page: Page, items: number[]): Promise<void> {
     'judged: correct', 'judged: debatable', 'judged: correct', 'skipped', 'judged: wrong', 'judged: correct', 'judged: wrong',
   ]);
   expect(await page.locator('#history-status').textContent()).toBe('6 judged · 1 skipped · 0 to do');
+  // Each judged state in its verdict's colour: every one was green, a wrong verdict too.
+  const stateColours = await page.locator('#history-table tbody tr td:last-child').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).color));
+  expect(stateColours[4]).toBe(stateColours[6]);
+  expect(new Set([stateColours[0], stateColours[1], stateColours[3], stateColours[4]]).size).toBe(4);
   await page.screenshot({ path: join(SHOTS, 'history.png') });
   await page.keyboard.press('Escape');
   expect(await page.locator('#history').evaluate((dialog) => (dialog as unknown as { open: boolean }).open)).toBe(false);

@@ -258,6 +258,8 @@
           title.append(link, key);
           const state = document.createElement('td');
           state.textContent = entry.state === 'judged' ? `${STATES.judged}: ${entry.verdict}` : STATES[entry.state];
+          // A judged item shows its verdict's colour: a wrong one in green read as correct.
+          if (entry.state === 'judged') state.className = `verdict-${entry.verdict}`;
           row.append(position, title, state);
           return row;
         }),
