@@ -97,7 +97,7 @@ ${itemView(content)}
     <button type="button" data-verdict="correct" class="correct"><kbd>1</kbd> correct</button>
     <button type="button" data-verdict="debatable" class="debatable"><kbd>2</kbd> debatable</button>
     <button type="button" data-verdict="wrong" class="wrong"><kbd>3</kbd> wrong…</button>
-    <span class="secondary"><button type="button" id="withdraw" class="link"${latest ? '' : html` hidden`}><kbd>u</kbd> withdraw my verdict</button><button type="button" id="skip" class="link"${latest ? html` hidden` : ''}><kbd>s</kbd> skip for now</button></span>
+    <span class="secondary"><button type="button" id="withdraw" class="link"${latest ? '' : html` hidden`}><kbd>u</kbd> withdraw<span class="wide-only"> my verdict</span></button><button type="button" id="skip" class="link"${latest ? html` hidden` : ''}><kbd>s</kbd> skip<span class="wide-only"> for now</span></button></span>
   </div>
   <div id="correction" hidden>
     ${choices

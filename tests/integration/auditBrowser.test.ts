@@ -401,6 +401,16 @@ describe('audit pages in chromium', () => {
     );
     expect(headLines).toEqual([1, 1, 1]);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The value in effect when asked, what the reply is checked against, is seen without scrolling (the judge's
+    // verdict is in the question above); the sticky verdict bar covered it.
+    const bottom = async (selector: string) => {
+      const box = await phone.locator(selector).first().boundingBox();
+      return box === null ? Number.NaN : box.y + box.height;
+    };
+    const verdictBar = await top(phone, 'form#verdict');
+    console.log(`GrowOVER prediction at 390x844: value in effect ends at y=${await bottom('.timeline tr.changed')}, judge's verdict at y=${await bottom('.item-prediction .proposed')}, verdict bar at y=${verdictBar}`);
+    await phone.screenshot({ path: join(SHOTS, 'growover-prediction-390-first-screen.png') });
+    expect(await bottom('.timeline tr.changed')).toBeLessThanOrEqual(verdictBar);
     await phone.screenshot({ path: join(SHOTS, 'growover-prediction-390.png'), fullPage: true });
     expect(incidents).toEqual([]);
   }, 60_000);

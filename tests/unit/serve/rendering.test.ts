@@ -193,8 +193,8 @@ describe('item views', () => {
     expect(again).toContain('<option value="new" selected>new</option>');
     expect(again).toContain('data-judged="1"');
     // Both buttons are there for the script to swap when another tab judged the item: the one that applies shown.
-    expect(again).toContain('<button type="button" id="withdraw" class="link"><kbd>u</kbd> withdraw my verdict</button><button type="button" id="skip" class="link" hidden>');
-    expect(page).toContain('<button type="button" id="withdraw" class="link" hidden><kbd>u</kbd> withdraw my verdict</button><button type="button" id="skip" class="link">');
+    expect(again).toContain('<button type="button" id="withdraw" class="link"><kbd>u</kbd> withdraw<span class="wide-only"> my verdict</span></button><button type="button" id="skip" class="link" hidden>');
+    expect(page).toContain('<button type="button" id="withdraw" class="link" hidden><kbd>u</kbd> withdraw<span class="wide-only"> my verdict</span></button><button type="button" id="skip" class="link">');
   });
 
   it("gives a page with every item judged the guidelines and keys of the audit's kind", () => {
