@@ -86,7 +86,9 @@ function helpDialog(kind: AuditItemKind): Html {
 function itemPanel(current: NonNullable<AnnotatorView['current']>): Html {
   const { item, latest, withdrawn } = current;
   const content = item.content;
-  const choices = kindNamed(content.kind).choices?.(content) ?? null;
+  const kind = kindNamed(content.kind);
+  const choices = kind.choices?.(content) ?? null;
+  const answerPrompt = kind.answerPrompt?.(content) ?? null;
   return html`<p class="claim">${claimOf(content)}</p>
 ${latest === null && withdrawn ? html`<p class="notice withdrawn">You withdrew your verdict <strong>${withdrawn.verdict}</strong> on this item: it is unjudged again.</p>` : ''}
 ${latest === null && current.skipped ? html`<p class="notice skipped">You skipped this item; it waits at the end of your items until you judge it.</p>` : ''}
@@ -102,7 +104,7 @@ ${itemView(content)}
   <div id="correction" hidden>
     ${choices
       ? html`<label>Right label <select name="label" id="right" required><option value=""${latest?.label ? '' : html` selected`} disabled>choose…</option>${choices.labels.filter((label) => label !== choices.proposed).map((label) => html`<option value="${label}"${label === latest?.label ? html` selected` : ''}>${label}</option>`)}</select></label>`
-      : html`<label>Right answer <input name="answer" id="right" maxlength="2000" value="${latest?.answer ?? ''}"></label>`}
+      : html`<label>${answerPrompt?.label ?? 'Right answer'} <input name="answer" id="right" maxlength="2000" value="${latest?.answer ?? ''}"${answerPrompt ? html` placeholder="${answerPrompt.placeholder}"` : ''}></label>`}
     <button type="submit">Save as wrong <kbd>Enter</kbd></button>
   </div>
   <label class="note">Note (optional) <textarea name="note" id="note" maxlength="2000" rows="2">${latest?.note ?? ''}</textarea></label>

@@ -85,4 +85,6 @@ export interface AuditItemKind<Content extends { kind: string } = { kind: string
    * from. A kind without it takes the right answer as text instead.
    */
   choices?(content: Content): LabelChoices;
+  /** For a kind without choices: what the right answer's box asks for, when `Right answer` alone would not say (a dialogue's turns). */
+  answerPrompt?(content: Content): { label: string; placeholder: string } | null;
 }

@@ -50,13 +50,16 @@ export const qaKind: AuditItemKind<QaContent, QaParams> = {
   candidates: (store, params) => growoverCandidates(store, params.snapshot),
   claim: (content) => (content.itemType === 'dialogue' ? 'Are the questions answered correctly from the article?' : 'Is the answer correct and supported by the evidence?'),
   section: qaView,
+  // One box for several turns: the annotator names the turn each right answer is for.
+  answerPrompt: (content) =>
+    content.itemType === 'dialogue' && content.turns.length > 1 ? { label: `Right answer, turn by turn (1–${content.turns.length})`, placeholder: `${content.turns.length}: the right answer` } : null,
   guidelines: {
     heading: 'Item types',
     examples: [
       { term: 'SAME', meaning: 'the question is answered the same way by the old and new article.', example: 'Q "Who designed the bridge?" A "Joseph Strauss", unchanged.' },
       { term: 'NEW', meaning: 'the question is about information that appeared in the new article.', example: 'Q "When was the station electrified?" A "2021".' },
       { term: 'CHANGED', meaning: 'the answer differs from the old answer, shown beside it.', example: 'Q "What is the population?" A "11,200", old answer "9,800".' },
-      { term: 'dialogue', meaning: 'each turn must be answered correctly from the article; one wrong turn makes the item wrong.', example: 'Turn 1 "Who founded it?" "Ada", turn 2 "When?" "1901".' },
+      { term: 'dialogue', meaning: 'each turn must be answered correctly from the article; one wrong turn makes the item wrong, and its right answer is given with the turn\'s number.', example: 'Turn 1 "Who founded it?" "Ada", turn 2 "When?" "1901".' },
     ],
   },
 };

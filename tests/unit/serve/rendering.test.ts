@@ -197,6 +197,12 @@ describe('item views', () => {
     expect(page).toContain('<button type="button" id="withdraw" class="link" hidden><kbd>u</kbd> withdraw<span class="wide-only"> my verdict</span></button><button type="button" id="skip" class="link">');
   });
 
+  it("asks a dialogue's right answers turn by turn, and any other item's as one", () => {
+    const at = (content: ShippedItemContent) => annotatorPage({ ...view, current: { ...view.current!, item: { ...view.current!.item, content } } });
+    expect(at(contentOf('dialogue'))).toContain('<label>Right answer, turn by turn (1–3) <input name="answer" id="right" maxlength="2000" value="" placeholder="3: the right answer"></label>');
+    expect(at(contentOf('CHANGED'))).toContain('<label>Right answer <input name="answer" id="right" maxlength="2000" value=""></label>');
+  });
+
   it("gives a page with every item judged the guidelines and keys of the audit's kind", () => {
     const done = annotatorPage({ ...view, source: 'growover', current: null });
     expect(done).toContain('All 3 items judged. Thank you.');
