@@ -26,6 +26,31 @@ export interface JobKind<Data, Output> {
   compute(data: Data, env: ComputeEnv): Promise<Output>;
   /** What a batch holds, in words for an error about it (`pages 12, 15 (4 revisions)`); absent: the kind's name. */
   describe?(data: Data): string;
+  /**
+   * What a result leaves out of its batch or adds to it, in words (`page 12 missing`); null when it
+   * answers the batch exactly. A worker's result is checked with it before it is written: a well-formed
+   * result for fewer pages would leave the stage done without them, one for others would overwrite theirs.
+   */
+  unanswered?(data: Data, output: Output): string | null;
+}
+
+/**
+ * What a result's keys leave out of the batch's or add to them, in words; null when both hold the
+ * same keys as often. `name` says a key in words: `revision 7 of page 3`.
+ */
+export function keysUnanswered<Key>(asked: readonly Key[], answered: readonly Key[], name: (key: Key) => string): string | null {
+  const left = new Map<string, { key: Key; count: number }>();
+  for (const key of asked) {
+    const id = JSON.stringify(key);
+    left.set(id, { key, count: (left.get(id)?.count ?? 0) + 1 });
+  }
+  for (const key of answered) {
+    const entry = left.get(JSON.stringify(key));
+    if (!entry || entry.count === 0) return `${name(key)} not in the batch`;
+    entry.count--;
+  }
+  const missing = [...left.values()].find((entry) => entry.count > 0);
+  return missing ? `${name(missing.key)} missing` : null;
 }
 
 export interface BatchRunner {

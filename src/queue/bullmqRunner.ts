@@ -99,7 +99,7 @@ export class BullmqRunner implements BatchRunner {
     // fails the stage, instead of leaving the stage done without that batch's work.
     const hand = (raw: unknown, index: number) => {
       if (handed.has(index)) return;
-      onResult(readResult(kind, raw, `${flowId}-batch-${index}`), index);
+      onResult(readResult(kind, raw, batches[index] as Data, `${flowId}-batch-${index}`), index);
       handed.add(index);
     };
     // A result handed on from a queue event: the event's emitter would swallow the error.
@@ -217,9 +217,10 @@ export class BullmqRunner implements BatchRunner {
 
 /**
  * A batch's result as the job kind reads it; one it cannot read (a worker of another wikidelta
- * version, or none at all, answered the job) is one line naming the job.
+ * version, or none at all, answered the job), or one that does not answer the batch it was given,
+ * is one line naming the job.
  */
-function readResult<Data, Output>(kind: JobKind<Data, Output>, raw: unknown, jobId: string): Output {
+function readResult<Data, Output>(kind: JobKind<Data, Output>, raw: unknown, batch: Data, jobId: string): Output {
   let value: unknown;
   try {
     value = typeof raw === 'string' ? JSON.parse(raw) : raw;
@@ -227,12 +228,16 @@ function readResult<Data, Output>(kind: JobKind<Data, Output>, raw: unknown, job
     value = raw;
   }
   const read = kind.output.safeParse(value);
-  if (read.success) return read.data;
-  const issue = read.error.issues[0];
-  throw new RemoteError(
-    'E_QUEUE_RESULT_INVALID',
-    `job ${jobId}: a worker returned a ${kind.name} result this wikidelta cannot read (${issue?.path.join('.') || 'result'}: ${issue?.message ?? 'invalid'}); run workers of this version and run the command again`,
-  );
+  let problem: string;
+  if (read.success) {
+    const unanswered = kind.unanswered?.(batch, read.data);
+    if (!unanswered) return read.data;
+    problem = `result that does not answer its batch (${unanswered})`;
+  } else {
+    const issue = read.error.issues[0];
+    problem = `result this wikidelta cannot read (${issue?.path.join('.') || 'result'}: ${issue?.message ?? 'invalid'})`;
+  }
+  throw new RemoteError('E_QUEUE_RESULT_INVALID', `job ${jobId}: a worker returned a ${kind.name} ${problem}; run workers of this version and run the command again`);
 }
 
 /**

@@ -11,7 +11,7 @@ import { diffInfoboxes } from '../diff/infoboxDiff.js';
 import { InfoboxSchema, WindowSchema, type Infobox, type Window } from '../model.js';
 import { MarkedKeyChangeSchema, type PageRevisionRow } from '../model/weekly.js';
 import { filterReason } from '../select/changeFilters.js';
-import type { JobKind } from './batchRunner.js';
+import { keysUnanswered, type JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
 
 const DiffRevision = z.object({
@@ -92,5 +92,20 @@ export const diffPagesJob: JobKind<DiffBatch, DiffedBatch> = {
       pages.push(diffPage(page.pageId, page.revisions, batch.window, batch.revertHours));
     }
     return { pages };
+  },
+  unanswered(batch, diffed) {
+    const pages = keysUnanswered(
+      batch.pages.map((page) => page.pageId),
+      diffed.pages.map((page) => page.pageId),
+      (pageId) => `page ${pageId}`,
+    );
+    if (pages) return pages;
+    // A page's changes name only its own revisions: they are stored under them.
+    const revisionsOf = new Map(batch.pages.map((page) => [page.pageId, new Set(page.revisions.map((revision) => revision.revId))]));
+    for (const page of diffed.pages) {
+      const foreign = page.revisions.find((revision) => !revisionsOf.get(page.pageId)?.has(revision.revId) || !revisionsOf.get(page.pageId)?.has(revision.prevRevId));
+      if (foreign) return `revision ${foreign.revId} after ${foreign.prevRevId} of page ${page.pageId} not in the batch`;
+    }
+    return null;
   },
 };

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { generateFromChange, generateInitial, type Generated } from '../growover/generator.js';
 import { UsageSchema } from '../model/llmUsage.js';
 import { CachingEmbedder, type VectorStore } from '../models/embedder.js';
-import type { JobKind } from './batchRunner.js';
+import { keysUnanswered, type JobKind } from './batchRunner.js';
 
 const GenerateArticleData = z.object({
   seed: z.number().int(),
@@ -87,4 +87,5 @@ export const generateArticleJob: JobKind<GenerateArticle, GeneratedArticle> = {
     const generated = job.change === null ? await generateInitial(generation) : await generateFromChange(generation, job.change.labels, job.change.oldSentences);
     return { pageId: job.article.pageId, generated, usage: tasks.takeUsage() };
   },
+  unanswered: (job, article) => keysUnanswered([job.article.pageId], [article.pageId], (pageId) => `page ${pageId}`),
 };

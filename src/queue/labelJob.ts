@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { labelArticle, labelNewArticle } from '../labels/labeler.js';
 import type { ArticleLabels } from '../model/labels.js';
 import { UsageSchema } from '../model/llmUsage.js';
-import { inBatches, type JobKind } from './batchRunner.js';
+import { inBatches, keysUnanswered, type JobKind } from './batchRunner.js';
 
 const LabelPairData = z.object({
   /** The new article's page id: how the owner finds the pair again. */
@@ -100,5 +100,12 @@ export const labelArticlesJob: JobKind<LabelBatch, LabeledBatch> = {
     // Taken at the end: on a judge shared by batches under way at once, each take may hold a little of another's, the sum all of it.
     return { articles, usage: models.judge?.takeUsage() ?? null };
   },
+  // Every sentence of every pair labelled: the stage stores an article's labels as the whole of them.
+  unanswered: (batch, labeled) =>
+    keysUnanswered(
+      batch.pairs.map((pair) => [pair.pageId, pair.newSentences.length] as const),
+      labeled.articles.map((article) => [article.pageId, article.labels.sentences.length] as const),
+      ([pageId, sentences]) => `page ${pageId} (${sentences} sentence${sentences === 1 ? '' : 's'})`,
+    ),
 };
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { extractFacts, prepareExtractors } from '../content/registry.js';
 import { noFacts } from '../content/factExtractor.js';
 import { EntityFactsSchema, InfoboxSchema, type EntityFacts, type Infobox } from '../model.js';
-import type { JobKind } from './batchRunner.js';
+import { keysUnanswered, type JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
 
 const ParseBatchData = z.object({
@@ -79,6 +79,12 @@ export const parseRevisionsJob: JobKind<ParseBatch, ParsedBatch> = {
     }
     return { revisions };
   },
+  unanswered: (batch, parsed) =>
+    keysUnanswered(
+      batch.revisions.map(({ pageId, revId }) => [pageId, revId] as const),
+      parsed.revisions.map(({ pageId, revId }) => [pageId, revId] as const),
+      ([pageId, revId]) => `revision ${revId} of page ${pageId}`,
+    ),
   describe(batch) {
     const pages = [...new Set(batch.revisions.map((revision) => revision.pageId))];
     return `page${pages.length === 1 ? '' : 's'} ${fewOf(pages)} (revision${batch.revisions.length === 1 ? '' : 's'} ${fewOf(batch.revisions.map((revision) => revision.revId))})`;

@@ -66,6 +66,27 @@ describe('a batch result the owner cannot read', () => {
   }, 120_000);
 });
 
+describe('a well-formed batch result that does not answer its batch', () => {
+  it('fails the stage with one line naming what it leaves out, instead of a stage done without those revisions', async () => {
+    const db = join(tempDir(), 'empty.sqlite');
+    // A worker that answers every parse job with no revisions at all: read as it was, the stage ended done with revisions=0.
+    const rogue = new Worker(QUEUE_NAME, async (job) => (job.name === STAGE_JOB ? { done: true } : { revisions: [] }), {
+      connection: { url: redis.url, maxRetriesPerRequest: null },
+    });
+    try {
+      const failed = await runCli(queuedWeek(db));
+      expect(failed.code, failed.stderr).toBe(1);
+      expect(errorOf(failed.stderr)).toEqual({
+        code: 'E_QUEUE_RESULT_INVALID',
+        message: expect.stringMatching(/^job \S+-batch-\d+: a worker returned a parse-revisions result that does not answer its batch \(revision \d+ of page \d+ missing\); run workers of this version and run the command again$/),
+      });
+    } finally {
+      await rogue.close();
+    }
+    await resumeWithWorker(db);
+  }, 120_000);
+});
+
 describe('a queue server full at its maxmemory', () => {
   it('fails the stage with one line naming the server, not as an internal error, and the command started again once it has room finishes the run', async () => {
     const db = join(tempDir(), 'full.sqlite');

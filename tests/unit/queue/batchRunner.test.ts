@@ -50,5 +50,10 @@ describe('batches', () => {
     expect(output.articles[1]?.labels.sentences.map((label) => label.step)).toEqual(['new-article']);
     expect(labelArticlesJob.output.parse(JSON.parse(JSON.stringify(output)))).toEqual(JSON.parse(JSON.stringify(output)));
     expect(labelArticlesJob.data.safeParse({ pairs: [{ pageId: 'x' }], thresholds: {} }).success).toBe(false);
+    // Every pair's every sentence labelled, no other page.
+    expect(labelArticlesJob.unanswered?.(batch, output)).toBeNull();
+    expect(labelArticlesJob.unanswered?.(batch, { ...output, articles: output.articles.slice(0, 1) })).toBe('page 9 (1 sentence) missing');
+    const short = { ...output.articles[0]!, labels: { ...output.articles[0]!.labels, sentences: output.articles[0]!.labels.sentences.slice(1) } };
+    expect(labelArticlesJob.unanswered?.(batch, { ...output, articles: [short, output.articles[1]!] })).toBe('page 7 (1 sentence) not in the batch');
   });
 });

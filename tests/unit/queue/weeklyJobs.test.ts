@@ -32,6 +32,12 @@ describe('parse job', () => {
       [60, [], ''],
     ]);
     expect(parseRevisionsJob.output.parse(throughJson(results[0]))).toEqual(results[0]);
+    // Its own result answers the batch; one that leaves a revision out or adds another's does not.
+    const own = results[0]!;
+    expect(parseRevisionsJob.unanswered?.(batch, own)).toBeNull();
+    expect(parseRevisionsJob.unanswered?.(batch, { revisions: own.revisions.slice(1) })).toBe('revision 50 of page 5 missing');
+    expect(parseRevisionsJob.unanswered?.(batch, { revisions: [...own.revisions, { ...own.revisions[0]!, pageId: 9 }] })).toBe('revision 50 of page 9 not in the batch');
+    expect(parseRevisionsJob.unanswered?.(batch, { revisions: [...own.revisions, own.revisions[0]!] })).toBe('revision 50 of page 5 not in the batch');
   });
 });
 
@@ -66,6 +72,11 @@ describe('diff job', () => {
     ]);
     expect(page).toEqual(diffPage(7, batch.pages[0]!.revisions, window, 48));
     expect(diffPagesJob.output.parse(throughJson(results[0]))).toEqual(results[0]);
+    const own = results[0]!;
+    expect(diffPagesJob.unanswered?.(batch, own)).toBeNull();
+    expect(diffPagesJob.unanswered?.(batch, { pages: [] })).toBe('page 7 missing');
+    expect(diffPagesJob.unanswered?.(batch, { pages: [{ ...page!, pageId: 8 }] })).toBe('page 8 not in the batch');
+    expect(diffPagesJob.unanswered?.(batch, { pages: [{ pageId: 7, revisions: [{ ...page!.revisions[0]!, revId: 70 }] }] })).toBe('revision 70 after 1 of page 7 not in the batch');
   });
 
   it('takes the infoboxes of a revision marked the same as its predecessor from it: no change there, the next one diffed against them', () => {
