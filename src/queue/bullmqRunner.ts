@@ -16,7 +16,7 @@
  */
 import { FlowProducer, Job, Queue, QueueEvents, type ConnectionOptions } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { RemoteError } from '../errors.js';
+import { codeOf, RemoteError } from '../errors.js';
 import type { ModelChoiceInput } from '../models/choose.js';
 import type { BatchRunner, JobKind } from './batchRunner.js';
 import { parseQueueUrl, QUEUE_NAME, refusedByQueue, requireReachable, type QueueAddress } from './connection.js';
@@ -45,6 +45,14 @@ export interface BatchEnvelope {
 export type QueueJudge = 'none' | 'llm';
 
 export const BATCH_RETRIES = { attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
+
+/**
+ * The failed jobs Redis keeps, trimmed each time another job fails: a failed batch holds its data
+ * (megabytes of wikitext), and the batches of an owner killed each fail when a worker takes them, so
+ * a queue serving cron for months would otherwise grow without end. A failing stage's owner removes
+ * its own jobs at once; this bounds what is left where it cannot (killed, or a batch still running).
+ */
+export const FAILED_JOBS_KEPT = { age: 24 * 3600, count: 1000 } as const;
 
 /**
  * How long the key that says a flow's owner is alive lasts unrenewed: the owner renews it six
@@ -134,13 +142,13 @@ export class BullmqRunner implements BatchRunner {
         name: STAGE_JOB,
         queueName: QUEUE_NAME,
         data: { kind: kind.name, batches: batches.length },
-        opts: { jobId: `${flowId}-stage` },
+        opts: { jobId: `${flowId}-stage`, removeOnFail: FAILED_JOBS_KEPT },
         children: batches.map((batch, index) => ({
           name: kind.name,
           queueName: QUEUE_NAME,
           data: { index, owner: flowId, batch, models: this.models, judge: this.judge, llm: this.llm } satisfies BatchEnvelope,
           // A failed batch fails the stage, so the owner stops instead of waiting for ever.
-          opts: { jobId: `${childPrefix}${index}`, ...BATCH_RETRIES, failParentOnFailure: true, removeOnComplete: true },
+          opts: { jobId: `${childPrefix}${index}`, ...BATCH_RETRIES, failParentOnFailure: true, removeOnComplete: true, removeOnFail: FAILED_JOBS_KEPT },
         })),
       });
       const stageJob = tree.job;
@@ -167,7 +175,9 @@ export class BullmqRunner implements BatchRunner {
       if (missing > 0) throw new Error(`queue flow ${flowId}: ${missing} of ${batches.length} batch results never arrived`);
       await finished?.remove();
     } catch (error) {
-      throw refusedByQueue(error, this.address) ?? error;
+      const refused = refusedByQueue(error, this.address);
+      if (!refused && codeOf(error) !== 'E_QUEUE_UNREACHABLE') await withinTime(removeFlow(queue, `${flowId}-stage`), LOST_JOBS_CHECK.closeWithinMs);
+      throw refused ?? error;
     } finally {
       clearInterval(heartbeat);
       // A Redis gone for good would hold these for ever (its clients wait for it without end), and
@@ -303,6 +313,21 @@ export async function missingJobs(queue: Queue, stageJob: Job): Promise<number> 
   }
   const missing = Number(await client.runCommand(COUNT_MISSING_JOBS_COMMAND, [stageKey, `${stageKey}:dependencies`]));
   return missing < 0 ? Infinity : missing;
+}
+
+/**
+ * Removes a failed stage's job and its batches, with their data, which are of no use any more. BullMQ
+ * removes a flow whole or not at all, and not while a batch runs: it is tried again as those under way
+ * end, until the caller's time is up; what is left then is FAILED_JOBS_KEPT's.
+ */
+async function removeFlow(queue: Queue, stageJobId: string): Promise<void> {
+  try {
+    while ((await queue.remove(stageJobId, { removeChildren: true })) === 0 && (await queue.getJob(stageJobId)) !== undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } catch {
+    // Best effort: the stage's own error is the one to report.
+  }
 }
 
 /** The promise's value, or 'no answer' when it takes longer than `ms`. */

@@ -28,6 +28,11 @@ function queuedWeek(db: string): string[] {
   return ['--db', db, 'weekly', '--start', '2021-01-04', '--dump', join(sharedData, 'enwiki-history-sample.xml'), '--llm', 'offline', '--stages', 'collect,parse', '--queue', redis.url];
 }
 
+/** The jobs of the owners' flows still in Redis (a stage's job or its batches), by key. */
+function flowKeys(): string[] {
+  return redis.cli('--scan', '--pattern', 'bull:wikidelta:*-*').split('\n').filter((key) => /-(stage|batch-\d+)$/.test(key));
+}
+
 /** Runs the queued week with a worker of this version, and says the parse stage parsed something. */
 async function resumeWithWorker(db: string): Promise<void> {
   const worker = startCli(['worker', '--queue', redis.url]);
@@ -57,6 +62,8 @@ describe('a batch result the owner cannot read', () => {
         code: 'E_QUEUE_RESULT_INVALID',
         message: expect.stringMatching(/^job \S+-batch-\d+: a worker returned a parse-revisions result this wikidelta cannot read \(.+\); run workers of this version and run the command again$/),
       });
+      // The failed stage's jobs are gone from Redis with their batches' texts: they stayed there for good.
+      expect(flowKeys()).toEqual([]);
     } finally {
       await other.close();
     }
@@ -80,6 +87,7 @@ describe('a well-formed batch result that does not answer its batch', () => {
         code: 'E_QUEUE_RESULT_INVALID',
         message: expect.stringMatching(/^job \S+-batch-\d+: a worker returned a parse-revisions result that does not answer its batch \(revision \d+ of page \d+ missing\); run workers of this version and run the command again$/),
       });
+      expect(flowKeys()).toEqual([]);
     } finally {
       await rogue.close();
     }
