@@ -17,6 +17,14 @@ const ThreadReply = z.union([z.object({ id: z.number().int(), output: z.unknown(
 /** V8's default for a thread is three times larger; measured on the simulated week, it cost about 70 MB per thread for no speed. */
 const YOUNG_GENERATION_MB = 16;
 
+/**
+ * How long the threads stay idle before they are stopped, giving their heaps back: a thread's heap
+ * holds what its last batches left (about 150 MB each after a week's parse), and the week's timeline,
+ * which runs on this thread alone, made its peak on top of theirs. The next batch starts new threads
+ * (a few hundred milliseconds), far less often than this.
+ */
+const IDLE_THREADS_MS = 3000;
+
 /** Under the test runner and tsx this module is TypeScript; its worker is too. */
 const THREAD_ENTRY = siblingModule('threadWorker', import.meta.url);
 
@@ -68,12 +76,19 @@ export class ThreadRunner implements BatchRunner {
   private threads: RequestThread[] | null = null;
   private readonly waiting: Task[] = [];
   private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly threadCount = defaultThreadCount(),
     private readonly heapMb = DEFAULT_THREAD_HEAP_MB,
+    private readonly idleMs = IDLE_THREADS_MS,
   ) {
     if (!Number.isInteger(threadCount) || threadCount < 1) throw new Error(`thread count must be a positive integer, got ${threadCount}`);
+  }
+
+  /** How many threads are up: none before the first batch and after an idle spell, else `threadCount`. */
+  get threadsUp(): number {
+    return this.threads?.length ?? 0;
   }
 
   /**
@@ -122,6 +137,7 @@ export class ThreadRunner implements BatchRunner {
   /** Stops the threads; the runner cannot run batches afterwards, and the calls under way fail rather than wait. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     const threads = this.threads ?? [];
     this.threads = [];
     for (const task of this.waiting.splice(0)) task.failed(new Error('batch threads closed'));
@@ -134,6 +150,7 @@ export class ThreadRunner implements BatchRunner {
    * thread is started only for a waiting batch, a thread that cannot start fails each call once.
    */
   private dispatch(): void {
+    clearTimeout(this.idleTimer);
     this.threads ??= Array.from({ length: this.threadCount }, () => batchThread(this.heapMb));
     for (const [slot, current] of this.threads.entries()) {
       if (current.inFlight > 0) continue;
@@ -142,10 +159,22 @@ export class ThreadRunner implements BatchRunner {
         task.done(undefined);
         task = this.waiting.shift();
       }
-      if (!task) return;
+      if (!task) break;
       const thread = current.failed ? (this.threads[slot] = batchThread(this.heapMb)) : current;
       this.start(thread, task);
     }
+    if (this.threads.every((thread) => thread.inFlight === 0)) {
+      this.idleTimer = setTimeout(() => this.stopIdleThreads(), this.idleMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  /** Stops the threads while none has a batch; the next batch starts new ones. */
+  private stopIdleThreads(): void {
+    const threads = this.threads ?? [];
+    if (threads.some((thread) => thread.inFlight > 0)) return;
+    this.threads = null;
+    for (const thread of threads) void thread.terminate();
   }
 
   private start(thread: RequestThread, task: Task): void {

@@ -122,4 +122,24 @@ describe('ThreadRunner', () => {
     await single.close();
     await expect(call).rejects.toThrow(/closed|stopped/);
   });
+
+  it('stops its threads after an idle spell, giving their heaps back, and starts new ones for the next call', { timeout: 30_000 }, async () => {
+    const idle = new ThreadRunner(2, undefined, 200);
+    try {
+      const batches = (await sampleBatches()).slice(0, 4);
+      const first: ParsedBatch[] = [];
+      await idle.run(parseRevisionsJob, batches, (output) => first.push(output));
+      // Still up between the calls of a stage, which follow each other at once.
+      expect(idle.threadsUp).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(idle.threadsUp).toBe(0);
+      const again: ParsedBatch[] = [];
+      await idle.run(parseRevisionsJob, batches, (output) => again.push(output));
+      expect(idle.threadsUp).toBe(2);
+      expect(again).toHaveLength(batches.length);
+      expect(new Set(again.map((output) => JSON.stringify(output)))).toEqual(new Set(first.map((output) => JSON.stringify(output))));
+    } finally {
+      await idle.close();
+    }
+  });
 });
