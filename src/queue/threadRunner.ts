@@ -20,8 +20,8 @@ const YOUNG_GENERATION_MB = 16;
 /**
  * How long the threads stay idle before they are stopped, giving their heaps back: a thread's heap
  * holds what its last batches left (the two gave back 370 MB after the simulated week's diff), and
- * the week's timeline, which runs on this thread alone, made the run's peak on top of theirs. The next batch starts new threads
- * (a few hundred milliseconds), far less often than this.
+ * the week's timeline, which runs on this thread alone, made the run's peak on top of theirs. The
+ * next batch starts new threads (a few hundred milliseconds), far less often than this.
  */
 const IDLE_THREADS_MS = 3000;
 
