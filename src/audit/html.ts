@@ -28,6 +28,11 @@ function render(value: HtmlValue): string {
   return escapeHtml(String(value)).value;
 }
 
+/** A date (`2025-03-01`) a narrow screen moves to the next line whole: the browser broke it after a hyphen. */
+export function dateText(date: string): Html {
+  return html`<span class="date">${date}</span>`;
+}
+
 /** `html\`<p>${text}</p>\``: the literal parts are markup, every value is escaped (arrays joined). */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
   let out = strings[0] ?? '';

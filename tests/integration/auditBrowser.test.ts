@@ -356,6 +356,8 @@ describe('audit pages in chromium', () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await phone.screenshot({ path: join(SHOTS, 'weekly-390.png') });
     console.log(`weekly item at 390x844: changed row at y=${changedRow}, verdict bar at y=${verdictBar}`);
+    // A date breaks at none of its hyphens: the heading showed "week of 2024-" over "03-04".
+    expect(await wordsUnbroken(phone, '.item h2, .timeline td')).toBe(true);
     await phone.locator('details#infobox summary').click();
     expect(await wordsUnbroken(phone, 'th.key')).toBe(true);
     expect(await wordsUnbroken(phone, 'details#infobox td')).toBe(true);
@@ -400,6 +402,8 @@ describe('audit pages in chromium', () => {
       }),
     );
     expect(headLines).toEqual([1, 1, 1]);
+    // Nor do its dates break at a hyphen: "asked on 2025-04-" over "01", "2025-03-" over "01" in the squeezed from column.
+    expect(await wordsUnbroken(phone, '.item h2, .timeline td')).toBe(true);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // The value in effect when asked, what the reply is checked against, is seen without scrolling (the judge's
     // verdict is in the question above); the sticky verdict bar covered it.

@@ -209,9 +209,9 @@ describe('evaluate growover', () => {
         // A CHANGED item's page: the old answer's start not known, held until the snapshot, then the answer in effect.
         const outdated = audit.items.find((item) => item.stratum === 'outdated');
         const page = await (await fetch(`${audit.url}/a/${audit.tokens.alice}?item=${outdated?.id}`)).text();
-        expect(page).toContain(`<td><span class="na">(not known)</span></td><td>${SECOND}</td>`);
-        expect(page).toContain(`<td>${SECOND}</td><td><strong>in effect when asked</strong></td>`);
-        expect(page).toContain(`asked on ${SECOND}`);
+        expect(page).toContain(`<td><span class="na">(not known)</span></td><td><span class="date">${SECOND}</span></td>`);
+        expect(page).toContain(`<td><span class="date">${SECOND}</span></td><td><strong>in effect when asked</strong></td>`);
+        expect(page).toContain(`asked on <span class="date">${SECOND}</span>`);
       } finally {
         await audit.close();
       }

@@ -15,7 +15,7 @@ import type { TimeAxis } from '../../model/timelines.js';
 import type { Store } from '../../store/store.js';
 import { answerInstant, answersOverDays } from '../../timeline/answers.js';
 import { stateAt, type ValueTimeline } from '../../timeline/valueTimeline.js';
-import { html, type Html } from '../html.js';
+import { dateText, html, type Html } from '../html.js';
 import type { AuditItemKind, KindCandidate } from './kind.js';
 
 export const PredictionContentSchema = z.object({
@@ -71,14 +71,14 @@ function predictionView(item: PredictionContent): Html {
   const last = item.timeline.length - 1;
   const value = (text: string | null) => (text === null || text === '' ? html`<span class="na">(no value)</span>` : html`${text}`);
   return html`<section class="item item-prediction">
-  <h2><span class="title">A system's answer</span> <small>asked on ${item.date}</small></h2>
+  <h2><span class="title">A system's answer</span> <small>asked on ${dateText(item.date)}</small></h2>
   <dl class="qa">
     <dt>Question</dt><dd class="question">${item.question}</dd>
     <dt>Reply</dt><dd class="answer">${item.prediction === '' ? html`<span class="na">(empty)</span>` : item.prediction}</dd>
   </dl>
   <div class="timeline"><span class="caption">The answer's values, oldest first</span>
   <table><thead><tr><th>from</th><th>until</th><th>value</th></tr></thead>
-  <tbody>${item.timeline.map((step, index) => html`<tr${index === last ? html` class="changed"` : ''}><td>${step.from === '' ? html`<span class="na">(not known)</span>` : `${step.from.slice(0, 10)}${step.seen ? '' : ' or earlier'}`}</td><td>${index === last ? html`<strong>in effect when asked</strong>` : (step.to ?? '').slice(0, 10)}</td><td>${value(step.value)}</td></tr>`)}</tbody></table></div>
+  <tbody>${item.timeline.map((step, index) => html`<tr${index === last ? html` class="changed"` : ''}><td>${step.from === '' ? html`<span class="na">(not known)</span>` : html`${dateText(step.from.slice(0, 10))}${step.seen ? '' : ' or earlier'}`}</td><td>${index === last ? html`<strong>in effect when asked</strong>` : dateText((step.to ?? '').slice(0, 10))}</td><td>${value(step.value)}</td></tr>`)}</tbody></table></div>
   <p class="proposed">Verdict of the judge (${item.judge.mode}): <strong class="label label-${item.judge.verdict}">${item.judge.verdict}</strong></p>
 </section>`;
 }

@@ -12,7 +12,7 @@ import { UserError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import { answerSubject } from '../../timeline/answers.js';
 import { revisionLinks, RevisionLinksSchema, timelineAround } from '../freeze.js';
-import { html, type Html } from '../html.js';
+import { dateText, html, type Html } from '../html.js';
 import type { AuditItemKind, KindCandidate } from './kind.js';
 
 export const WeeklyContentSchema = z.object({
@@ -119,7 +119,7 @@ function weeklyView(item: WeeklyContent): Html {
   const others = keys.filter((key) => key !== item.key && item.infoboxBefore[key] !== item.infoboxAfter[key]);
   const blanks = keys.some((key) => item.infoboxBefore[key] === '' || item.infoboxAfter[key] === '');
   return html`<section class="item item-weekly">
-  <h2><span class="title">${item.title}</span> <small>week of ${item.week} · ${item.domain}</small></h2>
+  <h2><span class="title">${item.title}</span> <small>week of ${dateText(item.week)} · ${item.domain}</small></h2>
   <div class="change" id="change"><span class="caption">The change</span>
   <table>
     <thead><tr><th>key</th><th>before</th><th>after</th></tr></thead>
@@ -132,7 +132,7 @@ function weeklyView(item: WeeklyContent): Html {
   </dl>
   <div class="timeline"><span class="caption">Timeline of the answer</span>
   <table><thead><tr><th>from</th><th>value</th></tr></thead>
-  <tbody>${item.timeline.map((step) => html`<tr><td>${step.from}</td><td>${infoboxValue(step.value)}</td></tr>`)}</tbody></table></div>
+  <tbody>${item.timeline.map((step) => html`<tr><td>${dateText(step.from)}</td><td>${infoboxValue(step.value)}</td></tr>`)}</tbody></table></div>
   <details class="infobox" id="infobox"><summary>The whole infobox, before and after the week: ${keys.length} keys${others.length === 0 ? '' : html`; ${others.length} other${others.length === 1 ? ' differs' : 's differ'}: ${others.map((key) => labelledKey(key, item.keyLabels)).join(', ')}`}</summary>
   <table>
     <thead><tr><th>key</th><th>before</th><th>after</th></tr></thead>

@@ -96,7 +96,7 @@ describe('item views', () => {
     expect(weekly).toContain('a template it does not render as text');
     // A blank value in the answer's timeline is said as in the change, not an empty cell.
     const blankBefore = itemView({ ...(contentOf('sports') as WeeklyContent), timeline: [{ from: '2024-03-01T00:00:00Z', value: '' }, { from: '2024-03-06T09:12:00Z', value: 'Kenji Ito' }] }).value;
-    expect(blankBefore).toContain('<tr><td>2024-03-01T00:00:00Z</td><td><span class="na blank">(blank)</span></td></tr>');
+    expect(blankBefore).toContain('<tr><td><span class="date">2024-03-01T00:00:00Z</span></td><td><span class="na blank">(blank)</span></td></tr>');
     const absent = itemView({ ...(contentOf('sports') as WeeklyContent), infoboxAfter: { manager: 'Kenji Ito' } }).value;
     expect(absent).toContain('<tr class="differs"><th class="key">clubname</th><td>Riverton Rovers</td><td><span class="na">(absent)</span></td></tr>');
   });
@@ -173,8 +173,8 @@ describe('item views', () => {
     expect(tagsOf(markup)).not.toContain('script');
     expect(tagsOf(markup)).not.toContain('img');
     expect(markup).toContain('They are 4th &lt;img src=x onerror=alert(2)&gt;');
-    expect(markup).toContain('<tr><td>2025-01-10 or earlier</td><td>2025-01-26</td><td>5th</td></tr>');
-    expect(markup).toContain('<tr class="changed"><td>2025-02-05</td><td><strong>in effect when asked</strong></td><td>3rd</td></tr>');
+    expect(markup).toContain('<tr><td><span class="date">2025-01-10</span> or earlier</td><td><span class="date">2025-01-26</span></td><td>5th</td></tr>');
+    expect(markup).toContain('<tr class="changed"><td><span class="date">2025-02-05</span></td><td><strong>in effect when asked</strong></td><td>3rd</td></tr>');
     expect(markup).toContain('Verdict of the judge (relaxed): <strong class="label label-outdated">outdated</strong>');
     expect(markup).not.toContain('which held until');
     // A wrong verdict is corrected with one of the other two, none chosen for the annotator.
