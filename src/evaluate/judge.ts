@@ -33,8 +33,14 @@ export type ItemJudgment = (JudgeVerdicts & { failed?: undefined }) | { failed: 
 /** A mode's rates over the `n` items given a verdict: none given, its JSON has no rate (`reportJson`). */
 export type ModeRates = { n: number } & Record<JudgeVerdict, number> & { ci: Record<JudgeVerdict, Interval> };
 
-/** The judge's rates, relaxed and strict, with who judged and how many items it could not. */
-export interface JudgeReport {
+/** What a judge by model asked: its distinct prompts, and what they spent (an evaluation is no run, so nothing else records it). */
+type JudgeAsked = { prompts: number } & CommandSpend;
+
+/** The judge's rates, relaxed and strict, with who judged and how many items it could not; with a model, what it asked. */
+export type JudgeReport = JudgeRates & (JudgeAsked | { prompts?: undefined });
+
+/** Who judged, how many items it could not, and its rates relaxed and strict. */
+interface JudgeRates {
   /** `openai`, or `rules` offline. */
   judge: string;
   description: string;
@@ -52,14 +58,6 @@ export interface JudgeReport {
    * judged (a missing reply is wrong on both sides, unasked); null when it judged none.
    */
   agreement_with_rules?: Record<JudgeMode, number> | null;
-  /** Distinct prompts asked, and of them answered from the store's cache. */
-  prompts?: number;
-  requests?: number;
-  cache_hits?: number;
-  /** What the requests spent: an evaluation is no run, so nothing else records it. Cost null without prices. */
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  cost?: number | null;
 }
 
 /** What judging one item needs, whichever evaluation it comes from. */
@@ -92,7 +90,7 @@ const BATCH = 512;
 export class PredictionJudge {
   private readonly items: JudgeItem[] = [];
   /** With a model: the prompt it answered through, and what asking cost. */
-  private asked: { prompt: PromptRef; counts: { prompts: number } & CommandSpend } | undefined;
+  private asked: { prompt: PromptRef; counts: JudgeAsked } | undefined;
 
   /** @param prices - what the model's tokens cost (the `llmPricePer1k*` settings), for the report's cost */
   constructor(
@@ -167,7 +165,7 @@ export class PredictionJudge {
       return { n: sums.n, ...values, ci };
     };
     const byModel = this.tasks !== null;
-    return {
+    const report: JudgeRates = {
       judge: byModel ? (this.tasks?.provider ?? 'openai') : 'rules',
       description: byModel ? `${this.tasks?.model ?? ''} through prompt prediction-judge (FreshEval's relaxed and strict modes)` : RULE_DESCRIPTION,
       provider: byModel ? (this.tasks?.provider ?? '') : 'offline',
@@ -178,8 +176,8 @@ export class PredictionJudge {
       relaxed: rates(0),
       strict: rates(1),
       ...(byModel ? { agreement_with_rules: asked === 0 ? null : { relaxed: (100 * agreed.relaxed) / asked, strict: (100 * agreed.strict) / asked } } : {}),
-      ...(this.asked?.counts ?? {}),
     };
+    return this.asked ? { ...report, ...this.asked.counts } : report;
   }
 }
 

@@ -299,9 +299,7 @@ function judgeLines(judge: JudgeReport): string[] {
   const agreed = judge.agreement_with_rules;
   const agreement =
     agreed === undefined ? '' : `  the same verdict as the rules, over the replies judged: ${agreed === null ? '—' : `relaxed ${percent(agreed.relaxed)}, strict ${percent(agreed.strict)}`}\n`;
-  const { prompts, requests, cache_hits, prompt_tokens, completion_tokens, cost } = judge;
-  const asked =
-    prompts === undefined ? '' : `; ${prompts} distinct prompts, ${spendLine({ requests: requests ?? 0, cache_hits: cache_hits ?? 0, prompt_tokens: prompt_tokens ?? 0, completion_tokens: completion_tokens ?? 0, cost: cost ?? null })}`;
+  const asked = judge.prompts === undefined ? '' : `; ${judge.prompts} distinct prompts, ${spendLine(judge)}`;
   return [
     `judge ${judge.judge}: ${judge.description} (prompt ${judge.prompt.name} v${judge.prompt.version}); ${judge.n} answers judged, ${judge.failed} without a verdict${asked}\n`,
     mode('relaxed'),
