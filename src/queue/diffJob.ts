@@ -103,7 +103,8 @@ export const diffPagesJob: JobKind<DiffBatch, DiffedBatch> = {
     // A page's changes name only its own revisions: they are stored under them.
     const revisionsOf = new Map(batch.pages.map((page) => [page.pageId, new Set(page.revisions.map((revision) => revision.revId))]));
     for (const page of diffed.pages) {
-      const foreign = page.revisions.find((revision) => !revisionsOf.get(page.pageId)?.has(revision.revId) || !revisionsOf.get(page.pageId)?.has(revision.prevRevId));
+      const own = revisionsOf.get(page.pageId) ?? new Set<number>();
+      const foreign = page.revisions.find((revision) => !own.has(revision.revId) || !own.has(revision.prevRevId));
       if (foreign) return `revision ${foreign.revId} after ${foreign.prevRevId} of page ${page.pageId} not in the batch`;
     }
     return null;

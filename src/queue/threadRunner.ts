@@ -3,7 +3,8 @@
  * worker threads of this process, one per core, while this thread reads the source and writes the
  * store, so one process uses both cores. Each thread runs the job kinds' pure computations
  * (threadWorker.ts), exactly as a queue worker would, so results do not depend on where they ran.
- * Idle threads do not keep the process alive, and a thread that dies is replaced.
+ * Idle threads do not keep the process alive and are stopped after a few seconds (their heaps given
+ * back), and a thread that dies is replaced; either way the next batch starts a new one.
  */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
@@ -61,7 +62,7 @@ export function defaultThreadCount(): number {
   return availableParallelism();
 }
 
-/** This process's batch threads, by count and heap: kept for the process's later runs (idle threads do not keep it alive). */
+/** This process's batch runners, by count and heap: kept for the process's later runs (their threads stop when idle). */
 const sharedRunners = new Map<string, ThreadRunner>();
 
 /** The process's batch threads of `count` threads with `heapMb` each, started with the first batch and kept for later runs. */

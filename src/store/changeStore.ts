@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import { type Infobox, type KeyChange, type Window } from '../model.js';
+import type { Infobox, KeyChange, Window } from '../model.js';
 import { MarkedKeyChangeSchema, type DataUnit, type FilterReason, type PageRevisionRow, type StoredChange } from '../model/weekly.js';
 import { Count, FieldsColumn, flag, InfoboxColumn, Numbers } from './rows.js';
 import { Statements } from './statements.js';
