@@ -54,6 +54,7 @@ export const errorCodes = {
   E_QUEUE_JOBS_FAILED: "the queue's jobs of a stage failed for good (past their retries, or at once on broken input); the line counts the jobs' own codes (`--json`: `failed_jobs`)",
   E_QUEUE_JOBS_LOST: "the queue lost a stage's jobs (Redis restarted without its data, or was emptied)",
   E_QUEUE_OWNER_GONE: "a worker's job whose command (the store's owner that queued it) was killed or stopped: the batch is not computed and fails for good; the command started again queues the work left",
+  E_QUEUE_JOB_INVALID: "a job on the queue that this worker cannot read (data that is not JSON or not of its kind, a kind it does not run: written by hand, damaged in Redis, or queued by another wikidelta version): it fails for good at once",
   E_QUEUE_RESULT_INVALID: "a worker returned a batch's result that this wikidelta cannot read, or one that does not answer its batch (a worker of another version): the stage fails; run workers of the owner's version and the command again",
   E_PROMPT_INVALID: 'a prompt template is not in the prompt file format',
   E_PREDICTIONS_INVALID: 'a predictions file, or a file of a submissions directory, is not in a format wikidelta reads, or holds none',

@@ -6,7 +6,7 @@
  * failure reason carries its error's code (`CODE: line`), for the owner's line and the worker's
  * summary.
  */
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type JobJsonRaw } from 'bullmq';
 import { chooseModels, ModelChoiceSchema } from '../models/choose.js';
 import { CachingEmbedder } from '../models/embedder.js';
 import { carried, codeOf, oneLine, parseCarried, RemoteError, type ErrorCode } from '../errors.js';
@@ -126,9 +126,30 @@ export interface RunningWorker {
  */
 const INPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_DUMP_EMPTY', 'E_DUMP_TRUNCATED', 'E_DUMP_NOT_MEDIAWIKI', 'E_DUMP_MALFORMED', 'E_DUMP_CORRUPT', 'E_DUMP_CHANGED', 'E_WIKITEXT_TOO_DEEP']);
 
+/**
+ * A worker that reads a job whose data is not JSON (written by hand, or damaged in Redis) as a job
+ * holding `null`, so the job's own check fails it for good with one line. BullMQ parses the data
+ * before the processor runs: the parse error came out as a worker error, and the job went back to
+ * the queue after each lock, to be taken and fail again every `--lock-ms` for as long as the
+ * worker ran.
+ */
+class JobReadingWorker extends Worker {
+  protected override createJob(raw: JobJsonRaw, jobId: string): Job {
+    try {
+      return super.createJob(raw, jobId);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      return super.createJob({ ...raw, data: 'null' }, jobId);
+    }
+  }
+}
+
+/** A job no worker should take again: its owner is gone, or no worker of this version can read it. */
+const FINAL_QUEUE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_QUEUE_OWNER_GONE', 'E_QUEUE_JOB_INVALID']);
+
 /** The error a job fails with: its reason `CODE: line`; BullMQ's no-retry class for broken input, and the stack BullMQ keeps, the error's own. */
 function jobFailure(error: unknown): Error {
-  const final = error instanceof UnrecoverableError || INPUT_CODES.has(codeOf(error)) || codeOf(error) === 'E_QUEUE_OWNER_GONE';
+  const final = error instanceof UnrecoverableError || INPUT_CODES.has(codeOf(error)) || FINAL_QUEUE_CODES.has(codeOf(error));
   const failure = final ? new UnrecoverableError(carried(error)) : new Error(carried(error), { cause: error });
   if (error instanceof Error && error.stack !== undefined) failure.stack = error.stack;
   return failure;
@@ -155,16 +176,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const warmUp = 'The worker loads its three models in November.';
   await (await modelsFor({})).embedder.embed([warmUp]);
   factsOf(warmUp);
-  const worker = new Worker(
+  const worker = new JobReadingWorker(
     QUEUE_NAME,
     async (job: Job) => {
       if (job.name === STAGE_JOB) return { done: true };
       try {
         const kind = jobKinds.get(job.name);
-        if (!kind) throw new UnrecoverableError(`unknown job kind ${job.name}`);
+        if (!kind) throw new RemoteError('E_QUEUE_JOB_INVALID', `job ${job.id ?? ''} is of kind ${job.name}, which this worker does not run`);
         const envelope = Envelope.safeParse(job.data);
         const batch = envelope.success ? kind.data.safeParse(envelope.data.batch) : undefined;
-        if (!envelope.success || !batch?.success) throw new UnrecoverableError(`job ${job.id ?? ''} of kind ${job.name} holds malformed data`);
+        if (!envelope.success || !batch?.success) throw new RemoteError('E_QUEUE_JOB_INVALID', `job ${job.id ?? ''} of kind ${job.name} holds malformed data`);
         const { owner } = envelope.data;
         if (owner !== undefined && (await (await worker.client).get(worker.toKey(ownerKey(owner)))) === null) {
           throw new RemoteError('E_QUEUE_OWNER_GONE', `job ${job.id ?? ''}: the command that queued it is gone (killed or stopped), so its batch is not computed`);
