@@ -130,7 +130,7 @@ describe('audit on the demo store', () => {
       }
     }
     expect([...measures].sort()).toEqual(['cosine', 'words']);
-    const sampleUrl = /^https:\/\/sample\.wikidelta\.invalid\/w\/index\.php\?/;
+    const sampleUrl = /^https:\/\/sample\.wikidelta\.example\/w\/index\.php\?/;
     for (const item of store.items(weekly.audit.id)) {
       const content = contentOf(item);
       if (content.kind !== 'weekly') throw new Error(`not a weekly item: ${item.key}`);
@@ -139,7 +139,7 @@ describe('audit on the demo store', () => {
       expect(content.timeline.map((entry) => entry.value)).toContain(content.answer);
       const links = content.revisions!;
       expect(links.diff).toMatch(sampleUrl);
-      expect(links.diff).toBe(`https://sample.wikidelta.invalid/w/index.php?diff=${links.after.revId}&oldid=${links.before.revId}`);
+      expect(links.diff).toBe(`https://sample.wikidelta.example/w/index.php?diff=${links.after.revId}&oldid=${links.before.revId}`);
       expect(links.after.revId).toBeGreaterThan(links.before.revId);
     }
   });

@@ -5,6 +5,7 @@ import { renderWeeklyRelease } from '../../src/release/weeklyRelease.js';
 import { answerQuery } from '../../src/timeline/answers.js';
 import { jsonLines, runCliOk, tempDir } from '../../testkit/cli.js';
 import { Store } from '../../src/store/store.js';
+import { SAMPLE_DUMP } from '../../src/cli/commands/demo.js';
 
 describe('demo: the weekly half on the embedded sample', () => {
   it('makes offline questions with checks and domains, prints answers by date, and writes a release per week', async () => {
@@ -55,5 +56,12 @@ describe('demo: the weekly half on the embedded sample', () => {
     } finally {
       store.close();
     }
+    // The demo names the wiki as the commands do, from the dump: its store takes a week and a sync by
+    // hand from the same dump (they found another wiki's week there, and no tracked page).
+    const db = ['--db', join(dir, 'demo.sqlite')];
+    const again = await runCliOk([...db, 'weekly', '--start', '2025-03-31', '--dump', SAMPLE_DUMP, '--llm', 'offline', '--out', join(dir, 'again')]);
+    expect(again.stdout).toMatch(/the week of 2025-03-31 was done already \(run 13\)/);
+    const synced = await runCliOk([...db, 'sync', '--until', '2025-04-07', '--dump', SAMPLE_DUMP]);
+    expect(synced.stdout).toMatch(/^run \d+ sync up to 2025-03-27T17:40:00Z \(the dump holds nothing later; not 2025-04-07\): .* 11 pages synced$/m);
   });
 });

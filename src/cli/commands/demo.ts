@@ -7,7 +7,7 @@ import { demoMonthly } from '../demo/monthlyDemo.js';
 import { runSync } from '../../../pipelines/sync.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import { withSession, type GlobalFlags } from '../session.js';
-import { weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
+import { runWiki, weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
 import { printQuestionsAndAnswers } from '../demo/demoQuestions.js';
 import { packageRoot } from '../../packageRoot.js';
 
@@ -29,8 +29,11 @@ export function registerDemo(program: Command): void {
       if (!explicitDb && !process.env.WIKIDELTA_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
       // The demo is offline whatever the environment says: no API key turns it into paid calls.
       await withSession(command, { write: true, dbPath, flags: { llm: 'offline' } }, async (session) => {
-        const wiki = 'sample';
-        const sampleWiki = { wiki, articleBaseUrl: 'https://sample.wikidelta.invalid/wiki/' };
+        // Named from the dump's siteinfo, as weekly and sync name it: a store the demo wrote takes
+        // more weeks, a sync or an export from the same dump by hand (it used to be 'sample', and
+        // sync --dump on the demo's store found no tracked pages of 'samplewiki').
+        const sampleWiki = await runWiki(session, {}, new DumpRevisionSource(SAMPLE_DUMP));
+        const { wiki } = sampleWiki;
         // The store as the printed commands name it: the demo's own under the repository, else the one given.
         const db = session.dbPath === DEMO_DB ? 'data/demo.sqlite' : session.dbPath;
         const out = (line = '') => process.stdout.write(`${line}\n`);
