@@ -62,7 +62,7 @@ export const errorCodes = {
   E_PREDICTION_TOO_LARGE: 'a prediction, or a line of a predictions file, is longer than the cap',
   E_SYSTEM_META_INVALID: 'the `NAME.meta.json` beside a predictions file is not a JSON object whose `cutoff`, when given, is a `YYYY-MM-DD` date (other fields are the submitter\'s, kept out of scoring)',
   E_NOTHING_TO_SCORE: 'the evaluation has no gold answer to score the predictions against',
-  E_ANSWERS_UNKNOWN: 'the store does not know the answers asked for on that date, or on any day of a range (the histories it holds end before it: run sync)',
+  E_ANSWERS_UNKNOWN: 'the store does not know the answers asked for on that date, or on any day of a range: outside the histories it holds, or the published files it imported (the line says where they end, and what extends them)',
   E_DAILYQA_FILE_INVALID: 'a DailyQA per-day file has another name than `qa_YYMMDD.jsonl(.gz)`, or a line that is not a DailyQA item',
   E_DAILYQA_CONFLICT: 'two DailyQA files give one query two answers for the same day',
   E_TITLE_LIST_INVALID: 'the title list is not one title per line',

@@ -10,6 +10,7 @@ import { PUBLISHED_TYPE } from '../release/growoverRelease.js';
 import type { ScoringFacts } from '../store/questionStore.js';
 import type { Store } from '../store/store.js';
 import { answerInstant, answersOverDays, type Answer } from '../timeline/answers.js';
+import { unknownAnswersReason } from '../timeline/unknownAnswers.js';
 import { stateAt, type ValueTimeline } from '../timeline/valueTimeline.js';
 import type { DatedGrowoverGold } from './growoverScores.js';
 import type { ScoredText } from './metrics/index.js';
@@ -150,6 +151,11 @@ export class StoreGold {
   private readonly scopeGold = new Map<string, GoldQuery[]>();
 
   constructor(private readonly store: Store) {}
+
+  /** Why the scope's answers the store does not know are unknown, and what would make them known. */
+  unknownReason(scope: EvaluationScope): string {
+    return unknownAnswersReason(this.store, scope.dates, scope.week === null ? {} : { windowStart: `${scope.week}T00:00:00Z` });
+  }
 
   /**
    * Every kept query of the scope (of its week, or all) with its answer on each of the scope's dates,

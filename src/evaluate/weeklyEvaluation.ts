@@ -96,7 +96,7 @@ export function evaluateWeekly(gold: StoreGold, feed: PredictionFeed, scope: Eva
   // What scoring kept per item is gone before the bootstrap, whose rows are the larger then.
   const { scorer, held, unknown, beforeAfter, outside, thread } = countScope(gold, feed, scope, options);
   try {
-    if (scorer.expected === 0) throw new UserError('E_NOTHING_TO_SCORE', nothingToScore(scope, held, unknown, beforeAfter));
+    if (scorer.expected === 0) throw new UserError('E_NOTHING_TO_SCORE', nothingToScore(gold, scope, held, unknown, beforeAfter));
     const report = scorer.report({ seed: options.seed, resamples: options.resamples, outside: outside.summary(), ...(thread ? { thread } : {}) });
     return { evaluation: scope, ...((scope.after ?? null) === null ? {} : { before_after: beforeAfter }), ...report };
   } finally {
@@ -204,10 +204,10 @@ function twice(where: string, prediction: DatedPrediction): UserError {
   return new UserError('E_PREDICTION_DUPLICATE', `${where}: id "${prediction.id}" for ${prediction.date} is predicted twice`);
 }
 
-function nothingToScore(scope: EvaluationScope, held: number, unknown: number, beforeAfter: number): string {
+function nothingToScore(gold: StoreGold, scope: EvaluationScope, held: number, unknown: number, beforeAfter: number): string {
   const what = `${scope.week === null ? 'kept queries' : `queries of the week of ${scope.week}`} on ${scope.dates.join(', ')}`;
   if (held === 0) return `nothing to score: the store holds no ${what} (run wikidelta weekly, or import the published files)`;
   if (beforeAfter > 0) return `nothing to score: none of the ${beforeAfter} answers of the ${what} began on or after ${scope.after} by a change the store saw (--after)`;
   if (scope.axis === 'world') return `nothing to score: none of the ${unknown} ${what} has a time-qualified statement on world time (only Wikidata facts with start, end or point in time do)`;
-  return `nothing to score: the answers of all ${unknown} ${what} are unknown, outside the history the store holds (run wikidelta sync)`;
+  return `nothing to score: the answers of all ${unknown} ${what} are unknown: ${gold.unknownReason(scope)}`;
 }

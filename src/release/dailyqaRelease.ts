@@ -8,6 +8,7 @@
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { UserError } from '../errors.js';
 import { answersOverDays } from '../timeline/answers.js';
+import { unknownAnswersReason } from '../timeline/unknownAnswers.js';
 import { ANSWERS_TABLE, answerRecord } from './answerTable.js';
 import { cardFrontMatter, factSource, licenceSection, loadingSection, type FactSource } from './datasetCard.js';
 import { cardConfigs, tableFileList, tableFiles, type ReleaseTable } from './formats/index.js';
@@ -86,7 +87,7 @@ export async function renderDailyQaRelease(store: Store, from: string, to: strin
   const unknown = answers.filter((answer) => answer.status === 'unknown').length;
   // As for one day: a release in which no answer is known is no dataset, whatever the range.
   if (unknown > 0 && unknown === answers.length) {
-    throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${queries.length} kept queries on any day from ${from} to ${to}: their histories end before it (run sync --until ${to})`);
+    throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${queries.length} kept queries on any day from ${from} to ${to}: ${unknownAnswersReason(store, [from, to])}`);
   }
   const counts = { queries: queries.length, days: dates.length, answers: answers.length, unknown };
   const tables = { answers: { spec: ANSWERS_TABLE, records: answers }, queries: { spec: QUERIES_TABLE, records: queryRows } };

@@ -227,6 +227,19 @@ function aliasesJson(aliases: readonly string[] | undefined): string | null {
 
 const LifetimeRow = z.object({ createdAt: z.string().nullable(), deletedAt: z.string().nullable() });
 const CoverageRow = z.object({ from: z.string(), until: z.string() });
+const HeldSpansRow = z.object({
+  historyFrom: z.string().nullable(),
+  historyFirstEnd: z.string().nullable(),
+  historyUntil: z.string().nullable(),
+  importedFrom: z.string().nullable(),
+  importedUntil: z.string().nullable(),
+});
+
+/** From one instant to another (ISO 8601, UTC), both included. */
+export interface HeldSpan {
+  from: string;
+  until: string;
+}
 const StoredAliases = AliasesColumn.nullable().transform((aliases): readonly string[] => aliases ?? NO_ALIASES);
 const IntervalRow = z.object({ value: z.string(), revId: z.number().int(), validFrom: z.string(), validTo: z.string().nullable(), aliases: StoredAliases });
 const QueryRow = z.object({
@@ -287,6 +300,7 @@ export class AnswerTimelines {
   private readonly selectInterval;
   private readonly selectWorldInterval;
   private readonly selectQuery;
+  private readonly selectHeldSpans;
   private readonly statements: Statements;
 
   constructor(db: Database) {
@@ -325,6 +339,32 @@ export class AnswerTimelines {
          AND a.valid_from = (SELECT MAX(valid_from) FROM query_answer_intervals WHERE query_id = q.id AND valid_from <= @instant)
        WHERE q.id = @id`,
     );
+    this.selectHeldSpans = db.prepare(
+      `WITH kept AS (SELECT id, origin, wiki, page_id FROM queries WHERE kept = 1 AND (@windowStart IS NULL OR window_start = @windowStart)),
+       pages AS (
+         SELECT MIN(c.covered_from) AS heldFrom, MAX(c.covered_until) AS heldUntil
+         FROM page_coverage c JOIN (SELECT DISTINCT wiki, page_id FROM kept WHERE origin = 'generated') g ON c.wiki = g.wiki AND c.page_id = g.page_id
+         GROUP BY c.wiki, c.page_id)
+       SELECT MIN(heldFrom) AS historyFrom, MIN(heldUntil) AS historyFirstEnd, MAX(heldUntil) AS historyUntil,
+              (SELECT MIN(a.valid_from) FROM query_answer_intervals a JOIN kept i ON i.origin = 'imported' AND a.query_id = i.id) AS importedFrom,
+              (SELECT MAX(a.valid_to) FROM query_answer_intervals a JOIN kept i ON i.origin = 'imported' AND a.query_id = i.id) AS importedUntil
+       FROM pages`,
+    );
+  }
+
+  /**
+   * Where the answers of the kept queries (of one week, or all) can be known at all: from the
+   * earliest to the latest instant their pages' histories are held (`firstEnd`: where the first of
+   * them ends), and from the first to the end of the days of the published files imported; a side
+   * the store holds nothing of is absent.
+   */
+  heldSpans(windowStart?: string): { histories?: HeldSpan & { firstEnd: string }; imported?: HeldSpan } {
+    const row = HeldSpansRow.parse(this.selectHeldSpans.get({ windowStart: windowStart ?? null }));
+    const { historyFrom: from, historyFirstEnd: firstEnd, historyUntil: until } = row;
+    return {
+      ...(from !== null && firstEnd !== null && until !== null ? { histories: { from, firstEnd, until } } : {}),
+      ...(row.importedFrom !== null && row.importedUntil !== null ? { imported: { from: row.importedFrom, until: row.importedUntil } } : {}),
+    };
   }
 
   /**

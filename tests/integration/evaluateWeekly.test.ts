@@ -174,7 +174,7 @@ describe('the day after a week', () => {
     openDatabase(empty).close();
     for (const [store, date, why] of [
       [empty, '2025-01-27', /nothing to score: the store holds no kept queries on 2025-01-27/],
-      [db, '2025-03-01', /nothing to score: the answers of all 3 kept queries on 2025-03-01 are unknown.*run wikidelta sync/],
+      [db, '2025-03-01', /nothing to score: the answers of all 3 kept queries on 2025-03-01 are unknown: their pages' histories held end at \S+: sync --until 2025-03-01 from a source that holds that day/],
     ] as const) {
       const none = await runCli(['--db', store, 'evaluate', 'weekly', '--predictions', predictions, '--date', date]);
       expect(none.code, date).toBe(1);

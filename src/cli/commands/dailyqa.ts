@@ -5,6 +5,7 @@ import { UserError } from '../../errors.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { dailyQaDay, dailyQaFileName } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
+import { unknownAnswersReason } from '../../timeline/unknownAnswers.js';
 import { renderDailyQaRelease } from '../../release/dailyqaRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
 import type { TimeAxis } from '../../model/timelines.js';
@@ -36,7 +37,7 @@ async function exportRange(command: Command, flags: DailyQaExportFlags & { from:
     const { draft, counts } = await renderDailyQaRelease(session.store, flags.from, flags.to);
     const dir = flags.out ?? join(dirname(session.dbPath), 'releases', `dailyqa-${flags.from}-${flags.to}`);
     const written = await writeRelease(session.store, dir, draft, previousChoice(flags));
-    if (counts.unknown > 0) process.stderr.write(`${counts.unknown} of the ${counts.answers} answers are unknown (status unknown): the store's histories end before their day (run sync --until ${flags.to})\n`);
+    if (counts.unknown > 0) process.stderr.write(`${counts.unknown} of the ${counts.answers} answers are unknown (status unknown): ${unknownAnswersReason(session.store, [flags.from, flags.to])}\n`);
     process.stdout.write(
       session.json
         ? `${JSON.stringify({ dir, counts, ...releaseSummary(written) })}\n`
@@ -76,10 +77,11 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
       if (flags.week !== undefined && !session.store.queries.keptWeeks().some((start) => start.startsWith(flags.week as string))) {
         throw new UserError('E_PREREQUISITE_MISSING', `the store holds no kept query of a week starting ${flags.week}: give the first day of a week it ran or imported`);
       }
-      const { lines: content, unknown } = dailyQaDay(session.store, date, { ...(flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {}), axis: flags.time });
+      const windowStart = flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {};
+      const { lines: content, unknown } = dailyQaDay(session.store, date, { ...windowStart, axis: flags.time });
       // On world time a query is unknown because its fact has no time-qualified statement (a wikitext
       // infobox, a fact without dates): no sync makes it known, edit time answers it.
-      const why = flags.time === 'world' ? 'their facts have no start, end or point-in-time qualifier (P580, P582, P585) to answer from on world time (--time edit reads what the page said)' : `their histories end before it (run sync --until ${date})`;
+      const why = flags.time === 'world' ? 'their facts have no start, end or point-in-time qualifier (P580, P582, P585) to answer from on world time (--time edit reads what the page said)' : unknownAnswersReason(session.store, [date], windowStart);
       if (unknown > 0 && content === '') throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${unknown} kept queries on ${date}: ${why}`);
       if (unknown > 0) process.stderr.write(`left out ${unknown} kept queries whose answer the store does not know on ${date}: ${why}\n`);
       if (!flags.out) {
