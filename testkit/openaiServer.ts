@@ -63,6 +63,7 @@ export interface RecordedRequest {
 interface ChatRequest {
   model: string;
   messages: Array<{ role: string; content: string }>;
+  temperature?: number;
   max_tokens?: number;
   max_completion_tokens?: number;
   response_format?: { type: string; json_schema?: { name: string; schema: unknown } };

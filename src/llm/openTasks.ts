@@ -88,9 +88,15 @@ export class SessionTasks {
   }
 }
 
-/** The LLM part of a run's identity: a run made offline is not continued by one made with a model. */
-export function llmRunParam(settings: Pick<Settings, 'llm' | 'llmModel'>, env: NodeJS.ProcessEnv = process.env): string {
-  return chosenProvider(settings, env) === 'offline' ? 'offline' : `openai:${settings.llmModel}`;
+/**
+ * The LLM part of a run's identity: a run made offline is not continued by one made with a model, nor
+ * one sampled at a temperature by one at another (a generation stage killed and resumed would hold
+ * questions of both). The default temperature adds nothing, so the runs of a store made before it
+ * counted are continued as they were.
+ */
+export function llmRunParam(settings: Pick<Settings, 'llm' | 'llmModel' | 'llmTemperature'>, env: NodeJS.ProcessEnv = process.env): string {
+  if (chosenProvider(settings, env) === 'offline') return 'offline';
+  return settings.llmTemperature === 0 ? `openai:${settings.llmModel}` : `openai:${settings.llmModel} temperature=${settings.llmTemperature}`;
 }
 
 /** The per-thousand-token prices the settings give, for the cost recorded with a run's usage; absent prices leave the cost unknown. */

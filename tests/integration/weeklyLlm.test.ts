@@ -254,6 +254,27 @@ describe('an LLM outage during the weekly pipeline', () => {
     expect(rows(db, "SELECT DISTINCT backend FROM question_checks WHERE check_name = 'correctness'")).toEqual([{ backend: 'openai:local-test' }]);
   });
 
+  it('makes the questions again at another temperature, and resumes that run after an outage at its own: no mix of temperatures', async () => {
+    const db = join(tempDir(), 'temperatures.sqlite');
+    const up = await server({});
+    await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: envFor(up) });
+    const warmer = { WIKIDELTA_LLM_TEMPERATURE: '0.7' };
+    // The week done at the default temperature is no run of this one: its questions are made again, and an outage cuts that short.
+    const flaky = await server({ alwaysFault: 'server-error', alwaysFaultWhen: 'Target field: gross' });
+    const cut = await runCli(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: { ...envFor(flaky), ...warmer } });
+    expect(cut.code, cut.stderr).toBe(1);
+    expect(cut.stderr).toMatch(/the week's questions were made by run 1 with other settings/);
+    const back = await server({});
+    const resumed = await runCliOk(['--db', db, 'weekly', ...week, '--llm', 'openai'], { env: { ...envFor(back), ...warmer } });
+    expect(resumed.stdout).toMatch(/^run 2 \(done\) .*, continued/);
+    expect(back.requests.length).toBeGreaterThan(0);
+    expect(new Set([...flaky.requests, ...back.requests].map((request) => request.body.temperature))).toEqual(new Set([0.7]));
+    expect(rows<{ params: string }>(db, 'SELECT params FROM runs ORDER BY id').map((run) => (JSON.parse(run.params) as { llm: string }).llm)).toEqual([
+      'openai:local-test',
+      'openai:local-test temperature=0.7',
+    ]);
+  });
+
   it('asks again for the items a store written before the fix holds as failed by the service', async () => {
     const db = join(dir, 'resumed.sqlite');
     const up = await server({});
