@@ -42,10 +42,25 @@ export function answerChangeStats(store: Store, axis: TimeAxis = 'edit', lastWee
     const spanStart = dates.indexOf(formatDate(addDays(start, -CHANGE_SPAN_BEFORE)));
     const spanEnd = dates.indexOf(formatDate(addDays(start, CHANGE_SPAN_AFTER)));
     for (const answers of queries) {
-      let changes = 0;
-      for (let i = spanStart + 1; i <= spanEnd; i++) if (answers[i]?.answer !== answers[i - 1]?.answer) changes++;
+      const changes = answerChanges(answers, spanStart, spanEnd);
       changes_per_query[changes] = (changes_per_query[changes] ?? 0) + 1;
     }
     return { week: windowStart.slice(0, 10), queries: queries.length, daily_changes, changes_per_query };
   });
+}
+
+/**
+ * How many times a query's answer changed from one day to the next, days `from` to `to` (indices):
+ * as `daily_changes` counts them, a day whose answer or the day before's is unknown (outside the
+ * history held) is no change.
+ */
+export function answerChanges(answers: ReadonlyArray<{ answer: string | null; status: string } | undefined>, from: number, to: number): number {
+  let changes = 0;
+  for (let i = from + 1; i <= to; i++) {
+    const day = answers[i];
+    const before = answers[i - 1];
+    if (day === undefined || before === undefined || day.status === 'unknown' || before.status === 'unknown') continue;
+    if (day.answer !== before.answer) changes++;
+  }
+  return changes;
 }
