@@ -175,7 +175,11 @@ function countScope(gold: StoreGold, feed: PredictionFeed, scope: EvaluationScop
         held++;
         if (item.status === 'unknown') {
           unknown++;
-          if (scope.week === null) continue;
+          if (scope.week === null) {
+            // Not expected on a date, yet excluded: the report counts it as unknown gold, as a week's does.
+            scorer.countUnknown();
+            continue;
+          }
         }
         if (leftOut(item)) {
           beforeAfter++;

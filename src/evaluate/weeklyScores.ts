@@ -432,6 +432,14 @@ export class WeeklyScorer {
     this.cutoff = options.cutoff ?? null;
   }
 
+  /**
+   * Counts an item whose gold is unknown that the scope does not expect (a date expects only the
+   * queries it can answer): excluded from every score, as `add` excludes one, but counted as unknown.
+   */
+  countUnknown(): void {
+    this.unknown++;
+  }
+
   /** Scores an item now and keeps its outcome in slot `at`, to be counted later by `add` with the same slot. */
   keep(item: WeeklyCase, kept: KeptScores, at: number): void {
     kept.set(at, scoreInto(item, this.scores, this.texts), this.scores);
