@@ -31,7 +31,8 @@ export function metaPathOf(predictions: string): string {
 export function parseSystemMeta(text: string, where: string): SystemMeta {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte-order mark (an editor's UTF-8 with BOM) is no part of the JSON, as in a predictions file.
+    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
     throw new UserError('E_SYSTEM_META_INVALID', `${where}: not valid JSON; expected {"cutoff": "YYYY-MM-DD"}`);
   }

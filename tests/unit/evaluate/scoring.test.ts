@@ -298,6 +298,8 @@ describe('prediction files', () => {
     expect(metaPathOf('subs/gpt.jsonl')).toBe('subs/gpt.meta.json');
     expect(parseSystemMeta('{"cutoff": "2024-12-01", "model": "x"}', 'gpt.meta.json')).toEqual({ cutoff: '2024-12-01' });
     expect(parseSystemMeta('{}', 'gpt.meta.json')).toEqual({ cutoff: null });
+    // Saved as UTF-8 with a byte-order mark (as a predictions file may be): read all the same.
+    expect(parseSystemMeta('\uFEFF{"cutoff": "2024-12-01"}', 'gpt.meta.json')).toEqual({ cutoff: '2024-12-01' });
     expect(() => parseSystemMeta('{"cutoff": "December 2024"}', 'gpt.meta.json')).toThrow(withCode('E_SYSTEM_META_INVALID', /^gpt\.meta\.json: field "cutoff": "December 2024" is not a real calendar date as YYYY-MM-DD$/));
     expect(() => parseSystemMeta('cutoff=2024', 'gpt.meta.json')).toThrow(withCode('E_SYSTEM_META_INVALID'));
   });
