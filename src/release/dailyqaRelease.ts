@@ -58,11 +58,12 @@ export function daysFrom(from: string, to: string): string[] {
 }
 
 /**
- * The DailyQA release of every kept query on each day from `from` to `to` (one answer table, one file a day, the card).
+ * The DailyQA release of every kept query on each day from `from` to `to` (one answer table, one file a day, the card),
+ * with why some answers are unknown when some are.
  *
  * @throws UserError when the store holds no kept query, or knows none of their answers on any day of the range
  */
-export async function renderDailyQaRelease(store: Store, from: string, to: string): Promise<{ draft: ReleaseDraft; counts: DailyQaCounts }> {
+export async function renderDailyQaRelease(store: Store, from: string, to: string): Promise<{ draft: ReleaseDraft; counts: DailyQaCounts; unknownReason?: string }> {
   const dates = daysFrom(from, to);
   const queries = store.queries.keptQueries();
   if (queries.length === 0) throw new UserError('E_PREREQUISITE_MISSING', 'no kept queries in the store: run wikidelta weekly or wikidelta import dailyqa first');
@@ -84,10 +85,13 @@ export async function renderDailyQaRelease(store: Store, from: string, to: strin
     update_frequency: query.updateFrequency,
     changed_at: query.changedAt,
   }));
+  const unknownDays = [...new Set(answers.filter((answer) => answer.status === 'unknown').map((answer) => String(answer.date)))].sort();
   const unknown = answers.filter((answer) => answer.status === 'unknown').length;
+  // Said of the days some answer is unknown only: the range's first days may be known (a page not yet created).
+  const unknownReason = unknown > 0 ? unknownAnswersReason(store, unknownDays) : undefined;
   // As for one day: a release in which no answer is known is no dataset, whatever the range.
   if (unknown > 0 && unknown === answers.length) {
-    throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${queries.length} kept queries on any day from ${from} to ${to}: ${unknownAnswersReason(store, [from, to])}`);
+    throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${queries.length} kept queries on any day from ${from} to ${to}: ${unknownReason}`);
   }
   const counts = { queries: queries.length, days: dates.length, answers: answers.length, unknown };
   const tables = { answers: { spec: ANSWERS_TABLE, records: answers }, queries: { spec: QUERIES_TABLE, records: queryRows } };
@@ -96,6 +100,7 @@ export async function renderDailyQaRelease(store: Store, from: string, to: strin
   return {
     draft: { kind: 'dailyqa', series: 'dailyqa', date: to, command: `wikidelta export dailyqa --from ${from} --to ${to}`, parameters: { from, to }, files },
     counts,
+    ...(unknownReason === undefined ? {} : { unknownReason }),
   };
 }
 

@@ -34,10 +34,10 @@ export function dailyQaOutputPath(out: string, date: string): string {
 /** `export dailyqa --from A --to B`: the range release, written as a whole. */
 async function exportRange(command: Command, flags: DailyQaExportFlags & { from: string; to: string }): Promise<void> {
   await withSession(command, { write: false, lock: true }, async (session) => {
-    const { draft, counts } = await renderDailyQaRelease(session.store, flags.from, flags.to);
+    const { draft, counts, unknownReason } = await renderDailyQaRelease(session.store, flags.from, flags.to);
     const dir = flags.out ?? join(dirname(session.dbPath), 'releases', `dailyqa-${flags.from}-${flags.to}`);
     const written = await writeRelease(session.store, dir, draft, previousChoice(flags));
-    if (counts.unknown > 0) process.stderr.write(`${counts.unknown} of the ${counts.answers} answers are unknown (status unknown): ${unknownAnswersReason(session.store, [flags.from, flags.to])}\n`);
+    if (unknownReason !== undefined) process.stderr.write(`${counts.unknown} of the ${counts.answers} answers are unknown (status unknown): ${unknownReason}\n`);
     process.stdout.write(
       session.json
         ? `${JSON.stringify({ dir, counts, ...releaseSummary(written) })}\n`

@@ -21,10 +21,13 @@ describe('a DailyQA range release beyond the histories the store holds', () => {
     try {
       await importDailyQa(store, [file]);
       await expect(renderDailyQaRelease(store, '2025-03-01', '2025-03-02')).rejects.toThrow(withCode('E_ANSWERS_UNKNOWN'));
-      const { counts } = await renderDailyQaRelease(store, '2025-01-13', '2025-03-02');
+      const { counts, unknownReason } = await renderDailyQaRelease(store, '2025-01-13', '2025-03-02');
       expect(counts).toMatchObject({ queries: 1, answers: 49 });
       expect(counts.unknown).toBeGreaterThan(0);
       expect(counts.unknown).toBeLessThan(49);
+      // Said of the days whose answers are unknown: those after the file's day.
+      expect(unknownReason).toBe('the published files imported hold the days from 2025-01-13 to 2025-01-13: import the later qa_YYMMDD.jsonl files');
+      expect((await renderDailyQaRelease(store, '2025-01-13', '2025-01-13')).unknownReason).toBeUndefined();
     } finally {
       store.close();
     }
