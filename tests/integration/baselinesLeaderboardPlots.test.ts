@@ -95,9 +95,12 @@ describe('predict, offline', () => {
     expect(snapshot.code).toBe(1);
     expect(snapshot.stderr.trim().split('\n')).toHaveLength(1);
     expect(snapshot.errorCode).toBe('E_SNAPSHOT_NOT_FOUND');
-    // A week without queries: an empty file would be refused by evaluate and the leaderboard.
+    // A week without queries is refused naming the weeks near it; one whose queries have no known answer on the
+    // date gives no predictions: an empty file would be refused by evaluate and the leaderboard.
     const early = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--week', '2024-01-01', '--out', out, '--llm', 'offline']);
-    expect([early.code, early.errorCode, early.stderr.trim().split('\n')]).toEqual([1, 'E_NOTHING_TO_SCORE', [expect.stringMatching(/no query of the week of 2024-01-01 has a known answer on 2024-01-08/)]]);
+    expect([early.code, early.errorCode, early.stderr.trim().split('\n')]).toEqual([1, 'E_PREREQUISITE_MISSING', [expect.stringMatching(/no kept query of a week starting 2024-01-01: .*\(the nearest: \d{4}-\d{2}-\d{2} after it\)$/)]]);
+    const late = await runCli(['--db', db, 'predict', 'weekly', '--system', 'golden-doc', '--week', '2025-01-20', '--date', '2026-01-01', '--out', out, '--llm', 'offline']);
+    expect([late.code, late.errorCode, late.stderr.trim().split('\n')]).toEqual([1, 'E_NOTHING_TO_SCORE', [expect.stringMatching(/no query of the week of 2025-01-20 has a known answer on 2026-01-01/)]]);
     expect(() => readFileSync(out)).toThrow();
   });
 });

@@ -6,6 +6,7 @@ import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { dailyQaDay, dailyQaFileName } from '../../timeline/dailyqaExport.js';
 import { importDailyQa } from '../../timeline/dailyqaImport.js';
 import { unknownAnswersReason } from '../../timeline/unknownAnswers.js';
+import { requireKeptWeek } from '../keptWeek.js';
 import { renderDailyQaRelease } from '../../release/dailyqaRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
 import type { TimeAxis } from '../../model/timelines.js';
@@ -74,9 +75,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
     if (flags.previous !== undefined) refuseUsage(command, '--previous is for a range release (--from and --to)');
     const date = flags.date;
     await withSession(command, { write: false, lock: true }, (session) => {
-      if (flags.week !== undefined && !session.store.queries.keptWeeks().some((start) => start.startsWith(flags.week as string))) {
-        throw new UserError('E_PREREQUISITE_MISSING', `the store holds no kept query of a week starting ${flags.week}: give the first day of a week it ran or imported`);
-      }
+      if (flags.week !== undefined) requireKeptWeek(session.store, flags.week);
       const windowStart = flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {};
       const { lines: content, unknown } = dailyQaDay(session.store, date, { ...windowStart, axis: flags.time });
       // On world time a query is unknown because its fact has no time-qualified statement (a wikitext

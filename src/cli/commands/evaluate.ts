@@ -48,6 +48,7 @@ import { writeFilesAtomically } from '../../release/atomicFiles.js';
 import { addOptions, dateOption, integerOption, refuseUsage, timeAxisOption } from '../options.js';
 import type { TimeAxis } from '../../model/timelines.js';
 import { withSession, type Session } from '../session.js';
+import { requireKeptWeek } from '../keptWeek.js';
 
 interface WeeklyFlags {
   predictions: string;
@@ -116,6 +117,7 @@ export function registerEvaluate(program: Command): void {
     const feed: PredictionFeed = (sink) => file.read(datedSink(defaultDate, sink, 'with --from and --to each line names its date'));
     try {
       await withSession(command, judgedSession(flags), async (session) => {
+        if (scope.week !== null) requireKeptWeek(session.store, scope.week);
         const judge = judgeOf(flags.judge, session);
         const items: Array<{ item: WeeklyItemScore; status: string; gold: string | null; prediction: string | null }> = [];
         const report: WeeklyReport & WeeklyEvaluation & { judge?: JudgeReport } = evaluateWeekly(new StoreGold(session.store), feed, scope, {

@@ -11,6 +11,7 @@ import { addOptions, dateOption, llmOption, refuseUsage, snapshotNameOption, tim
 import type { TimeAxis } from '../../model/timelines.js';
 import { withSession, type Session } from '../session.js';
 import { UserError } from '../../errors.js';
+import { requireKeptWeek } from '../keptWeek.js';
 
 /** What both baselines' commands read. */
 interface PredictFlags {
@@ -61,7 +62,10 @@ export function registerPredict(program: Command): void {
     // DailyQA answers a week's queries on the day after the week.
     const date = flags.date ?? (flags.week !== undefined ? weekEvaluationDate(flags.week) : refuseUsage(command, "required option '--date <date>' not specified (or give --week)"));
     const expected = `${flags.week === undefined ? 'no kept query' : `no query of the week of ${flags.week}`} has a known answer on ${date}`;
-    await predictInto(command, flags, expected, (session, tasks) => predictWeekly(session.store, tasks, flags.system, date, { ...(flags.week === undefined ? {} : { week: flags.week }), axis: flags.time }));
+    await predictInto(command, flags, expected, (session, tasks) => {
+      if (flags.week !== undefined) requireKeptWeek(session.store, flags.week);
+      return predictWeekly(session.store, tasks, flags.system, date, { ...(flags.week === undefined ? {} : { week: flags.week }), axis: flags.time });
+    });
   });
   addOptions<PredictGrowoverFlags>(
     predict
