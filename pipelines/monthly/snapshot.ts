@@ -56,6 +56,7 @@ const snapshotStage: Stage<SnapshotInput> = {
     let sentences = 0;
     const skipped: Record<string, number> = {};
     let skippedCount = 0;
+    let invalidUtf8Pages = 0;
     const underWay: Array<{ article: SnapshotArticle; cut: Promise<Cut> }> = [];
     const writeNext = async (): Promise<void> => {
       const { article, cut } = underWay.shift() as (typeof underWay)[number];
@@ -64,6 +65,10 @@ const snapshotStage: Stage<SnapshotInput> = {
         context.reporter.warn('article skipped: the parser cannot read it', { title: article.title, page_id: article.pageId, reason: result.reason });
         if (skippedCount++ < NAMED_SKIPS) skipped[`skipped: ${article.title} (${result.reason})`] = article.pageId;
         return;
+      }
+      if (article.invalidUtf8 !== undefined && article.invalidUtf8 > 0) {
+        invalidUtf8Pages++;
+        context.reporter.warn('invalid UTF-8 in the dump, replaced by U+FFFD', { page: article.title, page_id: article.pageId, sequences: article.invalidUtf8 });
       }
       store.storeArticle(name, article, result.sentences);
       articles++;
@@ -76,7 +81,14 @@ const snapshotStage: Stage<SnapshotInput> = {
       if (underWay.length >= runner.threadCount * ARTICLES_PER_THREAD) await writeNext();
     }
     while (underWay.length > 0) await writeNext();
-    return { articles: store.articles(name).length, stored_now: articles, sentences_now: sentences, skipped: skippedCount, ...skipped };
+    return {
+      articles: store.articles(name).length,
+      stored_now: articles,
+      sentences_now: sentences,
+      skipped: skippedCount,
+      ...(invalidUtf8Pages > 0 ? { invalid_utf8_pages: invalidUtf8Pages } : {}),
+      ...skipped,
+    };
   },
 };
 

@@ -17,6 +17,8 @@ export interface SnapshotArticle {
   revId: number;
   timestamp: string;
   wikitext: string;
+  /** From a dump: sequences of this revision's page that were not UTF-8, each read as U+FFFD (absent: none, or not known). */
+  invalidUtf8?: number;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface SnapshotArticle {
  *
  * @param path - a dump file (plain or compressed) or `-` for standard input
  * @param asOf - the snapshot's instant as an ISO timestamp, or null for each page's latest revision
- * @returns each main-namespace article that existed at `asOf` and was not a redirect then, in dump order
+ * @returns each main-namespace article that existed at `asOf` and was not a redirect then, in dump order,
+ *   with `invalidUtf8` when its page held bytes that were not UTF-8 and its text holds the U+FFFD they were read as
  * @throws UserError or InputError as `openDumpInput` and `readDump` do
  * @example for await (const article of dumpSnapshotArticles('enwiki-20250101.xml.bz2', '2025-01-01T00:00:00Z')) store(article);
  */
@@ -43,7 +46,10 @@ export async function* dumpSnapshotArticles(path: string, asOf: string | null): 
       best = { pageId: page.pageId, title: page.title, revId: revision.revId, timestamp: revision.timestamp, wikitext: revision.text };
       bestPage = page;
     } else {
-      if (best !== null && bestPage === event.page && !isRedirectText(best.wikitext)) yield best;
+      if (best !== null && bestPage === event.page && !isRedirectText(best.wikitext)) {
+        // The count is the page's, all revisions: only a text that holds a replacement character took some of it.
+        yield event.invalidUtf8 > 0 && best.wikitext.includes('\ufffd') ? { ...best, invalidUtf8: event.invalidUtf8 } : best;
+      }
       best = null;
       bestPage = null;
     }
