@@ -60,8 +60,24 @@ function sentenceFacts(text: string): SentenceFacts {
   return cache.get(text) ?? remember(text, parseFacts(text));
 }
 
+/**
+ * One spelling for the forms of a word that compromise and the tokens would read apart, so that a
+ * copy-edit of spelling changes no fact: the prefix "non" joined or hyphenated ("non-profit" read a
+ * negation "non", "nonprofit" none: both are now read hyphenated, so "non-stop" / "stop" still
+ * differ), a hyphenated "-most" suffix ("northern-most" read a comparison "most") and an
+ * initialism's points ("U.S." / "US").
+ *
+ * @example oneSpelling('The U.S. nonprofit in the northern-most state') === 'The US non-profit in the northernmost state'
+ */
+export function oneSpelling(text: string): string {
+  return text
+    .replace(/\b(non)(?!e)(?=\p{L}{3,})/giu, '$1-')
+    .replace(/(?<=\p{L})-(most)\b/giu, '$1')
+    .replace(/\b(?:\p{Lu}\.){2,}/gu, (initialism) => initialism.replaceAll('.', ''));
+}
+
 function remember(text: string, facts: readonly Fact[]): SentenceFacts {
-  const read = { facts, words: new Set(contentTokens(text).map((token) => token.norm)) };
+  const read = { facts, words: new Set(contentTokens(oneSpelling(text)).map((token) => token.norm)) };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, read);
   return read;
@@ -88,7 +104,8 @@ export function forgetFacts(): void {
 }
 
 /** A sentence's facts, read by compromise: pure, so a worker thread can read them for the labeling thread. */
-export function parseFacts(text: string): Fact[] {
+export function parseFacts(original: string): Fact[] {
+  const text = oneSpelling(original);
   // compromise reads no number after a currency code glued to its sign ("US$8 billion" gave 1e9).
   const doc = compromise()(text.replace(/\b([A-Z]{1,3})\$(?=\d)/g, '$1 $'));
   const facts: Fact[] = [];

@@ -17,6 +17,7 @@ const CHANGED: Array<[string, string]> = [
   ['The ferry is operated by Stena Line.', 'The ferry is operated by Brittany Ferries.'],
   ['It was the first school in the county to admit girls.', 'It was the third school in the county to admit girls.'],
   ['The bridge is taller than the cathedral.', 'The bridge is shorter than the cathedral.'],
+  ['It was a nonstop flight.', 'It was a stop flight.'],
 ];
 
 const SAME: Array<[string, string]> = [
@@ -34,6 +35,11 @@ const SAME: Array<[string, string]> = [
   ["He found the lectures of Fichte tedious.", "He found Fichte’s lectures tedious."],
   ['The idea he borrowed was that of Kant.', "The idea he borrowed was Kant's."],
   ['Berlin is one of the 16 constituent states of Germany.', "Berlin is one of Germany's 16 constituent states."],
+  // A copy-edit of spelling (a hyphen after "non" or before "most", an initialism's points) is no new fact.
+  ['There are more than 20 non-indigenous communities.', 'There are more than 20 nonindigenous communities.'],
+  ['It hosts many non-profit organizations.', 'It hosts many nonprofit organizations.'],
+  ['The water in the northern-most North Atlantic is cold.', 'The water in the northernmost North Atlantic is cold.'],
+  ['The episode never aired in the US.', 'The episode never aired in the U.S.'],
 ];
 
 describe('facts of a sentence', () => {
