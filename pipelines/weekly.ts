@@ -78,6 +78,10 @@ export function runWeekly(options: {
   reporter: Reporter;
   params: Record<string, unknown>;
 }): Promise<PipelineOutcome> {
+  // `--stages ""` (an unset variable in a cron line) would open a run that runs nothing and exit 0.
+  if (options.stages.length === 0) {
+    throw new UserError('E_FLAG_INVALID', `--stages names no stage: give some of the weekly stages ${weeklyStages.map((s) => s.name).join(', ')}, or leave it out for all`);
+  }
   const unknown = [...options.stages, ...(options.redo ?? [])].filter((stage) => !weeklyStages.some((s) => s.name === stage));
   if (unknown.length > 0) {
     throw new UserError('E_FLAG_INVALID', `unknown stage "${unknown.join('", "')}": the weekly stages are ${weeklyStages.map((s) => s.name).join(', ')}`);

@@ -58,7 +58,7 @@ export function registerWeekly(program: Command): void {
     const start = givenStart(flags, command);
     await requireQueue(flags.queue);
     if (flags.threads !== undefined && flags.queue !== undefined) refuseUsage(command, '--threads is for runs without --queue: the queue\'s workers parse and diff');
-    if (flags.threads !== undefined && flags.threads < 1) refuseUsage(command, '--threads must be at least 1');
+    if (flags.threads !== undefined && (flags.threads < 1 || flags.threads > MAX_THREADS)) refuseUsage(command, `--threads must be from 1 to ${MAX_THREADS}`);
     const outcome = await withSession(
       command,
       { write: true, flags: { seed: flags.seed, userAgent: flags.userAgent, revertHours: flags.revertHours, keepContent: flags.keepContent, llm: flags.llm } },
@@ -92,6 +92,8 @@ function requirePast(start: string, now: Date): string {
 }
 
 const FIRST_WIKI_DAY = '2001-01-15';
+/** The most batch threads --threads may ask for, as for --embed-threads: each holds a heap of its own (threadHeapMb), so thousands exhaust the machine's memory. */
+const MAX_THREADS = 64;
 
 interface WeeklyOutcome extends PipelineOutcome {
   /** The week's run was done before this invocation: what it asked for was done already. */
