@@ -86,12 +86,18 @@ export class RequestQueue {
     for (let retry = 0; ; retry++) {
       let reply: T | typeof DOWN;
       try {
-        reply = await this.queue.add(async () => {
-          const wait = this.pausedUntil - Date.now();
-          if (wait > 0) await sleep(wait);
-          if (this.down !== undefined && Date.now() < this.down.until) return DOWN;
-          return attempt();
-        });
+        // A retry goes before the first attempts still waiting (p-queue runs higher priorities first):
+        // behind them, with the service down or hung, every request of a batch would spend its first
+        // retries (each a timeout) before any spent them all and the others could stop at once.
+        reply = await this.queue.add(
+          async () => {
+            const wait = this.pausedUntil - Date.now();
+            if (wait > 0) await sleep(wait);
+            if (this.down !== undefined && Date.now() < this.down.until) return DOWN;
+            return attempt();
+          },
+          { priority: retry },
+        );
       } catch (error) {
         const failure = read(error);
         if (failure === undefined) throw error;

@@ -110,6 +110,22 @@ describe('the retry policy every client shares', () => {
     await expect(requests.run(async () => 'back', readFailure)).resolves.toBe('back');
   });
 
+  it('stops a batch against a hung service once one request spent its retries, before every request was tried once', async () => {
+    // Each attempt hangs until its timeout, then fails as a passing failure. A retry waiting behind the
+    // batch's first attempts would let every request spend its retries but the last (121 attempts here,
+    // each a timeout: hours at the default 60 s) before one spent them all.
+    const requests = new RequestQueue({ service: 'test service', failureCode: 'E_LLM_UNREACHABLE', maxInFlight: 4, maxRetries: 3, retryBaseMs: 1 });
+    let attempts = 0;
+    const hung = async (): Promise<string> => {
+      attempts++;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw { status: 'no complete reply within 60 s', transient: true } satisfies Failure;
+    };
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, item) => failureOf(requests.run(hung, readFailure, `item ${item}`))));
+    expect(outcomes.map((error) => error.code)).toEqual(Array(40).fill('E_LLM_UNREACHABLE'));
+    expect(attempts).toBeLessThan(40);
+  });
+
   it('lets the other requests go on after one the service refused as such (a 400 is that request\'s verdict)', async () => {
     const requests = queue(3);
     await expect(requests.run(failingThen([{ status: 'HTTP 400', httpStatus: 400 }]).attempt, readFailure)).rejects.toThrow('test service failed: HTTP 400');
