@@ -6,6 +6,7 @@
  * a failure of the LLM service is thrown by the provider (docs/ARCHITECTURE.md §6) and ends the run.
  */
 import type { TaskResult } from '../llm/tasks.js';
+import { MAX_PREDICTION_CHARS } from './predictions.js';
 
 /** One line of a prediction file: the item id and the predicted text. */
 export interface PredictionLine {
@@ -38,9 +39,11 @@ export async function predictAll<T extends { id: string }>(
     const results = await Promise.all(batch.map((item) => answer(item)));
     batch.forEach((item, i) => {
       const result = results[i];
+      // A reply past the cap `evaluate` reads (a server that ignores max_tokens) is no answer: written, it would make the whole file unreadable.
+      const answer = result?.ok && result.value.answer.length <= MAX_PREDICTION_CHARS ? result.value.answer : undefined;
       if (result === null || result === undefined) withoutReference++;
-      else if (!result.ok) failed++;
-      predictions.push({ id: item.id, prediction: result?.ok ? result.value.answer : '' });
+      else if (answer === undefined) failed++;
+      predictions.push({ id: item.id, prediction: answer ?? '' });
     });
   }
   return { predictions, failed, withoutReference };

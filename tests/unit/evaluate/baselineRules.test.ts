@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fillBlank, OfflineBaselineTasks } from '../../../src/llm/offlineBaselineTasks.js';
 import { predictAll, predictionLines } from '../../../src/evaluate/predictBaseline.js';
+import { MAX_PREDICTION_CHARS } from '../../../src/evaluate/predictions.js';
 
 describe('offline baseline rules', () => {
   const tasks = new OfflineBaselineTasks();
@@ -35,5 +36,13 @@ describe('predictAll', () => {
     expect(outcome.predictions[7]).toEqual({ id: 'q7', prediction: '' });
     expect(outcome.predictions[11]).toEqual({ id: 'q11', prediction: 'a11' });
     expect(predictionLines(outcome.predictions.slice(11, 12))).toEqual(['{"id":"q11","prediction":"a11"}\n']);
+  });
+
+  it('counts a reply longer than evaluate reads as failed and predicts "", so the file it writes can be scored', async () => {
+    const prompt = { name: 'test', version: '1' };
+    const answers: Record<string, string> = { fits: 'A'.repeat(MAX_PREDICTION_CHARS), huge: 'A'.repeat(MAX_PREDICTION_CHARS + 1) };
+    const outcome = await predictAll([{ id: 'fits' }, { id: 'huge' }], (item) => Promise.resolve({ ok: true as const, value: { answer: answers[item.id] as string }, prompt }));
+    expect(outcome.failed).toBe(1);
+    expect(outcome.predictions.map((p) => p.prediction.length)).toEqual([MAX_PREDICTION_CHARS, 0]);
   });
 });
