@@ -189,6 +189,10 @@ export class WikiClient {
       if (/maxContentLength size of \d+ exceeded/.test((error as Error | undefined)?.message ?? '')) throw new ReplyTooLarge(this.maxReplyBytes);
       // mwn reads the reply's fields before we see it: JSON that is no object (`null`, a number) fails there as a TypeError.
       if (error instanceof TypeError) throw new RemoteError('E_WIKI_BAD_REPLY', `wiki ${this.apiUrl} sent a reply that is not an API reply (JSON, but no object) to ${describe(params)}`);
+      // mwn's "invalidjson": a reply that is not JSON at all (an HTML page, a login form, a body cut short) is no API answer either.
+      if ((error as { code?: unknown } | undefined)?.code === 'invalidjson') {
+        throw new RemoteError('E_WIKI_BAD_REPLY', `wiki ${this.apiUrl} sent a reply that is not an API reply (not JSON: an HTML page, or a body cut short?) to ${describe(params)}`);
+      }
       throw error;
     }
   }

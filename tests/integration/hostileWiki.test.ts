@@ -112,6 +112,17 @@ describe('a hostile wiki', () => {
     expect(wiki.requests).toBe(1);
   });
 
+  it.each([
+    ['an HTML page', '<!doctype html><html><body>Log in</body></html>'],
+    ['JSON cut short', '{"batchcomplete":true,"query":{'],
+  ])('whose reply is %s: a reply that is no API reply (E_WIKI_BAD_REPLY), not retried as a passing failure', async (_, body) => {
+    const wiki = await hostile({ kind: 'fixed', body });
+    await expect(client(wiki, { maxRetries: 3 }).read({ action: 'query', list: 'logevents' }, AnyQuery)).rejects.toThrow(
+      withCode('E_WIKI_BAD_REPLY', /^wiki \S+ sent a reply that is not an API reply \(not JSON: .*\) to action=query&list=logevents$/),
+    );
+    expect(wiki.requests).toBe(1);
+  });
+
   it('ends the weekly command with one line naming the request: a repeated continuation, a drip', async () => {
     const env = { WIKIDELTA_MAX_RETRIES: '1', WIKIDELTA_RETRY_BASE_MS: '10', WIKIDELTA_REQUEST_TIMEOUT_SECONDS: '1' };
     for (const [behaviour, code, line] of [
