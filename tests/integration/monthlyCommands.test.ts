@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, repoRoot, runCli, runCliOk, tempDir } from '../../testkit/cli.js';
@@ -25,6 +25,12 @@ describe('snapshot, label and export labels commands', () => {
       const badApi = await runCli(['--db', db, 'snapshot', '--name', 'x', '--api', api, '--as-of', '2025-03-01', '--titles', SAMPLE]);
       expect([badApi.code, badApi.errorCode]).toEqual([1, 'E_FLAG_INVALID']);
     }
+    // A binary file given as the title list: refused before a request carries its bytes as titles.
+    const binary = join(dir, 'titles.bin');
+    writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0xff, 0xfe, 0x0a, 0x41]));
+    const binaryTitles = await runCli(['--db', db, 'snapshot', '--name', 'x', '--api', 'http://127.0.0.1:9/api.php', '--as-of', '2025-03-01', '--titles', binary]);
+    expect([binaryTitles.code, binaryTitles.errorCode]).toEqual([1, 'E_TITLE_LIST_INVALID']);
+    expect(binaryTitles.stderr).toMatch(/control characters or bytes that are not UTF-8/);
     const titlesOfDump = await runCli(['--db', db, 'snapshot', '--name', 'x', '--dump', SAMPLE, '--as-of', '2025-03-01', '--titles', SAMPLE]);
     expect([titlesOfDump.code, titlesOfDump.errorCode]).toEqual([1, 'E_FLAGS_CONFLICT']);
     const badDate = await runCli(['--db', db, 'snapshot', '--name', 'x', '--dump', SAMPLE, '--as-of', '2025-02-30']);

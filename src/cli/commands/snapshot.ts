@@ -22,7 +22,11 @@ interface SnapshotFlags extends SourceFlags {
   userAgent?: string;
 }
 
-const TitleList = z.array(z.string().min(1).max(255)).min(1, 'the title list is empty');
+/** A title holds no control character (MediaWiki refuses them), nor U+FFFD, what bytes that are not UTF-8 read as: a binary file given as the list. */
+const TITLE_NOT_TEXT = /[\u0000-\u001f\u007f\ufffd]/;
+const TitleList = z
+  .array(z.string().min(1).max(255).refine((title) => !TITLE_NOT_TEXT.test(title), 'a line holds control characters or bytes that are not UTF-8: not a list of titles'))
+  .min(1, 'the title list is empty');
 
 export function registerSnapshot(program: Command): void {
   addOptions<SnapshotFlags>(program.command('snapshot').description('materialise a named snapshot: each article as of a date, as paragraphs and sentences'), {
