@@ -1,6 +1,6 @@
 import Sqlite from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 import { z } from 'zod';
@@ -14,9 +14,10 @@ const BUSY_TIMEOUT_MS = 5000;
 
 /**
  * The one line to show for an SQLite failure that is the store's condition, not a bug: busy past
- * the timeout, read-only, full, or not a database. Undefined for anything else.
+ * the timeout, read-only, full, or not a database. Undefined for anything else. `bytesLeft` tells
+ * the space left under the store (an I/O error with under 1 MiB left is the full disk).
  */
-export function storeProblem(error: unknown, path: string): UserError | undefined {
+export function storeProblem(error: unknown, path: string, bytesLeft: (dir: string) => number | undefined = freeBytes): UserError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
@@ -25,12 +26,26 @@ export function storeProblem(error: unknown, path: string): UserError | undefine
   if (code.startsWith('SQLITE_READONLY')) {
     return new UserError('E_STORE_READ_ONLY', `database ${path} is read-only (${(error as Error).message}): give a writable file or directory with --db`, { cause: error });
   }
-  if (code.startsWith('SQLITE_FULL')) return new UserError('E_STORE_DISK_FULL', `database ${path}: the disk is full`, { cause: error });
+  // A full disk shows as SQLITE_FULL when a page cannot be written, but as an I/O error when the WAL
+  // index (-shm) cannot grow, which every command meets first on opening the store: not a damaged store.
+  if (code.startsWith('SQLITE_FULL') || (code.startsWith('SQLITE_IOERR') && (bytesLeft(dirname(path)) ?? Infinity) < 1024 * 1024)) {
+    return new UserError('E_STORE_DISK_FULL', `database ${path}: the disk is full: free space on it and run the command again (a run continues where it stopped)`, { cause: error });
+  }
   if (code.startsWith('SQLITE_CANTOPEN')) return new UserError('E_STORE_UNOPENABLE', `cannot open database ${path}: ${(error as Error).message}`, { cause: error });
   if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
     return new UserError('E_STORE_INVALID', `database ${path} is not a usable wikidelta store: ${(error as Error).message}`, { cause: error });
   }
   return undefined;
+}
+
+/** The bytes left to this user on the filesystem holding `dir`; undefined when that cannot be told. */
+function freeBytes(dir: string): number | undefined {
+  try {
+    const stats = statfsSync(dir);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

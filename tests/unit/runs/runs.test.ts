@@ -147,7 +147,7 @@ describe('runPipeline', () => {
       ['one', 'E_DUMP_TRUNCATED', 'dump is truncated inside page "A"'],
       ['one', 'E_INTERNAL', 'undefined is not a function'],
       // Recorded as the command's line says it, naming the store.
-      ['one', 'E_STORE_DISK_FULL', `database ${path}: the disk is full`],
+      ['one', 'E_STORE_DISK_FULL', `database ${path}: the disk is full: free space on it and run the command again (a run continues where it stopped)`],
     ]);
     expect(run?.errorCode).toBe('E_STORE_DISK_FULL');
 
