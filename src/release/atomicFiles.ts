@@ -67,7 +67,11 @@ export function writeFileAtomically(path: string, content: FileContent, options:
   const existing = statOf(path, 'the file');
   if (existing?.isDirectory()) throw new UserError('E_OUTPUT_UNWRITABLE', `cannot write ${path}: it is a directory`);
   if (existing && !existing.isFile()) {
-    writeInto(path, content, 'w');
+    try {
+      writeInto(path, content, 'w');
+    } catch (error) {
+      throw outputProblem(error, path);
+    }
     return;
   }
   const target = existing ? realpathSync(path) : path;
@@ -95,8 +99,6 @@ function writeInto(path: string, content: FileContent, flags: 'w' | 'wx', mode?:
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     }
-  } catch (error) {
-    throw outputProblem(error, path);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -137,10 +139,14 @@ function statIfReachable(path: string): Stats | undefined {
   }
 }
 
-/** A failed file-system call becomes one line naming the path; anything else is left as it is. */
+/**
+ * A failed file-system call becomes one line naming the output (never the temporary name it was being
+ * written under), and for a full disk what to do; anything else is left as it is.
+ */
 function outputProblem(error: unknown, path: string): unknown {
   if (error instanceof UserError) return error;
   const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new UserError('E_OUTPUT_UNWRITABLE', `cannot write ${path}: ${code}, the disk is full: free space on it and run the command again`);
   return typeof code === 'string' ? new UserError('E_OUTPUT_UNWRITABLE', `cannot write ${path}: ${code} (${(error as Error).message})`) : error;
 }
 

@@ -91,8 +91,10 @@ describe('one output file', () => {
     expect(statSync(fifo).isFIFO()).toBe(true);
   });
 
-  it('names a full device in one line', () => {
-    expect(() => writeFileAtomically('/dev/full', 'x'.repeat(1000))).toThrow(withCode('E_OUTPUT_UNWRITABLE', /^cannot write \/dev\/full: ENOSPC/));
+  it('names a full device in one line, saying what to do', () => {
+    expect(() => writeFileAtomically('/dev/full', 'x'.repeat(1000))).toThrow(
+      withCode('E_OUTPUT_UNWRITABLE', /^cannot write \/dev\/full: ENOSPC, the disk is full: free space on it and run the command again$/),
+    );
     expect(lstatSync('/dev/full').isCharacterDevice()).toBe(true);
   });
 
