@@ -13,6 +13,13 @@ import { lastCompleteMonth, lastCompleteWeekStart, monthEnd } from '../../src/da
 const SAMPLE = join(sharedData, 'enwiki-history-sample.xml');
 
 describe('cron forms', () => {
+  it('status --check refuses a misspelt --pipeline as a usage error rather than alarming that no such run ever ran', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    const misspelt = await runCli(['--db', db, 'status', '--check', '--pipeline', 'weeklyy']);
+    expect([misspelt.code, misspelt.errorCode]).toEqual([2, 'E_USAGE']);
+    expect(misspelt.stderr).toContain('weekly, sync, monthly-snapshot, monthly-label, monthly');
+  });
+
   it('weekly --last-week runs the last complete Monday-to-Sunday week past its revert horizon and refuses --start or --days beside it', async () => {
     const db = join(tempDir(), 'w.sqlite');
     await runCliOk(['--db', db, '--json', 'weekly', '--last-week', '--dump', SAMPLE, '--stages', 'collect']);

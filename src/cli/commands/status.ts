@@ -8,6 +8,9 @@ import { addOptions, integerOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
 import { UserError } from '../../errors.js';
 
+/** The pipelines whose runs the store records (a misspelt name would otherwise alarm as "no runs yet" forever). */
+const PIPELINES = ['weekly', 'sync', 'monthly-snapshot', 'monthly-label', 'monthly'];
+
 export function registerStatus(program: Command): void {
   addOptions<StatusFlags>(
     program.command('status').description('runs, their stages, counts and every failure (newest run first); a run whose process is gone shows as interrupted'),
@@ -15,7 +18,7 @@ export function registerStatus(program: Command): void {
       limit: integerOption('--limit <n>', 'how many runs to show', { min: 1 }).default(20),
       check: new Option('--check', 'for monitoring: one line about the newest run; exit 1 when it failed, was interrupted or is older than --max-age'),
       maxAge: integerOption('--max-age <hours>', 'with --check: the newest run must have finished (or, running, started) within this many hours'),
-      pipeline: new Option('--pipeline <name>', 'with --check: the newest run of this pipeline (weekly, sync, monthly-snapshot, monthly-label, monthly)'),
+      pipeline: new Option('--pipeline <name>', 'with --check: the newest run of this pipeline').choices(PIPELINES),
     },
   ).action(async (flags: StatusFlags, command: Command) => {
     await withSession(command, { write: false }, (session) => {
