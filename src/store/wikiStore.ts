@@ -9,12 +9,19 @@ import { z } from 'zod';
 export class WikiStore {
   private readonly upsert;
   private readonly selectBase;
+  private readonly selectNames;
 
   constructor(db: Database) {
     this.upsert = db.prepare(
       'INSERT INTO wikis (wiki, article_base_url) VALUES (?, ?) ON CONFLICT (wiki) DO UPDATE SET article_base_url = excluded.article_base_url',
     );
     this.selectBase = db.prepare('SELECT article_base_url FROM wikis WHERE wiki = ?').pluck();
+    this.selectNames = db.prepare('SELECT wiki FROM wikis ORDER BY wiki').pluck();
+  }
+
+  /** The wikis whose source a run has read, in name order. */
+  names(): string[] {
+    return z.array(z.string()).parse(this.selectNames.all());
   }
 
   /** Records where the wiki's articles are, replacing what an earlier run recorded. */

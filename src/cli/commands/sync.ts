@@ -3,7 +3,7 @@ import { runSync } from '../../../pipelines/sync.js';
 import { parseDate, isoSeconds } from '../../dates.js';
 import { openSource, type SourceFlags } from '../../sources/openSource.js';
 import { addOptions, dateOption } from '../options.js';
-import { withSession } from '../session.js';
+import { withSession, type Session } from '../session.js';
 import { entityNameOptions, runWiki, weeklyRunInput, type EntityNameFlags } from '../weeklyRunInput.js';
 
 interface SyncFlags extends SourceFlags, EntityNameFlags {
@@ -32,14 +32,10 @@ export function registerSync(program: Command): void {
       const until = asked > now ? now : asked;
       if (asked > now) session.reporter.warn(`--until ${flags.until} is still to come: synced up to now`, { until });
       const shown = until.slice(0, 10) === flags.until ? flags.until : until;
-      const outcome = await runSync({
-        store: session.store,
-        until,
-        reporter: session.reporter,
-        input: weeklyRunInput(session, flags, source, await runWiki(session, flags, source)),
-      });
+      const input = weeklyRunInput(session, flags, source, await runWiki(session, flags, source));
+      const outcome = await runSync({ store: session.store, until, reporter: session.reporter, input });
       if ('upToDate' in outcome) {
-        const message = outcome.tracked === 0 ? 'no tracked pages: run the weekly pipeline first' : `all ${outcome.tracked} tracked pages are synced up to ${shown}`;
+        const message = outcome.tracked === 0 ? noTrackedPages(session, input.wiki) : `all ${outcome.tracked} tracked pages are synced up to ${shown}`;
         process.stdout.write(session.json ? `${JSON.stringify(outcome)}\n` : `${message}\n`);
         return;
       }
@@ -57,4 +53,20 @@ export function registerSync(program: Command): void {
       }
     });
   });
+}
+
+/**
+ * Why a sync found nothing to do: the source is another wiki's than the one the store's queries are
+ * of (a wrong --dump or --api, which running the weekly pipeline would not mend), or no week has kept
+ * a query yet.
+ */
+function noTrackedPages(session: Session, wiki: string): string {
+  const others = session.store.wikis
+    .names()
+    .filter((name) => name !== wiki)
+    .map((name) => ({ name, tracked: session.store.timelines(name).trackedPages().length }))
+    .filter((other) => other.tracked > 0);
+  if (others.length === 0) return `no tracked pages of ${wiki}: no weekly run has kept a query of it yet (sync follows the pages behind kept queries)`;
+  const tracked = others.map((other) => `${other.tracked} of ${other.name}`).join(', ');
+  return `no tracked pages of ${wiki}, the wiki of the source given; the store tracks pages of another wiki (${tracked}): give that wiki's --dump or --api`;
 }
