@@ -11,6 +11,7 @@
  * is even parsed when the line is far over.
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
@@ -219,7 +220,7 @@ function readOpenPredictionFile(fd: number, path: string, sink: PredictionSink):
               `${path}: a results JSON of ${Math.round(size / 2 ** 20)} MiB, read whole, is over the ${MAX_RESULTS_JSON_BYTES / 2 ** 20} MiB it may hold: write it as JSONL {id, prediction} lines, read one at a time`,
             );
           }
-          const content = Buffer.concat([buffer.subarray(0, filled), readFileSync(fd)]).toString('utf8');
+          const content = utf8Text(Buffer.concat([buffer.subarray(0, filled), readFileSync(fd)]), path, null);
           if (looksLikeResultsJson(content)) return parseResultsJson(content, path, sink);
           // Read whole already: its lines from the text.
           return content.split('\n').forEach((line, i) => parseLine(line, path, i + 1, sink));
@@ -229,7 +230,7 @@ function readOpenPredictionFile(fd: number, path: string, sink: PredictionSink):
     if (read === 0) break;
     let start = 0;
     for (let end = buffer.indexOf(NEWLINE, start); end !== -1 && end < filled; end = buffer.indexOf(NEWLINE, start)) {
-      parseLine(buffer.toString('utf8', start, end), path, ++lineNumber, sink);
+      parseLine(utf8Text(buffer.subarray(start, end), path, ++lineNumber), path, lineNumber, sink);
       start = end + 1;
     }
     buffer.copy(buffer, 0, start, filled);
@@ -237,7 +238,20 @@ function readOpenPredictionFile(fd: number, path: string, sink: PredictionSink):
     // A line with no end in sight is refused before it is held whole (a UTF-16 unit is at most 3 UTF-8 bytes).
     if (filled > 3 * MAX_LINE_CHARS) refuseLongLine(MAX_LINE_CHARS + 1, path, lineNumber + 1, false);
   }
-  if (filled > 0) parseLine(buffer.toString('utf8', 0, filled), path, ++lineNumber, sink);
+  if (filled > 0) parseLine(utf8Text(buffer.subarray(0, filled), path, ++lineNumber), path, lineNumber, sink);
+}
+
+/**
+ * A line's text (or, with no line number, the whole file's); bytes that are not UTF-8 (a file saved as Latin-1 or Windows-1252) are refused, not
+ * read as U+FFFD: "é" read so scored a right answer wrong, with not a word said.
+ */
+function utf8Text(bytes: Buffer, path: string, lineNumber: number | null): string {
+  const text = bytes.toString('utf8');
+  // The check of the bytes runs only on a line whose text holds a replacement character at all.
+  if (text.includes('\ufffd') && !isUtf8(bytes)) {
+    throw new UserError('E_PREDICTIONS_INVALID', `${path}${lineNumber === null ? '' : ` line ${lineNumber}`}: bytes that are not UTF-8 (saved as Latin-1 or Windows-1252?): save it as UTF-8`);
+  }
+  return text;
 }
 
 const NEWLINE = 0x0a;
@@ -393,6 +407,10 @@ function parseLine(raw: string, source: string, number: number, sink: Prediction
     value = JSON.parse(line);
   } catch {
     throw new UserError('E_PREDICTIONS_INVALID', `${source} line ${number}: not valid JSON; expected ${FORMATS}`);
+  }
+  // A JSON array or a bare value on the line is a file of another shape, not an object missing a field.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UserError('E_PREDICTIONS_INVALID', `${source} line ${number}: ${Array.isArray(value) ? 'a JSON array' : `JSON ${value === null ? 'null' : typeof value}`}, not an object; expected ${FORMATS}`);
   }
   const parsed = JsonlLine.safeParse(value);
   if (!parsed.success) {

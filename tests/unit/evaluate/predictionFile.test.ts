@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -71,6 +71,23 @@ describe('prediction files a researcher gets wrong', () => {
     for (const [bytes, message] of cases) {
       writeFileSync(path, bytes);
       expect(() => readPredictionFile(path, () => {})).toThrow(withCode('E_PREDICTIONS_INVALID', message));
+    }
+  });
+
+  it('refuses bytes that are not UTF-8 (a Latin-1 file) naming the line, and keeps a replacement character written as text', () => {
+    const path = join(dir, 'latin1.jsonl');
+    const line = (prediction: string) => `${JSON.stringify({ id: 'q', prediction })}\n`;
+    writeFileSync(path, Buffer.concat([Buffer.from(line('Paris')), Buffer.from(line('Orléans'), 'latin1')]));
+    expect(() => readPredictionFile(path, () => {})).toThrow(withCode('E_PREDICTIONS_INVALID', /^\S*latin1\.jsonl line 2: bytes that are not UTF-8 \(saved as Latin-1 or Windows-1252\?\): save it as UTF-8$/));
+    writeFileSync(path, Buffer.from('{\n  "q1": "Orléans"\n}\n', 'latin1'));
+    expect(() => readPredictionFile(path, () => {})).toThrow(withCode('E_PREDICTIONS_INVALID', /^\S*latin1\.jsonl: bytes that are not UTF-8/));
+    writeFileSync(path, line('a \ufffd b'));
+    expect(read(readFileSync(path, 'utf8'))).toEqual([{ id: 'q', prediction: 'a \ufffd b', date: null }]);
+  });
+
+  it('refuses a line that is JSON but no object as a file of another shape, naming the shapes it reads', () => {
+    for (const [content, what] of [['["q1", "Paris"]\n', 'a JSON array'], ['"Paris"\n', 'JSON string'], ['null\n', 'JSON null']] as const) {
+      expect(() => read(content)).toThrow(withCode('E_PREDICTIONS_INVALID', `p.jsonl line 1: ${what}, not an object; expected JSONL {id, prediction[, date]}`));
     }
   });
 
