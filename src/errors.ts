@@ -28,7 +28,7 @@ export const errorCodes = {
   E_STORE_LOCKED: 'another run holds the lock of the store: wait for it, or remove the lock of a run that is gone',
   E_LOCK_UNWRITABLE: 'the lock beside the store cannot be created or replaced',
   E_PREREQUISITE_MISSING: 'the store does not hold yet what the command works from (a run, labels, items, an earlier stage): run the step the line names first',
-  E_SNAPSHOT_EXISTS: 'a snapshot of that name exists already: choose another `--name`',
+  E_SNAPSHOT_EXISTS: 'a finished snapshot of that name exists from another source or date: choose another `--name` (one left unfinished, on a broken dump say, is taken again from the source given)',
   E_SNAPSHOT_NOT_FOUND: 'no snapshot of that name in the store',
   E_PAGE_NOT_FOUND: 'no page of that title in the store',
   E_TITLE_AMBIGUOUS: 'a former title, or an English label, that several pages of the wiki have had: the line names them; give one by its title (an entity by its id)',

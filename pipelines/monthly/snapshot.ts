@@ -49,8 +49,16 @@ const snapshotStage: Stage<SnapshotInput> = {
   name: 'snapshot',
   async run(input, context) {
     const store = context.store.snapshots;
-    store.openSnapshot(input.snapshot);
     const name = input.snapshot.name;
+    // As `requireWholeSnapshot` reads it: a snapshot with no run of its own (an older store's) counts as whole.
+    const unfinished = (existing: SnapshotRecord) => {
+      const run = context.store.runs.findRun('monthly-snapshot', snapshotRunParams(existing));
+      return run !== undefined && run.status !== 'done';
+    };
+    const before = store.openSnapshot(input.snapshot, unfinished);
+    if (before !== undefined) {
+      context.reporter.warn(`snapshot "${name}" was left unfinished from ${before.source} as of ${before.asOf ?? 'latest'}: taken again from ${input.snapshot.source}`, { snapshot: name });
+    }
     const runner = sharedThreadRunner(undefined, input.threadHeapMb);
     let articles = 0;
     let sentences = 0;
@@ -107,7 +115,10 @@ export function requireWholeSnapshot(store: Store, name: string): SnapshotRecord
   const snapshot = store.snapshots.requireSnapshot(name);
   const run = store.runs.findRun('monthly-snapshot', snapshotRunParams(snapshot));
   if (run !== undefined && run.status !== 'done') {
-    throw new UserError('E_PREREQUISITE_MISSING', `snapshot "${name}" is incomplete: its snapshot run ${run.id} did not finish; run wikidelta snapshot --name ${name} again (same source and --as-of) first`);
+    throw new UserError(
+      'E_PREREQUISITE_MISSING',
+      `snapshot "${name}" is incomplete: its snapshot run ${run.id} did not finish; run wikidelta snapshot --name ${name} again first (the same source and --as-of continue it; another copy of a broken dump takes it again)`,
+    );
   }
   return snapshot;
 }

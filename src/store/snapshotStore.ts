@@ -95,16 +95,33 @@ export class SnapshotStore {
     );
   }
 
-  /** Creates the snapshot, or checks that an existing one of that name has the same origin (a rerun). */
-  openSnapshot(record: SnapshotRecord): void {
+  /**
+   * Creates the snapshot, or checks that an existing one of that name has the same origin (a rerun).
+   * One whose taking never finished (`unfinished`: its run stopped, on a broken dump say) is taken
+   * again from the origin given: its articles are dropped, as a source of other bytes may hold others.
+   *
+   * @returns the origin the snapshot had before it was taken again, if it was
+   * @throws UserError (`E_SNAPSHOT_EXISTS`) for a finished snapshot of that name from another origin
+   */
+  openSnapshot(record: SnapshotRecord, unfinished: (existing: SnapshotRecord) => boolean = () => false): SnapshotRecord | undefined {
     const existing = this.snapshot(record.name);
-    if (existing && (existing.source !== record.source || existing.asOf !== record.asOf || existing.wiki !== record.wiki)) {
+    if (!existing) {
+      this.insertSnapshot.run(record.name, record.wiki, record.source, record.asOf, new Date().toISOString());
+      return undefined;
+    }
+    if (existing.source === record.source && existing.asOf === record.asOf && existing.wiki === record.wiki) return undefined;
+    if (!unfinished(existing)) {
       throw new UserError(
         'E_SNAPSHOT_EXISTS',
         `snapshot "${record.name}" already exists from ${existing.source} as of ${existing.asOf ?? 'latest'}: choose another --name`,
       );
     }
-    if (!existing) this.insertSnapshot.run(record.name, record.wiki, record.source, record.asOf, new Date().toISOString());
+    this.db.transaction(() => {
+      this.statements.get('DELETE FROM snapshot_sentences WHERE snapshot = ?').run(record.name);
+      this.statements.get('DELETE FROM snapshot_articles WHERE snapshot = ?').run(record.name);
+      this.statements.get('UPDATE snapshots SET wiki = ?, source = ?, as_of = ? WHERE name = ?').run(record.wiki, record.source, record.asOf, record.name);
+    })();
+    return existing;
   }
 
   /** The snapshot named `name`, or undefined. */
