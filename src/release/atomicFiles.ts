@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
+import { notADirectory } from '../pathProblems.js';
 
 /** A file's content: text (written as UTF-8), bytes, or text in pieces. */
 export type FileContent = string | Uint8Array | Iterable<string>;
@@ -117,25 +118,6 @@ function makeDirectory(dir: string, forPath: string): void {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw new UserError('E_OUTPUT_UNWRITABLE', `cannot write ${forPath}: ${notADirectory(error, dir) ?? (error as Error).message}`);
-  }
-}
-
-/** A path with a regular file where a directory must be: name that file. */
-function notADirectory(error: unknown, path: string): string | undefined {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code !== 'ENOTDIR' && code !== 'EEXIST') return undefined;
-  for (let prefix = path; prefix !== dirname(prefix); prefix = dirname(prefix)) {
-    const stats = statIfReachable(prefix);
-    if (stats && !stats.isDirectory()) return `${prefix} is not a directory`;
-  }
-  return undefined;
-}
-
-function statIfReachable(path: string): Stats | undefined {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
   }
 }
 

@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { notADirectory } from '../pathProblems.js';
 import { takeWriteLock } from '../store/database.js';
 import { processAlive } from './liveness.js';
 
@@ -149,7 +150,7 @@ function underStoreWriteLock<T>(storePath: string, body: () => T): T {
 }
 
 function cannotCreate(path: string, error: unknown): UserError {
-  return new UserError('E_LOCK_UNWRITABLE', `cannot create lock ${path}: ${(error as Error).message}`, { cause: error });
+  return new UserError('E_LOCK_UNWRITABLE', `cannot create lock ${path}: ${notADirectory(error, dirname(path)) ?? (error as Error).message}`, { cause: error });
 }
 
 function readOwner(path: string): LockOwner | null {

@@ -56,6 +56,12 @@ describe('lock', () => {
     acquireLock(path, 'second').release();
   });
 
+  it("names the file standing where the store's directory must be", () => {
+    const file = join(tempDir(), 'notes.txt');
+    writeFileSync(file, 'x');
+    expect(() => acquireLock(join(file, 'w.sqlite'), 'weekly')).toThrow(withCode('E_LOCK_UNWRITABLE', `cannot create lock ${file}/w.sqlite.lock: ${file} is not a directory`));
+  });
+
   it('detects and replaces a stale lock left by a dead process', () => {
     const path = join(tempDir(), 'w.sqlite');
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
