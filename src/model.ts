@@ -52,9 +52,10 @@ export const DEFAULT_CONTENT_MODEL = 'wikitext';
  * wikitext 2: a link target is an alias only of a value that is that one link. wikibase-item 3:
  * Wikidata times at their precision whatever month and day they are written with, quantities as the
  * decimal Wikidata wrote, a preferred "no value" outranking normal values, a term ending in the period
- * it starts in holding through that period.
+ * it starts in holding through that period. wikibase-item 4: a time-qualified "no value" (or "unknown
+ * value") statement kept for world time, where a preferred one outranks the normal values then.
  */
-export const READING_VERSIONS: Readonly<Record<string, number>> = { [DEFAULT_CONTENT_MODEL]: 2, 'wikibase-item': 3 };
+export const READING_VERSIONS: Readonly<Record<string, number>> = { [DEFAULT_CONTENT_MODEL]: 2, 'wikibase-item': 4 };
 
 /**
  * What a revision source yields per page for a window: every revision inside the window and the
@@ -138,7 +139,8 @@ export interface EntityFacts {
  */
 export interface TimedFact {
   key: string;
-  value: string;
+  /** Null for a "no value" or "unknown value" statement: it holds as an absence, outranking as its rank does. */
+  value: string | null;
   rank: 'preferred' | 'normal';
   start: string | null;
   end: string | null;
@@ -148,7 +150,7 @@ export interface TimedFact {
 /** A time-qualified statement as jobs carry it and the store keeps it. */
 export const TimedFactSchema = z.object({
   key: z.string(),
-  value: z.string(),
+  value: z.string().nullable(),
   rank: z.enum(['preferred', 'normal']),
   start: z.string().nullable(),
   end: z.string().nullable(),

@@ -12,7 +12,8 @@ import type { EntityFacts, Infobox, ParsedRevision, TimedFact } from '../model.j
 import { entityRef, isEntityId } from './entityRefs.js';
 import { noFacts, type FactExtractor } from './factExtractor.js';
 
-const WIKIBASE_ITEM_TEMPLATE = 'wikibase-item';
+/** The template name of an entity's fact set, as its infoboxes are stored: its page is titled by the entity's id. */
+export const WIKIBASE_ITEM_TEMPLATE = 'wikibase-item';
 
 /** Time qualifiers: start time, end time, point in time. */
 const START = 'P580';
@@ -129,13 +130,14 @@ function simplified({ simplifyClaim, simplifyPropertyQualifiers }: Sdk, statemen
     const isEntity = statement.mainsnak.datavalue?.type === 'wikibase-entityid';
     const qualifiers = statement.qualifiers as Record<string, PropertyQualifiers> | undefined;
     const claim = simplifyClaim(statement as unknown as Claim, OPTIONS) as unknown as { value?: unknown; rank: string };
-    // The SDK simplifies a somevalue or novalue snak to nothing (and throws on a snak it cannot read).
-    if (claim.value === undefined || claim.value === null) return { value: null, isEntity, rank: claim.rank, qualifiers: {} };
     const times: Record<string, unknown[]> = {};
     for (const property of [START, END, POINT]) {
       const snaks = qualifiers?.[property];
       if (snaks && snaks.length > 0) times[property] = simplifyPropertyQualifiers(snaks, OPTIONS);
     }
+    // The SDK simplifies a somevalue or novalue snak to nothing (and throws on a snak it cannot read):
+    // no fact, but its rank and its time qualifiers still count (a vacant office since a date).
+    if (claim.value === undefined || claim.value === null) return { value: null, isEntity, rank: claim.rank, qualifiers: times };
     const value = statement.mainsnak.datavalue?.type === 'quantity' ? withExactAmount(claim.value, statement.mainsnak.datavalue) : claim.value;
     return { value, isEntity, rank: claim.rank, qualifiers: times };
   } catch {
@@ -233,8 +235,10 @@ function timedFact(key: string, claim: RichClaim): TimedFact | null {
   if ((claim.qualifiers[START] !== undefined && start === null) || (claim.qualifiers[END] !== undefined && end === null)) return null;
   const point = qualifierTime(claim.qualifiers[POINT])?.instant ?? null;
   if (start === null && end === null && point === null) return null;
-  const value = valueText(claim.value, claim.isEntity);
-  if (value === null) return null;
+  // A statement without a value ("no value", "unknown value") holds as an absence: on world time a
+  // preferred one leaves the normal values of its period out, as it does on edit time.
+  const value = claim.value === null ? null : valueText(claim.value, claim.isEntity);
+  if (value === null && claim.value !== null) return null;
   return { key, value, rank: claim.rank === 'preferred' ? 'preferred' : 'normal', start, end, point };
 }
 

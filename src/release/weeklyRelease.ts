@@ -84,7 +84,11 @@ export async function renderWeeklyRelease(store: Store, wiki: string, window: Wi
   for (const { id, query, answers } of answersOverDays(store, read, { windowStart: window.start, axis })) {
     const days = releaseDays.map((day) => answers[day] as Answer);
     answersByItem.set(id, days.map((answer, day) => ({ date: dates[day] as string, ...answer })));
-    days.forEach((answer, day) => dayLines[day]?.push({ id, query, answer: answer.answer }));
+    // DailyQA's null says there is no value, which an unknown answer (a fact without dates, on world
+    // time) is not: such a query is left out of that day's file, as `export dailyqa` leaves it out.
+    days.forEach((answer, day) => {
+      if (answer.status !== 'unknown') dayLines[day]?.push({ id, query, answer: answer.answer });
+    });
     if (axis === 'world') {
       const frequency = updateFrequencyOf(frequencyDays.map((day) => answers[day] as Answer));
       worldFrequency.set(id, frequency === 'pending' ? null : frequency);
@@ -230,12 +234,12 @@ revisions up to and including ${window.end} are collected, so that day is answer
 |---|---|
 | ${tableFileList([tables.queries])} | the kept queries with their metadata: id, query, answer when made, its aliases (other names: link targets, a named entity's aliases), domain, update frequency, title, URL, wiki, page id, template, key, the key's label (a Wikidata property's name), first paragraph, infobox (an object in JSON lines, JSON text in Parquet), window, time of the change |
 | ${tableFileList([tables.answers])} | one row per kept query and day, ${first} .. ${last}: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok, no_key, no_page, deleted, unknown), \`valid_from\` and \`valid_to\` (the interval the value held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer: link targets, a named entity's aliases) |
-${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: ${axis === 'world' ? 'what held in the world' : 'the value in effect'} on ${d} 00:00 UTC (null: no value then) |`).join('\n')}
+${dates.map((d) => `| \`qa_${d.slice(2).replace(/-/g, '')}.jsonl\` | \`{id, query, answer}\` per kept query: ${axis === 'world' ? 'what held in the world' : 'the value in effect'} on ${d} 00:00 UTC (null: no value then; a query whose answer is unknown that day is left out) |`).join('\n')}
 | \`native.jsonl\` | every generated item, kept or not: source revision, provenance (prompt and version, provider, model, seed), check results with reasons, domain, answers with revision, validity interval and aliases |
 ${axis === 'world' ? `
 The answers are on **world time**: what held in the world on each day by the time-qualified statements
 (start P580, end P582, point in time P585) of each entity's latest known revision, not what the page said
-that day; a fact without dates has no world-time answer (null). The update frequency is DailyQA's rule
+that day; a fact without dates has no world-time answer (status unknown in the answers table, left out of the day files). The update frequency is DailyQA's rule
 on the world-time answers of days 8 to 21 from the week's start (null for a fact without dates); a
 query's \`answer\`, its aliases and \`changed_at\` are those of the edit it was made from.
 ` : ''}

@@ -109,7 +109,7 @@ export class EntityStore {
   windowFacts(wiki: string, window: Window): Array<[string, string]> {
     const params = { wiki, start: window.start, end: window.end };
     const fields = this.selectWindowFacts.all({ ...params, defaultModel: DEFAULT_CONTENT_MODEL }).flatMap((row) => FieldsRow.parse(row).fields);
-    const timed = this.selectWindowTimed.all(params).flatMap((row) => TimedFacts.parse((row as { facts: unknown }).facts).map((fact): [string, string] => [fact.key, fact.value]));
+    const timed = this.selectWindowTimed.all(params).flatMap((row) => TimedFacts.parse((row as { facts: unknown }).facts).flatMap((fact): Array<[string, string]> => (fact.value === null ? [] : [[fact.key, fact.value]])));
     return [...fields, ...timed];
   }
 

@@ -64,6 +64,7 @@ function valueAt(instant: string, ranged: Array<{ fact: TimedFact; order: number
   if (holding.length === 0) return null;
   const preferred = holding.filter(({ fact }) => fact.rank === 'preferred');
   const best = preferred.length > 0 ? preferred : holding;
-  const values = [...new Set(best.sort((a, b) => a.order - b.order).map(({ fact }) => fact.value))];
-  return values.join('; ');
+  // Statements without a value ("no value") take part in the ranking but give none: a preferred one alone leaves nothing.
+  const values = [...new Set(best.sort((a, b) => a.order - b.order).flatMap(({ fact }) => (fact.value === null ? [] : [fact.value])))];
+  return values.length === 0 ? null : values.join('; ');
 }

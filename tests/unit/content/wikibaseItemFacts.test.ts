@@ -138,6 +138,18 @@ describe('Wikidata ranks', () => {
     // Beside a preferred value, a preferred unknown value takes nothing away.
     expect(fields({ P138: [statement(item('P138', 'Q1001')), preferred(item('P138', 'Q1002')), preferred(unknown('P138'))] })).toEqual({ P138: '{{Q1002}}' });
   });
+
+  it('keeps a time-qualified "no value" for world time, its value null: a vacant office since a date outranks the normal term', () => {
+    const vacant = { ...statement(none('P6'), [time('P580', '+2024-03-08T00:00:00Z')]), rank: 'preferred' };
+    const facts = factsOf({ P6: [statement(item('P6', 'Q1001'), [time('P580', '+2020-01-01T00:00:00Z')]), vacant] });
+    expect(facts.infoboxes).toEqual([]);
+    expect(facts.entity?.timed).toEqual([
+      { key: 'P6', value: '{{Q1001}}', rank: 'normal', start: '2020-01-01T00:00:00Z', end: null, point: null },
+      { key: 'P6', value: null, rank: 'preferred', start: '2024-03-08T00:00:00Z', end: null, point: null },
+    ]);
+    // Without a time qualifier it is no timed fact, as a value without one is not.
+    expect(factsOf({ P6: [preferred(none('P6'))] }).entity?.timed).toEqual([]);
+  });
 });
 
 const timedOf = (...qualifiers: Snak[]) => factsOf({ P39: [statement(item('P39', 'Q11696'), qualifiers)] }).entity?.timed ?? [];

@@ -59,6 +59,19 @@ describe('buildWorldTimeline', () => {
     ]);
   });
 
+  it('lets a preferred "no value" leave nothing while it holds, and the normal values before it stand', () => {
+    const vacant: TimedFact = { key: 'P1', value: null, rank: 'preferred', start: day('2024-03-08'), end: null, point: null };
+    const timeline = buildWorldTimeline([fact('Alice', { start: day('2020-01-01') }), vacant], 4);
+    expect(timeline.map(({ value, validFrom, validTo }) => [value, validFrom, validTo])).toEqual([['Alice', day('2020-01-01'), day('2024-03-08')]]);
+    // A normal "no value" beside a normal value takes nothing away; the latest point being "no value" leaves nothing.
+    const series = buildWorldTimeline([fact('7', { point: day('2020-01-01') }), { ...vacant, rank: 'normal', start: null, point: day('2022-01-01') }, fact('8', { start: day('2021-01-01'), end: day('2023-01-01') })], 4);
+    expect(series.map(({ value, validFrom, validTo }) => [value, validFrom, validTo])).toEqual([
+      ['7', day('2020-01-01'), day('2021-01-01')],
+      ['7; 8', day('2021-01-01'), day('2022-01-01')],
+      ['8', day('2022-01-01'), day('2023-01-01')],
+    ]);
+  });
+
   it('keeps an open start or end open, and keys apart', () => {
     const timeline = buildWorldTimeline([fact('old county', { end: day('1968-06-30') }, 'normal', 'P131'), fact('Taipei', { start: day('1968-07-01') }, 'normal', 'P131'), fact('5', { point: day('2001-01-01') }, 'normal', 'P1082')], 2);
     expect(timeline.map(({ key, value, validFrom, validTo }) => [key, value, validFrom, validTo])).toEqual([
