@@ -7,7 +7,8 @@ import { idsOfFact } from '../../src/content/entityRefs.js';
  * (docs/ARCHITECTURE.md §16), so that select and timeline can put labels where ids stand. Names come
  * from the store (the entities it holds, the labels cache, which holds the names collect read from the
  * dump's other entity pages), then from `--labels FILE`, then from
- * wbgetentities; what a source gives is cached, so no id is asked twice. An id no source names stays
+ * wbgetentities; what a source gives is cached, so no source is asked about an id twice (one that a
+ * source left without a label, and nothing else names, another source is asked about). An id no source names stays
  * unresolved: its values keep the id and are never asked about. A week of wikitext names nothing.
  */
 export const labelsStage: Stage<WeeklyInput> = {
@@ -21,17 +22,24 @@ export const labelsStage: Stage<WeeklyInput> = {
     const known = entities.names(ids);
     let missing = ids.filter((id) => !known.has(id));
     counts['known'] = ids.length - missing.length;
+    // What a labels file or wbgetentities left without a label, another source may name (a better file
+    // given to --redo labels); the source that said so is not asked again.
+    const misses = entities.undatedMisses(ids.filter((id) => known.has(id)));
     for (const source of input.entityNames ?? []) {
-      if (missing.length === 0) break;
+      const asked = [...missing, ...[...misses].filter(([, origin]) => origin !== source.origin).map(([id]) => id)].sort();
+      if (asked.length === 0) continue;
       const answered = new Set<string>();
       const from = `from_${source.kind}`;
       counts[from] = 0;
       // Each batch is written as it comes: a source failing later loses none, and a rerun asks only the rest.
-      await source.names(missing, (found) => {
+      await source.names(asked, (found) => {
         entities.saveNames(found, source.origin);
         for (const [id, name] of found) {
           answered.add(id);
-          if (name?.label) counts[from] = (counts[from] ?? 0) + 1;
+          if (name?.label) {
+            counts[from] = (counts[from] ?? 0) + 1;
+            misses.delete(id);
+          } else misses.set(id, source.origin);
         }
         context.saveProgress({ counts });
       });

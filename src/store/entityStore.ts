@@ -24,6 +24,7 @@ export class EntityStore {
   private readonly selectWindowTimed;
   private readonly selectLatestTimed;
   private readonly selectNames;
+  private readonly selectUndatedMisses;
 
   constructor(private readonly db: Database) {
     // The ids come as one JSON array, so one prepared statement serves any number of them. The
@@ -38,6 +39,13 @@ export class EntityStore {
            SELECT entity_id AS id, label, aliases, as_of, ROW_NUMBER() OVER (PARTITION BY entity_id ORDER BY as_of DESC, wiki) AS n
            FROM entity_pages WHERE entity_id IN (SELECT id FROM wanted)) WHERE n = 1)
        ORDER BY asOf, fromPage`,
+    );
+    // Undated answers without an English label (a labels file's entity without one, an id wbgetentities
+    // did not have), of entities no page or dump names: another source may still name them.
+    this.selectUndatedMisses = db.prepare(
+      `SELECT entity_id AS id, source FROM entity_labels
+       WHERE entity_id IN (SELECT value FROM json_each(?)) AND label IS NULL AND as_of IS NULL
+         AND entity_id NOT IN (SELECT entity_id FROM entity_pages)`,
     );
     this.selectEntityPage = db.prepare('SELECT entity_id AS entityId, label, enwiki FROM entity_pages WHERE wiki = ? AND page_id = ?');
     this.insertName = db.prepare(
@@ -89,6 +97,21 @@ export class EntityStore {
       names.set(row.id, { label: row.label, aliases: row.aliases });
     }
     return names;
+  }
+
+  /**
+   * Of `ids`, those a labels file or wbgetentities left without an English label and nothing else
+   * names, by the source that said so: a source other than that one is asked about them again
+   * (`--redo labels` with a better file), the same one never twice.
+   */
+  undatedMisses(ids: readonly string[]): Map<string, string> {
+    const misses = new Map<string, string>();
+    if (ids.length === 0) return misses;
+    for (const raw of this.selectUndatedMisses.all(JSON.stringify(ids))) {
+      const row = raw as { id: string; source: string };
+      misses.set(row.id, row.source);
+    }
+    return misses;
   }
 
   /** Writes names a source gave (null: the source has none) into the labels cache, in one transaction. */
