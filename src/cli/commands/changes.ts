@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { addDays, isoSeconds, parseDate } from '../../dates.js';
-import { idsOfFact, renderValue } from '../../content/entityRefs.js';
+import { idsOfFact, isEntityId, renderValue } from '../../content/entityRefs.js';
+import { WIKIBASE_ITEM_TEMPLATE } from '../../content/wikibaseItemFacts.js';
 import { UserError } from '../../errors.js';
 import { addOptions, dateOption, printJsonLines } from '../options.js';
 import { withSession } from '../session.js';
@@ -50,11 +51,15 @@ export function registerChanges(program: Command): void {
       }
       const changes = session.store.changeLog.changes(window, { onlyCandidates: !flags.all, wiki: flags.wiki });
       // Entity facts are stored with ids (docs/ARCHITECTURE.md §16): shown with the labels the store knows.
-      const names = session.store.entities.names([...new Set(changes.flatMap((change) => [...idsOfFact(change.key, change.old), ...idsOfFact(change.key, change.new)]))]);
+      // An entity page is titled by its id (`Q2112`): shown by its label, as --selected and the releases show it.
+      const entityTitle = (change: { title: string; template: string }) => (change.template === WIKIBASE_ITEM_TEMPLATE && isEntityId(change.title) ? [change.title] : []);
+      const names = session.store.entities.names([
+        ...new Set(changes.flatMap((change) => [...idsOfFact(change.key, change.old), ...idsOfFact(change.key, change.new), ...entityTitle(change)])),
+      ]);
       const named = (value: string) => renderValue(value, (id) => names.get(id)).text;
       printJsonLines(
         changes.map((change) => ({
-          title: change.title,
+          title: entityTitle(change).length > 0 ? (names.get(change.title)?.label ?? change.title) : change.title,
           page_id: change.pageId,
           rev_id: change.revId,
           prev_rev_id: change.prevRevId,
