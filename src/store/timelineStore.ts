@@ -340,7 +340,9 @@ export class AnswerTimelines {
        WHERE q.id = @id`,
     );
     this.selectHeldSpans = db.prepare(
-      `WITH kept AS (SELECT id, origin, wiki, page_id FROM queries WHERE kept = 1 AND (@windowStart IS NULL OR window_start = @windowStart)),
+      `WITH kept AS (
+         SELECT id, origin, wiki, page_id FROM queries
+         WHERE CASE WHEN @queryId IS NULL THEN kept = 1 AND (@windowStart IS NULL OR window_start = @windowStart) ELSE id = @queryId END),
        pages AS (
          SELECT MIN(c.covered_from) AS heldFrom, MAX(c.covered_until) AS heldUntil
          FROM page_coverage c JOIN (SELECT DISTINCT wiki, page_id FROM kept WHERE origin = 'generated') g ON c.wiki = g.wiki AND c.page_id = g.page_id
@@ -353,13 +355,13 @@ export class AnswerTimelines {
   }
 
   /**
-   * Where the answers of the kept queries (of one week, or all) can be known at all: from the
+   * Where the answers of the kept queries (of one week, or all; or of one query, kept or not) can be known at all: from the
    * earliest to the latest instant their pages' histories are held (`firstEnd`: where the first of
    * them ends), and from the first to the end of the days of the published files imported; a side
    * the store holds nothing of is absent.
    */
-  heldSpans(windowStart?: string): { histories?: HeldSpan & { firstEnd: string }; imported?: HeldSpan } {
-    const row = HeldSpansRow.parse(this.selectHeldSpans.get({ windowStart: windowStart ?? null }));
+  heldSpans(of: { windowStart?: string; queryId?: string } = {}): { histories?: HeldSpan & { firstEnd: string }; imported?: HeldSpan } {
+    const row = HeldSpansRow.parse(this.selectHeldSpans.get({ windowStart: of.windowStart ?? null, queryId: of.queryId ?? null }));
     const { historyFrom: from, historyFirstEnd: firstEnd, historyUntil: until } = row;
     return {
       ...(from !== null && firstEnd !== null && until !== null ? { histories: { from, firstEnd, until } } : {}),

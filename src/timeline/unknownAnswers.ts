@@ -10,27 +10,29 @@ import { answerInstant } from './answers.js';
  * query is known on the days of the published files imported, and on no other.
  *
  * @param days - YYYY-MM-DD, ascending: the day, or the days of a range, asked for
- * @param options - `windowStart`: only the queries of the week starting then
+ * @param options - `windowStart`: only the queries of the week starting then; `queryId`: that query alone, kept or not
  * @throws Error for no day at all: a caller's bug
  * @example unknownAnswersReason(store, ['2025-09-01']) // 'their pages\' histories held end at 2025-03-27T17:40:00Z: sync --until 2025-09-01 …'
  */
-export function unknownAnswersReason(store: Store, days: readonly string[], options: { windowStart?: string } = {}): string {
+export function unknownAnswersReason(store: Store, days: readonly string[], options: { windowStart?: string; queryId?: string } = {}): string {
   const [first, last] = [days[0], days.at(-1)];
   if (first === undefined || last === undefined) throw new Error('unknownAnswersReason: no day asked for');
-  const { histories, imported } = store.answers.heldSpans(options.windowStart);
+  const { histories, imported } = store.answers.heldSpans(options);
   const [from, to] = [answerInstant(first), answerInstant(last)];
+  // Said of one query (`answer --query`) or of the kept queries.
+  const held = options.queryId === undefined ? { history: "their pages' histories", end: 'end', begin: 'begin', them: 'them' } : { history: "its page's history", end: 'ends', begin: 'begins', them: 'it' };
   const reasons: string[] = [];
   if (histories !== undefined) {
     if (to > histories.firstEnd) {
       const end = histories.firstEnd === histories.until ? `at ${histories.until}` : `from ${histories.firstEnd} to ${histories.until}`;
-      reasons.push(`their pages' histories held end ${end}: sync --until ${last} from a source that holds that day (a newer dump, or the API) extends them`);
+      reasons.push(`${held.history} held ${held.end} ${end}: sync --until ${last} from a source that holds that day (a newer dump, or the API) extends ${held.them}`);
     }
-    if (from < histories.from) reasons.push(`their pages' histories held begin at ${histories.from}, and a sync extends them forward only`);
-    if (reasons.length === 0) reasons.push(`the store holds their pages' histories from ${histories.from} to ${histories.until} with gaps, between the weeks that collected them: run sync --until ${last}`);
+    if (from < histories.from) reasons.push(`${held.history} held ${held.begin} at ${histories.from}, and a sync extends ${held.them} forward only`);
+    if (reasons.length === 0) reasons.push(`the store holds ${held.history} from ${histories.from} to ${histories.until} with gaps, between the weeks that collected ${held.them}: run sync --until ${last}`);
   }
   if (imported !== undefined) {
     const reach = `the published files imported hold the days from ${imported.from.slice(0, 10)} to ${formatDate(addDays(parseDate(imported.until.slice(0, 10)), -1))}`;
     reasons.push(to >= imported.until ? `${reach}: import the later qa_YYMMDD.jsonl files` : reach);
   }
-  return reasons.length > 0 ? reasons.join('; ') : "the store holds none of their pages' histories: run wikidelta sync";
+  return reasons.length > 0 ? reasons.join('; ') : `the store holds none of ${held.history}: run wikidelta sync`;
 }

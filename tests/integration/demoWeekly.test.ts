@@ -61,6 +61,12 @@ describe('demo: the weekly half on the embedded sample', () => {
     const db = ['--db', join(dir, 'demo.sqlite')];
     const again = await runCliOk([...db, 'weekly', '--start', '2025-03-31', '--dump', SAMPLE_DUMP, '--llm', 'offline', '--out', join(dir, 'again')]);
     expect(again.stdout).toMatch(/the week of 2025-03-31 was done already \(run 13\)/);
+    // A day past the sample's end is unknown, and answer says why, as the exports do.
+    const unknown = await runCliOk([...db, 'answer', '--query', '25012000-101-0', '--date', '2025-09-01']);
+    expect([unknown.stdout, unknown.stderr]).toEqual([
+      '(unknown)\n',
+      "why: its page's history held ends at 2025-03-27T17:40:00Z: sync --until 2025-09-01 from a source that holds that day (a newer dump, or the API) extends it\n",
+    ]);
     const synced = await runCliOk([...db, 'sync', '--until', '2025-04-07', '--dump', SAMPLE_DUMP]);
     expect(synced.stdout).toMatch(/^run \d+ sync up to 2025-03-27T17:40:00Z \(the dump holds nothing later; not 2025-04-07\): .* 11 pages synced$/m);
   });

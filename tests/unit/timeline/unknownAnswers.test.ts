@@ -39,6 +39,16 @@ describe('the reason answers are unknown', () => {
     expect(unknownAnswersReason(store, ['2025-09-01'], { windowStart: '2025-01-13T00:00:00Z' })).toMatch(/^their pages' histories held end at 2025-03-31T00:00:00Z:/);
   });
 
+  it('speaks of one query alone, kept or not, when asked of one', () => {
+    generated('a', 1, '2025-01-06', [['2025-01-06T09:00:00Z', '2025-03-27T17:40:00Z']]);
+    generated('b', 2, '2025-01-13', [['2025-01-13T10:00:00Z', '2025-03-31T00:00:00Z']]);
+    store.db.prepare("UPDATE queries SET kept = 0 WHERE id = 'b'").run();
+    expect(unknownAnswersReason(store, ['2025-09-01'], { queryId: 'b' })).toBe(
+      "its page's history held ends at 2025-03-31T00:00:00Z: sync --until 2025-09-01 from a source that holds that day (a newer dump, or the API) extends it",
+    );
+    expect(unknownAnswersReason(store, ['2024-01-01'], { queryId: 'a' })).toBe("its page's history held begins at 2025-01-06T09:00:00Z, and a sync extends it forward only");
+  });
+
   it('sends a day before the histories to no sync, and a day between them to the sync that fills the gap', () => {
     generated('a', 1, '2025-01-06', [['2025-01-06T09:00:00Z', '2025-01-13T00:00:00Z'], ['2025-02-03T08:00:00Z', '2025-02-10T00:00:00Z']]);
     expect(unknownAnswersReason(store, ['2024-12-01'])).toBe("their pages' histories held begin at 2025-01-06T09:00:00Z, and a sync extends them forward only");
