@@ -33,7 +33,9 @@ export function registerAnswer(program: Command): void {
       if (session.json) process.stdout.write(`${JSON.stringify(answer)}\n`);
       else process.stdout.write(`${formatAnswer(answer)}\n`);
       // Unknown is no answer of the page's: say why, as the exports do (JSON keeps its one object).
-      if (answer.status === 'unknown' && !session.json && flags.query !== undefined) process.stderr.write(`why: ${whyUnknown(session.store, flags.query, flags)}\n`);
+      if (answer.status === 'unknown' && !session.json && flags.query !== undefined) {
+        process.stderr.write(`why: ${unknownAnswersReason(session.store, [flags.date], { queryId: flags.query, axis: flags.time })}\n`);
+      }
     });
   });
 }
@@ -46,12 +48,6 @@ function lookUp(store: Store, flags: AnswerFlags): Answer {
   if (flags.title === undefined || flags.key === undefined) throw new UserError('E_FLAG_MISSING', 'give --query ID, or --title T with --key K');
   const page = findPageByTitle(store, flags.title, flags.wiki);
   return answerAskedSubject(store, { ...page, title: flags.title, key: flags.key, template: flags.template }, answerInstant(flags.date), flags.time);
-}
-
-/** Why a query's answer is unknown on the date: no time-qualified statement on world time, else where the store holds its history. */
-function whyUnknown(store: Store, queryId: string, flags: Pick<AnswerFlags, 'date' | 'time'>): string {
-  if (flags.time === 'world') return 'its fact has no start, end or point-in-time qualifier (P580, P582, P585) to answer from on world time (--time edit reads what the page said)';
-  return unknownAnswersReason(store, [flags.date], { queryId });
 }
 
 /** An answer as `answer` prints it; an imported DailyQA answer has no revision to name. */

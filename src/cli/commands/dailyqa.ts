@@ -78,11 +78,11 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
       if (flags.week !== undefined) requireKeptWeek(session.store, flags.week);
       const windowStart = flags.week ? { windowStart: `${flags.week}T00:00:00Z` } : {};
       const { lines: content, unknown } = dailyQaDay(session.store, date, { ...windowStart, axis: flags.time });
-      // On world time a query is unknown because its fact has no time-qualified statement (a wikitext
-      // infobox, a fact without dates): no sync makes it known, edit time answers it.
-      const why = flags.time === 'world' ? 'their facts have no start, end or point-in-time qualifier (P580, P582, P585) to answer from on world time (--time edit reads what the page said)' : unknownAnswersReason(session.store, [date], windowStart);
-      if (unknown > 0 && content === '') throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${unknown} kept queries on ${date}: ${why}`);
-      if (unknown > 0) process.stderr.write(`left out ${unknown} kept queries whose answer the store does not know on ${date}: ${why}\n`);
+      if (unknown > 0) {
+        const why = unknownAnswersReason(session.store, [date], { ...windowStart, axis: flags.time });
+        if (content === '') throw new UserError('E_ANSWERS_UNKNOWN', `the store does not know the answer of any of the ${unknown} kept queries on ${date}: ${why}`);
+        process.stderr.write(`left out ${unknown} kept queries whose answer the store does not know on ${date}: ${why}\n`);
+      }
       if (!flags.out) {
         process.stdout.write(content);
         return;

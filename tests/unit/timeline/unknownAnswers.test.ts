@@ -39,6 +39,14 @@ describe('the reason answers are unknown', () => {
     expect(unknownAnswersReason(store, ['2025-09-01'], { windowStart: '2025-01-13T00:00:00Z' })).toMatch(/^their pages' histories held end at 2025-03-31T00:00:00Z:/);
   });
 
+  it('on world time names the missing time qualifiers, whatever history the store holds', () => {
+    generated('a', 1, '2025-01-06', [['2025-01-06T09:00:00Z', '2025-03-27T17:40:00Z']]);
+    expect(unknownAnswersReason(store, ['2025-01-10'], { axis: 'world' })).toBe(
+      'their facts have no start, end or point-in-time qualifier (P580, P582, P585) to answer from on world time (--time edit reads what the page said)',
+    );
+    expect(unknownAnswersReason(store, ['2025-01-10'], { axis: 'world', queryId: 'a' })).toMatch(/^its fact has no start, end or point-in-time qualifier/);
+  });
+
   it('speaks of one query alone, kept or not, when asked of one', () => {
     generated('a', 1, '2025-01-06', [['2025-01-06T09:00:00Z', '2025-03-27T17:40:00Z']]);
     generated('b', 2, '2025-01-13', [['2025-01-13T10:00:00Z', '2025-03-31T00:00:00Z']]);
