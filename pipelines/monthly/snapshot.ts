@@ -50,12 +50,7 @@ const snapshotStage: Stage<SnapshotInput> = {
   async run(input, context) {
     const store = context.store.snapshots;
     const name = input.snapshot.name;
-    // As `requireWholeSnapshot` reads it: a snapshot with no run of its own (an older store's) counts as whole.
-    const unfinished = (existing: SnapshotRecord) => {
-      const run = context.store.runs.findRun('monthly-snapshot', snapshotRunParams(existing));
-      return run !== undefined && run.status !== 'done';
-    };
-    const before = store.openSnapshot(input.snapshot, unfinished);
+    const before = store.openSnapshot(input.snapshot, (existing) => unfinishedRun(context.store, existing) !== undefined);
     if (before !== undefined) {
       context.reporter.warn(`snapshot "${name}" was left unfinished from ${before.source} as of ${before.asOf ?? 'latest'}: taken again from ${input.snapshot.source}`, { snapshot: name });
     }
@@ -105,6 +100,12 @@ function snapshotRunParams(snapshot: SnapshotRecord): Record<string, unknown> {
   return { name: snapshot.name, wiki: snapshot.wiki, source: snapshot.source, asOf: snapshot.asOf };
 }
 
+/** The snapshot's own run when it did not run to its end; a snapshot with no run of its own (an older store's) counts as whole. */
+function unfinishedRun(store: Store, snapshot: SnapshotRecord): { id: number } | undefined {
+  const run = store.runs.findRun('monthly-snapshot', snapshotRunParams(snapshot));
+  return run !== undefined && run.status !== 'done' ? run : undefined;
+}
+
 /**
  * The snapshot, refused unless its snapshot run ran to its end: one stopped part way holds only some
  * of its articles, and labels or items made from it would treat the others as deleted.
@@ -113,8 +114,8 @@ function snapshotRunParams(snapshot: SnapshotRecord): Record<string, unknown> {
  */
 export function requireWholeSnapshot(store: Store, name: string): SnapshotRecord {
   const snapshot = store.snapshots.requireSnapshot(name);
-  const run = store.runs.findRun('monthly-snapshot', snapshotRunParams(snapshot));
-  if (run !== undefined && run.status !== 'done') {
+  const run = unfinishedRun(store, snapshot);
+  if (run !== undefined) {
     throw new UserError(
       'E_PREREQUISITE_MISSING',
       `snapshot "${name}" is incomplete: its snapshot run ${run.id} did not finish; run wikidelta snapshot --name ${name} again first (the same source and --as-of continue it; another copy of a broken dump takes it again)`,
