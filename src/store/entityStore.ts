@@ -12,6 +12,7 @@ import { FieldsColumn, jsonColumn } from './rows.js';
 const NameRow = z.object({ id: z.string(), label: z.string().nullable(), aliases: jsonColumn(z.array(z.string())) });
 const EntityPageRow = z.object({ entityId: z.string(), label: z.string().nullable(), enwiki: z.string().nullable() });
 const FieldsRow = z.object({ fields: FieldsColumn });
+const MissRow = z.object({ id: z.string(), source: z.string() });
 const TimedFacts = jsonColumn(z.array(TimedFactSchema));
 const LatestTimedRow = z.object({ revId: z.number().int(), facts: TimedFacts });
 
@@ -108,7 +109,7 @@ export class EntityStore {
     const misses = new Map<string, string>();
     if (ids.length === 0) return misses;
     for (const raw of this.selectUndatedMisses.all(JSON.stringify(ids))) {
-      const row = raw as { id: string; source: string };
+      const row = MissRow.parse(raw);
       misses.set(row.id, row.source);
     }
     return misses;
