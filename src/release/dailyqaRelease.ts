@@ -85,8 +85,9 @@ export async function renderDailyQaRelease(store: Store, from: string, to: strin
     update_frequency: query.updateFrequency,
     changed_at: query.changedAt,
   }));
-  const unknownDays = [...new Set(answers.filter((answer) => answer.status === 'unknown').map((answer) => String(answer.date)))].sort();
-  const unknown = answers.filter((answer) => answer.status === 'unknown').length;
+  const unknownAnswers = answers.filter((answer) => answer.status === 'unknown');
+  const unknown = unknownAnswers.length;
+  const unknownDays = [...new Set(unknownAnswers.map((answer) => String(answer.date)))].sort();
   // Said of the days some answer is unknown only: the range's first days may be known (a page not yet created).
   const unknownReason = unknown > 0 ? unknownAnswersReason(store, unknownDays) : undefined;
   // As for one day: a release in which no answer is known is no dataset, whatever the range.
