@@ -34,6 +34,8 @@ export interface EntityRevision {
 export interface EntityPage {
   pageId: number;
   revisions: EntityRevision[];
+  /** The item this one is a redirect to now (merged into it): the dump's page says so. */
+  redirect?: string;
 }
 
 export function loadEntity(dataDir: string, id: string): EntityJson {
@@ -96,7 +98,7 @@ ${parentId === null ? '' : `      <parentid>${parentId}</parentid>\n`}      <tim
     <title>${property ? `Property:${id}` : id}</title>
     <ns>${property ? 120 : 0}</ns>
     <id>${page.pageId}</id>
-${revisions.join('\n')}
+${page.redirect === undefined ? '' : `    <redirect title="${page.redirect}" />\n`}${revisions.join('\n')}
   </page>`;
     })
     .join('\n');

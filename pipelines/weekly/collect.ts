@@ -47,11 +47,13 @@ export const collectStage: Stage<WeeklyInput> = {
       context.reporter.progress(counts.pages);
     };
     const names = new EntityNameBatches(context.store.entities, input.source.origin);
+    // A sync follows its tracked pages into a redirect: the revision that made one ends its values.
+    const keepRedirects = input.onlyPages !== undefined;
     const onWorkers = dumpFilesForWorkers(input, input.source);
     if (onWorkers) {
       let infoboxes = 0;
       const unread = new UnreadContent(context.reporter);
-      await readDumpFiles(onWorkers.runner, onWorkers.files, { window: input.window, followHours: input.revertHours }, (pages, found) => {
+      await readDumpFiles(onWorkers.runner, onWorkers.files, { window: input.window, followHours: input.revertHours, keepRedirects }, (pages, found) => {
         for (const name of found) names.add(name);
         for (const page of pages) {
           if (isDone(page.page.pageId)) continue;
@@ -73,6 +75,7 @@ export const collectStage: Stage<WeeklyInput> = {
     const parts = input.source.pagesChangedIn(input.window, {
       isDone,
       followHours: input.revertHours,
+      keepRedirects,
       recentChanges: context.store.recentChanges,
       onEntityName: (name) => names.add(name),
     });

@@ -16,7 +16,7 @@ const PARTS_PER_FLOW = 16;
 export async function readDumpFiles(
   runner: BatchRunner,
   files: readonly string[],
-  collection: { window: Window; followHours: number },
+  collection: { window: Window; followHours: number; keepRedirects?: boolean },
   onPages: (pages: readonly ParsedDumpPage[], names: readonly DatedEntityName[]) => void,
 ): Promise<void> {
   let pending: ReadDumpPart[] = files.map((path) => ({ path, ...collection, afterPage: null, partChars: PART_CHARS }));

@@ -35,6 +35,8 @@ const Statement = z.looseObject({
   mainsnak: z.looseObject({ snaktype: z.string(), datavalue: z.looseObject({ type: z.string() }).optional() }),
   qualifiers: z.unknown().optional(),
 });
+/** What Wikibase stores for an item merged into another: a redirect to it, no statements of its own. */
+const EntityRedirect = z.object({ entity: z.string(), redirect: z.string() });
 const EnglishLabel = z.object({ en: z.looseObject({ value: z.string() }) });
 const EnglishAliases = z.object({ en: z.array(z.looseObject({ value: z.string() })) });
 const EnglishSitelink = z.object({ enwiki: z.looseObject({ title: z.string() }) });
@@ -74,6 +76,9 @@ export const wikibaseItemFacts: FactExtractor = {
     } catch (error) {
       return { ...noFacts(), unreadable: `not JSON (${(error as Error).message})` };
     }
+    // A merged item's facts end with the merge, its statements now the target's: no facts, not
+    // unreadable content, which would keep the item's last facts as if nothing had changed.
+    if (EntityRedirect.safeParse(json).success) return noFacts();
     const parsed = EntityJson.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -23,6 +23,8 @@ const ReadDumpData = z.object({
   window: WindowSchema,
   /** Revisions up to this many hours around the window come back as metadata (revert detection). */
   followHours: z.number(),
+  /** Pages that are redirects now come back too (a sync's, CollectOptions.keepRedirects). */
+  keepRedirects: z.boolean().optional(),
   /** The part starts after this page, in the file's order; null: at the file's start. */
   afterPage: z.number().int().nullable(),
   /** The part ends after the page that takes its result (as JSON) to this many characters. */
@@ -93,7 +95,7 @@ async function readPart(part: ReadDumpPart): Promise<ReadDumpResult> {
   const namesOf = (pageId: number) => started && pageId !== part.afterPage;
   let revisions: ParsedDumpPage['revisions'] = [];
   const source = new DumpRevisionSource(part.path);
-  for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, isDone: beforeThePart, onEntityName, namesOf })) {
+  for await (const history of source.pagesChangedIn(part.window, { followHours: part.followHours, keepRedirects: part.keepRedirects, isDone: beforeThePart, onEntityName, namesOf })) {
     if (history.kind === 'revisions') {
       // A dump's models are known only as its revisions come; each extractor is prepared once per process.
       await prepareExtractors(history.revisions.map((revision) => revision.model));

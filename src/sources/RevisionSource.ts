@@ -31,6 +31,12 @@ export interface CollectOptions {
   onEntityName?: (name: DatedEntityName) => void;
   /** Whether to read the name of this entity page at all (default: every one): a part of a file read on a worker leaves the pages an earlier part named. */
   namesOf?: (pageId: number) => boolean;
+  /**
+   * Yield pages that are redirects now too (default: skipped, as no question comes from one). Sync
+   * asks for them: a tracked article merged into another keeps its values only until the revision
+   * that made it a redirect, which the store must hold to end them (docs/ARCHITECTURE.md §5).
+   */
+  keepRedirects?: boolean;
 }
 
 /**
@@ -69,7 +75,7 @@ const PART_TEXT_CHARS = 16 << 20;
 /**
  * A producer of page histories for a window. Every implementation (Action API, XML dump) yields the
  * same records for the same edits: main-namespace pages changed inside the window, redirects
- * skipped, each with its in-window revisions plus the last revision before the window.
+ * skipped unless `keepRedirects` asks for them, each with its in-window revisions plus the last revision before the window.
  * `openSource` makes one from the command's `--api`/`--dump` flag; `ApiRevisionSource`,
  * `DumpRevisionSource` and `DumpFilesSource` are the implementations.
  *

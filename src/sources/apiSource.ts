@@ -154,7 +154,7 @@ export class ApiRevisionSource implements RevisionSource {
       // Moved pages are read from their history below: recent changes may miss a move's null revision.
       const wanted = new Map(listed.filter((changes) => !movesByPage.has(changes.pageId) && !isDone(changes.pageId)).map((changes) => [changes.pageId, changes]));
       if (wanted.size === 0) continue;
-      const pages = await this.articlesById([...wanted.keys()]);
+      const pages = await this.articlesById([...wanted.keys()], options);
       yield await Promise.all(
         pages.map((page) => {
           const changes = wanted.get(page.pageId) as ListedPage;
@@ -164,7 +164,7 @@ export class ApiRevisionSource implements RevisionSource {
     }
     const moved = [...movesByPage.keys()].filter((pageId) => !isDone(pageId));
     for (let at = 0; at < moved.length; at += IDS_PER_REQUEST) {
-      const pages = await this.articlesById(moved.slice(at, at + IDS_PER_REQUEST));
+      const pages = await this.articlesById(moved.slice(at, at + IDS_PER_REQUEST), options);
       yield await Promise.all(pages.map((page) => this.revisionMetadata(page, span, reach)));
     }
     spool.discard(key);
@@ -208,7 +208,7 @@ export class ApiRevisionSource implements RevisionSource {
         { action: 'query', prop: 'info', titles: titles.slice(at, at + IDS_PER_REQUEST).join('|') },
         InfoReply,
       );
-      yield articlesIn(reply).filter((page) => {
+      yield articlesIn(reply, options).filter((page) => {
         const fresh = !seen.has(page.pageId);
         seen.add(page.pageId);
         return fresh && !options.isDone?.(page.pageId);
@@ -218,7 +218,7 @@ export class ApiRevisionSource implements RevisionSource {
 
   private async *allArticles(options: CollectOptions): AsyncIterable<PageRef[]> {
     const replies = this.api.continued(
-      { action: 'query', list: 'allpages', apnamespace: 0, apfilterredir: 'nonredirects', aplimit: ALLPAGES_LIMIT },
+      { action: 'query', list: 'allpages', apnamespace: 0, apfilterredir: options.keepRedirects ? 'all' : 'nonredirects', aplimit: ALLPAGES_LIMIT },
       AllPagesReply,
     );
     for await (const reply of replies) {
@@ -230,10 +230,10 @@ export class ApiRevisionSource implements RevisionSource {
     }
   }
 
-  /** Current title, namespace and redirect state of pages: main-namespace articles only. */
-  private async articlesById(pageIds: number[]): Promise<PageRef[]> {
+  /** Current title, namespace and redirect state of pages: main-namespace articles only (redirects too when kept). */
+  private async articlesById(pageIds: number[], options: CollectOptions): Promise<PageRef[]> {
     const reply = await this.api.read({ action: 'query', prop: 'info', pageids: pageIds.join('|') }, InfoReply);
-    const byId = new Map(articlesIn(reply).map((page) => [page.pageId, page]));
+    const byId = new Map(articlesIn(reply, options).map((page) => [page.pageId, page]));
     return pageIds.flatMap((pageId) => byId.get(pageId) ?? []);
   }
 
@@ -507,9 +507,9 @@ function revisionFromChange(change: RecentChange): Revision {
   return revisionFrom({ ...change, parentid: change.old_revid }, null);
 }
 
-function articlesIn(reply: InfoReply): PageRef[] {
+function articlesIn(reply: InfoReply, options: CollectOptions): PageRef[] {
   return (reply.query?.pages ?? []).flatMap((page) =>
-    page.pageid !== undefined && !page.missing && !page.invalid && !page.redirect && page.ns === 0
+    page.pageid !== undefined && !page.missing && !page.invalid && (!page.redirect || options.keepRedirects) && page.ns === 0
       ? [{ pageId: page.pageid, title: page.title, namespace: page.ns }]
       : [],
   );

@@ -182,7 +182,7 @@ export class DumpRevisionSource implements RevisionSource {
     const collectorFor = (page: DumpPageHeader): PageCollector | null => {
       if (current?.page === page) return current;
       if (skippedPageId === page.pageId) return null;
-      if (page.namespace !== 0 || page.redirect || given.has(page.pageId) || isDone(page.pageId)) {
+      if (page.namespace !== 0 || (page.redirect && !options.keepRedirects) || given.has(page.pageId) || isDone(page.pageId)) {
         skippedPageId = page.pageId;
         current = null;
         return null;

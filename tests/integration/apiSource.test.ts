@@ -111,6 +111,9 @@ describe('ApiRevisionSource against a real MediaWiki', () => {
   it('skips the pages MediaWiki merged on import: one title, both histories, a redirect now', async () => {
     const titles = (await collect(sourceFor(), WHOLE_RANGE)).map((history) => history.page.title);
     for (const title of MERGED_ON_IMPORT) expect(titles).not.toContain(title);
+    // A sync keeps them: the listing of every page then takes redirects too.
+    const kept = (await collect(sourceFor(), WHOLE_RANGE, { keepRedirects: true })).map((history) => history.page.title);
+    expect(kept.filter((title) => !titles.includes(title)).sort()).toEqual([...MERGED_ON_IMPORT].sort());
 
     const reply = await fetch(
       `${wiki.apiUrl}?action=query&format=json&formatversion=2&prop=info|revisions&rvprop=timestamp&rvlimit=max&titles=${encodeURIComponent(MERGED_ON_IMPORT[0] ?? '')}`,
@@ -318,6 +321,10 @@ describe('ApiRevisionSource on a wiki edited during the test', () => {
     const berlin = histories.find((history) => history.page.title === 'Berlin');
     expect(berlin?.revisions.map((revision) => revision.comment)).toEqual([expect.any(String), 'add category']);
     expect(berlin?.revisions[1]?.text).toContain('[[Category:Capitals]]');
+    // A sync keeps the redirect made in the window, with its text.
+    const kept = await collect(source, window, { keepRedirects: true });
+    expect(kept.map((history) => history.page.title).sort()).toEqual(['Berlin', 'IKEA (company)', 'Swedish furniture']);
+    expect(kept.find((history) => history.page.title === 'Swedish furniture')?.revisions.map((revision) => revision.text)).toEqual(['#REDIRECT [[IKEA (company)]]']);
   });
 
   it('reads a page from its history when recent changes lack one of its revisions (a protection)', async () => {

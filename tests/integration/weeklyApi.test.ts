@@ -120,7 +120,7 @@ describe('sync against a real MediaWiki that received more edits', () => {
   let proxy: FaultProxy;
   const answer = async (title: string, key: string, date: string) => {
     const result = await runCliOk(['--db', db, '--json', 'answer', '--title', title, '--key', key, '--date', date], { env });
-    return JSON.parse(result.stdout) as { answer: string | null; status: string };
+    return JSON.parse(result.stdout) as { answer: string | null; status: string; valid_to: string | null };
   };
 
   beforeAll(async () => {
@@ -184,11 +184,12 @@ describe('sync against a real MediaWiki that received more edits', () => {
     expect((await answer('The Saltmarsh Lantern', 'gross', '2025-02-02')).answer).toBe('CRN 6.8 million');
   });
 
-  it('follows a move and records a deletion made through the API', async () => {
+  it('follows a move, a merge into another page and a deletion made through the API', async () => {
     const admin = await adminClient(wiki, USER_AGENT);
     const before = await answer('Quillstone', 'latest_release_version', '2025-03-30');
     expect(before.status).toBe('ok');
     await admin.move('The Saltmarsh Lantern', 'The Saltmarsh Lantern (film)', 'disambiguation');
+    await admin.edit('The Saltmarsh Lantern (film)', () => ({ text: '#REDIRECT [[Port Aldwin]]', summary: 'merged into [[Port Aldwin]]' }));
     await admin.delete('Quillstone', 'test deletion');
     const [today, tomorrow] = [0, 1].map((days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10));
     // Asked up to tomorrow, the sync holds the history up to now: the days to come are not known yet.
@@ -203,6 +204,8 @@ describe('sync against a real MediaWiki that received more edits', () => {
     expect(deletedAt?.slice(0, 10)).toBe(today);
     const renamed = await answer('The Saltmarsh Lantern (film)', 'gross', today as string);
     expect(renamed).toMatchObject({ status: 'ok', answer: 'CRN 14.6 million' });
+    // Its value held until the page became a redirect, now: no later date has it.
+    expect(renamed.valid_to?.slice(0, 10)).toBe(today);
     expect(await answer('The Saltmarsh Lantern', 'gross', today as string)).toEqual(renamed);
   });
 });

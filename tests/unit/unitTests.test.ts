@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../testkit/cli.js';
 
-/** The testkit modules a unit test may use: temporary folders and paths, and data built in memory. */
-const ALLOWED_TESTKIT = new Set(['cli', 'auditFixture', 'entityHistories', 'entityWeeks', 'townDump']);
+/** The testkit modules a unit test may use: temporary folders and paths, and data built in memory or from the embedded sample. */
+const ALLOWED_TESTKIT = new Set(['cli', 'auditFixture', 'entityHistories', 'entityWeeks', 'townDump', 'redirectedSample']);
 
 /** What each rule looks for in a unit file, and why it is refused. */
 const RULES: Array<{ pattern: RegExp; why: string }> = [

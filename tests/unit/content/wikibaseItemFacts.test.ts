@@ -188,6 +188,12 @@ describe('statements whose extent is unknown', () => {
   });
 });
 
+describe('an item merged into another', () => {
+  it('gives no facts and is not unreadable: the redirect ends the facts the item had', () => {
+    expect(extractFacts('{"entity":"Q123","redirect":"Q456"}', 'wikibase-item', { firstParagraph: true })).toEqual({ infoboxes: [], firstParagraph: '' });
+  });
+});
+
 describe('content no extractor can read', () => {
   it('gives no facts, a new value each time, whatever the model: a caller changing one changes no other', () => {
     const unreadable = [extractFacts('{', 'wikibase-item', { firstParagraph: true }), extractFacts('{"id": 5}', 'wikibase-item', { firstParagraph: true }), extractFacts('a { color: red }', 'css', { firstParagraph: true })];

@@ -17,6 +17,7 @@ import { DumpRevisionSource } from '../../../src/sources/dumpSource.js';
 import { tempDir } from '../../../testkit/cli.js';
 import { entityHistoryDump, type EntityJson } from '../../../testkit/entityHistories.js';
 import { namedEntityPages } from '../../../testkit/entityWeeks.js';
+import { MERGED_AT, MERGED_PAGE, REDIRECT_REV_ID, writeRedirectedSample } from '../../../testkit/redirectedSample.js';
 import type { DatedEntityName } from '../../../src/model.js';
 import { snapshotStore } from '../../support/storeSnapshot.js';
 import { Store } from '../../../src/store/store.js';
@@ -133,6 +134,19 @@ describe('read-dump job', () => {
     expect(parts.length).toBe(3);
     expect(parts.map((result) => result.names.map((name) => name.id))).toEqual([['Q5'], ['Q82955'], ['P31', 'P106']]);
     expect(parts.flatMap((result) => result.names)).toEqual(told);
+  });
+
+  it('comes back with the pages that are redirects now only when asked to keep them (a sync), the redirect revision parsed as no infobox', async () => {
+    const file = writeRedirectedSample(join(tempDir(), 'merged.xml'));
+    const after = windowFrom('2025-03-24', 7);
+    const pageIds = async (keepRedirects?: boolean) =>
+      (await readWhole({ path: file, window: after, followHours: 48, partChars: 1 << 30, ...(keepRedirects === undefined ? {} : { keepRedirects }) })).flatMap((result) => result.pages);
+    expect((await pageIds()).map((page) => page.page.pageId)).not.toContain(MERGED_PAGE.pageId);
+    expect((await pageIds(false)).map((page) => page.page.pageId)).not.toContain(MERGED_PAGE.pageId);
+    const merged = (await pageIds(true)).find((page) => page.page.pageId === MERGED_PAGE.pageId);
+    const redirect = merged?.revisions.find((revision) => revision.revId === REDIRECT_REV_ID);
+    expect(redirect).toMatchObject({ timestamp: MERGED_AT, infoboxes: [] });
+    expect(merged?.revisions.filter((revision) => revision !== redirect).every((revision) => revision.infoboxes.length > 0)).toBe(true);
   });
 
   it('names the file in one line when it is missing or broken', async () => {

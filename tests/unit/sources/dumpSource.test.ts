@@ -220,3 +220,24 @@ describe('a dump that repeats what MediaWiki never repeats', () => {
     );
   });
 });
+
+describe('pages that are redirects now', () => {
+  const revision = (id: number, timestamp: string, text: string) =>
+    `<revision><id>${id}</id><timestamp>${timestamp}</timestamp><contributor><username>Ed</username></contributor><text xml:space="preserve">${text}</text></revision>`;
+  const dump = `<mediawiki version="0.11">
+    <page><title>Bonn</title><ns>0</ns><id>1</id>${revision(10, '2025-01-06T10:00:00Z', '{{Infobox settlement|population_total=1}}')}${revision(11, '2025-01-14T10:00:00Z', '{{Infobox settlement|population_total=2}}')}</page>
+    <page><title>Old Bonn</title><ns>0</ns><id>2</id><redirect title="Bonn" />${revision(20, '2025-01-06T11:00:00Z', '{{Infobox settlement|population_total=3}}')}${revision(21, '2025-01-15T10:00:00Z', '#REDIRECT [[Bonn]]')}</page>
+  </mediawiki>`;
+  const week = windowFrom('2025-01-13', 7);
+  const read = (options?: CollectOptions) => collect(DumpRevisionSource.fromStream(Readable.from([dump])), week, options);
+
+  it('skips them, and yields them with the revision that made them redirects when asked to keep them (a sync)', async () => {
+    expect((await read()).map((history) => history.page.title)).toEqual(['Bonn']);
+    const kept = await read({ keepRedirects: true });
+    expect(kept.map((history) => [history.page.title, history.revisions.map((r) => r.revId)])).toEqual([
+      ['Bonn', [10, 11]],
+      ['Old Bonn', [20, 21]],
+    ]);
+    expect(kept[1]?.revisions[1]?.text).toBe('#REDIRECT [[Bonn]]');
+  });
+});
