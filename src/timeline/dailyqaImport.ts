@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.js';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
@@ -143,10 +143,19 @@ export function answersById(days: ReadonlyArray<DailyQaDay & { path: string }>):
  * @example await importDailyQa(db, ['qa_250120.jsonl', 'qa_250121.jsonl.gz']) // { files: 2, queries: …, days: 2, intervals: … }
  */
 export async function importDailyQa(store: Store, paths: readonly string[], now: Date = new Date()): Promise<{ files: number; queries: number; days: number; intervals: number }> {
+  // A file named twice (a shell glob and its name, `./` or not) is one file: read once, counted once.
+  const named = new Set<string>();
+  const files = paths.filter((path) => {
+    const file = resolve(path);
+    if (named.has(file)) return false;
+    named.add(file);
+    return true;
+  });
   const days: Array<DailyQaDay & { path: string }> = [];
-  for (const path of paths) days.push({ ...(await readDailyQaFile(path)), path });
+  for (const path of files) days.push({ ...(await readDailyQaFile(path)), path });
   const byId = answersById(days);
-  const dayRows = days.reduce((sum, day) => sum + day.rows.length, 0);
+  // Daily answers, one per query and date: two files of one date (plain and .gz) hold the same ones.
+  const dailyAnswers = [...byId.values()].reduce((sum, entry) => sum + entry.days.size, 0);
   const createdAt = now.toISOString();
   const queries = [...byId].map(([id, entry]) => ({ id, text: entry.query, windowStart: weekFromId(id) }));
   const intervals = store.queries.saveImported(
@@ -158,7 +167,7 @@ export async function importDailyQa(store: Store, paths: readonly string[], now:
     },
     createdAt,
   );
-  return { files: paths.length, queries: byId.size, days: dayRows, intervals };
+  return { files: files.length, queries: byId.size, days: dailyAnswers, intervals };
 }
 
 /** DailyQA ids begin with the creation time as YYMMDDHH: the week the query was made. */

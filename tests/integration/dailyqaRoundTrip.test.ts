@@ -1,6 +1,6 @@
 import Sqlite from 'better-sqlite3';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery } from '../../src/timeline/answers.js';
 import { dailyQaDay } from '../../src/timeline/dailyqaExport.js';
@@ -76,6 +76,19 @@ describe('DailyQA import and export round trip on the published release', () => 
     expect(dump(piecewise.db)).toEqual(dump(whole));
     piecewise.close();
     whole.close();
+  });
+
+  it('reads a file named twice once, and counts each daily answer once', async () => {
+    const store = Store.open(join(dir, 'twice.sqlite'));
+    try {
+      const [first, second] = files as [string, string];
+      const once = await importDailyQa(store, [first, second]);
+      const twice = await importDailyQa(store, [first, second, first, join(first, '..', '.', basename(first))]);
+      expect(twice).toEqual(once);
+      expect(once).toMatchObject({ files: 2, days: (await readDailyQaFile(first)).rows.length + (await readDailyQaFile(second)).rows.length });
+    } finally {
+      store.close();
+    }
   });
 
   it('refuses a bad file with its name and line, writing nothing', async () => {
