@@ -10,7 +10,7 @@ import { loadAssets } from './assets.js';
 import { ServeContext, type TokenCheck } from './context.js';
 import type { FailedAttemptsOptions } from './failedAttempts.js';
 import { adminPage, annotatorPage, messagePage } from './pages.js';
-import { foreignHost, refusedHost, refusedWrite, SECURITY_HEADERS, sendError } from './security.js';
+import { foreignHost, parseJsonBody, refusedHost, refusedWrite, SECURITY_HEADERS, sendError } from './security.js';
 import type { Store } from '../store/store.js';
 
 /** Judgments are a few hundred bytes; anything near this is not one. */
@@ -49,6 +49,8 @@ export async function buildAuditApp(options: AuditAppOptions): Promise<FastifyIn
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, trustProxy: options.trustProxy ?? false });
   // Only JSON bodies: a text/plain POST is what a cross-site form could send without a preflight.
   app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);

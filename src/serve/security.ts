@@ -56,6 +56,39 @@ export function refusedWrite(request: FastifyRequest): { status: number; message
   return null;
 }
 
+/**
+ * A POST body parsed as JSON, or a 400 saying what is wrong with it. A key that could reach an
+ * object's prototype once merged (`__proto__`, `constructor.prototype`) is refused, as Fastify's own
+ * parser refuses it, but named: that parser calls such a body "not valid JSON", which sends its
+ * sender looking for a syntax error that is not there.
+ */
+export function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
+  const refuse = (message: string) => done(Object.assign(new Error(message), { statusCode: 400 }));
+  if (body.trim() === '') return refuse('the body is empty: send a JSON object');
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    return refuse(`the body is not valid JSON: ${(error as Error).message}`);
+  }
+  const key = prototypeKey(value);
+  if (key !== null) return refuse(`the body holds the key "${key}", which is refused`);
+  done(null, value);
+}
+
+/** The first key of a parsed JSON value that reaches a prototype when merged into an object, or null. */
+function prototypeKey(value: unknown): string | null {
+  const pending = [value];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next !== 'object' || next === null) continue;
+    if (Object.hasOwn(next, '__proto__')) return '__proto__';
+    const constructor = (next as { constructor?: unknown }).constructor;
+    if (Object.hasOwn(next, 'constructor') && typeof constructor === 'object' && constructor !== null && Object.hasOwn(constructor, 'prototype')) return 'constructor.prototype';
+    pending.push(...Object.values(next));
+  }
+  return null;
+}
+
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
 }

@@ -119,7 +119,11 @@ describe('audit server API', () => {
       [{ item: label, verdict: 'correct', note: 'a\u0000b' }, /note: contains a NUL character/],
       ['{"item": 1, "verdict": "correct", "note": "half \\ud800 a pair"}', /note: contains a lone surrogate/],
       [`{"item": ${qa}, "verdict": "wrong", "answer": "\\udc00"}`, /answer: contains a lone surrogate/],
-      ['{"item": 1,', /JSON/],
+      ['{"item": 1,', /^the body is not valid JSON: /],
+      ['', /^the body is empty: send a JSON object$/],
+      // Valid JSON, refused by name rather than called invalid.
+      [`{"item": ${label}, "verdict": "correct", "__proto__": {"admin": true}}`, /^the body holds the key "__proto__", which is refused$/],
+      [`{"item": ${label}, "verdict": "correct", "note": "x", "extra": [{"constructor": {"prototype": {"admin": true}}}]}`, /^the body holds the key "constructor.prototype", which is refused$/],
     ];
     for (const [body, message] of cases) {
       const response = await judge(run, alice, body);
