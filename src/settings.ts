@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { UserError } from './errors.js';
+import { withoutByteOrderMark } from './text/byteOrderMark.js';
 
 const VERSION = '0.1.0';
 
@@ -181,8 +182,7 @@ function readConfigFile(path: string): Record<string, unknown> {
   }
   let value: unknown;
   try {
-    // A byte order mark (Windows editors write one) is no part of the JSON.
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    value = JSON.parse(withoutByteOrderMark(text));
   } catch {
     value = undefined;
   }

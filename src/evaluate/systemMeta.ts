@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isCalendarDate } from '../dates.js';
 import { UserError } from '../errors.js';
+import { withoutByteOrderMark } from '../text/byteOrderMark.js';
 
 /** What a system's meta file (`NAME.meta.json`) says of it. */
 export interface SystemMeta {
@@ -31,8 +32,7 @@ export function metaPathOf(predictions: string): string {
 export function parseSystemMeta(text: string, where: string): SystemMeta {
   let value: unknown;
   try {
-    // A byte-order mark (an editor's UTF-8 with BOM) is no part of the JSON, as in a predictions file.
-    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+    value = JSON.parse(withoutByteOrderMark(text));
   } catch {
     throw new UserError('E_SYSTEM_META_INVALID', `${where}: not valid JSON; expected {"cutoff": "YYYY-MM-DD"}`);
   }

@@ -7,6 +7,7 @@ import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { addDays, formatDate, parseDate } from '../dates.js';
 import { InputError } from '../errors.js';
+import { withoutByteOrderMark } from '../text/byteOrderMark.js';
 import type { AnswerInterval } from '../model/timelines.js';
 
 const DailyQaLine = z.object({ id: z.string().min(1), query: z.string(), answer: z.string().nullable() }).strict();
@@ -42,8 +43,8 @@ export async function readDailyQaFile(path: string): Promise<DailyQaDay> {
       if (line.trim() === '') continue;
       let value: unknown;
       try {
-        // A byte order mark (an editor's) starts the first line without being part of it.
-        value = JSON.parse(number === 1 ? line.replace(/^\uFEFF/, '') : line);
+        // A byte order mark starts only the first line.
+        value = JSON.parse(number === 1 ? withoutByteOrderMark(line) : line);
       } catch {
         throw new InputError('E_DAILYQA_FILE_INVALID', `${path} line ${number}: not JSON`);
       }
