@@ -6,11 +6,11 @@
  * labels it keeps were made there), never a later month's. A DailyQA range: every weekly and sync run.
  */
 import { z } from 'zod';
-import type { RunStore } from '../store/runStore.js';
+import type { PipelineName, RunStore } from '../store/runStore.js';
 import type { ReleaseKind } from './manifest.js';
 
 /** The pipelines whose runs write what each release kind reads. */
-const PIPELINES: Record<ReleaseKind, readonly string[]> = {
+const PIPELINES: Record<ReleaseKind, readonly PipelineName[]> = {
   weekly: ['weekly', 'sync'],
   dailyqa: ['weekly', 'sync'],
   growover: ['monthly-snapshot', 'monthly-label', 'monthly'],

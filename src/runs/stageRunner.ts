@@ -2,7 +2,7 @@ import type { Store } from '../store/store.js';
 import { codeOf, oneLine, UserError } from '../errors.js';
 import { storeProblem } from '../store/database.js';
 import type { Reporter } from './progress.js';
-import type { Counts, RecordedError, RunRecord, StageRecord } from '../store/runStore.js';
+import type { Counts, PipelineName, RecordedError, RunRecord, StageRecord } from '../store/runStore.js';
 
 /** What a stage gets while it runs: the store, a way to record its counts so far, and the reporter. */
 export interface StageContext {
@@ -54,7 +54,7 @@ export interface PipelineOutcome {
  */
 export async function runPipeline<Input>(options: {
   store: Store;
-  pipeline: string;
+  pipeline: PipelineName;
   params: Record<string, unknown>;
   stages: ReadonlyArray<Stage<Input>>;
   selected: readonly string[];

@@ -23,6 +23,10 @@ export interface StageRecord {
   errorCode: string | null;
 }
 
+/** The pipelines whose runs the store records, each run under one of these names. */
+export const PIPELINE_NAMES = ['weekly', 'sync', 'monthly-snapshot', 'monthly-label', 'monthly'] as const;
+export type PipelineName = (typeof PIPELINE_NAMES)[number];
+
 export interface RunRecord {
   id: number;
   pipeline: string;

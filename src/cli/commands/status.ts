@@ -3,13 +3,10 @@ import { clearedStages } from '../../../pipelines/monthly.js';
 import { formatRunUsage, runUsage } from '../../llm/usage.js';
 import { errorLine, runHealth } from '../../runs/health.js';
 import { shownRun, shownStatus } from '../../runs/liveness.js';
-import { type RunRecord } from '../../store/runStore.js';
+import { PIPELINE_NAMES, type RunRecord } from '../../store/runStore.js';
 import { addOptions, integerOption } from '../options.js';
 import { withSession, type Session } from '../session.js';
 import { UserError } from '../../errors.js';
-
-/** The pipelines whose runs the store records (a misspelt name would otherwise alarm as "no runs yet" forever). */
-const PIPELINES = ['weekly', 'sync', 'monthly-snapshot', 'monthly-label', 'monthly'];
 
 export function registerStatus(program: Command): void {
   addOptions<StatusFlags>(
@@ -18,7 +15,8 @@ export function registerStatus(program: Command): void {
       limit: integerOption('--limit <n>', 'how many runs to show', { min: 1 }).default(20),
       check: new Option('--check', 'for monitoring: one line about the newest run; exit 1 when it failed, was interrupted or is older than --max-age'),
       maxAge: integerOption('--max-age <hours>', 'with --check: the newest run must have finished (or, running, started) within this many hours'),
-      pipeline: new Option('--pipeline <name>', 'with --check: the newest run of this pipeline').choices(PIPELINES),
+      // Only the names runs are recorded under: a misspelt one would alarm as "no runs yet" for ever.
+      pipeline: new Option('--pipeline <name>', 'with --check: the newest run of this pipeline').choices(PIPELINE_NAMES),
     },
   ).action(async (flags: StatusFlags, command: Command) => {
     await withSession(command, { write: false }, (session) => {
