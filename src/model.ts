@@ -54,8 +54,10 @@ export const DEFAULT_CONTENT_MODEL = 'wikitext';
  * decimal Wikidata wrote, a preferred "no value" outranking normal values, a term ending in the period
  * it starts in holding through that period. wikibase-item 4: a time-qualified "no value" (or "unknown
  * value") statement kept for world time, where a preferred one outranks the normal values then.
+ * wikibase-item 5: an end time held through its day (month, year), a statement of the key starting
+ * in that period taking over (`TimedFact.handoverFrom`).
  */
-export const READING_VERSIONS: Readonly<Record<string, number>> = { [DEFAULT_CONTENT_MODEL]: 2, 'wikibase-item': 4 };
+export const READING_VERSIONS: Readonly<Record<string, number>> = { [DEFAULT_CONTENT_MODEL]: 2, 'wikibase-item': 5 };
 
 /**
  * What a revision source yields per page for a window: every revision inside the window and the
@@ -134,8 +136,9 @@ export interface EntityFacts {
 
 /**
  * A statement with its time qualifiers (P580 start, P582 end, P585 point in time) as instants at
- * their precision's start (`1990` → 1990-01-01T00:00:00Z); its value in the stored form, entity ids
- * marked (src/content/entityRefs.ts).
+ * their precision's start (`1990` → 1990-01-01T00:00:00Z), but for the end, which Wikidata gives as
+ * the last day (month, year) the statement held; its value in the stored form, entity ids marked
+ * (src/content/entityRefs.ts).
  */
 export interface TimedFact {
   key: string;
@@ -143,7 +146,14 @@ export interface TimedFact {
   value: string | null;
   rank: 'preferred' | 'normal';
   start: string | null;
+  /** The instant after the end's period: an end of 1990-10-02 held that whole day, until 1990-10-03T00:00:00Z. */
   end: string | null;
+  /**
+   * Where the end's period starts (1990-10-02T00:00:00Z): a statement of the key starting from there
+   * on takes over at its start, as a term ending on the day the next one starts. Absent in facts an
+   * older reading stored, whose `end` was that instant itself.
+   */
+  handoverFrom?: string | null;
   point: string | null;
 }
 
@@ -154,6 +164,7 @@ export const TimedFactSchema = z.object({
   rank: z.enum(['preferred', 'normal']),
   start: z.string().nullable(),
   end: z.string().nullable(),
+  handoverFrom: z.string().nullable().optional(),
   point: z.string().nullable(),
 }) satisfies z.ZodType<TimedFact>;
 

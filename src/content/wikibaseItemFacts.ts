@@ -231,9 +231,9 @@ function ordinal(n: number): string {
 function timedFact(key: string, claim: RichClaim): TimedFact | null {
   const start = qualifierTime(claim.qualifiers[START])?.instant ?? null;
   const ended = qualifierTime(claim.qualifiers[END]);
-  // An end read at its period's start is a handover (one term ends "2020", the next starts then), but
-  // one not after the start would leave a term of 2020 to 2020 holding on no day: it ends with its period.
-  const end = ended === null ? null : start !== null && ended.instant <= start ? periodAfter(ended) : ended.instant;
+  // Wikidata's end is the last day the statement held (West Germany ends 1990-10-02, Germany starts
+  // 1990-10-03): it holds through the end's period, and a statement starting in that period takes over.
+  const end = ended === null ? null : periodAfter(ended);
   // A start or an end that is there but gives no time ("unknown value" or "no value", which the SDK
   // simplifies to nothing; a year out of range) leaves the statement's extent unknown: read as open, a finished
   // term would hold to this day on world time, so the statement is no timed fact at all.
@@ -244,7 +244,7 @@ function timedFact(key: string, claim: RichClaim): TimedFact | null {
   // preferred one leaves the normal values of its period out, as it does on edit time.
   const value = claim.value === null ? null : valueText(claim.value, claim.isEntity);
   if (value === null && claim.value !== null) return null;
-  return { key, value, rank: claim.rank === 'preferred' ? 'preferred' : 'normal', start, end, point };
+  return { key, value, rank: claim.rank === 'preferred' ? 'preferred' : 'normal', start, end, handoverFrom: ended?.instant ?? null, point };
 }
 
 /** A time qualifier read at its precision: the instant its period starts, and the period's length. */

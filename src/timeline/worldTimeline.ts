@@ -1,8 +1,8 @@
 /**
  * The world time axis (docs/ARCHITECTURE.md §16): what held in the world on each day by the
  * time-qualified statements of an entity's latest known revision, as intervals per key. A statement
- * with a start (P580) or an end (P582) holds over [start, end) (an open side reaching as far as the
- * key is known); in a series of points in time (P585), each point's statements hold until the next
+ * with a start (P580) or an end (P582) holds from its start through its end's day (month, year), or
+ * until a statement of the key starts in that period (an open side reaching as far as the key is known); in a series of points in time (P585), each point's statements hold until the next
  * point. Of the statements holding at once the best-ranked (two offices, a population and a term)
  * are one value, in statement order, joined as an entity's facts are.
  */
@@ -29,7 +29,7 @@ export function buildWorldTimeline(facts: readonly TimedFact[], revId: number): 
 }
 
 function keyTimeline(key: string, statements: Array<{ fact: TimedFact; order: number }>, revId: number): WorldInterval[] {
-  const ranged = statements.filter(({ fact }) => fact.start !== null || fact.end !== null).filter(({ fact }) => fact.start === null || fact.end === null || fact.start < fact.end);
+  const ranged = handedOver(statements.filter(({ fact }) => fact.start !== null || fact.end !== null)).filter(({ fact }) => fact.start === null || fact.end === null || fact.start < fact.end);
   const points = statements.filter(({ fact }) => fact.start === null && fact.end === null && fact.point !== null);
   const bounds = new Set<string>();
   for (const { fact } of ranged) {
@@ -48,6 +48,23 @@ function keyTimeline(key: string, statements: Array<{ fact: TimedFact; order: nu
     else intervals.push({ key, value, validFrom: from, validTo: to, revId });
   });
   return intervals;
+}
+
+/**
+ * The ranged statements with each end where it is handed over: a statement holds through its end's
+ * period unless a statement of the key starts within that period, after its own start, and takes over
+ * there (a term ending on 1995-01-22 as the next starts that day leaves the day to the next one).
+ */
+function handedOver(ranged: Array<{ fact: TimedFact; order: number }>): Array<{ fact: TimedFact; order: number }> {
+  const starts = ranged.flatMap(({ fact }) => (fact.start === null ? [] : [fact.start])).sort();
+  return ranged.map((statement) => {
+    const { fact } = statement;
+    if (fact.end === null) return statement;
+    const end = fact.end;
+    const from = fact.handoverFrom ?? end;
+    const taker = starts.find((start) => start >= from && start < end && (fact.start === null || start > fact.start));
+    return taker === undefined ? statement : { ...statement, fact: { ...fact, end: taker } };
+  });
 }
 
 /**

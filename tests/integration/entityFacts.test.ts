@@ -7,6 +7,7 @@ import { extractFacts, extractorFor, prepareExtractors } from '../../src/content
 import { domainOfArticle } from '../../src/llm/domains.js';
 import { LabelsFile } from '../../src/sources/entityNames.js';
 import { sharedData } from '../../testkit/sharedData.js';
+import { buildWorldTimeline } from '../../src/timeline/worldTimeline.js';
 
 beforeAll(() => prepareExtractors(['wikibase-item']));
 
@@ -48,11 +49,21 @@ describe('Wikidata item facts (wikibase-sdk simplification)', () => {
 
   it('keeps every non-deprecated statement with a time qualifier for the world time axis', () => {
     const timed = facts('Q646148').entity?.timed ?? [];
-    expect(timed).toContainEqual({ key: 'P39', value: '{{Q651703}}', rank: 'normal', start: '1985-01-06T00:00:00Z', end: '1995-01-22T00:00:00Z', point: null });
+    // The end, 1995-01-22, is the last day of the term: it holds until the next day begins.
+    expect(timed).toContainEqual({ key: 'P39', value: '{{Q651703}}', rank: 'normal', start: '1985-01-06T00:00:00Z', end: '1995-01-23T00:00:00Z', handoverFrom: '1995-01-22T00:00:00Z', point: null });
     const population = (facts('Q271094').entity?.timed ?? []).filter((fact) => fact.key === 'P1082');
     // Neihu District's long series: every statement but those without a point in time.
     expect(population.length).toBeGreaterThan(190);
     expect(population.every((fact) => fact.point !== null && fact.start === null)).toBe(true);
+  });
+
+  it("reads an end as the last day a statement held, its successor taking over: Bielefeld's country on every day around 1949 and 1990", () => {
+    const countries = buildWorldTimeline((facts('Q2112').entity?.timed ?? []).filter((fact) => fact.key === 'P17'), 1);
+    const countryOn = (date: string) => countries.find((interval) => interval.validFrom <= `${date}T00:00:00Z` && (interval.validTo === null || interval.validTo > `${date}T00:00:00Z`))?.value ?? null;
+    // German Reich until West Germany begins on 1949-05-23 (the Reich's end day, handed over).
+    expect(['1949-05-22', '1949-05-23', '1949-05-24'].map(countryOn)).toEqual(['{{Q1206012}}', '{{Q713750}}', '{{Q713750}}']);
+    // West Germany's end, 1990-10-02, is its last day; Germany begins on 1990-10-03: no day without a country.
+    expect(['1990-10-01', '1990-10-02', '1990-10-03'].map(countryOn)).toEqual(['{{Q713750}}', '{{Q713750}}', '{{Q183}}']);
   });
 
   it('leaves out a term whose end is an unknown value instead of reading it as a term still held', () => {

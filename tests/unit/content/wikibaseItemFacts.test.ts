@@ -42,7 +42,7 @@ describe('Wikidata statement values', () => {
     ).toEqual({ P1824: 'M25', P6814: 'E40', P17: '{{Q145}}' });
     // On the time axis as well: the timed fact's value is the string.
     expect(factsOf({ P1824: [statement(text('P1824', 'M25'), [time('P580', '+1986-10-29T00:00:00Z')])] }).entity?.timed).toEqual([
-      { key: 'P1824', value: 'M25', rank: 'normal', start: '1986-10-29T00:00:00Z', end: null, point: null },
+      { key: 'P1824', value: 'M25', rank: 'normal', start: '1986-10-29T00:00:00Z', end: null, handoverFrom: null, point: null },
     ]);
   });
 });
@@ -91,17 +91,18 @@ describe('Wikidata time values written finer than their precision', () => {
 
   it('reads a start or an end qualifier at its precision too: a start in 2020 written +2020-03-15 at year precision is 2020-01-01', () => {
     expect(timedOf(time('P580', '+2020-03-15T00:00:00Z', 9), time('P582', '+2021-07-14T00:00:00Z', 10))).toEqual([
-      { key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '2020-01-01T00:00:00Z', end: '2021-07-01T00:00:00Z', point: null },
+      { key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '2020-01-01T00:00:00Z', end: '2021-08-01T00:00:00Z', handoverFrom: '2021-07-01T00:00:00Z', point: null },
     ]);
   });
 
-  it('ends a term whose end falls in the period it starts at the end of that period (2020 to 2020 held during 2020), a handover at its start', () => {
+  it("holds a term through its end's period (the last day, month or year it held), a statement starting in that period taking over from its start", () => {
     const term = (start: string, end: string, precision: number) => timedOf(time('P580', start, precision), time('P582', end, precision))[0];
-    expect(term('+2020-01-01T00:00:00Z', '+2020-01-01T00:00:00Z', 9)).toMatchObject({ start: '2020-01-01T00:00:00Z', end: '2021-01-01T00:00:00Z' });
-    expect(term('+2020-12-01T00:00:00Z', '+2020-12-00T00:00:00Z', 10)).toMatchObject({ start: '2020-12-01T00:00:00Z', end: '2021-01-01T00:00:00Z' });
-    expect(term('+0044-03-15T00:00:00Z', '+0044-03-15T00:00:00Z', 11)).toMatchObject({ start: '0044-03-15T00:00:00Z', end: '0044-03-16T00:00:00Z' });
-    // One term ending "2020" and the next starting then: the first ends as 2020 begins, as before.
-    expect(term('+2016-01-01T00:00:00Z', '+2020-01-01T00:00:00Z', 9)).toMatchObject({ start: '2016-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z' });
+    expect(term('+2020-01-01T00:00:00Z', '+2020-01-01T00:00:00Z', 9)).toMatchObject({ start: '2020-01-01T00:00:00Z', end: '2021-01-01T00:00:00Z', handoverFrom: '2020-01-01T00:00:00Z' });
+    expect(term('+2020-12-01T00:00:00Z', '+2020-12-00T00:00:00Z', 10)).toMatchObject({ start: '2020-12-01T00:00:00Z', end: '2021-01-01T00:00:00Z', handoverFrom: '2020-12-01T00:00:00Z' });
+    expect(term('+0044-03-15T00:00:00Z', '+0044-03-15T00:00:00Z', 11)).toMatchObject({ start: '0044-03-15T00:00:00Z', end: '0044-03-16T00:00:00Z', handoverFrom: '0044-03-15T00:00:00Z' });
+    // West Germany: the end 1990-10-02 is the last day it held.
+    expect(term('+1949-05-23T00:00:00Z', '+1990-10-02T00:00:00Z', 11)).toMatchObject({ start: '1949-05-23T00:00:00Z', end: '1990-10-03T00:00:00Z', handoverFrom: '1990-10-02T00:00:00Z' });
+    expect(term('+2016-01-01T00:00:00Z', '+2020-01-01T00:00:00Z', 9)).toMatchObject({ start: '2016-01-01T00:00:00Z', end: '2021-01-01T00:00:00Z', handoverFrom: '2020-01-01T00:00:00Z' });
   });
 
   it('writes a month or a day before the common era with BCE, as it writes a year', () => {
@@ -144,8 +145,8 @@ describe('Wikidata ranks', () => {
     const facts = factsOf({ P6: [statement(item('P6', 'Q1001'), [time('P580', '+2020-01-01T00:00:00Z')]), vacant] });
     expect(facts.infoboxes).toEqual([]);
     expect(facts.entity?.timed).toEqual([
-      { key: 'P6', value: '{{Q1001}}', rank: 'normal', start: '2020-01-01T00:00:00Z', end: null, point: null },
-      { key: 'P6', value: null, rank: 'preferred', start: '2024-03-08T00:00:00Z', end: null, point: null },
+      { key: 'P6', value: '{{Q1001}}', rank: 'normal', start: '2020-01-01T00:00:00Z', end: null, handoverFrom: null, point: null },
+      { key: 'P6', value: null, rank: 'preferred', start: '2024-03-08T00:00:00Z', end: null, handoverFrom: null, point: null },
     ]);
     // Without a time qualifier it is no timed fact, as a value without one is not.
     expect(factsOf({ P6: [preferred(none('P6'))] }).entity?.timed).toEqual([]);
@@ -157,7 +158,7 @@ const timedOf = (...qualifiers: Snak[]) => factsOf({ P39: [statement(item('P39',
 describe('Wikidata time qualifiers', () => {
   it('reads years 1 to 999 (written without leading zeros by the SDK) at their precision, padded to four digits', () => {
     expect(timedOf(time('P580', '+0800-12-25T00:00:00Z'), time('P582', '+0814-01-01T00:00:00Z', 9))).toEqual([
-      { key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '0800-12-25T00:00:00Z', end: '0814-01-01T00:00:00Z', point: null },
+      { key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '0800-12-25T00:00:00Z', end: '0815-01-01T00:00:00Z', handoverFrom: '0814-01-01T00:00:00Z', point: null },
     ]);
     expect(timedOf(time('P585', '+0001-01-01T00:00:00Z', 9))[0]?.point).toBe('0001-01-01T00:00:00Z');
     expect(timedOf(time('P585', '+0044-03-00T00:00:00Z', 10))[0]?.point).toBe('0044-03-01T00:00:00Z');
@@ -183,7 +184,7 @@ describe('statements whose extent is unknown', () => {
 
   it('keeps a statement with no end qualifier at all as open, and the fact itself whatever its qualifiers', () => {
     const started = time('P580', '+2001-01-20T00:00:00Z');
-    expect(terms([started], [started, unknown('P582')])).toEqual([{ key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '2001-01-20T00:00:00Z', end: null, point: null }]);
+    expect(terms([started], [started, unknown('P582')])).toEqual([{ key: 'P39', value: '{{Q11696}}', rank: 'normal', start: '2001-01-20T00:00:00Z', end: null, handoverFrom: null, point: null }]);
     expect(factsOf({ P39: [statement(item('P39', 'Q11696'), [started, unknown('P582')])] }).infoboxes[0]?.fields).toEqual([['P39', '{{Q11696}}']]);
   });
 });

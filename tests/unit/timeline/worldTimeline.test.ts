@@ -6,6 +6,7 @@ const fact = (value: string, times: Partial<Pick<TimedFact, 'start' | 'end' | 'p
   key, value, rank, start: times.start ?? null, end: times.end ?? null, point: times.point ?? null,
 });
 const day = (date: string) => `${date}T00:00:00Z`;
+const nextDay = (date: string) => new Date(Date.parse(day(date)) + 86_400_000).toISOString().slice(0, 10);
 
 describe('buildWorldTimeline', () => {
   it('holds each point of a P585 series until the next one, the preferred statement alone at a shared point', () => {
@@ -70,6 +71,28 @@ describe('buildWorldTimeline', () => {
       ['7; 8', day('2021-01-01'), day('2022-01-01')],
       ['8', day('2022-01-01'), day('2023-01-01')],
     ]);
+  });
+
+  it("holds a statement through its end's day, a statement of the key starting within that period taking over: Bielefeld's countries", () => {
+    // As this reading stores them: an end of 1949-05-23 holds that day, until 05-24, unless handed over.
+    const through = (value: string, start: string | null, lastDay: string): TimedFact => ({ ...fact(value, { start: start && day(start), end: day(nextDay(lastDay)) }), handoverFrom: day(lastDay) });
+    const timeline = buildWorldTimeline([through('German Reich', '1871-01-18', '1949-05-23'), through('West Germany', '1949-05-23', '1990-10-02'), fact('Germany', { start: day('1990-10-03') })], 5);
+    expect(timeline.map(({ value, validFrom, validTo }) => [value, validFrom, validTo])).toEqual([
+      ['German Reich', day('1871-01-18'), day('1949-05-23')],
+      // West Germany held on 2 October 1990, its last day: no day without a country.
+      ['West Germany', day('1949-05-23'), day('1990-10-03')],
+      ['Germany', day('1990-10-03'), null],
+    ]);
+  });
+
+  it('hands a year-precision end over where the next statement starts in that year, and holds it through the year without one', () => {
+    const term2020: TimedFact = { ...fact('first', { start: day('2016-01-01'), end: day('2021-01-01') }), handoverFrom: day('2020-01-01') };
+    const ends = (...others: TimedFact[]) => buildWorldTimeline([term2020, ...others], 1).map(({ value, validTo }) => [value, validTo]);
+    expect(ends(fact('next', { start: day('2020-01-01') }))).toEqual([['first', day('2020-01-01')], ['next', null]]);
+    expect(ends(fact('next', { start: day('2020-06-01') }))).toEqual([['first', day('2020-06-01')], ['next', null]]);
+    expect(ends()).toEqual([['first', day('2021-01-01')]]);
+    // A statement starting before the end's period is no successor: the two hold together, then the first alone.
+    expect(ends(fact('beside', { start: day('2018-01-01'), end: day('2019-01-01') }))).toEqual([['first', day('2018-01-01')], ['first; beside', day('2019-01-01')], ['first', day('2021-01-01')]]);
   });
 
   it('keeps an open start or end open, and keys apart', () => {
