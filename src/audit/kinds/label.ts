@@ -72,7 +72,10 @@ export const labelKind: AuditItemKind<LabelContent, LabelParams> = {
   choices: (content) => ({ labels: LABELS, proposed: content.label }),
 };
 
-/** The new snapshot's sentence labels (deleted old sentences have no new sentence to judge); stratum: the label. */
+/**
+ * The new snapshot's sentence labels in articles the old one holds too (deleted old sentences have no
+ * new sentence to judge, a new article's sentences no old one to be judged against); stratum: the label.
+ */
 function labelCandidates(store: Store, oldName: string, newName: string): Array<KindCandidate<LabelContent>> {
   const snapshots = store.snapshots;
   snapshots.requireSnapshot(oldName);
@@ -80,16 +83,24 @@ function labelCandidates(store: Store, oldName: string, newName: string): Array<
   const growover = store.growover;
   const pairs = new Map(growover.labeledPairs(oldName, newName).map((pair) => [pair.title, pair]));
   const candidates: Array<KindCandidate<LabelContent>> = [];
+  let inNewArticles = 0;
   for (const stored of snapshots.labels(oldName, newName)) {
     const pair = pairs.get(stored.title);
     const label = stored.label;
     if (stored.side !== 'new' || label === 'deleted' || pair === undefined) continue;
+    // A sentence of an article the old snapshot lacks is new by definition: the labeler decided
+    // nothing, and such sentences, a new article's every one, would fill the `new` stratum.
+    const oldPageId = pair.oldPageId;
+    if (oldPageId === null) {
+      inNewArticles++;
+      continue;
+    }
     candidates.push({
       key: `${pair.newPageId}:${stored.index}`,
       stratum: label,
       freeze: () => {
         const newSentences = growover.sentences(newName, pair.newPageId);
-        const oldSentences = pair.oldPageId === null ? [] : growover.sentences(oldName, pair.oldPageId);
+        const oldSentences = growover.sentences(oldName, oldPageId);
         const paragraph = newSentences.find((sentence) => sentence.index === stored.index)?.paragraph ?? 0;
         const oldTexts = oldSentences.map((sentence) => sentence.text);
         return {
@@ -107,10 +118,13 @@ function labelCandidates(store: Store, oldName: string, newName: string): Array<
           similarity: stored.similarity,
           evidence: stored.evidence,
           // A `new` label claims that no old sentence said it: the judge sees the nearest ones and can search the rest.
-          ...(label === 'new' && { oldArticle: pair.oldPageId === null ? null : oldTexts, closestOld: pair.oldPageId === null ? undefined : closestOld(store, stored, oldTexts) }),
+          ...(label === 'new' && { oldArticle: oldTexts, closestOld: closestOld(store, stored, oldTexts) }),
         };
       },
     });
+  }
+  if (candidates.length === 0 && inNewArticles > 0) {
+    throw new UserError('E_NOTHING_TO_AUDIT', `the ${inNewArticles} labeled sentences of ${oldName} → ${newName} are all in articles ${oldName} lacks: new by definition, nothing to judge`);
   }
   if (candidates.length === 0) throw new UserError('E_NOTHING_TO_AUDIT', `no sentence labels for snapshots ${oldName} → ${newName}: run wikidelta label --old ${oldName} --new ${newName} first`);
   return candidates;
