@@ -39,17 +39,24 @@ const collectThroughSourceStage: Stage<SyncInput> = {
 const deletionsStage: Stage<SyncInput> = {
   name: 'deletions',
   async run(input, context) {
-    if (!input.source?.deletionsIn) return { deleted: 0 };
+    if (!input.source?.deletionsIn) return { deleted: 0, restored: 0 };
     const timelines = context.store.timelines(input.wiki);
     const byTitle = new Map(context.store.pages.pageTitles(input.wiki).map((row) => [row.title, row.pageId]));
     let deleted = 0;
+    let restored = 0;
+    // Oldest first: a page deleted and then restored is alive again.
     for (const deletion of await input.source.deletionsIn(input.window)) {
       const pageId = deletion.pageId && input.onlyPages.has(deletion.pageId) ? deletion.pageId : byTitle.get(deletion.title);
       if (pageId === undefined || !input.onlyPages.has(pageId)) continue;
-      timelines.markDeleted(pageId, deletion.timestamp);
-      deleted++;
+      if (deletion.restored) {
+        timelines.markRestored(pageId, deletion.timestamp);
+        restored++;
+      } else {
+        timelines.markDeleted(pageId, deletion.timestamp);
+        deleted++;
+      }
     }
-    return { deleted };
+    return { deleted, restored };
   },
 };
 

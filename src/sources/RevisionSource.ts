@@ -138,6 +138,8 @@ export interface PageDeletion {
   pageId: number | null;
   title: string;
   timestamp: string;
+  /** A restoration (undeletion) of the page, not a deletion: it exists again from then on. */
+  restored?: boolean;
 }
 
 /**

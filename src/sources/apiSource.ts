@@ -344,12 +344,20 @@ export class ApiRevisionSource implements RevisionSource {
     return movesByPage;
   }
 
-  /** Main-namespace pages deleted in the window (the deletion log; restorations are not deletions). */
+  /**
+   * Main-namespace pages deleted in the window, and those restored (undeleted) in it, oldest first
+   * (the deletion log): a page deleted and restored is alive again.
+   */
   async deletionsIn(window: Window): Promise<PageDeletion[]> {
     const deletions: PageDeletion[] = [];
     for await (const entry of this.logEvents('delete', parseWindow(window))) {
-      if (entry.action !== 'delete' || entry.ns !== 0 || entry.title === undefined) continue;
-      deletions.push({ pageId: entry.logpage || null, title: entry.title, timestamp: normaliseTimestamp(entry.timestamp) });
+      if ((entry.action !== 'delete' && entry.action !== 'restore') || entry.ns !== 0 || entry.title === undefined) continue;
+      deletions.push({
+        pageId: entry.logpage || null,
+        title: entry.title,
+        timestamp: normaliseTimestamp(entry.timestamp),
+        ...(entry.action === 'restore' ? { restored: true } : {}),
+      });
     }
     return deletions;
   }

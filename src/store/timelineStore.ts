@@ -46,6 +46,7 @@ export class TimelineStore {
   private readonly selectCoverage;
   private readonly selectTrackedPages;
   private readonly upsertDeletion;
+  private readonly clearDeletion;
   private readonly deleteWorld;
   private readonly insertWorld;
 
@@ -97,6 +98,7 @@ export class TimelineStore {
       `INSERT INTO page_lifetimes (wiki, page_id, deleted_at) VALUES (?, ?, ?)
        ON CONFLICT (wiki, page_id) DO UPDATE SET deleted_at = excluded.deleted_at`,
     );
+    this.clearDeletion = db.prepare('UPDATE page_lifetimes SET deleted_at = NULL WHERE wiki = ? AND page_id = ? AND deleted_at <= ?');
   }
 
   /**
@@ -184,6 +186,11 @@ export class TimelineStore {
   /** Records that the page was deleted at `deletedAt` (its answers are `deleted` from then on). */
   markDeleted(pageId: number, deletedAt: string): void {
     this.upsertDeletion.run(this.wiki, pageId, deletedAt);
+  }
+
+  /** Records that the page was restored at `restoredAt`: a deletion recorded before then no longer holds. */
+  markRestored(pageId: number, restoredAt: string): void {
+    this.clearDeletion.run(this.wiki, pageId, restoredAt);
   }
 
   private pageRevisions(pageId: number): TimelineRevision[] {

@@ -208,4 +208,17 @@ describe('sync against a real MediaWiki that received more edits', () => {
     expect(renamed.valid_to?.slice(0, 10)).toBe(today);
     expect(await answer('The Saltmarsh Lantern', 'gross', today as string)).toEqual(renamed);
   });
+
+  it('takes a deleted page that is restored through the API as alive again', async () => {
+    const admin = await adminClient(wiki, USER_AGENT);
+    await admin.request({ action: 'undelete', title: 'Quillstone', reason: 'restored', token: await admin.getCsrfToken() });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const synced = await runCliOk(['--db', db, 'sync', '--until', tomorrow, '--api', `${proxy.baseUrl}/api.php`], { env });
+    expect(synced.stdout).toMatch(/1 restorations/);
+    const store = new Sqlite(db, { readonly: true });
+    const deletedAt = store.prepare("SELECT l.deleted_at FROM page_lifetimes l JOIN pages p ON p.wiki = l.wiki AND p.page_id = l.page_id WHERE p.title = 'Quillstone'").pluck().get();
+    store.close();
+    // Restored, its answers are no longer `deleted` once the days after the restoration are synced.
+    expect(deletedAt).toBeNull();
+  });
 });

@@ -48,7 +48,7 @@ export function registerSync(program: Command): void {
         const reached = typeof sourceEnd === 'string' ? `${sourceEnd} (the dump holds nothing later; not ${shown})` : shown;
         process.stdout.write(
           `run ${outcome.run.id} sync up to ${reached}: ${collect.pages ?? 0} changed tracked pages fetched (${collect.revisions ?? 0} revisions), ` +
-            `${counts.timeline?.intervals ?? 0} intervals rebuilt, ${counts.deletions?.deleted ?? 0} deletions, ${counts.advance?.pages ?? 0} pages synced\n`,
+            `${counts.timeline?.intervals ?? 0} intervals rebuilt, ${counts.deletions?.deleted ?? 0} deletions, ${counts.deletions?.restored ? `${counts.deletions.restored} restorations, ` : ''}${counts.advance?.pages ?? 0} pages synced\n`,
         );
       }
     });
