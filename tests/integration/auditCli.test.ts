@@ -240,6 +240,8 @@ describe('audit on the demo store', () => {
     await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2031-01-01', '--annotators', 'a,b,c'], 'E_SNAPSHOT_NOT_FOUND');
     await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'weekly', '--week', '2025-01-06', '--annotators', 'a,b,c'], 'E_NOTHING_TO_AUDIT', { message: /no weekly questions in the week of 2025-01-06: weeks with questions: 2025-01-13/ });
     await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b', '--raters', '3'], 'E_RATERS_EXCEED_ANNOTATORS');
+    // Snapshots given backwards: refused as `label` refuses them, not sent to a `label` run that cannot make them.
+    await failsInOneLine(['audit', 'create', '--name', 'x', '--of', 'labels', '--old', '2025-04-01', '--new', '2025-03-01', '--annotators', 'a,b,c'], 'E_DATE_RANGE_INVALID', { message: /give the earlier snapshot as --old/ });
     await failsInOneLine(['audit', 'create', '--name', 'qa', '--of', 'growover', '--snapshot', '2025-04-01', '--annotators', 'a,b,c'], 'E_AUDIT_EXISTS');
     await failsInOneLine(['audit', 'add', '--name', 'qa', '--annotators', 'alice'], 'E_ANNOTATOR_DUPLICATE');
     await failsInOneLine(['audit', 'demo'], 'E_STORE_MISSING', { store: join(dir, 'missing.sqlite') });

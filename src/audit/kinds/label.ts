@@ -78,8 +78,8 @@ export const labelKind: AuditItemKind<LabelContent, LabelParams> = {
  */
 function labelCandidates(store: Store, oldName: string, newName: string): Array<KindCandidate<LabelContent>> {
   const snapshots = store.snapshots;
-  snapshots.requireSnapshot(oldName);
-  snapshots.requireSnapshot(newName);
+  // A pair given backwards has no labels, and `label` refuses it too: say so rather than send the user there.
+  snapshots.requireEarlier(oldName, newName);
   const growover = store.growover;
   const pairs = new Map(growover.labeledPairs(oldName, newName).map((pair) => [pair.title, pair]));
   const candidates: Array<KindCandidate<LabelContent>> = [];
