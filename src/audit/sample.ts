@@ -78,12 +78,22 @@ export function rebalance<A>(holdings: readonly Holding<A>[], annotators: readon
     if (receiver === undefined) return moves;
     const receiverLoad = held.get(receiver)?.length ?? 0;
     const movable = (giver: A) => (held.get(giver) ?? []).filter((h) => !h.judged && !raters.get(h.itemId)?.has(receiver));
-    // The giver with the fewest items it may give goes first, while it still can; among equals the most loaded.
+    // A giver with fewer items it may give than it holds above the receiver goes first, fewest first,
+    // while it still can (another's gifts to the receiver can take its last ones); else the most
+    // loaded. Fewest first for everyone drained the least loaded giver below the others, who then
+    // refilled it with items it never had: one annotator added reshuffled every queue.
+    const scarce = (option: { load: number; options: readonly unknown[] }) => option.options.length < option.load - receiverLoad;
     const move = annotators
       .filter((giver) => (held.get(giver)?.length ?? 0) - receiverLoad > 1)
       .map((giver) => ({ giver, load: held.get(giver)?.length ?? 0, options: movable(giver) }))
       .filter((option) => option.options.length > 0)
-      .sort((a, b) => a.options.length - b.options.length || b.load - a.load)
+      .sort(
+        (a, b) =>
+          Number(scarce(b)) - Number(scarce(a)) ||
+          (scarce(a) ? a.options.length - b.options.length : 0) ||
+          b.load - a.load ||
+          a.options.length - b.options.length,
+      )
       .map((option) => ({ giver: option.giver, holding: option.options.at(-1) }))[0];
     if (move?.holding === undefined) return moves;
     const { giver, holding } = move;

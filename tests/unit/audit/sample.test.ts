@@ -80,4 +80,13 @@ describe('rebalance', () => {
     // alice's judged items stay hers (10 of her 12); bob gives the rest: 10, 7, 7.
     expect(Object.fromEntries(loads(after))).toEqual({ alice: 10, bob: 7, carol: 7 });
   });
+
+  it('only gives to the newcomer when nothing is judged yet: no one else is drained and refilled with items they never had', () => {
+    // 70 items, 3 raters each, over four annotators (52, 53, 53, 52): a fifth takes 42, every one of them to her.
+    const pairs = assignRaters(Array.from({ length: 70 }, (_, i) => i), ['alice', 'bob', 'carol', 'dave'], 3, new SeededRandom(7));
+    const holdings: Holding<string>[] = pairs.map((pair) => ({ ...pair, judged: false }));
+    const moves = rebalance(holdings, ['alice', 'bob', 'carol', 'dave', 'erin']);
+    expect(moves).toHaveLength(42);
+    expect(moves.every((move) => move.to === 'erin')).toBe(true);
+  });
 });
