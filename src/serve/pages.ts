@@ -162,13 +162,13 @@ export function adminPanel(view: AdminView): Html {
     return html`<tr${name === 'all' ? html` class="overall"` : ''}><th>${name}</th><td>${withLeftOut(pick(report.precision), leftOut)}</td><td>${withLeftOut(pick(report.strict), leftOut)}</td><td>${withLeftOut(pick(half.precision), unjudgedOnly(leftOut))}</td><td>${withLeftOut(pick(half.strict), unjudgedOnly(leftOut))}</td><td>${statistic(agreement?.fleiss_kappa)}</td><td>${statistic(agreement?.krippendorff_alpha)}</td></tr>`;
   };
   return html`<section class="admin-progress"><h2>Progress</h2>
-<table><thead><tr><th>annotator</th><th>judged</th><th>assigned</th><th></th><th>agreement with majority</th><th>median time per item</th></tr></thead><tbody>
+<div class="wide"><table><thead><tr><th>annotator</th><th>judged</th><th>assigned</th><th></th><th>agreement with majority</th><th>median time per item</th></tr></thead><tbody>
 ${view.progress.map((row) => {
   const entry = report.annotators.find((candidate) => candidate.name === row.annotator);
   const agreement = entry?.agreement_with_majority;
   return html`<tr><th>${row.annotator}</th><td>${row.judged}</td><td>${row.assigned}</td><td><progress max="${row.assigned}" value="${row.judged}"></progress></td><td>${agreement === null || agreement === undefined ? '—' : `${(agreement * 100).toFixed(1)}%`}</td><td>${seconds(entry?.median_seconds)}</td></tr>`;
 })}
-</tbody></table></section>
+</tbody></table></div></section>
 <section class="admin-figures"><h2>Figures <small>${report.n_items} items · ${report.n_judgments} judgments</small></h2>
 <p class="na">By majority: an item counts with the verdict most of its raters gave; an item without one (raters split) or not judged yet is left out, as said beside each figure. Disputed as ½: every judged item, one whose raters split on it counting half.</p>
 <div class="wide"><table><thead><tr><th>stratum</th><th>precision (correct + debatable), by majority</th><th>strict (correct), by majority</th><th>precision, disputed as ½</th><th>strict, disputed as ½</th><th>Fleiss κ</th><th>Krippendorff α</th></tr></thead><tbody>
@@ -180,13 +180,13 @@ ${report.judge ? judgeBlock(report.judge) : ''}
 ${report.published && report.published.length > 0 ? publishedTable(report.published, report.left_out.by_stratum) : ''}
 </section>
 <section class="admin-time"><h2>Time per item <small>median ${seconds(report.time.median_seconds)} over ${report.time.timed} timed verdicts</small></h2>
-${report.time.slowest.length === 0 ? html`<p class="na">no timed verdict yet</p>` : html`<table><thead><tr><th>slowest items</th><th>key</th><th>stratum</th><th>median</th><th>each rater</th></tr></thead><tbody>
+${report.time.slowest.length === 0 ? html`<p class="na">no timed verdict yet</p>` : html`<div class="wide"><table><thead><tr><th>slowest items</th><th>key</th><th>stratum</th><th>median</th><th>each rater</th></tr></thead><tbody>
 ${report.time.slowest.map((entry) => html`<tr><td>${entry.item}</td><td class="key">${entry.key}</td><td>${entry.stratum}</td><td>${seconds(entry.median_seconds)}</td><td>${entry.seconds.map(seconds).join(', ')}</td></tr>`)}
-</tbody></table>`}</section>
+</tbody></table></div>`}</section>
 <section class="admin-disputed"><h2>Disputed items <small>${report.disputed.length}</small></h2>
-${report.disputed.length === 0 ? html`<p class="na">none yet</p>` : html`<table><thead><tr><th>item</th><th>key</th><th>stratum</th><th>correct</th><th>debatable</th><th>wrong</th></tr></thead><tbody>
+${report.disputed.length === 0 ? html`<p class="na">none yet</p>` : html`<div class="wide"><table><thead><tr><th>item</th><th>key</th><th>stratum</th><th>correct</th><th>debatable</th><th>wrong</th></tr></thead><tbody>
 ${report.disputed.map((entry) => html`<tr><td>${entry.item}</td><td class="key">${entry.key}</td><td>${entry.stratum}</td><td>${entry.votes.correct}</td><td>${entry.votes.debatable}</td><td>${entry.votes.wrong}</td></tr>`)}
-</tbody></table>`}</section>`;
+</tbody></table></div>`}</section>`;
 }
 
 /** An audit of predictions: the judge against the annotators' majority (its precision per verdict is the table above). */
@@ -199,7 +199,7 @@ function judgeBlock(judge: NonNullable<AuditReport['judge']>): Html {
 function publishedTable(published: NonNullable<AuditReport['published']>, leftOut: Record<string, LeftOut>): Html {
   const sources = [...new Set(published.map((entry) => entry.source))];
   return html`<h3>Beside the published figures <small>${sources.join('; ')}</small></h3>
-<table class="published"><thead><tr><th>stratum</th><th>published</th><th>ours</th></tr></thead><tbody>
+<div class="wide"><table class="published"><thead><tr><th>stratum</th><th>published</th><th>ours</th></tr></thead><tbody>
 ${published.map((entry) => html`<tr><th>${entry.stratum}</th><td>${(entry.published * 100).toFixed(1)}%</td><td>${withLeftOut(entry.ours, leftOut[entry.stratum])}</td></tr>`)}
-</tbody></table>`;
+</tbody></table></div>`;
 }

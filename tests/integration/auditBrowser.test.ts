@@ -342,6 +342,12 @@ describe('audit pages in chromium', () => {
     expect(await admin.locator('.admin-time h2 small').textContent()).toMatch(/^median \d+\.\d s over 21 timed verdicts$/);
     expect(await admin.locator('.admin-time tbody tr').count()).toBe(5);
     await admin.screenshot({ path: join(SHOTS, 'admin.png'), fullPage: true });
+    // On a phone the wide tables scroll inside their box: the progress table (its bars) widened the
+    // whole page to about 590 px, which the phone then showed zoomed out.
+    const phoneAdmin = await openPage('phone admin', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phoneAdmin.goto(`${server.url}/admin/${seeded.adminToken}`);
+    await phoneAdmin.locator('.admin-progress tbody tr').first().waitFor();
+    expect(await phoneAdmin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     expect(incidents).toEqual([]);
   }, 180_000);
@@ -416,6 +422,27 @@ describe('audit pages in chromium', () => {
     await phone.screenshot({ path: join(SHOTS, 'growover-prediction-390-first-screen.png') });
     expect(await bottom('.timeline tr.changed')).toBeLessThanOrEqual(verdictBar);
     await phone.screenshot({ path: join(SHOTS, 'growover-prediction-390.png'), fullPage: true });
+    // Values as long as a date did not fit the column the dates and "in effect when asked" left them:
+    // "38,940" showed as "38,94" over "0", a number an annotator could misread.
+    const numbers = seedAudit(store, {
+      name: 'judge-numbers',
+      annotators: ['erin'],
+      contents: [
+        {
+          stratum: 'wrong',
+          content: {
+            ...GROWOVER_PREDICTION_CONTENT,
+            timeline: [
+              { from: '2025-02-04', to: '2025-02-05', value: '38,940', seen: true },
+              { from: '2025-02-05', to: null, value: '43,450', seen: true },
+            ],
+          },
+        },
+      ],
+    });
+    await phone.goto(`${server.url}/a/${numbers.tokens.erin}`);
+    expect(await wordsUnbroken(phone, '.timeline td')).toBe(true);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(incidents).toEqual([]);
   }, 60_000);
 
