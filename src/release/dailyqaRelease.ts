@@ -124,12 +124,13 @@ the day, as DailyQA's per-day files give it, here as one table of ${counts.answe
 
 | file | content |
 |---|---|
-| ${tableFileList([tables.answers])} | one row per query and day, by id then date: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok; no_key: no such value, or a published null; no_page; deleted; unknown: outside the history held), \`valid_from\` and \`valid_to\` (the interval the answer held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer; none yet) |
+| ${tableFileList([tables.answers])} | one row per query and day, by id then date: \`id\`, \`date\`, \`answer\` (null: no value then), \`status\` (ok; no_key: no such value, or a published null; no_page; deleted; unknown: outside the history held), \`valid_from\` and \`valid_to\` (the interval the answer held over, UTC; valid_to null: still in effect), \`aliases\` (other names of the answer the store holds: link targets, a named entity's aliases; imported DailyQA answers have none) |
 | ${tableFileList([tables.queries])} | one row per query: \`id\`, \`query\`, \`week\` (the week it was made), \`origin\` (generated or imported), and for generated queries the wiki, page id, title, URL, infobox key, domain and the time of the change it was made from; \`update_frequency\` |
 
 Parquet columns are typed (dates as dates, times as UTC timestamps, aliases as a list of strings),
 in row groups of at most 65,536 rows; the card's \`dataset_info\` declares the same types. A day's
-DailyQA file is \`SELECT id, query, answer FROM answers JOIN queries USING (id) WHERE date = DAY\`.
+DailyQA file is \`SELECT id, query, answer FROM answers JOIN queries USING (id) WHERE date = DAY AND status <> 'unknown'\`
+(an unknown answer is left out, since DailyQA's null means no value).
 
 ${loadingSection('answers', 'answers')}
 ${licenceSection(source)}`;
