@@ -112,6 +112,9 @@ interface DayAnswer {
   status: string;
   /** The answer's other names; a change records them only when they differ (an evaluation accepts them as the answer). */
   aliases?: string[];
+  /** The interval the answer held over, as the release gives it (a sync or a later week may date its end). */
+  valid_from?: string | null;
+  valid_to?: string | null;
 }
 
 function sameAliases(a: DayAnswer, b: DayAnswer): boolean {
@@ -149,10 +152,27 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
     if (differing.length > 0) changed.push({ id, days: differing });
   }
   const changedDays = changed.reduce((sum, query) => sum + query.days.length, 0);
+  // The same answer with another interval (a later week or a sync dated its start or end): not a change of the answer, but of the release.
+  const redated: Array<{ id: string; days: string[] }> = [];
+  for (const [id, days] of [...now].sort(([a], [b]) => byPath(a, b))) {
+    const earlier = old.get(id);
+    if (!earlier || replaced.has(id)) continue;
+    const dates = [...days]
+      .filter(([date, answer]) => {
+        const was = earlier.get(date);
+        return was !== undefined && was.answer === answer.answer && was.status === answer.status && (was.valid_from !== answer.valid_from || was.valid_to !== answer.valid_to);
+      })
+      .map(([date]) => date)
+      .sort(byPath);
+    if (dates.length > 0) redated.push({ id, days: dates });
+  }
+  const frequencies = updateFrequencyChanges(before, after, replaced);
   const counts = {
     queries: { before: old.size, after: now.size, added: added.length, retired: retired.length, replaced: replaced.size, ...(otherWeek === null ? {} : { in_their_week: elsewhere.length }) },
     days: { before: daySpan(old), after: daySpan(now) },
     answers_changed: { queries: changed.length, days: changedDays },
+    validity_changed: { queries: redated.length, days: redated.reduce((sum, query) => sum + query.days.length, 0) },
+    update_frequency_changed: frequencies.length,
   };
   const records: ChangeRecord[] = [
     ...added.map((id) => ({ change: 'query_added', id })),
@@ -160,6 +180,8 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
     ...elsewhere.map((id) => ({ change: 'query_of_another_week', id, week: otherWeek })),
     ...[...replaced].map(([id, query]) => ({ change: 'query_replaced', id, ...query })),
     ...changed.map((query) => ({ change: 'answer_changed', ...query })),
+    ...redated.map((query) => ({ change: 'validity_changed', ...query })),
+    ...frequencies.map((query) => ({ change: 'update_frequency_changed', ...query })),
   ];
   const span = (days: ReturnType<typeof daySpan>) => (days.count === 0 ? 'none' : `${days.first} .. ${days.last} (${days.count})`);
   const show = (answer: DayAnswer) =>
@@ -175,9 +197,21 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
 - queries retired: ${retired.length}${otherWeek === null ? '' : `\n- queries of the week of ${otherWeek}, kept in that week's release: ${elsewhere.length}`}
 - queries replaced (the same id asking another question): ${replaced.size}
 - answers changed: ${changed.length} queries, on ${changedDays} query-days
+- the same answers with another validity interval (valid_from, valid_to): ${counts.validity_changed.queries} queries, on ${counts.validity_changed.days} query-days
+- update frequencies changed: ${frequencies.length}
 
-${idList('Queries added', added)}${idList('Queries retired', retired)}${table('Queries replaced', '| id | before | after |\n|---|---|---|', replacedRows)}${table('Answers changed', '| id | date | before | after |\n|---|---|---|---|', changedRows)}`;
+${idList('Queries added', added)}${idList('Queries retired', retired)}${table('Queries replaced', '| id | before | after |\n|---|---|---|', replacedRows)}${table('Answers changed', '| id | date | before | after |\n|---|---|---|---|', changedRows)}${table('Update frequencies changed', '| id | before | after |\n|---|---|---|', frequencies.map((query) => `| \`${query.id}\` | ${cell(String(query.before))} | ${cell(String(query.after))} |`))}`;
   return { counts, records, body };
+}
+
+/** The ids both releases hold, asking the same question, whose update frequency differs (finalize classed them since), in id order. */
+function updateFrequencyChanges(before: ReleaseSource, after: ReleaseSource, replaced: ReadonlyMap<string, unknown>): Array<{ id: string; before: unknown; after: unknown }> {
+  const frequencies = (release: ReleaseSource) => new Map(release.records('queries.jsonl').map((record) => [String(record.id), record.update_frequency ?? null]));
+  const [was, is] = [frequencies(before), frequencies(after)];
+  return [...is]
+    .filter(([id, frequency]) => was.has(id) && !replaced.has(id) && was.get(id) !== frequency)
+    .sort(([a], [b]) => byPath(a, b))
+    .map(([id, frequency]) => ({ id, before: was.get(id), after: frequency }));
 }
 
 /** The ids both releases hold whose question differs, in id order, with the question before and after. */
@@ -198,7 +232,13 @@ function answersByQuery(records: Array<Record<string, unknown>>): Map<string, Ma
     const id = String(record.id);
     let days = byQuery.get(id);
     if (!days) byQuery.set(id, (days = new Map()));
-    days.set(String(record.date), { answer: (record.answer ?? null) as string | null, status: String(record.status), aliases: Array.isArray(record.aliases) ? record.aliases.map(String) : [] });
+    days.set(String(record.date), {
+      answer: (record.answer ?? null) as string | null,
+      status: String(record.status),
+      aliases: Array.isArray(record.aliases) ? record.aliases.map(String) : [],
+      valid_from: (record.valid_from ?? null) as string | null,
+      valid_to: (record.valid_to ?? null) as string | null,
+    });
   }
   return byQuery;
 }

@@ -117,11 +117,21 @@ export async function writeRelease(store: Store, dir: string, draft: ReleaseDraf
   return { manifest, changes };
 }
 
-/** The release this one follows: the one `dir` holds (`held`) when of its series, else the newest earlier one beside it, or the one chosen. */
+/**
+ * The release this one follows: the one `dir` holds (`held`) when of its series and not of a later
+ * date, else the newest earlier one beside it, or the one chosen. A release never follows a later
+ * one: its changes would run backwards (`release diff` refuses that order too).
+ */
 function previousRelease(dir: string, held: Manifest | undefined, draft: ReleaseDraft, choice: PreviousRelease): { dir: string; manifest: Manifest } | undefined {
   if (choice === 'none') return undefined;
-  if (choice !== 'auto') return { dir: choice.dir, manifest: readManifest(choice.dir) };
-  if (held && held.series === draft.series) return { dir, manifest: held };
+  if (choice !== 'auto') {
+    const manifest = readManifest(choice.dir);
+    if (manifest.date > draft.date) {
+      throw new UserError('E_FLAG_INVALID', `--previous ${choice.dir} (${manifest.date}) is later than this release (${draft.date}): give an earlier release, or --no-previous`);
+    }
+    return { dir: choice.dir, manifest };
+  }
+  if (held && held.series === draft.series && held.date <= draft.date) return { dir, manifest: held };
   let newest: { dir: string; manifest: Manifest } | undefined;
   for (const release of releasesBeside(dir, draft.series)) {
     if (release.manifest.date < draft.date && (!newest || release.manifest.date > newest.manifest.date)) newest = release;

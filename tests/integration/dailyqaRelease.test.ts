@@ -164,6 +164,8 @@ describe('a DailyQA release of the 29 published days', () => {
       queries: { before: 8360, after: 8360, added: 0, retired: 0, replaced: 0 },
       days: { before: { first: FROM, last: '2025-01-25', count: 22 }, after: { first: FROM, last: TO, count: 29 } },
       answers_changed: { queries: 0, days: 0 },
+      validity_changed: { queries: 0, days: 0 },
+      update_frequency_changed: 0,
     });
 
     // The store changes: a published answer corrected, a query added, one taken out of the dataset.
@@ -193,7 +195,10 @@ describe('a DailyQA release of the 29 published days', () => {
         id: corrected.id,
         days: [{ date: '2025-01-20', before: { answer: corrected.answer, status: 'ok' }, after: { answer: `${corrected.answer} (corrected)`, status: 'ok' } }],
       },
+      // The correction cuts the interval the answer held over: the days around it keep their answer, with another validity.
+      { change: 'validity_changed', id: corrected.id, days: expect.not.arrayContaining(['2025-01-20']) as unknown },
     ]);
+    expect(second.changes).toMatchObject({ validity_changed: { queries: 1 }, update_frequency_changed: 0 });
     const markdown = readFileSync(join(late, 'CHANGES.md'), 'utf8');
     expect(markdown).toContain(`# What changed in dailyqa release ${second.version} since ${first.version}`);
     expect(markdown).toContain(`| \`${corrected.id}\` | 2025-01-20 | ${corrected.answer} | ${corrected.answer} (corrected) |`);

@@ -159,6 +159,16 @@ describe('a release and the release it follows', () => {
     expect(readFileSync(join(parent, 'e', 'CHANGES.md'), 'utf8')).toMatch(/the first release of the series "dailyqa"/);
   });
 
+  it('never follows a later release: one its directory held is passed over for an earlier one beside it, a later --previous is refused', async () => {
+    const parent = tempDir();
+    await writeRelease(store, join(parent, 'a'), await draft('2025-01-01', 'one'));
+    await writeRelease(store, join(parent, 'c'), await draft('2025-01-03', 'three'));
+    const earlier = await writeRelease(store, join(parent, 'c'), await draft('2025-01-02', 'two'));
+    expect(earlier.manifest.previous).toEqual({ version: readManifest(join(parent, 'a')).version, directory: 'a' });
+    await writeRelease(store, join(parent, 'd'), await draft('2025-01-04', 'four'));
+    await expect(writeRelease(store, join(parent, 'e'), await draft('2025-01-02', 'two'), { dir: join(parent, 'd') })).rejects.toThrow(withCode('E_FLAG_INVALID', /is later than this release/));
+  });
+
   it('follows the release its directory held, and writes an unchanged release again byte for byte', async () => {
     const dir = join(tempDir(), 'release');
     const first = await writeRelease(store, dir, await draft('2025-01-02', 'old'));
@@ -264,6 +274,26 @@ describe('a release and the release it follows', () => {
       { change: 'query_replaced', id: 'q1', before: "What is the leader's party of Port Aldwin?", after: 'Who is the leader of Port Aldwin?' },
     ]);
     expect(readFileSync(join(dir, 'CHANGES.md'), 'utf8')).toContain("| `q1` | What is the leader's party of Port Aldwin? | Who is the leader of Port Aldwin? |");
+  });
+
+  it('says when the same answers have another validity interval, or a query another update frequency, as a later sync and finalize make them', async () => {
+    const dir = join(tempDir(), 'release');
+    const week = async (validTo: string | null, frequency: string): Promise<ReleaseDraft> => {
+      const base = await draft('2025-01-02', 'same');
+      const rows = [{ id: 'q1', date: '2025-01-02', answer: 'same', status: 'ok', valid_from: '2025-01-02T00:00:00Z', valid_to: validTo, aliases: [] }];
+      const files = new Map([...(await tableFiles([{ spec: ANSWERS_TABLE, records: rows }])), ['queries.jsonl', `${JSON.stringify({ id: 'q1', query: 'What is q1?', update_frequency: frequency })}\n`], ['README.md', '# card\n']]);
+      return { ...base, files };
+    };
+    await writeRelease(store, dir, await week(null, 'pending'));
+    const written = await writeRelease(store, dir, await week('2025-01-20T10:00:00Z', 'infrequent_update'));
+    expect(written.changes !== 'unchanged' && written.changes.counts).toMatchObject({ answers_changed: { queries: 0, days: 0 }, validity_changed: { queries: 1, days: 1 }, update_frequency_changed: 1 });
+    expect(written.changes !== 'unchanged' && written.changes.records).toEqual([
+      { change: 'validity_changed', id: 'q1', days: ['2025-01-02'] },
+      { change: 'update_frequency_changed', id: 'q1', before: 'pending', after: 'infrequent_update' },
+    ]);
+    const changes = readFileSync(join(dir, 'CHANGES.md'), 'utf8');
+    expect(changes).toContain('another validity interval (valid_from, valid_to): 1 queries, on 1 query-days');
+    expect(changes).toMatch(/\| `q1` \| pending \| infrequent_update \|/);
   });
 
   it('counts an answer whose aliases changed as a changed answer', async () => {
