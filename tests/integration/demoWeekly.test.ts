@@ -35,8 +35,9 @@ describe('demo: the weekly half on the embedded sample', () => {
         expect(statuses, `${release} ${String(record.id)}`).not.toContain('unknown');
       }
     }
-    // A week rendered again from the finished store: its native records' answers, read with the
-    // days' DailyQA files, are the queries' answers one by one.
+    // The releases shipped are the finished store's, written after sync: a week rendered again gives
+    // the same files (they were written before it and shipped every query pending, its intervals
+    // open), and its native records' answers are the queries' answers one by one.
     const store = Store.open(join(dir, 'demo.sqlite'), { readonly: true });
     try {
       let compared = 0;
@@ -44,7 +45,9 @@ describe('demo: the weekly half on the embedded sample', () => {
         const [first] = jsonLines(readFileSync(join(dir, 'releases', release, 'queries.jsonl'), 'utf8'));
         if (first === undefined) continue;
         const window = { start: String(first.window_start), end: String(first.window_end) };
-        const native = String((await renderWeeklyRelease(store, String(first.wiki), window)).draft.files.get('native.jsonl') ?? '');
+        const { files } = (await renderWeeklyRelease(store, String(first.wiki), window)).draft;
+        for (const name of ['queries.jsonl', 'native.jsonl']) expect(readFileSync(join(dir, 'releases', release, name), 'utf8'), `${release} ${name}`).toBe(String(files.get(name)));
+        const native = String(files.get('native.jsonl') ?? '');
         for (const record of jsonLines(native)) {
           for (const { date, ...answer } of record.answers as Array<{ date: string }>) {
             expect(answer, `${String(record.id)} on ${date}`).toEqual(answerQuery(store, String(record.id), date));
@@ -60,7 +63,10 @@ describe('demo: the weekly half on the embedded sample', () => {
     // hand from the same dump (they found another wiki's week there, and no tracked page).
     const db = ['--db', join(dir, 'demo.sqlite')];
     const again = await runCliOk([...db, 'weekly', '--start', '2025-03-31', '--dump', SAMPLE_DUMP, '--llm', 'offline', '--out', join(dir, 'again')]);
-    expect(again.stdout).toMatch(/the week of 2025-03-31 was done already \(run 13\)/);
+    // The demo's own run of the week, continued: only its release was left to write.
+    expect(again.stdout).toMatch(/^run 13 \(done\) weekly 2025-03-31T00:00:00Z \.\. 2025-04-07T00:00:00Z, continued$/m);
+    expect(again.stdout).toMatch(/^ {2}export +done +files=\d+/m);
+    expect(readFileSync(join(dir, 'again', 'native.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'releases', 'weekly-2025-03-31', 'native.jsonl'), 'utf8'));
     // A day past the sample's end is unknown, and answer says why, as the exports do.
     const unknown = await runCliOk([...db, 'answer', '--query', '25012000-101-0', '--date', '2025-09-01']);
     expect([unknown.stdout, unknown.stderr]).toEqual([

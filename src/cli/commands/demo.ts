@@ -5,6 +5,8 @@ import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
 import { demoMonthly } from '../demo/monthlyDemo.js';
 import { runSync } from '../../../pipelines/sync.js';
+import { exportStage, writeWeeklyRelease } from '../../../pipelines/weekly/export.js';
+import { defaultReleaseDir } from '../../release/weeklyRelease.js';
 import { DumpRevisionSource } from '../../sources/dumpSource.js';
 import { withSession, type GlobalFlags } from '../session.js';
 import { runWiki, weeklyRunInput, weeklyRunParams } from '../weeklyRunInput.js';
@@ -46,7 +48,9 @@ export function registerDemo(program: Command): void {
           const input = { ...weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki), window };
           const outcome = await runWeekly({
             store: session.store,
-            stages: [...WEEKLY_STAGES],
+            // Each week's release is written once sync has finished: a release written now would
+            // ship its queries pending and its answers' intervals open, as the store no longer has them.
+            stages: WEEKLY_STAGES.filter((stage) => stage !== exportStage.name),
             reporter: session.reporter,
             params: weeklyRunParams(session, input, 7),
             input,
@@ -62,6 +66,10 @@ export function registerDemo(program: Command): void {
         // sample's end, and its finalize stage classes the weeks now observed for 21 days.
         const synced = await runSync({ store: session.store, until: end.end, reporter: session.reporter, input: weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki) });
         const frequency = 'upToDate' in synced ? {} : (synced.run.stages.find((stage) => stage.stage === 'finalize')?.counts ?? {});
+        for (let week = 0; week < WEEKS; week++) {
+          const window = windowFrom(formatDate(addDays(parseDate(FIRST_WEEK), 7 * week)), 7);
+          await writeWeeklyRelease(session.store, { wiki, window, axis: 'edit', dir: defaultReleaseDir(session.store.path, window.start, wiki), previous: 'auto' });
+        }
         const units = session.store.changes(wiki).dataUnitsIn(end);
         out();
         out(`${units.length} data units selected (one per page and week, the key drawn with seed ${session.settings.seed}):`);
