@@ -102,7 +102,7 @@ export class ApiRevisionSource implements RevisionSource {
     const reach = reachOf(span, options.followHours);
     const batches =
       (await this.recentChangesCover(reach))
-        ? this.recentlyChangedPages(span, reach, movesByPage, options)
+        ? this.recentlyChangedPages(span, reach, movesByPage, await this.restoredSince(reach), options)
         : this.pageHistories(this.titles ? this.pagesTitled(this.titles, options) : this.allArticles(options), span, reach);
     let found = 0;
     for await (const histories of batches) {
@@ -140,6 +140,7 @@ export class ApiRevisionSource implements RevisionSource {
     span: Span,
     reach: Span,
     movesByPage: Map<number, PageMove[]>,
+    restored: ReadonlySet<number>,
     options: CollectOptions,
   ): AsyncIterable<MetadataHistory[]> {
     const isDone = options.isDone ?? (() => false);
@@ -151,8 +152,10 @@ export class ApiRevisionSource implements RevisionSource {
     let after = 0;
     for (let listed = spool.pages(key, window, after, IDS_PER_REQUEST); listed.length > 0; listed = spool.pages(key, window, after, IDS_PER_REQUEST)) {
       after = listed.at(-1)?.pageId ?? after;
-      // Moved pages are read from their history below: recent changes may miss a move's null revision.
-      const wanted = new Map(listed.filter((changes) => !movesByPage.has(changes.pageId) && !isDone(changes.pageId)).map((changes) => [changes.pageId, changes]));
+      // Moved and restored pages are read from their history below: recent changes may miss a move's
+      // null revision, and MediaWiki drops a page's recent changes when it is deleted, never to put them back.
+      const fromHistory = (pageId: number) => movesByPage.has(pageId) || restored.has(pageId);
+      const wanted = new Map(listed.filter((changes) => !fromHistory(changes.pageId) && !isDone(changes.pageId)).map((changes) => [changes.pageId, changes]));
       if (wanted.size === 0) continue;
       const pages = await this.articlesById([...wanted.keys()], options);
       yield await Promise.all(
@@ -162,7 +165,7 @@ export class ApiRevisionSource implements RevisionSource {
         }),
       );
     }
-    const moved = [...movesByPage.keys()].filter((pageId) => !isDone(pageId));
+    const moved = [...new Set([...movesByPage.keys(), ...restored])].filter((pageId) => !isDone(pageId));
     for (let at = 0; at < moved.length; at += IDS_PER_REQUEST) {
       const pages = await this.articlesById(moved.slice(at, at + IDS_PER_REQUEST), options);
       yield await Promise.all(pages.map((page) => this.revisionMetadata(page, span, reach)));
@@ -342,6 +345,18 @@ export class ApiRevisionSource implements RevisionSource {
       movesByPage.set(entry.logpage, moves);
     }
     return movesByPage;
+  }
+
+  /**
+   * Main-namespace pages restored (undeleted) from the start of `span` until now, by page id: their
+   * revisions of the span are gone from recent changes, whenever the restoration came.
+   */
+  private async restoredSince(span: Span): Promise<Set<number>> {
+    const restored = new Set<number>();
+    for await (const entry of this.logEvents('delete', { start: span.start, end: Date.now() })) {
+      if (entry.action === 'restore' && entry.ns === 0 && entry.logpage) restored.add(entry.logpage);
+    }
+    return restored;
   }
 
   /**

@@ -327,6 +327,19 @@ describe('ApiRevisionSource on a wiki edited during the test', () => {
     expect(kept.find((history) => history.page.title === 'Swedish furniture')?.revisions.map((revision) => revision.text)).toEqual(['#REDIRECT [[IKEA (company)]]']);
   });
 
+  it('reads a page restored after a deletion from its history: MediaWiki never gives back its recent changes', async () => {
+    const admin = await adminClient(wiki, USER_AGENT);
+    const start = isoSeconds(new Date());
+    await admin.create('Restored town', '{{Infobox settlement|population_total=100}}', 'created');
+    await admin.edit('Restored town', () => ({ text: '{{Infobox settlement|population_total=120}}', summary: 'census' }));
+    await admin.delete('Restored town', 'mistaken deletion');
+    await admin.request({ action: 'undelete', title: 'Restored town', reason: 'restored', token: await admin.getCsrfToken() });
+    const window = { start, end: isoSeconds(new Date(Date.now() + 60_000)) };
+    const restored = (await collect(new ApiRevisionSource({ apiUrl: wiki.apiUrl, userAgent: USER_AGENT }), window)).find((history) => history.page.title === 'Restored town');
+    expect(restored?.revisions.map((revision) => revision.comment)).toEqual(['created', 'census']);
+    expect(restored?.revisions[1]?.text).toContain('population_total=120');
+  });
+
   it('reads a page from its history when recent changes lack one of its revisions (a protection)', async () => {
     const admin = await adminClient(wiki, USER_AGENT);
     // Revision timestamps have whole seconds: start after the previous test's edits.
