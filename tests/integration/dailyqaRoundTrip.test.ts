@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery } from '../../src/timeline/answers.js';
@@ -46,6 +46,10 @@ describe('DailyQA import and export round trip on the published release', () => 
     const day = await readDailyQaFile(join(releaseDir, 'qa_250120.jsonl.gz'));
     const written = await readDailyQaFile(join(dir, 'qa_250120.jsonl'));
     expect(written.rows).toEqual([...day.rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+    // A .gz name is written gzipped, as the published files are, and reads back the same.
+    await runCliOk(['--db', db, 'export', 'dailyqa', '--date', '2025-01-20', '--out', join(dir, 'qa_250120.jsonl.gz')]);
+    expect([...readFileSync(join(dir, 'qa_250120.jsonl.gz')).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    expect((await readDailyQaFile(join(dir, 'qa_250120.jsonl.gz'))).rows).toEqual(written.rows);
     // Past the imported days nothing is known: DailyQA's null would say "no value", so nothing is written.
     const unknown = await runCli(['--db', db, 'export', 'dailyqa', '--date', '2026-01-01', '--out', join(dir, 'qa_260101.jsonl')]);
     expect([unknown.code, unknown.errorCode]).toEqual([1, 'E_ANSWERS_UNKNOWN']);

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { UserError } from '../../errors.js';
 import { writeFileAtomically } from '../../release/atomicFiles.js';
 import { dailyQaDay, dailyQaFileName } from '../../timeline/dailyqaExport.js';
@@ -58,7 +59,7 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
       date: dateOption('--date <date>', 'the date (YYYY-MM-DD)'),
       from: dateOption('--from <date>', 'first day of a range release (YYYY-MM-DD)'),
       to: dateOption('--to <date>', 'last day of a range release (YYYY-MM-DD)'),
-      out: new Option('--out <path>', 'with --date: a file, or a directory for qa_YYMMDD.jsonl (default: standard output); with --from/--to: the release directory (default: releases/dailyqa-FROM-TO beside the database)'),
+      out: new Option('--out <path>', 'with --date: a file (gzipped when its name ends .gz), or a directory for qa_YYMMDD.jsonl (default: standard output); with --from/--to: the release directory (default: releases/dailyqa-FROM-TO beside the database)'),
       week: dateOption('--week <date>', 'with --date: only the queries made in the week starting on this date'),
       time: timeAxisOption(),
       ...previousOptions(),
@@ -88,7 +89,8 @@ export function registerDailyQa(groups: { exportGroup: Command; importGroup: Com
         return;
       }
       const path = dailyQaOutputPath(flags.out, date);
-      writeFileAtomically(path, content);
+      // A name ending .gz is gzip, as DailyQA publishes its files and import dailyqa reads them.
+      writeFileAtomically(path, path.endsWith('.gz') ? gzipSync(content) : content);
       process.stderr.write(`wrote ${content ? content.split('\n').length - 1 : 0} answers to ${path}\n`);
     });
   });
