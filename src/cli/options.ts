@@ -54,6 +54,19 @@ export function dateOption(flags: string, description: string): OptionFor<string
   });
 }
 
+/** A file to write, standard output when left out or given as `-` (read with `outputFile`). */
+export function outputFileOption(flags: string, description: string): OptionFor<string> {
+  return new Option(flags, `${description}; - or none: standard output`);
+}
+
+/**
+ * The file an `outputFileOption` names, undefined for standard output: `-` is standard output, as
+ * shell tools take it (`--out -` wrote a file named `-`).
+ */
+export function outputFile(out: string | undefined): string | undefined {
+  return out === '-' ? undefined : out;
+}
+
 /**
  * A snapshot name, checked when the command line is read: it names files and release lines, so it
  * is one visible line without a slash, and not blank.

@@ -204,6 +204,10 @@ describe('audit on the demo store', () => {
     expect(lines[0]).toMatchObject({ item: created.items[0]?.key, annotator: 'alice', verdict: 'wrong', note: 'first look', seconds: 2, withdrawn: false });
     expect(Object.keys(lines[0] ?? {})).toEqual(expect.arrayContaining(['item', 'annotator', 'verdict', 'label', 'answer', 'note', 'seconds', 'created_at', 'withdrawn']));
     expect(lines.every((line) => VERDICTS.includes(line.verdict as Verdict))).toBe(true);
+    // `--out -` is standard output, as shell tools take it, not a file named "-".
+    const dashed = await runCliOk(['--db', db, 'audit', 'export', '--name', 'judged', '--out', '-'], { cwd: dir });
+    expect(dashed.stdout).toBe(readFileSync(exported, 'utf8'));
+    expect(existsSync(join(dir, '-'))).toBe(false);
   });
 
   it('adds an annotator who takes a balanced share of the unjudged items, and more items', async () => {

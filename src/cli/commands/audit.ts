@@ -11,7 +11,7 @@ import type { SourceFlag } from '../../audit/kinds/kind.js';
 import { writeFileAtomically, writeFilesAtomically } from '../../release/atomicFiles.js';
 import { candidatesOf, createAudit, describeSample, growAudit, kindOf, renewLinks, type AuditChange, type IssuedLink, type SourceParams } from '../../../pipelines/audit/build.js';
 import { auditResults, judgmentRows } from '../../../pipelines/audit/results.js';
-import { addOptions, dateOption, integerOption, listOption, refuseUsage, type OptionFor, type OptionsOf } from '../options.js';
+import { addOptions, dateOption, integerOption, listOption, outputFile, outputFileOption, refuseUsage, type OptionFor, type OptionsOf } from '../options.js';
 import { withSession, type GlobalFlags, type Session } from '../session.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './serve.js';
 
@@ -154,13 +154,14 @@ export function registerAudit(program: Command): void {
       .description('every judgment row (a changed verdict is a later row; withdrawn: true takes the verdict named back) as JSON lines: item, annotator, verdict, label, answer, note, seconds, created_at, withdrawn'),
     {
       name: auditNameOption(),
-      out: new Option('--out <file>', 'write to this file instead of standard output'),
+      out: outputFileOption('--out <file>', 'write to this file'),
     },
   ).action(async (flags: ResultsFlags, command: Command) => {
     await withSession(command, { write: false, lock: false }, (session) => {
       const lines = judgmentRows(session.store, flags.name).map((row) => `${JSON.stringify(row)}\n`);
-      if (flags.out === undefined) process.stdout.write(lines.join(''));
-      else writeFileAtomically(flags.out, lines);
+      const out = outputFile(flags.out);
+      if (out === undefined) process.stdout.write(lines.join(''));
+      else writeFileAtomically(out, lines);
     });
   });
 

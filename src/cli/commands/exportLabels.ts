@@ -5,7 +5,7 @@ import { UserError } from '../../errors.js';
 import type { StoredLabel } from '../../model/labels.js';
 import { labelRecord, renderLabelsRelease } from '../../release/labelsRelease.js';
 import { writeRelease } from '../../release/writeRelease.js';
-import { addOptions, refuseUsage } from '../options.js';
+import { addOptions, outputFile, outputFileOption, refuseUsage } from '../options.js';
 import { previousChoice, previousOptions, releaseLine, releaseSummary, type PreviousFlags } from '../releaseOptions.js';
 import { withSession } from '../session.js';
 
@@ -25,7 +25,7 @@ export function registerExportLabels(exportGroup: Command): void {
   addOptions<ExportLabelsFlags>(exportGroup.command('labels').description('sentence labels between two snapshots as JSON lines, or as a release with --release'), {
     old: new Option('--old <name>', 'the earlier snapshot').makeOptionMandatory(),
     new: new Option('--new <name>', 'the later snapshot').makeOptionMandatory(),
-    out: new Option('--out <file>', 'write to this file (default: standard output)'),
+    out: outputFileOption('--out <file>', 'write to this file'),
     release: new Option('--release <dir>', 'write a release directory: labels.jsonl, labels.parquet, README.md, MANIFEST.json, CHANGES.md'),
     ...previousOptions('--release'),
   }).action(async (flags: ExportLabelsFlags, command: Command) => {
@@ -48,8 +48,9 @@ export function registerExportLabels(exportGroup: Command): void {
         return;
       }
       const lines = labelLines(snapshots.labels(flags.old, flags.new));
-      if (flags.out) {
-        writeFileAtomically(flags.out, lines);
+      const out = outputFile(flags.out);
+      if (out !== undefined) {
+        writeFileAtomically(out, lines);
         return;
       }
       for (const line of lines) {
