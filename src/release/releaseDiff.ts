@@ -140,32 +140,23 @@ function answerChanges(before: ReleaseSource, after: ReleaseSource): Pick<Releas
   // An id asking another question (the week made again with another seed or model) is a new query under an old id: its answers are not the world's changes.
   const replaced = replacedQueries(before, after);
   const changed: Array<{ id: string; days: Array<{ date: string; before: DayAnswer; after: DayAnswer }> }> = [];
-  for (const [id, days] of [...now].sort(([a], [b]) => byPath(a, b))) {
-    const earlier = old.get(id);
-    if (!earlier || replaced.has(id)) continue;
-    const differing = [...days]
-      .flatMap(([date, answer]) => {
-        const was = earlier.get(date);
-        return was !== undefined && (was.answer !== answer.answer || was.status !== answer.status || !sameAliases(was, answer)) ? [dayChange(date, was, answer)] : [];
-      })
-      .sort((a, b) => byPath(a.date, b.date));
-    if (differing.length > 0) changed.push({ id, days: differing });
-  }
-  const changedDays = changed.reduce((sum, query) => sum + query.days.length, 0);
   // The same answer with another interval (a later week or a sync dated its start or end): not a change of the answer, but of the release.
   const redated: Array<{ id: string; days: string[] }> = [];
   for (const [id, days] of [...now].sort(([a], [b]) => byPath(a, b))) {
     const earlier = old.get(id);
     if (!earlier || replaced.has(id)) continue;
-    const dates = [...days]
-      .filter(([date, answer]) => {
-        const was = earlier.get(date);
-        return was !== undefined && was.answer === answer.answer && was.status === answer.status && (was.valid_from !== answer.valid_from || was.valid_to !== answer.valid_to);
-      })
-      .map(([date]) => date)
-      .sort(byPath);
-    if (dates.length > 0) redated.push({ id, days: dates });
+    const differing: Array<{ date: string; before: DayAnswer; after: DayAnswer }> = [];
+    const moved: string[] = [];
+    for (const [date, answer] of days) {
+      const was = earlier.get(date);
+      if (was === undefined) continue;
+      if (was.answer !== answer.answer || was.status !== answer.status || !sameAliases(was, answer)) differing.push(dayChange(date, was, answer));
+      else if (was.valid_from !== answer.valid_from || was.valid_to !== answer.valid_to) moved.push(date);
+    }
+    if (differing.length > 0) changed.push({ id, days: differing.sort((a, b) => byPath(a.date, b.date)) });
+    if (moved.length > 0) redated.push({ id, days: moved.sort(byPath) });
   }
+  const changedDays = changed.reduce((sum, query) => sum + query.days.length, 0);
   const frequencies = updateFrequencyChanges(before, after, replaced);
   const counts = {
     queries: { before: old.size, after: now.size, added: added.length, retired: retired.length, replaced: replaced.size, ...(otherWeek === null ? {} : { in_their_week: elsewhere.length }) },

@@ -13,14 +13,20 @@ import { tempDir } from '../../../testkit/cli.js';
 import { duckdbRows } from '../../support/datasetCard.js';
 import { withCode } from '../../support/errorCodes.js';
 
+/** A store that imported one published day, 2025-01-13, of one query. */
+async function storeOfOneDay(): Promise<{ dir: string; store: Store }> {
+  const dir = tempDir();
+  const file = join(dir, 'qa_250113.jsonl');
+  writeFileSync(file, `${JSON.stringify({ id: '25011300-1-0', query: 'Who leads Port Aldwin?', answer: 'Edda Marrow' })}\n`);
+  const store = Store.open(join(dir, 'store.sqlite'));
+  await importDailyQa(store, [file]);
+  return { dir, store };
+}
+
 describe('a DailyQA range release beyond the histories the store holds', () => {
   it('is refused when no answer of any day is known, and counts the unknown rows otherwise', async () => {
-    const dir = tempDir();
-    const file = join(dir, 'qa_250113.jsonl');
-    writeFileSync(file, `${JSON.stringify({ id: '25011300-1-0', query: 'Who leads Port Aldwin?', answer: 'Edda Marrow' })}\n`);
-    const store = Store.open(join(dir, 'store.sqlite'));
+    const { store } = await storeOfOneDay();
     try {
-      await importDailyQa(store, [file]);
       await expect(renderDailyQaRelease(store, '2025-03-01', '2025-03-02')).rejects.toThrow(withCode('E_ANSWERS_UNKNOWN'));
       const { counts, unknownReason } = await renderDailyQaRelease(store, '2025-01-13', '2025-03-02');
       expect(counts).toMatchObject({ queries: 1, answers: 49 });
@@ -35,12 +41,8 @@ describe('a DailyQA range release beyond the histories the store holds', () => {
   });
 
   it("gives in its card a day file's query that leaves the unknown answers out, as the day files do", async () => {
-    const dir = tempDir();
-    const file = join(dir, 'qa_250113.jsonl');
-    writeFileSync(file, `${JSON.stringify({ id: '25011300-1-0', query: 'Who leads Port Aldwin?', answer: 'Edda Marrow' })}\n`);
-    const store = Store.open(join(dir, 'store.sqlite'));
+    const { dir, store } = await storeOfOneDay();
     try {
-      await importDailyQa(store, [file]);
       const { draft } = await renderDailyQaRelease(store, '2025-01-13', '2025-01-14');
       const release = join(dir, 'release');
       mkdirSync(release);
