@@ -131,11 +131,12 @@ function byPropertyLabel<Row extends { key: string }>(store: Store, rows: readon
 /** The edit-time answer from the slot `slotOfKey` finds for the key (undefined: no infobox has it), once the page's lifetime allows one. */
 function answerInSlot(store: Store, subject: { wiki: string; pageId: number; key: string }, instant: string, slotOfKey: () => string | undefined): Answer {
   const timelines = store.answers;
-  const unanswered = lifetimeStatus(timelines.lifetime(subject.wiki, subject.pageId, instant), instant);
+  const life = timelines.lifetime(subject.wiki, subject.pageId, instant);
+  const unanswered = lifetimeStatus(life, instant);
   if (unanswered !== undefined) return none(unanswered);
   const slot = slotOfKey();
   if (slot === undefined) return none('no_key');
-  return intervalAnswer(timelines.intervalAt(subject.wiki, subject.pageId, slot, subject.key, instant), instant);
+  return intervalAnswer(timelines.intervalAt(subject.wiki, subject.pageId, slot, subject.key, instant), instant, life?.deletedAt);
 }
 
 /**
@@ -215,7 +216,10 @@ function answerOverSpan(row: QueryOverSpan, instant: string, axis: TimeAxis, mad
   const interval = imported ? inEffectAt(row.imported, instant) : inEffectAt(row.intervals, instant);
   if (interval === undefined) return none(imported ? 'unknown' : 'no_key');
   let answer = made.get(interval);
-  if (answer === undefined) made.set(interval, (answer = imported ? importedAnswer(interval as QueryOverSpan['imported'][number], instant) : intervalAnswer(interval as StoredInterval, instant)));
+  if (answer === undefined) {
+    answer = imported ? importedAnswer(interval as QueryOverSpan['imported'][number], instant) : intervalAnswer(interval as StoredInterval, instant, row.lifetime?.deletedAt);
+    made.set(interval, answer);
+  }
   return answer;
 }
 
@@ -241,10 +245,14 @@ function lifetimeStatus(life: PageLifetime | undefined, instant: string): Answer
   return undefined;
 }
 
-/** The answer from the latest interval of a key starting at or before the instant. */
-function intervalAnswer(interval: StoredInterval | undefined, instant: string): Answer {
+/**
+ * The answer from the latest interval of a key starting at or before the instant. A value still in
+ * effect when its page was deleted held until the deletion, as one ends where a page became a redirect.
+ */
+function intervalAnswer(interval: StoredInterval | undefined, instant: string, deletedAt: string | null = null): Answer {
   if (!interval || (interval.validTo !== null && interval.validTo <= instant)) return none('no_key');
-  return { answer: interval.value, status: 'ok', rev_id: interval.revId, valid_from: interval.validFrom, valid_to: interval.validTo, aliases: interval.aliases ?? NO_ALIASES };
+  const validTo = deletedAt !== null && deletedAt > interval.validFrom && (interval.validTo === null || deletedAt < interval.validTo) ? deletedAt : interval.validTo;
+  return { answer: interval.value, status: 'ok', rev_id: interval.revId, valid_from: interval.validFrom, valid_to: validTo, aliases: interval.aliases ?? NO_ALIASES };
 }
 
 function importedAnswer(query: Pick<QueryAtInstant, 'answer' | 'validFrom' | 'validTo'>, instant: string): Answer {

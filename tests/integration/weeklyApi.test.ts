@@ -195,7 +195,10 @@ describe('sync against a real MediaWiki that received more edits', () => {
     // Asked up to tomorrow, the sync holds the history up to now: the days to come are not known yet.
     const synced = await runCliOk(['--db', db, 'sync', '--until', tomorrow as string, '--api', `${proxy.baseUrl}/api.php`], { env });
     expect(synced.stderr).toMatch(/is still to come: synced up to now/);
-    expect(await answer('Quillstone', 'latest_release_version', '2025-03-30')).toEqual(before);
+    // The value held until the deletion, today, and no longer open.
+    const held = await answer('Quillstone', 'latest_release_version', '2025-03-30');
+    expect(held).toEqual({ ...before, valid_to: held.valid_to });
+    expect(held.valid_to?.slice(0, 10)).toBe(today);
     expect((await answer('Quillstone', 'latest_release_version', tomorrow as string)).status).toBe('unknown');
     // The deletion is recorded at its time (its answers are `deleted` from the first date after it).
     const store = new Sqlite(db, { readonly: true });
