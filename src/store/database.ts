@@ -214,7 +214,14 @@ function assertNotForeign(db: Database, path: string): void {
 function assertCurrentSchema(db: Database, path: string): void {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   const latest = migrations.at(-1)?.version ?? 0;
-  if (!exists || schemaVersion(db) < latest) {
-    throw new UserError('E_STORE_INVALID', `database ${path} has no current wikidelta schema: run a pipeline on it first`);
+  if (!exists) throw new UserError('E_STORE_INVALID', `database ${path} has no current wikidelta schema: run a pipeline on it first`);
+  const version = schemaVersion(db);
+  if (version < latest) {
+    // Read-only here, an older wikidelta's store cannot take the migrations that any writer applies.
+    throw new UserError(
+      'E_STORE_INVALID',
+      `database ${path} was written by an older wikidelta (schema ${version}; this one reads ${latest}) and cannot be upgraded where it cannot be written: ` +
+        'run any wikidelta command on it once where it can be written (which upgrades it), or read an upgraded copy',
+    );
   }
 }

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../../../src/store/database.js';
+import { migrations } from '../../../src/store/migrations.js';
 import { Store } from '../../../src/store/store.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'wikidelta-store-'));
@@ -61,5 +63,16 @@ describe('Store', () => {
     expect(store.db.readonly).toBe(false);
     expect(store.runs.listRuns()).toEqual([]);
     store.close();
+  });
+
+  it("names an older wikidelta's store it cannot upgrade, read-only, and the way to upgrade it", () => {
+    const path = join(folder, 'older.sqlite');
+    const older = Store.open(path);
+    const latest = migrations.at(-1)?.version ?? 0;
+    older.db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(latest);
+    older.close();
+    expect(() => openDatabase(path, { readonly: true })).toThrow(
+      `was written by an older wikidelta (schema ${latest - 1}; this one reads ${latest}) and cannot be upgraded where it cannot be written: run any wikidelta command on it once where it can be written (which upgrades it), or read an upgraded copy`,
+    );
   });
 });
