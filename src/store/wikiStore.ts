@@ -16,10 +16,14 @@ export class WikiStore {
       'INSERT INTO wikis (wiki, article_base_url) VALUES (?, ?) ON CONFLICT (wiki) DO UPDATE SET article_base_url = excluded.article_base_url',
     );
     this.selectBase = db.prepare('SELECT article_base_url FROM wikis WHERE wiki = ?').pluck();
-    this.selectNames = db.prepare('SELECT wiki FROM wikis ORDER BY wiki').pluck();
+    this.selectNames = db.prepare('SELECT wiki FROM wikis UNION SELECT DISTINCT wiki FROM data_units ORDER BY wiki').pluck();
   }
 
-  /** The wikis whose source a run has read, in name order. */
+  /**
+   * The wikis the store holds weeks of, in name order: those whose source a run has read since the
+   * store recorded it (migration 23), and those of its data units (a store made before it holds
+   * its dump weeks under `dump`, which no run recorded).
+   */
   names(): string[] {
     return z.array(z.string()).parse(this.selectNames.all());
   }

@@ -3,10 +3,11 @@
  * crontab): nothing to sync, and the line says why and what to give, not to run the weekly
  * pipeline, which has run.
  */
+import Sqlite from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCliOk, tempDir } from '../../testkit/cli.js';
+import { jsonLines, repoRoot, runCliOk, tempDir } from '../../testkit/cli.js';
 
 const SAMPLE = join(repoRoot, 'data/sample/sample-history.xml');
 
@@ -27,4 +28,26 @@ describe('sync through another wiki', () => {
       "no tracked pages of otherwiki, the wiki of the source given; the store tracks pages of another wiki (3 of samplewiki): give that wiki's --dump or --api\n",
     );
   }, 120_000);
+
+  it('names the wiki setting dump for the weeks an older wikidelta stored under that name, and says a sync of the dump left them behind', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'w.sqlite');
+    // A store made before dumps were named by their <siteinfo> (and before migration 23 recorded wikis).
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-01-20', '--dump', SAMPLE, '--llm', 'offline'], { env: { WIKIDELTA_WIKI: 'dump' } });
+    const store = new Sqlite(db);
+    store.exec("DELETE FROM wikis WHERE wiki = 'dump'");
+    store.close();
+    const first = await runCliOk(['--db', db, 'sync', '--until', '2025-02-01', '--dump', SAMPLE]);
+    expect(first.stdout).toBe(
+      'no tracked pages of samplewiki, the wiki of the source given; the store tracks pages of another wiki (3 of dump): the pages of dump are those of the weeks an older wikidelta stored under that name: sync them with the wiki setting dump (WIKIDELTA_WIKI=dump)\n',
+    );
+    await runCliOk(['--db', db, 'weekly', '--start', '2025-01-27', '--dump', SAMPLE, '--llm', 'offline']);
+    const left = await runCliOk(['--db', db, '--json', 'sync', '--until', '2025-02-03', '--dump', SAMPLE]);
+    expect(jsonLines(left.stderr).filter((line) => line.level === 'warn').map((line) => line.message)).toContain(
+      "this sync of samplewiki leaves the store's 3 tracked pages of dump behind 2025-02-03T00:00:00Z; the pages of dump are those of the weeks an older wikidelta stored under that name: sync them with the wiki setting dump (WIKIDELTA_WIKI=dump)",
+    );
+    await runCliOk(['--db', db, 'sync', '--until', '2025-02-03', '--dump', SAMPLE], { env: { WIKIDELTA_WIKI: 'dump' } });
+    const after = await runCliOk(['--db', db, '--json', 'sync', '--until', '2025-02-03', '--dump', SAMPLE]);
+    expect(jsonLines(after.stderr).filter((line) => line.level === 'warn')).toEqual([]);
+  }, 180_000);
 });

@@ -36,9 +36,11 @@ export function registerSync(program: Command): void {
       const outcome = await runSync({ store: session.store, until, reporter: session.reporter, input });
       if ('upToDate' in outcome) {
         const message = outcome.tracked === 0 ? noTrackedPages(session, input.wiki) : `all ${outcome.tracked} tracked pages are synced up to ${shown}`;
+        if (outcome.tracked > 0) warnOlderDumpWeeks(session, input.wiki, until);
         process.stdout.write(session.json ? `${JSON.stringify(outcome)}\n` : `${message}\n`);
         return;
       }
+      warnOlderDumpWeeks(session, input.wiki, until);
       const counts = Object.fromEntries(outcome.run.stages.map((stage) => [stage.stage, stage.counts]));
       // A dump made before the date holds the pages up to its newest revision only (pipelines/sync.ts).
       const sourceEnd = outcome.run.params.sourceEnd;
@@ -68,5 +70,26 @@ function noTrackedPages(session: Session, wiki: string): string {
     .filter((other) => other.tracked > 0);
   if (others.length === 0) return `no tracked pages of ${wiki}: no weekly run has kept a query of it yet (sync follows the pages behind kept queries)`;
   const tracked = others.map((other) => `${other.tracked} of ${other.name}`).join(', ');
-  return `no tracked pages of ${wiki}, the wiki of the source given; the store tracks pages of another wiki (${tracked}): give that wiki's --dump or --api`;
+  // The weeks an older wikidelta stored under "dump" are synced from the same dump, under that name.
+  const remedy = others.some((other) => other.name === OLDER_DUMP_WIKI) ? OLDER_DUMP_REMEDY : "give that wiki's --dump or --api";
+  return `no tracked pages of ${wiki}, the wiki of the source given; the store tracks pages of another wiki (${tracked}): ${remedy}`;
+}
+
+/** The name a store made before dumps were named by their <siteinfo> holds its dump weeks under (docs/ARCHITECTURE.md §3). */
+const OLDER_DUMP_WIKI = 'dump';
+const OLDER_DUMP_REMEDY = 'the pages of dump are those of the weeks an older wikidelta stored under that name: sync them with the wiki setting dump (WIKIDELTA_WIKI=dump)';
+
+/**
+ * Says that the store's weeks an older wikidelta stored under \`dump\` keep their tracked pages where
+ * they were: a sync under the dump's own wiki name leaves them, and their answers stay unknown past
+ * their sync mark while the line said every tracked page was synced.
+ */
+function warnOlderDumpWeeks(session: Session, wiki: string, until: string): void {
+  if (wiki === OLDER_DUMP_WIKI || !session.store.wikis.names().includes(OLDER_DUMP_WIKI)) return;
+  const behind = session.store
+    .timelines(OLDER_DUMP_WIKI)
+    .trackedPages()
+    .filter((page) => page.syncedUntil === null || page.syncedUntil < until).length;
+  if (behind === 0) return;
+  session.reporter.warn(`this sync of ${wiki} leaves the store's ${behind} tracked pages of dump behind ${until}; ${OLDER_DUMP_REMEDY}`, { wiki: OLDER_DUMP_WIKI, tracked: behind });
 }
