@@ -51,6 +51,8 @@ export const BATCH_RETRIES = { attempts: 3, backoff: { type: 'exponential', dela
  * (megabytes of wikitext), and the batches of an owner killed each fail when a worker takes them, so
  * a queue serving cron for months would otherwise grow without end. A failing stage's owner removes
  * its own jobs at once; this bounds what is left where it cannot (killed, or a batch still running).
+ * The same bounds the stages finished for an owner killed while its batches ran (they hold every
+ * batch's result), trimmed each time another stage finishes.
  */
 export const FAILED_JOBS_KEPT = { age: 24 * 3600, count: 1000 } as const;
 
@@ -142,7 +144,9 @@ export class BullmqRunner implements BatchRunner {
         name: STAGE_JOB,
         queueName: QUEUE_NAME,
         data: { kind: kind.name, batches: batches.length },
-        opts: { jobId: `${flowId}-stage`, removeOnFail: FAILED_JOBS_KEPT },
+        // Done, the owner reads its children's results from it and removes it; an owner killed meanwhile
+        // never does, so finished stages are bounded as failed jobs are (the results may be megabytes).
+        opts: { jobId: `${flowId}-stage`, removeOnComplete: FAILED_JOBS_KEPT, removeOnFail: FAILED_JOBS_KEPT },
         children: batches.map((batch, index) => ({
           name: kind.name,
           queueName: QUEUE_NAME,

@@ -63,6 +63,42 @@ describe('an owner killed while its jobs wait in the queue', () => {
     expect(completedForTheDead).toEqual([]);
     expect(stderr).toMatch(/"event":"worker stopped","completed":\d+,"failed_jobs":\[\{"code":"E_QUEUE_OWNER_GONE","count":\d+\}\]/);
   }, 180_000);
+
+  it('leaves no stage behind for ever when its batches were computed after the owner was killed', async () => {
+    const db = join(tempDir(), 'w.sqlite');
+    const week = ['weekly', '--start', '2021-01-04', '--dump', join(sharedData, 'enwiki-history-sample.xml'), '--llm', 'offline', '--stages', 'collect,parse', '--queue', redis.url];
+    const stages = () => redis.cli('--scan', '--pattern', 'bull:wikidelta:*-stage').split('\n').filter((key) => key !== '');
+    const before = new Set(stages());
+    const owner = startCli(['--db', db, '--json', ...week]);
+    const ownerEnded = collect(owner);
+    await waitForOutput(owner, 'stderr', /"message":"stage started","stage":"parse"/);
+    let stage = '';
+    for (let waited = 0; stage === '' || redis.cli('--scan', '--pattern', 'bull:wikidelta:*-batch-*') === ''; waited += 100) {
+      expect(waited, 'the parse jobs never reached Redis').toBeLessThan(20_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stage = stages().find((key) => !before.has(key)) ?? '';
+    }
+    // Killed now, its key still says it lives for a minute: a worker computes its batches, and the stage finishes for nobody.
+    owner.kill('SIGKILL');
+    await ownerEnded;
+    const worker = startCli(['worker', '--queue', redis.url]);
+    const workerEnded = collect(worker);
+    try {
+      for (let waited = 0; redis.cli('ZSCORE', 'bull:wikidelta:completed', stage.replace('bull:wikidelta:', '')) === ''; waited += 100) {
+        expect(waited, 'the dead owner’s stage never finished').toBeLessThan(60_000);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(redis.cli('HLEN', `${stage}:processed`)).not.toBe('0');
+      // Two days later, another stage finishes: the one left by the dead owner goes, with its results.
+      redis.cli('ZADD', 'bull:wikidelta:completed', String(Date.now() - 2 * 86_400_000), stage.replace('bull:wikidelta:', ''));
+      redis.cli('DEL', ...redis.cli('--scan', '--pattern', 'bull:wikidelta:owner:*').split('\n').filter((key) => key !== ''));
+      await runCliOk(['--db', db, ...week]);
+      expect(redis.cli('EXISTS', stage, `${stage}:processed`)).toBe('0');
+    } finally {
+      worker.kill('SIGTERM');
+      await workerEnded;
+    }
+  }, 180_000);
 });
 
 describe('a worker whose queue server is gone', () => {
