@@ -9,9 +9,10 @@
  */
 import { z } from 'zod';
 import { inWindow } from '../dates.js';
-import { InputError, oneLine, UserError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { DatedEntityNameSchema, EntityFactsSchema, InfoboxSchema, WindowSchema, type DatedEntityName, type Revision } from '../model.js';
 import { DumpRevisionSource } from '../sources/dumpSource.js';
+import { namingDumpFile } from '../sources/dumpFiles.js';
 import type { JobKind } from './batchRunner.js';
 import { nextTurn } from './nextTurn.js';
 import { prepareExtractors } from '../content/registry.js';
@@ -132,9 +133,8 @@ export const readDumpJob: JobKind<ReadDumpPart, ReadDumpResult> = {
     try {
       return await readPart(part);
     } catch (error) {
-      // Several files are read at once: the one line the owner prints names the file (a bug's error stays as it is).
-      if (!(error instanceof UserError) || error.message.includes(part.path)) throw error;
-      throw new InputError(error.code, `${part.path}: ${oneLine(error)}`, { cause: error });
+      // Several files are read at once: the one line the owner prints names the file.
+      throw namingDumpFile(error, part.path);
     }
   },
 };

@@ -6,7 +6,7 @@
  * read on a worker instead, by its path (src/queue/dumpJob.ts).
  */
 import { resolve } from 'node:path';
-import { UserError } from '../errors.js';
+import { InputError, oneLine, UserError } from '../errors.js';
 import type { Window } from '../model.js';
 import { DumpRevisionSource } from './dumpSource.js';
 import type { CollectOptions, PageHistoryPart, RevisionSource, WikiSite } from './RevisionSource.js';
@@ -59,6 +59,21 @@ export class DumpFilesSource implements RevisionSource {
   /** Each file's pages in turn, as `RevisionSource.pagesChangedIn` describes. */
   async *pagesChangedIn(window: Window, options: CollectOptions = {}): AsyncGenerator<PageHistoryPart> {
     const given = new Set<number>();
-    for (const file of this.files) yield* file.pagesOfPass(window, options, given);
+    for (const [index, file] of this.files.entries()) {
+      try {
+        yield* file.pagesOfPass(window, options, given);
+      } catch (error) {
+        throw namingDumpFile(error, this.paths[index] as string);
+      }
+    }
   }
+}
+
+/**
+ * The error of one of several dump files, its one line naming the file, as a truncated one among
+ * several is otherwise told by the page it broke in alone; a bug's error stays as it is.
+ */
+export function namingDumpFile(error: unknown, path: string): unknown {
+  if (!(error instanceof UserError) || error.message.includes(path)) return error;
+  return new InputError(error.code, `${path}: ${oneLine(error)}`, { cause: error });
 }

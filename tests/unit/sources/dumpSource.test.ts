@@ -213,6 +213,18 @@ describe('a dump that repeats what MediaWiki never repeats', () => {
     }
   });
 
+  it('names the file a broken one of several is, as a page alone does not tell which', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wikidelta-dump-files-'));
+    try {
+      writeFileSync(join(dir, 'p1.xml'), dump(page('Foo', 1, revision(10, '2025-01-06T10:00:00Z'), revision(11, '2025-01-14T10:00:00Z'))));
+      writeFileSync(join(dir, 'p2.xml'), dump(page('Bar', 2, revision(20, '2025-01-06T11:00:00Z'), revision(21, '2025-01-15T10:00:00Z'))).slice(0, -40));
+      const reading = gatherHistories(new DumpFilesSource([join(dir, 'p1.xml'), join(dir, 'p2.xml')]), week);
+      await expect(reading).rejects.toThrow(withCode('E_DUMP_TRUNCATED', `${join(dir, 'p2.xml')}: dump is truncated`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a revision id given twice in a page, which would replace the other in the store', async () => {
     const twice = page('Foo', 1, revision(10, '2025-01-06T10:00:00Z'), revision(10, '2025-01-14T10:00:00Z'));
     await expect(collect(DumpRevisionSource.fromStream(Readable.from([dump(twice)])), week)).rejects.toThrow(
