@@ -149,12 +149,12 @@ export class ApiRevisionSource implements RevisionSource {
     await this.spoolRecentChanges(key, reach, spool);
     // The spool's split keeps the end instant in the window (docs/ARCHITECTURE.md §2).
     const window = { start: isoSeconds(new Date(span.start)), end: isoSeconds(new Date(span.end)) };
+    // Moved and restored pages are read from their history below: recent changes may miss a move's
+    // null revision, and MediaWiki drops a page's recent changes when it is deleted, never to put them back.
+    const fromHistory = (pageId: number) => movesByPage.has(pageId) || restored.has(pageId);
     let after = 0;
     for (let listed = spool.pages(key, window, after, IDS_PER_REQUEST); listed.length > 0; listed = spool.pages(key, window, after, IDS_PER_REQUEST)) {
       after = listed.at(-1)?.pageId ?? after;
-      // Moved and restored pages are read from their history below: recent changes may miss a move's
-      // null revision, and MediaWiki drops a page's recent changes when it is deleted, never to put them back.
-      const fromHistory = (pageId: number) => movesByPage.has(pageId) || restored.has(pageId);
       const wanted = new Map(listed.filter((changes) => !fromHistory(changes.pageId) && !isDone(changes.pageId)).map((changes) => [changes.pageId, changes]));
       if (wanted.size === 0) continue;
       const pages = await this.articlesById([...wanted.keys()], options);
@@ -335,7 +335,7 @@ export class ApiRevisionSource implements RevisionSource {
    */
   private async movesIn(span: Span): Promise<Map<number, PageMove[]>> {
     const movesByPage = new Map<number, PageMove[]>();
-    for await (const entry of this.logEvents('move', span)) {
+    for await (const entry of this.logEvents({ letype: 'move' }, span)) {
       // Suppressed entries (actionhidden) name neither the page nor the target.
       const target = entry.params;
       if (!entry.logpage || entry.title === undefined || target?.target_title === undefined) continue;
@@ -353,7 +353,8 @@ export class ApiRevisionSource implements RevisionSource {
    */
   private async restoredSince(span: Span): Promise<Set<number>> {
     const restored = new Set<number>();
-    for await (const entry of this.logEvents('delete', { start: span.start, end: Date.now() })) {
+    // Restorations alone, of articles alone: a window months old would otherwise list every deletion since.
+    for await (const entry of this.logEvents({ leaction: 'delete/restore' }, { start: span.start, end: Date.now() }, 0)) {
       if (entry.action === 'restore' && entry.ns === 0 && entry.logpage) restored.add(entry.logpage);
     }
     return restored;
@@ -365,7 +366,7 @@ export class ApiRevisionSource implements RevisionSource {
    */
   async deletionsIn(window: Window): Promise<PageDeletion[]> {
     const deletions: PageDeletion[] = [];
-    for await (const entry of this.logEvents('delete', parseWindow(window))) {
+    for await (const entry of this.logEvents({ letype: 'delete' }, parseWindow(window), 0)) {
       if ((entry.action !== 'delete' && entry.action !== 'restore') || entry.ns !== 0 || entry.title === undefined) continue;
       deletions.push({
         pageId: entry.logpage || null,
@@ -377,12 +378,14 @@ export class ApiRevisionSource implements RevisionSource {
     return deletions;
   }
 
-  private async *logEvents(type: 'move' | 'delete', span: Span): AsyncGenerator<LogEvent> {
+  /** Log entries of the span, oldest first: of a type (`letype`), or of one action (`leaction`, which overrides a type), in a namespace when given. */
+  private async *logEvents(filter: { letype: 'move' | 'delete' } | { leaction: 'delete/restore' }, span: Span, namespace?: number): AsyncGenerator<LogEvent> {
     const replies = this.api.continued(
       {
         action: 'query',
         list: 'logevents',
-        letype: type,
+        ...filter,
+        ...(namespace === undefined ? {} : { lenamespace: namespace }),
         ...listBounds('le', span),
         leprop: 'ids|title|type|timestamp|details',
         lelimit: LOG_LIMIT,
