@@ -42,9 +42,9 @@ export function registerDemo(program: Command): void {
         out(`wikidelta demo: the embedded sample (${SAMPLE_DUMP.replace(`${repoRoot}/`, '')}), ${WEEKS} weekly windows from ${FIRST_WEEK}`);
         out(`store: ${session.dbPath}`);
         out();
-        for (let week = 0; week < WEEKS; week++) {
-          const start = formatDate(addDays(parseDate(FIRST_WEEK), 7 * week));
-          const window = windowFrom(start, 7);
+        const windows = Array.from({ length: WEEKS }, (_, week) => windowFrom(formatDate(addDays(parseDate(FIRST_WEEK), 7 * week)), 7));
+        for (const window of windows) {
+          const start = window.start.slice(0, 10);
           const input = { ...weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki), window };
           const outcome = await runWeekly({
             store: session.store,
@@ -66,8 +66,7 @@ export function registerDemo(program: Command): void {
         // sample's end, and its finalize stage classes the weeks now observed for 21 days.
         const synced = await runSync({ store: session.store, until: end.end, reporter: session.reporter, input: weeklyRunInput(session, {}, new DumpRevisionSource(SAMPLE_DUMP), sampleWiki) });
         const frequency = 'upToDate' in synced ? {} : (synced.run.stages.find((stage) => stage.stage === 'finalize')?.counts ?? {});
-        for (let week = 0; week < WEEKS; week++) {
-          const window = windowFrom(formatDate(addDays(parseDate(FIRST_WEEK), 7 * week)), 7);
+        for (const window of windows) {
           await writeWeeklyRelease(session.store, { wiki, window, axis: 'edit', dir: defaultReleaseDir(session.store.path, window.start, wiki), previous: 'auto' });
         }
         const units = session.store.changes(wiki).dataUnitsIn(end);
