@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runWeekly, WEEKLY_STAGES } from '../../../pipelines/weekly.js';
 import { addDays, formatDate, parseDate, windowFrom } from '../../dates.js';
 import { demoMonthly } from '../demo/monthlyDemo.js';
@@ -27,8 +27,13 @@ export function registerDemo(program: Command): void {
     .action(async (_flags: unknown, command: Command) => {
       const explicitDb = command.optsWithGlobals<GlobalFlags>().db;
       const dbPath = explicitDb ?? process.env.WIKIDELTA_DB ?? DEMO_DB;
-      // The demo starts from an empty store unless told to use another one, so it always shows every stage.
-      if (!explicitDb && !process.env.WIKIDELTA_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+      // The demo starts from an empty store unless told to use another one, so it always shows every stage;
+      // and without the releases made from the store it removes, which would stand beside the new ones
+      // (a release of another series, such as an older demo's wiki name, sends the new one to another folder).
+      if (!explicitDb && !process.env.WIKIDELTA_DB) {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+        rmSync(join(dirname(dbPath), 'releases'), { recursive: true, force: true });
+      }
       // The demo is offline whatever the environment says: no API key turns it into paid calls.
       await withSession(command, { write: true, dbPath, flags: { llm: 'offline' } }, async (session) => {
         // Named from the dump's siteinfo, as weekly and sync name it: a store the demo wrote takes
